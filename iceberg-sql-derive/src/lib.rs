@@ -1,0 +1,1 @@
+//! `#[derive(IcebergTable)]` for `iceberg-sql`. Work in progress: see issue 3.

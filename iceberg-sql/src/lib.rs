@@ -1,0 +1,60 @@
+//! # iceberg-sql
+//!
+//! Define Apache Iceberg tables as Rust values and get correct, validated Amazon Athena
+//! (or Spark) SQL for the whole life of a table.
+//!
+//! Every builder ends in `build()`, which renders the statement for its dialect and then
+//! validates the text (size limit, exactly one statement, a re-parse through our own
+//! sqlparser dialect, an allow-list of AST shapes). A [`Statement`] that exists has
+//! passed all of it.
+//!
+//! ```
+//! use iceberg_sql::prelude::*;
+//!
+//! let table = TableDef::builder("analytics", "mcp_events")
+//!     .column(Column::new("event_id", IcebergType::String).required())
+//!     .column(Column::new("event_ts", IcebergType::Timestamp).required())
+//!     .column(Column::new("payload", IcebergType::String))
+//!     .partition(PartitionField::new("event_ts", PartitionTransform::Day))
+//!     .location("s3://my-datalake/iceberg/mcp_events/")
+//!     .build()?;
+//!
+//! let create = table.create_table().if_not_exists().build()?;
+//! assert!(create.sql().starts_with("CREATE TABLE IF NOT EXISTS analytics.mcp_events ("));
+//! # Ok::<(), iceberg_sql::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod ddl;
+pub mod dialect;
+pub mod error;
+pub mod ident;
+pub mod model;
+pub mod render;
+pub mod statement;
+pub mod types;
+pub mod validate;
+pub mod value;
+
+pub use dialect::{Dialect, Grammar};
+pub use error::{Error, ErrorKind, Result};
+pub use model::{Column, Location, PartitionField, PartitionTransform, TableDef, TableName};
+pub use model::{Compression, FileFormat, TableProperties, TableProperty};
+pub use statement::{Statement, StatementKind, MAX_QUERY_BYTES};
+pub use types::{IcebergType, StructField};
+pub use value::{Decimal, Value};
+
+/// Everything a typical user needs, in one import.
+pub mod prelude {
+    pub use crate::ddl::{CreateTable, DropTable};
+    pub use crate::dialect::Dialect;
+    pub use crate::error::{Error, ErrorKind};
+    pub use crate::model::{
+        Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
+        TableName, TableProperties, TableProperty,
+    };
+    pub use crate::statement::{Statement, StatementKind};
+    pub use crate::types::IcebergType;
+    pub use crate::value::Value;
+}

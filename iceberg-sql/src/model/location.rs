@@ -1,0 +1,89 @@
+//! Table locations: an S3 folder, never a bucket root.
+
+use std::fmt;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Where a table's data and metadata live: `s3://bucket/folder/...`.
+///
+/// Athena requires an S3 folder; a table at a bucket root cannot be vacuumed
+/// (`GENERIC_INTERNAL_ERROR: Path missing in file system location`). The text is used
+/// inside a Hive DDL string literal, whose escaping is unverified, so quotes,
+/// backslashes and control characters are refused.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Location(String);
+
+impl Location {
+    /// Checks and wraps an S3 folder URI. A missing trailing `/` is added.
+    ///
+    /// ```
+    /// use iceberg_sql::{Location, ErrorKind};
+    /// assert_eq!(Location::parse("s3://lake/events").unwrap().as_str(), "s3://lake/events/");
+    /// assert_eq!(Location::parse("s3://lake/").unwrap_err().kind(), ErrorKind::InvalidLocation);
+    /// ```
+    pub fn parse(uri: &str) -> Result<Location> {
+        let bad = |why: String| {
+            Err(Error::new(
+                ErrorKind::InvalidLocation,
+                format!("table location `{}` {why}", uri.escape_debug()),
+            )
+            .with_hint("use an S3 folder such as `s3://my-bucket/iceberg/my_table/`"))
+        };
+        if let Some(c) = uri
+            .chars()
+            .find(|c| *c == '\'' || *c == '\\' || c.is_control())
+        {
+            return bad(format!(
+                "contains {c:?}, which cannot be written safely in a DDL string literal"
+            ));
+        }
+        let Some(rest) = uri.strip_prefix("s3://") else {
+            return bad("is not an s3:// URI".into());
+        };
+        let (bucket, path) = rest.split_once('/').unwrap_or((rest, ""));
+        if bucket.is_empty() {
+            return bad("has no bucket name".into());
+        }
+        if !bucket
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+            || bucket.len() < 3
+            || bucket.len() > 63
+        {
+            return bad(format!(
+                "has bucket name `{bucket}`; S3 bucket names are 3-63 characters of a-z, 0-9, '-' and '.'"
+            ));
+        }
+        if path.trim_matches('/').is_empty() {
+            return bad(
+                "is a bucket root; Athena needs a folder (VACUUM fails on a bucket root)".into(),
+            );
+        }
+        if path.contains("//") {
+            return bad("has an empty path segment (`//`)".into());
+        }
+        let mut s = uri.to_string();
+        if !s.ends_with('/') {
+            s.push('/');
+        }
+        Ok(Location(s))
+    }
+
+    /// The URI, always ending in `/`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<&str> for Location {
+    type Error = Error;
+    fn try_from(s: &str) -> Result<Self> {
+        Location::parse(s)
+    }
+}

@@ -1,0 +1,16 @@
+//! The table model: what a table is, independent of any SQL dialect.
+//!
+//! A [`TableDef`] is plain data (columns, partition spec, properties, location, name).
+//! [`TableDef::builder`] checks it as a whole and reports every problem at once; the
+//! derive macro emits the same value from a struct.
+
+mod location;
+mod partition;
+mod properties;
+mod table;
+
+pub use location::Location;
+pub use partition::{PartitionField, PartitionTransform};
+pub use properties::{Compression, FileFormat, TableProperties, TableProperty};
+pub(crate) use table::check_ddl_text;
+pub use table::{Column, TableDef, TableDefBuilder, TableName};

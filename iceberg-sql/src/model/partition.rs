@@ -1,0 +1,152 @@
+//! Partition transforms and their source-type rules (Iceberg spec, reference §1.2).
+
+use std::fmt;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::IcebergType;
+
+/// How a partition value is derived from its source column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PartitionTransform {
+    /// The column's own value.
+    Identity,
+    /// Years since 1970 (`year(ts)`).
+    Year,
+    /// Months since 1970-01 (`month(ts)`).
+    Month,
+    /// Days since 1970-01-01 (`day(ts)`).
+    Day,
+    /// Hours since 1970-01-01 00:00 (`hour(ts)`).
+    Hour,
+    /// Hash into N buckets (`bucket(N, col)`); N >= 1.
+    Bucket(u32),
+    /// Truncate to width W (`truncate(W, col)`); W >= 1.
+    Truncate(u32),
+}
+
+impl PartitionTransform {
+    /// The transform's name as Athena DDL writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartitionTransform::Identity => "identity",
+            PartitionTransform::Year => "year",
+            PartitionTransform::Month => "month",
+            PartitionTransform::Day => "day",
+            PartitionTransform::Hour => "hour",
+            PartitionTransform::Bucket(_) => "bucket",
+            PartitionTransform::Truncate(_) => "truncate",
+        }
+    }
+
+    /// Whether the transform accepts a source column of type `ty`.
+    pub fn accepts(self, ty: &IcebergType) -> bool {
+        use IcebergType as T;
+        match self {
+            PartitionTransform::Identity => ty.is_primitive(),
+            PartitionTransform::Year | PartitionTransform::Month | PartitionTransform::Day => {
+                matches!(ty, T::Date | T::Timestamp | T::TimestampTz)
+            }
+            PartitionTransform::Hour => matches!(ty, T::Timestamp | T::TimestampTz),
+            PartitionTransform::Bucket(_) => matches!(
+                ty,
+                T::Int
+                    | T::Long
+                    | T::Decimal { .. }
+                    | T::Date
+                    | T::Timestamp
+                    | T::TimestampTz
+                    | T::String
+                    | T::Binary
+            ),
+            PartitionTransform::Truncate(_) => matches!(
+                ty,
+                T::Int | T::Long | T::Decimal { .. } | T::String | T::Binary
+            ),
+        }
+    }
+
+    /// The source types this transform accepts, for messages.
+    pub fn accepted_types(self) -> &'static str {
+        match self {
+            PartitionTransform::Identity => "any primitive type",
+            PartitionTransform::Year | PartitionTransform::Month | PartitionTransform::Day => {
+                "date or timestamp"
+            }
+            PartitionTransform::Hour => "timestamp",
+            PartitionTransform::Bucket(_) => {
+                "int, long, decimal, date, timestamp, string or binary"
+            }
+            PartitionTransform::Truncate(_) => "int, long, decimal, string or binary",
+        }
+    }
+}
+
+/// One field of a partition spec: a transform applied to a source column.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PartitionField {
+    /// The source column's name.
+    pub source: String,
+    /// The transform.
+    pub transform: PartitionTransform,
+}
+
+impl PartitionField {
+    /// `transform(source)`.
+    pub fn new(source: impl Into<String>, transform: PartitionTransform) -> Self {
+        PartitionField {
+            source: source.into(),
+            transform,
+        }
+    }
+
+    /// Identity partition on `source`.
+    pub fn identity(source: impl Into<String>) -> Self {
+        Self::new(source, PartitionTransform::Identity)
+    }
+
+    /// Checks this field against its source column's type.
+    pub fn check(&self, source_type: &IcebergType) -> Result<()> {
+        match self.transform {
+            PartitionTransform::Bucket(0) | PartitionTransform::Truncate(0) => {
+                return Err(Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!("partition `{self}`: the number must be at least 1"),
+                ));
+            }
+            _ => {}
+        }
+        if !self.transform.accepts(source_type) {
+            return Err(Error::new(
+                ErrorKind::InvalidPartition,
+                format!(
+                    "partition `{self}`: {}() cannot be applied to column `{}` of type {}; it takes {}",
+                    self.transform.name(),
+                    self.source,
+                    source_type.iceberg_name(),
+                    self.transform.accepted_types()
+                ),
+            )
+            .with_hint(match self.transform {
+                PartitionTransform::Bucket(_) | PartitionTransform::Truncate(_) => {
+                    "partition on another column, or use identity partitioning".to_string()
+                }
+                _ => "partition a date or timestamp column, or use bucket()/truncate()/identity"
+                    .to_string(),
+            }));
+        }
+        Ok(())
+    }
+}
+
+/// Athena DDL form: `day(ts)`, `bucket(16, id)`, bare name for identity.
+impl fmt::Display for PartitionField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.transform {
+            PartitionTransform::Identity => write!(f, "{}", self.source),
+            PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n) => {
+                write!(f, "{}({n}, {})", self.transform.name(), self.source)
+            }
+            t => write!(f, "{}({})", t.name(), self.source),
+        }
+    }
+}

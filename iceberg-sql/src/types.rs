@@ -1,0 +1,398 @@
+//! Iceberg data types and their spelling in each grammar (reference §1.3).
+
+use std::fmt::Write;
+
+use crate::dialect::Grammar;
+use crate::error::{Error, ErrorKind, Result};
+use crate::ident::{check_name, write_ident, NameRole};
+
+/// Largest decimal precision Athena (and Iceberg) accept.
+pub const MAX_DECIMAL_PRECISION: u8 = 38;
+
+/// An Iceberg data type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum IcebergType {
+    /// `boolean`
+    Boolean,
+    /// 32-bit signed integer (`int` in DDL, `integer` in DML).
+    Int,
+    /// 64-bit signed integer (`bigint`).
+    Long,
+    /// 32-bit float (`float` in DDL, `real` in DML).
+    Float,
+    /// 64-bit float (`double`).
+    Double,
+    /// Fixed-point decimal; precision at most 38, scale at most precision.
+    Decimal {
+        /// Total number of digits.
+        precision: u8,
+        /// Digits after the point.
+        scale: u8,
+    },
+    /// Calendar date.
+    Date,
+    /// Timestamp without time zone, microsecond precision (`timestamp(6)` in DML).
+    Timestamp,
+    /// Timestamp with time zone. Athena can read it but cannot declare it in DDL.
+    TimestampTz,
+    /// UTF-8 string (`string` in DDL, `varchar` in DML).
+    String,
+    /// Bytes (`binary` in DDL, `varbinary` in DML).
+    Binary,
+    /// `array<T>`
+    List(Box<IcebergType>),
+    /// `map<K, V>`
+    Map(Box<IcebergType>, Box<IcebergType>),
+    /// `struct<a: T, ...>`
+    Struct(Vec<StructField>),
+}
+
+/// A named field of a struct type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StructField {
+    /// Field name (`[a-z0-9_]`).
+    pub name: String,
+    /// Field type.
+    pub ty: IcebergType,
+}
+
+impl StructField {
+    /// A field `name` of type `ty`.
+    pub fn new(name: impl Into<String>, ty: IcebergType) -> Self {
+        StructField {
+            name: name.into(),
+            ty,
+        }
+    }
+}
+
+impl IcebergType {
+    /// `decimal(precision, scale)`; checked when the table is validated.
+    pub fn decimal(precision: u8, scale: u8) -> Self {
+        IcebergType::Decimal { precision, scale }
+    }
+
+    /// `array<element>`
+    pub fn list(element: IcebergType) -> Self {
+        IcebergType::List(Box::new(element))
+    }
+
+    /// `map<key, value>`
+    pub fn map(key: IcebergType, value: IcebergType) -> Self {
+        IcebergType::Map(Box::new(key), Box::new(value))
+    }
+
+    /// `struct<...>` from `(name, type)` pairs.
+    pub fn structure<N: Into<String>>(fields: impl IntoIterator<Item = (N, IcebergType)>) -> Self {
+        IcebergType::Struct(
+            fields
+                .into_iter()
+                .map(|(n, t)| StructField::new(n, t))
+                .collect(),
+        )
+    }
+
+    /// True for every type except list, map and struct.
+    pub fn is_primitive(&self) -> bool {
+        !matches!(
+            self,
+            IcebergType::List(_) | IcebergType::Map(..) | IcebergType::Struct(_)
+        )
+    }
+
+    /// Iceberg's own name for the type (`long`, `timestamptz`, ...), for messages.
+    pub fn iceberg_name(&self) -> String {
+        match self {
+            IcebergType::Boolean => "boolean".into(),
+            IcebergType::Int => "int".into(),
+            IcebergType::Long => "long".into(),
+            IcebergType::Float => "float".into(),
+            IcebergType::Double => "double".into(),
+            IcebergType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+            IcebergType::Date => "date".into(),
+            IcebergType::Timestamp => "timestamp".into(),
+            IcebergType::TimestampTz => "timestamptz".into(),
+            IcebergType::String => "string".into(),
+            IcebergType::Binary => "binary".into(),
+            IcebergType::List(e) => format!("list<{}>", e.iceberg_name()),
+            IcebergType::Map(k, v) => format!("map<{}, {}>", k.iceberg_name(), v.iceberg_name()),
+            IcebergType::Struct(fs) => {
+                let inner: Vec<String> = fs
+                    .iter()
+                    .map(|f| format!("{}: {}", f.name, f.ty.iceberg_name()))
+                    .collect();
+                format!("struct<{}>", inner.join(", "))
+            }
+        }
+    }
+
+    /// Checks that Athena can declare this type in DDL, at any depth. `path` names the
+    /// column (e.g. `loc.lat`) for the message.
+    pub fn check_declarable(&self, path: &str) -> Result<()> {
+        self.check(path, true)
+    }
+
+    /// Checks that the type is well formed (decimal bounds, struct field names, map keys)
+    /// at any depth; with `creatable`, also that Athena DDL can declare it.
+    pub fn check(&self, path: &str, creatable: bool) -> Result<()> {
+        match self {
+            IcebergType::Decimal { precision, scale } => {
+                if *precision == 0 || *precision > MAX_DECIMAL_PRECISION {
+                    return Err(Error::new(
+                        ErrorKind::InvalidType,
+                        format!(
+                            "column `{path}`: decimal({precision},{scale}) has precision {precision}; \
+                             Athena allows 1 to {MAX_DECIMAL_PRECISION}"
+                        ),
+                    )
+                    .with_hint("use decimal(38, s) at most, or store the value as a string"));
+                }
+                if scale > precision {
+                    return Err(Error::new(
+                        ErrorKind::InvalidType,
+                        format!(
+                            "column `{path}`: decimal({precision},{scale}) has a scale larger than its precision"
+                        ),
+                    )
+                    .with_hint("the scale must be between 0 and the precision"));
+                }
+                Ok(())
+            }
+            IcebergType::TimestampTz if creatable => Err(Error::new(
+                ErrorKind::InvalidType,
+                format!(
+                    "column `{path}`: timestamptz cannot be declared in Athena DDL \
+                     (Athena reads it, but only creates `timestamp` columns)"
+                ),
+            )
+            .with_hint("declare the column as `timestamp` and store UTC values")),
+            IcebergType::List(e) => e.check(&format!("{path}[]"), creatable),
+            IcebergType::Map(k, v) => {
+                if !k.is_primitive() {
+                    return Err(Error::new(
+                        ErrorKind::InvalidType,
+                        format!(
+                            "column `{path}`: map keys must be a primitive type, not {}",
+                            k.iceberg_name()
+                        ),
+                    ));
+                }
+                k.check(&format!("{path}.key"), creatable)?;
+                v.check(&format!("{path}.value"), creatable)
+            }
+            IcebergType::Struct(fields) => {
+                if fields.is_empty() {
+                    return Err(Error::new(
+                        ErrorKind::InvalidType,
+                        format!("column `{path}`: a struct needs at least one field"),
+                    ));
+                }
+                let mut seen = std::collections::HashSet::new();
+                for f in fields {
+                    let p = format!("{path}.{}", f.name);
+                    check_name(&f.name, NameRole::Column).map_err(|e| {
+                        Error::new(e.kind(), format!("struct field `{p}`: {}", e.message()))
+                    })?;
+                    if !seen.insert(f.name.as_str()) {
+                        return Err(Error::new(
+                            ErrorKind::InvalidType,
+                            format!("column `{path}`: struct field `{}` appears twice", f.name),
+                        ));
+                    }
+                    f.ty.check(&p, creatable)?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Appends the type as `grammar` spells it.
+    pub fn write_sql(&self, out: &mut String, grammar: Grammar) {
+        match grammar {
+            Grammar::HiveDdl => self.write_hive(out),
+            Grammar::TrinoDml => self.write_trino(out),
+            Grammar::Spark => self.write_spark(out),
+        }
+    }
+
+    /// The type as `grammar` spells it.
+    pub fn to_sql(&self, grammar: Grammar) -> String {
+        let mut s = String::new();
+        self.write_sql(&mut s, grammar);
+        s
+    }
+
+    fn write_hive(&self, out: &mut String) {
+        match self {
+            IcebergType::Boolean => out.push_str("boolean"),
+            IcebergType::Int => out.push_str("int"),
+            IcebergType::Long => out.push_str("bigint"),
+            IcebergType::Float => out.push_str("float"),
+            IcebergType::Double => out.push_str("double"),
+            IcebergType::Decimal { precision, scale } => {
+                let _ = write!(out, "decimal({precision},{scale})");
+            }
+            IcebergType::Date => out.push_str("date"),
+            IcebergType::Timestamp => out.push_str("timestamp"),
+            // Not declarable; `check_declarable` refuses it before rendering.
+            IcebergType::TimestampTz => out.push_str("timestamp"),
+            IcebergType::String => out.push_str("string"),
+            IcebergType::Binary => out.push_str("binary"),
+            IcebergType::List(e) => {
+                out.push_str("array<");
+                e.write_hive(out);
+                out.push('>');
+            }
+            IcebergType::Map(k, v) => {
+                out.push_str("map<");
+                k.write_hive(out);
+                out.push(',');
+                v.write_hive(out);
+                out.push('>');
+            }
+            IcebergType::Struct(fields) => {
+                out.push_str("struct<");
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_ident(out, &f.name, Grammar::HiveDdl);
+                    out.push(':');
+                    f.ty.write_hive(out);
+                }
+                out.push('>');
+            }
+        }
+    }
+
+    fn write_trino(&self, out: &mut String) {
+        match self {
+            IcebergType::Boolean => out.push_str("boolean"),
+            IcebergType::Int => out.push_str("integer"),
+            IcebergType::Long => out.push_str("bigint"),
+            IcebergType::Float => out.push_str("real"),
+            IcebergType::Double => out.push_str("double"),
+            IcebergType::Decimal { precision, scale } => {
+                let _ = write!(out, "decimal({precision},{scale})");
+            }
+            IcebergType::Date => out.push_str("date"),
+            IcebergType::Timestamp => out.push_str("timestamp(6)"),
+            IcebergType::TimestampTz => out.push_str("timestamp(6) with time zone"),
+            IcebergType::String => out.push_str("varchar"),
+            IcebergType::Binary => out.push_str("varbinary"),
+            IcebergType::List(e) => {
+                out.push_str("array(");
+                e.write_trino(out);
+                out.push(')');
+            }
+            IcebergType::Map(k, v) => {
+                out.push_str("map(");
+                k.write_trino(out);
+                out.push_str(", ");
+                v.write_trino(out);
+                out.push(')');
+            }
+            IcebergType::Struct(fields) => {
+                out.push_str("row(");
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_ident(out, &f.name, Grammar::TrinoDml);
+                    out.push(' ');
+                    f.ty.write_trino(out);
+                }
+                out.push(')');
+            }
+        }
+    }
+
+    fn write_spark(&self, out: &mut String) {
+        match self {
+            IcebergType::Boolean => out.push_str("boolean"),
+            IcebergType::Int => out.push_str("int"),
+            IcebergType::Long => out.push_str("bigint"),
+            IcebergType::Float => out.push_str("float"),
+            IcebergType::Double => out.push_str("double"),
+            IcebergType::Decimal { precision, scale } => {
+                let _ = write!(out, "decimal({precision},{scale})");
+            }
+            IcebergType::Date => out.push_str("date"),
+            // Spark's `timestamp` is Iceberg `timestamptz`; `timestamp_ntz` is Iceberg
+            // `timestamp` (local-iceberg-engine.md §1).
+            IcebergType::Timestamp => out.push_str("timestamp_ntz"),
+            IcebergType::TimestampTz => out.push_str("timestamp"),
+            IcebergType::String => out.push_str("string"),
+            IcebergType::Binary => out.push_str("binary"),
+            IcebergType::List(e) => {
+                out.push_str("array<");
+                e.write_spark(out);
+                out.push('>');
+            }
+            IcebergType::Map(k, v) => {
+                out.push_str("map<");
+                k.write_spark(out);
+                out.push_str(", ");
+                v.write_spark(out);
+                out.push('>');
+            }
+            IcebergType::Struct(fields) => {
+                out.push_str("struct<");
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_ident(out, &f.name, Grammar::Spark);
+                    out.push_str(": ");
+                    f.ty.write_spark(out);
+                }
+                out.push('>');
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_per_grammar() {
+        let t = IcebergType::structure([
+            ("lat", IcebergType::Double),
+            ("tags", IcebergType::list(IcebergType::String)),
+            (
+                "m",
+                IcebergType::map(IcebergType::String, IcebergType::Float),
+            ),
+        ]);
+        assert_eq!(
+            t.to_sql(Grammar::HiveDdl),
+            "struct<lat:double,tags:array<string>,m:map<string,float>>"
+        );
+        assert_eq!(
+            t.to_sql(Grammar::TrinoDml),
+            "row(lat double, tags array(varchar), m map(varchar, real))"
+        );
+        assert_eq!(
+            t.to_sql(Grammar::Spark),
+            "struct<lat: double, tags: array<string>, m: map<string, float>>"
+        );
+        assert_eq!(
+            IcebergType::Timestamp.to_sql(Grammar::Spark),
+            "timestamp_ntz"
+        );
+    }
+
+    #[test]
+    fn decimal_precision_is_limited() {
+        let e = IcebergType::decimal(39, 0)
+            .check_declarable("amount")
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidType);
+        assert!(e.message().contains("decimal(39,0)"));
+        assert!(IcebergType::decimal(38, 10).check_declarable("a").is_ok());
+        assert!(IcebergType::decimal(5, 6).check_declarable("a").is_err());
+    }
+}

@@ -1,0 +1,688 @@
+//! SQL values and their literal spelling in each grammar (reference §3.7).
+//!
+//! Literals are always written for a known column type, so the text has exactly that
+//! type (`REAL '1.5'`, `CAST(NULL AS varchar)`, `TIMESTAMP '... .000000'`). Strings are
+//! the only place user text enters the SQL: Trino doubles `'`; Spark escapes `\` and
+//! `'` with a backslash. No other character can end a literal in either grammar.
+
+use std::fmt::{self, Write};
+
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Utc};
+
+use crate::dialect::Grammar;
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::IcebergType;
+
+/// An exact decimal number: `unscaled * 10^-scale`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Decimal {
+    unscaled: i128,
+    scale: u8,
+}
+
+impl Decimal {
+    /// `unscaled * 10^-scale`, e.g. `Decimal::new(1250, 2)` is 12.50.
+    pub fn new(unscaled: i128, scale: u8) -> Self {
+        Decimal { unscaled, scale }
+    }
+
+    /// Parses `-123.4500` style text (no exponent, at most 38 digits).
+    pub fn parse(text: &str) -> Result<Decimal> {
+        let bad = || {
+            Error::new(
+                ErrorKind::InvalidValue,
+                format!("`{}` is not a decimal number", text.escape_debug()),
+            )
+        };
+        let (neg, body) = match text.strip_prefix('-') {
+            Some(b) => (true, b),
+            None => (false, text.strip_prefix('+').unwrap_or(text)),
+        };
+        let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+        if int.is_empty() && frac.is_empty()
+            || !int.bytes().all(|b| b.is_ascii_digit())
+            || !frac.bytes().all(|b| b.is_ascii_digit())
+            || int.len() + frac.len() > 38
+        {
+            return Err(bad());
+        }
+        let digits = format!("{int}{frac}");
+        let unscaled: i128 = if digits.is_empty() {
+            0
+        } else {
+            digits.parse().map_err(|_| bad())?
+        };
+        Ok(Decimal {
+            unscaled: if neg { -unscaled } else { unscaled },
+            scale: frac.len() as u8,
+        })
+    }
+
+    /// The unscaled integer.
+    pub fn unscaled(&self) -> i128 {
+        self.unscaled
+    }
+
+    /// Digits after the point.
+    pub fn scale(&self) -> u8 {
+        self.scale
+    }
+
+    /// The same number with `scale` digits after the point, if that loses nothing.
+    pub fn rescale(&self, scale: u8) -> Option<Decimal> {
+        if scale >= self.scale {
+            let factor = 10i128.checked_pow(u32::from(scale - self.scale))?;
+            Some(Decimal {
+                unscaled: self.unscaled.checked_mul(factor)?,
+                scale,
+            })
+        } else {
+            let factor = 10i128.checked_pow(u32::from(self.scale - scale))?;
+            (self.unscaled % factor == 0).then(|| Decimal {
+                unscaled: self.unscaled / factor,
+                scale,
+            })
+        }
+    }
+
+    /// Number of significant digits (at least 1).
+    pub fn precision(&self) -> u32 {
+        let mut n = self.unscaled.unsigned_abs();
+        let mut d = 1;
+        while n >= 10 {
+            n /= 10;
+            d += 1;
+        }
+        d.max(u32::from(self.scale))
+    }
+}
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let digits = self.unscaled.unsigned_abs().to_string();
+        let sign = if self.unscaled < 0 { "-" } else { "" };
+        let scale = usize::from(self.scale);
+        if scale == 0 {
+            return write!(f, "{sign}{digits}");
+        }
+        let padded = format!("{digits:0>width$}", width = scale + 1);
+        let (i, fr) = padded.split_at(padded.len() - scale);
+        write!(f, "{sign}{i}.{fr}")
+    }
+}
+
+impl std::str::FromStr for Decimal {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Decimal::parse(s)
+    }
+}
+
+/// A value of some Iceberg type, or NULL.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// SQL NULL.
+    Null,
+    /// boolean
+    Boolean(bool),
+    /// int
+    Int(i32),
+    /// long
+    Long(i64),
+    /// float
+    Float(f32),
+    /// double
+    Double(f64),
+    /// decimal
+    Decimal(Decimal),
+    /// date
+    Date(NaiveDate),
+    /// timestamp (no zone; microseconds are kept)
+    Timestamp(NaiveDateTime),
+    /// timestamptz (rendered in UTC)
+    TimestampTz(DateTime<Utc>),
+    /// string
+    String(String),
+    /// binary
+    Binary(Vec<u8>),
+    /// list
+    List(Vec<Value>),
+    /// map, as key/value pairs in order
+    Map(Vec<(Value, Value)>),
+    /// struct, field values in the struct type's order
+    Struct(Vec<Value>),
+}
+
+impl Value {
+    /// A short name of the value's kind, for messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::Null => "NULL",
+            Value::Boolean(_) => "boolean",
+            Value::Int(_) => "int",
+            Value::Long(_) => "long",
+            Value::Float(_) => "float",
+            Value::Double(_) => "double",
+            Value::Decimal(_) => "decimal",
+            Value::Date(_) => "date",
+            Value::Timestamp(_) => "timestamp",
+            Value::TimestampTz(_) => "timestamptz",
+            Value::String(_) => "string",
+            Value::Binary(_) => "binary",
+            Value::List(_) => "list",
+            Value::Map(_) => "map",
+            Value::Struct(_) => "struct",
+        }
+    }
+
+    /// The literal for this value as a `ty` in `grammar`.
+    ///
+    /// ```
+    /// use iceberg_sql::{Grammar, IcebergType, Value};
+    /// let v = Value::from("O'Reilly");
+    /// assert_eq!(v.to_literal(&IcebergType::String, Grammar::TrinoDml).unwrap(), "'O''Reilly'");
+    /// assert_eq!(v.to_literal(&IcebergType::String, Grammar::Spark).unwrap(), r"'O\'Reilly'");
+    /// assert_eq!(Value::Null.to_literal(&IcebergType::Long, Grammar::TrinoDml).unwrap(),
+    ///            "CAST(NULL AS bigint)");
+    /// ```
+    pub fn to_literal(&self, ty: &IcebergType, grammar: Grammar) -> Result<String> {
+        let mut s = String::new();
+        write_literal(&mut s, self, ty, grammar)?;
+        Ok(s)
+    }
+}
+
+fn mismatch(value: &Value, ty: &IcebergType) -> Error {
+    Error::new(
+        ErrorKind::InvalidValue,
+        format!(
+            "a {} value cannot be written to a column of type {}",
+            value.kind_name(),
+            ty.iceberg_name()
+        ),
+    )
+}
+
+/// Appends `value` as a literal of type `ty` in `grammar`.
+pub fn write_literal(
+    out: &mut String,
+    value: &Value,
+    ty: &IcebergType,
+    grammar: Grammar,
+) -> Result<()> {
+    use IcebergType as T;
+    let spark = grammar == Grammar::Spark;
+    match (value, ty) {
+        (Value::Null, _) => {
+            out.push_str("CAST(NULL AS ");
+            write_cast_type(out, ty, grammar);
+            out.push(')');
+        }
+        (Value::Boolean(b), T::Boolean) => out.push_str(if *b { "true" } else { "false" }),
+        (Value::Int(i), T::Int) if *i == i32::MIN => {
+            // `-2147483648` is the negation of a bigint literal; keep it an int.
+            out.push_str(if spark {
+                "CAST(-2147483648 AS INT)"
+            } else {
+                "CAST(-2147483648 AS integer)"
+            })
+        }
+        (Value::Int(i), T::Int) => {
+            let _ = write!(out, "{i}");
+        }
+        (Value::Int(i), T::Long) => {
+            let _ = write!(out, "{i}");
+        }
+        (Value::Long(i), T::Long) if *i == i64::MIN => out.push_str(if spark {
+            "CAST('-9223372036854775808' AS BIGINT)"
+        } else {
+            "BIGINT '-9223372036854775808'"
+        }),
+        (Value::Long(i), T::Long) => {
+            let _ = write!(out, "{i}");
+        }
+        (Value::Float(f), T::Float) => write_float(out, f64::from(*f), &f.to_string(), true, spark),
+        (Value::Float(f), T::Double) => {
+            write_float(out, f64::from(*f), &f.to_string(), false, spark)
+        }
+        (Value::Double(f), T::Double) => write_float(out, *f, &f.to_string(), false, spark),
+        (Value::Decimal(d), T::Decimal { precision, scale }) => {
+            let Some(d2) = d
+                .rescale(*scale)
+                .filter(|d2| d2.precision() <= u32::from(*precision))
+            else {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!("decimal {d} does not fit decimal({precision},{scale}) without losing digits"),
+                ));
+            };
+            if spark {
+                let _ = write!(out, "CAST('{d2}' AS DECIMAL({precision},{scale}))");
+            } else {
+                let _ = write!(out, "DECIMAL '{d2}'");
+            }
+        }
+        (Value::Int(i), T::Decimal { .. }) => {
+            return write_literal(
+                out,
+                &Value::Decimal(Decimal::new(i128::from(*i), 0)),
+                ty,
+                grammar,
+            )
+        }
+        (Value::Long(i), T::Decimal { .. }) => {
+            return write_literal(
+                out,
+                &Value::Decimal(Decimal::new(i128::from(*i), 0)),
+                ty,
+                grammar,
+            )
+        }
+        (Value::Date(d), T::Date) => {
+            check_year(d.year(), value)?;
+            let _ = write!(out, "DATE '{}'", d.format("%Y-%m-%d"));
+        }
+        (Value::Timestamp(ts), T::Timestamp) => {
+            check_year(ts.year(), value)?;
+            let kw = if spark { "TIMESTAMP_NTZ" } else { "TIMESTAMP" };
+            let _ = write!(out, "{kw} '{}'", ts.format("%Y-%m-%d %H:%M:%S%.6f"));
+        }
+        (Value::TimestampTz(ts), T::TimestampTz) => {
+            check_year(ts.year(), value)?;
+            if spark {
+                let _ = write!(out, "TIMESTAMP '{}Z'", ts.format("%Y-%m-%d %H:%M:%S%.6f"));
+            } else {
+                let _ = write!(
+                    out,
+                    "TIMESTAMP '{} UTC'",
+                    ts.format("%Y-%m-%d %H:%M:%S%.6f")
+                );
+            }
+        }
+        (Value::String(s), T::String) => write_string(out, s, grammar),
+        (Value::Binary(b), T::Binary) => {
+            out.push_str("X'");
+            for byte in b {
+                let _ = write!(out, "{byte:02x}");
+            }
+            out.push('\'');
+        }
+        (Value::List(items), T::List(elem)) => {
+            if items.is_empty() {
+                out.push_str(if spark {
+                    "CAST(array() AS "
+                } else {
+                    "CAST(ARRAY[] AS "
+                });
+                write_cast_type(out, ty, grammar);
+                out.push(')');
+            } else {
+                out.push_str(if spark { "array(" } else { "ARRAY[" });
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_literal(out, v, elem, grammar)?;
+                }
+                out.push(if spark { ')' } else { ']' });
+            }
+        }
+        (Value::Map(entries), T::Map(kt, vt)) => {
+            let mut keys = std::collections::HashSet::new();
+            for (k, _) in entries {
+                if matches!(k, Value::Null) {
+                    return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        "a map key cannot be NULL",
+                    ));
+                }
+                if !keys.insert(k.to_literal(kt, grammar)?) {
+                    return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        "a map value has the same key twice",
+                    ));
+                }
+            }
+            if entries.is_empty() {
+                out.push_str(if spark {
+                    "CAST(map() AS "
+                } else {
+                    "CAST(MAP(ARRAY[], ARRAY[]) AS "
+                });
+                write_cast_type(out, ty, grammar);
+                out.push(')');
+            } else if spark {
+                out.push_str("map(");
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_literal(out, k, kt, grammar)?;
+                    out.push_str(", ");
+                    write_literal(out, v, vt, grammar)?;
+                }
+                out.push(')');
+            } else {
+                out.push_str("MAP(ARRAY[");
+                for (i, (k, _)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_literal(out, k, kt, grammar)?;
+                }
+                out.push_str("], ARRAY[");
+                for (i, (_, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_literal(out, v, vt, grammar)?;
+                }
+                out.push_str("])");
+            }
+        }
+        (Value::Struct(values), T::Struct(fields)) => {
+            if values.len() != fields.len() {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "a struct value has {} fields, its type {} has {}",
+                        values.len(),
+                        ty.iceberg_name(),
+                        fields.len()
+                    ),
+                ));
+            }
+            if spark {
+                out.push_str("named_struct(");
+                for (i, (v, f)) in values.iter().zip(fields).enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_string(out, &f.name, grammar);
+                    out.push_str(", ");
+                    write_literal(out, v, &f.ty, grammar)?;
+                }
+                out.push(')');
+            } else {
+                out.push_str("CAST(ROW(");
+                for (i, (v, f)) in values.iter().zip(fields).enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_literal(out, v, &f.ty, grammar)?;
+                }
+                out.push_str(") AS ");
+                write_cast_type(out, ty, grammar);
+                out.push(')');
+            }
+        }
+        _ => return Err(mismatch(value, ty)),
+    }
+    Ok(())
+}
+
+/// The type as written inside `CAST(... AS <type>)`: DML types for Athena (a CAST is
+/// always Trino), Spark types for Spark.
+fn write_cast_type(out: &mut String, ty: &IcebergType, grammar: Grammar) {
+    match grammar {
+        Grammar::Spark => ty.write_sql(out, Grammar::Spark),
+        Grammar::HiveDdl | Grammar::TrinoDml => ty.write_sql(out, Grammar::TrinoDml),
+    }
+}
+
+fn check_year(year: i32, value: &Value) -> Result<()> {
+    if (1..=9999).contains(&year) {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "{} year {year} is outside 0001-9999, which SQL literals cannot express",
+                value.kind_name()
+            ),
+        ))
+    }
+}
+
+fn write_float(out: &mut String, v: f64, shortest: &str, real: bool, spark: bool) {
+    if v.is_finite() {
+        match (real, spark) {
+            (true, false) => {
+                let _ = write!(out, "REAL '{shortest}'");
+            }
+            (true, true) => {
+                let _ = write!(out, "CAST('{shortest}' AS FLOAT)");
+            }
+            (false, _) => {
+                // Scientific notation makes the literal a double in both Trino and Spark
+                // (a bare `1.5` is a decimal).
+                let s = format!("{v:e}").replace('e', "E");
+                out.push_str(&s);
+            }
+        }
+        return;
+    }
+    let name = if v.is_nan() {
+        "NaN"
+    } else if v > 0.0 {
+        "Infinity"
+    } else {
+        "-Infinity"
+    };
+    match (spark, real) {
+        (true, true) => {
+            let _ = write!(out, "CAST('{name}' AS FLOAT)");
+        }
+        (true, false) => {
+            let _ = write!(out, "CAST('{name}' AS DOUBLE)");
+        }
+        (false, _) => {
+            let f = match name {
+                "NaN" => "nan()",
+                "Infinity" => "infinity()",
+                _ => "-infinity()",
+            };
+            let t = if real { "real" } else { "double" };
+            let _ = write!(out, "CAST({f} AS {t})");
+        }
+    }
+}
+
+/// Appends a DML string literal for `s`: `'...'` with `'` doubled (Trino) or with `\`
+/// and `'` backslash-escaped (Spark). Any Rust string round-trips.
+pub fn write_string(out: &mut String, s: &str, grammar: Grammar) {
+    out.reserve(s.len() + 2);
+    out.push('\'');
+    match grammar {
+        Grammar::Spark => {
+            for c in s.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\'' => out.push_str("\\'"),
+                    c => out.push(c),
+                }
+            }
+        }
+        Grammar::TrinoDml | Grammar::HiveDdl => {
+            for (i, part) in s.split('\'').enumerate() {
+                if i > 0 {
+                    out.push_str("''");
+                }
+                out.push_str(part);
+            }
+        }
+    }
+    out.push('\'');
+}
+
+/// Appends a DDL string literal (LOCATION, COMMENT, property values). The Hive lexer's
+/// escaping is unverified, so text with `'`, `\` or control characters is refused.
+pub fn write_ddl_string(out: &mut String, what: &str, s: &str) -> Result<()> {
+    crate::model::check_ddl_text(what, s)?;
+    out.push('\'');
+    out.push_str(s);
+    out.push('\'');
+    Ok(())
+}
+
+macro_rules! value_from {
+    ($($t:ty => $v:ident),* $(,)?) => {$(
+        impl From<$t> for Value {
+            fn from(x: $t) -> Value { Value::$v(x.into()) }
+        }
+    )*};
+}
+
+value_from! {
+    bool => Boolean, i32 => Int, i64 => Long, f32 => Float, f64 => Double,
+    Decimal => Decimal, NaiveDate => Date, NaiveDateTime => Timestamp,
+    DateTime<Utc> => TimestampTz, String => String, &str => String,
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(x: Option<T>) -> Value {
+        x.map_or(Value::Null, Into::into)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::StructField;
+
+    fn trino(v: Value, t: &IcebergType) -> String {
+        v.to_literal(t, Grammar::TrinoDml).unwrap()
+    }
+    fn spark(v: Value, t: &IcebergType) -> String {
+        v.to_literal(t, Grammar::Spark).unwrap()
+    }
+
+    #[test]
+    fn every_type_has_a_literal() {
+        use IcebergType as T;
+        let ts = NaiveDate::from_ymd_opt(2026, 10, 1)
+            .unwrap()
+            .and_hms_micro_opt(12, 0, 1, 5)
+            .unwrap();
+        assert_eq!(trino(true.into(), &T::Boolean), "true");
+        assert_eq!(trino(7.into(), &T::Int), "7");
+        assert_eq!(
+            trino(i32::MIN.into(), &T::Int),
+            "CAST(-2147483648 AS integer)"
+        );
+        assert_eq!(
+            trino(i64::MIN.into(), &T::Long),
+            "BIGINT '-9223372036854775808'"
+        );
+        assert_eq!(trino(1.5f32.into(), &T::Float), "REAL '1.5'");
+        assert_eq!(spark(1.5f32.into(), &T::Float), "CAST('1.5' AS FLOAT)");
+        assert_eq!(trino(0.1f64.into(), &T::Double), "1E-1");
+        assert_eq!(trino(f64::NAN.into(), &T::Double), "CAST(nan() AS double)");
+        assert_eq!(
+            spark(f64::NEG_INFINITY.into(), &T::Double),
+            "CAST('-Infinity' AS DOUBLE)"
+        );
+        let dec = T::decimal(10, 2);
+        assert_eq!(
+            trino(Decimal::parse("12.5").unwrap().into(), &dec),
+            "DECIMAL '12.50'"
+        );
+        assert_eq!(
+            spark(Decimal::parse("-0.5").unwrap().into(), &dec),
+            "CAST('-0.50' AS DECIMAL(10,2))"
+        );
+        assert!(Value::from(Decimal::parse("1.234").unwrap())
+            .to_literal(&dec, Grammar::TrinoDml)
+            .is_err());
+        assert_eq!(trino(ts.date().into(), &T::Date), "DATE '2026-10-01'");
+        assert_eq!(
+            trino(ts.into(), &T::Timestamp),
+            "TIMESTAMP '2026-10-01 12:00:01.000005'"
+        );
+        assert_eq!(
+            spark(ts.into(), &T::Timestamp),
+            "TIMESTAMP_NTZ '2026-10-01 12:00:01.000005'"
+        );
+        assert_eq!(
+            trino(ts.and_utc().into(), &T::TimestampTz),
+            "TIMESTAMP '2026-10-01 12:00:01.000005 UTC'"
+        );
+        assert_eq!(trino(Value::Binary(vec![0, 255]), &T::Binary), "X'00ff'");
+        let list = T::list(T::String);
+        assert_eq!(
+            trino(Value::List(vec!["a".into(), Value::Null]), &list),
+            "ARRAY['a', CAST(NULL AS varchar)]"
+        );
+        assert_eq!(
+            trino(Value::List(vec![]), &list),
+            "CAST(ARRAY[] AS array(varchar))"
+        );
+        assert_eq!(
+            spark(Value::List(vec![]), &list),
+            "CAST(array() AS array<string>)"
+        );
+        let map = T::map(T::String, T::Int);
+        let m = Value::Map(vec![("k".into(), 1.into())]);
+        assert_eq!(trino(m.clone(), &map), "MAP(ARRAY['k'], ARRAY[1])");
+        assert_eq!(spark(m, &map), "map('k', 1)");
+        let st = T::Struct(vec![
+            StructField::new("lat", T::Double),
+            StructField::new("name", T::String),
+        ]);
+        let s = Value::Struct(vec![1.5f64.into(), "x".into()]);
+        assert_eq!(
+            trino(s.clone(), &st),
+            "CAST(ROW(1.5E0, 'x') AS row(lat double, name varchar))"
+        );
+        assert_eq!(spark(s, &st), "named_struct('lat', 1.5E0, 'name', 'x')");
+    }
+
+    #[test]
+    fn wrong_kinds_are_refused() {
+        let e = Value::from("x")
+            .to_literal(&IcebergType::Long, Grammar::TrinoDml)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert_eq!(
+            e.message(),
+            "a string value cannot be written to a column of type long"
+        );
+        let dup = Value::Map(vec![("k".into(), 1.into()), ("k".into(), 2.into())]);
+        assert!(dup
+            .to_literal(
+                &IcebergType::map(IcebergType::String, IcebergType::Int),
+                Grammar::TrinoDml
+            )
+            .is_err());
+    }
+
+    #[test]
+    fn strings_cannot_end_early() {
+        let s = "a'b\\c'';--\n/*\u{2019}";
+        assert_eq!(
+            trino(s.into(), &IcebergType::String),
+            "'a''b\\c'''';--\n/*\u{2019}'"
+        );
+        assert_eq!(
+            spark(s.into(), &IcebergType::String),
+            "'a\\'b\\\\c\\'\\';--\n/*\u{2019}'"
+        );
+    }
+
+    #[test]
+    fn decimals_parse_and_print() {
+        for s in [
+            "0",
+            "-1.50",
+            "123456789012345678901234567890.12345678",
+            ".5",
+            "-0.001",
+        ] {
+            let d = Decimal::parse(s).unwrap();
+            assert_eq!(Decimal::parse(&d.to_string()).unwrap(), d);
+        }
+        assert_eq!(Decimal::parse(".5").unwrap().to_string(), "0.5");
+        assert!(Decimal::parse("1e5").is_err());
+        assert!(Decimal::parse("").is_err());
+    }
+}
