@@ -29,8 +29,10 @@
 pub mod ddl;
 pub mod dialect;
 pub mod error;
+pub mod expr;
 pub mod ident;
 pub mod model;
+pub mod record;
 pub mod render;
 pub mod statement;
 pub mod types;
@@ -39,8 +41,10 @@ pub mod value;
 
 pub use dialect::{Dialect, Grammar};
 pub use error::{Error, ErrorKind, Result};
+pub use expr::Col;
 pub use model::{Column, Location, PartitionField, PartitionTransform, TableDef, TableName};
 pub use model::{Compression, FileFormat, TableProperties, TableProperty};
+pub use record::{IcebergTable, Row, SqlType};
 pub use statement::{Statement, StatementKind, MAX_QUERY_BYTES};
 pub use types::{IcebergType, StructField};
 pub use value::{Decimal, Value};
@@ -50,10 +54,12 @@ pub mod prelude {
     pub use crate::ddl::{CreateTable, DropTable};
     pub use crate::dialect::Dialect;
     pub use crate::error::{Error, ErrorKind};
+    pub use crate::expr::Col;
     pub use crate::model::{
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
         TableName, TableProperties, TableProperty,
     };
+    pub use crate::record::{IcebergTable, Row, SqlType};
     pub use crate::statement::{Statement, StatementKind};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;
