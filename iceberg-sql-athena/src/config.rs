@@ -1,0 +1,285 @@
+//! Executor settings: where queries run, how they are polled, retried and priced.
+
+use std::time::Duration;
+
+/// How query results are encrypted in S3 (`ResultConfiguration.EncryptionConfiguration`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Encryption {
+    /// Server-side encryption with S3-managed keys.
+    SseS3,
+    /// Server-side encryption with a KMS key (ARN or id).
+    SseKms {
+        /// The KMS key.
+        kms_key: String,
+    },
+    /// Client-side encryption with a KMS key (ARN or id).
+    CseKms {
+        /// The KMS key.
+        kms_key: String,
+    },
+}
+
+/// How often `GetQueryExecution` is called while a query runs.
+///
+/// Delays grow geometrically from `initial` by `multiplier` and are capped at `max`:
+/// short queries (most DDL) are noticed quickly, long ones cost few calls.
+/// [`PollConfig::fixed`] gives the constant interval the Python clients use.
+///
+/// ```
+/// use std::time::Duration;
+/// use iceberg_sql_athena::PollConfig;
+///
+/// let poll = PollConfig::default();
+/// let first: Vec<Duration> = poll.delays().take(3).collect();
+/// assert_eq!(first[0], Duration::from_millis(100));
+/// assert!(first[1] > first[0]);
+/// assert!(poll.delays().take(100).all(|d| d <= Duration::from_secs(2)));
+/// assert!(PollConfig::fixed(Duration::from_secs(1)).delays().take(5).all(|d| d == Duration::from_secs(1)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PollConfig {
+    /// Delay before the first `GetQueryExecution` after the query was started.
+    pub initial: Duration,
+    /// Growth factor per poll (values below 1.0 are treated as 1.0).
+    pub multiplier: f64,
+    /// Upper bound for one delay.
+    pub max: Duration,
+}
+
+impl Default for PollConfig {
+    /// 100 ms, growing by 1.5x per poll, capped at 2 s.
+    fn default() -> Self {
+        PollConfig {
+            initial: Duration::from_millis(100),
+            multiplier: 1.5,
+            max: Duration::from_secs(2),
+        }
+    }
+}
+
+impl PollConfig {
+    /// Adaptive backoff from `initial` to `max`, growing by `multiplier` per poll.
+    pub fn adaptive(initial: Duration, multiplier: f64, max: Duration) -> Self {
+        PollConfig {
+            initial,
+            multiplier,
+            max,
+        }
+    }
+
+    /// A constant interval (what pyathena and awswrangler do with 1 s).
+    pub fn fixed(interval: Duration) -> Self {
+        PollConfig {
+            initial: interval,
+            multiplier: 1.0,
+            max: interval,
+        }
+    }
+
+    /// The endless sequence of delays between polls.
+    pub fn delays(&self) -> impl Iterator<Item = Duration> {
+        let max = self.max.max(Duration::from_millis(1));
+        let mult = if self.multiplier.is_finite() && self.multiplier > 1.0 {
+            self.multiplier
+        } else {
+            1.0
+        };
+        let mut next = self.initial.min(max);
+        std::iter::from_fn(move || {
+            let current = next;
+            next = Duration::try_from_secs_f64(current.as_secs_f64() * mult)
+                .unwrap_or(max)
+                .min(max);
+            Some(current)
+        })
+    }
+}
+
+/// Query-level retries: a query that reached `FAILED` with a retryable error
+/// (`AthenaError.Retryable`, `ICEBERG_COMMIT_ERROR`, throttling error types 1400-1406)
+/// is submitted again with a **fresh** `ClientRequestToken` after a jittered backoff.
+///
+/// API-level retries (throttling, 5xx on one call) are the SDK's retry policy; they keep
+/// the same token, so Athena never starts the query twice.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetryPolicy {
+    /// How many times a failed query may be resubmitted (0 = never).
+    pub max_resubmits: u32,
+    /// Backoff before the first resubmission; doubles each time.
+    pub base_delay: Duration,
+    /// Upper bound for one backoff.
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// 3 resubmissions, 1 s base, 20 s cap ("full jitter").
+    fn default() -> Self {
+        RetryPolicy {
+            max_resubmits: 3,
+            base_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(20),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// No query-level retries.
+    pub fn none() -> Self {
+        RetryPolicy {
+            max_resubmits: 0,
+            ..RetryPolicy::default()
+        }
+    }
+
+    /// The cap of the backoff before resubmission number `n` (1-based), before jitter.
+    pub fn backoff_cap(&self, n: u32) -> Duration {
+        let factor = 2u32.saturating_pow(n.saturating_sub(1));
+        self.base_delay
+            .checked_mul(factor)
+            .unwrap_or(self.max_delay)
+            .min(self.max_delay)
+    }
+}
+
+/// Everything an [`AthenaExecutor`](crate::AthenaExecutor) needs besides the client.
+///
+/// ```
+/// use std::time::Duration;
+/// use iceberg_sql_athena::{Encryption, ExecutorConfig};
+///
+/// let config = ExecutorConfig::default()
+///     .work_group("analytics-v3")
+///     .database("analytics")
+///     .output_location("s3://my-athena-results/iceberg-sql/")
+///     .encryption(Encryption::SseS3)
+///     .timeout(Duration::from_secs(600))
+///     .price_per_tb_usd(5.0);
+/// assert_eq!(config.work_group.as_deref(), Some("analytics-v3"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ExecutorConfig {
+    /// `WorkGroup` (Athena's default is `primary`). Must use engine version 3.
+    pub work_group: Option<String>,
+    /// `QueryExecutionContext.Database` for unqualified names.
+    pub database: Option<String>,
+    /// `QueryExecutionContext.Catalog` (Athena's default is `AwsDataCatalog`).
+    pub catalog: Option<String>,
+    /// `ResultConfiguration.OutputLocation` (required unless the work group sets one).
+    pub output_location: Option<String>,
+    /// Result encryption.
+    pub encryption: Option<Encryption>,
+    /// `ResultConfiguration.ExpectedBucketOwner`.
+    pub expected_bucket_owner: Option<String>,
+    /// Result reuse for `SELECT` statements only: reuse results up to this many minutes
+    /// old (0-10080). Never applied to writes or DDL.
+    pub result_reuse_max_age_minutes: Option<i32>,
+    /// Polling schedule.
+    pub poll: PollConfig,
+    /// Overall limit for one [`execute`](crate::AthenaExecutor::execute) call, retries
+    /// included. When it passes, the running query is stopped with
+    /// `StopQueryExecution` and [`Error::Timeout`](crate::Error::Timeout) is returned.
+    pub timeout: Option<Duration>,
+    /// Query-level retries with a fresh token.
+    pub retry: RetryPolicy,
+    /// How many runs an `OPTIMIZE`/`VACUUM` gets while Athena answers
+    /// `ICEBERG_*_MORE_RUNS_NEEDED` (the first run included).
+    pub max_maintenance_runs: u32,
+    /// Price per TB (2^40 bytes) scanned, for [`QueryStats::cost_usd`](crate::QueryStats).
+    pub price_per_tb_usd: f64,
+    /// `MaxResults` per `GetQueryResults` page (1-1000).
+    pub page_size: i32,
+}
+
+impl Default for ExecutorConfig {
+    fn default() -> Self {
+        ExecutorConfig {
+            work_group: None,
+            database: None,
+            catalog: None,
+            output_location: None,
+            encryption: None,
+            expected_bucket_owner: None,
+            result_reuse_max_age_minutes: None,
+            poll: PollConfig::default(),
+            timeout: Some(Duration::from_secs(30 * 60)),
+            retry: RetryPolicy::default(),
+            max_maintenance_runs: 20,
+            price_per_tb_usd: 5.0,
+            page_size: 1000,
+        }
+    }
+}
+
+impl ExecutorConfig {
+    /// Sets the work group.
+    pub fn work_group(mut self, name: impl Into<String>) -> Self {
+        self.work_group = Some(name.into());
+        self
+    }
+    /// Sets the default database.
+    pub fn database(mut self, name: impl Into<String>) -> Self {
+        self.database = Some(name.into());
+        self
+    }
+    /// Sets the catalog.
+    pub fn catalog(mut self, name: impl Into<String>) -> Self {
+        self.catalog = Some(name.into());
+        self
+    }
+    /// Sets the S3 folder for query results.
+    pub fn output_location(mut self, s3_uri: impl Into<String>) -> Self {
+        self.output_location = Some(s3_uri.into());
+        self
+    }
+    /// Sets result encryption.
+    pub fn encryption(mut self, encryption: Encryption) -> Self {
+        self.encryption = Some(encryption);
+        self
+    }
+    /// Sets the expected owner of the result bucket.
+    pub fn expected_bucket_owner(mut self, account_id: impl Into<String>) -> Self {
+        self.expected_bucket_owner = Some(account_id.into());
+        self
+    }
+    /// Enables result reuse for `SELECT` statements, up to `minutes` old.
+    pub fn result_reuse(mut self, minutes: i32) -> Self {
+        self.result_reuse_max_age_minutes = Some(minutes);
+        self
+    }
+    /// Sets the polling schedule.
+    pub fn poll(mut self, poll: PollConfig) -> Self {
+        self.poll = poll;
+        self
+    }
+    /// Sets the overall timeout per `execute` call.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+    /// Removes the overall timeout.
+    pub fn no_timeout(mut self) -> Self {
+        self.timeout = None;
+        self
+    }
+    /// Sets the query-level retry policy.
+    pub fn retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+    /// Sets how many runs `OPTIMIZE`/`VACUUM` may take.
+    pub fn max_maintenance_runs(mut self, runs: u32) -> Self {
+        self.max_maintenance_runs = runs;
+        self
+    }
+    /// Sets the price per TB scanned used for cost estimates.
+    pub fn price_per_tb_usd(mut self, price: f64) -> Self {
+        self.price_per_tb_usd = price;
+        self
+    }
+    /// Sets `MaxResults` per results page (clamped to 1-1000).
+    pub fn page_size(mut self, rows: i32) -> Self {
+        self.page_size = rows.clamp(1, 1000);
+        self
+    }
+}
