@@ -38,6 +38,17 @@ impl PartitionTransform {
         }
     }
 
+    /// True for year, month, day and hour.
+    pub fn is_time(self) -> bool {
+        matches!(
+            self,
+            PartitionTransform::Year
+                | PartitionTransform::Month
+                | PartitionTransform::Day
+                | PartitionTransform::Hour
+        )
+    }
+
     /// Whether the transform accepts a source column of type `ty`.
     pub fn accepts(self, ty: &IcebergType) -> bool {
         use IcebergType as T;

@@ -243,6 +243,7 @@ impl TableDef {
             }
         }
         let mut seen_fields = HashSet::new();
+        let mut seen_time = HashSet::new();
         for p in &self.partition_spec {
             match self.column(&p.source) {
                 None => errors.push(
@@ -263,6 +264,22 @@ impl TableDef {
                     ErrorKind::InvalidPartition,
                     format!("partition `{p}` appears twice"),
                 ));
+            } else if p.transform.is_time() {
+                // Iceberg refuses two time transforms of one column as redundant.
+                if let Some(other) = self.partition_spec.iter().find(|o| {
+                    o.source == p.source && o.transform.is_time() && o.transform != p.transform
+                }) {
+                    if !seen_time.insert(p.source.as_str()) {
+                        continue;
+                    }
+                    errors.push(
+                        Error::new(
+                            ErrorKind::InvalidPartition,
+                            format!("partitions `{p}` and `{other}` are redundant: Iceberg allows one time transform per column"),
+                        )
+                        .with_hint("keep the finest transform you need"),
+                    );
+                }
             }
         }
         if let Err(e) = self.properties.check() {

@@ -1,0 +1,401 @@
+//! CREATE TABLE and DROP TABLE: exact SQL for every type, transform and property, in
+//! both dialects, plus one negative test per table rule.
+
+use iceberg_sql::prelude::*;
+use iceberg_sql::{StructField, MAX_QUERY_BYTES};
+
+/// The seed 000 table, with the column set from reference §1.6.
+fn mcp_events() -> TableDef {
+    TableDef::builder("analytics", "mcp_events")
+        .column(Column::new("event_id", IcebergType::String).required().comment("ULID"))
+        .column(Column::new("session_id", IcebergType::String).required())
+        .column(Column::new("tool_name", IcebergType::String).required())
+        .column(Column::new("user_id", IcebergType::String).required())
+        .column(Column::new("event_ts", IcebergType::Timestamp).required())
+        .column(Column::new("payload", IcebergType::String))
+        .column(Column::new("status", IcebergType::String).required())
+        .column(Column::new("latency_ms", IcebergType::Long).required())
+        .partition(PartitionField::new("event_ts", PartitionTransform::Day))
+        .partition(PartitionField::new("user_id", PartitionTransform::Bucket(16)))
+        .location("s3://my-datalake/iceberg/mcp_events/")
+        .property_str("format", "parquet")
+        .property_str("write_compression", "snappy")
+        .property_str("optimize_rewrite_delete_file_threshold", "10")
+        .build()
+        .expect("the seed table is valid")
+}
+
+/// One column of every Iceberg type, nested types included, and reserved-word names.
+fn every_type() -> TableDef {
+    let point = IcebergType::structure([("x", IcebergType::Double), ("y", IcebergType::Double)]);
+    TableDef::builder("lake", "every_type")
+        .column(Column::new("c_boolean", IcebergType::Boolean))
+        .column(Column::new("c_int", IcebergType::Int))
+        .column(Column::new("c_long", IcebergType::Long).required())
+        .column(Column::new("c_float", IcebergType::Float))
+        .column(Column::new("c_double", IcebergType::Double))
+        .column(Column::new("c_decimal", IcebergType::decimal(38, 9)))
+        .column(Column::new("c_date", IcebergType::Date))
+        .column(Column::new("c_timestamp", IcebergType::Timestamp))
+        .column(Column::new("c_string", IcebergType::String).comment("any text"))
+        .column(Column::new("c_binary", IcebergType::Binary))
+        .column(Column::new("c_list", IcebergType::list(IcebergType::String)))
+        .column(Column::new("c_map", IcebergType::map(IcebergType::String, IcebergType::Long)))
+        .column(Column::new("c_struct", point.clone()))
+        .column(Column::new(
+            "c_deep",
+            IcebergType::list(IcebergType::map(
+                IcebergType::String,
+                IcebergType::Struct(vec![
+                    StructField::new("points", IcebergType::list(point)),
+                    StructField::new("date", IcebergType::Date),
+                ]),
+            )),
+        ))
+        .column(Column::new("date", IcebergType::Date))
+        .column(Column::new("user", IcebergType::String))
+        .column(Column::new("_hidden", IcebergType::Int))
+        .location("s3://lake-bucket/every_type")
+        .build()
+        .expect("valid")
+}
+
+/// One partition field of every transform.
+fn every_transform() -> TableDef {
+    TableDef::builder("lake", "every_transform")
+        .column(Column::new("ts", IcebergType::Timestamp))
+        .column(Column::new("d", IcebergType::Date))
+        .column(Column::new("m", IcebergType::Date))
+        .column(Column::new("y", IcebergType::Timestamp))
+        .column(Column::new("id", IcebergType::Long))
+        .column(Column::new("name", IcebergType::String))
+        .column(Column::new("amount", IcebergType::decimal(10, 2)))
+        .column(Column::new("category", IcebergType::String))
+        .partition(PartitionField::new("ts", PartitionTransform::Hour))
+        .partition(PartitionField::new("d", PartitionTransform::Day))
+        .partition(PartitionField::new("m", PartitionTransform::Month))
+        .partition(PartitionField::new("y", PartitionTransform::Year))
+        .partition(PartitionField::new("id", PartitionTransform::Bucket(16)))
+        .partition(PartitionField::new("name", PartitionTransform::Truncate(4)))
+        .partition(PartitionField::new("amount", PartitionTransform::Bucket(8)))
+        .partition(PartitionField::identity("category"))
+        .location("s3://lake-bucket/every_transform/")
+        .build()
+        .expect("valid")
+}
+
+/// Every property Athena accepts, on ORC so that an ORC-only codec is legal.
+fn every_property() -> TableDef {
+    TableDef::builder("lake", "every_property")
+        .column(Column::new("id", IcebergType::Long))
+        .property(TableProperty::Format(FileFormat::Orc))
+        .property(TableProperty::WriteCompression(Compression::Zlib))
+        .property(TableProperty::OptimizeRewriteDataFileThreshold(5))
+        .property(TableProperty::OptimizeRewriteDeleteFileThreshold(49))
+        .property(TableProperty::VacuumMinSnapshotsToKeep(5))
+        .property(TableProperty::VacuumMaxSnapshotAgeSeconds(604_800))
+        .property(TableProperty::VacuumMaxMetadataFilesToKeep(100))
+        .property(TableProperty::WriteDataPathEnabled(false))
+        .location("s3://lake-bucket/every_property/")
+        .build()
+        .expect("valid")
+}
+
+fn both(table: &TableDef) -> String {
+    let athena = table.create_table().build().expect("athena");
+    let spark = table
+        .create_table()
+        .if_not_exists()
+        .dialect(Dialect::Spark)
+        .build()
+        .expect("spark");
+    assert_eq!(athena.kind(), StatementKind::CreateTable);
+    format!("-- Athena\n{athena}\n\n-- Spark\n{spark}\n")
+}
+
+#[test]
+fn create_seed_mcp_events() {
+    insta::assert_snapshot!(both(&mcp_events()));
+}
+
+#[test]
+fn create_every_type() {
+    insta::assert_snapshot!(both(&every_type()));
+}
+
+#[test]
+fn create_every_transform() {
+    insta::assert_snapshot!(both(&every_transform()));
+}
+
+#[test]
+fn create_every_property() {
+    insta::assert_snapshot!(both(&every_property()));
+}
+
+#[test]
+fn create_if_not_exists_and_drop() {
+    let t = mcp_events();
+    let sql = [
+        t.create_table().if_not_exists().build().unwrap().into_sql(),
+        t.drop_table().build().unwrap().into_sql(),
+        t.drop_table().if_exists().build().unwrap().into_sql(),
+        t.drop_table().if_exists().dialect(Dialect::Spark).build().unwrap().into_sql(),
+        DropTable::new(&TableName::new("analytics", "table")).build().unwrap().into_sql(),
+        DropTable::new(&TableName::new("analytics", "table"))
+            .dialect(Dialect::Spark)
+            .build()
+            .unwrap()
+            .into_sql(),
+    ];
+    insta::assert_snapshot!(sql.join("\n"));
+}
+
+// ---- negative tests: one per rule -------------------------------------------------
+
+fn one_column(name: &str, ty: IcebergType) -> TableDefBuilderExt {
+    TableDefBuilderExt(
+        TableDef::builder("analytics", "t")
+            .column(Column::new(name, ty))
+            .location("s3://bucket/t/"),
+    )
+}
+
+/// Small wrapper so each negative test reads as one line.
+struct TableDefBuilderExt(iceberg_sql::model::TableDefBuilder);
+
+impl TableDefBuilderExt {
+    fn err(self) -> Error {
+        self.0.build().expect_err("must be rejected")
+    }
+    fn with(self, f: impl FnOnce(iceberg_sql::model::TableDefBuilder) -> iceberg_sql::model::TableDefBuilder) -> Self {
+        TableDefBuilderExt(f(self.0))
+    }
+}
+
+#[test]
+fn upper_case_column_is_rejected_with_a_suggestion() {
+    let e = one_column("eventTs", IcebergType::Timestamp).err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert_eq!(
+        e.message(),
+        "column name `eventTs` contains upper case, which Athena folds to lower case"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("use `event_ts` (with the derive: #[iceberg(rename = \"event_ts\")])")
+    );
+}
+
+#[test]
+fn special_characters_and_long_names_are_rejected() {
+    let e = one_column("event-id", IcebergType::String).err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert!(e.message().contains("contains '-'"), "{e}");
+    let e = one_column(&"x".repeat(256), IcebergType::String).err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert!(e.message().contains("256 bytes long; Athena allows at most 255"), "{e}");
+    let e = TableDef::builder("Analytics", "t")
+        .column(Column::new("a", IcebergType::Int))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert!(e.message().starts_with("database name `Analytics`"), "{e}");
+}
+
+#[test]
+fn reserved_word_where_the_statement_cannot_quote() {
+    // OPTIMIZE has no documented quoting, so a reserved table name must be refused.
+    let e = iceberg_sql::ident::require_unquoted("table", "OPTIMIZE").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnquotableIdentifier);
+    assert!(
+        e.message().contains("Athena's OPTIMIZE statement has no documented way to quote names"),
+        "{e}"
+    );
+    // Where the grammar can quote, the same word is quoted in that grammar's style.
+    let t = TableDef::builder("analytics", "table")
+        .column(Column::new("date", IcebergType::Date))
+        .location("s3://bucket/t/")
+        .build()
+        .unwrap();
+    assert!(t.create_table().build().unwrap().sql().starts_with("CREATE TABLE analytics.`table` (\n  `date` date"));
+}
+
+#[test]
+fn day_on_a_string_is_rejected() {
+    let e = one_column("name", IcebergType::String)
+        .with(|b| b.partition(PartitionField::new("name", PartitionTransform::Day)))
+        .err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+    assert_eq!(
+        e.message(),
+        "partition `day(name)`: day() cannot be applied to column `name` of type string; it takes date or timestamp"
+    );
+}
+
+#[test]
+fn bucket_on_a_double_is_rejected() {
+    let e = one_column("score", IcebergType::Double)
+        .with(|b| b.partition(PartitionField::new("score", PartitionTransform::Bucket(16))))
+        .err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+    assert!(e.message().contains("bucket() cannot be applied to column `score` of type double"), "{e}");
+}
+
+#[test]
+fn other_partition_rules() {
+    let e = one_column("d", IcebergType::Date)
+        .with(|b| b.partition(PartitionField::new("d", PartitionTransform::Hour)))
+        .err();
+    assert!(e.message().contains("it takes timestamp"), "{e}");
+    let e = one_column("d", IcebergType::Date)
+        .with(|b| b.partition(PartitionField::identity("missing")))
+        .err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+    assert_eq!(e.message(), "partition `missing` names no column of table `analytics.t`");
+    let e = one_column("n", IcebergType::Long)
+        .with(|b| b.partition(PartitionField::new("n", PartitionTransform::Bucket(0))))
+        .err();
+    assert!(e.message().contains("at least 1"), "{e}");
+    let e = one_column("ts", IcebergType::Timestamp)
+        .with(|b| {
+            b.partition(PartitionField::new("ts", PartitionTransform::Day))
+                .partition(PartitionField::new("ts", PartitionTransform::Hour))
+        })
+        .err();
+    assert_eq!(
+        e.message(),
+        "partitions `day(ts)` and `hour(ts)` are redundant: Iceberg allows one time transform per column"
+    );
+    let e = one_column("s", IcebergType::structure([("a", IcebergType::Int)]))
+        .with(|b| b.partition(PartitionField::identity("s")))
+        .err();
+    assert!(e.message().contains("it takes any primitive type"), "{e}");
+}
+
+#[test]
+fn decimal_39_is_rejected() {
+    let e = one_column("amount", IcebergType::decimal(39, 0)).err();
+    assert_eq!(e.kind(), ErrorKind::InvalidType);
+    assert_eq!(
+        e.message(),
+        "column `amount`: decimal(39,0) has precision 39; Athena allows 1 to 38"
+    );
+}
+
+#[test]
+fn timestamptz_is_readable_but_not_creatable_on_athena() {
+    let t = one_column("ts", IcebergType::TimestampTz).0.build().expect("a live table may have it");
+    let e = t.create_table().build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidType);
+    assert!(e.message().contains("timestamptz cannot be declared in Athena DDL"), "{e}");
+    // Spark can declare it (as Spark `timestamp`).
+    assert!(t.create_table().dialect(Dialect::Spark).build().unwrap().sql().contains("ts timestamp\n"));
+}
+
+#[test]
+fn unknown_property_is_rejected() {
+    let e = one_column("a", IcebergType::Int)
+        .with(|b| b.property_str("write.format.default", "parquet"))
+        .err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    assert_eq!(
+        e.message(),
+        "unknown table property `write.format.default`: Athena rejects custom properties on Iceberg tables"
+    );
+    let e = one_column("a", IcebergType::Int)
+        .with(|b| b.property_str("vacuum_max_snapshot_age_ms", "259200"))
+        .err();
+    assert_eq!(e.hint(), Some("the property is `vacuum_max_snapshot_age_seconds`"));
+}
+
+#[test]
+fn out_of_range_property_is_rejected() {
+    let e = one_column("a", IcebergType::Int)
+        .with(|b| b.property_str("optimize_rewrite_data_file_threshold", "50"))
+        .err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    assert_eq!(
+        e.message(),
+        "property `optimize_rewrite_data_file_threshold` = 50 is out of range; Athena allows 1 to 49"
+    );
+    let e = one_column("a", IcebergType::Int)
+        .with(|b| b.property_str("vacuum_min_snapshots_to_keep", "-1"))
+        .err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    let e = one_column("a", IcebergType::Int)
+        .with(|b| b.property_str("write_compression", "lz4"))
+        .err();
+    assert_eq!(e.message(), "property `write_compression` = lz4 is not supported for parquet files");
+    let e = one_column("a", IcebergType::Int)
+        .with(|b| b.property_str("write_compression", "bzip2"))
+        .err();
+    assert!(e.hint().unwrap().contains("BZIP2 is not supported"), "{e}");
+}
+
+#[test]
+fn location_at_a_bucket_root_is_rejected() {
+    for root in ["s3://my-datalake", "s3://my-datalake/", "s3://my-datalake//"] {
+        let e = Location::parse(root).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+        assert!(e.message().contains("is a bucket root"), "{root}: {e}");
+    }
+    let e = Location::parse("/tmp/warehouse/t").unwrap_err();
+    assert!(e.message().contains("is not an s3:// URI"), "{e}");
+    let e = Location::parse("s3://bucket/it's").unwrap_err();
+    assert!(e.message().contains("cannot be written safely"), "{e}");
+    // Athena's CREATE TABLE requires a location.
+    let t = TableDef::builder("a", "t").column(Column::new("x", IcebergType::Int)).build().unwrap();
+    assert_eq!(t.create_table().build().unwrap_err().kind(), ErrorKind::InvalidLocation);
+}
+
+#[test]
+fn text_too_long_for_the_query_limit_is_rejected() {
+    let t = one_column("a", IcebergType::Int).0.build().unwrap();
+    let mut cols = vec![Column::new("a", IcebergType::Int).comment("x".repeat(MAX_QUERY_BYTES))];
+    cols.push(Column::new("b", IcebergType::Int));
+    let big = TableDef::builder("analytics", "t")
+        .columns(cols)
+        .location("s3://bucket/t/")
+        .build()
+        .unwrap();
+    let e = big.create_table().build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::QueryTooLong);
+    assert!(e.message().contains("Athena accepts at most 262144 bytes per query"), "{e}");
+    assert!(t.create_table().build().is_ok());
+}
+
+#[test]
+fn ddl_comment_with_a_quote_is_rejected() {
+    let e = TableDef::builder("analytics", "t")
+        .column(Column::new("a", IcebergType::Int).comment("it's"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert!(e.message().contains("comment of column `a` contains '\\''"), "{e}");
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let e = TableDef::builder("analytics", "t")
+        .column(Column::new("Bad", IcebergType::Int))
+        .column(Column::new("a", IcebergType::decimal(40, 2)))
+        .column(Column::new("a", IcebergType::Int))
+        .partition(PartitionField::new("a", PartitionTransform::Year))
+        .property_str("colour", "blue")
+        .location("s3://bucket")
+        .build()
+        .unwrap_err();
+    let kinds: Vec<ErrorKind> = e.all().map(|e| e.kind()).collect();
+    assert_eq!(
+        kinds,
+        [
+            ErrorKind::InvalidIdentifier,
+            ErrorKind::InvalidType,
+            ErrorKind::InvalidTable,
+            ErrorKind::InvalidPartition,
+            ErrorKind::InvalidProperty,
+            ErrorKind::InvalidLocation,
+        ]
+    );
+}
