@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# THE project test command:  ./scripts/test.sh [extra `cargo test` args, e.g. a test name filter]
+#
+# 1. installs/starts the services the tests need:
+#      - the real Iceberg engine (scripts/engine.sh: Spark 3.5.9 + Iceberg 1.10.2, cached
+#        under ${XDG_CACHE_HOME:-~/.cache}/iceberg-sql/engine after the first run);
+#      - moto (scripts/moto.sh, if present: its start_moto exports MOTO_ENDPOINT);
+# 2. runs `cargo test --workspace` (every crate, every test binary, doctests);
+# 3. prints one closing line: "summary: N passed, N failed, N skipped".
+#
+# Without CI set, a service that cannot be set up is a warning and its tests print SKIP.
+# With CI set (CI=true), it is a failure.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+ci_set() { case "${CI:-}" in ""|0|false|no) return 1 ;; *) return 0 ;; esac; }
+
+problems=()
+t_start=$SECONDS
+
+# --- real Iceberg engine --------------------------------------------------------------
+t0=$SECONDS
+# shellcheck source=scripts/engine.sh
+if source scripts/engine.sh; then
+    echo "test.sh: engine ready ($((SECONDS - t0)) s): $ICEBERG_ENGINE_WAREHOUSE"
+else
+    problems+=("Iceberg engine could not be installed (scripts/engine.sh)")
+    echo "test.sh: WARNING: Iceberg engine unavailable; engine tests will SKIP (or fail with CI set)" >&2
+fi
+
+# --- moto (Athena API mock), if the project has it ------------------------------------
+if [ -f scripts/moto.sh ]; then
+    t0=$SECONDS
+    # shellcheck disable=SC1091
+    if source scripts/moto.sh && declare -F start_moto >/dev/null && start_moto; then
+        echo "test.sh: moto ready ($((SECONDS - t0)) s): ${MOTO_ENDPOINT:-?}"
+    else
+        problems+=("moto could not be started (scripts/moto.sh start_moto)")
+        echo "test.sh: WARNING: moto unavailable; its tests will SKIP (or fail with CI set)" >&2
+    fi
+fi
+
+if ci_set && [ ${#problems[@]} -gt 0 ]; then
+    printf 'test.sh: CI is set and a service is missing: %s\n' "${problems[@]}" >&2
+fi
+
+# --- cargo test -----------------------------------------------------------------------
+# Engine tests share one engine per test binary; the Rust client serializes statements,
+# so the default test threads are fine.
+log="$(mktemp "${TMPDIR:-/tmp}/iceberg-sql-test.XXXXXX.log")"
+t0=$SECONDS
+cargo test --workspace "$@" 2>&1 | tee "$log"
+cargo_rc=${PIPESTATUS[0]}
+t_cargo=$((SECONDS - t0))
+
+# --- summary --------------------------------------------------------------------------
+read -r passed failed ignored < <(
+    grep -E '^test result: ' "$log" | awk '
+        { for (i = 1; i <= NF; i++) {
+              if ($(i+1) ~ /^passed/)  p += $i
+              if ($(i+1) ~ /^failed/)  f += $i
+              if ($(i+1) ~ /^ignored/) g += $i } }
+        END { printf "%d %d %d\n", p, f, g }')
+skip_lines=$(grep -cE '^SKIP ' "$log" || true)
+rm -f "$log"
+
+rc=$cargo_rc
+if ci_set && [ ${#problems[@]} -gt 0 ]; then rc=1; fi
+if [ "$cargo_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    # a build error or a crashed test binary: count it as a failure in the summary line
+    failed=1
+fi
+if [ "$rc" -eq 0 ] && [ -n "${ICEBERG_ENGINE_WAREHOUSE:-}" ]; then
+    rm -rf "$(dirname "$ICEBERG_ENGINE_WAREHOUSE")"   # keep it (server.log) on failure
+elif [ -n "${ICEBERG_ENGINE_WAREHOUSE:-}" ]; then
+    echo "test.sh: engine files and server logs kept in $(dirname "$ICEBERG_ENGINE_WAREHOUSE")"
+fi
+for p in "${problems[@]}"; do echo "test.sh: missing service: $p"; done
+echo "test.sh: cargo test took ${t_cargo} s, total $((SECONDS - t_start)) s; exit $rc${skip_lines:+ ($skip_lines SKIP lines printed)}"
+summary="summary: $passed passed, $failed failed, $ignored skipped"
+echo "$summary"
+if [ -n "${ICEBERG_SQL_SUMMARY_FILE:-}" ]; then echo "$summary" >"$ICEBERG_SQL_SUMMARY_FILE"; fi
+exit "$rc"
