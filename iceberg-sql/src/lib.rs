@@ -26,11 +26,13 @@
 
 #![warn(missing_docs)]
 
+pub mod alter;
 pub mod ddl;
 pub mod dialect;
 pub mod error;
 pub mod expr;
 pub mod ident;
+pub mod maintenance;
 pub mod model;
 pub mod record;
 pub mod render;

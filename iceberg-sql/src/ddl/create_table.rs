@@ -195,37 +195,40 @@ fn spark_properties(t: &TableDef) -> Vec<(String, String)> {
     let mut v = vec![("format-version".to_string(), "2".to_string())];
     let format = t.properties().format();
     for p in t.properties().iter() {
-        let (k, val) = match *p {
-            TableProperty::Format(f) => {
-                ("write.format.default".to_string(), f.as_str().to_string())
-            }
-            TableProperty::WriteCompression(c) => {
-                let codec = match (format, c) {
-                    (FileFormat::Parquet | FileFormat::Avro, crate::model::Compression::None) => {
-                        "uncompressed"
-                    }
-                    _ => c.as_str(),
-                };
-                (
-                    format!("write.{}.compression-codec", format.as_str()),
-                    codec.to_string(),
-                )
-            }
-            TableProperty::VacuumMinSnapshotsToKeep(n) => (
-                "history.expire.min-snapshots-to-keep".to_string(),
-                n.to_string(),
-            ),
-            TableProperty::VacuumMaxSnapshotAgeSeconds(s) => (
-                "history.expire.max-snapshot-age-ms".to_string(),
-                s.saturating_mul(1000).to_string(),
-            ),
-            TableProperty::VacuumMaxMetadataFilesToKeep(n) => (
-                "write.metadata.previous-versions-max".to_string(),
-                n.to_string(),
-            ),
-            _ => (p.key().to_string(), p.value()),
-        };
-        v.push((k, val));
+        v.push(spark_property(p, format));
     }
     v
+}
+
+/// One property under its Spark/Iceberg name and value (`format` is the table's file
+/// format, which names the compression key). Shared with ALTER TABLE.
+pub(crate) fn spark_property(p: &TableProperty, format: FileFormat) -> (String, String) {
+    match *p {
+        TableProperty::Format(f) => ("write.format.default".to_string(), f.as_str().to_string()),
+        TableProperty::WriteCompression(c) => {
+            let codec = match (format, c) {
+                (FileFormat::Parquet | FileFormat::Avro, crate::model::Compression::None) => {
+                    "uncompressed"
+                }
+                _ => c.as_str(),
+            };
+            (
+                format!("write.{}.compression-codec", format.as_str()),
+                codec.to_string(),
+            )
+        }
+        TableProperty::VacuumMinSnapshotsToKeep(n) => (
+            "history.expire.min-snapshots-to-keep".to_string(),
+            n.to_string(),
+        ),
+        TableProperty::VacuumMaxSnapshotAgeSeconds(s) => (
+            "history.expire.max-snapshot-age-ms".to_string(),
+            s.saturating_mul(1000).to_string(),
+        ),
+        TableProperty::VacuumMaxMetadataFilesToKeep(n) => (
+            "write.metadata.previous-versions-max".to_string(),
+            n.to_string(),
+        ),
+        _ => (p.key().to_string(), p.value()),
+    }
 }
