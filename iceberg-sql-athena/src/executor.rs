@@ -269,7 +269,7 @@ impl AthenaExecutor {
             span.record("query_id", id.as_str());
             span.record("attempts", runs.len() + 1);
             tracing::info!(query_id = %id, "query started");
-            let (state, exec) = self.wait(&id, sql).await?;
+            let (state, exec, states) = self.wait(&id, sql).await?;
             in_flight.take();
             span.record("state", field::display(state));
             let stats =
@@ -289,6 +289,7 @@ impl AthenaExecutor {
                     runs.push(Run {
                         query_id: id.clone(),
                         client_request_token: token,
+                        states,
                         stats,
                         end: RunEnd::Final,
                     });
@@ -331,6 +332,7 @@ impl AthenaExecutor {
                         runs.push(Run {
                             query_id: id,
                             client_request_token: token,
+                            states,
                             stats,
                             end: RunEnd::MoreRunsNeeded(qe),
                         });
@@ -352,6 +354,7 @@ impl AthenaExecutor {
                         runs.push(Run {
                             query_id: id,
                             client_request_token: token,
+                            states,
                             stats,
                             end: RunEnd::Resubmitted(qe),
                         });
@@ -442,9 +445,14 @@ impl AthenaExecutor {
     }
 
     /// Polls until the query reaches a terminal state.
-    async fn wait(&self, id: &str, sql: &str) -> Result<(QueryState, QueryExecution)> {
+    async fn wait(
+        &self,
+        id: &str,
+        sql: &str,
+    ) -> Result<(QueryState, QueryExecution, Vec<QueryState>)> {
         let mut delays = self.config.poll.delays();
         let mut last: Option<QueryState> = None;
+        let mut states = Vec::new();
         let mut polls = 0u32;
         loop {
             let delay = delays.next().unwrap_or(self.config.poll.max);
@@ -467,9 +475,10 @@ impl AthenaExecutor {
             if last != Some(state) {
                 tracing::debug!(query_id = %id, %state, polls, "state changed");
                 last = Some(state);
+                states.push(state);
             }
             if state.is_terminal() {
-                return Ok((state, exec));
+                return Ok((state, exec, states));
             }
         }
     }
@@ -537,46 +546,13 @@ impl AthenaExecutor {
             let result_set = out
                 .result_set
                 .unwrap_or_else(|| aws_sdk_athena::types::ResultSet::builder().build());
-            let columns = match &p.columns {
-                Some(c) => c.clone(),
-                None => {
-                    let meta = result_set
-                        .result_set_metadata
-                        .and_then(|m| m.column_info)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|c| ColumnMeta {
-                            nullable: c.nullable.as_ref().and_then(|n| match n.as_str() {
-                                "NULLABLE" => Some(true),
-                                "NOT_NULL" => Some(false),
-                                _ => None,
-                            }),
-                            name: c.name,
-                            type_name: c.r#type,
-                        })
-                        .collect();
-                    let c = Arc::new(Columns::new(meta));
-                    p.columns = Some(c.clone());
-                    c
-                }
-            };
-            let mut rows = result_set.rows.unwrap_or_default();
-            if p.first && p.has_header && !rows.is_empty() {
-                rows.remove(0);
-            }
+            let skip_header = p.first && p.has_header;
             p.first = false;
-            let page: VecDeque<Result<Row>> = rows
-                .into_iter()
-                .map(|r| {
-                    let cells = r
-                        .data
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|d| d.var_char_value)
-                        .collect();
-                    Ok(Row::new(columns.clone(), cells))
-                })
-                .collect();
+            let page: VecDeque<Result<Row>> =
+                rows_from_result_set(result_set, &mut p.columns, skip_header)
+                    .into_iter()
+                    .map(Ok)
+                    .collect();
             Ok(Some((stream::iter(page), p)))
         })
         .try_flatten()
@@ -710,6 +686,57 @@ impl AthenaExecutor {
         let vacuum = self.execute(vacuum).await?;
         Ok(MaintenanceReport { optimize, vacuum })
     }
+}
+
+/// Turns one `GetQueryResults` page into [`Row`]s (moving the cell strings, no copies).
+///
+/// `columns` holds the result's columns: taken from this page's metadata when it is
+/// `None` (the first page), reused otherwise. With `skip_header`, the first row (the
+/// column labels Athena puts at the top of a `SELECT`'s first page) is dropped. This is
+/// what [`AthenaExecutor::rows`] does per page; it is public for callers that page
+/// themselves.
+pub fn rows_from_result_set(
+    result_set: aws_sdk_athena::types::ResultSet,
+    columns: &mut Option<Arc<Columns>>,
+    skip_header: bool,
+) -> Vec<Row> {
+    let cols = match columns {
+        Some(c) => c.clone(),
+        None => {
+            let meta = result_set
+                .result_set_metadata
+                .and_then(|m| m.column_info)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| ColumnMeta {
+                    nullable: c.nullable.as_ref().and_then(|n| match n.as_str() {
+                        "NULLABLE" => Some(true),
+                        "NOT_NULL" => Some(false),
+                        _ => None,
+                    }),
+                    name: c.name,
+                    type_name: c.r#type,
+                })
+                .collect();
+            let c = Arc::new(Columns::new(meta));
+            *columns = Some(c.clone());
+            c
+        }
+    };
+    let rows = result_set.rows.unwrap_or_default();
+    let skip = usize::from(skip_header && !rows.is_empty());
+    rows.into_iter()
+        .skip(skip)
+        .map(|r| {
+            let cells = r
+                .data
+                .unwrap_or_default()
+                .into_iter()
+                .map(|d| d.var_char_value)
+                .collect();
+            Row::new(cols.clone(), cells)
+        })
+        .collect()
 }
 
 impl FailureKind {

@@ -51,7 +51,7 @@ pub use config::{Encryption, ExecutorConfig, PollConfig, RetryPolicy};
 pub use error::{
     AppendError, DecodeError, Error, ErrorCategory, FailureKind, QueryError, QueryState, Result,
 };
-pub use executor::{AppendProgress, AthenaExecutor, MaintenanceReport};
+pub use executor::{rows_from_result_set, AppendProgress, AthenaExecutor, MaintenanceReport};
 pub use outcome::{estimate_cost_usd, QueryOutcome, QueryStats, Run, RunEnd, BYTES_PER_TB};
 pub use row::{ColumnMeta, Columns, FromCell, FromRow, Row};
 

@@ -110,6 +110,9 @@ pub struct Run {
     pub query_id: String,
     /// The `ClientRequestToken` it was started with.
     pub client_request_token: String,
+    /// The states polling saw, in order, without repeats (e.g. QUEUED, RUNNING,
+    /// SUCCEEDED).
+    pub states: Vec<QueryState>,
     /// Its statistics.
     pub stats: QueryStats,
     /// How it ended.
@@ -134,8 +137,10 @@ pub struct QueryOutcome {
     pub total_stats: QueryStats,
     /// Every run made, in order; the last is the final one.
     pub runs: Vec<Run>,
-    /// Whether the statement was a `SELECT` (its first result row is the header).
-    pub(crate) has_header: bool,
+    /// Whether the first result row is a header of column labels (Athena sends one for
+    /// `SELECT`). Set from the statement kind and Athena's `SubstatementType`; override
+    /// it when reading a result whose shape you know better.
+    pub has_header: bool,
     /// The SQL.
     pub sql: String,
 }
