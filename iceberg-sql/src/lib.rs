@@ -51,6 +51,10 @@ pub use statement::{Statement, StatementKind, MAX_QUERY_BYTES};
 pub use types::{IcebergType, StructField};
 pub use value::{Decimal, Value};
 
+/// `#[derive(IcebergTable)]`: see [`iceberg_sql_derive`].
+#[cfg(feature = "derive")]
+pub use iceberg_sql_derive::IcebergTable;
+
 /// Everything a typical user needs, in one import.
 pub mod prelude {
     pub use crate::ddl::{CreateTable, DropTable};
@@ -65,4 +69,6 @@ pub mod prelude {
     pub use crate::statement::{Statement, StatementKind};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;
+    #[cfg(feature = "derive")]
+    pub use iceberg_sql_derive::IcebergTable;
 }

@@ -1,0 +1,443 @@
+//! What the macro can know about a field's type: the Iceberg type a Rust type maps to
+//! (as far as syntax tells), and the type-override mini-language.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{GenericArgument, PathArguments, Type};
+
+/// An Iceberg type as far as the macro can tell. `Unknown` is a user type (a nested
+/// derived struct or an own `SqlType` impl): checked by rustc, not by us.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ty {
+    Boolean,
+    Int,
+    Long,
+    Float,
+    Double,
+    /// `None`: a Rust `Decimal` whose precision must be declared.
+    Decimal(Option<(u8, u8)>),
+    Date,
+    Timestamp,
+    String,
+    Binary,
+    List(Box<Ty>),
+    Map(Box<Ty>, Box<Ty>),
+    Struct(Vec<(String, Ty)>),
+    Unknown,
+}
+
+impl Ty {
+    pub fn name(&self) -> String {
+        match self {
+            Ty::Boolean => "boolean".into(),
+            Ty::Int => "int".into(),
+            Ty::Long => "long".into(),
+            Ty::Float => "float".into(),
+            Ty::Double => "double".into(),
+            Ty::Decimal(None) => "decimal".into(),
+            Ty::Decimal(Some((p, s))) => format!("decimal({p},{s})"),
+            Ty::Date => "date".into(),
+            Ty::Timestamp => "timestamp".into(),
+            Ty::String => "string".into(),
+            Ty::Binary => "binary".into(),
+            Ty::List(e) => format!("list<{}>", e.name()),
+            Ty::Map(k, v) => format!("map<{}, {}>", k.name(), v.name()),
+            Ty::Struct(_) => "struct".into(),
+            Ty::Unknown => "a user type".into(),
+        }
+    }
+
+    /// True when a `Decimal` without declared precision occurs anywhere.
+    pub fn has_undeclared_decimal(&self) -> bool {
+        match self {
+            Ty::Decimal(None) => true,
+            Ty::List(e) => e.has_undeclared_decimal(),
+            Ty::Map(k, v) => k.has_undeclared_decimal() || v.has_undeclared_decimal(),
+            Ty::Struct(fs) => fs.iter().any(|(_, t)| t.has_undeclared_decimal()),
+            _ => false,
+        }
+    }
+
+    /// Whether a declared type `decl` fits the Rust type's inferred `self`.
+    pub fn accepts_override(&self, decl: &Ty) -> bool {
+        match (self, decl) {
+            (Ty::Unknown, _) => true,
+            (Ty::Decimal(_), Ty::Decimal(_)) => true,
+            (Ty::List(a), Ty::List(b)) => a.accepts_override(b),
+            (Ty::Map(ak, av), Ty::Map(bk, bv)) => {
+                ak.accepts_override(bk) && av.accepts_override(bv)
+            }
+            (a, b) => a == b,
+        }
+    }
+
+    /// The `IcebergType` expression for a declared type.
+    pub fn to_tokens(&self, krate: &TokenStream) -> TokenStream {
+        let t = quote!(#krate::IcebergType);
+        match self {
+            Ty::Boolean => quote!(#t::Boolean),
+            Ty::Int => quote!(#t::Int),
+            Ty::Long => quote!(#t::Long),
+            Ty::Float => quote!(#t::Float),
+            Ty::Double => quote!(#t::Double),
+            Ty::Decimal(Some((p, s))) => quote!(#t::decimal(#p, #s)),
+            Ty::Decimal(None) => quote!(#t::decimal(38, 9)),
+            Ty::Date => quote!(#t::Date),
+            Ty::Timestamp => quote!(#t::Timestamp),
+            Ty::String => quote!(#t::String),
+            Ty::Binary => quote!(#t::Binary),
+            Ty::List(e) => {
+                let e = e.to_tokens(krate);
+                quote!(#t::list(#e))
+            }
+            Ty::Map(k, v) => {
+                let k = k.to_tokens(krate);
+                let v = v.to_tokens(krate);
+                quote!(#t::map(#k, #v))
+            }
+            Ty::Struct(fields) => {
+                let fs = fields.iter().map(|(n, ty)| {
+                    let ty = ty.to_tokens(krate);
+                    quote!(#krate::StructField::new(#n, #ty))
+                });
+                quote!(#t::Struct(::std::vec![#(#fs),*]))
+            }
+            Ty::Unknown => quote!(#t::String),
+        }
+    }
+}
+
+/// A Rust type the macro refuses, with the fix.
+pub struct Unsupported {
+    pub what: String,
+    pub fix: &'static str,
+}
+
+fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
+        Type::Group(g) => last_segment(&g.elem),
+        Type::Paren(p) => last_segment(&p.elem),
+        _ => None,
+    }
+}
+
+fn generic_args(seg: &syn::PathSegment) -> Vec<&Type> {
+    match &seg.arguments {
+        PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|g| match g {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The Iceberg type of a Rust type (nullability ignored), or why it is refused and the
+/// offending (sub)type.
+pub fn infer(ty: &Type) -> Result<Ty, (Unsupported, Span)> {
+    let span = syn::spanned::Spanned::span(ty);
+    let refuse = |what: &str, fix: &'static str| {
+        Err((
+            Unsupported {
+                what: what.to_string(),
+                fix,
+            },
+            span,
+        ))
+    };
+    match ty {
+        Type::Reference(r) => {
+            return match &*r.elem {
+                Type::Path(p) if p.path.is_ident("str") => refuse("&str", "use `String`"),
+                Type::Slice(_) => refuse("a slice", "use `Vec<T>` (or `Vec<u8>` for binary)"),
+                _ => refuse("a reference", "use an owned type"),
+            };
+        }
+        Type::Tuple(t) if t.elems.is_empty() => {
+            return refuse("()", "remove the field or use `bool`")
+        }
+        Type::Tuple(_) => {
+            return refuse(
+                "a tuple",
+                "use a struct that derives `IcebergTable` (an Iceberg struct)",
+            )
+        }
+        Type::Array(_) | Type::Slice(_) => {
+            return refuse(
+                "a fixed-size array",
+                "use `Vec<T>` (or `Vec<u8>` for binary)",
+            )
+        }
+        _ => {}
+    }
+    let Some(seg) = last_segment(ty) else {
+        return Ok(Ty::Unknown);
+    };
+    let args = generic_args(seg);
+    let name = seg.ident.to_string();
+    Ok(match (name.as_str(), args.as_slice()) {
+        ("Option", [inner]) => infer(inner)?,
+        ("bool", []) => Ty::Boolean,
+        ("i32", []) => Ty::Int,
+        ("i64", []) => Ty::Long,
+        ("f32", []) => Ty::Float,
+        ("f64", []) => Ty::Double,
+        ("String", []) => Ty::String,
+        ("NaiveDate", []) => Ty::Date,
+        ("NaiveDateTime", []) => Ty::Timestamp,
+        ("DateTime", [tz]) => match last_segment(tz) {
+            Some(s) if s.ident == "Utc" => Ty::Timestamp,
+            _ => {
+                return refuse(
+                    "DateTime with a time zone other than Utc",
+                    "use `DateTime<Utc>` or `NaiveDateTime`: Athena stores Iceberg `timestamp` without a zone",
+                )
+            }
+        },
+        ("Decimal", []) => Ty::Decimal(None),
+        ("Vec", [inner]) if last_segment(inner).is_some_and(|s| s.ident == "u8") => Ty::Binary,
+        ("Vec", [inner]) => Ty::List(Box::new(infer(inner)?)),
+        ("HashMap" | "BTreeMap", [k, v]) => Ty::Map(Box::new(infer(k)?), Box::new(infer(v)?)),
+        ("i8" | "i16" | "u8" | "u16", []) => {
+            return refuse(&name, "use `i32`: Athena's Iceberg tables have no tinyint or smallint")
+        }
+        ("u32", []) => return refuse(&name, "use `i64`: u32 values do not fit Iceberg `int`"),
+        ("u64" | "u128" | "i128" | "usize" | "isize", []) => {
+            return refuse(
+                &name,
+                "use `i64` if the values fit, or `Decimal` with #[iceberg(type = \"decimal(38, 0)\")]",
+            )
+        }
+        ("char", []) => return refuse(&name, "use `String`"),
+        ("str", []) => return refuse(&name, "use `String`"),
+        ("NaiveTime" | "Time" | "Duration" | "TimeDelta", []) => {
+            return refuse(
+                &name,
+                "Athena's Iceberg tables have no time or interval type: store an `i64` (e.g. microseconds) or a `String`",
+            )
+        }
+        ("OffsetDateTime" | "PrimitiveDateTime" | "Zoned" | "Timestamp", _) => {
+            return refuse(&name, "use `chrono::NaiveDateTime` or `chrono::DateTime<Utc>`")
+        }
+        ("Uuid", []) => return refuse(&name, "Athena cannot declare `uuid` columns: store it as a `String`"),
+        ("HashSet" | "BTreeSet" | "VecDeque", [_]) => return refuse(&name, "use `Vec<T>` (an Iceberg list)"),
+        ("Box" | "Rc" | "Arc" | "Cow", _) => return refuse(&name, "use the inner type directly"),
+        _ => Ty::Unknown,
+    })
+}
+
+/// Parses a type override such as `decimal(10, 2)`, `array<string>`,
+/// `map<string, bigint>` or `struct<a: int, b: string>` (Hive or Iceberg names).
+pub fn parse_override(text: &str) -> Result<Ty, String> {
+    let tokens = tokenize(text)?;
+    let mut p = P { t: tokens, i: 0 };
+    let ty = p.ty()?;
+    if p.i != p.t.len() {
+        return Err(format!("unexpected `{}` after the type", p.t[p.i]));
+    }
+    Ok(ty)
+}
+
+fn tokenize(s: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut chars = s.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            let mut w = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    w.push(c);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            out.push(w);
+        } else if "()<>,:".contains(c) {
+            out.push(c.to_string());
+            chars.next();
+        } else {
+            return Err(format!("unexpected character {c:?}"));
+        }
+    }
+    Ok(out)
+}
+
+struct P {
+    t: Vec<String>,
+    i: usize,
+}
+
+impl P {
+    fn next(&mut self) -> Result<String, String> {
+        let t = self
+            .t
+            .get(self.i)
+            .cloned()
+            .ok_or("unexpected end of the type")?;
+        self.i += 1;
+        Ok(t)
+    }
+    fn expect(&mut self, s: &str) -> Result<(), String> {
+        let t = self.next()?;
+        if t == s {
+            Ok(())
+        } else {
+            Err(format!("expected `{s}`, found `{t}`"))
+        }
+    }
+    fn number(&mut self) -> Result<u8, String> {
+        let t = self.next()?;
+        t.parse()
+            .map_err(|_| format!("expected a number, found `{t}`"))
+    }
+    fn ty(&mut self) -> Result<Ty, String> {
+        let word = self.next()?.to_ascii_lowercase();
+        Ok(match word.as_str() {
+            "boolean" => Ty::Boolean,
+            "int" | "integer" => Ty::Int,
+            "bigint" | "long" => Ty::Long,
+            "float" | "real" => Ty::Float,
+            "double" => Ty::Double,
+            "date" => Ty::Date,
+            "timestamp" => Ty::Timestamp,
+            "string" => Ty::String,
+            "binary" => Ty::Binary,
+            "decimal" => {
+                self.expect("(")?;
+                let p = self.number()?;
+                self.expect(",")?;
+                let s = self.number()?;
+                self.expect(")")?;
+                if p == 0 || p > 38 {
+                    return Err(format!("decimal({p}, {s}): the precision must be 1 to 38"));
+                }
+                if s > p {
+                    return Err(format!(
+                        "decimal({p}, {s}): the scale cannot exceed the precision"
+                    ));
+                }
+                Ty::Decimal(Some((p, s)))
+            }
+            "array" | "list" => {
+                self.expect("<")?;
+                let e = self.ty()?;
+                self.expect(">")?;
+                Ty::List(Box::new(e))
+            }
+            "map" => {
+                self.expect("<")?;
+                let k = self.ty()?;
+                self.expect(",")?;
+                let v = self.ty()?;
+                self.expect(">")?;
+                Ty::Map(Box::new(k), Box::new(v))
+            }
+            "struct" => {
+                self.expect("<")?;
+                let mut fields = Vec::new();
+                loop {
+                    let name = self.next()?;
+                    self.expect(":")?;
+                    fields.push((name, self.ty()?));
+                    match self.next()?.as_str() {
+                        "," => continue,
+                        ">" => break,
+                        t => return Err(format!("expected `,` or `>`, found `{t}`")),
+                    }
+                }
+                Ty::Struct(fields)
+            }
+            "timestamptz" => {
+                return Err("Athena cannot declare timestamptz columns; use `timestamp`".into())
+            }
+            "tinyint" | "smallint" => {
+                return Err(format!("Athena's Iceberg tables have no {word}; use `int`"))
+            }
+            "varchar" | "char" => {
+                return Err(format!(
+                    "Athena's Iceberg tables have no {word}; use `string`"
+                ))
+            }
+            "time" | "uuid" | "fixed" => {
+                return Err(format!(
+                    "Athena cannot declare {word} columns in Iceberg tables"
+                ))
+            }
+            _ => return Err(format!("unknown type `{word}`")),
+        })
+    }
+}
+
+/// Whether a partition transform accepts a source column of type `ty` (Iceberg spec,
+/// same rules as `PartitionTransform::accepts`). `None` when the macro cannot tell.
+pub fn transform_accepts(transform: &str, ty: &Ty) -> Option<bool> {
+    use Ty as T;
+    if *ty == T::Unknown {
+        return None;
+    }
+    let primitive = !matches!(ty, T::List(_) | T::Map(..) | T::Struct(_));
+    Some(match transform {
+        "identity" => primitive,
+        "year" | "month" | "day" => matches!(ty, T::Date | T::Timestamp),
+        "hour" => matches!(ty, T::Timestamp),
+        "bucket" => matches!(
+            ty,
+            T::Int | T::Long | T::Decimal(_) | T::Date | T::Timestamp | T::String | T::Binary
+        ),
+        "truncate" => matches!(ty, T::Int | T::Long | T::Decimal(_) | T::String | T::Binary),
+        _ => return None,
+    })
+}
+
+pub fn transform_takes(transform: &str) -> &'static str {
+    match transform {
+        "identity" => "any primitive type",
+        "year" | "month" | "day" => "date or timestamp",
+        "hour" => "timestamp",
+        "bucket" => "int, long, decimal, date, timestamp, string or binary",
+        _ => "int, long, decimal, string or binary",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_parse() {
+        assert_eq!(
+            parse_override("decimal(10, 2)").unwrap(),
+            Ty::Decimal(Some((10, 2)))
+        );
+        assert_eq!(
+            parse_override("array<map<string,decimal(38,0)>>").unwrap(),
+            Ty::List(Box::new(Ty::Map(
+                Box::new(Ty::String),
+                Box::new(Ty::Decimal(Some((38, 0))))
+            )))
+        );
+        assert!(parse_override("decimal(39, 0)").is_err());
+        assert!(parse_override("decimal(5, 6)").is_err());
+        assert!(parse_override("timestamptz").is_err());
+        assert!(parse_override("int extra").is_err());
+    }
+
+    #[test]
+    fn rust_types_map() {
+        let t = |s: &str| infer(&syn::parse_str::<Type>(s).unwrap()).ok();
+        assert_eq!(t("Vec<u8>"), Some(Ty::Binary));
+        assert_eq!(t("Option<Vec<i32>>"), Some(Ty::List(Box::new(Ty::Int))));
+        assert_eq!(t("chrono::DateTime<chrono::Utc>"), Some(Ty::Timestamp));
+        assert_eq!(t("Point"), Some(Ty::Unknown));
+        assert!(t("u64").is_none());
+        assert!(t("Vec<u16>").is_none());
+        assert!(t("&'static str").is_none());
+    }
+}
