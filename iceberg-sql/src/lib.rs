@@ -30,6 +30,7 @@ pub mod alter;
 pub mod ddl;
 pub mod dialect;
 pub mod error;
+pub mod evolve;
 pub mod expr;
 pub mod ident;
 pub mod maintenance;
@@ -61,6 +62,10 @@ pub mod prelude {
     pub use crate::dialect::Dialect;
     pub use crate::error::{Error, ErrorKind};
     pub use crate::expr::Col;
+    pub use crate::expr::{
+        case_when, count_all, current_date, current_timestamp, days, hours, minutes, months,
+        param, seconds, source, target, years, Cond, SqlExpr, TimeUnit,
+    };
     pub use crate::model::{
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
         TableName, TableProperties, TableProperty,

@@ -1,5 +1,72 @@
 //! Typed column handles and the expression DSL over them.
+//!
+//! A [`Col<T, V>`] is one column of table `T` holding Rust values of type `V`. Its
+//! methods (and those of [`SqlExpr`]) build typed expressions whose operands the
+//! compiler checks: a `Col<McpEvent, i64>` compares with `i64` values and other `i64`
+//! expressions of `McpEvent`, nothing else. Every typed expression lowers to the small
+//! untyped [`Expr`] tree, which renders through a [`SqlWriter`](crate::render::SqlWriter)
+//! (quoting and literal escaping come from the statement's grammar).
+//!
+//! ```
+//! use iceberg_sql::prelude::*;
+//! use iceberg_sql::expr::{current_timestamp, days};
+//! # struct McpEvent;
+//! # impl McpEvent {
+//! #     const USER_ID: Col<McpEvent, String> = Col::new("user_id");
+//! #     const EVENT_TS: Col<McpEvent, chrono::NaiveDateTime> = Col::new("event_ts");
+//! #     const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
+//! # }
+//! let f = McpEvent::USER_ID.eq("user-123")
+//!     .and(McpEvent::EVENT_TS.lt(current_timestamp() - days(7)))
+//!     .and((McpEvent::LATENCY_MS * 2).between(100, 500));
+//! assert_eq!(
+//!     f.to_sql(Dialect::Athena)?,
+//!     "user_id = 'user-123' AND event_ts < current_timestamp - INTERVAL '7' DAY \
+//!      AND latency_ms * 2 BETWEEN 100 AND 500"
+//! );
+//! # Ok::<(), iceberg_sql::Error>(())
+//! ```
+//!
+//! Operand types are checked by the compiler:
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # struct McpEvent;
+//! # impl McpEvent { const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms"); }
+//! let _ = McpEvent::LATENCY_MS.eq("x"); // a string is not a bigint
+//! ```
+//!
+//! and so is the table a column belongs to:
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::expr::Cond;
+//! # struct McpEvent; struct Other;
+//! # impl McpEvent { const STATUS: Col<McpEvent, String> = Col::new("status"); }
+//! # impl Other { const NAME: Col<Other, String> = Col::new("name"); }
+//! let f: Cond<McpEvent> = McpEvent::STATUS.eq("ok").and(Other::NAME.eq("x"));
+//! ```
+//!
+//! Inside a MERGE, [`source`] and [`target`] qualify columns. Conditions of `WHEN NOT
+//! MATCHED` and `INSERT` values live in the [`Source`] scope, so a target column cannot
+//! appear there:
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::expr::{target, Cond, Source};
+//! # struct McpEvent;
+//! # impl McpEvent { const STATUS: Col<McpEvent, String> = Col::new("status"); }
+//! let c: Cond<Source<McpEvent>> = target(McpEvent::STATUS).eq("x");
+//! ```
 
+mod ast;
 mod column;
+mod typed;
 
+pub use ast::{Aggregate, BinaryOp, Expr, Scope, TimeUnit, MAX_PARAM_CHARS};
 pub use column::Col;
+pub use typed::{
+    case_when, count_all, current_date, current_timestamp, days, hours, lit, minutes, months,
+    param, seconds, source, target, years, Case, ColumnValue, Cond, Free, Interval, IntoOperand,
+    Lit, Literal, Matched, Numeric, Param, Source, SqlExpr, Temporal,
+};

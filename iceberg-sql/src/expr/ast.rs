@@ -1,0 +1,648 @@
+//! The untyped expression tree ([`Expr`]) and its renderer.
+//!
+//! Builders never construct [`Expr`] by hand: the typed layer ([`super::SqlExpr`],
+//! [`super::Col`] methods) does, and the compiler checks operand types there. This
+//! module only knows how to write a tree through a [`SqlWriter`], which picks quoting
+//! and literal escaping for the statement's grammar.
+
+use std::fmt::Write as _;
+
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind, Result};
+use crate::render::SqlWriter;
+use crate::types::IcebergType;
+use crate::value::{self, Value};
+
+/// Which relation a column reference belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// The statement's only table: rendered unqualified (`status`).
+    Table,
+    /// The MERGE source, rendered `source.status`.
+    Source,
+    /// The MERGE target, rendered `target.status`.
+    Target,
+}
+
+impl Scope {
+    /// The alias a MERGE statement gives this relation (`None` for [`Scope::Table`]).
+    pub fn alias(self) -> Option<&'static str> {
+        match self {
+            Scope::Table => None,
+            Scope::Source => Some("source"),
+            Scope::Target => Some("target"),
+        }
+    }
+}
+
+/// A binary operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `AND`
+    And,
+    /// `OR`
+    Or,
+    /// `=`
+    Eq,
+    /// `<>`
+    NotEq,
+    /// `<`
+    Lt,
+    /// `<=`
+    LtEq,
+    /// `>`
+    Gt,
+    /// `>=`
+    GtEq,
+    /// `IS DISTINCT FROM`
+    IsDistinctFrom,
+    /// `IS NOT DISTINCT FROM`
+    IsNotDistinctFrom,
+    /// `+`
+    Plus,
+    /// `-`
+    Minus,
+    /// `*`
+    Multiply,
+    /// `/`
+    Divide,
+    /// `%`
+    Modulo,
+}
+
+impl BinaryOp {
+    fn sql(self) -> &'static str {
+        match self {
+            BinaryOp::And => " AND ",
+            BinaryOp::Or => " OR ",
+            BinaryOp::Eq => " = ",
+            BinaryOp::NotEq => " <> ",
+            BinaryOp::Lt => " < ",
+            BinaryOp::LtEq => " <= ",
+            BinaryOp::Gt => " > ",
+            BinaryOp::GtEq => " >= ",
+            BinaryOp::IsDistinctFrom => " IS DISTINCT FROM ",
+            BinaryOp::IsNotDistinctFrom => " IS NOT DISTINCT FROM ",
+            BinaryOp::Plus => " + ",
+            BinaryOp::Minus => " - ",
+            BinaryOp::Multiply => " * ",
+            BinaryOp::Divide => " / ",
+            BinaryOp::Modulo => " % ",
+        }
+    }
+
+    fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Or => 1,
+            BinaryOp::And => 2,
+            BinaryOp::Eq
+            | BinaryOp::NotEq
+            | BinaryOp::Lt
+            | BinaryOp::LtEq
+            | BinaryOp::Gt
+            | BinaryOp::GtEq
+            | BinaryOp::IsDistinctFrom
+            | BinaryOp::IsNotDistinctFrom => PREC_CMP,
+            BinaryOp::Plus | BinaryOp::Minus => 5,
+            BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Modulo => 6,
+        }
+    }
+}
+
+/// A unit of time for intervals and `date_trunc`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimeUnit {
+    /// year
+    Year,
+    /// quarter (`date_trunc` only)
+    Quarter,
+    /// month
+    Month,
+    /// week (`date_trunc` only)
+    Week,
+    /// day
+    Day,
+    /// hour
+    Hour,
+    /// minute
+    Minute,
+    /// second
+    Second,
+}
+
+impl TimeUnit {
+    fn keyword(self) -> &'static str {
+        match self {
+            TimeUnit::Year => "YEAR",
+            TimeUnit::Quarter => "QUARTER",
+            TimeUnit::Month => "MONTH",
+            TimeUnit::Week => "WEEK",
+            TimeUnit::Day => "DAY",
+            TimeUnit::Hour => "HOUR",
+            TimeUnit::Minute => "MINUTE",
+            TimeUnit::Second => "SECOND",
+        }
+    }
+
+    fn lower(self) -> &'static str {
+        match self {
+            TimeUnit::Year => "year",
+            TimeUnit::Quarter => "quarter",
+            TimeUnit::Month => "month",
+            TimeUnit::Week => "week",
+            TimeUnit::Day => "day",
+            TimeUnit::Hour => "hour",
+            TimeUnit::Minute => "minute",
+            TimeUnit::Second => "second",
+        }
+    }
+}
+
+/// An aggregate function.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Aggregate {
+    /// `count(*)`
+    CountAll,
+    /// `count(x)`
+    Count,
+    /// `count(DISTINCT x)`
+    CountDistinct,
+    /// `sum(x)`
+    Sum,
+    /// `avg(x)`
+    Avg,
+    /// `min(x)`
+    Min,
+    /// `max(x)`
+    Max,
+    /// `approx_percentile(x, p)`, `0 <= p <= 1`.
+    ApproxPercentile(f64),
+}
+
+/// An SQL expression: the small AST every typed expression lowers to.
+///
+/// Render one with [`Expr::render`]; inspect it with [`Expr::walk`]. Column names are
+/// the table's stored names, literals carry their Iceberg type (so `NULL` and numbers
+/// render with exactly that type).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Expr {
+    /// A column reference.
+    Column {
+        /// Which relation it belongs to.
+        scope: Scope,
+        /// The stored column name.
+        name: &'static str,
+    },
+    /// A literal of type `ty`.
+    Literal {
+        /// The value (may be NULL).
+        value: Value,
+        /// Its type.
+        ty: IcebergType,
+    },
+    /// A `?` placeholder; `value` becomes its `ExecutionParameters` entry (as literal
+    /// text of type `ty`).
+    Param {
+        /// The bound value.
+        value: Value,
+        /// Its type.
+        ty: IcebergType,
+    },
+    /// `left op right`
+    Binary {
+        /// The operator.
+        op: BinaryOp,
+        /// Left operand.
+        left: Box<Expr>,
+        /// Right operand.
+        right: Box<Expr>,
+    },
+    /// `NOT (x)`
+    Not(Box<Expr>),
+    /// `-(x)`
+    Negate(Box<Expr>),
+    /// `x IS [NOT] NULL`
+    IsNull {
+        /// Operand.
+        expr: Box<Expr>,
+        /// `IS NOT NULL`.
+        negated: bool,
+    },
+    /// `x [NOT] IN (a, b, ...)`; an empty list renders as `false` (`true` negated).
+    InList {
+        /// Operand.
+        expr: Box<Expr>,
+        /// Candidates.
+        list: Vec<Expr>,
+        /// `NOT IN`.
+        negated: bool,
+    },
+    /// `x [NOT] BETWEEN low AND high`
+    Between {
+        /// Operand.
+        expr: Box<Expr>,
+        /// Lower bound (inclusive).
+        low: Box<Expr>,
+        /// Upper bound (inclusive).
+        high: Box<Expr>,
+        /// `NOT BETWEEN`.
+        negated: bool,
+    },
+    /// `x [NOT] LIKE pattern`
+    Like {
+        /// Operand.
+        expr: Box<Expr>,
+        /// Pattern (`%`, `_` wildcards).
+        pattern: Box<Expr>,
+        /// `NOT LIKE`.
+        negated: bool,
+    },
+    /// `CAST(x AS ty)`
+    Cast {
+        /// Operand.
+        expr: Box<Expr>,
+        /// Target type (spelled per grammar: `timestamp(6)` on Athena).
+        ty: IcebergType,
+    },
+    /// `CASE WHEN c THEN v ... [ELSE e] END`
+    Case {
+        /// `(condition, result)` pairs, in order.
+        branches: Vec<(Expr, Expr)>,
+        /// `ELSE` result.
+        otherwise: Option<Box<Expr>>,
+    },
+    /// `coalesce(a, b, ...)`
+    Coalesce(Vec<Expr>),
+    /// `date_trunc('unit', x)`
+    DateTrunc {
+        /// Truncation unit.
+        unit: TimeUnit,
+        /// Operand.
+        expr: Box<Expr>,
+    },
+    /// `current_timestamp` (Spark: `current_timestamp()`)
+    CurrentTimestamp,
+    /// `current_date` (Spark: `current_date()`)
+    CurrentDate,
+    /// `INTERVAL 'n' UNIT`
+    Interval {
+        /// Amount.
+        amount: u32,
+        /// Unit (year, month, day, hour, minute, second).
+        unit: TimeUnit,
+    },
+    /// An aggregate call, optionally `FILTER (WHERE cond)`.
+    Aggregate {
+        /// The function.
+        func: Aggregate,
+        /// Its argument (none for `count(*)`).
+        arg: Option<Box<Expr>>,
+        /// `FILTER (WHERE ...)`.
+        filter: Option<Box<Expr>>,
+    },
+}
+
+const PREC_CMP: u8 = 4;
+const PREC_ARITH: u8 = 5;
+const PREC_ATOM: u8 = 8;
+
+/// Longest text Athena accepts in one `ExecutionParameters` entry.
+pub const MAX_PARAM_CHARS: usize = 1024;
+
+impl Expr {
+    /// A literal of type `ty`.
+    pub fn literal(value: Value, ty: IcebergType) -> Expr {
+        Expr::Literal { value, ty }
+    }
+
+    /// A column of the statement's table.
+    pub fn column(name: &'static str) -> Expr {
+        Expr::Column {
+            scope: Scope::Table,
+            name,
+        }
+    }
+
+    fn precedence(&self) -> u8 {
+        match self {
+            Expr::Binary { op, .. } => op.precedence(),
+            Expr::Not(_) => 3,
+            Expr::IsNull { .. }
+            | Expr::InList { .. }
+            | Expr::Between { .. }
+            | Expr::Like { .. } => PREC_CMP,
+            // An empty IN list renders as a bare boolean.
+            _ => PREC_ATOM,
+        }
+    }
+
+    /// Calls `f` on this node and every node below it, parents first.
+    pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+        f(self);
+        match self {
+            Expr::Binary { left, right, .. } => {
+                left.walk(f);
+                right.walk(f);
+            }
+            Expr::Not(e) | Expr::Negate(e) => e.walk(f),
+            Expr::IsNull { expr, .. } | Expr::Cast { expr, .. } | Expr::DateTrunc { expr, .. } => {
+                expr.walk(f)
+            }
+            Expr::InList { expr, list, .. } => {
+                expr.walk(f);
+                list.iter().for_each(|e| e.walk(f));
+            }
+            Expr::Between {
+                expr, low, high, ..
+            } => {
+                expr.walk(f);
+                low.walk(f);
+                high.walk(f);
+            }
+            Expr::Like { expr, pattern, .. } => {
+                expr.walk(f);
+                pattern.walk(f);
+            }
+            Expr::Case {
+                branches,
+                otherwise,
+            } => {
+                for (c, v) in branches {
+                    c.walk(f);
+                    v.walk(f);
+                }
+                if let Some(o) = otherwise {
+                    o.walk(f);
+                }
+            }
+            Expr::Coalesce(args) => args.iter().for_each(|e| e.walk(f)),
+            Expr::Aggregate { arg, filter, .. } => {
+                if let Some(a) = arg {
+                    a.walk(f);
+                }
+                if let Some(c) = filter {
+                    c.walk(f);
+                }
+            }
+            Expr::Column { .. }
+            | Expr::Literal { .. }
+            | Expr::Param { .. }
+            | Expr::CurrentTimestamp
+            | Expr::CurrentDate
+            | Expr::Interval { .. } => {}
+        }
+    }
+
+    /// True when the expression holds a `?` placeholder.
+    pub fn contains_param(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(e, Expr::Param { .. }));
+        found
+    }
+
+    /// True when the expression holds an aggregate call.
+    pub fn contains_aggregate(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(e, Expr::Aggregate { .. }));
+        found
+    }
+
+    /// Every column reference, in rendering order.
+    pub fn columns(&self) -> Vec<(Scope, &'static str)> {
+        let mut v = Vec::new();
+        self.walk(&mut |e| {
+            if let Expr::Column { scope, name } = e {
+                v.push((*scope, *name));
+            }
+        });
+        v
+    }
+
+    /// Writes the expression through `w` (quoting and literals per the writer's
+    /// grammar). Placeholders are registered with the writer in order; callers for
+    /// statement kinds that take no parameters must refuse [`Expr::contains_param`]
+    /// first (the DML builders do).
+    pub fn render(&self, w: &mut SqlWriter) -> Result<()> {
+        self.render_min(w, 0)
+    }
+
+    fn render_min(&self, w: &mut SqlWriter, min: u8) -> Result<()> {
+        if self.precedence() < min {
+            w.push_char('(');
+            self.render_inner(w)?;
+            w.push_char(')');
+            Ok(())
+        } else {
+            self.render_inner(w)
+        }
+    }
+
+    fn render_inner(&self, w: &mut SqlWriter) -> Result<()> {
+        let spark = w.dialect() == Dialect::Spark;
+        match self {
+            Expr::Column { scope, name } => {
+                if let Some(alias) = scope.alias() {
+                    w.ident(alias).push_char('.');
+                }
+                w.ident(name);
+            }
+            Expr::Literal { value, ty } => {
+                w.literal(value, ty)?;
+            }
+            Expr::Param { value, ty } => {
+                let mut text = String::new();
+                value::write_literal(&mut text, value, ty, w.grammar())?;
+                if text.chars().count() > MAX_PARAM_CHARS {
+                    return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        format!(
+                            "a parameter's literal text is {} characters; Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}",
+                            text.chars().count()
+                        ),
+                    )
+                    .with_hint("inline the value as a literal instead of a parameter"));
+                }
+                w.placeholder(text);
+            }
+            Expr::Binary { op, left, right } => {
+                let p = op.precedence();
+                let (lmin, rmin) = match op {
+                    // Associative: `a AND b AND c` needs no parentheses either way.
+                    BinaryOp::And | BinaryOp::Or => (p, p),
+                    // Comparisons do not chain: both sides must bind tighter.
+                    _ if p == PREC_CMP => (PREC_ARITH, PREC_ARITH),
+                    _ => (p, p + 1),
+                };
+                left.render_min(w, lmin)?;
+                w.push(op.sql());
+                right.render_min(w, rmin)?;
+            }
+            Expr::Not(e) => {
+                w.push("NOT ");
+                e.render_min(w, PREC_ATOM)?;
+            }
+            Expr::Negate(e) => {
+                // Always parenthesised: `-` before a negative literal would be `--`.
+                w.push("-(");
+                e.render_min(w, 0)?;
+                w.push_char(')');
+            }
+            Expr::IsNull { expr, negated } => {
+                expr.render_min(w, PREC_ARITH)?;
+                w.push(if *negated { " IS NOT NULL" } else { " IS NULL" });
+            }
+            Expr::InList {
+                expr,
+                list,
+                negated,
+            } => {
+                if list.is_empty() {
+                    w.push(if *negated { "true" } else { "false" });
+                    return Ok(());
+                }
+                expr.render_min(w, PREC_ARITH)?;
+                w.push(if *negated { " NOT IN (" } else { " IN (" });
+                for (i, e) in list.iter().enumerate() {
+                    if i > 0 {
+                        w.push(", ");
+                    }
+                    e.render_min(w, 0)?;
+                }
+                w.push_char(')');
+            }
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated,
+            } => {
+                expr.render_min(w, PREC_ARITH)?;
+                w.push(if *negated {
+                    " NOT BETWEEN "
+                } else {
+                    " BETWEEN "
+                });
+                low.render_min(w, PREC_ARITH)?;
+                w.push(" AND ");
+                high.render_min(w, PREC_ARITH)?;
+            }
+            Expr::Like {
+                expr,
+                pattern,
+                negated,
+            } => {
+                expr.render_min(w, PREC_ARITH)?;
+                w.push(if *negated { " NOT LIKE " } else { " LIKE " });
+                pattern.render_min(w, PREC_ARITH)?;
+            }
+            Expr::Cast { expr, ty } => {
+                w.push("CAST(");
+                expr.render_min(w, 0)?;
+                w.push(" AS ").ty(ty).push_char(')');
+            }
+            Expr::Case {
+                branches,
+                otherwise,
+            } => {
+                w.push("CASE");
+                for (c, v) in branches {
+                    w.push(" WHEN ");
+                    c.render_min(w, 0)?;
+                    w.push(" THEN ");
+                    v.render_min(w, 0)?;
+                }
+                if let Some(o) = otherwise {
+                    w.push(" ELSE ");
+                    o.render_min(w, 0)?;
+                }
+                w.push(" END");
+            }
+            Expr::Coalesce(args) => {
+                w.push("coalesce(");
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        w.push(", ");
+                    }
+                    a.render_min(w, 0)?;
+                }
+                w.push_char(')');
+            }
+            Expr::DateTrunc { unit, expr } => {
+                w.push("date_trunc(").string(unit.lower()).push(", ");
+                expr.render_min(w, 0)?;
+                w.push_char(')');
+            }
+            Expr::CurrentTimestamp => {
+                w.push(if spark {
+                    "current_timestamp()"
+                } else {
+                    "current_timestamp"
+                });
+            }
+            Expr::CurrentDate => {
+                w.push(if spark {
+                    "current_date()"
+                } else {
+                    "current_date"
+                });
+            }
+            Expr::Interval { amount, unit } => {
+                if matches!(unit, TimeUnit::Quarter | TimeUnit::Week) {
+                    return Err(Error::new(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "INTERVAL ... {} is not an interval unit in Athena; use months or days",
+                            unit.keyword()
+                        ),
+                    ));
+                }
+                let mut n = String::with_capacity(12);
+                let _ = write!(n, "INTERVAL '{amount}' {}", unit.keyword());
+                w.push(&n);
+            }
+            Expr::Aggregate { func, arg, filter } => {
+                let name = match func {
+                    Aggregate::CountAll | Aggregate::Count | Aggregate::CountDistinct => "count(",
+                    Aggregate::Sum => "sum(",
+                    Aggregate::Avg => "avg(",
+                    Aggregate::Min => "min(",
+                    Aggregate::Max => "max(",
+                    Aggregate::ApproxPercentile(_) => "approx_percentile(",
+                };
+                w.push(name);
+                if *func == Aggregate::CountDistinct {
+                    w.push("DISTINCT ");
+                }
+                match arg {
+                    Some(a) => a.render_min(w, 0)?,
+                    None => {
+                        w.push_char('*');
+                    }
+                }
+                if let Aggregate::ApproxPercentile(p) = func {
+                    if !(0.0..=1.0).contains(p) {
+                        return Err(Error::new(
+                            ErrorKind::InvalidValue,
+                            format!("approx_percentile percentage {p} is outside 0..=1"),
+                        ));
+                    }
+                    let mut n = String::with_capacity(24);
+                    // `{}` of an f64 never uses an exponent: a plain decimal literal.
+                    let _ = write!(n, ", {p}");
+                    if !n.contains('.') {
+                        n.push_str(".0");
+                    }
+                    w.push(&n);
+                }
+                w.push_char(')');
+                if let Some(c) = filter {
+                    w.push(" FILTER (WHERE ");
+                    c.render_min(w, 0)?;
+                    w.push_char(')');
+                }
+            }
+        }
+        Ok(())
+    }
+}
