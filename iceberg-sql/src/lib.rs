@@ -30,6 +30,7 @@ pub mod alter;
 pub mod ddl;
 pub mod dialect;
 pub mod error;
+pub mod evolve;
 pub mod expr;
 pub mod ident;
 pub mod maintenance;
