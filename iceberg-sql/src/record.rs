@@ -543,7 +543,16 @@ pub fn format_cell(value: &Value, ty: &IcebergType) -> Option<String> {
             write_json(&mut s, value, ty);
             Some(s)
         }
+        // Athena prints a decimal with its column's scale (`12.50` in decimal(10,2)).
+        Value::Decimal(d) => Some(primitive_text(&Value::Decimal(at_scale(*d, ty)))),
         v => Some(primitive_text(v)),
+    }
+}
+
+fn at_scale(d: Decimal, ty: &IcebergType) -> Decimal {
+    match ty {
+        IcebergType::Decimal { scale, .. } => d.rescale(*scale).unwrap_or(d),
+        _ => d,
     }
 }
 
@@ -588,9 +597,8 @@ fn write_json(out: &mut String, v: &Value, ty: &IcebergType) {
     use IcebergType as T;
     match (v, ty) {
         (Value::Null, _) => out.push_str("null"),
-        (Value::Boolean(_) | Value::Int(_) | Value::Long(_) | Value::Decimal(_), _) => {
-            out.push_str(&primitive_text(v))
-        }
+        (Value::Decimal(d), _) => out.push_str(&primitive_text(&Value::Decimal(at_scale(*d, ty)))),
+        (Value::Boolean(_) | Value::Int(_) | Value::Long(_), _) => out.push_str(&primitive_text(v)),
         (Value::Float(_) | Value::Double(_), _) => {
             let t = primitive_text(v);
             if t.parse::<f64>().is_ok_and(f64::is_finite) {
