@@ -5,10 +5,49 @@
 //! Meaning (columns exist, types fit, transforms suit their columns) is checked by the
 //! builders before they render, where the typed model is at hand; this module checks
 //! the text that comes out, so a renderer bug cannot ship invalid SQL.
+//!
+//! The pipeline, per statement:
+//!
+//! 1. size: at most [`MAX_QUERY_BYTES`] UTF-8 bytes;
+//! 2. tokenize with the dialect of the statement's [`Grammar`] (Athena DDL and DML
+//!    share one hand-written `AthenaDialect`; Spark has its own), then a token pre-pass
+//!    that refuses comments and rewrites `FOR TIMESTAMP|VERSION AS OF`;
+//! 3. parse exactly one statement (hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
+//!    (transforms)`, `ADD COLUMNS`, `UNSET TBLPROPERTIES`, `OPTIMIZE … BIN_PACK`,
+//!    `VACUUM`, Trino `array(T)`/`map(K,V)`/`row(…)` types);
+//! 4. an allow-list of AST shapes for the [`StatementKind`], quoting per grammar, and the
+//!    number of `?` placeholders.
+//!
+//! Parse failures are [`ErrorKind::Syntax`]; constructs that parse but that the engine
+//! (or this statement kind) does not accept are [`ErrorKind::DisallowedSyntax`]. Both
+//! carry the SQL and the line/column, so the error's `Display` shows the line with a
+//! caret.
+//!
+//! sqlparser only validates here; it never renders. The hooks map Athena-only syntax
+//! onto existing AST nodes, so the `Display` of a parsed [`sqlparser::ast::Statement`]
+//! is not the input text (see the table in the `hooks` module source).
 
-use crate::dialect::Dialect;
-use crate::error::{Error, ErrorKind, Result};
+mod allow;
+mod dialects;
+mod hooks;
+mod prepass;
+
+use sqlparser::ast::Statement as SqlStatement;
+use sqlparser::dialect::Dialect as SqlDialect;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Token, Tokenizer};
+
+use crate::dialect::{Dialect, Grammar};
+use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::{StatementKind, MAX_QUERY_BYTES};
+
+use dialects::{AthenaDialect, SparkDialect};
+
+/// How deep expressions and types may nest. sqlparser's default (50) allows about 45
+/// nested parentheses; nested struct/array literals with their `CAST … AS row(…)` types
+/// use several levels each, so we allow more. The default test-thread stack (2 MiB)
+/// holds this depth in unoptimised builds (see the `deep_nesting` tests).
+const RECURSION_LIMIT: usize = 128;
 
 /// Validates generated SQL text for `kind` in `dialect`, expecting `param_count`
 /// `?` placeholders.
@@ -18,9 +57,37 @@ pub(crate) fn validate(
     dialect: Dialect,
     param_count: usize,
 ) -> Result<()> {
+    validate_sql(sql, kind, dialect, param_count)
+}
+
+/// Runs the same check every `build()` runs on its rendered text: size limit, exactly
+/// one statement through our own parser for `kind`'s grammar in `dialect`, the
+/// allow-list of shapes for `kind`, quoting, and exactly `param_count` `?` placeholders.
+///
+/// Useful for testing renderers and for checking hand-written SQL against the same
+/// rules.
+///
+/// ```
+/// use iceberg_sql::{Dialect, ErrorKind, StatementKind};
+/// use iceberg_sql::validate::validate_sql;
+///
+/// validate_sql("VACUUM analytics.mcp_events", StatementKind::Vacuum, Dialect::Athena, 0)?;
+///
+/// let err = validate_sql("VACUUM analytics.mcp_events RETAIN 7 DAYS",
+///                        StatementKind::Vacuum, Dialect::Athena, 0).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::DisallowedSyntax);
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub fn validate_sql(
+    sql: &str,
+    kind: StatementKind,
+    dialect: Dialect,
+    param_count: usize,
+) -> Result<()> {
     check_size(sql)?;
-    let _ = (kind, dialect, param_count);
-    Ok(())
+    let grammar = kind.grammar(dialect);
+    let stmt = parse_in(sql, grammar)?;
+    allow::check(&stmt, sql, kind, grammar, param_count)
 }
 
 /// Athena rejects query strings over 262,144 UTF-8 bytes.
@@ -37,3 +104,164 @@ pub(crate) fn check_size(sql: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// Parses `sql` as exactly one statement with the parser for `kind`'s grammar in
+/// `dialect` (Athena DDL: Hive; Athena DML: Trino; Spark), without the allow-list or
+/// the size and placeholder checks.
+///
+/// Use it to inspect what a renderer produced: literal values (after unescaping),
+/// identifiers and their quote style, time-travel clauses.
+///
+/// Athena/Iceberg-only syntax is mapped onto the nearest sqlparser node (for example
+/// `PARTITIONED BY (day(ts), bucket(16, id))` becomes `CreateTable::partition_by =
+/// Some(Expr::Tuple(..))`, `ADD COLUMNS (..)` one `AddColumn` per column, `UNSET
+/// TBLPROPERTIES` a `ResetOptions`, `OPTIMIZE … REWRITE DATA USING BIN_PACK` an
+/// `OptimizeTable` holding only the predicate). So the returned statement's `Display`
+/// is not the input text: never render SQL from it.
+///
+/// # Errors
+///
+/// [`ErrorKind::Syntax`] when the text does not parse or holds zero or several
+/// statements; [`ErrorKind::DisallowedSyntax`] for constructs the parser hooks refuse
+/// outright (comments, `FOR SYSTEM_TIME AS OF`, `VACUUM … RETAIN`, Spark partition
+/// transforms in Athena DDL, …). Both carry the SQL and the position.
+///
+/// ```
+/// use iceberg_sql::{Dialect, StatementKind};
+/// use iceberg_sql::validate::parse_statement;
+/// use sqlparser::ast::{Expr, SetExpr, Statement, Value};
+///
+/// let stmt = parse_statement("SELECT 'O''Reilly'", StatementKind::Select, Dialect::Athena)?;
+/// let Statement::Query(q) = stmt else { panic!() };
+/// let SetExpr::Select(s) = q.body.as_ref() else { panic!() };
+/// let sqlparser::ast::SelectItem::UnnamedExpr(Expr::Value(v)) = &s.projection[0] else { panic!() };
+/// assert_eq!(v.value, Value::SingleQuotedString("O'Reilly".into()));
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub fn parse_statement(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<SqlStatement> {
+    parse_in(sql, kind.grammar(dialect))
+}
+
+fn parse_in(sql: &str, grammar: Grammar) -> Result<SqlStatement> {
+    match grammar {
+        Grammar::HiveDdl => parse_with(&AthenaDialect { ddl: true }, sql, grammar),
+        Grammar::TrinoDml => parse_with(&AthenaDialect { ddl: false }, sql, grammar),
+        Grammar::Spark => parse_with(&SparkDialect, sql, grammar),
+    }
+}
+
+fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<SqlStatement> {
+    let mut tokens = Tokenizer::new(d, sql)
+        .tokenize_with_location()
+        .map_err(|e| parser_error(sql, grammar, &e.to_string()))?;
+    prepass::run(&mut tokens, grammar).map_err(|e| {
+        Error::new(ErrorKind::DisallowedSyntax, e.message).with_sql(sql, to_location(e.location))
+    })?;
+    let mut parser = Parser::new(d)
+        .with_recursion_limit(RECURSION_LIMIT)
+        .with_tokens_with_locations(tokens);
+    while parser.consume_token(&Token::SemiColon) {}
+    if parser.peek_token_ref().token == Token::EOF {
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            "expected exactly one SQL statement, found none",
+        )
+        .with_sql(sql, None));
+    }
+    let stmt = parser
+        .parse_statement()
+        .map_err(|e| parser_error(sql, grammar, &parser_error_text(&e)))?;
+    let mut semicolons = 0usize;
+    while parser.consume_token(&Token::SemiColon) {
+        semicolons += 1;
+    }
+    let next = parser.peek_token_ref();
+    if next.token != Token::EOF {
+        let loc = to_location(next.span.start).or_else(|| end_location(sql));
+        let msg = if semicolons > 0 {
+            format!(
+                "expected exactly one SQL statement, found a second one starting with `{}`: \
+                 Athena runs one statement per query",
+                next.token
+            )
+        } else {
+            format!(
+                "{}: expected the end of the statement, found `{}`",
+                grammar_name(grammar),
+                next.token
+            )
+        };
+        return Err(Error::new(ErrorKind::Syntax, msg).with_sql(sql, loc));
+    }
+    Ok(stmt)
+}
+
+fn parser_error_text(e: &ParserError) -> String {
+    match e {
+        ParserError::TokenizerError(s) | ParserError::ParserError(s) => s.clone(),
+        ParserError::RecursionLimitExceeded => format!(
+            "the statement nests deeper than the parser's limit of {RECURSION_LIMIT} levels"
+        ),
+    }
+}
+
+/// Human name of a grammar, for messages.
+pub(crate) fn grammar_name(grammar: Grammar) -> &'static str {
+    match grammar {
+        Grammar::HiveDdl => "Athena DDL (Hive grammar)",
+        Grammar::TrinoDml => "Athena DML (Trino grammar)",
+        Grammar::Spark => "Spark SQL",
+    }
+}
+
+/// Turns a sqlparser message (possibly tagged by a hook) into our error, with the
+/// position parsed out of its `at Line: L, Column: C` suffix.
+fn parser_error(sql: &str, grammar: Grammar, text: &str) -> Error {
+    let (body, loc) = split_location(text);
+    if let Some(msg) = body.strip_prefix(hooks::DISALLOWED) {
+        return Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(sql, loc);
+    }
+    let loc = loc.or_else(|| {
+        // sqlparser reports the end of input without a position.
+        body.contains("found: EOF")
+            .then(|| end_location(sql))
+            .flatten()
+    });
+    Error::new(
+        ErrorKind::Syntax,
+        format!("{} does not parse: {body}", grammar_name(grammar)),
+    )
+    .with_sql(sql, loc)
+}
+
+/// Splits `"… at Line: 3, Column: 14"` into the message and the location.
+fn split_location(text: &str) -> (&str, Option<SqlLocation>) {
+    const MARK: &str = " at Line: ";
+    if let Some(at) = text.rfind(MARK) {
+        let rest = &text[at + MARK.len()..];
+        if let Some((l, c)) = rest.split_once(", Column: ") {
+            if let (Ok(line), Ok(column)) = (l.trim().parse(), c.trim().parse()) {
+                return (&text[..at], to_location_parts(line, column));
+            }
+        }
+    }
+    (text, None)
+}
+
+fn to_location_parts(line: usize, column: usize) -> Option<SqlLocation> {
+    (line > 0 && column > 0).then_some(SqlLocation { line, column })
+}
+
+pub(crate) fn to_location(l: sqlparser::tokenizer::Location) -> Option<SqlLocation> {
+    to_location_parts(l.line as usize, l.column as usize)
+}
+
+/// The position just after the last character of `sql`.
+fn end_location(sql: &str) -> Option<SqlLocation> {
+    let line = sql.split('\n').count();
+    let last = sql.rsplit('\n').next().unwrap_or("");
+    to_location_parts(line, last.chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1211 @@
+//! The allow-list: which parsed shapes each [`StatementKind`] may have in each
+//! [`Grammar`].
+//!
+//! Two layers:
+//!
+//! * the top-level statement must be the variant the kind renders, with every
+//!   clause sqlparser accepts for other engines left empty (`ON CONFLICT`, `RETURNING`,
+//!   `OUTPUT`, Redshift `VACUUM` flags, ClickHouse `OPTIMIZE` options, …);
+//! * a [`Visitor`] over the whole tree refuses constructs the engine lacks (`TOP`,
+//!   `QUALIFY`, `::` casts, `LIMIT a, b`, `FOR SYSTEM_TIME`, MERGE `NOT MATCHED BY`, …),
+//!   enforces the grammar's identifier quoting, and counts `?` placeholders.
+
+use std::ops::ControlFlow;
+
+use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
+use sqlparser::ast::{
+    AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, Expr, FromTable,
+    FunctionArg, FunctionArguments, HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
+    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, SetExpr, Spanned,
+    SqlOption, Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan, Visit,
+    Visitor,
+};
+use sqlparser::tokenizer::Span;
+
+use super::{grammar_name, hooks, to_location};
+use crate::dialect::Grammar;
+use crate::error::{Error, ErrorKind, Result, SqlLocation};
+use crate::statement::StatementKind;
+
+/// Checks a parsed statement against the allow-list for `kind` in `grammar`.
+pub(super) fn check(
+    stmt: &Statement,
+    sql: &str,
+    kind: StatementKind,
+    grammar: Grammar,
+    param_count: usize,
+) -> Result<()> {
+    let ctx = Ctx { sql, grammar, kind };
+    let mut exempt: Vec<*const Ident> = Vec::new();
+    check_top(&ctx, stmt, &mut exempt)?;
+    let mut v = Checker {
+        ctx: &ctx,
+        exempt,
+        placeholders: 0,
+        first_extra: None,
+        param_count,
+    };
+    if let ControlFlow::Break(e) = stmt.visit(&mut v) {
+        return Err(e);
+    }
+    if v.placeholders != param_count {
+        let loc = v.first_extra.and_then(|s| to_location(s.start));
+        return Err(Error::new(
+            ErrorKind::DisallowedSyntax,
+            format!(
+                "the {} text has {} `?` placeholder(s) but {} parameter(s) are bound; \
+                 every `?` needs exactly one execution parameter",
+                kind.name(),
+                v.placeholders,
+                param_count
+            ),
+        )
+        .with_sql(sql, loc));
+    }
+    Ok(())
+}
+
+struct Ctx<'a> {
+    sql: &'a str,
+    grammar: Grammar,
+    kind: StatementKind,
+}
+
+impl Ctx<'_> {
+    fn at_span(&self, msg: impl Into<String>, span: Span) -> Error {
+        let loc = to_location(span.start).or_else(|| first_token(self.sql));
+        Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
+    }
+
+    fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
+        let loc = find_word(self.sql, word).or_else(|| first_token(self.sql));
+        Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
+    }
+
+    fn engine(&self) -> &'static str {
+        match self.grammar {
+            Grammar::HiveDdl | Grammar::TrinoDml => "Athena",
+            Grammar::Spark => "Spark",
+        }
+    }
+}
+
+/// The position of the first non-whitespace character.
+fn first_token(sql: &str) -> Option<SqlLocation> {
+    let mut line = 1;
+    let mut column = 1;
+    for c in sql.chars() {
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else if c.is_whitespace() {
+            column += 1;
+        } else {
+            return Some(SqlLocation { line, column });
+        }
+    }
+    None
+}
+
+/// Best-effort position of the first whole-word, case-insensitive `word` outside
+/// single-quoted strings (for nodes that carry no span).
+fn find_word(sql: &str, word: &str) -> Option<SqlLocation> {
+    let mut line = 1;
+    let mut column = 1;
+    let mut in_string = false;
+    let mut prev_ident = false;
+    let chars: Vec<char> = sql.chars().collect();
+    let w: Vec<char> = word.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\'' {
+            in_string = !in_string;
+        } else if !in_string
+            && !prev_ident
+            && i + w.len() <= chars.len()
+            && chars[i..i + w.len()]
+                .iter()
+                .zip(&w)
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+            && chars
+                .get(i + w.len())
+                .is_none_or(|n| !(n.is_ascii_alphanumeric() || *n == '_'))
+        {
+            return Some(SqlLocation { line, column });
+        }
+        prev_ident = c.is_ascii_alphanumeric() || c == '_';
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The first word of the text, upper-cased, naming what was found.
+fn found_statement(sql: &str, stmt: &Statement) -> String {
+    let word: String = sql
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic() || *c == '_')
+        .collect::<String>()
+        .to_ascii_uppercase();
+    match stmt {
+        Statement::CreateTable(ct) if ct.query.is_some() => "CREATE TABLE AS SELECT".into(),
+        Statement::CreateTable(_) => "CREATE TABLE".into(),
+        Statement::Drop { object_type, .. } => format!("DROP {object_type}"),
+        _ if word.is_empty() => "another statement".into(),
+        _ => word,
+    }
+}
+
+fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
+    let found = found_statement(ctx.sql, stmt);
+    let loc = first_token(ctx.sql);
+    Error::new(
+        ErrorKind::DisallowedSyntax,
+        format!(
+            "expected {expected} statement (kind {}), found {found}",
+            ctx.kind.name()
+        ),
+    )
+    .with_sql(ctx.sql, loc)
+}
+
+fn object_span(name: &sqlparser::ast::ObjectName) -> Span {
+    name.span()
+}
+
+// ---------------------------------------------------------------------------------
+// Top level
+// ---------------------------------------------------------------------------------
+
+fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Vec<*const Ident>) -> Result<()> {
+    use StatementKind as K;
+    let g = ctx.grammar;
+    match (ctx.kind, stmt) {
+        (K::CreateTable, Statement::CreateTable(ct)) if ct.query.is_none() => {
+            check_create_table(ctx, ct, exempt)
+        }
+        (K::CreateTable, _) => Err(wrong_kind(ctx, stmt, "a CREATE TABLE (no AS SELECT)")),
+        (K::CreateTableAs, Statement::CreateTable(ct)) if ct.query.is_some() => {
+            check_create_table(ctx, ct, exempt)
+        }
+        (K::CreateTableAs, _) => Err(wrong_kind(ctx, stmt, "a CREATE TABLE … AS SELECT")),
+        (
+            K::DropTable,
+            Statement::Drop {
+                object_type,
+                names,
+                cascade,
+                restrict,
+                purge,
+                temporary,
+                table,
+                ..
+            },
+        ) if *object_type == ObjectType::Table => {
+            if names.len() != 1 {
+                return Err(ctx.at_word(
+                    "DROP TABLE with several tables: drop one table per statement",
+                    ",",
+                ));
+            }
+            if *cascade || *restrict || *temporary || table.is_some() {
+                return Err(ctx.at_span(
+                    "DROP TABLE takes only [IF EXISTS] and the table name",
+                    object_span(&names[0]),
+                ));
+            }
+            if *purge && g != Grammar::Spark {
+                return Err(ctx.at_word(
+                    "DROP TABLE … PURGE is Spark syntax: Athena's DROP TABLE on an Iceberg table \
+                     always deletes the data; write DROP TABLE [IF EXISTS] t",
+                    "PURGE",
+                ));
+            }
+            Ok(())
+        }
+        (K::DropTable, _) => Err(wrong_kind(ctx, stmt, "a DROP TABLE")),
+        (K::AlterTable, Statement::AlterTable(at)) => {
+            // Built by our hook: only the operations it accepts reach here.
+            for op in &at.operations {
+                match op {
+                    AlterTableOperation::SetTblProperties { table_properties } => {
+                        exempt_keys(table_properties, exempt)
+                    }
+                    AlterTableOperation::ResetOptions { options } => {
+                        for name in options {
+                            for part in &name.0 {
+                                if let Some(i) = part.as_ident() {
+                                    exempt.push(i as *const Ident);
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+        (K::AlterTable, _) => Err(wrong_kind(ctx, stmt, "an ALTER TABLE")),
+        (K::Insert, Statement::Insert(ins)) => check_insert(ctx, ins),
+        (K::Insert, _) => Err(wrong_kind(ctx, stmt, "an INSERT INTO")),
+        (K::Update, Statement::Update(u)) => {
+            let engine = ctx.engine();
+            if u.from.is_some() {
+                return Err(ctx.at_word(
+                    format!("UPDATE … FROM: {engine} UPDATE takes one table; use MERGE INTO to update from another table"),
+                    "FROM",
+                ));
+            }
+            if u.returning.is_some() {
+                return Err(returning(ctx));
+            }
+            if u.output.is_some()
+                || u.or.is_some()
+                || !u.order_by.is_empty()
+                || u.limit.is_some()
+                || u.on_cluster.is_some()
+                || u.settings.is_some()
+                || !u.optimizer_hints.is_empty()
+                || !u.table.joins.is_empty()
+            {
+                return Err(ctx.at_span(
+                    format!("UPDATE uses a clause {engine} does not accept: {engine} writes UPDATE t SET c = v, … [WHERE …]"),
+                    u.table.relation.span(),
+                ));
+            }
+            if g == Grammar::TrinoDml {
+                if let TableFactor::Table { alias: Some(a), .. } = &u.table.relation {
+                    return Err(ctx.at_span(
+                        "UPDATE with a table alias: Athena (Trino) writes UPDATE t SET … without an alias",
+                        a.name.span,
+                    ));
+                }
+            }
+            Ok(())
+        }
+        (K::Update, _) => Err(wrong_kind(ctx, stmt, "an UPDATE")),
+        (K::Delete, Statement::Delete(d)) => {
+            let engine = ctx.engine();
+            if d.returning.is_some() {
+                return Err(returning(ctx));
+            }
+            let single = match &d.from {
+                FromTable::WithFromKeyword(t) => t.len() == 1 && t[0].joins.is_empty(),
+                FromTable::WithoutKeyword(_) => false,
+            };
+            if !single
+                || !d.tables.is_empty()
+                || d.using.is_some()
+                || d.output.is_some()
+                || !d.order_by.is_empty()
+                || d.limit.is_some()
+                || d.on_cluster.is_some()
+                || d.settings.is_some()
+                || !d.optimizer_hints.is_empty()
+            {
+                return Err(ctx.at_span(
+                    format!("DELETE uses a form {engine} does not accept: {engine} writes DELETE FROM t [WHERE …]"),
+                    d.delete_token.0.span,
+                ));
+            }
+            Ok(())
+        }
+        (K::Delete, _) => Err(wrong_kind(ctx, stmt, "a DELETE")),
+        (K::Merge, Statement::Merge(m)) => check_merge(ctx, m),
+        (K::Merge, _) => Err(wrong_kind(ctx, stmt, "a MERGE INTO")),
+        (K::Select, Statement::Query(_)) => Ok(()),
+        (K::Select, _) => Err(wrong_kind(ctx, stmt, "a SELECT")),
+        (
+            K::Unload,
+            Statement::Unload {
+                query,
+                query_text,
+                to,
+                auth,
+                with: _,
+                options,
+            },
+        ) if g == Grammar::TrinoDml => {
+            if query.is_none() || query_text.is_some() || auth.is_some() || !options.is_empty() {
+                return Err(ctx.at_span(
+                    "UNLOAD takes (SELECT …) TO 's3://…' WITH (…) and nothing else in Athena",
+                    to.span,
+                ));
+            }
+            if to.quote_style != Some('\'') {
+                return Err(ctx.at_span(
+                    "UNLOAD target must be a single-quoted S3 URI: TO 's3://bucket/prefix/'",
+                    to.span,
+                ));
+            }
+            exempt.push(to as *const Ident);
+            Ok(())
+        }
+        (K::Unload, _) if g == Grammar::Spark => Err(ctx.at_span(
+            "UNLOAD is Athena-only; Spark has no UNLOAD statement",
+            Span::empty(),
+        )),
+        (K::Unload, _) => Err(wrong_kind(ctx, stmt, "an UNLOAD")),
+        (
+            K::Optimize,
+            Statement::OptimizeTable {
+                has_table_keyword,
+                on_cluster,
+                partition,
+                include_final,
+                deduplicate,
+                zorder,
+                name,
+                ..
+            },
+        ) if g == Grammar::HiveDdl => {
+            if *has_table_keyword
+                || on_cluster.is_some()
+                || partition.is_some()
+                || *include_final
+                || deduplicate.is_some()
+                || zorder.is_some()
+            {
+                return Err(ctx.at_span(
+                    "OPTIMIZE uses options Athena lacks: Athena writes OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]",
+                    object_span(name),
+                ));
+            }
+            Ok(())
+        }
+        (K::Vacuum, Statement::Vacuum(v)) if g == Grammar::HiveDdl => {
+            if v.full
+                || v.sort_only
+                || v.delete_only
+                || v.reindex
+                || v.recluster
+                || v.threshold.is_some()
+                || v.boost
+                || v.table_name.is_none()
+            {
+                return Err(ctx.at_word(
+                    "VACUUM takes no options in Athena: write VACUUM t and set retention with the \
+                     vacuum_* table properties",
+                    "VACUUM",
+                ));
+            }
+            Ok(())
+        }
+        (K::Optimize, Statement::Call(f)) if g == Grammar::Spark => {
+            check_call(ctx, f, "rewrite_data_files")
+        }
+        (K::Vacuum, Statement::Call(f)) if g == Grammar::Spark => {
+            check_call(ctx, f, "expire_snapshots")
+        }
+        (K::Optimize, _) if g == Grammar::Spark => Err(wrong_kind(
+            ctx,
+            stmt,
+            "a CALL <catalog>.system.rewrite_data_files(…)",
+        )),
+        (K::Vacuum, _) if g == Grammar::Spark => Err(wrong_kind(
+            ctx,
+            stmt,
+            "a CALL <catalog>.system.expire_snapshots(…)",
+        )),
+        (K::Optimize, _) => Err(wrong_kind(
+            ctx,
+            stmt,
+            "an OPTIMIZE … REWRITE DATA USING BIN_PACK",
+        )),
+        (K::Vacuum, _) => Err(wrong_kind(ctx, stmt, "a VACUUM")),
+    }
+}
+
+fn returning(ctx: &Ctx) -> Error {
+    ctx.at_word(
+        format!(
+            "RETURNING is PostgreSQL syntax: {} DML returns no rows; run a SELECT afterwards",
+            ctx.engine()
+        ),
+        "RETURNING",
+    )
+}
+
+fn exempt_keys(options: &[SqlOption], exempt: &mut Vec<*const Ident>) {
+    for opt in options {
+        if let SqlOption::KeyValue { key, .. } = opt {
+            for part in &key.0 {
+                if let Some(i) = part.as_ident() {
+                    exempt.push(i as *const Ident);
+                }
+            }
+        }
+    }
+}
+
+fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Vec<*const Ident>) -> Result<()> {
+    let g = ctx.grammar;
+    let name_span = object_span(&ct.name);
+    if ct.external {
+        return Err(ctx.at_word(
+            "CREATE EXTERNAL TABLE: Iceberg tables are created with CREATE TABLE",
+            "EXTERNAL",
+        ));
+    }
+    if ct.or_replace {
+        return Err(ctx.at_word(
+            format!(
+                "CREATE OR REPLACE TABLE is not accepted by {}: drop the table first",
+                ctx.engine()
+            ),
+            "REPLACE",
+        ));
+    }
+    // Everything other than the clauses we render must be at its default: compare
+    // against a bare CREATE TABLE. (DDL and CTAS are built once, not per batch, so the
+    // clone is cheap enough.)
+    let allowed_shape = {
+        let mut probe = ct.clone();
+        probe.columns = Vec::new();
+        probe.hive_formats = None;
+        probe.table_options = CreateTableOptions::None;
+        probe.partition_by = None;
+        probe.query = None;
+        probe.with_data = None;
+        probe
+            == CreateTableBuilder::new(ct.name.clone())
+                .if_not_exists(ct.if_not_exists)
+                .build()
+    };
+    if !allowed_shape {
+        return Err(ctx.at_span(
+            format!(
+                "CREATE TABLE uses a clause {} does not accept here ({}); see the documented shape for {}",
+                ctx.engine(),
+                grammar_name(g),
+                ctx.kind.name()
+            ),
+            name_span,
+        ));
+    }
+    match (g, &ct.table_options) {
+        (Grammar::HiveDdl | Grammar::Spark, CreateTableOptions::TableProperties(props)) => {
+            exempt_keys(props, exempt);
+            if g == Grammar::HiveDdl && !has_iceberg_table_type(props) {
+                return Err(ctx.at_word(
+                    "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
+                    "TBLPROPERTIES",
+                ));
+            }
+        }
+        (Grammar::HiveDdl, _) => return Err(ctx.at_span(
+            "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
+            name_span,
+        )),
+        (Grammar::Spark, CreateTableOptions::None) => {}
+        (Grammar::TrinoDml, CreateTableOptions::With(_) | CreateTableOptions::None) => {}
+        (_, other) => {
+            return Err(ctx.at_span(
+                format!(
+                    "table options written `{other}`: {} CTAS takes WITH (property = value, …)",
+                    ctx.engine()
+                ),
+                name_span,
+            ))
+        }
+    }
+    if g == Grammar::TrinoDml {
+        if !ct.columns.is_empty() || ct.hive_formats.is_some() || ct.partition_by.is_some() {
+            return Err(ctx.at_span(
+                "Athena CTAS takes CREATE TABLE t WITH (…) AS SELECT …: no column list, LOCATION or PARTITIONED BY \
+                 (use the location and partitioning properties)",
+                name_span,
+            ));
+        }
+        if let CreateTableOptions::With(opts) = &ct.table_options {
+            check_ctas_partitioning(ctx, opts)?;
+        }
+    } else {
+        if ct.with_data.is_some() {
+            return Err(ctx.at_word(
+                format!("WITH [NO] DATA is not accepted by {}", ctx.engine()),
+                "DATA",
+            ));
+        }
+        if g == Grammar::Spark
+            && !matches!(
+                ct.hive_formats.as_ref().and_then(|h| h.storage.as_ref()),
+                Some(HiveIOFormat::Using { .. })
+            )
+        {
+            return Err(ctx.at_span("Spark creates Iceberg tables with USING iceberg", name_span));
+        }
+        if ct.query.is_none() && ct.columns.is_empty() {
+            return Err(ctx.at_span("CREATE TABLE needs a column list", name_span));
+        }
+    }
+    Ok(())
+}
+
+fn has_iceberg_table_type(props: &[SqlOption]) -> bool {
+    props.iter().any(|o| match o {
+        SqlOption::KeyValue { key, value } => {
+            key.0.len() == 1
+                && key.0[0]
+                    .as_ident()
+                    .is_some_and(|k| k.value.eq_ignore_ascii_case("table_type"))
+                && matches!(value, Expr::Value(v)
+                    if matches!(&v.value, Value::SingleQuotedString(s) if s.eq_ignore_ascii_case("iceberg")))
+        }
+        _ => false,
+    })
+}
+
+/// CTAS `partitioning = ARRAY['day(ts)', 'bucket(col, 16)', 'col']`: Trino order.
+fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<()> {
+    for o in opts {
+        let SqlOption::KeyValue { key, value } = o else {
+            continue;
+        };
+        let is_partitioning = key.0.len() == 1
+            && key.0[0]
+                .as_ident()
+                .is_some_and(|k| k.value.eq_ignore_ascii_case("partitioning"));
+        if !is_partitioning {
+            continue;
+        }
+        let Expr::Array(arr) = value else {
+            return Err(ctx.at_span(
+                "CTAS partitioning takes ARRAY['transform', …]",
+                value.span(),
+            ));
+        };
+        for e in &arr.elem {
+            let ok = match e {
+                Expr::Value(v) => match &v.value {
+                    Value::SingleQuotedString(s) => ctas_transform_ok(s),
+                    _ => false,
+                },
+                _ => false,
+            };
+            if !ok {
+                return Err(ctx.at_span(
+                    format!(
+                        "CTAS partitioning entry {e}: Athena CTAS accepts 'col', 'year(col)', 'month(col)', \
+                         'day(col)', 'hour(col)', 'bucket(col, N)' or 'truncate(col, L)' (column first, \
+                         unlike CREATE TABLE's bucket(N, col))"
+                    ),
+                    e.span(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_plain_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn ctas_transform_ok(s: &str) -> bool {
+    let s = s.trim();
+    if is_plain_ident(s) {
+        return true;
+    }
+    let Some((name, rest)) = s.split_once('(') else {
+        return false;
+    };
+    let Some(args) = rest.strip_suffix(')') else {
+        return false;
+    };
+    let args: Vec<&str> = args.split(',').map(str::trim).collect();
+    match (name.trim().to_ascii_lowercase().as_str(), args.as_slice()) {
+        ("year" | "month" | "day" | "hour", [col]) => is_plain_ident(col),
+        ("bucket" | "truncate", [col, n]) => {
+            is_plain_ident(col) && n.parse::<u32>().is_ok_and(|n| n > 0)
+        }
+        _ => false,
+    }
+}
+
+fn check_insert(ctx: &Ctx, ins: &sqlparser::ast::Insert) -> Result<()> {
+    let engine = ctx.engine();
+    if ins.on.is_some() {
+        let word = if find_word(ctx.sql, "CONFLICT").is_some() {
+            "CONFLICT"
+        } else {
+            "DUPLICATE"
+        };
+        return Err(ctx.at_word(
+            format!(
+                "INSERT … ON CONFLICT / ON DUPLICATE KEY is not accepted by {engine}: \
+                 INSERT has no upsert clause; use MERGE INTO for upserts"
+            ),
+            word,
+        ));
+    }
+    if ins.returning.is_some() {
+        return Err(returning(ctx));
+    }
+    if ins.overwrite {
+        return Err(ctx.at_word(
+            "INSERT OVERWRITE is not a statement this crate generates: write INSERT INTO",
+            "OVERWRITE",
+        ));
+    }
+    let plain = ins.into
+        && matches!(ins.table, TableObject::TableName(_))
+        && ins.table_alias.is_none()
+        && ins.or.is_none()
+        && !ins.ignore
+        && !ins.by_name
+        && ins.source.is_some()
+        && ins.assignments.is_empty()
+        && ins.partitioned.is_none()
+        && ins.after_columns.is_empty()
+        && ins.overriding.is_none()
+        && !ins.has_table_keyword
+        && ins.output.is_none()
+        && !ins.replace_into
+        && ins.priority.is_none()
+        && ins.insert_alias.is_none()
+        && ins.settings.is_none()
+        && ins.format_clause.is_none()
+        && ins.multi_table_insert_type.is_none()
+        && ins.multi_table_into_clauses.is_empty()
+        && ins.multi_table_when_clauses.is_empty()
+        && ins.multi_table_else_clause.is_none()
+        && ins.optimizer_hints.is_empty();
+    if !plain {
+        return Err(ctx.at_span(
+            format!(
+                "INSERT uses a form {engine} does not accept: {engine} writes INSERT INTO t [(cols)] VALUES … | SELECT …"
+            ),
+            ins.insert_token.0.span,
+        ));
+    }
+    Ok(())
+}
+
+fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
+    let engine = ctx.engine();
+    if !m.into || m.output.is_some() || !m.optimizer_hints.is_empty() {
+        return Err(ctx.at_span(
+            format!("MERGE uses a form {engine} does not accept: write MERGE INTO t USING s ON … WHEN …"),
+            m.merge_token.0.span,
+        ));
+    }
+    for c in &m.clauses {
+        let trino = ctx.grammar != Grammar::Spark;
+        match c.clause_kind {
+            MergeClauseKind::NotMatchedBySource | MergeClauseKind::NotMatchedByTarget if trino => {
+                return Err(ctx.at_span(
+                    format!(
+                        "WHEN {} is not accepted by Athena MERGE: Athena accepts WHEN MATCHED [AND …] THEN \
+                         UPDATE SET … | DELETE and WHEN NOT MATCHED [AND …] THEN INSERT …",
+                        c.clause_kind
+                    ),
+                    c.when_token.0.span,
+                ));
+            }
+            _ => {}
+        }
+        let bad_action = match &c.action {
+            MergeAction::DoNothing { .. } => Some("DO NOTHING"),
+            MergeAction::Insert(i) if matches!(i.kind, MergeInsertKind::Row) => Some("INSERT ROW"),
+            MergeAction::Insert(i) if i.insert_predicate.is_some() => Some("INSERT … WHERE"),
+            MergeAction::Update(u)
+                if u.update_predicate.is_some() || u.delete_predicate.is_some() =>
+            {
+                Some("UPDATE … WHERE / DELETE WHERE")
+            }
+            MergeAction::Update(u)
+                if trino && matches!(u.kind, sqlparser::ast::MergeUpdateKind::Wildcard) =>
+            {
+                Some("UPDATE SET *")
+            }
+            _ => None,
+        };
+        if let Some(what) = bad_action {
+            return Err(ctx.at_span(
+                format!(
+                    "MERGE action {what} is not accepted by {engine}: use UPDATE SET c = v, …, DELETE or INSERT (cols) VALUES (…)"
+                ),
+                c.when_token.0.span,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Spark `CALL <catalog>.system.<procedure>(name => value, …)`.
+fn check_call(ctx: &Ctx, f: &sqlparser::ast::Function, procedure: &str) -> Result<()> {
+    let parts: Vec<&str> = f
+        .name
+        .0
+        .iter()
+        .filter_map(|p| p.as_ident().map(|i| i.value.as_str()))
+        .collect();
+    let ok_name = parts.len() >= 2
+        && parts.len() == f.name.0.len()
+        && parts[parts.len() - 1].eq_ignore_ascii_case(procedure)
+        && parts[parts.len() - 2].eq_ignore_ascii_case("system");
+    if !ok_name {
+        return Err(ctx.at_span(
+            format!(
+                "CALL {}: kind {} runs the Iceberg procedure <catalog>.system.{procedure}(…)",
+                f.name,
+                ctx.kind.name()
+            ),
+            f.name.span(),
+        ));
+    }
+    let args_ok = match &f.args {
+        FunctionArguments::List(l) => {
+            l.duplicate_treatment.is_none()
+                && l.clauses.is_empty()
+                && l.args
+                    .iter()
+                    .all(|a| matches!(a, FunctionArg::Named { .. }))
+        }
+        FunctionArguments::None => false,
+        FunctionArguments::Subquery(_) => false,
+    };
+    if !args_ok
+        || f.filter.is_some()
+        || f.over.is_some()
+        || f.null_treatment.is_some()
+        || !f.within_group.is_empty()
+    {
+        return Err(ctx.at_span(
+            format!("CALL …system.{procedure} takes named arguments only: (table => 'db.t', …)"),
+            f.name.span(),
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------
+// The visitor
+// ---------------------------------------------------------------------------------
+
+struct Checker<'a> {
+    ctx: &'a Ctx<'a>,
+    /// Idents allowed any quote style (TBLPROPERTIES keys, the UNLOAD target).
+    exempt: Vec<*const Ident>,
+    placeholders: usize,
+    first_extra: Option<Span>,
+    param_count: usize,
+}
+
+impl Checker<'_> {
+    fn fail<T>(&self, msg: impl Into<String>, span: Span) -> ControlFlow<Error, T> {
+        ControlFlow::Break(self.ctx.at_span(msg, span))
+    }
+
+    fn fail_word<T>(&self, msg: impl Into<String>, word: &str) -> ControlFlow<Error, T> {
+        ControlFlow::Break(self.ctx.at_word(msg, word))
+    }
+
+    fn trino(&self) -> bool {
+        self.ctx.grammar == Grammar::TrinoDml
+    }
+}
+
+impl Visitor for Checker<'_> {
+    type Break = Error;
+
+    fn pre_visit_ident(&mut self, ident: &Ident) -> ControlFlow<Error> {
+        let Some(q) = ident.quote_style else {
+            return ControlFlow::Continue(());
+        };
+        if self.exempt.contains(&(ident as *const Ident)) {
+            return ControlFlow::Continue(());
+        }
+        let g = self.ctx.grammar;
+        let ok = match g {
+            Grammar::HiveDdl | Grammar::Spark => q == '`',
+            Grammar::TrinoDml => q == '"',
+        };
+        if ok {
+            return ControlFlow::Continue(());
+        }
+        let name = &ident.value;
+        let msg = match (g, q) {
+            (Grammar::HiveDdl, '"') => format!(
+                "double-quoted name \"{name}\" in Athena DDL: the Hive DDL parser quotes names with backticks (`{name}`)"
+            ),
+            (Grammar::TrinoDml, '`') => format!(
+                "backticked name `{name}` in Athena DML: Trino quotes names with double quotes (\"{name}\")"
+            ),
+            (Grammar::Spark, '"') => format!(
+                "double-quoted name \"{name}\" in Spark SQL: Spark quotes names with backticks (`{name}`)"
+            ),
+            (_, '\'') => format!(
+                "single-quoted '{name}' where {} expects a name",
+                grammar_name(g)
+            ),
+            (_, other) => format!(
+                "name {other}{name} quoted with `{other}`: {} quotes names with {}",
+                grammar_name(g),
+                if g == Grammar::TrinoDml { "double quotes" } else { "backticks" }
+            ),
+        };
+        self.fail(msg, ident.span)
+    }
+
+    fn pre_visit_value(&mut self, value: &ValueWithSpan) -> ControlFlow<Error> {
+        let g = self.ctx.grammar;
+        match &value.value {
+            Value::Placeholder(p) if p == "?" => {
+                if !self.ctx.kind.accepts_parameters() {
+                    return self.fail(
+                        format!(
+                            "`?` parameter in {}: Athena accepts execution parameters only in SELECT, \
+                             INSERT INTO, CREATE TABLE AS and UNLOAD; write the value as a literal",
+                            self.ctx.kind.name()
+                        ),
+                        value.span,
+                    );
+                }
+                self.placeholders += 1;
+                if self.placeholders == self.param_count + 1 {
+                    self.first_extra = Some(value.span);
+                }
+                ControlFlow::Continue(())
+            }
+            Value::Placeholder(p) => self.fail(
+                format!("placeholder `{p}`: execution parameters are positional `?` placeholders"),
+                value.span,
+            ),
+            Value::Number(..) | Value::Boolean(_) | Value::Null | Value::HexStringLiteral(_) => {
+                ControlFlow::Continue(())
+            }
+            Value::SingleQuotedString(s) => {
+                if g == Grammar::HiveDdl {
+                    if let Some(c) = s
+                        .chars()
+                        .find(|c| *c == '\'' || *c == '\\' || c.is_control())
+                    {
+                        return self.fail(
+                            format!(
+                                "a DDL string literal contains {}: Athena DDL strings go through the Hive \
+                                 lexer, whose escaping is unverified; use only characters other than ', \\ \
+                                 and control characters",
+                                hooks::describe_char(c)
+                            ),
+                            value.span,
+                        );
+                    }
+                }
+                ControlFlow::Continue(())
+            }
+            Value::UnicodeStringLiteral(_) if g == Grammar::TrinoDml => ControlFlow::Continue(()),
+            Value::DoubleQuotedString(_) => self.fail(
+                format!(
+                    "double-quoted string literal in {}: write string literals in single quotes",
+                    grammar_name(g)
+                ),
+                value.span,
+            ),
+            other => self.fail(
+                format!(
+                    "literal {other} is not a {} literal form: write strings as '…' and binary as X'…'",
+                    grammar_name(g)
+                ),
+                value.span,
+            ),
+        }
+    }
+
+    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<Error> {
+        let trino = self.trino();
+        match expr {
+            Expr::Cast {
+                kind: CastKind::DoubleColon,
+                ..
+            } => {
+                return self.fail(
+                    format!(
+                        "`::` cast is PostgreSQL syntax: {} writes CAST(x AS type)",
+                        self.ctx.engine()
+                    ),
+                    expr.span(),
+                )
+            }
+            Expr::Cast {
+                kind: CastKind::SafeCast,
+                ..
+            } => {
+                return self.fail(
+                    "SAFE_CAST is BigQuery syntax: Athena writes TRY_CAST(x AS type)",
+                    expr.span(),
+                )
+            }
+            Expr::Cast {
+                format: Some(_), ..
+            } => return self.fail("CAST … FORMAT is not accepted", expr.span()),
+            Expr::Cast { data_type, .. } if trino => {
+                if let Some(msg) = hive_type_in_trino(data_type) {
+                    return self.fail(msg, expr.span());
+                }
+            }
+            Expr::Array(a) if !a.named => {
+                return self.fail(
+                    format!(
+                        "bare array literal {expr}: {}",
+                        if trino {
+                            "Trino writes ARRAY[…]"
+                        } else {
+                            "Spark writes array(…)"
+                        }
+                    ),
+                    expr.span(),
+                )
+            }
+            Expr::Prior(_)
+            | Expr::OuterJoin(_)
+            | Expr::MatchAgainst { .. }
+            | Expr::Dictionary(_)
+            | Expr::Map(_) => {
+                return self.fail(
+                    format!("`{expr}` is not {} syntax", self.ctx.engine()),
+                    expr.span(),
+                )
+            }
+            Expr::ILike { .. } | Expr::RLike { .. } | Expr::SimilarTo { .. } if trino => {
+                return self.fail(
+                    format!(
+                        "`{expr}`: Trino has no ILIKE/RLIKE/SIMILAR TO; use LIKE or regexp_like(x, pattern)"
+                    ),
+                    expr.span(),
+                )
+            }
+            Expr::Struct { .. } if trino => {
+                return self.fail(
+                    "STRUCT(…) literal: Trino writes CAST(ROW(…) AS row(name type, …))",
+                    expr.span(),
+                )
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_query(&mut self, q: &Query) -> ControlFlow<Error> {
+        let engine = self.ctx.engine();
+        match &q.limit_clause {
+            Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
+                let fix = if self.trino() {
+                    format!("OFFSET {offset} LIMIT {limit}")
+                } else {
+                    format!("LIMIT {limit} OFFSET {offset}")
+                };
+                return self.fail(
+                    format!("`LIMIT {offset}, {limit}` is MySQL syntax: {engine} writes {fix}"),
+                    offset.span(),
+                );
+            }
+            Some(LimitClause::LimitOffset {
+                limit,
+                offset,
+                limit_by,
+            }) => {
+                if !limit_by.is_empty() {
+                    return self.fail_word("LIMIT … BY is ClickHouse syntax", "BY");
+                }
+                if let (Some(l), Some(o), true) = (limit, offset, self.trino()) {
+                    let (ls, os) = (l.span().start, o.value.span().start);
+                    if (ls.line, ls.column) < (os.line, os.column) && ls.line > 0 {
+                        return self.fail(
+                            "LIMIT before OFFSET: Trino requires OFFSET n before LIMIT m",
+                            l.span(),
+                        );
+                    }
+                }
+            }
+            None => {}
+        }
+        if q.fetch.is_some() && !self.trino() {
+            return self.fail_word("FETCH FIRST is not Spark syntax: use LIMIT", "FETCH");
+        }
+        if !q.locks.is_empty() {
+            return self.fail_word(
+                format!("FOR UPDATE/SHARE locks are not accepted by {engine}"),
+                "FOR",
+            );
+        }
+        if q.for_clause.is_some()
+            || q.settings.is_some()
+            || q.format_clause.is_some()
+            || !q.pipe_operators.is_empty()
+        {
+            return self.fail(
+                format!("the query uses a clause {engine} does not accept (FOR XML/JSON, SETTINGS, FORMAT, |>)"),
+                q.span(),
+            );
+        }
+        if let SetExpr::Select(s) = q.body.as_ref() {
+            return self.check_select(s);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_select(&mut self, s: &Select) -> ControlFlow<Error> {
+        self.check_select(s)
+    }
+
+    fn pre_visit_table_factor(&mut self, tf: &TableFactor) -> ControlFlow<Error> {
+        let engine = self.ctx.engine();
+        let trino = self.trino();
+        match tf {
+            TableFactor::Table {
+                name,
+                args,
+                with_hints,
+                version,
+                partitions,
+                json_path,
+                index_directives,
+                ..
+            } => {
+                if !with_hints.is_empty()
+                    || !partitions.is_empty()
+                    || json_path.is_some()
+                    || !index_directives.is_empty()
+                {
+                    return self.fail(
+                        format!("table hints/partitions after {name} are not accepted by {engine}"),
+                        object_span(name),
+                    );
+                }
+                if args.is_some() && trino {
+                    return self.fail(
+                        format!("{name}(…) as a table is not accepted by Athena"),
+                        object_span(name),
+                    );
+                }
+                match version {
+                    None
+                    | Some(TableVersion::TimestampAsOf(_))
+                    | Some(TableVersion::VersionAsOf(_)) => {}
+                    Some(TableVersion::ForSystemTimeAsOf(_)) if !trino => {}
+                    Some(v) => {
+                        return self.fail(
+                            format!(
+                                "time travel `{v}` is not accepted by {engine}: write FOR TIMESTAMP AS OF \
+                                 <timestamp> or FOR VERSION AS OF <snapshot id>"
+                            ),
+                            object_span(name),
+                        )
+                    }
+                }
+                ControlFlow::Continue(())
+            }
+            TableFactor::Derived { .. }
+            | TableFactor::NestedJoin { .. }
+            | TableFactor::TableFunction { .. } => ControlFlow::Continue(()),
+            TableFactor::UNNEST { .. } if trino => ControlFlow::Continue(()),
+            TableFactor::Pivot { .. } | TableFactor::Unpivot { .. } if !trino => {
+                ControlFlow::Continue(())
+            }
+            other => self.fail(
+                format!("table expression `{other}` is not accepted by {engine}"),
+                other.span(),
+            ),
+        }
+    }
+}
+
+impl Checker<'_> {
+    fn check_select(&self, s: &Select) -> ControlFlow<Error> {
+        let engine = self.ctx.engine();
+        if s.top.is_some() {
+            return self.fail_word(
+                format!("SELECT TOP n is SQL Server syntax: {engine} writes SELECT … LIMIT n"),
+                "TOP",
+            );
+        }
+        if s.qualify.is_some() {
+            return self.fail_word(
+                format!(
+                    "QUALIFY is not accepted by {engine}: filter the window function in an outer query, \
+                     SELECT * FROM (SELECT …, row_number() OVER (…) AS rn FROM t) WHERE rn = 1"
+                ),
+                "QUALIFY",
+            );
+        }
+        if s.into.is_some() {
+            return self.fail_word(
+                format!("SELECT … INTO is not accepted by {engine}: use CREATE TABLE … AS SELECT"),
+                "INTO",
+            );
+        }
+        if s.prewhere.is_some()
+            || !s.connect_by.is_empty()
+            || s.value_table_mode.is_some()
+            || s.exclude.is_some()
+            || s.select_modifiers.is_some()
+            || !s.optimizer_hints.is_empty()
+            || !matches!(s.flavor, SelectFlavor::Standard)
+        {
+            return self.fail(
+                format!("the SELECT uses a clause {engine} does not accept"),
+                s.select_token.0.span,
+            );
+        }
+        if self.trino()
+            && (!s.lateral_views.is_empty()
+                || !s.cluster_by.is_empty()
+                || !s.distribute_by.is_empty()
+                || !s.sort_by.is_empty())
+        {
+            return self.fail(
+                "LATERAL VIEW / CLUSTER BY / DISTRIBUTE BY / SORT BY are Hive/Spark syntax: \
+                 Athena (Trino) uses CROSS JOIN UNNEST and ORDER BY",
+                s.select_token.0.span,
+            );
+        }
+        for item in &s.projection {
+            let opts = match item {
+                SelectItem::Wildcard(o) | SelectItem::QualifiedWildcard(_, o) => o,
+                _ => continue,
+            };
+            if opts.opt_ilike.is_some()
+                || opts.opt_exclude.is_some()
+                || opts.opt_except.is_some()
+                || opts.opt_replace.is_some()
+                || opts.opt_rename.is_some()
+                || opts.opt_alias.is_some()
+            {
+                return self.fail(
+                    format!("`*` with EXCEPT/EXCLUDE/REPLACE/RENAME is not accepted by {engine}: list the columns"),
+                    opts.wildcard_token.0.span,
+                );
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Hive-only type spellings inside a Trino `CAST`.
+fn hive_type_in_trino(t: &DataType) -> Option<String> {
+    match t {
+        DataType::Array(sqlparser::ast::ArrayElemTypeDef::AngleBracket(_))
+        | DataType::Map(_, _, sqlparser::ast::MapBracketKind::AngleBrackets)
+        | DataType::Struct(_, sqlparser::ast::StructBracketKind::AngleBrackets) => Some(format!(
+            "type `{t}` is Hive DDL spelling: Trino (Athena DML) writes array(T), map(K, V), row(name T, …)"
+        )),
+        DataType::String(_) => Some(
+            "type `string` in Athena DML: Trino writes varchar (\"cast them to varchar instead\")"
+                .to_string(),
+        ),
+        _ => None,
+    }
+}

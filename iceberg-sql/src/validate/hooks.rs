@@ -1,0 +1,755 @@
+//! Parser hooks for the statement shapes sqlparser has no grammar for: Iceberg
+//! `CREATE TABLE … PARTITIONED BY (transforms)`, `ALTER TABLE … ADD COLUMNS (…)` /
+//! `UNSET TBLPROPERTIES (…)`, Athena `OPTIMIZE … REWRITE DATA USING BIN_PACK` and
+//! `VACUUM`, plus Trino's parenthesised `array(T)` / `map(K, V)` / `row(a T, …)` types.
+//!
+//! Results are mapped onto existing AST nodes (sqlparser has no custom statement), so
+//! their `Display` is **not** the input text; we only validate, never render:
+//!
+//! | input | AST |
+//! |---|---|
+//! | `PARTITIONED BY (day(ts), bucket(16, id), c)` | `CreateTable::partition_by = Some(Expr::Tuple([day(ts), bucket(16, id), c]))` |
+//! | `LOCATION '…'`, Spark `USING iceberg` | `CreateTable::hive_formats` (`location`, `storage = Using`) |
+//! | `TBLPROPERTIES ('k'='v')` | `CreateTable::table_options = TableProperties([k = 'v'])` |
+//! | `ADD COLUMNS (a int, b string)` | one `AlterTableOperation::AddColumn` per column (`column_keyword: false`) |
+//! | `UNSET TBLPROPERTIES ('k')` | `AlterTableOperation::ResetOptions { options: ['k'] }` |
+//! | `CHANGE [COLUMN] a b int [COMMENT 'x']` | `AlterTableOperation::ChangeColumn` |
+//! | `OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE p]` | `Statement::OptimizeTable { predicate: p, .. }` |
+//! | `VACUUM t` | `Statement::Vacuum` with every flag off |
+//! | `row(a double, b int)` | `DataType::Struct(fields, StructBracketKind::Parentheses)` |
+//!
+//! A hook that sees syntax Athena lacks fails with a message tagged [`DISALLOWED`], which
+//! [`super`] turns into [`crate::ErrorKind::DisallowedSyntax`] instead of a parse error.
+
+use std::fmt::Display;
+
+use sqlparser::ast::helpers::attached_token::AttachedToken;
+use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
+use sqlparser::ast::{
+    AlterColumnOperation, AlterTable, AlterTableOperation, ArrayElemTypeDef, ColumnDef,
+    ColumnOption, CreateTableOptions, DataType, Expr, FunctionArg, FunctionArgExpr,
+    FunctionArguments, HiveFormat, HiveIOFormat, Ident, MapBracketKind, MySQLColumnPosition,
+    ObjectName, RenameTableNameKind, SqlOption, Statement, StructBracketKind, StructField,
+    VacuumStatement, Value,
+};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Location, Token};
+
+use crate::dialect::Grammar;
+
+/// Prefix of a hook error that reports disallowed (rather than malformed) syntax.
+pub(super) const DISALLOWED: &str = "\u{1}disallowed\u{1}";
+
+/// A hook error for syntax Athena (or Spark) does not accept, pointing at `loc`.
+pub(super) fn disallowed<T>(msg: impl Display, loc: Location) -> Result<T, ParserError> {
+    Err(ParserError::ParserError(format!("{DISALLOWED}{msg}{loc}")))
+}
+
+/// The keyword of the `n`th next non-whitespace token (`NoKeyword` if it is not an
+/// unquoted keyword).
+fn kw(p: &Parser, n: usize) -> Keyword {
+    match &p.peek_nth_token_ref(n).token {
+        Token::Word(w) if w.quote_style.is_none() => w.keyword,
+        _ => Keyword::NoKeyword,
+    }
+}
+
+/// Whether the `n`th next token is the unquoted word `s` (any case).
+fn word_is(p: &Parser, n: usize, s: &str) -> bool {
+    matches!(&p.peek_nth_token_ref(n).token,
+        Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(s))
+}
+
+fn here(p: &Parser) -> Location {
+    p.peek_token_ref().span.start
+}
+
+/// Consumes the unquoted words `words` in order, or fails naming `what`.
+fn expect_words(p: &mut Parser, words: &[&str], what: &str) -> Result<(), ParserError> {
+    for w in words {
+        if word_is(p, 0, w) {
+            p.advance_token();
+        } else {
+            return p.expected_ref(what, p.peek_token_ref());
+        }
+    }
+    Ok(())
+}
+
+/// A `'single-quoted'` string literal (no other string forms).
+fn quoted_string(p: &mut Parser, grammar: Grammar, what: &str) -> Result<String, ParserError> {
+    let tok = p.next_token();
+    match tok.token {
+        Token::SingleQuotedString(s) => {
+            if grammar == Grammar::HiveDdl {
+                check_ddl_string(&s, what, tok.span.start)?;
+            }
+            Ok(s)
+        }
+        _ => p.expected(&format!("{what} as a single-quoted string"), tok),
+    }
+}
+
+/// Hive DDL strings: the Hive lexer's escaping is unverified on Athena, so `'`, `\` and
+/// control characters are refused outright.
+pub(super) fn check_ddl_string(s: &str, what: &str, loc: Location) -> Result<(), ParserError> {
+    if let Some(c) = s
+        .chars()
+        .find(|c| *c == '\'' || *c == '\\' || c.is_control())
+    {
+        return disallowed(
+            format_args!(
+                "{what} contains {}: Athena DDL strings go through the Hive lexer, whose escaping is unverified; \
+                 use only characters other than ', \\ and control characters",
+                describe_char(c)
+            ),
+            loc,
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn describe_char(c: char) -> String {
+    match c {
+        '\'' => "a single quote (')".to_string(),
+        '\\' => "a backslash (\\)".to_string(),
+        c => format!("the control character U+{:04X}", c as u32),
+    }
+}
+
+/// The statement hook shared by both dialects.
+pub(super) fn parse_statement(
+    p: &mut Parser,
+    grammar: Grammar,
+) -> Option<Result<Statement, ParserError>> {
+    match (kw(p, 0), kw(p, 1), grammar) {
+        (Keyword::CREATE, Keyword::TABLE, Grammar::HiveDdl | Grammar::Spark) => {
+            Some(create_table(p, grammar))
+        }
+        (Keyword::CREATE, Keyword::EXTERNAL, Grammar::HiveDdl) => Some(disallowed(
+            "CREATE EXTERNAL TABLE: Athena rejects EXTERNAL for Iceberg tables \
+             (\"External keyword not supported for table type ICEBERG\"); write CREATE TABLE",
+            p.peek_nth_token_ref(1).span.start,
+        )),
+        (Keyword::ALTER, Keyword::TABLE, Grammar::HiveDdl | Grammar::Spark) => {
+            Some(alter_table(p, grammar))
+        }
+        (Keyword::OPTIMIZE, _, Grammar::HiveDdl) => Some(optimize(p)),
+        (Keyword::VACUUM, _, Grammar::HiveDdl) => Some(vacuum(p)),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// CREATE TABLE
+// ---------------------------------------------------------------------------------
+
+/// Athena: `CREATE TABLE [IF NOT EXISTS] name (cols) [PARTITIONED BY (transforms)]
+/// LOCATION 's' TBLPROPERTIES (…)`, clauses in that order.
+///
+/// Spark: `CREATE TABLE [IF NOT EXISTS] name [(cols)] USING iceberg
+/// [PARTITIONED BY (…)] [LOCATION 's'] [TBLPROPERTIES (…)] [AS query]`, clauses in any
+/// order, each at most once.
+fn create_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserError> {
+    p.expect_keywords(&[Keyword::CREATE, Keyword::TABLE])?;
+    let if_not_exists = p.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
+    let name = p.parse_object_name(false)?;
+
+    let columns = if grammar == Grammar::HiveDdl || p.peek_token_ref().token == Token::LParen {
+        p.expect_token(&Token::LParen)?;
+        let cols = p.parse_comma_separated(|p| column_def(p, grammar))?;
+        p.expect_token(&Token::RParen)?;
+        cols
+    } else {
+        Vec::new()
+    };
+
+    let mut partition_by = None;
+    let mut location = None;
+    let mut properties = Vec::new();
+    let mut using = None;
+    let mut query = None;
+
+    if grammar == Grammar::HiveDdl {
+        if p.parse_keywords(&[Keyword::PARTITIONED, Keyword::BY]) {
+            partition_by = Some(partition_transforms(p, grammar)?);
+        }
+        p.expect_keyword_is(Keyword::LOCATION)?;
+        location = Some(quoted_string(p, grammar, "LOCATION")?);
+        if !p.peek_keyword(Keyword::TBLPROPERTIES) {
+            return p.expected_ref(
+                "TBLPROPERTIES ('table_type'='ICEBERG', …)",
+                p.peek_token_ref(),
+            );
+        }
+        properties = table_properties(p, grammar)?;
+    } else {
+        loop {
+            let start = here(p);
+            if p.parse_keyword(Keyword::USING) {
+                once(using.is_some(), "USING", start)?;
+                let format = p.parse_identifier()?;
+                if !format.value.eq_ignore_ascii_case("iceberg") || format.quote_style.is_some() {
+                    return disallowed(
+                        format_args!(
+                            "USING {format}: Iceberg tables are created with USING iceberg"
+                        ),
+                        format.span.start,
+                    );
+                }
+                using = Some(format);
+            } else if p.parse_keywords(&[Keyword::PARTITIONED, Keyword::BY]) {
+                once(partition_by.is_some(), "PARTITIONED BY", start)?;
+                partition_by = Some(partition_transforms(p, grammar)?);
+            } else if p.parse_keyword(Keyword::LOCATION) {
+                once(location.is_some(), "LOCATION", start)?;
+                location = Some(quoted_string(p, grammar, "LOCATION")?);
+            } else if p.peek_keyword(Keyword::TBLPROPERTIES) {
+                once(!properties.is_empty(), "TBLPROPERTIES", start)?;
+                properties = table_properties(p, grammar)?;
+            } else {
+                break;
+            }
+        }
+        if using.is_none() {
+            return p.expected_ref("USING iceberg", p.peek_token_ref());
+        }
+        if p.parse_keyword(Keyword::AS) {
+            query = Some(p.parse_query()?);
+        }
+    }
+
+    let hive_formats = (location.is_some() || using.is_some()).then(|| HiveFormat {
+        row_format: None,
+        serde_properties: None,
+        storage: using.map(|format| HiveIOFormat::Using { format }),
+        location,
+    });
+    let table_options = if properties.is_empty() {
+        CreateTableOptions::None
+    } else {
+        CreateTableOptions::TableProperties(properties)
+    };
+    Ok(Statement::CreateTable(
+        CreateTableBuilder::new(name)
+            .if_not_exists(if_not_exists)
+            .columns(columns)
+            .partition_by(partition_by.map(Box::new))
+            .hive_formats(hive_formats)
+            .table_options(table_options)
+            .query(query)
+            .build(),
+    ))
+}
+
+fn once(seen: bool, clause: &str, loc: Location) -> Result<(), ParserError> {
+    if seen {
+        return Err(ParserError::ParserError(format!(
+            "{clause} given twice{loc}"
+        )));
+    }
+    Ok(())
+}
+
+/// A column definition: `name type [COMMENT 's']` (Spark also `[NOT NULL]`).
+fn column_def(p: &mut Parser, grammar: Grammar) -> Result<ColumnDef, ParserError> {
+    let col = p.parse_column_def()?;
+    for opt in &col.options {
+        let ok = opt.name.is_none()
+            && match &opt.option {
+                ColumnOption::Comment(_) => true,
+                ColumnOption::NotNull => grammar == Grammar::Spark,
+                _ => false,
+            };
+        if !ok {
+            let accepted = if grammar == Grammar::Spark {
+                "Spark column definitions here take only NOT NULL and COMMENT '…'"
+            } else {
+                "Athena Iceberg DDL columns take only COMMENT '…'"
+            };
+            return disallowed(
+                format_args!(
+                    "column `{}` has the option `{opt}`: {accepted}",
+                    col.name.value
+                ),
+                col.name.span.start,
+            );
+        }
+        if let ColumnOption::Comment(c) = &opt.option {
+            if grammar == Grammar::HiveDdl {
+                check_ddl_string(c, "a column COMMENT", col.name.span.start)?;
+            }
+        }
+    }
+    Ok(col)
+}
+
+/// `TBLPROPERTIES ('k'='v', …)`: keys and values single-quoted strings.
+fn table_properties(p: &mut Parser, grammar: Grammar) -> Result<Vec<SqlOption>, ParserError> {
+    let props = p.parse_options(Keyword::TBLPROPERTIES)?;
+    check_properties(&props, grammar)?;
+    Ok(props)
+}
+
+fn check_properties(props: &[SqlOption], grammar: Grammar) -> Result<(), ParserError> {
+    for opt in props {
+        let SqlOption::KeyValue { key, value } = opt else {
+            return Err(ParserError::ParserError(format!(
+                "TBLPROPERTIES entries are 'key'='value', found `{opt}`"
+            )));
+        };
+        let key_ok = key.0.len() == 1
+            && key.0[0]
+                .as_ident()
+                .is_some_and(|i| i.quote_style == Some('\''));
+        let loc = key
+            .0
+            .first()
+            .and_then(|k| k.as_ident())
+            .map(|i| i.span.start)
+            .unwrap_or(Location { line: 0, column: 0 });
+        if !key_ok {
+            return disallowed(
+                format_args!(
+                    "TBLPROPERTIES key `{key}` must be a single-quoted string: 'key'='value'"
+                ),
+                loc,
+            );
+        }
+        match value {
+            Expr::Value(v) => match &v.value {
+                Value::SingleQuotedString(s) => {
+                    if grammar == Grammar::HiveDdl {
+                        check_ddl_string(s, "a TBLPROPERTIES value", v.span.start)?;
+                    }
+                }
+                _ => {
+                    return disallowed(
+                        format_args!(
+                            "TBLPROPERTIES value `{value}` must be a single-quoted string: 'key'='value'"
+                        ),
+                        v.span.start,
+                    )
+                }
+            },
+            _ => {
+                return disallowed(
+                    format_args!(
+                        "TBLPROPERTIES value `{value}` must be a single-quoted string: 'key'='value'"
+                    ),
+                    loc,
+                )
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `(t1, t2, …)` after `PARTITIONED BY`, returned as one `Expr::Tuple`.
+fn partition_transforms(p: &mut Parser, grammar: Grammar) -> Result<Expr, ParserError> {
+    p.expect_token(&Token::LParen)?;
+    let items = p.parse_comma_separated(|p| {
+        let start = here(p);
+        let e = p.parse_expr()?;
+        check_transform(&e, grammar, start)?;
+        Ok(e)
+    })?;
+    p.expect_token(&Token::RParen)?;
+    Ok(Expr::Tuple(items))
+}
+
+const HIVE_TRANSFORMS: &str =
+    "a bare column, year(col), month(col), day(col), hour(col), bucket(N, col) or truncate(L, col)";
+const SPARK_TRANSFORMS: &str = "a bare column, years(col), months(col), days(col), hours(col), \
+     bucket(N, col) or truncate(L, col)";
+
+/// One partition transform: `col` | temporal(col) | bucket|truncate(<int>, col).
+fn check_transform(e: &Expr, grammar: Grammar, loc: Location) -> Result<(), ParserError> {
+    let (accepted, engine) = if grammar == Grammar::Spark {
+        (SPARK_TRANSFORMS, "Spark")
+    } else {
+        (HIVE_TRANSFORMS, "Athena DDL")
+    };
+    let bad = |why: String| -> Result<(), ParserError> {
+        disallowed(
+            format_args!("partition transform `{e}`: {why}; {engine} accepts {accepted}"),
+            loc,
+        )
+    };
+    let f = match e {
+        Expr::Identifier(_) => return Ok(()),
+        Expr::Function(f) => f,
+        _ => return bad("not a column or a transform".into()),
+    };
+    let name = match f.name.0.as_slice() {
+        [part] => match part.as_ident() {
+            Some(i) if i.quote_style.is_none() => i.value.to_ascii_lowercase(),
+            _ => return bad("not a transform name".into()),
+        },
+        _ => return bad("not a transform name".into()),
+    };
+    let args = match &f.args {
+        FunctionArguments::List(l)
+            if l.duplicate_treatment.is_none()
+                && l.clauses.is_empty()
+                && f.filter.is_none()
+                && f.over.is_none()
+                && f.null_treatment.is_none()
+                && f.within_group.is_empty()
+                && matches!(f.parameters, FunctionArguments::None) =>
+        {
+            &l.args
+        }
+        _ => return bad("not a transform call".into()),
+    };
+    let mut plain = Vec::with_capacity(args.len());
+    for a in args {
+        match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) => plain.push(x),
+            _ => return bad("transform arguments are a column and an integer".into()),
+        }
+    }
+    let is_col = |x: &Expr| matches!(x, Expr::Identifier(_));
+    let is_int = |x: &Expr| match x {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, false) => n.parse::<u32>().is_ok_and(|n| n > 0),
+            _ => false,
+        },
+        _ => false,
+    };
+    let temporal_hive = ["year", "month", "day", "hour"];
+    let temporal_spark = ["years", "months", "days", "hours", "date", "date_hour"];
+    let (mine, theirs) = if grammar == Grammar::Spark {
+        (&temporal_spark[..], &temporal_hive[..])
+    } else {
+        (&temporal_hive[..], &temporal_spark[..])
+    };
+    let n = name.as_str();
+    if mine.contains(&n) {
+        if plain.len() == 1 && is_col(plain[0]) {
+            return Ok(());
+        }
+        return bad(format!("{n} takes exactly one column"));
+    }
+    if n == "bucket" || n == "truncate" {
+        if plain.len() == 2 && is_int(plain[0]) && is_col(plain[1]) {
+            return Ok(());
+        }
+        if plain.len() == 2 && is_col(plain[0]) && is_int(plain[1]) {
+            return bad(format!(
+                "{n} takes the number first here (the column-first order is CTAS `partitioning` syntax)"
+            ));
+        }
+        return bad(format!("{n} takes a positive integer literal and a column"));
+    }
+    if theirs.contains(&n) {
+        let other = if grammar == Grammar::Spark {
+            "Athena's"
+        } else {
+            "Spark's"
+        };
+        return bad(format!("`{n}` is {other} spelling"));
+    }
+    bad(format!("unknown transform `{n}`"))
+}
+
+// ---------------------------------------------------------------------------------
+// ALTER TABLE
+// ---------------------------------------------------------------------------------
+
+const HIVE_ALTERS: &str = "Athena ALTER TABLE accepts ADD COLUMNS (…), DROP COLUMN c, \
+     CHANGE [COLUMN] old new type [COMMENT '…'], SET TBLPROPERTIES (…), \
+     UNSET TBLPROPERTIES (…) and RENAME TO";
+const SPARK_ALTERS: &str = "Spark ALTER TABLE here accepts ADD COLUMN[S], DROP COLUMN c, \
+     RENAME COLUMN a TO b, ALTER COLUMN c TYPE t, SET TBLPROPERTIES (…), \
+     UNSET TBLPROPERTIES (…) and RENAME TO";
+
+fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserError> {
+    let spark = grammar == Grammar::Spark;
+    let accepted = if spark { SPARK_ALTERS } else { HIVE_ALTERS };
+    p.expect_keywords(&[Keyword::ALTER, Keyword::TABLE])?;
+    let name = p.parse_object_name(false)?;
+    let at = here(p);
+    let found = p.peek_token_ref().token.to_string();
+    let operations = match (kw(p, 0), kw(p, 1)) {
+        (Keyword::ADD, Keyword::COLUMNS) => {
+            p.advance_token();
+            p.advance_token();
+            p.expect_token(&Token::LParen)?;
+            let cols = p.parse_comma_separated(|p| column_def(p, grammar))?;
+            p.expect_token(&Token::RParen)?;
+            cols.into_iter()
+                .map(|column_def| AlterTableOperation::AddColumn {
+                    column_keyword: false,
+                    if_not_exists: false,
+                    column_def,
+                    column_position: None,
+                })
+                .collect()
+        }
+        (Keyword::ADD, Keyword::COLUMN) if spark => {
+            p.advance_token();
+            p.advance_token();
+            let column_def = column_def(p, grammar)?;
+            vec![AlterTableOperation::AddColumn {
+                column_keyword: true,
+                if_not_exists: false,
+                column_def,
+                column_position: None,
+            }]
+        }
+        (Keyword::ADD | Keyword::DROP | Keyword::REPLACE, Keyword::PARTITION) => {
+            let what = if spark {
+                "partition evolution (ADD/DROP/REPLACE PARTITION FIELD) is not a statement this crate generates"
+            } else {
+                "Athena has no partition evolution (ADD/DROP/REPLACE PARTITION FIELD is Spark syntax); \
+                 run it in Spark or rebuild the table with the new PARTITIONED BY"
+            };
+            return disallowed(format_args!("ALTER TABLE … {found} PARTITION: {what}"), at);
+        }
+        (Keyword::DROP, Keyword::COLUMN) => {
+            p.advance_token();
+            p.advance_token();
+            let col = p.parse_identifier()?;
+            vec![AlterTableOperation::DropColumn {
+                has_column_keyword: true,
+                column_names: vec![col],
+                if_exists: false,
+                drop_behavior: None,
+            }]
+        }
+        (Keyword::CHANGE, _) if !spark => {
+            p.advance_token();
+            let _ = p.parse_keyword(Keyword::COLUMN);
+            let old_name = p.parse_identifier()?;
+            let new_name = p.parse_identifier()?;
+            let data_type = p.parse_data_type()?;
+            let mut options = Vec::new();
+            if p.parse_keyword(Keyword::COMMENT) {
+                options.push(ColumnOption::Comment(quoted_string(
+                    p,
+                    grammar,
+                    "a column COMMENT",
+                )?));
+            }
+            let column_position = if p.parse_keyword(Keyword::FIRST) {
+                Some(MySQLColumnPosition::First)
+            } else if p.parse_keyword(Keyword::AFTER) {
+                Some(MySQLColumnPosition::After(p.parse_identifier()?))
+            } else {
+                None
+            };
+            vec![AlterTableOperation::ChangeColumn {
+                old_name,
+                new_name,
+                data_type,
+                options,
+                column_position,
+            }]
+        }
+        (Keyword::RENAME, Keyword::COLUMN) if spark => {
+            p.advance_token();
+            p.advance_token();
+            let old_column_name = p.parse_identifier()?;
+            p.expect_keyword_is(Keyword::TO)?;
+            let new_column_name = p.parse_identifier()?;
+            vec![AlterTableOperation::RenameColumn {
+                old_column_name,
+                new_column_name,
+            }]
+        }
+        (Keyword::RENAME, Keyword::COLUMN) => {
+            return disallowed(
+                "ALTER TABLE … RENAME COLUMN is not Athena DDL; rename with \
+                 ALTER TABLE t CHANGE COLUMN old_name new_name <current type>",
+                at,
+            );
+        }
+        (Keyword::RENAME, Keyword::TO) => {
+            p.advance_token();
+            p.advance_token();
+            let new_name = p.parse_object_name(false)?;
+            vec![AlterTableOperation::RenameTable {
+                table_name: RenameTableNameKind::To(new_name),
+            }]
+        }
+        (Keyword::ALTER, _) if spark => {
+            p.advance_token();
+            let _ = p.parse_keyword(Keyword::COLUMN);
+            let column_name = p.parse_identifier()?;
+            p.expect_keyword_is(Keyword::TYPE)?;
+            let data_type = p.parse_data_type()?;
+            vec![AlterTableOperation::AlterColumn {
+                column_name,
+                op: AlterColumnOperation::SetDataType {
+                    data_type,
+                    using: None,
+                    had_set: false,
+                },
+            }]
+        }
+        (Keyword::ALTER, _) => {
+            return disallowed(
+                "ALTER TABLE … ALTER COLUMN is not Athena DDL; change a column's type with \
+                 ALTER TABLE t CHANGE COLUMN c c <new type>",
+                at,
+            );
+        }
+        (Keyword::SET, Keyword::TBLPROPERTIES) => {
+            p.advance_token();
+            let table_properties = table_properties(p, grammar)?;
+            if table_properties.is_empty() {
+                return p.expected_ref("a property", p.peek_token_ref());
+            }
+            vec![AlterTableOperation::SetTblProperties { table_properties }]
+        }
+        (Keyword::UNSET, Keyword::TBLPROPERTIES) => {
+            p.advance_token();
+            p.advance_token();
+            p.expect_token(&Token::LParen)?;
+            let keys = p.parse_comma_separated(|p| {
+                let tok = p.next_token();
+                match tok.token {
+                    Token::SingleQuotedString(s) => {
+                        let mut ident = Ident::with_quote('\'', s);
+                        ident.span = tok.span;
+                        Ok(ObjectName::from(vec![ident]))
+                    }
+                    _ => p.expected("a property name as a single-quoted string", tok),
+                }
+            })?;
+            p.expect_token(&Token::RParen)?;
+            vec![AlterTableOperation::ResetOptions { options: keys }]
+        }
+        _ => {
+            return disallowed(format_args!("ALTER TABLE … {found}: {accepted}"), at);
+        }
+    };
+    let end_token = AttachedToken(p.get_current_token().clone());
+    Ok(Statement::AlterTable(AlterTable {
+        name,
+        if_exists: false,
+        only: false,
+        operations,
+        location: None,
+        on_cluster: None,
+        table_type: None,
+        end_token,
+    }))
+}
+
+// ---------------------------------------------------------------------------------
+// OPTIMIZE / VACUUM (Athena)
+// ---------------------------------------------------------------------------------
+
+/// `OPTIMIZE name REWRITE DATA USING BIN_PACK [WHERE predicate]`.
+fn optimize(p: &mut Parser) -> Result<Statement, ParserError> {
+    p.advance_token();
+    if p.peek_keyword(Keyword::TABLE) {
+        return disallowed(
+            "OPTIMIZE TABLE is not Athena syntax; write OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]",
+            here(p),
+        );
+    }
+    let name = p.parse_object_name(false)?;
+    expect_words(
+        p,
+        &["REWRITE", "DATA", "USING", "BIN_PACK"],
+        "REWRITE DATA USING BIN_PACK (Athena's only OPTIMIZE form)",
+    )?;
+    let predicate = if p.parse_keyword(Keyword::WHERE) {
+        Some(p.parse_expr()?)
+    } else {
+        None
+    };
+    Ok(Statement::OptimizeTable {
+        name,
+        has_table_keyword: false,
+        on_cluster: None,
+        partition: None,
+        include_final: false,
+        deduplicate: None,
+        predicate,
+        zorder: None,
+    })
+}
+
+/// `VACUUM name`, nothing else.
+fn vacuum(p: &mut Parser) -> Result<Statement, ParserError> {
+    p.advance_token();
+    let name = p.parse_object_name(false)?;
+    let next = p.peek_token_ref();
+    if !matches!(next.token, Token::EOF | Token::SemiColon) {
+        return disallowed(
+            format_args!(
+                "VACUUM takes no options in Athena, found `{}`; retention comes from the table \
+                 properties: ALTER TABLE t SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='…', \
+                 'vacuum_min_snapshots_to_keep'='…'), then VACUUM t",
+                next.token
+            ),
+            next.span.start,
+        );
+    }
+    Ok(Statement::Vacuum(VacuumStatement {
+        full: false,
+        sort_only: false,
+        delete_only: false,
+        reindex: false,
+        recluster: false,
+        table_name: Some(name),
+        threshold: None,
+        boost: false,
+    }))
+}
+
+// ---------------------------------------------------------------------------------
+// Trino types
+// ---------------------------------------------------------------------------------
+
+/// Trino `array(T)`, `map(K, V)`, `row(name T, …)`; `None` for anything else.
+pub(super) fn trino_paren_type(p: &mut Parser) -> Option<Result<DataType, ParserError>> {
+    if p.peek_nth_token_ref(1).token != Token::LParen {
+        return None;
+    }
+    let which = if word_is(p, 0, "array") {
+        0
+    } else if word_is(p, 0, "map") {
+        1
+    } else if word_is(p, 0, "row") {
+        2
+    } else {
+        return None;
+    };
+    Some(trino_paren_type_inner(p, which))
+}
+
+fn trino_paren_type_inner(p: &mut Parser, which: u8) -> Result<DataType, ParserError> {
+    p.advance_token();
+    p.expect_token(&Token::LParen)?;
+    let ty = match which {
+        0 => DataType::Array(ArrayElemTypeDef::Parenthesis(Box::new(
+            p.parse_data_type()?,
+        ))),
+        1 => {
+            let k = p.parse_data_type()?;
+            p.expect_token(&Token::Comma)?;
+            let v = p.parse_data_type()?;
+            DataType::Map(Box::new(k), Box::new(v), MapBracketKind::Parentheses)
+        }
+        _ => {
+            let fields = p.parse_comma_separated(|p| {
+                let field_name = p.parse_identifier()?;
+                let field_type = p.parse_data_type()?;
+                Ok(StructField {
+                    field_name: Some(field_name),
+                    field_type,
+                    options: None,
+                })
+            })?;
+            DataType::Struct(fields, StructBracketKind::Parentheses)
+        }
+    };
+    p.expect_token(&Token::RParen)?;
+    Ok(ty)
+}

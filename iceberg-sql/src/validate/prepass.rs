@@ -1,0 +1,121 @@
+//! The token pass that runs between the tokenizer and the parser.
+//!
+//! * Comments are refused: our renderers never write one, so a `--` or `/*` in the text
+//!   means a string literal ended early (the classic injection shape).
+//! * `FOR TIMESTAMP AS OF` / `FOR VERSION AS OF` lose their `FOR` (sqlparser has no
+//!   hook where table factors are parsed, and only knows the `FOR`-less spelling). The
+//!   token is replaced by a space, so spans still point into the original text.
+//! * Athena only: the `FOR`-less spelling and engine v2's `FOR SYSTEM_TIME|SYSTEM_VERSION
+//!   AS OF` are refused with a message saying what Athena accepts.
+
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Whitespace};
+
+use crate::dialect::Grammar;
+
+/// A rejection found by the pre-pass.
+pub(super) struct PrepassError {
+    pub(super) message: String,
+    pub(super) location: Location,
+}
+
+fn is_word(t: &Token, s: &str) -> bool {
+    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(s))
+}
+
+/// Runs the pass over `tokens` in place.
+pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<(), PrepassError> {
+    let n = tokens.len();
+    let mut i = 0;
+    while i < n {
+        match &tokens[i].token {
+            Token::Whitespace(Whitespace::SingleLineComment { prefix, .. }) => {
+                return Err(comment(prefix, tokens[i].span.start));
+            }
+            Token::Whitespace(Whitespace::MultiLineComment(_)) => {
+                return Err(comment("/*", tokens[i].span.start));
+            }
+            Token::Whitespace(_) => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        // Spark typed numeric literals `5L`, `1.5D`, `2BD`: the tokenizer splits them into
+        // a number and an adjacent word; glue the suffix back onto the number.
+        if grammar == Grammar::Spark && i + 1 < n {
+            if let (Token::Number(num, false), Token::Word(w)) =
+                (&tokens[i].token, &tokens[i + 1].token)
+            {
+                let adjacent = tokens[i].span.end == tokens[i + 1].span.start;
+                let suffix = ["L", "S", "Y", "D", "F", "BD"]
+                    .iter()
+                    .any(|s| w.quote_style.is_none() && w.value.eq_ignore_ascii_case(s));
+                if adjacent && suffix {
+                    let glued = format!("{num}{}", w.value);
+                    tokens[i].token = Token::Number(glued, false);
+                    tokens[i].span.end = tokens[i + 1].span.end;
+                    tokens[i + 1].token = Token::Whitespace(Whitespace::Space);
+                    i += 2;
+                    continue;
+                }
+            }
+        }
+        // `OF` closes a time-travel window: look back at `<kind> AS OF` and its `FOR`.
+        if is_word(&tokens[i].token, "OF") {
+            let mut back = [0usize; 3];
+            let mut found = 0;
+            let mut j = i;
+            while found < 3 && j > 0 {
+                j -= 1;
+                if !matches!(tokens[j].token, Token::Whitespace(_)) {
+                    back[found] = j;
+                    found += 1;
+                }
+            }
+            if found >= 2 && is_word(&tokens[back[0]].token, "AS") {
+                let kind_idx = back[1];
+                let for_idx =
+                    (found == 3 && is_word(&tokens[back[2]].token, "FOR")).then_some(back[2]);
+                let kind = &tokens[kind_idx].token;
+                let travel = is_word(kind, "TIMESTAMP") || is_word(kind, "VERSION");
+                let system = is_word(kind, "SYSTEM_TIME") || is_word(kind, "SYSTEM_VERSION");
+                if travel {
+                    match for_idx {
+                        Some(f) => tokens[f].token = Token::Whitespace(Whitespace::Space),
+                        None if grammar == Grammar::TrinoDml => {
+                            return Err(PrepassError {
+                                message: format!(
+                                    "time travel written `{kind} AS OF` without FOR: Athena accepts \
+                                     FOR TIMESTAMP AS OF <timestamp> and FOR VERSION AS OF <snapshot id>"
+                                ),
+                                location: tokens[kind_idx].span.start,
+                            });
+                        }
+                        None => {}
+                    }
+                } else if system && for_idx.is_some() && grammar == Grammar::TrinoDml {
+                    return Err(PrepassError {
+                        message: format!(
+                            "FOR {kind} AS OF is Athena engine v2 syntax, removed in engine v3: \
+                             Athena accepts FOR TIMESTAMP AS OF <timestamp> and FOR VERSION AS OF <snapshot id>"
+                        ),
+                        location: tokens[kind_idx].span.start,
+                    });
+                }
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn comment(prefix: &str, location: Location) -> PrepassError {
+    PrepassError {
+        message: format!(
+            "a `{}` comment in generated SQL: our renderers never write comments, so this is \
+             most likely a string literal that ended early (unescaped quote)",
+            prefix.trim()
+        ),
+        location,
+    }
+}

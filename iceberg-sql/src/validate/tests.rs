@@ -1,0 +1,244 @@
+//! Unit tests for the validation stage (the corpus of accepted and rejected statement
+//! shapes lives in `tests/validate_corpus.rs`).
+
+use super::*;
+
+fn ok(sql: &str, kind: StatementKind, dialect: Dialect) {
+    if let Err(e) = validate_sql(sql, kind, dialect, 0) {
+        panic!("expected {sql:?} to pass, got:\n{e}");
+    }
+}
+
+fn err(sql: &str, kind: StatementKind, dialect: Dialect) -> Error {
+    match validate_sql(sql, kind, dialect, 0) {
+        Ok(()) => panic!("expected {sql:?} to fail"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn location_is_parsed_out_of_sqlparser_messages() {
+    let (msg, loc) = split_location("Expected: ), found: ( at Line: 3, Column: 14");
+    assert_eq!(msg, "Expected: ), found: (");
+    assert_eq!(
+        loc,
+        Some(SqlLocation {
+            line: 3,
+            column: 14
+        })
+    );
+    let (msg, loc) = split_location("recursion limit exceeded");
+    assert_eq!(msg, "recursion limit exceeded");
+    assert_eq!(loc, None);
+}
+
+#[test]
+fn end_location_points_after_the_last_character() {
+    assert_eq!(
+        end_location("SELECT\n  a,"),
+        Some(SqlLocation { line: 2, column: 5 })
+    );
+}
+
+#[test]
+fn syntax_errors_carry_a_caret() {
+    let e = err(
+        "SELECT a\nFROM t t2 t3",
+        StatementKind::Select,
+        Dialect::Athena,
+    );
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+    assert_eq!(
+        e.location(),
+        Some(&SqlLocation {
+            line: 2,
+            column: 11
+        })
+    );
+    let shown = e.to_string();
+    assert!(shown.contains("found `t3`"), "{shown}");
+    assert!(
+        shown.contains("2 | FROM t t2 t3\n  |           ^"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn hook_rejections_are_disallowed_syntax_with_position() {
+    let e = err(
+        "VACUUM analytics.mcp_events RETAIN 7 DAYS",
+        StatementKind::Vacuum,
+        Dialect::Athena,
+    );
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(
+        e.location(),
+        Some(&SqlLocation {
+            line: 1,
+            column: 29
+        })
+    );
+    assert!(
+        !e.message().contains('\u{1}'),
+        "tag leaked: {:?}",
+        e.message()
+    );
+}
+
+#[test]
+fn empty_text_is_not_a_statement() {
+    let e = err("  ", StatementKind::Select, Dialect::Athena);
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+    assert!(e.message().contains("found none"));
+}
+
+#[test]
+fn a_trailing_semicolon_is_one_statement() {
+    ok("SELECT 1;", StatementKind::Select, Dialect::Athena);
+}
+
+#[test]
+fn size_limit_comes_first() {
+    let sql = format!("SELECT '{}'", "x".repeat(MAX_QUERY_BYTES));
+    let e = err(&sql, StatementKind::Select, Dialect::Athena);
+    assert_eq!(e.kind(), ErrorKind::QueryTooLong);
+}
+
+#[test]
+fn spark_number_suffixes_are_glued_back() {
+    let stmt = parse_statement(
+        "SELECT 5L, 1.5D, 2BD",
+        StatementKind::Select,
+        Dialect::Spark,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let text = format!("{stmt}");
+    assert!(
+        text.contains("5L") && text.contains("1.5D") && text.contains("2BD"),
+        "{text}"
+    );
+    // Not glued when separated: `5 L` is a number with an alias.
+    let stmt = parse_statement("SELECT 5 L", StatementKind::Select, Dialect::Spark)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stmt.to_string(), "SELECT 5 AS L");
+}
+
+#[test]
+fn quoted_for_is_not_time_travel() {
+    // A column named "timestamp" followed by AS of-alias is not touched by the pre-pass.
+    ok(
+        "SELECT \"for\", \"timestamp\" AS ts FROM db.t",
+        StatementKind::Select,
+        Dialect::Athena,
+    );
+}
+
+/// `CAST(ROW(CAST(ROW(…) AS row(…)), 'x') AS row(a row(…), b varchar))`, `depth` levels.
+fn nested_trino_row(depth: usize) -> String {
+    let mut v = "1.5E0".to_string();
+    let mut t = "double".to_string();
+    for _ in 0..depth {
+        v = format!("CAST(ROW({v}, 'x') AS row(a {t}, b varchar))");
+        t = format!("row(a {t}, b varchar)");
+    }
+    v
+}
+
+#[test]
+fn deep_nesting_trino_struct_and_array_literals_pass() {
+    let row = nested_trino_row(12);
+    let mut arr = "ARRAY[1]".to_string();
+    let mut arr_t = "array(integer)".to_string();
+    for _ in 0..12 {
+        arr = format!("ARRAY[{arr}]");
+        arr_t = format!("array({arr_t})");
+    }
+    let sql = format!("INSERT INTO db.t (a, b) VALUES ({row}, CAST({arr} AS {arr_t}))");
+    ok(&sql, StatementKind::Insert, Dialect::Athena);
+}
+
+#[test]
+fn deep_nesting_spark_struct_literals_pass() {
+    let mut v = "1.5D".to_string();
+    for _ in 0..12 {
+        v = format!("named_struct('a', {v}, 'b', array(map('k', 'v')))");
+    }
+    ok(
+        &format!("INSERT INTO db.t (a) VALUES ({v})"),
+        StatementKind::Insert,
+        Dialect::Spark,
+    );
+}
+
+#[test]
+fn deep_nesting_hive_ddl_types_pass() {
+    let mut t = "string".to_string();
+    for i in 0..12 {
+        t = if i % 2 == 0 {
+            format!("struct<a:{t},b:int>")
+        } else {
+            format!("array<map<string,{t}>>")
+        };
+    }
+    ok(
+        &format!(
+            "CREATE TABLE db.t (c {t}) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')"
+        ),
+        StatementKind::CreateTable,
+        Dialect::Athena,
+    );
+}
+
+#[test]
+fn nesting_beyond_the_limit_is_an_error_not_a_crash() {
+    for depth in [40usize, 100, 1000, 20_000] {
+        let sql = format!("SELECT {}1{}", "(".repeat(depth), ")".repeat(depth));
+        let r = validate_sql(&sql, StatementKind::Select, Dialect::Athena, 0);
+        if depth <= 40 {
+            assert!(r.is_ok(), "depth {depth}: {r:?}");
+        } else if let Err(e) = r {
+            assert_eq!(e.kind(), ErrorKind::Syntax, "depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn exempt_quoting_only_where_documented() {
+    // 'key' quoting is fine in TBLPROPERTIES …
+    ok(
+        "ALTER TABLE db.t SET TBLPROPERTIES ('write_compression'='zstd')",
+        StatementKind::AlterTable,
+        Dialect::Athena,
+    );
+    // … but a property key must be quoted.
+    let e = err(
+        "ALTER TABLE db.t SET TBLPROPERTIES (write_compression='zstd')",
+        StatementKind::AlterTable,
+        Dialect::Athena,
+    );
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert!(e.message().contains("single-quoted"), "{e}");
+}
+
+#[test]
+fn wide_expressions_pass() {
+    let ors: Vec<String> = (0..3000).map(|i| format!("a = {i}")).collect();
+    ok(
+        &format!("SELECT * FROM db.t WHERE {}", ors.join(" OR ")),
+        StatementKind::Select,
+        Dialect::Athena,
+    );
+    let items: Vec<String> = (0..5000).map(|i| format!("'k{i}'")).collect();
+    ok(
+        &format!("DELETE FROM db.t WHERE k IN ({})", items.join(", ")),
+        StatementKind::Delete,
+        Dialect::Athena,
+    );
+}
+
+#[test]
+fn grammar_names_are_distinct() {
+    let names = [Grammar::HiveDdl, Grammar::TrinoDml, Grammar::Spark].map(grammar_name);
+    assert_ne!(names[0], names[1]);
+    assert_ne!(names[1], names[2]);
+}
