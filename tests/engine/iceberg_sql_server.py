@@ -138,6 +138,10 @@ def build_session(args):
         java_opts += (
             f" -Dorg.sqlite.lib.path={args.sqlite_native_dir} -Dorg.sqlite.lib.name=libsqlitejdbc.so"
         )
+    # Loopback only: otherwise Spark binds its driver/block manager to the first
+    # non-loopback interface ("hostname resolves to a loopback address; using 192.0.2.x").
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ["SPARK_LOCAL_HOSTNAME"] = "localhost"
     cat = "spark.sql.catalog.local"
     b = (
         SparkSession.builder.appName("iceberg-sql-tests")
@@ -147,6 +151,8 @@ def build_session(args):
         .config("spark.driver.extraJavaOptions", java_opts)
         .config("spark.executor.extraJavaOptions", java_opts)
         .config("spark.driver.memory", "2g")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
@@ -165,6 +171,11 @@ def build_session(args):
         .config(f"{cat}.type", "jdbc")
         .config(f"{cat}.uri", f"jdbc:sqlite:{args.catalog_db}")
         .config(f"{cat}.jdbc.schema-version", "V1")
+        # SQLite: WAL so that a connection holding a read transaction does not block commits
+        # from another one (else SQLITE_BUSY after CALL rewrite_data_files), plus a longer
+        # busy timeout for genuinely concurrent writers.
+        .config(f"{cat}.jdbc.journal_mode", "WAL")
+        .config(f"{cat}.jdbc.busy_timeout", "30000")
         .config(f"{cat}.warehouse", "file://" + os.path.abspath(args.warehouse))
         .config(f"{cat}.table-default.format-version", "2")
         .config(f"{cat}.cache-enabled", "false")
@@ -207,6 +218,27 @@ class S3Mapper:
                 continue
             self.register(scheme, bucket)
             self.known.add(key)
+
+    def register_from_catalog(self, catalog_db):
+        """Maps the buckets of tables already in the catalog (a server restarted on an
+        existing catalog.db): without this, loading such a table fails, after ~90 s of
+        Iceberg retries, with ClassNotFoundException S3BucketNotMappedByIcebergSqlServer."""
+        if not os.path.exists(catalog_db):
+            return
+        import sqlite3
+
+        try:
+            con = sqlite3.connect(f"file:{catalog_db}?mode=ro", uri=True)
+            try:
+                rows = con.execute(
+                    "SELECT metadata_location, previous_metadata_location FROM iceberg_tables"
+                ).fetchall()
+            finally:
+                con.close()
+        except sqlite3.Error as e:
+            log(f"could not scan {catalog_db} for s3 buckets: {e}")
+            return
+        self.register_buckets(" ".join(str(x) for row in rows for x in row if x))
 
     def register(self, scheme, bucket):
         jvm = self.spark.sparkContext._jvm
@@ -317,6 +349,7 @@ def main():
     t0 = time.monotonic()
     spark = build_session(args)
     mapper = S3Mapper(spark, args.s3_root)
+    mapper.register_from_catalog(args.catalog_db)
     # Touch the catalog once so the first real statement does not pay for it.
     spark.sql("SHOW NAMESPACES").collect()
     reply({"ok": True, "ready": True, "startup_s": round(time.monotonic() - t0, 3)})

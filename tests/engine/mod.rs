@@ -69,7 +69,10 @@ impl QueryResult {
 
     /// Rows as `Option<&str>`, handy for `assert_eq!` against literals.
     pub fn rows_str(&self) -> Vec<Vec<Option<&str>>> {
-        self.rows.iter().map(|r| r.iter().map(|c| c.as_deref()).collect()).collect()
+        self.rows
+            .iter()
+            .map(|r| r.iter().map(|c| c.as_deref()).collect())
+            .collect()
     }
 
     /// Index of a column by name (exact match).
@@ -89,7 +92,13 @@ impl QueryResult {
     pub fn records(&self) -> Vec<HashMap<&str, Option<&str>>> {
         self.rows
             .iter()
-            .map(|r| self.columns.iter().map(String::as_str).zip(r.iter().map(|c| c.as_deref())).collect())
+            .map(|r| {
+                self.columns
+                    .iter()
+                    .map(String::as_str)
+                    .zip(r.iter().map(|c| c.as_deref()))
+                    .collect()
+            })
             .collect()
     }
 
@@ -107,7 +116,8 @@ impl QueryResult {
     /// [`scalar`](Self::scalar) parsed as an integer (e.g. `SELECT count(*) ...`).
     pub fn scalar_i64(&self) -> i64 {
         let s = self.scalar().expect("scalar is NULL");
-        s.parse().unwrap_or_else(|e| panic!("scalar {s:?} is not an integer: {e}"))
+        s.parse()
+            .unwrap_or_else(|e| panic!("scalar {s:?} is not an integer: {e}"))
     }
 }
 
@@ -116,7 +126,11 @@ impl QueryResult {
 pub enum EngineError {
     /// The engine rejected the statement. `class` is Spark's error class
     /// (`TABLE_OR_VIEW_NOT_FOUND`, `PARSE_SYNTAX_ERROR`, ...) or a Java exception class name.
-    Sql { class: String, message: String, sql: String },
+    Sql {
+        class: String,
+        message: String,
+        sql: String,
+    },
     /// The server is gone, timed out, or spoke nonsense. The engine is unusable afterwards.
     Engine(String),
 }
@@ -141,8 +155,15 @@ impl EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::Sql { class, message, sql } => {
-                write!(f, "engine rejected statement [{class}]: {message}\n--- SQL ---\n{sql}")
+            EngineError::Sql {
+                class,
+                message,
+                sql,
+            } => {
+                write!(
+                    f,
+                    "engine rejected statement [{class}]: {message}\n--- SQL ---\n{sql}"
+                )
             }
             EngineError::Engine(m) => write!(f, "engine failure: {m}"),
         }
@@ -243,12 +264,16 @@ impl Engine {
             .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
             .unwrap_or_else(|| "tests".into());
         let dir = Path::new(&env(ENV_WAREHOUSE)).join(format!("{exe}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let log = dir.join("server.log");
-        let log_file =
-            std::fs::File::create(&log).map_err(|e| format!("cannot create {}: {e}", log.display()))?;
+        let log_file = std::fs::File::create(&log)
+            .map_err(|e| format!("cannot create {}: {e}", log.display()))?;
         let timeout = Duration::from_secs(
-            std::env::var(ENV_TIMEOUT).ok().and_then(|s| s.parse().ok()).unwrap_or(600),
+            std::env::var(ENV_TIMEOUT)
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(600),
         );
 
         let t0 = Instant::now();
@@ -277,16 +302,35 @@ impl Engine {
                 }
             })
             .map_err(|e| format!("cannot start reader thread: {e}"))?;
-        let mut conn = Conn { child, stdin, lines: rx, dead: None, log };
-        let ready = conn.read_reply(STARTUP_TIMEOUT).map_err(|e| {
-            format!("Iceberg engine did not start: {e}\n{}", conn.log_tail())
-        })?;
+        let mut conn = Conn {
+            child,
+            stdin,
+            lines: rx,
+            dead: None,
+            log,
+        };
+        let ready = conn
+            .read_reply(STARTUP_TIMEOUT)
+            .map_err(|e| format!("Iceberg engine did not start: {e}\n{}", conn.log_tail()))?;
         if ready.get("ready").and_then(Value::as_bool) != Some(true) {
-            return Err(format!("unexpected first line from the engine: {ready}\n{}", conn.log_tail()));
+            return Err(format!(
+                "unexpected first line from the engine: {ready}\n{}",
+                conn.log_tail()
+            ));
         }
         let startup = t0.elapsed();
-        eprintln!("[engine] started in {:.1} s ({})", startup.as_secs_f64(), dir.display());
-        Ok(Engine { conn: Mutex::new(conn), dir, timeout, next_ns: AtomicUsize::new(0), startup })
+        eprintln!(
+            "[engine] started in {:.1} s ({})",
+            startup.as_secs_f64(),
+            dir.display()
+        );
+        Ok(Engine {
+            conn: Mutex::new(conn),
+            dir,
+            timeout,
+            next_ns: AtomicUsize::new(0),
+            startup,
+        })
     }
 
     /// Time the server took to start (JVM + Spark session), for reporting.
@@ -352,7 +396,13 @@ impl Engine {
     pub fn namespace(&self, prefix: &str) -> Namespace {
         let mut p: String = prefix
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
             .collect();
         if p.is_empty() || p.starts_with(|c: char| c.is_ascii_digit()) {
             p.insert_str(0, "ns_");
@@ -369,13 +419,21 @@ impl Engine {
     #[track_caller]
     pub fn ensure_namespace(&self, name: &str) -> Namespace {
         self.run(format!("CREATE NAMESPACE IF NOT EXISTS {name}"));
-        Namespace { name: name.to_string() }
+        Namespace {
+            name: name.to_string(),
+        }
     }
 
     /// Drops every namespace except `default` (CASCADE). Returns the dropped names.
     pub fn reset(&self) -> Result<Vec<String>, EngineError> {
-        let r = decode(self.request(&serde_json::json!({ "cmd": "reset" }))?, "<reset>")?;
-        Ok(r.rows.into_iter().filter_map(|mut row| row.pop().flatten()).collect())
+        let r = decode(
+            self.request(&serde_json::json!({ "cmd": "reset" }))?,
+            "<reset>",
+        )?;
+        Ok(r.rows
+            .into_iter()
+            .filter_map(|mut row| row.pop().flatten())
+            .collect())
     }
 
     fn request(&self, req: &Value) -> Result<Value, EngineError> {
@@ -385,7 +443,11 @@ impl Engine {
         }
         let mut line = serde_json::to_string(req).expect("request serializes");
         line.push('\n');
-        let res = match conn.stdin.write_all(line.as_bytes()).and_then(|_| conn.stdin.flush()) {
+        let res = match conn
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| conn.stdin.flush())
+        {
             Ok(()) => conn.read_reply(self.timeout),
             Err(e) => Err(format!("cannot write to the engine: {e}")),
         };
@@ -405,9 +467,10 @@ impl Conn {
             Ok(Ok(line)) => serde_json::from_str(&line)
                 .map_err(|e| format!("bad reply from the engine ({e}): {line:?}")),
             Ok(Err(e)) => Err(format!("cannot read from the engine: {e}")),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(format!("no reply from the engine within {} s", timeout.as_secs()))
-            }
+            Err(RecvTimeoutError::Timeout) => Err(format!(
+                "no reply from the engine within {} s",
+                timeout.as_secs()
+            )),
             Err(RecvTimeoutError::Disconnected) => {
                 let status = self.child.try_wait().ok().flatten();
                 Err(format!("the engine exited ({status:?})"))
@@ -437,8 +500,18 @@ fn decode(reply: Value, sql: &str) -> Result<QueryResult, EngineError> {
     match reply.get("ok").and_then(Value::as_bool) {
         Some(true) => {}
         Some(false) => {
-            let s = |k: &str| reply.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-            return Err(EngineError::Sql { class: s("error_class"), message: s("error"), sql: sql.to_string() });
+            let s = |k: &str| {
+                reply
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            };
+            return Err(EngineError::Sql {
+                class: s("error_class"),
+                message: s("error"),
+                sql: sql.to_string(),
+            });
         }
         None => return Err(bad("no ok")),
     }
@@ -470,5 +543,9 @@ fn decode(reply: Value, sql: &str) -> Result<QueryResult, EngineError> {
                 .collect()
         })
         .collect::<Result<Vec<Vec<Option<String>>>, EngineError>>()?;
-    Ok(QueryResult { columns, types, rows })
+    Ok(QueryResult {
+        columns,
+        types,
+        rows,
+    })
 }

@@ -38,7 +38,8 @@ const HOSTILE: &[&str] = &[
 
 #[test]
 fn spark_partitioned_table_round_trips_hostile_strings() {
-    let Some(engine) = Engine::get_or_skip("spark_partitioned_table_round_trips_hostile_strings") else {
+    let Some(engine) = Engine::get_or_skip("spark_partitioned_table_round_trips_hostile_strings")
+    else {
         return;
     };
     let ns = engine.namespace("smoke");
@@ -51,7 +52,13 @@ fn spark_partitioned_table_round_trips_hostile_strings() {
     let mut values: Vec<String> = HOSTILE
         .iter()
         .enumerate()
-        .map(|(i, s)| format!("({i}, TIMESTAMP '2024-01-0{} 03:04:05.123456', {})", i % 9 + 1, spark_str(s)))
+        .map(|(i, s)| {
+            format!(
+                "({i}, TIMESTAMP '2024-01-0{} 03:04:05.123456', {})",
+                i % 9 + 1,
+                spark_str(s)
+            )
+        })
         .collect();
     let null_id = HOSTILE.len();
     values.push(format!("({null_id}, NULL, NULL)"));
@@ -64,27 +71,61 @@ fn spark_partitioned_table_round_trips_hostile_strings() {
     for (i, s) in HOSTILE.iter().enumerate() {
         let id = i.to_string();
         let ts = format!("2024-01-0{}T03:04:05.123456", i % 9 + 1);
-        assert_eq!(r.rows_str()[i], [Some(id.as_str()), Some(*s), Some(ts.as_str())], "row {i}");
+        assert_eq!(
+            r.rows_str()[i],
+            [Some(id.as_str()), Some(*s), Some(ts.as_str())],
+            "row {i}"
+        );
     }
     // NULL stays NULL and "" stays "".
     assert_eq!(r.rows[null_id][1], None);
     assert_eq!(r.rows[null_id][2], None);
     let empty_id = HOSTILE.iter().position(|s| s.is_empty()).unwrap();
     assert_eq!(r.rows[empty_id][1], Some(String::new()));
-    assert_eq!(engine.run(format!("SELECT count(*) FROM {t} WHERE s IS NULL")).scalar_i64(), 1);
-    assert_eq!(engine.run(format!("SELECT count(*) FROM {t} WHERE s = ''")).scalar_i64(), 1);
+    assert_eq!(
+        engine
+            .run(format!("SELECT count(*) FROM {t} WHERE s IS NULL"))
+            .scalar_i64(),
+        1
+    );
+    assert_eq!(
+        engine
+            .run(format!("SELECT count(*) FROM {t} WHERE s = ''"))
+            .scalar_i64(),
+        1
+    );
 
     // Byte-exact lookup by value, and the partition spec really is days + bucket.
-    let q = engine.run(format!("SELECT id FROM {t} WHERE s = {}", spark_str(HOSTILE[1])));
+    let q = engine.run(format!(
+        "SELECT id FROM {t} WHERE s = {}",
+        spark_str(HOSTILE[1])
+    ));
     assert_eq!(q.scalar(), Some("1"));
     let parts = engine.run(format!("SELECT partition FROM {t}.partitions"));
-    assert!(parts.len() > 1, "expected several partitions, got {:?}", parts.rows);
-    assert!(parts.rows[0][0].as_deref().unwrap().contains("ts_day"), "{:?}", parts.rows);
+    assert!(
+        parts.len() > 1,
+        "expected several partitions, got {:?}",
+        parts.rows
+    );
+    assert!(
+        parts.rows[0][0].as_deref().unwrap().contains("ts_day"),
+        "{:?}",
+        parts.rows
+    );
 
     // Metadata table: one snapshot per commit.
-    assert_eq!(engine.run(format!("SELECT count(*) FROM {t}.snapshots")).scalar_i64(), 1);
-    engine.run(format!("INSERT INTO {t} VALUES (100, TIMESTAMP '2024-02-01 00:00:00', 'x')"));
-    let snaps = engine.run(format!("SELECT snapshot_id, operation FROM {t}.snapshots ORDER BY committed_at"));
+    assert_eq!(
+        engine
+            .run(format!("SELECT count(*) FROM {t}.snapshots"))
+            .scalar_i64(),
+        1
+    );
+    engine.run(format!(
+        "INSERT INTO {t} VALUES (100, TIMESTAMP '2024-02-01 00:00:00', 'x')"
+    ));
+    let snaps = engine.run(format!(
+        "SELECT snapshot_id, operation FROM {t}.snapshots ORDER BY committed_at"
+    ));
     assert_eq!(snaps.column("operation"), [Some("append"), Some("append")]);
     let props = engine.run(format!("SHOW TBLPROPERTIES {t} ('format-version')"));
     assert_eq!(props.rows_str(), [[Some("format-version"), Some("2")]]);
@@ -111,15 +152,27 @@ fn athena_ddl_and_dml_run_verbatim() {
          VALUES ('evt-001', 'u1', TIMESTAMP '2024-05-01 10:00:00.000000', NULL, 120), \
                 ('evt-002', 'u2', TIMESTAMP '2024-05-02 23:59:59.999999', '', 7)"
     ));
-    engine.run(format!("UPDATE \"{db}\".\"mcp_events\" SET \"latency_ms\" = 320 WHERE \"event_id\" = 'evt-001'"));
+    engine.run(format!(
+        "UPDATE \"{db}\".\"mcp_events\" SET \"latency_ms\" = 320 WHERE \"event_id\" = 'evt-001'"
+    ));
     let r = engine.run(format!(
         "SELECT \"event_id\", \"payload\", \"latency_ms\", \"event_ts\" FROM \"{db}\".\"mcp_events\" ORDER BY 1"
     ));
     assert_eq!(
         r.rows_str(),
         [
-            [Some("evt-001"), None, Some("320"), Some("2024-05-01T10:00:00")],
-            [Some("evt-002"), Some(""), Some("7"), Some("2024-05-02T23:59:59.999999")],
+            [
+                Some("evt-001"),
+                None,
+                Some("320"),
+                Some("2024-05-01T10:00:00")
+            ],
+            [
+                Some("evt-002"),
+                Some(""),
+                Some("7"),
+                Some("2024-05-02T23:59:59.999999")
+            ],
         ]
     );
 
@@ -134,11 +187,22 @@ fn athena_ddl_and_dml_run_verbatim() {
         let local = engine.s3_root().join(f.strip_prefix("s3://").unwrap());
         assert!(local.is_file(), "{} missing", local.display());
     }
-    assert_eq!(engine.run(format!("SELECT count(*) FROM {db}.mcp_events.snapshots")).scalar_i64(), 2);
+    assert_eq!(
+        engine
+            .run(format!("SELECT count(*) FROM {db}.mcp_events.snapshots"))
+            .scalar_i64(),
+        2
+    );
     let props = engine.run(format!("SHOW TBLPROPERTIES {db}.mcp_events"));
     let props: Vec<_> = props.rows_str();
-    assert!(props.contains(&vec![Some("table_type"), Some("ICEBERG")]), "{props:?}");
-    assert!(props.contains(&vec![Some("format-version"), Some("2")]), "{props:?}");
+    assert!(
+        props.contains(&vec![Some("table_type"), Some("ICEBERG")]),
+        "{props:?}"
+    );
+    assert!(
+        props.contains(&vec![Some("format-version"), Some("2")]),
+        "{props:?}"
+    );
 }
 
 #[test]
@@ -193,10 +257,97 @@ fn engine_errors_carry_spark_error_classes() {
 /// and concatenates them. Spark needs `'O\'Brien'`.
 #[test]
 fn trino_style_doubled_quote_is_concatenation_in_spark() {
-    let Some(engine) = Engine::get_or_skip("trino_style_doubled_quote_is_concatenation_in_spark") else {
+    let Some(engine) = Engine::get_or_skip("trino_style_doubled_quote_is_concatenation_in_spark")
+    else {
         return;
     };
     assert_eq!(engine.run("SELECT 'O''Brien'").scalar(), Some("OBrien"));
     assert_eq!(engine.run("SELECT 'O\\'Brien'").scalar(), Some("O'Brien"));
-    assert_eq!(engine.run(format!("SELECT {}", spark_str("a\\'b"))).scalar(), Some("a\\'b"));
+    assert_eq!(
+        engine
+            .run(format!("SELECT {}", spark_str("a\\'b")))
+            .scalar(),
+        Some("a\\'b")
+    );
+}
+
+/// Merge-on-read DML, then maintenance procedures, on a table at an `s3://` LOCATION: the
+/// catalog (SQLite, WAL) and the s3 -> local mapping must survive procedure commits.
+#[test]
+fn dml_and_maintenance_on_s3_located_table() {
+    let Some(engine) = Engine::get_or_skip("dml_and_maintenance_on_s3_located_table") else {
+        return;
+    };
+    let ns = engine.namespace("maint");
+    let db = &ns.name;
+    engine.run(format!(
+        "CREATE TABLE `{db}`.`t` (`id` bigint, `s` string, `ts` timestamp) PARTITIONED BY (day(`ts`)) \
+         LOCATION 's3://iceberg-sql-test-bucket/{db}/t/' \
+         TBLPROPERTIES ('table_type'='ICEBERG', 'write.delete.mode'='merge-on-read', \
+         'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')"
+    ));
+    engine.run(format!(
+        "INSERT INTO \"{db}\".\"t\" VALUES (1, 'a', TIMESTAMP '2024-01-01 00:00:00'), (2, 'b', TIMESTAMP '2024-01-02 00:00:00')"
+    ));
+    engine.run(format!(
+        "INSERT INTO \"{db}\".\"t\" VALUES (3, 'c', TIMESTAMP '2024-01-01 00:00:00')"
+    ));
+    engine.run(format!(
+        "UPDATE \"{db}\".\"t\" SET \"s\" = 'B' WHERE \"id\" = 2"
+    ));
+    engine.run(format!("DELETE FROM \"{db}\".\"t\" WHERE \"id\" = 1"));
+    engine.run(format!(
+        "MERGE INTO \"{db}\".\"t\" AS t USING (SELECT * FROM (VALUES (3, 'C', TIMESTAMP '2024-01-01 00:00:00'), \
+         (4, 'd', TIMESTAMP '2024-01-03 00:00:00')) AS s(id, s, ts)) AS s ON t.id = s.id \
+         WHEN MATCHED THEN UPDATE SET s = s.s WHEN NOT MATCHED THEN INSERT (id, s, ts) VALUES (s.id, s.s, s.ts)"
+    ));
+    let expected = [
+        [Some("2"), Some("B")],
+        [Some("3"), Some("C")],
+        [Some("4"), Some("d")],
+    ];
+    assert_eq!(
+        engine
+            .run(format!("SELECT id, s FROM {db}.t ORDER BY id"))
+            .rows_str(),
+        expected
+    );
+    assert!(
+        engine
+            .run(format!("SELECT count(*) FROM {db}.t.delete_files"))
+            .scalar_i64()
+            > 0
+    );
+    let first = engine.run(format!(
+        "SELECT snapshot_id FROM {db}.t.snapshots ORDER BY committed_at LIMIT 1"
+    ));
+    let first = first.scalar().unwrap().to_string();
+    let old = engine.run(format!(
+        "SELECT id FROM {db}.t FOR VERSION AS OF {first} ORDER BY id"
+    ));
+    assert_eq!(old.column("id"), [Some("1"), Some("2")]);
+
+    engine.run(format!(
+        "CALL local.system.rewrite_data_files(table => '{db}.t', options => map('min-input-files', '1'))"
+    ));
+    engine.run(format!(
+        "CALL local.system.expire_snapshots(table => '{db}.t', older_than => TIMESTAMP '2999-01-01 00:00:00', retain_last => 1)"
+    ));
+    assert_eq!(
+        engine
+            .run(format!("SELECT count(*) FROM {db}.t.snapshots"))
+            .scalar_i64(),
+        1
+    );
+    assert_eq!(
+        engine
+            .run(format!("SELECT id, s FROM {db}.t ORDER BY id"))
+            .rows_str(),
+        expected
+    );
+    // A commit after the procedures still works (the catalog is not left locked).
+    engine.run(format!(
+        "INSERT INTO {db}.t VALUES (5, 'e', TIMESTAMP '2024-01-05 00:00:00')"
+    ));
+    engine.run(format!("DROP TABLE {db}.t PURGE"));
 }
