@@ -29,6 +29,7 @@
 pub mod alter;
 pub mod ddl;
 pub mod dialect;
+pub mod dml;
 pub mod error;
 pub mod evolve;
 pub mod expr;

@@ -1,0 +1,139 @@
+//! `DELETE FROM ... WHERE ...`.
+
+use std::marker::PhantomData;
+
+use super::update::{and_filter, check_where};
+use super::{check_columns, refuse_aggregates, refuse_params};
+use crate::dialect::Dialect;
+use crate::error::{Error, Result};
+use crate::expr::{Expr, IntoOperand};
+use crate::record::IcebergTable;
+use crate::render::SqlWriter;
+use crate::statement::{Statement, StatementKind};
+
+/// Builds `DELETE FROM t WHERE cond` for `T`'s table. Without a
+/// [`filter`](Delete::filter) it does not build unless [`all_rows`](Delete::all_rows)
+/// says so.
+///
+/// ```
+/// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dml::delete;
+/// # use std::sync::OnceLock;
+/// struct Ev;
+/// impl Ev {
+///     const USER_ID: Col<Ev, String> = Col::new("user_id");
+///     const EVENT_TS: Col<Ev, chrono::NaiveDateTime> = Col::new("event_ts");
+/// }
+/// impl IcebergTable for Ev {
+///     fn table_def() -> &'static TableDef {
+///         static DEF: OnceLock<TableDef> = OnceLock::new();
+///         DEF.get_or_init(|| TableDef::builder("analytics", "mcp_events")
+///             .column(Column::new("user_id", IcebergType::String))
+///             .column(Column::new("event_ts", IcebergType::Timestamp))
+///             .build().unwrap())
+///     }
+///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
+/// }
+/// let cutoff = chrono::NaiveDate::from_ymd_opt(2026, 9, 1).unwrap().and_hms_opt(0, 0, 0).unwrap();
+/// let del = delete::<Ev>().filter(Ev::USER_ID.eq("user-123").and(Ev::EVENT_TS.lt(cutoff)));
+/// assert_eq!(del.build()?.sql(),
+///     "DELETE FROM analytics.mcp_events\n\
+///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP '2026-09-01 00:00:00.000000'");
+/// assert_eq!(del.dialect(Dialect::Spark).build()?.sql(),
+///     "DELETE FROM analytics.mcp_events\n\
+///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP_NTZ '2026-09-01 00:00:00.000000'");
+/// assert_eq!(delete::<Ev>().build().unwrap_err().kind(), ErrorKind::DisallowedSyntax);
+/// assert_eq!(delete::<Ev>().all_rows().build()?.sql(), "DELETE FROM analytics.mcp_events");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[must_use]
+pub struct Delete<T> {
+    filter: Option<Expr>,
+    all_rows: bool,
+    dialect: Dialect,
+    _table: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Delete<T> {
+    fn clone(&self) -> Self {
+        Delete {
+            filter: self.filter.clone(),
+            all_rows: self.all_rows,
+            dialect: self.dialect,
+            _table: PhantomData,
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for Delete<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Delete")
+            .field("filter", &self.filter)
+            .field("all_rows", &self.all_rows)
+            .field("dialect", &self.dialect)
+            .finish()
+    }
+}
+
+impl<T: IcebergTable> Default for Delete<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: IcebergTable> Delete<T> {
+    /// A DELETE from `T`'s table.
+    pub fn new() -> Self {
+        Delete {
+            filter: None,
+            all_rows: false,
+            dialect: Dialect::Athena,
+            _table: PhantomData,
+        }
+    }
+
+    /// Adds a WHERE condition (several are joined by AND).
+    pub fn filter<C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
+        self.filter = and_filter(self.filter.take(), cond.into_operand());
+        self
+    }
+
+    /// Deletes every row: required instead of a filter.
+    pub fn all_rows(mut self) -> Self {
+        self.all_rows = true;
+        self
+    }
+
+    /// Renders for `dialect` (default: Athena).
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// Checks, renders and validates the statement.
+    pub fn build(&self) -> Result<Statement> {
+        let def = T::table_def();
+        let kind = StatementKind::Delete;
+        let mut errors = Vec::new();
+        if let Err(e) = def.name().check() {
+            errors.extend(e.into_vec());
+        }
+        if let Err(e) = check_where(kind, &self.filter, self.all_rows) {
+            errors.push(e);
+        }
+        if let Some(f) = &self.filter {
+            check_columns(def, f, &mut errors);
+            refuse_params(kind, f, &mut errors);
+            refuse_aggregates("a WHERE clause", f, &mut errors);
+        }
+        Error::check_all(errors)?;
+        let mut w = SqlWriter::new(kind, self.dialect);
+        w.push("DELETE FROM ").table_name(def.name());
+        if let Some(f) = &self.filter {
+            w.push("\nWHERE ");
+            f.render(&mut w)?;
+        }
+        w.finish()
+    }
+}

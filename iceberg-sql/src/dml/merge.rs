@@ -1,0 +1,824 @@
+//! `MERGE INTO target USING source ON keys WHEN ...`.
+//!
+//! What Athena rejects is either unrepresentable here or an error from `build()`:
+//!
+//! * `UPDATE SET target.col = ...` (qualified SET targets): [`MergeUpdate::set`] takes a
+//!   plain [`Col`], so a qualified target cannot be written.
+//! * `INSERT` values or `WHEN NOT MATCHED AND` conditions that read the target:
+//!   they take expressions of the [`Source`] scope, and [`target`](crate::expr::target)
+//!   builds [`Matched`]-scope expressions, which do not convert:
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # struct Ev;
+//! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
+//! # impl IcebergTable for Ev {
+//! #     fn table_def() -> &'static TableDef { unimplemented!() }
+//! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
+//! # }
+//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//!     .when_not_matched()
+//!     .insert(|i| i.value(Ev::STATUS, target(Ev::STATUS))); // target in INSERT values
+//! ```
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # struct Ev;
+//! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
+//! # impl IcebergTable for Ev {
+//! #     fn table_def() -> &'static TableDef { unimplemented!() }
+//! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
+//! # }
+//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//!     .when_matched()
+//!     .update(|u| u.set(target(Ev::STATUS), source(Ev::STATUS))); // qualified SET target
+//! ```
+//!
+//! * `WHEN NOT MATCHED BY SOURCE` / `BY TARGET` (not Athena syntax): there is no method
+//!   for them.
+//! * A clause after an unconditional clause of the same kind (it could never run):
+//!   error from `build()`.
+//! * Unqualified columns in conditions (ambiguous between target and source): the
+//!   condition scopes do not accept plain columns, so they do not compile.
+
+use std::marker::PhantomData;
+
+use super::{
+    check_columns, column, null_of, refuse_aggregates, refuse_params, retype_literal, source_col,
+};
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind, Result};
+use crate::expr::{BinaryOp, Col, ColumnValue, Expr, IntoOperand, Matched, Scope, Source};
+use crate::model::TableName;
+use crate::record::{IcebergTable, SqlType};
+use crate::render::SqlWriter;
+use crate::statement::{Statement, StatementKind};
+use crate::value::Value;
+
+/// Name of the helper column of source de-duplication; a table may not have a column
+/// of this name when [`Merge::dedup_source`] is used.
+pub const DEDUP_COLUMN: &str = "merge_row_number";
+
+/// Where MERGE reads its source rows from. The source always has the target's columns.
+#[derive(Debug)]
+pub enum MergeSource<'a, T> {
+    /// Another table with `T`'s columns (e.g. a staging table).
+    Table(TableName),
+    /// Inline typed rows: `(VALUES ...) AS source (c1, ...)`.
+    Rows(&'a [T]),
+    /// A SELECT statement built by this crate (same dialect, no parameters) whose
+    /// result has `T`'s columns, in order.
+    Query(&'a Statement),
+}
+
+impl<'a, T> MergeSource<'a, T> {
+    /// Another table with `T`'s columns.
+    pub fn table(name: TableName) -> Self {
+        MergeSource::Table(name)
+    }
+
+    /// Inline typed rows.
+    pub fn rows(rows: &'a [T]) -> Self {
+        MergeSource::Rows(rows)
+    }
+
+    /// A built SELECT with `T`'s columns.
+    pub fn query(select: &'a Statement) -> Self {
+        MergeSource::Query(select)
+    }
+}
+
+#[derive(Debug, Clone)]
+enum MatchedAction {
+    Delete,
+    Update(Vec<(&'static str, Expr)>),
+    UpdateAll,
+}
+
+#[derive(Debug, Clone)]
+enum NotMatchedAction {
+    Insert(Vec<(&'static str, Expr)>),
+    InsertAll,
+}
+
+#[derive(Debug, Clone)]
+enum Clause {
+    Matched {
+        cond: Option<Expr>,
+        action: MatchedAction,
+    },
+    NotMatched {
+        cond: Option<Expr>,
+        action: NotMatchedAction,
+    },
+}
+
+/// Builds `MERGE INTO t AS target USING ... AS source ON ... WHEN ...`.
+///
+/// ```
+/// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dml::{merge, MergeSource};
+/// # use std::sync::OnceLock;
+/// struct Ev;
+/// impl Ev {
+///     const EVENT_ID: Col<Ev, String> = Col::new("event_id");
+///     const STATUS: Col<Ev, String> = Col::new("status");
+/// }
+/// impl IcebergTable for Ev {
+///     fn table_def() -> &'static TableDef {
+///         static DEF: OnceLock<TableDef> = OnceLock::new();
+///         DEF.get_or_init(|| TableDef::builder("analytics", "mcp_events")
+///             .column(Column::new("event_id", IcebergType::String).required())
+///             .column(Column::new("status", IcebergType::String))
+///             .build().unwrap())
+///     }
+///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
+/// }
+/// let upsert = merge::<Ev>(MergeSource::table(TableName::new("analytics", "mcp_events_staging")))
+///     .on_key(Ev::EVENT_ID)
+///     .when_matched_and(source(Ev::STATUS).eq("deleted")).delete()
+///     .when_matched().update_all()
+///     .when_not_matched().insert_all();
+/// assert_eq!(upsert.build()?.sql(),
+///     "MERGE INTO analytics.mcp_events AS target\n\
+///      USING analytics.mcp_events_staging AS source\n\
+///      ON target.event_id = source.event_id\n\
+///      WHEN MATCHED AND source.status = 'deleted' THEN DELETE\n\
+///      WHEN MATCHED THEN UPDATE SET status = source.status\n\
+///      WHEN NOT MATCHED THEN INSERT (event_id, status) VALUES (source.event_id, source.status)");
+/// // A clause after an unconditional one of the same kind could never run:
+/// let bad = merge::<Ev>(MergeSource::table(TableName::new("analytics", "s")))
+///     .on_key(Ev::EVENT_ID)
+///     .when_matched().delete()
+///     .when_matched_and(source(Ev::STATUS).eq("x")).update_all();
+/// assert!(bad.build().unwrap_err().message().contains("can never run"));
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[must_use]
+pub struct Merge<'a, T> {
+    source: MergeSource<'a, T>,
+    keys: Vec<&'static str>,
+    null_safe: bool,
+    dedup: Option<&'static str>,
+    clauses: Vec<Clause>,
+    dialect: Dialect,
+}
+
+impl<'a, T> std::fmt::Debug for Merge<'a, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Merge")
+            .field("keys", &self.keys)
+            .field("null_safe", &self.null_safe)
+            .field("dedup", &self.dedup)
+            .field("clauses", &self.clauses)
+            .field("dialect", &self.dialect)
+            .finish()
+    }
+}
+
+/// A `WHEN MATCHED [AND cond]` clause waiting for its action.
+#[must_use]
+pub struct WhenMatched<'a, T> {
+    merge: Merge<'a, T>,
+    cond: Option<Expr>,
+}
+
+/// A `WHEN NOT MATCHED [AND cond]` clause waiting for its action.
+#[must_use]
+pub struct WhenNotMatched<'a, T> {
+    merge: Merge<'a, T>,
+    cond: Option<Expr>,
+}
+
+/// The assignments of a `WHEN MATCHED THEN UPDATE SET`: unqualified target columns on
+/// the left, [`Matched`]-scope values (source, target, literals) on the right.
+#[must_use]
+pub struct MergeUpdate<T> {
+    sets: Vec<(&'static str, Expr)>,
+    _table: PhantomData<fn() -> T>,
+}
+
+/// The values of a `WHEN NOT MATCHED THEN INSERT`: target columns and [`Source`]-scope
+/// values (source columns, literals; never the target).
+#[must_use]
+pub struct MergeInsert<T> {
+    values: Vec<(&'static str, Expr)>,
+    _table: PhantomData<fn() -> T>,
+}
+
+impl<T> MergeUpdate<T> {
+    /// `col = value`.
+    pub fn set<V: ColumnValue, R: IntoOperand<Matched<T>, V::Base>>(
+        mut self,
+        col: Col<T, V>,
+        value: R,
+    ) -> Self {
+        self.sets.push((col.name(), value.into_operand()));
+        self
+    }
+
+    /// `col = NULL` (nullable columns only).
+    pub fn set_null<X: SqlType>(mut self, col: Col<T, Option<X>>) -> Self {
+        self.sets.push((col.name(), null_of(&X::iceberg_type())));
+        self
+    }
+}
+
+impl<T> MergeInsert<T> {
+    /// Inserts `value` into `col`.
+    pub fn value<V: ColumnValue, R: IntoOperand<Source<T>, V::Base>>(
+        mut self,
+        col: Col<T, V>,
+        value: R,
+    ) -> Self {
+        self.values.push((col.name(), value.into_operand()));
+        self
+    }
+}
+
+impl<'a, T: IcebergTable> WhenMatched<'a, T> {
+    fn then(mut self, action: MatchedAction) -> Merge<'a, T> {
+        self.merge.clauses.push(Clause::Matched {
+            cond: self.cond,
+            action,
+        });
+        self.merge
+    }
+
+    /// `THEN DELETE`
+    pub fn delete(self) -> Merge<'a, T> {
+        self.then(MatchedAction::Delete)
+    }
+
+    /// `THEN UPDATE SET c = source.c` for every column except the keys.
+    pub fn update_all(self) -> Merge<'a, T> {
+        self.then(MatchedAction::UpdateAll)
+    }
+
+    /// `THEN UPDATE SET ...` with the assignments `f` adds.
+    pub fn update(self, f: impl FnOnce(MergeUpdate<T>) -> MergeUpdate<T>) -> Merge<'a, T> {
+        let u = f(MergeUpdate {
+            sets: Vec::new(),
+            _table: PhantomData,
+        });
+        self.then(MatchedAction::Update(u.sets))
+    }
+}
+
+impl<'a, T: IcebergTable> WhenNotMatched<'a, T> {
+    fn then(mut self, action: NotMatchedAction) -> Merge<'a, T> {
+        self.merge.clauses.push(Clause::NotMatched {
+            cond: self.cond,
+            action,
+        });
+        self.merge
+    }
+
+    /// `THEN INSERT (all columns) VALUES (source.c, ...)`.
+    pub fn insert_all(self) -> Merge<'a, T> {
+        self.then(NotMatchedAction::InsertAll)
+    }
+
+    /// `THEN INSERT (cols) VALUES (...)` with the values `f` adds; NOT NULL columns
+    /// must get one.
+    pub fn insert(self, f: impl FnOnce(MergeInsert<T>) -> MergeInsert<T>) -> Merge<'a, T> {
+        let i = f(MergeInsert {
+            values: Vec::new(),
+            _table: PhantomData,
+        });
+        self.then(NotMatchedAction::Insert(i.values))
+    }
+}
+
+impl<'a, T: IcebergTable> Merge<'a, T> {
+    /// A MERGE into `T`'s table from `source`.
+    pub fn new(source: MergeSource<'a, T>) -> Self {
+        Merge {
+            source,
+            keys: Vec::new(),
+            null_safe: false,
+            dedup: None,
+            clauses: Vec::new(),
+            dialect: Dialect::Athena,
+        }
+    }
+
+    /// Matches target and source rows on `col` (call again for a compound key):
+    /// `target.col = source.col`.
+    pub fn on_key<V>(mut self, col: Col<T, V>) -> Self {
+        self.keys.push(col.name());
+        self
+    }
+
+    /// Matches keys NULL-safely: `target.k IS NOT DISTINCT FROM source.k`, so a NULL
+    /// key matches a NULL key.
+    pub fn null_safe_keys(mut self) -> Self {
+        self.null_safe = true;
+        self
+    }
+
+    /// De-duplicates the source on the key before matching (Athena fails a MERGE when
+    /// one target row matches two source rows): of the source rows sharing a key, only
+    /// the one with the greatest `order_by` value is used (`row_number() OVER
+    /// (PARTITION BY keys ORDER BY order_by DESC) = 1`).
+    pub fn dedup_source<V>(mut self, order_by: Col<T, V>) -> Self {
+        self.dedup = Some(order_by.name());
+        self
+    }
+
+    /// Starts `WHEN MATCHED THEN ...`.
+    pub fn when_matched(self) -> WhenMatched<'a, T> {
+        WhenMatched {
+            merge: self,
+            cond: None,
+        }
+    }
+
+    /// Starts `WHEN MATCHED AND cond THEN ...`; `cond` may read [`source`] and
+    /// [`target`] columns.
+    ///
+    /// [`source`]: crate::expr::source
+    /// [`target`]: crate::expr::target
+    pub fn when_matched_and<C: IntoOperand<Matched<T>, bool>>(self, cond: C) -> WhenMatched<'a, T> {
+        WhenMatched {
+            merge: self,
+            cond: Some(cond.into_operand()),
+        }
+    }
+
+    /// Starts `WHEN NOT MATCHED THEN INSERT ...`.
+    pub fn when_not_matched(self) -> WhenNotMatched<'a, T> {
+        WhenNotMatched {
+            merge: self,
+            cond: None,
+        }
+    }
+
+    /// Starts `WHEN NOT MATCHED AND cond THEN INSERT ...`; `cond` may read only
+    /// [`source`](crate::expr::source) columns.
+    pub fn when_not_matched_and<C: IntoOperand<Source<T>, bool>>(
+        self,
+        cond: C,
+    ) -> WhenNotMatched<'a, T> {
+        WhenNotMatched {
+            merge: self,
+            cond: Some(cond.into_operand()),
+        }
+    }
+
+    /// Renders for `dialect` (default: Athena).
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    fn check(&self, errors: &mut Vec<Error>) {
+        let def = T::table_def();
+        let kind = StatementKind::Merge;
+        if let Err(e) = def.name().check() {
+            errors.extend(e.into_vec());
+        }
+        if self.keys.is_empty() {
+            errors.push(
+                Error::new(
+                    ErrorKind::DisallowedSyntax,
+                    "MERGE needs at least one key column",
+                )
+                .with_hint("add `.on_key(Table::KEY_COLUMN)`"),
+            );
+        }
+        for (i, k) in self.keys.iter().enumerate() {
+            if let Err(e) = column(def, k) {
+                errors.push(e);
+            }
+            if self.keys[..i].contains(k) {
+                errors.push(Error::new(
+                    ErrorKind::DisallowedSyntax,
+                    format!("MERGE key column `{k}` is given twice"),
+                ));
+            }
+        }
+        if let Some(d) = self.dedup {
+            if let Err(e) = column(def, d) {
+                errors.push(e);
+            }
+            if def.column(DEDUP_COLUMN).is_some() {
+                errors.push(Error::new(
+                    ErrorKind::DisallowedSyntax,
+                    format!("source de-duplication needs a helper column `{DEDUP_COLUMN}`, but the table has a column of that name"),
+                ));
+            }
+        }
+        match &self.source {
+            MergeSource::Table(name) => {
+                if let Err(e) = name.check() {
+                    errors.extend(e.into_vec());
+                }
+            }
+            MergeSource::Rows(rows) => {
+                if rows.is_empty() {
+                    errors.push(Error::new(
+                        ErrorKind::InvalidValue,
+                        "a MERGE from inline rows needs at least one row",
+                    ));
+                }
+            }
+            MergeSource::Query(stmt) => {
+                if stmt.kind() != StatementKind::Select {
+                    errors.push(Error::new(
+                        ErrorKind::DisallowedSyntax,
+                        format!(
+                            "a MERGE source query must be a SELECT, not {}",
+                            stmt.kind().name()
+                        ),
+                    ));
+                }
+                if stmt.dialect() != self.dialect {
+                    errors.push(Error::new(
+                        ErrorKind::DisallowedSyntax,
+                        format!(
+                            "the MERGE source query was built for {:?}, the MERGE for {:?}",
+                            stmt.dialect(),
+                            self.dialect
+                        ),
+                    ));
+                }
+                if !stmt.params().is_empty() {
+                    errors.push(Error::new(
+                        ErrorKind::Unsupported,
+                        "MERGE statements cannot take `?` parameters, and the source query has some",
+                    ));
+                }
+            }
+        }
+        if self.clauses.is_empty() {
+            errors.push(Error::new(
+                ErrorKind::DisallowedSyntax,
+                "MERGE needs at least one WHEN clause",
+            ));
+        }
+        let mut last_matched: Option<usize> = None;
+        let mut last_not_matched: Option<usize> = None;
+        for (i, clause) in self.clauses.iter().enumerate() {
+            let n = i + 1;
+            let (cond, seen, what) = match clause {
+                Clause::Matched { cond, .. } => (cond, &mut last_matched, "WHEN MATCHED"),
+                Clause::NotMatched { cond, .. } => {
+                    (cond, &mut last_not_matched, "WHEN NOT MATCHED")
+                }
+            };
+            if let Some(prev) = *seen {
+                errors.push(
+                    Error::new(
+                        ErrorKind::DisallowedSyntax,
+                        format!(
+                            "clause {n} ({what}) can never run: clause {prev} is an unconditional {what} and matches first"
+                        ),
+                    )
+                    .with_hint("put conditional clauses before the unconditional clause of the same kind"),
+                );
+            }
+            if let Some(c) = cond {
+                check_columns(def, c, errors);
+                refuse_params(kind, c, errors);
+                refuse_aggregates("a WHEN condition", c, errors);
+            } else if seen.is_none() {
+                *seen = Some(n);
+            }
+            match clause {
+                Clause::Matched {
+                    action: MatchedAction::Update(sets),
+                    ..
+                } => {
+                    if sets.is_empty() {
+                        errors.push(Error::new(
+                            ErrorKind::DisallowedSyntax,
+                            format!("clause {n}: UPDATE SET needs at least one assignment"),
+                        ));
+                    }
+                    self.check_pairs(n, "UPDATE sets", sets, errors);
+                }
+                Clause::NotMatched {
+                    action: NotMatchedAction::Insert(values),
+                    ..
+                } => {
+                    if values.is_empty() {
+                        errors.push(Error::new(
+                            ErrorKind::DisallowedSyntax,
+                            format!("clause {n}: INSERT needs at least one value"),
+                        ));
+                    }
+                    self.check_pairs(n, "INSERT lists", values, errors);
+                    for c in def.columns() {
+                        if !c.nullable && !values.iter().any(|(k, _)| *k == c.name) {
+                            errors.push(Error::new(
+                                ErrorKind::InvalidValue,
+                                format!(
+                                    "clause {n}: column `{}` is NOT NULL but the INSERT gives it no value",
+                                    c.name
+                                ),
+                            ));
+                        }
+                    }
+                }
+                Clause::Matched {
+                    action: MatchedAction::UpdateAll,
+                    ..
+                } => {
+                    if def
+                        .columns()
+                        .iter()
+                        .all(|c| self.keys.contains(&c.name.as_str()))
+                    {
+                        errors.push(Error::new(
+                            ErrorKind::DisallowedSyntax,
+                            format!("clause {n}: update_all() has nothing to set: every column is a key"),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn check_pairs(
+        &self,
+        n: usize,
+        what: &str,
+        pairs: &[(&'static str, Expr)],
+        errors: &mut Vec<Error>,
+    ) {
+        let def = T::table_def();
+        for (i, (name, value)) in pairs.iter().enumerate() {
+            if let Err(e) = column(def, name) {
+                errors.push(e);
+            }
+            if pairs[..i].iter().any(|(k, _)| k == name) {
+                errors.push(Error::new(
+                    ErrorKind::DisallowedSyntax,
+                    format!("clause {n}: {what} column `{name}` twice"),
+                ));
+            }
+            check_columns(def, value, errors);
+            refuse_params(StatementKind::Merge, value, errors);
+            refuse_aggregates("a MERGE value", value, errors);
+        }
+    }
+
+    /// Checks, renders and validates the statement.
+    pub fn build(&self) -> Result<Statement> {
+        let mut errors = Vec::new();
+        self.check(&mut errors);
+        Error::check_all(errors)?;
+        let def = T::table_def();
+        let mut w = SqlWriter::new(StatementKind::Merge, self.dialect);
+        w.push("MERGE INTO ")
+            .table_name(def.name())
+            .push(" AS ")
+            .ident("target");
+        w.push("\nUSING ");
+        self.render_source(&mut w)?;
+        w.push(" AS ").ident("source");
+        if let MergeSource::Rows(_) = self.source {
+            if self.dedup.is_none() {
+                w.push(" (");
+                for (i, c) in def.columns().iter().enumerate() {
+                    if i > 0 {
+                        w.push(", ");
+                    }
+                    w.ident(&c.name);
+                }
+                w.push_char(')');
+            }
+        }
+        w.push("\nON ");
+        let op = if self.null_safe {
+            BinaryOp::IsNotDistinctFrom
+        } else {
+            BinaryOp::Eq
+        };
+        let mut on: Option<Expr> = None;
+        for k in &self.keys {
+            let eq = Expr::Binary {
+                op,
+                left: Box::new(Expr::Column {
+                    scope: Scope::Target,
+                    name: k,
+                }),
+                right: Box::new(source_col(k)),
+            };
+            on = super::update::and_filter(on, eq);
+        }
+        if let Some(on) = &on {
+            on.render(&mut w)?;
+        }
+        for clause in &self.clauses {
+            match clause {
+                Clause::Matched { cond, action } => {
+                    w.push("\nWHEN MATCHED");
+                    render_cond(&mut w, cond)?;
+                    match action {
+                        MatchedAction::Delete => {
+                            w.push(" THEN DELETE");
+                        }
+                        MatchedAction::Update(sets) => {
+                            let sets: Vec<(&str, Expr)> = sets
+                                .iter()
+                                .map(|(n, v)| (*n, self.typed(n, v.clone())))
+                                .collect();
+                            render_update(&mut w, &sets)?;
+                        }
+                        MatchedAction::UpdateAll => {
+                            let sets: Vec<(&str, Expr)> = def
+                                .columns()
+                                .iter()
+                                .filter(|c| !self.keys.contains(&c.name.as_str()))
+                                .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
+                                .collect();
+                            render_update(&mut w, &sets)?;
+                        }
+                    }
+                }
+                Clause::NotMatched { cond, action } => {
+                    w.push("\nWHEN NOT MATCHED");
+                    render_cond(&mut w, cond)?;
+                    let values: Vec<(&str, Expr)> = match action {
+                        NotMatchedAction::Insert(values) => values
+                            .iter()
+                            .map(|(n, v)| (*n, self.typed(n, v.clone())))
+                            .collect(),
+                        NotMatchedAction::InsertAll => def
+                            .columns()
+                            .iter()
+                            .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
+                            .collect(),
+                    };
+                    w.push(" THEN INSERT (");
+                    for (i, (n, _)) in values.iter().enumerate() {
+                        if i > 0 {
+                            w.push(", ");
+                        }
+                        w.ident(n);
+                    }
+                    w.push(") VALUES (");
+                    for (i, (_, v)) in values.iter().enumerate() {
+                        if i > 0 {
+                            w.push(", ");
+                        }
+                        v.render(&mut w)?;
+                    }
+                    w.push_char(')');
+                }
+            }
+        }
+        w.finish()
+    }
+
+    /// A literal value gets its column's exact type.
+    fn typed(&self, name: &str, value: Expr) -> Expr {
+        match T::table_def().column(name) {
+            Some(c) => retype_literal(value, &c.ty),
+            None => value,
+        }
+    }
+
+    fn render_rows(&self, w: &mut SqlWriter, rows: &[T]) -> Result<()> {
+        let def = T::table_def();
+        let columns = def.columns();
+        w.push("(\n  VALUES");
+        for (r, row) in rows.iter().enumerate() {
+            let values = row.to_values();
+            if values.len() != columns.len() {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "source row {r}: {} values for the {} columns of table `{}`",
+                        values.len(),
+                        columns.len(),
+                        def.name()
+                    ),
+                ));
+            }
+            w.push(if r == 0 { "\n    (" } else { ",\n    (" });
+            for (i, (v, c)) in values.iter().zip(columns).enumerate() {
+                if i > 0 {
+                    w.push(", ");
+                }
+                if matches!(v, Value::Null) && !c.nullable {
+                    return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        format!(
+                            "source row {r}: column `{}` is NOT NULL but the value is NULL",
+                            c.name
+                        ),
+                    ));
+                }
+                w.literal(v, &c.ty).map_err(|e| {
+                    super::context(e, format_args!("source row {r}, column `{}`", c.name))
+                })?;
+            }
+            w.push_char(')');
+        }
+        w.push("\n)");
+        Ok(())
+    }
+
+    fn render_source(&self, w: &mut SqlWriter) -> Result<()> {
+        let def = T::table_def();
+        let Some(order) = self.dedup else {
+            match &self.source {
+                MergeSource::Table(name) => {
+                    w.table_name(name);
+                }
+                MergeSource::Rows(rows) => self.render_rows(w, rows)?,
+                MergeSource::Query(stmt) => {
+                    // A validated SELECT of the same dialect, built by this crate.
+                    w.push("(\n").push(stmt.sql()).push("\n)");
+                }
+            }
+            return Ok(());
+        };
+        w.push("(\n  SELECT ");
+        for (i, c) in def.columns().iter().enumerate() {
+            if i > 0 {
+                w.push(", ");
+            }
+            w.ident(&c.name);
+        }
+        w.push("\n  FROM (\n    SELECT *, row_number() OVER (PARTITION BY ");
+        for (i, k) in self.keys.iter().enumerate() {
+            if i > 0 {
+                w.push(", ");
+            }
+            w.ident(k);
+        }
+        w.push(" ORDER BY ")
+            .ident(order)
+            .push(" DESC) AS ")
+            .ident(DEDUP_COLUMN);
+        w.push("\n    FROM ");
+        match &self.source {
+            MergeSource::Table(name) => {
+                w.table_name(name);
+            }
+            MergeSource::Rows(rows) => {
+                self.render_rows(w, rows)?;
+                w.push(" AS ").ident("source_rows").push(" (");
+                for (i, c) in def.columns().iter().enumerate() {
+                    if i > 0 {
+                        w.push(", ");
+                    }
+                    w.ident(&c.name);
+                }
+                w.push_char(')');
+            }
+            MergeSource::Query(stmt) => {
+                w.push("(\n")
+                    .push(stmt.sql())
+                    .push("\n) AS ")
+                    .ident("source_query");
+            }
+        }
+        w.push("\n  ) AS ").ident("ranked");
+        w.push("\n  WHERE ").ident(DEDUP_COLUMN).push(" = 1\n)");
+        Ok(())
+    }
+}
+
+fn render_cond(w: &mut SqlWriter, cond: &Option<Expr>) -> Result<()> {
+    if let Some(c) = cond {
+        w.push(" AND ");
+        // Parenthesise an OR so that `AND a OR b` cannot be misread.
+        if matches!(
+            c,
+            Expr::Binary {
+                op: BinaryOp::Or,
+                ..
+            }
+        ) {
+            w.push_char('(');
+            c.render(w)?;
+            w.push_char(')');
+        } else {
+            c.render(w)?;
+        }
+    }
+    Ok(())
+}
+
+fn render_update(w: &mut SqlWriter, sets: &[(&str, Expr)]) -> Result<()> {
+    w.push(" THEN UPDATE SET ");
+    for (i, (n, v)) in sets.iter().enumerate() {
+        if i > 0 {
+            w.push(", ");
+        }
+        w.ident(n).push(" = ");
+        v.render(w)?;
+    }
+    Ok(())
+}
