@@ -1,0 +1,1378 @@
+//! The validation corpus: every SQL shape our renderers produce must pass
+//! `validate_sql` for its kind and dialect, and every listed bad form must fail with
+//! the stated error kind and a message that says what was found.
+
+use iceberg_sql::error::SqlLocation;
+use iceberg_sql::validate::{parse_statement, validate_sql};
+use iceberg_sql::{Dialect, Error, ErrorKind, StatementKind as K};
+use sqlparser::ast::{Expr, SelectItem, SetExpr, Statement, TableFactor, TableVersion, Value};
+
+const A: Dialect = Dialect::Athena;
+const S: Dialect = Dialect::Spark;
+
+#[track_caller]
+fn accept(dialect: Dialect, kind: K, params: usize, sql: &str) {
+    if let Err(e) = validate_sql(sql, kind, dialect, params) {
+        panic!("expected {dialect:?} {kind:?} to accept:\n{sql}\n--- got ---\n{e}");
+    }
+}
+
+#[track_caller]
+fn reject(
+    dialect: Dialect,
+    kind: K,
+    params: usize,
+    sql: &str,
+    ek: ErrorKind,
+    fragment: &str,
+) -> Error {
+    match validate_sql(sql, kind, dialect, params) {
+        Ok(()) => panic!("expected {dialect:?} {kind:?} to reject:\n{sql}"),
+        Err(e) => {
+            assert_eq!(e.kind(), ek, "wrong kind for {sql}:\n{e}");
+            assert!(
+                e.message().contains(fragment),
+                "message for {sql}\n  {:?}\nlacks {fragment:?}",
+                e.message()
+            );
+            assert_eq!(e.sql(), Some(sql), "the error carries the SQL");
+            e
+        }
+    }
+}
+
+#[track_caller]
+fn at(e: &Error, line: usize, column: usize) {
+    assert_eq!(e.location(), Some(&SqlLocation { line, column }), "{e}");
+    assert!(e.to_string().contains('^'), "caret missing:\n{e}");
+}
+
+/// The single projected expression of `SELECT <expr>`.
+fn select_value(sql: &str, dialect: Dialect) -> Value {
+    let stmt = parse_statement(sql, K::Select, dialect).unwrap_or_else(|e| panic!("{e}"));
+    let Statement::Query(q) = stmt else {
+        panic!("not a query")
+    };
+    let SetExpr::Select(s) = q.body.as_ref() else {
+        panic!("not a select")
+    };
+    match &s.projection[0] {
+        SelectItem::UnnamedExpr(Expr::Value(v)) => v.value.clone(),
+        other => panic!("not a literal: {other:?}"),
+    }
+}
+
+// =====================================================================================
+// Athena DDL (Hive grammar)
+// =====================================================================================
+
+const ATHENA_CREATE: &str = "CREATE TABLE IF NOT EXISTS analytics.mcp_events (
+  event_id string COMMENT 'ULID',
+  event_ts timestamp,
+  price decimal(10,2),
+  tags array<string>,
+  attrs map<string,string>,
+  loc struct<lat:double,lon:double>,
+  `date` date
+)
+PARTITIONED BY (day(event_ts), bucket(16, user_id), truncate(4, name), category)
+LOCATION 's3://my-datalake/iceberg/mcp_events/'
+TBLPROPERTIES (
+  'table_type'='ICEBERG',
+  'format'='parquet',
+  'write_compression'='snappy'
+)";
+
+#[test]
+fn athena_create_table_full() {
+    accept(A, K::CreateTable, 0, ATHENA_CREATE);
+}
+
+#[test]
+fn athena_create_table_without_partitioning_or_if_not_exists() {
+    accept(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE analytics.mcp_events (\n  event_id string,\n  latency_ms bigint,\n  ok boolean,\n  \
+         f float,\n  b binary,\n  d date\n)\nLOCATION 's3://my-datalake/iceberg/mcp_events/'\n\
+         TBLPROPERTIES (\n  'table_type'='ICEBERG'\n)",
+    );
+}
+
+#[test]
+fn athena_create_table_temporal_transforms() {
+    accept(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (ts timestamp, d date) PARTITIONED BY (year(d), month(d), hour(ts)) \
+         LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='iceberg')",
+    );
+}
+
+#[test]
+fn athena_create_table_transforms_land_in_partition_by() {
+    let stmt = parse_statement(ATHENA_CREATE, K::CreateTable, A).unwrap();
+    let Statement::CreateTable(ct) = stmt else {
+        panic!()
+    };
+    let Some(p) = ct.partition_by.as_deref() else {
+        panic!("no partition_by")
+    };
+    assert_eq!(
+        p.to_string(),
+        "(day(event_ts), bucket(16, user_id), truncate(4, name), category)"
+    );
+    assert_eq!(ct.columns.len(), 7);
+    assert_eq!(
+        ct.hive_formats.and_then(|h| h.location).as_deref(),
+        Some("s3://my-datalake/iceberg/mcp_events/")
+    );
+}
+
+#[test]
+fn athena_drop_table() {
+    accept(A, K::DropTable, 0, "DROP TABLE analytics.mcp_events");
+}
+
+#[test]
+fn athena_drop_table_if_exists() {
+    accept(
+        A,
+        K::DropTable,
+        0,
+        "DROP TABLE IF EXISTS analytics.mcp_events",
+    );
+}
+
+#[test]
+fn athena_alter_add_columns() {
+    accept(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE analytics.mcp_events ADD COLUMNS (error_code string, retry_count int)",
+    );
+}
+
+#[test]
+fn athena_alter_add_nested_columns() {
+    accept(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t ADD COLUMNS (points array<struct<x: double, y: double>>)",
+    );
+}
+
+#[test]
+fn athena_alter_drop_column() {
+    accept(A, K::AlterTable, 0, "ALTER TABLE db.t DROP COLUMN c");
+}
+
+#[test]
+fn athena_alter_change_column() {
+    accept(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t CHANGE COLUMN payload tool_payload string",
+    );
+}
+
+#[test]
+fn athena_alter_change_column_with_comment() {
+    accept(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t CHANGE COLUMN payload tool_payload string COMMENT 'x'",
+    );
+}
+
+#[test]
+fn athena_alter_change_column_type_promotion() {
+    accept(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t CHANGE COLUMN n n bigint",
+    );
+}
+
+#[test]
+fn athena_alter_set_tblproperties() {
+    accept(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='604800')",
+    );
+}
+
+#[test]
+fn athena_alter_unset_tblproperties() {
+    accept(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t UNSET TBLPROPERTIES ('write_compression')",
+    );
+}
+
+#[test]
+fn athena_optimize() {
+    accept(
+        A,
+        K::Optimize,
+        0,
+        "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK",
+    );
+}
+
+#[test]
+fn athena_optimize_where() {
+    accept(
+        A,
+        K::Optimize,
+        0,
+        "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK WHERE category = 'c1'",
+    );
+}
+
+#[test]
+fn athena_vacuum() {
+    accept(A, K::Vacuum, 0, "VACUUM analytics.mcp_events");
+}
+
+#[test]
+fn athena_vacuum_backticked_table() {
+    accept(A, K::Vacuum, 0, "VACUUM analytics.`_mcp_events`");
+}
+
+// =====================================================================================
+// Athena DML (Trino grammar)
+// =====================================================================================
+
+#[test]
+fn athena_insert_values_every_literal_form() {
+    accept(
+        A,
+        K::Insert,
+        0,
+        "INSERT INTO analytics.mcp_events (event_id, event_ts, price, tags, attrs, loc) VALUES \
+         ('a''b', TIMESTAMP '2026-10-01 12:00:00.000000', DECIMAL '12.50', ARRAY['x'], \
+          MAP(ARRAY['k'], ARRAY['v']), CAST(ROW(1.5E0, 2.5E0) AS row(lat double, lon double))), \
+         (CAST(NULL AS varchar), REAL '1.5', CAST(nan() AS double), X'0a0b', DATE '2026-10-01', true), \
+         (BIGINT '5', CAST(ARRAY[] AS array(varchar)), TIMESTAMP '2026-10-01 12:00:00.000000 UTC', \
+          CAST(MAP(ARRAY['k'], ARRAY[1]) AS map(varchar, integer)), false, NULL)",
+    );
+}
+
+#[test]
+fn athena_insert_timestamp_types() {
+    accept(
+        A,
+        K::Insert,
+        0,
+        "INSERT INTO db.t (a, b) VALUES (CAST('2026-10-01 12:00:00' AS timestamp(6)), \
+         CAST(TIMESTAMP '2026-10-01 12:00:00 UTC' AS timestamp(6) with time zone))",
+    );
+}
+
+#[test]
+fn athena_insert_select_with_placeholder() {
+    accept(
+        A,
+        K::Insert,
+        1,
+        "INSERT INTO db.t (a, b) SELECT a, b FROM db.s WHERE x = ?",
+    );
+}
+
+#[test]
+fn athena_update() {
+    accept(
+        A,
+        K::Update,
+        0,
+        "UPDATE analytics.mcp_events SET status = 'retried', latency_ms = 320 WHERE event_id = 'evt-001'",
+    );
+}
+
+#[test]
+fn athena_delete() {
+    accept(
+        A,
+        K::Delete,
+        0,
+        "DELETE FROM analytics.mcp_events WHERE user_id = 'user-123' AND event_ts < TIMESTAMP '2026-09-01 00:00:00.000000'",
+    );
+}
+
+const MERGE_SUBQUERY: &str = "MERGE INTO analytics.mcp_events AS target USING (SELECT * FROM analytics.mcp_events_staging) AS source \
+ON (target.event_id = source.event_id) \
+WHEN MATCHED AND source.status = 'deleted' THEN DELETE \
+WHEN MATCHED THEN UPDATE SET status = source.status, latency_ms = source.latency_ms \
+WHEN NOT MATCHED THEN INSERT (event_id, status, latency_ms) VALUES (source.event_id, source.status, source.latency_ms)";
+
+#[test]
+fn athena_merge_subquery_source() {
+    accept(A, K::Merge, 0, MERGE_SUBQUERY);
+}
+
+#[test]
+fn athena_merge_table_source() {
+    accept(
+        A,
+        K::Merge,
+        0,
+        "MERGE INTO analytics.mcp_events AS target USING analytics.staging AS source \
+         ON (target.event_id = source.event_id) WHEN MATCHED THEN UPDATE SET status = source.status \
+         WHEN NOT MATCHED THEN INSERT (event_id, status) VALUES (source.event_id, source.status)",
+    );
+}
+
+#[test]
+fn athena_merge_values_source() {
+    accept(
+        A,
+        K::Merge,
+        0,
+        "MERGE INTO analytics.mcp_events AS target USING (VALUES ('a', 1), ('b', 2)) AS source (event_id, n) \
+         ON (target.event_id = source.event_id) WHEN MATCHED THEN UPDATE SET n = source.n \
+         WHEN NOT MATCHED THEN INSERT (event_id, n) VALUES (source.event_id, source.n)",
+    );
+}
+
+#[test]
+fn athena_merge_is_not_distinct_from() {
+    accept(
+        A,
+        K::Merge,
+        0,
+        "MERGE INTO db.t AS target USING db.s AS source ON (target.k IS NOT DISTINCT FROM source.k) \
+         WHEN MATCHED THEN DELETE",
+    );
+}
+
+#[test]
+fn athena_merge_dedup_source() {
+    accept(
+        A,
+        K::Merge,
+        0,
+        "MERGE INTO db.t AS target USING (SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY event_id \
+         ORDER BY event_ts DESC) AS rn FROM db.s) WHERE rn = 1) AS source ON (target.event_id = source.event_id) \
+         WHEN MATCHED THEN UPDATE SET status = source.status \
+         WHEN NOT MATCHED THEN INSERT (event_id, status) VALUES (source.event_id, source.status)",
+    );
+}
+
+#[test]
+fn athena_select_aggregates_with_version_travel() {
+    accept(
+        A,
+        K::Select,
+        0,
+        "SELECT tool_name, count(*) AS n, count(*) FILTER (WHERE status = 'error') AS errors, \
+         approx_percentile(latency_ms, 0.95) AS p95 FROM analytics.mcp_events FOR VERSION AS OF 5789234567890123456 AS e \
+         WHERE date_trunc('day', event_ts) >= current_timestamp - INTERVAL '7' DAY GROUP BY tool_name \
+         ORDER BY n DESC LIMIT 10",
+    );
+}
+
+#[test]
+fn athena_select_timestamp_travel() {
+    accept(
+        A,
+        K::Select,
+        0,
+        "SELECT * FROM analytics.mcp_events FOR TIMESTAMP AS OF TIMESTAMP '2026-09-15 00:00:00.000000 UTC'",
+    );
+}
+
+#[test]
+fn athena_time_travel_parses_to_table_versions() {
+    let stmt = parse_statement(
+        "SELECT * FROM db.a FOR VERSION AS OF 42 AS x JOIN db.b FOR TIMESTAMP AS OF (current_timestamp - INTERVAL '1' DAY) AS y ON x.k = y.k",
+        K::Select,
+        A,
+    )
+    .unwrap();
+    let Statement::Query(q) = stmt else { panic!() };
+    let SetExpr::Select(s) = q.body.as_ref() else {
+        panic!()
+    };
+    let TableFactor::Table { version, .. } = &s.from[0].relation else {
+        panic!()
+    };
+    assert!(
+        matches!(version, Some(TableVersion::VersionAsOf(_))),
+        "{version:?}"
+    );
+    let TableFactor::Table { version, .. } = &s.from[0].joins[0].relation else {
+        panic!()
+    };
+    assert!(
+        matches!(version, Some(TableVersion::TimestampAsOf(_))),
+        "{version:?}"
+    );
+}
+
+#[test]
+fn athena_select_metadata_table() {
+    accept(
+        A,
+        K::Select,
+        0,
+        "SELECT * FROM \"analytics\".\"mcp_events$snapshots\" ORDER BY committed_at DESC LIMIT 20",
+    );
+}
+
+#[test]
+fn athena_select_join() {
+    accept(
+        A,
+        K::Select,
+        0,
+        "SELECT a.x, b.y FROM db.a AS a JOIN db.b AS b ON a.k = b.k LEFT JOIN db.c AS c ON c.k = a.k",
+    );
+}
+
+#[test]
+fn athena_select_predicates() {
+    accept(
+        A,
+        K::Select,
+        0,
+        "SELECT CASE WHEN y IS NULL THEN 0 ELSE 1 END AS z, COALESCE(s, 'x') AS s2, CAST(v AS bigint) AS v2 \
+         FROM db.t WHERE d BETWEEN 1 AND 5 AND s IN ('a', 'b') AND s LIKE 'x%' AND q IS NOT NULL \
+         AND r IS DISTINCT FROM 3 AND r IS NOT DISTINCT FROM 4 AND NOT (w IS NULL) OFFSET 5 LIMIT 10",
+    );
+}
+
+#[test]
+fn athena_select_placeholders() {
+    accept(
+        A,
+        K::Select,
+        2,
+        "SELECT * FROM db.t WHERE a = ? AND b IN (?)",
+    );
+}
+
+#[test]
+fn athena_ctas_iceberg() {
+    accept(
+        A,
+        K::CreateTableAs,
+        0,
+        "CREATE TABLE analytics.mcp_daily WITH (table_type = 'ICEBERG', is_external = false, \
+         location = 's3://my-datalake/iceberg/mcp_daily/', format = 'PARQUET', write_compression = 'ZSTD', \
+         partitioning = ARRAY['day(event_ts)', 'bucket(user_id, 16)'], vacuum_max_snapshot_age_seconds = 604800) \
+         AS SELECT event_id, user_id, CAST(event_ts AS timestamp(6)) AS event_ts FROM analytics.mcp_events_raw",
+    );
+}
+
+#[test]
+fn athena_ctas_with_no_data() {
+    accept(
+        A,
+        K::CreateTableAs,
+        0,
+        "CREATE TABLE analytics.mcp_daily WITH (table_type = 'ICEBERG', is_external = false, \
+         location = 's3://my-datalake/iceberg/mcp_daily/', partitioning = ARRAY['truncate(name, 4)', 'category']) \
+         AS SELECT * FROM analytics.mcp_events WITH NO DATA",
+    );
+}
+
+#[test]
+fn athena_ctas_hive() {
+    accept(
+        A,
+        K::CreateTableAs,
+        0,
+        "CREATE TABLE analytics.mcp_events_parquet WITH (format = 'PARQUET', parquet_compression = 'SNAPPY', \
+         external_location = 's3://my-datalake/hive/mcp_events_parquet/', partitioned_by = ARRAY['event_date'], \
+         bucketed_by = ARRAY['user_id'], bucket_count = 16) AS SELECT event_id, user_id, \
+         CAST(event_ts AS date) AS event_date FROM analytics.mcp_events_csv_raw",
+    );
+}
+
+#[test]
+fn athena_unload() {
+    accept(
+        A,
+        K::Unload,
+        1,
+        "UNLOAD (SELECT a, b FROM db.t WHERE d = ?) TO 's3://bucket/out/' WITH (format = 'PARQUET', \
+         compression = 'SNAPPY', partitioned_by = ARRAY['d'])",
+    );
+}
+
+#[test]
+fn trino_strings_double_quotes_and_keep_backslashes() {
+    assert_eq!(
+        select_value("SELECT 'O''Reilly'", A),
+        Value::SingleQuotedString("O'Reilly".into())
+    );
+    assert_eq!(
+        select_value(r"SELECT 'a\b\'", A),
+        Value::SingleQuotedString(r"a\b\".into())
+    );
+}
+
+// =====================================================================================
+// Spark
+// =====================================================================================
+
+#[test]
+fn spark_create_table_full() {
+    accept(
+        S,
+        K::CreateTable,
+        0,
+        "CREATE TABLE IF NOT EXISTS analytics.mcp_events (
+  event_id string NOT NULL COMMENT 'ULID',
+  event_ts timestamp_ntz NOT NULL,
+  loc struct<lat: double, lon: double>,
+  attrs map<string, string>
+)
+USING iceberg
+PARTITIONED BY (days(event_ts), bucket(16, user_id), truncate(4, name), years(d), months(d), hours(ts), category)
+LOCATION 's3://my-datalake/iceberg/mcp_events/'
+TBLPROPERTIES (
+  'format-version'='2',
+  'write.format.default'='parquet'
+)",
+    );
+}
+
+#[test]
+fn spark_create_table_minimal() {
+    accept(
+        S,
+        K::CreateTable,
+        0,
+        "CREATE TABLE analytics.mcp_events (\n  id bigint,\n  tags array<string>,\n  p decimal(10,2)\n)\nUSING iceberg",
+    );
+}
+
+#[test]
+fn spark_drop_table_purge() {
+    accept(S, K::DropTable, 0, "DROP TABLE analytics.mcp_events PURGE");
+}
+
+#[test]
+fn spark_drop_table_if_exists_purge() {
+    accept(
+        S,
+        K::DropTable,
+        0,
+        "DROP TABLE IF EXISTS analytics.mcp_events PURGE",
+    );
+}
+
+#[test]
+fn spark_alter_add_columns() {
+    accept(
+        S,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t ADD COLUMNS (c string COMMENT 'x')",
+    );
+}
+
+#[test]
+fn spark_alter_drop_column() {
+    accept(S, K::AlterTable, 0, "ALTER TABLE db.t DROP COLUMN c");
+}
+
+#[test]
+fn spark_alter_rename_column() {
+    accept(S, K::AlterTable, 0, "ALTER TABLE db.t RENAME COLUMN a TO b");
+}
+
+#[test]
+fn spark_alter_column_type() {
+    accept(
+        S,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t ALTER COLUMN c TYPE bigint",
+    );
+}
+
+#[test]
+fn spark_alter_set_tblproperties() {
+    accept(
+        S,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t SET TBLPROPERTIES ('k'='v')",
+    );
+}
+
+#[test]
+fn spark_alter_unset_tblproperties() {
+    accept(
+        S,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t UNSET TBLPROPERTIES ('k')",
+    );
+}
+
+#[test]
+fn spark_insert_every_literal_form() {
+    accept(
+        S,
+        K::Insert,
+        0,
+        r"INSERT INTO analytics.mcp_events (a, b, c, d, e, f, g, h, i, j, k) VALUES ('it\'s a \\ path', TIMESTAMP_NTZ '2026-10-01 12:00:00.000000', CAST('12.50' AS DECIMAL(10,2)), array('x'), map('k', 'v'), named_struct('lat', 1.5D, 'lon', 2.5D), CAST(NULL AS STRING), CAST('1.5' AS FLOAT), 1.5E0, 5L, X'0a0b'), ('x', TIMESTAMP '2026-10-01 12:00:00', NULL, array(), map(), NULL, NULL, NULL, NULL, NULL, NULL)",
+    );
+}
+
+#[test]
+fn spark_strings_use_backslash_escapes() {
+    assert_eq!(
+        select_value(r"SELECT 'it\'s a \\ path'", S),
+        Value::SingleQuotedString(r"it's a \ path".into())
+    );
+}
+
+#[test]
+fn spark_update() {
+    accept(
+        S,
+        K::Update,
+        0,
+        "UPDATE analytics.mcp_events SET status = 'retried', latency_ms = 320 WHERE event_id = 'evt-001'",
+    );
+}
+
+#[test]
+fn spark_delete() {
+    accept(
+        S,
+        K::Delete,
+        0,
+        "DELETE FROM analytics.mcp_events WHERE user_id = 'user-123' AND event_ts < TIMESTAMP_NTZ '2026-09-01 00:00:00'",
+    );
+}
+
+#[test]
+fn spark_merge() {
+    accept(S, K::Merge, 0, MERGE_SUBQUERY);
+}
+
+#[test]
+fn spark_select_version_travel() {
+    accept(
+        S,
+        K::Select,
+        0,
+        "SELECT * FROM analytics.mcp_events FOR VERSION AS OF 123",
+    );
+}
+
+#[test]
+fn spark_select_timestamp_travel() {
+    accept(
+        S,
+        K::Select,
+        0,
+        "SELECT * FROM analytics.mcp_events FOR TIMESTAMP AS OF TIMESTAMP '2026-09-15 00:00:00'",
+    );
+}
+
+#[test]
+fn spark_select_metadata_table() {
+    accept(
+        S,
+        K::Select,
+        0,
+        "SELECT * FROM analytics.mcp_events.snapshots ORDER BY committed_at DESC LIMIT 20",
+    );
+}
+
+#[test]
+fn spark_call_rewrite_data_files() {
+    accept(
+        S,
+        K::Optimize,
+        0,
+        "CALL local.system.rewrite_data_files(table => 'analytics.mcp_events', options => map('min-input-files', '1'))",
+    );
+}
+
+#[test]
+fn spark_call_expire_snapshots() {
+    accept(
+        S,
+        K::Vacuum,
+        0,
+        "CALL local.system.expire_snapshots(table => 'analytics.mcp_events', older_than => TIMESTAMP '2026-10-01 00:00:00', retain_last => 1)",
+    );
+}
+
+#[test]
+fn spark_ctas() {
+    accept(
+        S,
+        K::CreateTableAs,
+        0,
+        "CREATE TABLE db.t USING iceberg PARTITIONED BY (days(event_ts)) LOCATION 's3://b/db/t/' \
+         TBLPROPERTIES ('format-version'='2') AS SELECT * FROM db.s",
+    );
+}
+
+// =====================================================================================
+// Rejections
+// =====================================================================================
+
+#[test]
+fn reject_two_statements() {
+    let e = reject(
+        A,
+        K::Select,
+        0,
+        "SELECT 1; DROP TABLE t",
+        ErrorKind::Syntax,
+        "expected exactly one SQL statement, found a second one starting with `DROP`",
+    );
+    at(&e, 1, 11);
+}
+
+#[test]
+fn reject_vacuum_retain() {
+    let e = reject(
+        A,
+        K::Vacuum,
+        0,
+        "VACUUM analytics.mcp_events RETAIN 7 DAYS",
+        ErrorKind::DisallowedSyntax,
+        "VACUUM takes no options in Athena, found `RETAIN`",
+    );
+    at(&e, 1, 29);
+}
+
+#[test]
+fn reject_athena_rename_column() {
+    reject(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE t RENAME COLUMN a TO b",
+        ErrorKind::DisallowedSyntax,
+        "RENAME COLUMN is not Athena DDL; rename with ALTER TABLE t CHANGE COLUMN",
+    );
+}
+
+#[test]
+fn reject_athena_alter_column_type() {
+    reject(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE t ALTER COLUMN c TYPE bigint",
+        ErrorKind::DisallowedSyntax,
+        "ALTER COLUMN is not Athena DDL",
+    );
+}
+
+#[test]
+fn reject_athena_add_partition_field() {
+    reject(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE t ADD PARTITION FIELD day(ts)",
+        ErrorKind::DisallowedSyntax,
+        "Athena has no partition evolution",
+    );
+}
+
+#[test]
+fn reject_athena_add_column_singular() {
+    reject(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE t ADD COLUMN c int",
+        ErrorKind::DisallowedSyntax,
+        "Athena ALTER TABLE accepts ADD COLUMNS (…)",
+    );
+}
+
+#[test]
+fn reject_spark_transform_in_athena_ddl() {
+    let e = reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (ts timestamp) PARTITIONED BY (days(ts)) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        ErrorKind::DisallowedSyntax,
+        "partition transform `days(ts)`: `days` is Spark's spelling",
+    );
+    at(&e, 1, 50);
+}
+
+#[test]
+fn reject_athena_transform_in_spark() {
+    reject(
+        S,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (ts timestamp) USING iceberg PARTITIONED BY (day(ts))",
+        ErrorKind::DisallowedSyntax,
+        "`day` is Athena's spelling",
+    );
+}
+
+#[test]
+fn reject_bucket_column_first_in_ddl() {
+    reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (id int) PARTITIONED BY (bucket(id, 16)) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        ErrorKind::DisallowedSyntax,
+        "bucket takes the number first here",
+    );
+}
+
+#[test]
+fn reject_bucket_number_first_in_ctas() {
+    reject(
+        A,
+        K::CreateTableAs,
+        0,
+        "CREATE TABLE db.t WITH (table_type = 'ICEBERG', is_external = false, location = 's3://b/t/', \
+         partitioning = ARRAY['bucket(16, id)']) AS SELECT 1 AS id",
+        ErrorKind::DisallowedSyntax,
+        "CTAS partitioning entry 'bucket(16, id)'",
+    );
+}
+
+#[test]
+fn reject_for_system_time() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT * FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2026-01-01 00:00:00 UTC'",
+        ErrorKind::DisallowedSyntax,
+        "FOR SYSTEM_TIME AS OF is Athena engine v2 syntax, removed in engine v3",
+    );
+}
+
+#[test]
+fn reject_time_travel_without_for() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT * FROM t VERSION AS OF 5",
+        ErrorKind::DisallowedSyntax,
+        "time travel written `VERSION AS OF` without FOR",
+    );
+}
+
+#[test]
+fn reject_merge_not_matched_by_source() {
+    reject(
+        A,
+        K::Merge,
+        0,
+        "MERGE INTO t USING s ON (t.k = s.k) WHEN NOT MATCHED BY SOURCE THEN DELETE",
+        ErrorKind::DisallowedSyntax,
+        "WHEN NOT MATCHED BY SOURCE is not accepted by Athena MERGE",
+    );
+}
+
+#[test]
+fn reject_merge_not_matched_by_target() {
+    reject(
+        A,
+        K::Merge,
+        0,
+        "MERGE INTO t USING s ON (t.k = s.k) WHEN NOT MATCHED BY TARGET THEN INSERT (k) VALUES (s.k)",
+        ErrorKind::DisallowedSyntax,
+        "WHEN NOT MATCHED BY TARGET is not accepted by Athena MERGE",
+    );
+}
+
+#[test]
+fn reject_insert_on_conflict() {
+    reject(
+        A,
+        K::Insert,
+        0,
+        "INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO NOTHING",
+        ErrorKind::DisallowedSyntax,
+        "INSERT … ON CONFLICT / ON DUPLICATE KEY is not accepted by Athena",
+    );
+}
+
+#[test]
+fn reject_insert_returning() {
+    reject(
+        A,
+        K::Insert,
+        0,
+        "INSERT INTO t (a) VALUES (1) RETURNING a",
+        ErrorKind::DisallowedSyntax,
+        "RETURNING is PostgreSQL syntax",
+    );
+}
+
+#[test]
+fn reject_delete_returning() {
+    reject(
+        A,
+        K::Delete,
+        0,
+        "DELETE FROM t WHERE a = 1 RETURNING a",
+        ErrorKind::DisallowedSyntax,
+        "RETURNING is PostgreSQL syntax",
+    );
+}
+
+#[test]
+fn reject_select_top() {
+    let e = reject(
+        A,
+        K::Select,
+        0,
+        "SELECT TOP 1 a FROM t",
+        ErrorKind::DisallowedSyntax,
+        "SELECT TOP n is SQL Server syntax",
+    );
+    at(&e, 1, 8);
+}
+
+#[test]
+fn reject_double_colon_cast() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT x::int FROM t",
+        ErrorKind::DisallowedSyntax,
+        "`::` cast is PostgreSQL syntax: Athena writes CAST(x AS type)",
+    );
+}
+
+#[test]
+fn reject_qualify() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT a, row_number() OVER (PARTITION BY b ORDER BY c) AS rn FROM t QUALIFY rn = 1",
+        ErrorKind::DisallowedSyntax,
+        "QUALIFY is not accepted by Athena",
+    );
+}
+
+#[test]
+fn reject_limit_comma() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT a FROM t LIMIT 1, 2",
+        ErrorKind::DisallowedSyntax,
+        "`LIMIT 1, 2` is MySQL syntax: Athena writes OFFSET 1 LIMIT 2",
+    );
+}
+
+#[test]
+fn reject_limit_before_offset() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT a FROM t LIMIT 2 OFFSET 1",
+        ErrorKind::DisallowedSyntax,
+        "Trino requires OFFSET n before LIMIT m",
+    );
+}
+
+#[test]
+fn reject_double_quoted_name_in_athena_ddl() {
+    let e = reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE \"db\".\"t\" (a int) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        ErrorKind::DisallowedSyntax,
+        "double-quoted name \"db\" in Athena DDL",
+    );
+    at(&e, 1, 14);
+}
+
+#[test]
+fn reject_double_quoted_name_in_vacuum() {
+    reject(
+        A,
+        K::Vacuum,
+        0,
+        "VACUUM \"db\".\"_t\"",
+        ErrorKind::DisallowedSyntax,
+        "double-quoted name \"db\" in Athena DDL",
+    );
+}
+
+#[test]
+fn reject_backticked_name_in_athena_dml() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT `a` FROM db.t",
+        ErrorKind::DisallowedSyntax,
+        "backticked name `a` in Athena DML",
+    );
+}
+
+#[test]
+fn reject_double_quoted_string_in_spark() {
+    reject(
+        S,
+        K::Select,
+        0,
+        "SELECT \"a\" FROM db.t",
+        ErrorKind::DisallowedSyntax,
+        "double-quoted string literal in Spark SQL",
+    );
+}
+
+#[test]
+fn reject_wrong_kind() {
+    let e = reject(
+        A,
+        K::Update,
+        0,
+        "DELETE FROM db.t WHERE a = 1",
+        ErrorKind::DisallowedSyntax,
+        "expected an UPDATE statement (kind UPDATE), found DELETE",
+    );
+    at(&e, 1, 1);
+}
+
+#[test]
+fn reject_ctas_as_create_table() {
+    reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t WITH (format = 'PARQUET') AS SELECT 1 AS a",
+        ErrorKind::Syntax,
+        "Expected: (",
+    );
+}
+
+#[test]
+fn reject_placeholder_count_mismatch() {
+    reject(
+        A,
+        K::Select,
+        2,
+        "SELECT a FROM t WHERE b = ?",
+        ErrorKind::DisallowedSyntax,
+        "has 1 `?` placeholder(s) but 2 parameter(s) are bound",
+    );
+}
+
+#[test]
+fn reject_placeholder_without_parameters() {
+    let e = reject(
+        A,
+        K::Select,
+        0,
+        "SELECT a FROM t WHERE b = ?",
+        ErrorKind::DisallowedSyntax,
+        "has 1 `?` placeholder(s) but 0 parameter(s) are bound",
+    );
+    at(&e, 1, 27);
+}
+
+#[test]
+fn reject_placeholder_in_update() {
+    let e = reject(
+        A,
+        K::Update,
+        0,
+        "UPDATE t SET a = 1 WHERE b = ?",
+        ErrorKind::DisallowedSyntax,
+        "`?` parameter in UPDATE",
+    );
+    at(&e, 1, 30);
+}
+
+#[test]
+fn reject_other_placeholder_styles() {
+    reject(
+        A,
+        K::Select,
+        1,
+        "SELECT a FROM t WHERE b = $1",
+        ErrorKind::DisallowedSyntax,
+        "placeholder `$1`",
+    );
+}
+
+#[test]
+fn reject_unterminated_string() {
+    let e = reject(
+        A,
+        K::Select,
+        0,
+        "SELECT 'abc FROM t",
+        ErrorKind::Syntax,
+        "Unterminated string literal",
+    );
+    at(&e, 1, 8);
+}
+
+/// Injection text inside a correctly escaped literal is one literal.
+#[test]
+fn injection_text_escaped_is_one_literal() {
+    let sql = "SELECT * FROM t WHERE a = 'a'' OR 1=1 --'";
+    accept(A, K::Select, 0, sql);
+    let stmt = parse_statement(sql, K::Select, A).unwrap();
+    let Statement::Query(q) = stmt else { panic!() };
+    let SetExpr::Select(s) = q.body.as_ref() else {
+        panic!()
+    };
+    let Some(Expr::BinaryOp { right, .. }) = &s.selection else {
+        panic!()
+    };
+    let Expr::Value(v) = right.as_ref() else {
+        panic!("{right:?}")
+    };
+    assert_eq!(v.value, Value::SingleQuotedString("a' OR 1=1 --".into()));
+}
+
+/// The same text pasted without its closing quote cannot parse.
+#[test]
+fn reject_injection_text_unterminated() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT * FROM t WHERE a = 'a'' OR 1=1 --",
+        ErrorKind::Syntax,
+        "Unterminated string literal",
+    );
+}
+
+/// A literal that ends early (quote not doubled) leaves a comment behind: refused.
+#[test]
+fn reject_string_literal_ending_early() {
+    let e = reject(
+        A,
+        K::Select,
+        0,
+        "SELECT * FROM t WHERE a = 'a' OR 1=1 --'",
+        ErrorKind::DisallowedSyntax,
+        "a `--` comment in generated SQL",
+    );
+    at(&e, 1, 38);
+}
+
+/// Spark: injection text behind a backslash-escaped quote is one literal.
+#[test]
+fn spark_injection_text_escaped_is_one_literal() {
+    let sql = r"SELECT 'x\' OR 1=1 --'";
+    accept(S, K::Select, 0, sql);
+    assert_eq!(
+        select_value(sql, S),
+        Value::SingleQuotedString("x' OR 1=1 --".into())
+    );
+}
+
+/// Spark: a quote left unescaped ends the literal early and leaves a comment: refused.
+#[test]
+fn reject_spark_literal_ending_early() {
+    reject(
+        S,
+        K::Delete,
+        0,
+        "DELETE FROM t WHERE a = 'x' OR 1=1 --'",
+        ErrorKind::DisallowedSyntax,
+        "a `--` comment in generated SQL",
+    );
+}
+
+#[test]
+fn reject_block_comment() {
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT * FROM t /* hi */",
+        ErrorKind::DisallowedSyntax,
+        "a `/*` comment in generated SQL",
+    );
+}
+
+#[test]
+fn reject_quote_in_ddl_string() {
+    reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (a int) LOCATION 's3://b/it''s/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        ErrorKind::DisallowedSyntax,
+        "LOCATION contains a single quote",
+    );
+}
+
+#[test]
+fn reject_not_null_in_athena_ddl() {
+    reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (a int NOT NULL) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        ErrorKind::DisallowedSyntax,
+        "column `a` has the option `NOT NULL`",
+    );
+}
+
+#[test]
+fn reject_missing_iceberg_table_type() {
+    reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (a int) LOCATION 's3://b/t/' TBLPROPERTIES ('format'='parquet')",
+        ErrorKind::DisallowedSyntax,
+        "TBLPROPERTIES ('table_type'='ICEBERG'",
+    );
+}
+
+#[test]
+fn reject_external_table() {
+    reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE EXTERNAL TABLE db.t (a int) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        ErrorKind::DisallowedSyntax,
+        "CREATE EXTERNAL TABLE",
+    );
+}
+
+#[test]
+fn reject_drop_purge_in_athena() {
+    reject(
+        A,
+        K::DropTable,
+        0,
+        "DROP TABLE db.t PURGE",
+        ErrorKind::DisallowedSyntax,
+        "DROP TABLE … PURGE is Spark syntax",
+    );
+}
+
+#[test]
+fn reject_optimize_without_bin_pack() {
+    reject(
+        A,
+        K::Optimize,
+        0,
+        "OPTIMIZE db.t",
+        ErrorKind::Syntax,
+        "REWRITE DATA USING BIN_PACK",
+    );
+}
+
+#[test]
+fn reject_hive_type_in_trino_cast() {
+    reject(
+        A,
+        K::Insert,
+        0,
+        "INSERT INTO t (a) SELECT CAST(x AS array<string>) FROM s",
+        ErrorKind::DisallowedSyntax,
+        "is Hive DDL spelling: Trino (Athena DML) writes array(T)",
+    );
+}
+
+#[test]
+fn reject_unload_double_quoted_target() {
+    reject(
+        A,
+        K::Unload,
+        0,
+        "UNLOAD (SELECT 1) TO \"s3://x/\" WITH (format = 'PARQUET')",
+        ErrorKind::DisallowedSyntax,
+        "UNLOAD target must be a single-quoted S3 URI",
+    );
+}
+
+#[test]
+fn reject_unload_in_spark() {
+    reject(
+        S,
+        K::Unload,
+        0,
+        "UNLOAD (SELECT 1) TO 's3://x/' WITH (format = 'PARQUET')",
+        ErrorKind::DisallowedSyntax,
+        "UNLOAD is Athena-only",
+    );
+}
+
+#[test]
+fn reject_spark_wrong_procedure() {
+    reject(
+        S,
+        K::Optimize,
+        0,
+        "CALL local.system.expire_snapshots(table => 'db.t')",
+        ErrorKind::DisallowedSyntax,
+        "runs the Iceberg procedure <catalog>.system.rewrite_data_files",
+    );
+}
+
+#[test]
+fn reject_spark_create_without_using_iceberg() {
+    reject(
+        S,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (a int) USING parquet",
+        ErrorKind::DisallowedSyntax,
+        "USING parquet: Iceberg tables are created with USING iceberg",
+    );
+}
+
+#[test]
+fn reject_delete_using() {
+    reject(
+        A,
+        K::Delete,
+        0,
+        "DELETE FROM t USING s WHERE t.a = s.a",
+        ErrorKind::DisallowedSyntax,
+        "Athena writes DELETE FROM t [WHERE …]",
+    );
+}
+
+#[test]
+fn reject_update_from() {
+    reject(
+        A,
+        K::Update,
+        0,
+        "UPDATE t SET a = s.a FROM s WHERE t.k = s.k",
+        ErrorKind::DisallowedSyntax,
+        "UPDATE … FROM",
+    );
+}
