@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod alter;
+pub mod ctas;
 pub mod ddl;
 pub mod dialect;
 pub mod dml;
@@ -36,6 +37,7 @@ pub mod expr;
 pub mod ident;
 pub mod maintenance;
 pub mod model;
+pub mod query;
 pub mod record;
 pub mod render;
 pub mod statement;

@@ -1,0 +1,745 @@
+//! `CREATE TABLE ... AS SELECT` and `UNLOAD` (reference §2).
+//!
+//! * [`IcebergCtas`]: Athena `WITH (table_type = 'ICEBERG', is_external = false,
+//!   location = ..., partitioning = ARRAY['day(ts)', 'bucket(col, 16)'], ...)`: note the
+//!   Trino argument order (column first) in `partitioning`, the opposite of DDL. Spark:
+//!   `CREATE TABLE ... USING iceberg PARTITIONED BY (...) LOCATION ... TBLPROPERTIES
+//!   (...) AS SELECT ...`.
+//! * [`HiveCtas`]: Athena Hive Parquet tables (`format`, `parquet_compression`,
+//!   `external_location`, `partitioned_by` with the partition columns last in the
+//!   SELECT, `bucketed_by` + `bucket_count`). Athena only.
+//! * [`Unload`]: `UNLOAD (SELECT ...) TO 's3://...' WITH (format, compression,
+//!   partitioned_by)`. Athena only: Spark has no UNLOAD.
+
+use crate::dialect::{Dialect, Grammar};
+use crate::error::{Error, ErrorKind, Result};
+use crate::ident::needs_quotes;
+use crate::model::{
+    Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef, TableName,
+    TableProperties, TableProperty,
+};
+use crate::query::Select;
+use crate::render::SqlWriter;
+use crate::statement::{Statement, StatementKind};
+
+/// The Trino (CTAS) spelling of a partition field: `'day(ts)'`, `'bucket(col, 16)'`,
+/// `'truncate(col, 10)'`, `'col'`: column first, then the number.
+///
+/// ```
+/// use iceberg_sql::{PartitionField, PartitionTransform};
+/// use iceberg_sql::ctas::trino_partitioning;
+/// let f = PartitionField::new("user_id", PartitionTransform::Bucket(16));
+/// assert_eq!(trino_partitioning(&f)?, "bucket(user_id, 16)");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub fn trino_partitioning(p: &PartitionField) -> Result<String> {
+    if needs_quotes(&p.source, Grammar::TrinoDml) || needs_quotes(&p.source, Grammar::HiveDdl) {
+        return Err(Error::new(
+            ErrorKind::UnquotableIdentifier,
+            format!(
+                "partition source `{}` would need quotes inside a CTAS partitioning string, which Athena does not document",
+                p.source
+            ),
+        )
+        .with_hint("alias the column to a plain name in the SELECT and partition on the alias"));
+    }
+    Ok(match p.transform {
+        PartitionTransform::Identity => p.source.clone(),
+        PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n) => {
+            format!("{}({}, {n})", p.transform.name(), p.source)
+        }
+        t => format!("{}({})", t.name(), p.source),
+    })
+}
+
+fn check_output_tail<S>(query: &Select<S>, cols: &[String], what: &str) -> Result<()> {
+    if cols.is_empty() {
+        return Ok(());
+    }
+    let names = query.output_names();
+    let tail: Vec<Option<&str>> = names
+        .iter()
+        .rev()
+        .take(cols.len())
+        .rev()
+        .map(|n| n.as_deref())
+        .collect();
+    let want: Vec<Option<&str>> = cols.iter().map(|c| Some(c.as_str())).collect();
+    if names.len() < cols.len() || tail != want {
+        let shown: Vec<String> = names
+            .iter()
+            .map(|n| n.clone().unwrap_or_else(|| "<unnamed>".into()))
+            .collect();
+        return Err(Error::new(
+            ErrorKind::InvalidTable,
+            format!(
+                "{what}: the partition columns [{}] must be the last columns of the SELECT, in that order; the SELECT produces [{}]",
+                cols.join(", "),
+                shown.join(", ")
+            ),
+        )
+        .with_hint("project the partition columns last (give expressions an alias with .expr_as)"));
+    }
+    Ok(())
+}
+
+fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error> {
+    let names = query.output_names();
+    cols.iter()
+        .filter(|c| !names.iter().any(|n| n.as_deref() == Some(c.as_str())))
+        .map(|c| {
+            Error::new(
+                ErrorKind::InvalidTable,
+                format!("{what}: `{c}` is not a column of the SELECT"),
+            )
+        })
+        .collect()
+}
+
+fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<Option<Location>> {
+    match text {
+        Some(t) => Location::parse(t).map(Some),
+        None if required => Err(Error::new(
+            ErrorKind::InvalidLocation,
+            format!("{what} needs a location"),
+        )
+        .with_hint("set an S3 folder with .location(\"s3://bucket/folder/\")")),
+        None => Ok(None),
+    }
+}
+
+/// `CREATE TABLE ... AS SELECT` producing an Iceberg table.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql::ctas::IcebergCtas;
+/// use iceberg_sql::query::SnapshotRow;
+/// # use iceberg_sql::query::Select;
+/// # #[derive(Debug)] struct Ev;
+/// # impl Ev {
+/// #     const EVENT_ID: Col<Ev, String> = Col::new("event_id");
+/// #     const USER_ID: Col<Ev, String> = Col::new("user_id");
+/// #     const EVENT_TS: Col<Ev, chrono::NaiveDateTime> = Col::new("event_ts");
+/// # }
+/// # impl IcebergTable for Ev {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+/// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events_raw")
+/// #             .column(Column::new("event_id", IcebergType::String))
+/// #             .column(Column::new("user_id", IcebergType::String))
+/// #             .column(Column::new("event_ts", IcebergType::Timestamp))
+/// #             .location("s3://my-datalake/iceberg/raw/").build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { vec![] }
+/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
+/// # }
+/// let q = Select::<Ev>::table().column(Ev::EVENT_ID).column(Ev::USER_ID).column(Ev::EVENT_TS);
+/// let ctas = IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+///     .location("s3://my-datalake/iceberg/mcp_daily/")
+///     .partition(PartitionField::new("event_ts", PartitionTransform::Day))
+///     .partition(PartitionField::new("user_id", PartitionTransform::Bucket(16)))
+///     .property(TableProperty::Format(FileFormat::Parquet))
+///     .property(TableProperty::WriteCompression(Compression::Zstd));
+/// assert_eq!(ctas.build()?.sql(),
+///     "CREATE TABLE analytics.mcp_daily\nWITH (\n  table_type = 'ICEBERG',\n  is_external = false,\n  \
+///      location = 's3://my-datalake/iceberg/mcp_daily/',\n  \
+///      partitioning = ARRAY['day(event_ts)', 'bucket(user_id, 16)'],\n  format = 'PARQUET',\n  \
+///      write_compression = 'ZSTD'\n) AS\nSELECT event_id, user_id, event_ts FROM analytics.mcp_events_raw");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug)]
+#[must_use]
+pub struct IcebergCtas<'q, S> {
+    name: TableName,
+    query: &'q Select<S>,
+    location: Option<String>,
+    partitioning: Vec<PartitionField>,
+    properties: TableProperties,
+    dialect: Dialect,
+}
+
+impl TableDef {
+    /// CTAS into a new Iceberg table with this definition's name, location, partition
+    /// spec and properties, filled by `query`.
+    pub fn create_table_as<'q, S>(&self, query: &'q Select<S>) -> IcebergCtas<'q, S> {
+        IcebergCtas {
+            name: self.name().clone(),
+            query,
+            location: self.location().map(|l| l.as_str().to_string()),
+            partitioning: self.partition_spec().to_vec(),
+            properties: self.properties().clone(),
+            dialect: Dialect::Athena,
+        }
+    }
+}
+
+impl<'q, S> IcebergCtas<'q, S> {
+    /// CTAS creating Iceberg table `name` from `query`.
+    pub fn new(name: TableName, query: &'q Select<S>) -> Self {
+        IcebergCtas {
+            name,
+            query,
+            location: None,
+            partitioning: Vec::new(),
+            properties: TableProperties::new(),
+            dialect: Dialect::Athena,
+        }
+    }
+
+    /// The table's S3 folder (required by Athena).
+    pub fn location(mut self, location: impl Into<String>) -> Self {
+        self.location = Some(location.into());
+        self
+    }
+
+    /// Adds a partition field (rendered `'bucket(col, 16)'` in Athena).
+    pub fn partition(mut self, field: PartitionField) -> Self {
+        self.partitioning.push(field);
+        self
+    }
+
+    /// Sets a table property. CTAS accepts format, write_compression, the optimize
+    /// thresholds and vacuum_min_snapshots_to_keep / vacuum_max_snapshot_age_seconds.
+    pub fn property(mut self, property: TableProperty) -> Self {
+        self.properties.set(property);
+        self
+    }
+
+    /// Renders for `dialect` (default: Athena).
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    fn check(&self) -> Result<Option<Location>> {
+        let mut errors = Vec::new();
+        if let Err(e) = self.name.check() {
+            errors.extend(e.into_vec());
+        }
+        let loc = match parse_location(
+            "an Iceberg CTAS",
+            &self.location,
+            self.dialect == Dialect::Athena,
+        ) {
+            Ok(l) => l,
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        };
+        if let Err(e) = self.properties.check() {
+            errors.extend(e.into_vec());
+        }
+        for p in self.properties.iter() {
+            if let TableProperty::VacuumMaxMetadataFilesToKeep(_)
+            | TableProperty::WriteDataPathEnabled(_) = p
+            {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidProperty,
+                        format!("`{}` is not a CTAS property in Athena", p.key()),
+                    )
+                    .with_hint("set it after the CTAS with ALTER TABLE ... SET TBLPROPERTIES"),
+                );
+            }
+        }
+        let sources: Vec<String> = self.partitioning.iter().map(|p| p.source.clone()).collect();
+        errors.extend(check_outputs(self.query, &sources, "partitioning"));
+        for p in &self.partitioning {
+            if let Some(ty) = self.query.output_type(&p.source) {
+                if let Err(e) = p.check(&ty) {
+                    errors.push(e);
+                }
+            }
+            if self.dialect == Dialect::Athena {
+                if let Err(e) = trino_partitioning(p) {
+                    errors.push(e);
+                }
+            }
+        }
+        Error::check_all(errors)?;
+        Ok(loc)
+    }
+
+    /// Checks, renders and validates the statement.
+    pub fn build(&self) -> Result<Statement> {
+        let loc = self.check()?;
+        let mut w = SqlWriter::new(StatementKind::CreateTableAs, self.dialect);
+        w.push("CREATE TABLE ").table_name(&self.name);
+        match self.dialect {
+            Dialect::Athena => {
+                w.push("\nWITH (\n  table_type = 'ICEBERG',\n  is_external = false");
+                if let Some(l) = &loc {
+                    w.push(",\n  location = ").string(l.as_str());
+                }
+                if !self.partitioning.is_empty() {
+                    w.push(",\n  partitioning = ARRAY[");
+                    for (i, p) in self.partitioning.iter().enumerate() {
+                        if i > 0 {
+                            w.push(", ");
+                        }
+                        w.string(&trino_partitioning(p)?);
+                    }
+                    w.push_char(']');
+                }
+                for p in self.properties.iter() {
+                    w.push(",\n  ").push(p.key()).push(" = ");
+                    match p {
+                        TableProperty::Format(f) => {
+                            w.string(&f.as_str().to_ascii_uppercase());
+                        }
+                        TableProperty::WriteCompression(c) => {
+                            w.string(&c.as_str().to_ascii_uppercase());
+                        }
+                        _ => {
+                            w.push(&p.value());
+                        }
+                    }
+                }
+                w.push("\n) AS\n");
+            }
+            Dialect::Spark => {
+                w.push("\nUSING iceberg");
+                if !self.partitioning.is_empty() {
+                    w.push("\nPARTITIONED BY (");
+                    for (i, p) in self.partitioning.iter().enumerate() {
+                        if i > 0 {
+                            w.push(", ");
+                        }
+                        crate::ddl::write_partition_field(&mut w, p);
+                    }
+                    w.push_char(')');
+                }
+                if let Some(l) = &loc {
+                    w.push("\nLOCATION ");
+                    w.ddl_string("location", l.as_str())?;
+                }
+                w.push("\nTBLPROPERTIES (\n  'format-version'='2'");
+                let format = self.properties.format();
+                for p in self.properties.iter() {
+                    let (k, v) = crate::ddl::spark_property(p, format);
+                    w.push(",\n  ");
+                    w.ddl_string("property key", &k)?.push_char('=');
+                    w.ddl_string("property value", &v)?;
+                }
+                w.push("\n)\nAS ");
+            }
+        }
+        self.query.render_into(&mut w)?;
+        w.finish()
+    }
+}
+
+/// `CREATE TABLE ... AS SELECT` producing a Hive Parquet table (Athena only).
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql::ctas::HiveCtas;
+/// # use iceberg_sql::query::Select;
+/// # #[derive(Debug)] struct Raw;
+/// # impl Raw {
+/// #     const EVENT_ID: Col<Raw, String> = Col::new("event_id");
+/// #     const USER_ID: Col<Raw, String> = Col::new("user_id");
+/// #     const EVENT_TS: Col<Raw, chrono::NaiveDateTime> = Col::new("event_ts");
+/// # }
+/// # impl IcebergTable for Raw {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+/// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events_csv_raw")
+/// #             .column(Column::new("event_id", IcebergType::String))
+/// #             .column(Column::new("user_id", IcebergType::String))
+/// #             .column(Column::new("event_ts", IcebergType::Timestamp))
+/// #             .location("s3://raw-events/csv/").build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { vec![] }
+/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Raw) }
+/// # }
+/// let q = Select::<Raw>::table()
+///     .column(Raw::EVENT_ID)
+///     .column(Raw::USER_ID)
+///     .expr_as(Raw::EVENT_TS.cast::<chrono::NaiveDate>(), "event_date");
+/// let ctas = HiveCtas::new(TableName::new("analytics", "mcp_events_parquet"), &q)
+///     .compression(Compression::Snappy)
+///     .external_location("s3://my-datalake/events-parquet/")
+///     .partitioned_by(["event_date"])
+///     .bucketed_by(["user_id"], 64);
+/// assert_eq!(ctas.build()?.sql(),
+///     "CREATE TABLE analytics.mcp_events_parquet\nWITH (\n  format = 'PARQUET',\n  \
+///      parquet_compression = 'SNAPPY',\n  external_location = 's3://my-datalake/events-parquet/',\n  \
+///      partitioned_by = ARRAY['event_date'],\n  bucketed_by = ARRAY['user_id'],\n  bucket_count = 64\n) AS\n\
+///      SELECT event_id, user_id, CAST(event_ts AS date) AS event_date FROM analytics.mcp_events_csv_raw");
+/// // Partition columns must come last in the SELECT.
+/// let bad = HiveCtas::new(TableName::new("analytics", "p"), &q).partitioned_by(["user_id"]);
+/// assert_eq!(bad.build().unwrap_err().kind(), ErrorKind::InvalidTable);
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug)]
+#[must_use]
+pub struct HiveCtas<'q, S> {
+    name: TableName,
+    query: &'q Select<S>,
+    compression: Option<Compression>,
+    external_location: Option<String>,
+    partitioned_by: Vec<String>,
+    bucketed_by: Vec<String>,
+    bucket_count: Option<u32>,
+    dialect: Dialect,
+}
+
+impl<'q, S> HiveCtas<'q, S> {
+    /// CTAS creating Hive Parquet table `name` from `query`.
+    pub fn new(name: TableName, query: &'q Select<S>) -> Self {
+        HiveCtas {
+            name,
+            query,
+            compression: None,
+            external_location: None,
+            partitioned_by: Vec::new(),
+            bucketed_by: Vec::new(),
+            bucket_count: None,
+            dialect: Dialect::Athena,
+        }
+    }
+
+    /// `parquet_compression` (Athena's default for Hive Parquet CTAS is GZIP).
+    pub fn compression(mut self, compression: Compression) -> Self {
+        self.compression = Some(compression);
+        self
+    }
+
+    /// `external_location`: an empty S3 folder (otherwise the table goes under the
+    /// query-results location).
+    pub fn external_location(mut self, location: impl Into<String>) -> Self {
+        self.external_location = Some(location.into());
+        self
+    }
+
+    /// `partitioned_by`: these must be the last SELECT columns, in this order.
+    pub fn partitioned_by<'a>(mut self, columns: impl IntoIterator<Item = &'a str>) -> Self {
+        self.partitioned_by = columns.into_iter().map(str::to_string).collect();
+        self
+    }
+
+    /// `bucketed_by` + `bucket_count`.
+    pub fn bucketed_by<'a>(
+        mut self,
+        columns: impl IntoIterator<Item = &'a str>,
+        count: u32,
+    ) -> Self {
+        self.bucketed_by = columns.into_iter().map(str::to_string).collect();
+        self.bucket_count = Some(count);
+        self
+    }
+
+    /// Renders for `dialect` (Spark refuses: use [`IcebergCtas`]).
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// Checks, renders and validates the statement.
+    pub fn build(&self) -> Result<Statement> {
+        if self.dialect == Dialect::Spark {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "Hive-format CTAS is rendered for Athena only",
+            )
+            .with_hint("for Spark, create an Iceberg table with IcebergCtas"));
+        }
+        let mut errors = Vec::new();
+        if let Err(e) = self.name.check() {
+            errors.extend(e.into_vec());
+        }
+        let loc = match parse_location("a Hive CTAS", &self.external_location, false) {
+            Ok(l) => l,
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        };
+        if let Some(c @ (Compression::Lz4 | Compression::Zlib)) = self.compression {
+            errors.push(
+                Error::new(
+                    ErrorKind::InvalidProperty,
+                    format!("parquet_compression {} is an ORC codec", c.as_str()),
+                )
+                .with_hint("use SNAPPY, GZIP, ZSTD or NONE"),
+            );
+        }
+        errors.extend(check_outputs(
+            self.query,
+            &self.partitioned_by,
+            "partitioned_by",
+        ));
+        errors.extend(check_outputs(self.query, &self.bucketed_by, "bucketed_by"));
+        if let Err(e) = check_output_tail(self.query, &self.partitioned_by, "partitioned_by") {
+            errors.push(e);
+        }
+        for b in &self.bucketed_by {
+            if self.partitioned_by.contains(b) {
+                errors.push(Error::new(
+                    ErrorKind::InvalidTable,
+                    format!("`{b}` cannot be both a partition and a bucket column"),
+                ));
+            }
+        }
+        if self.bucket_count == Some(0) {
+            errors.push(Error::new(
+                ErrorKind::InvalidProperty,
+                "bucket_count must be at least 1",
+            ));
+        }
+        for c in self.partitioned_by.iter().chain(&self.bucketed_by) {
+            if needs_quotes(c, Grammar::TrinoDml) || needs_quotes(c, Grammar::HiveDdl) {
+                errors.push(Error::new(
+                    ErrorKind::UnquotableIdentifier,
+                    format!("column `{c}` would need quotes inside a CTAS property string"),
+                ));
+            }
+        }
+        Error::check_all(errors)?;
+
+        let mut w = SqlWriter::new(StatementKind::CreateTableAs, self.dialect);
+        w.push("CREATE TABLE ").table_name(&self.name);
+        w.push("\nWITH (\n  format = 'PARQUET'");
+        if let Some(c) = self.compression {
+            let name = match c {
+                Compression::None => "NONE".to_string(),
+                c => c.as_str().to_ascii_uppercase(),
+            };
+            w.push(",\n  parquet_compression = ").string(&name);
+        }
+        if let Some(l) = &loc {
+            w.push(",\n  external_location = ").string(l.as_str());
+        }
+        write_array(&mut w, "partitioned_by", &self.partitioned_by);
+        write_array(&mut w, "bucketed_by", &self.bucketed_by);
+        if let (false, Some(n)) = (self.bucketed_by.is_empty(), self.bucket_count) {
+            w.push(",\n  bucket_count = ").push(&n.to_string());
+        }
+        w.push("\n) AS\n");
+        self.query.render_into(&mut w)?;
+        w.finish()
+    }
+}
+
+fn write_array(w: &mut SqlWriter, key: &str, cols: &[String]) {
+    if cols.is_empty() {
+        return;
+    }
+    w.push(",\n  ").push(key).push(" = ARRAY[");
+    for (i, c) in cols.iter().enumerate() {
+        if i > 0 {
+            w.push(", ");
+        }
+        w.string(c);
+    }
+    w.push_char(']');
+}
+
+/// Output format of an [`Unload`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnloadFormat {
+    /// Parquet.
+    Parquet,
+    /// ORC.
+    Orc,
+    /// Avro (no compression option).
+    Avro,
+    /// JSON lines (gzip).
+    Json,
+    /// Text (gzip).
+    Textfile,
+}
+
+impl UnloadFormat {
+    fn name(self) -> &'static str {
+        match self {
+            UnloadFormat::Parquet => "PARQUET",
+            UnloadFormat::Orc => "ORC",
+            UnloadFormat::Avro => "AVRO",
+            UnloadFormat::Json => "JSON",
+            UnloadFormat::Textfile => "TEXTFILE",
+        }
+    }
+}
+
+impl From<FileFormat> for UnloadFormat {
+    fn from(f: FileFormat) -> Self {
+        match f {
+            FileFormat::Parquet => UnloadFormat::Parquet,
+            FileFormat::Orc => UnloadFormat::Orc,
+            FileFormat::Avro => UnloadFormat::Avro,
+        }
+    }
+}
+
+/// `UNLOAD (SELECT ...) TO 's3://...' WITH (...)` (Athena only).
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql::ctas::{Unload, UnloadFormat};
+/// # use iceberg_sql::query::Select;
+/// # #[derive(Debug)] struct Ev;
+/// # impl Ev {
+/// #     const USER_ID: Col<Ev, String> = Col::new("user_id");
+/// #     const STATUS: Col<Ev, String> = Col::new("status");
+/// # }
+/// # impl IcebergTable for Ev {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+/// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events")
+/// #             .column(Column::new("user_id", IcebergType::String))
+/// #             .column(Column::new("status", IcebergType::String))
+/// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { vec![] }
+/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
+/// # }
+/// let q = Select::<Ev>::table().column(Ev::USER_ID).column(Ev::STATUS)
+///     .filter(Ev::USER_ID.eq("tenant-acme"));
+/// let u = Unload::new(&q, "s3://customer-exports/acme/mcp-events-2026-09/")
+///     .format(UnloadFormat::Parquet)
+///     .compression(Compression::Snappy)
+///     .partitioned_by(["status"]);
+/// assert_eq!(u.build()?.sql(),
+///     "UNLOAD (SELECT user_id, status FROM analytics.mcp_events WHERE user_id = 'tenant-acme') \
+///      TO 's3://customer-exports/acme/mcp-events-2026-09/' \
+///      WITH (format = 'PARQUET', compression = 'SNAPPY', partitioned_by = ARRAY['status'])");
+/// assert_eq!(u.dialect(Dialect::Spark).build().unwrap_err().kind(), ErrorKind::Unsupported);
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug)]
+#[must_use]
+pub struct Unload<'q, S> {
+    query: &'q Select<S>,
+    to: String,
+    format: UnloadFormat,
+    compression: Option<Compression>,
+    partitioned_by: Vec<String>,
+    dialect: Dialect,
+}
+
+impl<'q, S> Unload<'q, S> {
+    /// `UNLOAD (query) TO 'to'`, Parquet by default. `to` must be an empty S3 folder.
+    pub fn new(query: &'q Select<S>, to: impl Into<String>) -> Self {
+        Unload {
+            query,
+            to: to.into(),
+            format: UnloadFormat::Parquet,
+            compression: None,
+            partitioned_by: Vec::new(),
+            dialect: Dialect::Athena,
+        }
+    }
+
+    /// `format` (required by Athena; default Parquet).
+    pub fn format(mut self, format: UnloadFormat) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// `compression` (not for Avro).
+    pub fn compression(mut self, compression: Compression) -> Self {
+        self.compression = Some(compression);
+        self
+    }
+
+    /// `partitioned_by`: these must be the last SELECT columns, in this order.
+    pub fn partitioned_by<'a>(mut self, columns: impl IntoIterator<Item = &'a str>) -> Self {
+        self.partitioned_by = columns.into_iter().map(str::to_string).collect();
+        self
+    }
+
+    /// Renders for `dialect` (Spark refuses: it has no UNLOAD).
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// Checks, renders and validates the statement.
+    pub fn build(&self) -> Result<Statement> {
+        if self.dialect == Dialect::Spark {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "Spark has no UNLOAD statement",
+            )
+            .with_hint(
+                "in Spark write files with INSERT OVERWRITE DIRECTORY '...' USING parquet SELECT ..., \
+                 or create a table with IcebergCtas",
+            ));
+        }
+        let mut errors = Vec::new();
+        let to = match Location::parse(&self.to) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        };
+        if let Some(c) = self.compression {
+            let ok = match self.format {
+                UnloadFormat::Avro => false,
+                UnloadFormat::Parquet => {
+                    matches!(
+                        c,
+                        Compression::Gzip
+                            | Compression::Snappy
+                            | Compression::Zstd
+                            | Compression::None
+                    )
+                }
+                UnloadFormat::Orc => !matches!(c, Compression::Gzip),
+                UnloadFormat::Json | UnloadFormat::Textfile => {
+                    matches!(c, Compression::Gzip | Compression::Zstd | Compression::None)
+                }
+            };
+            if !ok {
+                errors.push(Error::new(
+                    ErrorKind::InvalidProperty,
+                    format!(
+                        "UNLOAD compression {} does not apply to {}",
+                        c.as_str(),
+                        self.format.name()
+                    ),
+                ));
+            }
+        }
+        errors.extend(check_outputs(
+            self.query,
+            &self.partitioned_by,
+            "partitioned_by",
+        ));
+        if let Err(e) = check_output_tail(self.query, &self.partitioned_by, "partitioned_by") {
+            errors.push(e);
+        }
+        Error::check_all(errors)?;
+        let mut w = SqlWriter::new(StatementKind::Unload, self.dialect);
+        w.push("UNLOAD (");
+        self.query.render_into(&mut w)?;
+        w.push(") TO ");
+        if let Some(l) = &to {
+            w.string(l.as_str());
+        }
+        w.push(" WITH (format = ").string(self.format.name());
+        if let Some(c) = self.compression {
+            let name = match c {
+                Compression::None => "NONE".to_string(),
+                c => c.as_str().to_ascii_uppercase(),
+            };
+            w.push(", compression = ").string(&name);
+        }
+        if !self.partitioned_by.is_empty() {
+            w.push(", partitioned_by = ARRAY[");
+            for (i, c) in self.partitioned_by.iter().enumerate() {
+                if i > 0 {
+                    w.push(", ");
+                }
+                w.string(c);
+            }
+            w.push_char(']');
+        }
+        w.push_char(')');
+        w.finish()
+    }
+}
