@@ -230,10 +230,16 @@ pub enum DecodeError {
     },
     /// An [`iceberg_sql::IcebergTable::from_row`] (derived) decoder's error.
     #[error("{0}")]
-    Record(#[from] iceberg_sql::Error),
+    Record(Box<iceberg_sql::Error>),
     /// Anything else a hand-written decoder reports.
     #[error("{0}")]
     Custom(String),
+}
+
+impl From<iceberg_sql::Error> for DecodeError {
+    fn from(e: iceberg_sql::Error) -> Self {
+        DecodeError::Record(Box::new(e))
+    }
 }
 
 /// Everything that can go wrong while running statements on Athena.

@@ -566,7 +566,7 @@ impl AthenaExecutor {
         let id = outcome.query_id.clone();
         self.rows(outcome).enumerate().map(move |(n, r)| {
             r.and_then(|row| {
-                T::from_row(&row).map_err(|source| Error::Decode {
+                T::from_row_owned(row).map_err(|source| Error::Decode {
                     query_id: id.clone(),
                     row: n as u64,
                     source,
@@ -587,7 +587,7 @@ impl AthenaExecutor {
                 T::from_row(&row.as_record()).map_err(|e| Error::Decode {
                     query_id: id.clone(),
                     row: n as u64,
-                    source: DecodeError::Record(e),
+                    source: DecodeError::Record(Box::new(e)),
                 })
             })
         })

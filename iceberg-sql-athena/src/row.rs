@@ -144,6 +144,19 @@ impl Row {
         T::from_cell(name, self.get_at(i))
     }
 
+    /// Moves the cell of column `name` out of the row and decodes it into `T` (no copy
+    /// for `String` fields; the cell reads as NULL afterwards). For
+    /// [`FromRow::from_row_owned`] implementations.
+    pub fn take<T: FromCell>(&mut self, name: &str) -> Result<T, DecodeError> {
+        let Some(i) = self.columns.index_of(name) else {
+            return Err(DecodeError::MissingColumn {
+                column: name.to_string(),
+            });
+        };
+        let cell = self.cells.get_mut(i).and_then(Option::take);
+        T::from_owned_cell(name, cell)
+    }
+
     /// Decodes the cell at `index` into `T` (`column` names it in errors).
     pub fn try_get_at<T: FromCell>(&self, index: usize, column: &str) -> Result<T, DecodeError> {
         if index >= self.columns.len() && index >= self.cells.len() {
@@ -159,6 +172,12 @@ impl Row {
 pub trait FromRow: Sized {
     /// Decodes `row`.
     fn from_row(row: &Row) -> Result<Self, DecodeError>;
+
+    /// Decodes a row the caller no longer needs; the executor's streams call this.
+    /// Override it with [`Row::take`] to move strings instead of copying them.
+    fn from_row_owned(row: Row) -> Result<Self, DecodeError> {
+        Self::from_row(&row)
+    }
 }
 
 impl FromRow for Row {
@@ -189,6 +208,11 @@ impl FromRow for HashMap<String, Option<String>> {
 pub trait FromCell: Sized {
     /// Decodes the cell of `column`.
     fn from_cell(column: &str, cell: Option<&str>) -> Result<Self, DecodeError>;
+
+    /// Decodes an owned cell (moves the text where the type can keep it).
+    fn from_owned_cell(column: &str, cell: Option<String>) -> Result<Self, DecodeError> {
+        Self::from_cell(column, cell.as_deref())
+    }
 }
 
 fn required<'a>(column: &str, cell: Option<&'a str>) -> Result<&'a str, DecodeError> {
@@ -216,11 +240,22 @@ impl<T: FromCell> FromCell for Option<T> {
             Some(_) => T::from_cell(column, cell).map(Some),
         }
     }
+    fn from_owned_cell(column: &str, cell: Option<String>) -> Result<Self, DecodeError> {
+        match cell {
+            None => Ok(None),
+            Some(s) => T::from_owned_cell(column, Some(s)).map(Some),
+        }
+    }
 }
 
 impl FromCell for String {
     fn from_cell(column: &str, cell: Option<&str>) -> Result<Self, DecodeError> {
         required(column, cell).map(str::to_string)
+    }
+    fn from_owned_cell(column: &str, cell: Option<String>) -> Result<Self, DecodeError> {
+        cell.ok_or_else(|| DecodeError::UnexpectedNull {
+            column: column.to_string(),
+        })
     }
 }
 
