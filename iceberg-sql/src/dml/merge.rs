@@ -687,10 +687,10 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
     }
 
-    fn render_rows(&self, w: &mut SqlWriter, rows: &[T]) -> Result<()> {
+    fn render_rows(&self, w: &mut SqlWriter, rows: &[T], indent: &str) -> Result<()> {
         let def = T::table_def();
         let columns = def.columns();
-        w.push("(\n  VALUES");
+        w.push("(\n").push(indent).push("  VALUES");
         for (r, row) in rows.iter().enumerate() {
             let values = row.to_values();
             if values.len() != columns.len() {
@@ -704,7 +704,8 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     ),
                 ));
             }
-            w.push(if r == 0 { "\n    (" } else { ",\n    (" });
+            w.push(if r == 0 { "\n" } else { ",\n" });
+            w.push(indent).push("    (");
             for (i, (v, c)) in values.iter().zip(columns).enumerate() {
                 if i > 0 {
                     w.push(", ");
@@ -724,7 +725,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             }
             w.push_char(')');
         }
-        w.push("\n)");
+        w.push_char('\n').push(indent).push_char(')');
         Ok(())
     }
 
@@ -735,7 +736,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 MergeSource::Table(name) => {
                     w.table_name(name);
                 }
-                MergeSource::Rows(rows) => self.render_rows(w, rows)?,
+                MergeSource::Rows(rows) => self.render_rows(w, rows, "")?,
                 MergeSource::Query(stmt) => {
                     // A validated SELECT of the same dialect, built by this crate.
                     w.push("(\n").push(stmt.sql()).push("\n)");
@@ -767,7 +768,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 w.table_name(name);
             }
             MergeSource::Rows(rows) => {
-                self.render_rows(w, rows)?;
+                self.render_rows(w, rows, "    ")?;
                 w.push(" AS ").ident("source_rows").push(" (");
                 for (i, c) in def.columns().iter().enumerate() {
                     if i > 0 {

@@ -567,6 +567,31 @@ macro_rules! arith {
 
 arith!(i32, i64, f32, f64, Decimal);
 
+macro_rules! widening_arith {
+    ($($x:ty),*) => {$(
+        widening_arith!(@op $x, Add add Plus);
+        widening_arith!(@op $x, Sub sub Minus);
+        widening_arith!(@op $x, Mul mul Multiply);
+        widening_arith!(@op $x, Div div Divide);
+        widening_arith!(@op $x, Rem rem Modulo);
+    )*};
+    (@op $x:ty, $tr:ident $m:ident $op:ident) => {
+        /// `target(..) op source(..)` inside a MERGE.
+        impl<T> $tr<SqlExpr<Source<T>, $x>> for SqlExpr<Matched<T>, $x> {
+            type Output = SqlExpr<Matched<T>, $x>;
+            fn $m(self, rhs: SqlExpr<Source<T>, $x>) -> Self::Output {
+                SqlExpr::from_expr(Expr::Binary {
+                    op: BinaryOp::$op,
+                    left: Box::new(self.expr),
+                    right: Box::new(rhs.expr),
+                })
+            }
+        }
+    };
+}
+
+widening_arith!(i32, i64, f32, f64, Decimal);
+
 impl<S, V: Numeric> Neg for SqlExpr<S, V> {
     type Output = SqlExpr<S, V>;
     fn neg(self) -> SqlExpr<S, V> {
