@@ -1,0 +1,436 @@
+//! Negative tests: every rule the DML builders enforce at build time.
+//! (Rules enforced by the type system are `compile_fail` doc tests in `expr` and
+//! `dml::merge`.)
+
+mod dml_support;
+
+use dml_support::{ts, McpEvent, Nested};
+use iceberg_sql::dml::{delete, insert, insert_select, merge, update, MergeSource};
+use iceberg_sql::expr::{Interval, TimeUnit};
+use iceberg_sql::prelude::*;
+use iceberg_sql::Decimal;
+
+fn staging() -> MergeSource<'static, McpEvent> {
+    MergeSource::table(TableName::new("analytics", "mcp_events_staging"))
+}
+
+const NOT_A_COLUMN: Col<McpEvent, String> = Col::new("no_such_column");
+
+#[test]
+fn update_and_delete_need_where_or_all_rows() {
+    let e = update::<McpEvent>()
+        .set(McpEvent::STATUS, "x")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert!(e.message().contains("without a WHERE"), "{e}");
+    assert!(e.hint().unwrap().contains("all_rows"));
+    assert!(update::<McpEvent>()
+        .set(McpEvent::STATUS, "x")
+        .all_rows()
+        .build()
+        .is_ok());
+    let e = delete::<McpEvent>().build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    let both = delete::<McpEvent>()
+        .all_rows()
+        .filter(McpEvent::STATUS.eq("x"))
+        .build()
+        .unwrap_err();
+    assert!(both.message().contains("both a filter and `.all_rows()`"));
+}
+
+#[test]
+fn update_needs_assignments_once_each() {
+    let e = update::<McpEvent>()
+        .filter(McpEvent::STATUS.eq("x"))
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("at least one `.set"));
+    let e = update::<McpEvent>()
+        .set(McpEvent::STATUS, "a")
+        .set(McpEvent::STATUS, "b")
+        .filter(McpEvent::STATUS.eq("x"))
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("sets column `status` twice"));
+}
+
+#[test]
+fn columns_must_exist_on_the_table() {
+    let e = update::<McpEvent>()
+        .set(NOT_A_COLUMN, "a")
+        .filter(McpEvent::STATUS.eq("x"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert!(e
+        .message()
+        .contains("`no_such_column` is not a column of table `analytics.mcp_events`"));
+    let e = delete::<McpEvent>()
+        .filter(NOT_A_COLUMN.eq("x"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    let e = merge::<McpEvent>(staging())
+        .on_key(NOT_A_COLUMN)
+        .when_matched()
+        .delete()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}
+
+#[test]
+fn parameters_only_where_athena_documents_them() {
+    let e = update::<McpEvent>()
+        .set(McpEvent::STATUS, "x")
+        .filter(McpEvent::EVENT_ID.eq(param("evt-001")))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(e
+        .message()
+        .starts_with("UPDATE statements cannot take `?` parameters"));
+    let e = update::<McpEvent>()
+        .set(McpEvent::STATUS, param("x"))
+        .all_rows()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    let e = delete::<McpEvent>()
+        .filter(McpEvent::EVENT_ID.eq(param("evt-001")))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(e.message().starts_with("DELETE"));
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched_and(source(McpEvent::STATUS).eq(param("deleted")))
+        .delete()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(e.message().starts_with("MERGE"));
+    // INSERT INTO ... SELECT ... WHERE ? is documented.
+    let ok = insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
+        .filter(McpEvent::EVENT_ID.eq(param("evt-001")))
+        .build()
+        .unwrap();
+    assert_eq!(ok.params(), ["'evt-001'"]);
+    // Athena's ExecutionParameters entries are at most 1024 characters.
+    let e = insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
+        .filter(McpEvent::EVENT_ID.eq(param("x".repeat(1100))))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert!(e.message().contains("1024"));
+}
+
+#[test]
+fn aggregates_are_refused_in_row_positions() {
+    let e = delete::<McpEvent>()
+        .filter(McpEvent::LATENCY_MS.max().gt(5))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert!(e.message().contains("aggregate"));
+}
+
+#[test]
+fn expression_values_are_checked_when_rendered() {
+    let e = delete::<McpEvent>()
+        .filter(McpEvent::EVENT_TS.lt(current_timestamp() - Interval::new(1, TimeUnit::Quarter)))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    let e = delete::<McpEvent>()
+        .filter(McpEvent::LATENCY_MS.approx_percentile(1.5).gt(3))
+        .build()
+        .unwrap_err();
+    // Refused as an aggregate before rendering.
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert!(McpEvent::LATENCY_MS
+        .approx_percentile(1.5)
+        .to_sql(Dialect::Athena)
+        .is_err());
+    // A decimal literal takes its column's type in SET: 1.234 does not fit decimal(10,2).
+    let e = update::<Nested>()
+        .set(Nested::AMOUNT, Decimal::parse("1.234").unwrap())
+        .all_rows()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert!(update::<Nested>()
+        .set(Nested::AMOUNT, Decimal::parse("1.2").unwrap())
+        .all_rows()
+        .build()
+        .unwrap()
+        .sql()
+        .contains("amount = DECIMAL '1.20'"));
+}
+
+#[test]
+fn insert_rows_are_checked_and_named() {
+    let none: [McpEvent; 0] = [];
+    assert_eq!(
+        insert(&none).build().unwrap_err().kind(),
+        ErrorKind::InvalidValue
+    );
+    assert!(insert(&none).batches().unwrap().is_empty());
+
+    // A NULL in a NOT NULL column names row and column.
+    let bad = Nested {
+        values: vec![Value::Null; 8],
+    };
+    let good = Nested {
+        values: vec![
+            Value::Long(1),
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+        ],
+    };
+    let rows = [good.clone(), bad];
+    let e = insert(&rows).batches().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        e.message(),
+        "row 1: column `id` is NOT NULL but the value is NULL"
+    );
+
+    // Wrong number of values.
+    let short = Nested {
+        values: vec![Value::Long(1)],
+    };
+    let e = insert(&[good.clone(), good.clone(), short])
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message().starts_with("row 2: 1 values for the 8 columns"),
+        "{e}"
+    );
+
+    // Wrong value kind.
+    let mut wrong = good.clone();
+    wrong.values[0] = Value::from("seven");
+    let e = insert(&[wrong]).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert!(
+        e.message()
+            .starts_with("row 0, column `id`: a string value"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_row_too_large_for_any_statement_is_named() {
+    let mut rows: Vec<McpEvent> = (0..10).map(McpEvent::nth).collect();
+    rows[7].payload = Some("x".repeat(300_000));
+    let e = insert(&rows).batches().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::QueryTooLong);
+    assert!(e.message().starts_with("row 7 alone renders to"), "{e}");
+    // With a lower limit, a smaller row is already too large.
+    rows[7].payload = Some("x".repeat(2_000));
+    let e = insert(&rows).max_bytes(1_000).batches().unwrap_err();
+    assert!(e.message().starts_with("row 7 alone"), "{e}");
+    assert!(e.message().contains("1000 bytes"));
+}
+
+#[test]
+fn build_refuses_what_only_batches_can_do() {
+    let rows: Vec<McpEvent> = (0..3000).map(McpEvent::nth).collect();
+    let e = insert(&rows).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::QueryTooLong);
+    assert!(e.hint().unwrap().contains("batches()"));
+    let rows: Vec<McpEvent> = (0..50).map(McpEvent::nth).collect();
+    let e = insert(&rows).max_partitions(3).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+}
+
+#[test]
+fn insert_select_rules() {
+    let same = McpEvent::table_def().name().clone();
+    let e = insert_select::<McpEvent>(&same).build().unwrap_err();
+    assert!(e.message().contains("SELECT FROM the same table"));
+    let e = insert_select::<McpEvent>(&TableName::new("analytics", "s"))
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::PAYLOAD)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert!(e.message().contains("column `session_id` is NOT NULL"));
+    let e = insert_select::<McpEvent>(&TableName::new("analytics", "s"))
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::EVENT_ID)
+        .build()
+        .unwrap_err();
+    assert!(e.all().any(|e| e.message().contains("twice")));
+    let e = insert_select::<McpEvent>(&TableName::new("Analytics", "s"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}
+
+#[test]
+fn merge_needs_keys_and_clauses() {
+    let e = merge::<McpEvent>(staging())
+        .when_matched()
+        .delete()
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("at least one key column"));
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("at least one WHEN clause"));
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .delete()
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("given twice"));
+}
+
+#[test]
+fn merge_rejects_clauses_after_an_unconditional_one_of_the_same_kind() {
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .update_all()
+        .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
+        .delete()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(
+        e.message(),
+        "clause 2 (WHEN MATCHED) can never run: clause 1 is an unconditional WHEN MATCHED and matches first"
+    );
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .when_not_matched()
+        .insert_all()
+        .when_matched()
+        .delete()
+        .when_not_matched_and(source(McpEvent::STATUS).eq("x"))
+        .insert_all()
+        .build()
+        .unwrap_err();
+    assert!(e
+        .message()
+        .starts_with("clause 3 (WHEN NOT MATCHED) can never run: clause 1"));
+    // Different kinds do not shadow each other; conditional before unconditional is fine.
+    assert!(merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .when_not_matched()
+        .insert_all()
+        .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
+        .delete()
+        .when_matched()
+        .update_all()
+        .build()
+        .is_ok());
+}
+
+#[test]
+fn merge_actions_are_checked() {
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .update(|u| u)
+        .build()
+        .unwrap_err();
+    assert!(e
+        .message()
+        .contains("UPDATE SET needs at least one assignment"));
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .update(|u| u.set(McpEvent::STATUS, "a").set(McpEvent::STATUS, "b"))
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("column `status` twice"));
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .when_not_matched()
+        .insert(|i| i.value(McpEvent::EVENT_ID, source(McpEvent::EVENT_ID)))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert!(e
+        .message()
+        .contains("column `session_id` is NOT NULL but the INSERT gives it no value"));
+    let e = merge::<McpEvent>(staging())
+        .on_key(McpEvent::EVENT_ID)
+        .when_not_matched()
+        .insert(|i| i)
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("INSERT needs at least one value"));
+}
+
+#[test]
+fn merge_sources_are_checked() {
+    let none: [McpEvent; 0] = [];
+    let e = merge::<McpEvent>(MergeSource::rows(&none))
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .delete()
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("needs at least one row"));
+    let mut bad = McpEvent::seed();
+    bad.event_ts = chrono::NaiveDate::from_ymd_opt(10000, 1, 1)
+        .unwrap()
+        .and_hms_opt(0, 0, 0)
+        .unwrap();
+    let e = merge::<McpEvent>(MergeSource::rows(std::slice::from_ref(&bad)))
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .delete()
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message().starts_with("source row 0, column `event_ts`"),
+        "{e}"
+    );
+    let not_select = delete::<McpEvent>().all_rows().build().unwrap();
+    let e = merge::<McpEvent>(MergeSource::query(&not_select))
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .delete()
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be a SELECT, not DELETE"));
+    let e = merge::<McpEvent>(MergeSource::table(TableName::new("analytics", "Staging")))
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .delete()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}
+
+#[test]
+fn seed_delete_cutoff_literal() {
+    // The seed's DELETE, with its exact cutoff.
+    let sql = delete::<McpEvent>()
+        .filter(
+            McpEvent::USER_ID
+                .eq("user-123")
+                .and(McpEvent::EVENT_TS.lt(ts(2026, 9, 1, 0))),
+        )
+        .build()
+        .unwrap();
+    assert!(sql
+        .sql()
+        .ends_with("event_ts < TIMESTAMP '2026-09-01 00:00:00.000000'"));
+}
