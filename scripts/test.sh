@@ -5,7 +5,8 @@
 #      - the real Iceberg engine (scripts/engine.sh: Spark 3.5.9 + Iceberg 1.10.2, cached
 #        under ${XDG_CACHE_HOME:-~/.cache}/iceberg-sql/engine after the first run);
 #      - moto (scripts/moto.sh, if present: its start_moto exports MOTO_ENDPOINT);
-# 2. runs `cargo test --workspace` (every crate, every test binary, doctests);
+# 2. runs `cargo test --workspace --no-fail-fast` (every crate, every test binary, doctests,
+#    all of them even when one fails);
 # 3. prints one closing line: "summary: N passed, N failed, N skipped".
 #
 # Without CI set, a service that cannot be set up is a warning and its tests print SKIP.
@@ -49,7 +50,7 @@ fi
 # so the default test threads are fine.
 log="$(mktemp "${TMPDIR:-/tmp}/iceberg-sql-test.XXXXXX.log")"
 t0=$SECONDS
-cargo test --workspace "$@" 2>&1 | tee "$log"
+cargo test --workspace --no-fail-fast "$@" 2>&1 | tee "$log"
 cargo_rc=${PIPESTATUS[0]}
 t_cargo=$((SECONDS - t0))
 
