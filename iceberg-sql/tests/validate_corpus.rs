@@ -1376,3 +1376,28 @@ fn reject_update_from() {
         "UPDATE … FROM",
     );
 }
+
+#[test]
+fn reject_trino_type_in_athena_ddl() {
+    let e = reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (a varchar(10)) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        ErrorKind::DisallowedSyntax,
+        "is not an Athena Iceberg DDL type; use string",
+    );
+    at(&e, 1, 22);
+}
+
+#[test]
+fn reject_timestamptz_in_athena_change_column() {
+    reject(
+        A,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t CHANGE COLUMN a a timestamp(6) with time zone",
+        ErrorKind::DisallowedSyntax,
+        "Athena Iceberg DDL declares only timestamp",
+    );
+}

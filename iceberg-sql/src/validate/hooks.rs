@@ -27,10 +27,10 @@ use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
     AlterColumnOperation, AlterTable, AlterTableOperation, ArrayElemTypeDef, ColumnDef,
-    ColumnOption, CreateTableOptions, DataType, Expr, FunctionArg, FunctionArgExpr,
-    FunctionArguments, HiveFormat, HiveIOFormat, Ident, MapBracketKind, MySQLColumnPosition,
-    ObjectName, RenameTableNameKind, SqlOption, Statement, StructBracketKind, StructField,
-    VacuumStatement, Value,
+    ColumnOption, CreateTableOptions, DataType, ExactNumberInfo, Expr, FunctionArg,
+    FunctionArgExpr, FunctionArguments, HiveFormat, HiveIOFormat, Ident, MapBracketKind,
+    MySQLColumnPosition, ObjectName, RenameTableNameKind, SqlOption, Statement, StructBracketKind,
+    StructField, TimezoneInfo, VacuumStatement, Value,
 };
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -254,7 +254,11 @@ fn once(seen: bool, clause: &str, loc: Location) -> Result<(), ParserError> {
 
 /// A column definition: `name type [COMMENT 's']` (Spark also `[NOT NULL]`).
 fn column_def(p: &mut Parser, grammar: Grammar) -> Result<ColumnDef, ParserError> {
+    let type_at = p.peek_nth_token_ref(1).span.start;
     let col = p.parse_column_def()?;
+    if grammar == Grammar::HiveDdl {
+        check_hive_type(&col.data_type, type_at)?;
+    }
     for opt in &col.options {
         let ok = opt.name.is_none()
             && match &opt.option {
@@ -454,6 +458,66 @@ fn check_transform(e: &Expr, grammar: Grammar, loc: Location) -> Result<(), Pars
     bad(format!("unknown transform `{n}`"))
 }
 
+const HIVE_TYPES: &str = "boolean, int, bigint, float, double, decimal(p,s), date, timestamp, \
+     string, binary, array<T>, map<K,V> and struct<name:T,…>";
+
+/// Athena Iceberg DDL column types (Hive spelling); anything else is refused.
+fn check_hive_type(t: &DataType, loc: Location) -> Result<(), ParserError> {
+    let ok = match t {
+        DataType::Boolean
+        | DataType::Int(None)
+        | DataType::Integer(None)
+        | DataType::BigInt(None)
+        | DataType::Float(ExactNumberInfo::None)
+        | DataType::Double(ExactNumberInfo::None)
+        | DataType::Decimal(
+            ExactNumberInfo::PrecisionAndScale(..) | ExactNumberInfo::Precision(_),
+        )
+        | DataType::Date
+        | DataType::Timestamp(None, TimezoneInfo::None)
+        | DataType::String(None)
+        | DataType::Binary(None) => true,
+        DataType::Array(ArrayElemTypeDef::AngleBracket(inner)) => {
+            return check_hive_type(inner, loc);
+        }
+        DataType::Map(k, v, MapBracketKind::AngleBrackets) => {
+            check_hive_type(k, loc)?;
+            return check_hive_type(v, loc);
+        }
+        DataType::Struct(fields, StructBracketKind::AngleBrackets) => {
+            for f in fields {
+                if f.field_name.is_none() || f.options.is_some() {
+                    return disallowed(
+                        format_args!("struct field `{f}`: Athena DDL writes struct<name:type,…>"),
+                        loc,
+                    );
+                }
+                check_hive_type(&f.field_type, loc)?;
+            }
+            return Ok(());
+        }
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let hint = match t {
+        DataType::Varchar(_) | DataType::Char(_) | DataType::Text => "; use string",
+        DataType::TinyInt(_) | DataType::SmallInt(_) => "; use int",
+        DataType::Timestamp(..) => {
+            "; Athena Iceberg DDL declares only timestamp (no precision, no zone)"
+        }
+        DataType::Real => "; use float",
+        _ => "",
+    };
+    disallowed(
+        format_args!(
+            "type `{t}` is not an Athena Iceberg DDL type{hint}; Athena DDL accepts {HIVE_TYPES}"
+        ),
+        loc,
+    )
+}
+
 // ---------------------------------------------------------------------------------
 // ALTER TABLE
 // ---------------------------------------------------------------------------------
@@ -524,7 +588,9 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             let _ = p.parse_keyword(Keyword::COLUMN);
             let old_name = p.parse_identifier()?;
             let new_name = p.parse_identifier()?;
+            let type_at = here(p);
             let data_type = p.parse_data_type()?;
+            check_hive_type(&data_type, type_at)?;
             let mut options = Vec::new();
             if p.parse_keyword(Keyword::COMMENT) {
                 options.push(ColumnOption::Comment(quoted_string(
