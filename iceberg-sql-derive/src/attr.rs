@@ -14,6 +14,9 @@ impl Errors {
     pub fn push(&mut self, span: Span, msg: impl std::fmt::Display) {
         self.0.push(syn::Error::new(span, msg));
     }
+    pub fn spanned(&mut self, tokens: impl quote::ToTokens, msg: impl std::fmt::Display) {
+        self.0.push(syn::Error::new_spanned(tokens, msg));
+    }
     pub fn add(&mut self, e: syn::Error) {
         self.0.push(e);
     }
@@ -85,6 +88,15 @@ impl Parse for PartitionSpec {
         }
         let content;
         syn::parenthesized!(content in input);
+        let result = Self::transform(head, &content);
+        // Consume what is left either way, so syn adds no second error for it.
+        let _ = content.parse::<proc_macro2::TokenStream>();
+        result
+    }
+}
+
+impl PartitionSpec {
+    fn transform(head: Ident, content: ParseStream) -> syn::Result<Self> {
         let name = head.to_string();
         let (arg, field) = match name.as_str() {
             "year" | "month" | "day" | "hour" | "identity" => (None, content.parse::<Ident>()?),

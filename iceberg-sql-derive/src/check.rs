@@ -16,7 +16,7 @@ pub fn check_name(name: &str) -> Result<(), (String, Option<String>)> {
                 "is {} bytes long; Athena allows at most {MAX_NAME_BYTES}",
                 name.len()
             ),
-            Some(suggest_name(name)),
+            None,
         ));
     }
     if let Some(bad) = name
@@ -104,10 +104,23 @@ pub fn check_location(uri: &str) -> Result<(), String> {
     if bucket.is_empty() {
         return Err("has no bucket name".into());
     }
+    if !bucket
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+        || bucket.len() < 3
+        || bucket.len() > 63
+    {
+        return Err(format!(
+            "has bucket name `{bucket}`; S3 bucket names are 3-63 characters of a-z, 0-9, '-' and '.'"
+        ));
+    }
     if path.trim_matches('/').is_empty() {
         return Err(
             "is a bucket root; Athena needs a folder (VACUUM fails on a bucket root)".into(),
         );
+    }
+    if path.contains("//") {
+        return Err("has an empty path segment (`//`)".into());
     }
     Ok(())
 }
@@ -134,7 +147,7 @@ pub fn check_property(key: &str, value: &str) -> Result<Option<String>, String> 
             Ok(_) if max == 49 => Err(format!(
                 "`{key}` = {value} is out of range; Athena allows 1 to 49"
             )),
-            Ok(n) if n == 0 => Err(format!(
+            Ok(0) => Err(format!(
                 "`{key}` = {value} is out of range; Athena allows a positive integer"
             )),
             _ => Err(format!(

@@ -93,9 +93,9 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         } else {
             match ty::infer(&f.ty) {
                 Ok(t) => t,
-                Err((u, span)) => {
-                    errors.push(
-                        span,
+                Err((u, tokens)) => {
+                    errors.spanned(
+                        tokens,
                         format!(
                             "field `{rust_name}`: {} is not supported in Athena Iceberg tables; {}",
                             u.what, u.fix
@@ -115,10 +115,11 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         inferred.name()
                     ),
                 ),
-                None if inferred.has_undeclared_decimal() => errors.push(
-                    f.ty.span(),
+                None if attrs.ty.is_none() && inferred.has_undeclared_decimal() => errors.spanned(
+                    &f.ty,
                     format!(
-                        "field `{rust_name}`: a Decimal needs a declared precision and scale; add #[iceberg(type = \"decimal(10, 2)\")] (precision 1 to 38)"
+                        "field `{rust_name}`: a Decimal needs a declared precision and scale; add #[iceberg(type = \"{}\")] (precision 1 to 38)",
+                        inferred.example()
                     ),
                 ),
                 _ => {}
@@ -146,9 +147,10 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             } else {
                 short
             };
-            let help = suggestion.map_or(String::new(), |s| {
-                format!("; add #[iceberg(rename = \"{s}\")]")
-            });
+            let help = suggestion.map_or_else(
+                || "; use a shorter name: #[iceberg(rename = \"...\")]".to_string(),
+                |s| format!("; add #[iceberg(rename = \"{s}\")]"),
+            );
             errors.push(span, format!("column name `{shown}` {why}{help}"));
         }
         let folded = f.column.to_lowercase();
@@ -314,7 +316,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 } else {
                     v.span
                 };
-                errors.push(span, format!("property {why}"));
+                let why = if why.starts_with("unknown") {
+                    why
+                } else {
+                    format!("property {why}")
+                };
+                errors.push(span, why);
             }
         }
     }
@@ -481,7 +488,7 @@ fn generate(
             quote! {
                 #[doc = #doc]
                 #[allow(dead_code)]
-                #vis const #cn: #krate::Col<Self, #t> = #krate::Col::new(#c);
+                #vis const #cn: #k::Col<Self, #t> = #k::Col::new(#c);
             }
         });
         quote! {
@@ -518,7 +525,7 @@ fn generate(
 
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        #[allow(unused_qualifications, clippy::all)]
         const _: () = {
             use #krate as #k;
             #sql_type

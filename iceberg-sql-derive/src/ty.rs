@@ -1,7 +1,7 @@
 //! What the macro can know about a field's type: the Iceberg type a Rust type maps to
 //! (as far as syntax tells), and the type-override mini-language.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{GenericArgument, PathArguments, Type};
 
@@ -44,6 +44,20 @@ impl Ty {
             Ty::Map(k, v) => format!("map<{}, {}>", k.name(), v.name()),
             Ty::Struct(_) => "struct".into(),
             Ty::Unknown => "a user type".into(),
+        }
+    }
+
+    /// The type in override syntax, with `decimal(10, 2)` for an undeclared decimal
+    /// (for the "add #[iceberg(type = ...)]" hint).
+    pub fn example(&self) -> String {
+        match self {
+            Ty::Decimal(None) => "decimal(10, 2)".into(),
+            Ty::Decimal(Some((p, s))) => format!("decimal({p}, {s})"),
+            Ty::Long => "bigint".into(),
+            Ty::List(e) => format!("array<{}>", e.example()),
+            Ty::Map(k, v) => format!("map<{}, {}>", k.example(), v.example()),
+            Ty::Unknown | Ty::Struct(_) => "struct<...>".into(),
+            t => t.name(),
         }
     }
 
@@ -138,15 +152,14 @@ fn generic_args(seg: &syn::PathSegment) -> Vec<&Type> {
 
 /// The Iceberg type of a Rust type (nullability ignored), or why it is refused and the
 /// offending (sub)type.
-pub fn infer(ty: &Type) -> Result<Ty, (Unsupported, Span)> {
-    let span = syn::spanned::Spanned::span(ty);
+pub fn infer(ty: &Type) -> Result<Ty, (Unsupported, TokenStream)> {
     let refuse = |what: &str, fix: &'static str| {
         Err((
             Unsupported {
                 what: what.to_string(),
                 fix,
             },
-            span,
+            quote!(#ty),
         ))
     };
     match ty {

@@ -39,6 +39,11 @@ use crate::types::IcebergType;
 use crate::value::{Decimal, Value};
 
 /// A Rust type that can be stored in an Iceberg column.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored in an Iceberg column",
+    label = "not an Iceberg column type",
+    note = "derive `IcebergTable` on `{Self}` to store it as an Iceberg struct, or implement `iceberg_sql::SqlType` for it"
+)]
 pub trait SqlType: Sized {
     /// The Iceberg type of a column of this Rust type.
     fn iceberg_type() -> IcebergType;
@@ -430,7 +435,7 @@ fn parse_timestamptz(t: &str) -> Option<DateTime<Utc>> {
 
 fn parse_hex(text: &str) -> Option<Vec<u8>> {
     let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     digits
