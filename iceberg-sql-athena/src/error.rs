@@ -289,9 +289,13 @@ pub enum Error {
         /// What was missing or wrong.
         message: String,
     },
-    /// A statement of the wrong kind was passed to a helper.
+    /// A statement of the wrong kind was passed to a helper, or a breaking evolution
+    /// plan was not allowed.
     #[error("{0}")]
     InvalidArgument(String),
+    /// A helper could not build its statement (the core crate's error).
+    #[error("{0}")]
+    Statement(Box<iceberg_sql::Error>),
     /// `OPTIMIZE`/`VACUUM` still needed more runs after the configured maximum.
     #[error("still {kind:?} after {runs} runs (query {query_id})\n  in: {sql}")]
     MoreRunsExhausted {
@@ -314,6 +318,12 @@ pub enum Error {
         /// What did not fit.
         source: DecodeError,
     },
+}
+
+impl From<iceberg_sql::Error> for Error {
+    fn from(e: iceberg_sql::Error) -> Self {
+        Error::Statement(Box::new(e))
+    }
 }
 
 impl Error {

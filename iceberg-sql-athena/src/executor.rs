@@ -13,7 +13,8 @@ use aws_sdk_athena::types::{
 };
 use aws_sdk_athena::Client;
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
-use iceberg_sql::{IcebergTable, Statement, StatementKind};
+use iceberg_sql::evolve::EvolutionPlan;
+use iceberg_sql::{IcebergTable, Statement, StatementKind, TableDef};
 use tracing::{field, Instrument};
 
 use crate::config::ExecutorConfig;
@@ -207,7 +208,9 @@ impl AthenaExecutor {
     /// - Re-runs `ICEBERG_*_MORE_RUNS_NEEDED` maintenance up to
     ///   `max_maintenance_runs`.
     /// - After the overall timeout, sends `StopQueryExecution` and returns
-    ///   [`Error::Timeout`]. Dropping the returned future also stops the running query.
+    ///   [`Error::Timeout`]. Dropping the returned future also stops the running query,
+    ///   and so does giving up on it because `GetQueryExecution` kept failing after the
+    ///   SDK's retries (its outcome could no longer be observed).
     pub async fn execute(&self, statement: &Statement) -> Result<QueryOutcome> {
         let span = tracing::info_span!(
             "athena_query",
@@ -530,7 +533,7 @@ impl AthenaExecutor {
         };
         stream::try_unfold(pager, |mut p| async move {
             if p.done {
-                return Ok(None);
+                return Ok::<_, Error>(None);
             }
             let out = p
                 .client
@@ -666,6 +669,68 @@ impl AthenaExecutor {
             }
         }
         Ok(outcomes)
+    }
+
+    /// Creates `T`'s table if it is missing (`CREATE TABLE IF NOT EXISTS` from
+    /// `T::table_def()`).
+    pub async fn ensure_table_for<T: IcebergTable>(&self) -> Result<QueryOutcome> {
+        let create = T::table_def().create_table().if_not_exists().build()?;
+        self.execute(&create).await
+    }
+
+    /// Runs an evolution plan (from `iceberg_sql::evolve::evolve(live, desired, ..)`),
+    /// one statement per step, in order. A plan with breaking steps (drops, renames,
+    /// type changes) is refused unless `allow_breaking`; nothing is run then. Stops at
+    /// the first failing step.
+    pub async fn apply_evolution(
+        &self,
+        plan: &EvolutionPlan,
+        allow_breaking: bool,
+    ) -> Result<Vec<QueryOutcome>> {
+        if plan.is_breaking() && !allow_breaking {
+            return Err(Error::InvalidArgument(format!(
+                "the evolution plan has breaking steps; pass allow_breaking to run it:\n{plan}"
+            )));
+        }
+        let mut outcomes = Vec::with_capacity(plan.steps.len());
+        for step in &plan.steps {
+            tracing::info!(change = %step.change, breaking = step.breaking, "evolution step");
+            outcomes.push(self.execute(&step.statement).await?);
+        }
+        Ok(outcomes)
+    }
+
+    /// Appends `rows` to `T`'s table: `INSERT ... VALUES` batches that each fit
+    /// Athena's query size limit and its 100-partitions-per-INSERT limit, submitted as
+    /// [`append`](Self::append) does.
+    pub async fn append_rows<T: IcebergTable>(
+        &self,
+        rows: &[T],
+        progress: impl FnMut(&AppendProgress),
+    ) -> std::result::Result<Vec<QueryOutcome>, crate::AppendError> {
+        let batches = iceberg_sql::dml::insert(rows)
+            .max_partitions(100)
+            .batches()
+            .map_err(|e| crate::AppendError {
+                completed: Vec::new(),
+                failed_batch: 0,
+                total: 0,
+                error: e.into(),
+            })?;
+        self.append(&batches, progress).await
+    }
+
+    /// Maintenance of `table`: `OPTIMIZE ... REWRITE DATA USING BIN_PACK` until done,
+    /// then `VACUUM` until done.
+    pub async fn maintain_def(&self, table: &TableDef) -> Result<MaintenanceReport> {
+        let optimize = table.optimize().build()?;
+        let vacuum = table.vacuum().build()?;
+        self.maintain(&optimize, &vacuum).await
+    }
+
+    /// [`maintain_def`](Self::maintain_def) for `T`'s table.
+    pub async fn maintain_table<T: IcebergTable>(&self) -> Result<MaintenanceReport> {
+        self.maintain_def(T::table_def()).await
     }
 
     /// Table maintenance: runs `optimize` until Athena stops answering

@@ -184,11 +184,17 @@ impl FromRow for Row {
     fn from_row(row: &Row) -> Result<Self, DecodeError> {
         Ok(row.clone())
     }
+    fn from_row_owned(row: Row) -> Result<Self, DecodeError> {
+        Ok(row)
+    }
 }
 
 impl FromRow for Vec<Option<String>> {
     fn from_row(row: &Row) -> Result<Self, DecodeError> {
         Ok(row.cells.clone())
+    }
+    fn from_row_owned(row: Row) -> Result<Self, DecodeError> {
+        Ok(row.cells)
     }
 }
 

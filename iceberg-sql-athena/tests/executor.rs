@@ -696,3 +696,31 @@ async fn append_stops_at_the_first_failure_and_says_what_committed() {
         "batch 3 is never sent"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_query_that_can_no_longer_be_observed_is_stopped() {
+    let fake = FakeAthena::new(|call| match call.op.as_str() {
+        "StartQueryExecution" => ok(json!({"QueryExecutionId": "q-1"})),
+        "GetQueryExecution" => aws_error(400, "AccessDeniedException", "not allowed"),
+        "StopQueryExecution" => ok(json!({})),
+        _ => aws_error(400, "InvalidRequestException", "unexpected"),
+    });
+    let ex = AthenaExecutor::new(fake.client(), config());
+    let err = ex.execute(&create_stmt()).await.unwrap_err();
+    match &err {
+        Error::Api {
+            operation,
+            query_id,
+            ..
+        } => {
+            assert_eq!(*operation, "GetQueryExecution");
+            assert_eq!(query_id.as_deref(), Some("q-1"));
+        }
+        other => panic!("expected Api, got {other:?}"),
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(
+        fake.bodies("StopQueryExecution"),
+        vec![json!({"QueryExecutionId": "q-1"})]
+    );
+}

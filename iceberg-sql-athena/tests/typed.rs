@@ -1,0 +1,254 @@
+//! The executor with statements from the core crate's typed builders (SELECT with
+//! parameters, INSERT batches, OPTIMIZE/VACUUM, evolution plans), against in-process fakes.
+mod common;
+
+use std::sync::OnceLock;
+
+use common::*;
+use futures::TryStreamExt;
+use iceberg_sql::evolve::{evolve, EvolveOptions};
+use iceberg_sql::prelude::*;
+use iceberg_sql::query::Select;
+use iceberg_sql_athena::{AthenaExecutor, Error, ExecutorConfig, PollConfig, RunEnd};
+use serde_json::json;
+
+/// A record type with a hand-written `IcebergTable` impl (what the derive generates).
+#[derive(Debug, Clone, PartialEq)]
+struct Ev {
+    event_id: String,
+    status: Option<String>,
+}
+
+impl Ev {
+    const STATUS: Col<Ev, String> = Col::new("status");
+}
+
+fn ev_def() -> TableDef {
+    TableDef::builder("analytics", "mcp_events")
+        .column(Column::new("event_id", IcebergType::String).required())
+        .column(Column::new("status", IcebergType::String))
+        .location("s3://my-datalake/iceberg/mcp_events/")
+        .build()
+        .unwrap()
+}
+
+impl IcebergTable for Ev {
+    fn table_def() -> &'static TableDef {
+        static DEF: OnceLock<TableDef> = OnceLock::new();
+        DEF.get_or_init(ev_def)
+    }
+    fn to_values(&self) -> Vec<Value> {
+        vec![
+            Value::String(self.event_id.clone()),
+            self.status.clone().map_or(Value::Null, Value::String),
+        ]
+    }
+    fn from_row(row: &iceberg_sql::Row<'_>) -> iceberg_sql::Result<Self> {
+        let missing = |c: &str| {
+            iceberg_sql::Error::new(
+                ErrorKind::Decode,
+                format!("column `{c}` is NULL or missing"),
+            )
+        };
+        Ok(Ev {
+            event_id: row
+                .get("event_id")
+                .flatten()
+                .ok_or_else(|| missing("event_id"))?
+                .to_string(),
+            status: row
+                .get("status")
+                .ok_or_else(|| missing("status"))?
+                .map(str::to_string),
+        })
+    }
+}
+
+fn config() -> ExecutorConfig {
+    ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(100)))
+}
+
+/// Every query succeeds, except the scripted failures keyed by a QueryString prefix.
+fn fake(fail_first: Option<(&'static str, &'static str)>) -> FakeAthena {
+    let mut n = 0;
+    let mut failed_once = false;
+    let mut last_sql = String::new();
+    FakeAthena::new(move |call| match call.op.as_str() {
+        "StartQueryExecution" => {
+            n += 1;
+            last_sql = call.body["QueryString"].as_str().unwrap_or("").to_string();
+            ok(json!({"QueryExecutionId": format!("q-{n}")}))
+        }
+        "GetQueryExecution" => {
+            let id = format!("q-{n}");
+            match fail_first {
+                Some((prefix, reason)) if !failed_once && last_sql.starts_with(prefix) => {
+                    failed_once = true;
+                    ok(failed(&id, reason, 2, 233, false))
+                }
+                _ => ok(json!({"QueryExecution": {"QueryExecutionId": id,
+                    "StatementType": "DML", "Status": {"State": "SUCCEEDED"}}})),
+            }
+        }
+        "GetQueryResults" => ok(json!({"ResultSet": {
+            "Rows": [
+                {"Data": [{"VarCharValue": "event_id"}, {"VarCharValue": "status"}]},
+                {"Data": [{"VarCharValue": "e1"}, {}]},
+                {"Data": [{"VarCharValue": "e2"}, {"VarCharValue": ""}]}
+            ],
+            "ResultSetMetadata": {"ColumnInfo": [
+                {"Name": "event_id", "Type": "varchar"},
+                {"Name": "status", "Type": "varchar"}
+            ]}
+        }})),
+        _ => aws_error(400, "InvalidRequestException", "unexpected"),
+    })
+}
+
+fn sent_sql(fake: &FakeAthena) -> Vec<String> {
+    fake.bodies("StartQueryExecution")
+        .iter()
+        .map(|b| b["QueryString"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn parameterized_select_sends_exact_text_and_execution_parameters() {
+    let fake = fake(None);
+    let ex = AthenaExecutor::new(fake.client(), config().work_group("wg").result_reuse(15));
+    let stmt = Select::<Ev>::table()
+        .filter(Ev::STATUS.eq(param("it's ok")))
+        .build()
+        .unwrap();
+    assert_eq!(stmt.params(), ["'it''s ok'"]);
+
+    let outcome = ex.execute(&stmt).await.unwrap();
+    let mut body = fake.bodies("StartQueryExecution").remove(0);
+    assert!(body["ClientRequestToken"].as_str().unwrap().len() >= 32);
+    body.as_object_mut().unwrap().remove("ClientRequestToken");
+    assert_eq!(
+        body,
+        json!({
+            "QueryString": stmt.sql(),
+            "WorkGroup": "wg",
+            "ExecutionParameters": ["'it''s ok'"],
+            "ResultReuseConfiguration": {
+                "ResultReuseByAgeConfiguration": {"Enabled": true, "MaxAgeInMinutes": 15}
+            }
+        })
+    );
+
+    // The fake reports no SubstatementType: the header row is skipped because the
+    // statement is a SELECT. Rows decode through the IcebergTable impl.
+    assert!(outcome.has_header);
+    let rows: Vec<Ev> = ex.decode_records(&outcome).try_collect().await.unwrap();
+    assert_eq!(
+        rows,
+        vec![
+            Ev {
+                event_id: "e1".into(),
+                status: None
+            },
+            Ev {
+                event_id: "e2".into(),
+                status: Some(String::new())
+            },
+        ]
+    );
+    let again: Vec<Ev> = ex.query_records(&stmt).await.unwrap();
+    assert_eq!(again, rows);
+}
+
+#[tokio::test(start_paused = true)]
+async fn typed_lifecycle_create_append_maintain() {
+    let fake = fake(Some((
+        "OPTIMIZE",
+        "ICEBERG_OPTIMIZE_MORE_RUNS_NEEDED: Processed 100 partitions in this round of optimization",
+    )));
+    let ex = AthenaExecutor::new(fake.client(), config());
+
+    ex.ensure_table_for::<Ev>().await.unwrap();
+    let rows = vec![
+        Ev {
+            event_id: "e1".into(),
+            status: Some("ok".into()),
+        },
+        Ev {
+            event_id: "e2".into(),
+            status: None,
+        },
+        Ev {
+            event_id: "e3".into(),
+            status: Some("O'Reilly".into()),
+        },
+    ];
+    let mut progress = Vec::new();
+    let appended = ex
+        .append_rows(&rows, |p| progress.push((p.done, p.total)))
+        .await
+        .unwrap();
+    let expected_batches = iceberg_sql::dml::insert(&rows)
+        .max_partitions(100)
+        .batches()
+        .unwrap();
+    assert_eq!(appended.len(), expected_batches.len());
+    assert_eq!(
+        progress.last(),
+        Some(&(expected_batches.len(), expected_batches.len()))
+    );
+
+    let report = ex.maintain_table::<Ev>().await.unwrap();
+    assert_eq!(report.optimize.runs.len(), 2);
+    assert!(matches!(
+        report.optimize.runs[0].end,
+        RunEnd::MoreRunsNeeded(_)
+    ));
+    assert_eq!(report.vacuum.runs.len(), 1);
+
+    let mut expected = vec![Ev::table_def()
+        .create_table()
+        .if_not_exists()
+        .build()
+        .unwrap()
+        .into_sql()];
+    expected.extend(expected_batches.into_iter().map(Statement::into_sql));
+    let optimize = Ev::table_def().optimize().build().unwrap().into_sql();
+    expected.push(optimize.clone());
+    expected.push(optimize);
+    expected.push(Ev::table_def().vacuum().build().unwrap().into_sql());
+    assert_eq!(sent_sql(&fake), expected);
+    assert!(expected[1].starts_with("INSERT INTO"));
+    assert!(expected[1].contains("'O''Reilly'"));
+    assert_eq!(
+        expected.last().map(String::as_str),
+        Some("VACUUM analytics.mcp_events")
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn breaking_evolution_needs_permission() {
+    let fake = fake(None);
+    let ex = AthenaExecutor::new(fake.client(), config());
+    let live = ev_def();
+    let desired = TableDef::builder("analytics", "mcp_events")
+        .column(Column::new("event_id", IcebergType::String).required())
+        .column(Column::new("state", IcebergType::String).renamed_from("status"))
+        .column(Column::new("retry_count", IcebergType::Long))
+        .location("s3://my-datalake/iceberg/mcp_events/")
+        .build()
+        .unwrap();
+    let plan = evolve(&live, &desired, EvolveOptions::new()).unwrap();
+    assert!(plan.is_breaking());
+    let refused = ex.apply_evolution(&plan, false).await.unwrap_err();
+    assert!(matches!(refused, Error::InvalidArgument(ref m) if m.contains("breaking")));
+    assert_eq!(
+        fake.count("StartQueryExecution"),
+        0,
+        "nothing runs when refused"
+    );
+
+    let done = ex.apply_evolution(&plan, true).await.unwrap();
+    assert_eq!(done.len(), plan.steps.len());
+    let expected: Vec<String> = plan.statements().map(|s| s.sql().to_string()).collect();
+    assert_eq!(sent_sql(&fake), expected);
+}
