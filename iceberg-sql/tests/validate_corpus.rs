@@ -1401,3 +1401,27 @@ fn reject_timestamptz_in_athena_change_column() {
         "Athena Iceberg DDL declares only timestamp",
     );
 }
+
+#[test]
+fn reject_non_iceberg_type_in_spark_ddl() {
+    reject(
+        S,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (a varchar(10)) USING iceberg",
+        ErrorKind::DisallowedSyntax,
+        "is not a Spark Iceberg column type; use string",
+    );
+}
+
+#[test]
+fn reject_spark_alter_column_to_unknown_type() {
+    reject(
+        S,
+        K::AlterTable,
+        0,
+        "ALTER TABLE db.t ALTER COLUMN c TYPE tinyint",
+        ErrorKind::DisallowedSyntax,
+        "is not a Spark Iceberg column type; use int",
+    );
+}

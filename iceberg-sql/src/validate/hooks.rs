@@ -256,9 +256,7 @@ fn once(seen: bool, clause: &str, loc: Location) -> Result<(), ParserError> {
 fn column_def(p: &mut Parser, grammar: Grammar) -> Result<ColumnDef, ParserError> {
     let type_at = p.peek_nth_token_ref(1).span.start;
     let col = p.parse_column_def()?;
-    if grammar == Grammar::HiveDdl {
-        check_hive_type(&col.data_type, type_at)?;
-    }
+    check_column_type(&col.data_type, grammar, type_at)?;
     for opt in &col.options {
         let ok = opt.name.is_none()
             && match &opt.option {
@@ -460,9 +458,14 @@ fn check_transform(e: &Expr, grammar: Grammar, loc: Location) -> Result<(), Pars
 
 const HIVE_TYPES: &str = "boolean, int, bigint, float, double, decimal(p,s), date, timestamp, \
      string, binary, array<T>, map<K,V> and struct<name:T,…>";
+const SPARK_TYPES: &str =
+    "boolean, int, bigint, float, double, decimal(p,s), date, timestamp_ntz, \
+     timestamp, string, binary, array<T>, map<K, V> and struct<name: T, …>";
 
-/// Athena Iceberg DDL column types (Hive spelling); anything else is refused.
-fn check_hive_type(t: &DataType, loc: Location) -> Result<(), ParserError> {
+/// Iceberg column types in the grammar's spelling (Hive for Athena DDL, Spark for
+/// Spark); anything else is refused.
+fn check_column_type(t: &DataType, grammar: Grammar, loc: Location) -> Result<(), ParserError> {
+    let spark = grammar == Grammar::Spark;
     let ok = match t {
         DataType::Boolean
         | DataType::Int(None)
@@ -477,22 +480,23 @@ fn check_hive_type(t: &DataType, loc: Location) -> Result<(), ParserError> {
         | DataType::Timestamp(None, TimezoneInfo::None)
         | DataType::String(None)
         | DataType::Binary(None) => true,
+        DataType::TimestampNtz(None) => spark,
         DataType::Array(ArrayElemTypeDef::AngleBracket(inner)) => {
-            return check_hive_type(inner, loc);
+            return check_column_type(inner, grammar, loc);
         }
         DataType::Map(k, v, MapBracketKind::AngleBrackets) => {
-            check_hive_type(k, loc)?;
-            return check_hive_type(v, loc);
+            check_column_type(k, grammar, loc)?;
+            return check_column_type(v, grammar, loc);
         }
         DataType::Struct(fields, StructBracketKind::AngleBrackets) => {
             for f in fields {
                 if f.field_name.is_none() || f.options.is_some() {
                     return disallowed(
-                        format_args!("struct field `{f}`: Athena DDL writes struct<name:type,…>"),
+                        format_args!("struct field `{f}`: write struct<name:type,…>"),
                         loc,
                     );
                 }
-                check_hive_type(&f.field_type, loc)?;
+                check_column_type(&f.field_type, grammar, loc)?;
             }
             return Ok(());
         }
@@ -504,15 +508,21 @@ fn check_hive_type(t: &DataType, loc: Location) -> Result<(), ParserError> {
     let hint = match t {
         DataType::Varchar(_) | DataType::Char(_) | DataType::Text => "; use string",
         DataType::TinyInt(_) | DataType::SmallInt(_) => "; use int",
-        DataType::Timestamp(..) => {
+        DataType::Timestamp(..) if !spark => {
             "; Athena Iceberg DDL declares only timestamp (no precision, no zone)"
         }
         DataType::Real => "; use float",
         _ => "",
     };
+    let (what, accepted) = if spark {
+        ("a Spark Iceberg column type", SPARK_TYPES)
+    } else {
+        ("an Athena Iceberg DDL type", HIVE_TYPES)
+    };
     disallowed(
         format_args!(
-            "type `{t}` is not an Athena Iceberg DDL type{hint}; Athena DDL accepts {HIVE_TYPES}"
+            "type `{t}` is not {what}{hint}; {} accepts {accepted}",
+            if spark { "Spark" } else { "Athena DDL" }
         ),
         loc,
     )
@@ -590,7 +600,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             let new_name = p.parse_identifier()?;
             let type_at = here(p);
             let data_type = p.parse_data_type()?;
-            check_hive_type(&data_type, type_at)?;
+            check_column_type(&data_type, grammar, type_at)?;
             let mut options = Vec::new();
             if p.parse_keyword(Keyword::COMMENT) {
                 options.push(ColumnOption::Comment(quoted_string(
@@ -645,7 +655,9 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             let _ = p.parse_keyword(Keyword::COLUMN);
             let column_name = p.parse_identifier()?;
             p.expect_keyword_is(Keyword::TYPE)?;
+            let type_at = here(p);
             let data_type = p.parse_data_type()?;
+            check_column_type(&data_type, grammar, type_at)?;
             vec![AlterTableOperation::AlterColumn {
                 column_name,
                 op: AlterColumnOperation::SetDataType {
