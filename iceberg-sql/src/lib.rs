@@ -39,6 +39,7 @@ pub mod maintenance;
 pub mod model;
 pub mod query;
 pub mod record;
+pub mod recipes;
 pub mod render;
 pub mod statement;
 pub mod types;

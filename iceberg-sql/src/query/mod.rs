@@ -102,6 +102,8 @@ enum Item {
     Json(&'static str),
     /// A plain column of a metadata table (default projection).
     Name(String),
+    /// Spark's spelling of a metadata column (our static text) `AS` its name.
+    Spark(&'static str, String),
 }
 
 /// Builds a `SELECT` over table (or metadata row type) `S`.
@@ -144,6 +146,7 @@ pub struct Select<S> {
     relation: Relation,
     columns: Vec<Column>,
     json_columns: &'static [&'static str],
+    spark_expr: fn(&str) -> Option<&'static str>,
     items: Vec<Item>,
     filter: Option<Expr>,
     group_by: Vec<Expr>,
@@ -161,6 +164,7 @@ impl<S> Clone for Select<S> {
             relation: self.relation.clone(),
             columns: self.columns.clone(),
             json_columns: self.json_columns,
+            spark_expr: self.spark_expr,
             items: self.items.clone(),
             filter: self.filter.clone(),
             group_by: self.group_by.clone(),
@@ -209,11 +213,13 @@ impl<R: MetadataRow> Select<R> {
     /// # Ok::<(), iceberg_sql::Error>(())
     /// ```
     pub fn metadata(table: &TableName) -> Self {
-        Self::new(
+        let mut s = Self::new(
             Relation::Metadata(table.clone(), R::TABLE),
             R::columns(),
             R::json_columns(),
-        )
+        );
+        s.spark_expr = R::spark_expr;
+        s
     }
 }
 
@@ -230,6 +236,7 @@ impl<S> Select<S> {
             relation,
             columns,
             json_columns: json,
+            spark_expr: |_| None,
             items: Vec::new(),
             filter: None,
             group_by: Vec::new(),
@@ -412,7 +419,7 @@ impl<S> Select<S> {
                         }
                     }
                 },
-                Item::Json(_) | Item::Name(_) => {}
+                Item::Json(_) | Item::Name(_) | Item::Spark(..) => {}
             }
         }
         if let Some(f) = &self.filter {
@@ -467,7 +474,7 @@ impl<S> Select<S> {
                             && !self.group_by.contains(e)
                     }
                     Item::Joined(_, name) => !self.group_by.contains(&Expr::column(name)),
-                    Item::Json(_) | Item::Name(_) => false,
+                    Item::Json(_) | Item::Name(_) | Item::Spark(..) => false,
                 };
                 if ungrouped {
                     errors.push(
@@ -502,13 +509,21 @@ impl<S> Select<S> {
         let spark = w.dialect() == Dialect::Spark;
         w.push("SELECT ");
         let json_items: Vec<Item>;
-        let items = if self.items.is_empty() && !self.json_columns.is_empty() {
+        let spark_names = spark
+            && self
+                .columns
+                .iter()
+                .any(|c| (self.spark_expr)(&c.name).is_some());
+        let items = if self.items.is_empty() && (!self.json_columns.is_empty() || spark_names) {
             json_items = self
                 .columns
                 .iter()
                 .map(|c| match self.json_columns.iter().find(|j| **j == c.name) {
                     Some(j) => Item::Json(j),
-                    None => Item::Name(c.name.clone()),
+                    None => match (spark, (self.spark_expr)(&c.name)) {
+                        (true, Some(e)) => Item::Spark(e, c.name.clone()),
+                        _ => Item::Name(c.name.clone()),
+                    },
                 })
                 .collect();
             &json_items
@@ -534,6 +549,9 @@ impl<S> Select<S> {
                 }
                 Item::Name(name) => {
                     w.ident(name);
+                }
+                Item::Spark(expr, name) => {
+                    w.push(expr).push(" AS ").ident(name);
                 }
                 Item::Json(name) => {
                     if spark {
@@ -621,7 +639,7 @@ impl<S> Select<S> {
                 Item::Expr(Expr::Column { name, .. }, None) => Some(name.to_string()),
                 Item::Expr(..) => None,
                 Item::Joined(_, n) | Item::Json(n) => Some(n.to_string()),
-                Item::Name(n) => Some(n.clone()),
+                Item::Name(n) | Item::Spark(_, n) => Some(n.clone()),
             })
             .collect()
     }

@@ -1,0 +1,296 @@
+//! SELECT: time travel, metadata tables, aggregates, joins; snapshots in both dialects
+//! and a negative test per rule.
+
+#[path = "query_common/mod.rs"]
+mod common;
+
+use chrono::TimeZone;
+use common::*;
+use iceberg_sql::expr::{count_all, current_timestamp, days};
+use iceberg_sql::prelude::*;
+use iceberg_sql::query::*;
+
+fn at(h: u32) -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc.with_ymd_and_hms(2026, 9, 15, h, 0, 0).unwrap()
+}
+
+#[test]
+fn time_travel_by_timestamp_is_explicitly_utc() {
+    let q = Select::<McpEvent>::table()
+        .as_of(Snapshot::Timestamp(at(0)))
+        .filter(McpEvent::TOOL_NAME.eq("query_data"));
+    insta::assert_snapshot!(
+        "time_travel_timestamp",
+        both(|d| q.clone().dialect(d).build())
+    );
+    let frac = chrono::Utc
+        .timestamp_opt(1_789_000_000, 123_456_000)
+        .unwrap();
+    let q = Select::<McpEvent>::table().as_of(Snapshot::Timestamp(frac));
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT * FROM analytics.mcp_events FOR TIMESTAMP AS OF TIMESTAMP '2026-09-10 00:26:40.123456 UTC'"
+    );
+}
+
+#[test]
+fn time_travel_by_version_with_group_by() {
+    let q = Select::<McpEvent>::table()
+        .expr_as(count_all(), "event_count")
+        .column(McpEvent::TOOL_NAME)
+        .as_of(Snapshot::Version(5789234567890123456))
+        .group_by(McpEvent::TOOL_NAME);
+    insta::assert_snapshot!(
+        "time_travel_version_group_by",
+        both(|d| q.clone().dialect(d).build())
+    );
+}
+
+#[test]
+fn seed_snapshot_listing() {
+    let t = McpEvent::table_def().name().clone();
+    let q = Select::<SnapshotRow>::metadata(&t)
+        .column(SnapshotRow::SNAPSHOT_ID)
+        .column(SnapshotRow::COMMITTED_AT)
+        .column(SnapshotRow::OPERATION)
+        .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
+        .limit(20);
+    insta::assert_snapshot!("snapshots_latest", both(|d| q.clone().dialect(d).build()));
+}
+
+#[test]
+fn every_metadata_table_with_its_typed_columns() {
+    let t = McpEvent::table_def().name().clone();
+    let mut out = String::new();
+    macro_rules! each {
+        ($($row:ty),*) => {$(
+            out.push_str(&both(|d| Select::<$row>::metadata(&t).dialect(d).build()));
+            out.push_str("\n\n");
+        )*};
+    }
+    each!(
+        SnapshotRow,
+        HistoryRow,
+        FileRow,
+        ManifestRow,
+        PartitionRow,
+        RefRow
+    );
+    insta::assert_snapshot!("metadata_tables", out);
+}
+
+#[test]
+fn history_and_file_pressure_queries() {
+    let t = McpEvent::table_def().name().clone();
+    let h = Select::<HistoryRow>::metadata(&t)
+        .order_by(HistoryRow::MADE_CURRENT_AT, Order::Desc)
+        .limit(10);
+    let f = Select::<FileRow>::metadata(&t)
+        .column(FileRow::CONTENT)
+        .expr_as(count_all(), "files")
+        .expr_as(FileRow::FILE_SIZE_IN_BYTES.sum(), "bytes")
+        .group_by(FileRow::CONTENT);
+    insta::assert_snapshot!(
+        "history_and_files",
+        format!(
+            "{}\n\n{}",
+            both(|d| h.clone().dialect(d).build()),
+            both(|d| f.clone().dialect(d).build())
+        )
+    );
+}
+
+#[test]
+fn seed_001_aggregates() {
+    let start = ts(2026, 10, 1, 0);
+    let q = Select::<McpEvent>::table()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::STATUS)
+        .expr_as(count_all(), "call_count")
+        .expr_as(
+            count_all().filter(McpEvent::STATUS.eq("success")),
+            "success_count",
+        )
+        .expr_as(
+            count_all().filter(McpEvent::STATUS.ne("success")),
+            "error_count",
+        )
+        .expr_as(McpEvent::LATENCY_MS.avg(), "avg_latency_ms")
+        .expr_as(
+            McpEvent::LATENCY_MS.approx_percentile(0.95),
+            "p95_latency_ms",
+        )
+        .expr_as(
+            McpEvent::LATENCY_MS.approx_percentile(0.99),
+            "p99_latency_ms",
+        )
+        .expr_as(McpEvent::LATENCY_MS.min(), "min_latency_ms")
+        .expr_as(McpEvent::LATENCY_MS.max(), "max_latency_ms")
+        .expr_as(McpEvent::LATENCY_MS.sum(), "total_latency_ms")
+        .filter(McpEvent::EVENT_TS.ge(start))
+        .filter(McpEvent::EVENT_TS.lt(start + chrono::Duration::days(1)))
+        .group_by(McpEvent::TOOL_NAME)
+        .group_by(McpEvent::STATUS)
+        .order_by(McpEvent::TOOL_NAME, Order::Asc);
+    insta::assert_snapshot!(
+        "seed_001_aggregates",
+        both(|d| q.clone().dialect(d).build())
+    );
+}
+
+#[test]
+fn join_on_typed_keys() {
+    let same = Select::<McpEvent>::table()
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::USER_ID)
+        .join(JoinKind::Inner, McpEvent::USER_ID, McpUser::USER_ID)
+        .joined_column(McpUser::PLAN)
+        .filter(McpEvent::EVENT_TS.ge(current_timestamp() - days(7)));
+    let other = Select::<McpEvent>::table()
+        .column(McpEvent::EVENT_ID)
+        .join(JoinKind::Left, McpEvent::USER_ID, McpUser::ID)
+        .joined_column(McpUser::PLAN)
+        .limit(100);
+    insta::assert_snapshot!(
+        "joins",
+        format!(
+            "{}\n\n{}",
+            both(|d| same.clone().dialect(d).build()),
+            both(|d| other.clone().dialect(d).build())
+        )
+    );
+}
+
+#[test]
+fn metadata_rows_decode_from_result_cells() {
+    let cols: Vec<String> = [
+        "committed_at",
+        "snapshot_id",
+        "parent_id",
+        "operation",
+        "manifest_list",
+        "summary",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let cells = vec![
+        Some("2026-09-15 10:00:00.123 UTC".to_string()),
+        Some("5789234567890123456".to_string()),
+        None,
+        Some("append".to_string()),
+        Some("s3://x/metadata/snap.avro".to_string()),
+        Some(r#"{"added-records":"3"}"#.to_string()),
+    ];
+    let r = SnapshotRow::from_row(&Row::new(&cols, &cells)).unwrap();
+    assert_eq!(r.snapshot_id, 5789234567890123456);
+    assert_eq!(r.parent_id, None);
+    assert_eq!(r.operation.as_deref(), Some("append"));
+    assert_eq!(r.summary.unwrap()["added-records"], "3");
+    assert_eq!(
+        r.committed_at,
+        chrono::Utc.with_ymd_and_hms(2026, 9, 15, 10, 0, 0).unwrap()
+            + chrono::Duration::milliseconds(123)
+    );
+
+    let cols: Vec<String> = [
+        "made_current_at",
+        "snapshot_id",
+        "parent_id",
+        "is_current_ancestor",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let cells = vec![
+        Some("2026-09-15 10:00:00.000 UTC".to_string()),
+        Some("2".to_string()),
+        Some("1".to_string()),
+        Some("true".to_string()),
+    ];
+    let h = HistoryRow::from_row(&Row::new(&cols, &cells)).unwrap();
+    assert_eq!(
+        (h.snapshot_id, h.parent_id, h.is_current_ancestor),
+        (2, Some(1), true)
+    );
+
+    // A NULL in a required column is an error naming the column.
+    let cells = vec![None, Some("2".into()), None, Some("true".into())];
+    let e = HistoryRow::from_row(&Row::new(&cols, &cells)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Decode);
+    assert!(e.message().contains("made_current_at"), "{e}");
+}
+
+// ---- negative tests -------------------------------------------------------------
+
+#[test]
+fn unknown_column_is_refused() {
+    const NOPE: Col<McpEvent, i64> = Col::new("nope");
+    let e = Select::<McpEvent>::table()
+        .column(NOPE)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(e.message(), "`analytics.mcp_events` has no column `nope`");
+}
+
+#[test]
+fn aggregate_in_where_is_refused() {
+    let e = Select::<McpEvent>::table()
+        .filter(McpEvent::LATENCY_MS.max().gt(10))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert!(e.message().contains("aggregate cannot appear in WHERE"));
+}
+
+#[test]
+fn ungrouped_projection_is_refused() {
+    let e = Select::<McpEvent>::table()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::STATUS)
+        .expr_as(count_all(), "n")
+        .group_by(McpEvent::TOOL_NAME)
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+}
+
+#[test]
+fn time_travel_on_a_metadata_table_is_refused() {
+    let t = McpEvent::table_def().name().clone();
+    let e = Select::<SnapshotRow>::metadata(&t)
+        .as_of(Snapshot::Version(1))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+}
+
+#[test]
+fn ambiguous_join_column_is_refused() {
+    // Both tables have `user_id`; joining on other keys leaves it ambiguous.
+    let e = Select::<McpEvent>::table()
+        .column(McpEvent::USER_ID)
+        .join(JoinKind::Inner, McpEvent::EVENT_ID, McpUser::ID)
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("ambiguous"), "{e}");
+}
+
+#[test]
+fn bad_alias_is_refused() {
+    let e = Select::<McpEvent>::table()
+        .expr_as(count_all(), "Count")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}
+
+#[test]
+fn percentile_out_of_range_is_refused() {
+    let e = Select::<McpEvent>::table()
+        .expr_as(McpEvent::LATENCY_MS.approx_percentile(1.5), "p")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+}
