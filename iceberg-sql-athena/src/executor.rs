@@ -4,6 +4,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::pin::pin;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use aws_sdk_athena::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use aws_sdk_athena::types::{
@@ -345,7 +346,11 @@ impl AthenaExecutor {
                         resubmits += 1;
                         let cap = self.config.retry.backoff_cap(resubmits);
                         // "Equal jitter": half fixed, half random, so a retry never fires at once.
-                        let delay = cap / 2 + cap.mul_f64(random_fraction() / 2.0);
+                        let jitter = Duration::try_from_secs_f64(
+                            cap.as_secs_f64() * random_fraction() / 2.0,
+                        )
+                        .unwrap_or_default();
+                        let delay = (cap / 2).saturating_add(jitter);
                         tracing::warn!(
                             query_id = %id,
                             kind = ?qe.kind(),
