@@ -280,6 +280,12 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Vec<*const Ident>) -> Res
                     u.table.relation.span(),
                 ));
             }
+            if !is_plain_table(&u.table.relation) {
+                return Err(ctx.at_span(
+                    format!("UPDATE target must be a table name: {engine} writes UPDATE t SET …"),
+                    u.table.relation.span(),
+                ));
+            }
             if g == Grammar::TrinoDml {
                 if let TableFactor::Table { alias: Some(a), .. } = &u.table.relation {
                     return Err(ctx.at_span(
@@ -297,7 +303,9 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Vec<*const Ident>) -> Res
                 return Err(returning(ctx));
             }
             let single = match &d.from {
-                FromTable::WithFromKeyword(t) => t.len() == 1 && t[0].joins.is_empty(),
+                FromTable::WithFromKeyword(t) => {
+                    t.len() == 1 && t[0].joins.is_empty() && is_plain_table(&t[0].relation)
+                }
                 FromTable::WithoutKeyword(_) => false,
             };
             if !single
@@ -421,6 +429,20 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Vec<*const Ident>) -> Res
         )),
         (K::Vacuum, _) => Err(wrong_kind(ctx, stmt, "a VACUUM")),
     }
+}
+
+/// A DML target: a table name (with an optional alias), no time travel or arguments.
+fn is_plain_table(tf: &TableFactor) -> bool {
+    matches!(
+        tf,
+        TableFactor::Table {
+            args: None,
+            version: None,
+            sample: None,
+            with_ordinality: false,
+            ..
+        }
+    )
 }
 
 fn returning(ctx: &Ctx) -> Error {
@@ -695,7 +717,7 @@ fn check_insert(ctx: &Ctx, ins: &sqlparser::ast::Insert) -> Result<()> {
 
 fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
     let engine = ctx.engine();
-    if !m.into || m.output.is_some() || !m.optimizer_hints.is_empty() {
+    if !m.into || m.output.is_some() || !m.optimizer_hints.is_empty() || !is_plain_table(&m.table) {
         return Err(ctx.at_span(
             format!("MERGE uses a form {engine} does not accept: write MERGE INTO t USING s ON … WHEN …"),
             m.merge_token.0.span,

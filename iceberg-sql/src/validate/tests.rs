@@ -242,3 +242,78 @@ fn grammar_names_are_distinct() {
     assert_ne!(names[0], names[1]);
     assert_ne!(names[1], names[2]);
 }
+
+#[test]
+fn trino_paren_types_map_onto_parenthesised_nodes() {
+    use sqlparser::ast::{
+        ArrayElemTypeDef, DataType, Expr, MapBracketKind, SelectItem, SetExpr, StructBracketKind,
+    };
+    let stmt = parse_statement(
+        "SELECT CAST(x AS row(a array(varchar), b map(varchar, row(c double))))",
+        StatementKind::Select,
+        Dialect::Athena,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let SqlStatement::Query(q) = stmt else {
+        panic!("not a query")
+    };
+    let SetExpr::Select(s) = q.body.as_ref() else {
+        panic!("not a select")
+    };
+    let SelectItem::UnnamedExpr(Expr::Cast { data_type, .. }) = &s.projection[0] else {
+        panic!("not a cast")
+    };
+    let DataType::Struct(fields, StructBracketKind::Parentheses) = data_type else {
+        panic!("{data_type:?}")
+    };
+    assert_eq!(fields.len(), 2);
+    assert!(matches!(
+        fields[0].field_type,
+        DataType::Array(ArrayElemTypeDef::Parenthesis(_))
+    ));
+    assert!(matches!(
+        fields[1].field_type,
+        DataType::Map(_, _, MapBracketKind::Parentheses)
+    ));
+}
+
+#[test]
+fn paren_types_are_dml_only() {
+    // In Athena DDL, `array(string)` is not a type.
+    let e = err(
+        "ALTER TABLE db.t ADD COLUMNS (a array(string))",
+        StatementKind::AlterTable,
+        Dialect::Athena,
+    );
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+}
+
+#[test]
+fn dml_targets_are_table_names() {
+    let e = err(
+        "DELETE FROM db.t FOR VERSION AS OF 5 WHERE a = 1",
+        StatementKind::Delete,
+        Dialect::Athena,
+    );
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    let e = err(
+        "MERGE INTO db.t FOR VERSION AS OF 5 AS target USING db.s AS source ON (target.k = source.k) WHEN MATCHED THEN DELETE",
+        StatementKind::Merge,
+        Dialect::Athena,
+    );
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+}
+
+#[test]
+fn spark_accepts_both_time_travel_spellings() {
+    ok(
+        "SELECT * FROM db.t VERSION AS OF 5",
+        StatementKind::Select,
+        Dialect::Spark,
+    );
+    ok(
+        "SELECT * FROM db.t FOR SYSTEM_TIME AS OF TIMESTAMP '2026-01-01 00:00:00'",
+        StatementKind::Select,
+        Dialect::Spark,
+    );
+}
