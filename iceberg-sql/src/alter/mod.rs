@@ -9,7 +9,7 @@
 //! | rename | `CHANGE COLUMN old new <current type>` | `RENAME COLUMN old TO new` |
 //! | widen | `CHANGE COLUMN c c bigint` | `ALTER COLUMN c TYPE bigint` |
 //! | properties | Athena keys | Iceberg keys (`write.format.default`, ...) |
-//! | partition evolution | not supported: an error naming the CTAS rebuild | `ADD/DROP PARTITION FIELD` |
+//! | partition evolution | not supported: an error naming the CTAS rebuild | not generated (same error) |
 //!
 //! Only Iceberg's legal promotions are accepted: `int -> bigint`, `float -> double`, and
 //! `decimal(P,S) -> decimal(P',S)` with `P' > P`.
@@ -210,16 +210,8 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
             }
             w.push_char(')');
         }
-        AlterOp::AddPartitionField(f) | AlterOp::DropPartitionField(f) => {
-            if !spark {
-                return Err(partition_evolution_unsupported(table, op));
-            }
-            w.push(if matches!(op, AlterOp::AddPartitionField(_)) {
-                "ADD PARTITION FIELD "
-            } else {
-                "DROP PARTITION FIELD "
-            });
-            crate::ddl::write_partition_field(&mut w, f);
+        AlterOp::AddPartitionField(_) | AlterOp::DropPartitionField(_) => {
+            return Err(partition_evolution_unsupported(table, op, dialect));
         }
     }
     w.finish()
@@ -257,25 +249,35 @@ fn spark_key(key: &str, format: FileFormat) -> String {
     crate::ddl::spark_property(&sample, format).0
 }
 
-/// Athena has no partition evolution: the error says what to do instead.
-pub(crate) fn partition_evolution_unsupported(table: &TableName, op: &AlterOp) -> Error {
+/// Partition evolution is refused: Athena has none; Spark has it (`ADD/DROP PARTITION
+/// FIELD`), but it is not among the statements this crate generates (the validator's
+/// allow-list does not include it). The error says what to do instead.
+pub(crate) fn partition_evolution_unsupported(
+    table: &TableName,
+    op: &AlterOp,
+    dialect: Dialect,
+) -> Error {
     let (verb, field) = match op {
         AlterOp::AddPartitionField(f) => ("ADD", f),
         AlterOp::DropPartitionField(f) => ("DROP", f),
         _ => unreachable!("only partition operations"),
     };
-    Error::new(
-        ErrorKind::Unsupported,
-        format!(
+    let message = match dialect {
+        Dialect::Athena => format!(
             "Athena cannot change the partition spec of `{table}` (ALTER TABLE ... {verb} PARTITION FIELD {field} \
              is a Spark Iceberg extension; Athena has no partition evolution)"
         ),
-    )
-    .with_hint(format!(
+        Dialect::Spark => format!(
+            "partition evolution of `{table}` ({verb} PARTITION FIELD {field}) is a Spark-only extension \
+             that this crate does not generate: tables it manages must stay readable and writable from Athena"
+        ),
+    };
+    Error::new(ErrorKind::Unsupported, message).with_hint(format!(
         "rebuild the table with the new spec: CTAS `CREATE TABLE {table}_v2 WITH (table_type = 'ICEBERG', \
          is_external = false, location = '...', partitioning = ARRAY[...]) AS SELECT * FROM {table}` \
-         (iceberg_sql::ctas), then DROP the old table and ALTER TABLE ... RENAME TO; \
-         or run the same ALTER in Spark (Dialect::Spark) against the Glue table"
+         (iceberg_sql::ctas::IcebergCtas), then DROP the old table and ALTER TABLE {table}_v2 RENAME TO {t}; \
+         or run `ALTER TABLE {table} {verb} PARTITION FIELD ...` yourself in Spark with the Iceberg extensions",
+        t = table.table
     ))
 }
 
@@ -531,8 +533,9 @@ impl<'a> AlterTableBuilder<'a> {
         self.op(check())
     }
 
-    /// Adds a partition field. Spark: `ADD PARTITION FIELD`; Athena has no partition
-    /// evolution, so `build()` fails with the CTAS rebuild as the way out.
+    /// Adds a partition field: Athena has no partition evolution, so `build()` fails
+    /// with the CTAS rebuild as the way out (in both dialects; see
+    /// `partition_evolution_unsupported`).
     pub fn add_partition_field(&self, field: PartitionField) -> AlterTable<'a> {
         let check = || -> Result<AlterOp> {
             let c = self.existing(&field.source)?;
@@ -542,7 +545,7 @@ impl<'a> AlterTableBuilder<'a> {
         self.op(check())
     }
 
-    /// Drops a partition field (Spark only; see [`AlterTableBuilder::add_partition_field`]).
+    /// Drops a partition field: refused like [`AlterTableBuilder::add_partition_field`].
     pub fn drop_partition_field(&self, field: PartitionField) -> AlterTable<'a> {
         let check = || -> Result<AlterOp> {
             if !self.table.partition_spec().contains(&field) {

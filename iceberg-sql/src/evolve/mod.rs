@@ -14,7 +14,6 @@
 //! 3. new columns, in one `ADD COLUMNS`: not breaking;
 //! 4. drops, only with [`EvolveOptions::allow_drops`]: breaking;
 //! 5. changed table properties, in one `SET TBLPROPERTIES`: not breaking;
-//! 6. Spark only: partition fields added/dropped (`ADD/DROP PARTITION FIELD`): breaking.
 //!
 //! What is refused (Athena cannot do it in place): any other type change (narrowing,
 //! scale change, int -> string, nested type changes), a partition spec change, a
@@ -117,10 +116,6 @@ pub enum Change {
     },
     /// Changed table properties.
     SetProperties(TableProperties),
-    /// A new partition field (Spark only).
-    AddPartitionField(PartitionField),
-    /// A dropped partition field (Spark only).
-    DropPartitionField(PartitionField),
 }
 
 impl fmt::Display for Change {
@@ -139,8 +134,6 @@ impl fmt::Display for Change {
                 let v: Vec<String> = p.iter().map(|p| p.to_string()).collect();
                 write!(f, "set properties {}", v.join(", "))
             }
-            Change::AddPartitionField(p) => write!(f, "add partition field {p}"),
-            Change::DropPartitionField(p) => write!(f, "drop partition field {p}"),
         }
     }
 }
@@ -247,7 +240,6 @@ pub fn evolve(
     let spark = options.dialect == Dialect::Spark;
     let check_null = options.check_nullability.unwrap_or(spark);
     let mut refusals: Vec<Error> = Vec::new();
-    let mut changes: Vec<(Change, bool, AlterOp)> = Vec::new();
 
     if let (Some(a), Some(b)) = (live.location(), desired.location()) {
         if a != b {
@@ -390,50 +382,27 @@ pub fn evolve(
         })
         .collect();
     if live_spec != want_spec.as_slice() {
-        if spark {
-            for p in live_spec.iter().filter(|p| !want_spec.contains(p)) {
-                changes.push((
-                    Change::DropPartitionField(p.clone()),
-                    true,
-                    AlterOp::DropPartitionField(p.clone()),
-                ));
+        let show = |s: &[PartitionField]| {
+            if s.is_empty() {
+                "(unpartitioned)".to_string()
+            } else {
+                s.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
-            // Added fields name their source by its new name: they run after renames.
-            for (p, d) in want_spec.iter().zip(desired.partition_spec()) {
-                if !live_spec.contains(p) {
-                    changes.push((
-                        Change::AddPartitionField(d.clone()),
-                        true,
-                        AlterOp::AddPartitionField(d.clone()),
-                    ));
-                }
-            }
-        } else {
-            let show = |s: &[PartitionField]| {
-                if s.is_empty() {
-                    "(unpartitioned)".to_string()
-                } else {
-                    s.iter()
-                        .map(|p| p.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            };
-            refusals.push(
-                Error::new(
-                    ErrorKind::Unsupported,
-                    format!(
-                        "the partition spec of `{name}` would change from {} to {}; Athena has no partition evolution",
-                        show(live_spec),
-                        show(desired.partition_spec())
-                    ),
-                )
-                .with_hint(format!(
-                    "{}; or evolve the spec in Spark (EvolveOptions::new().dialect(Dialect::Spark) plans ADD/DROP PARTITION FIELD)",
-                    rebuild_hint(live)
-                )),
-            );
-        }
+        };
+        refusals.push(
+            Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "the partition spec of `{name}` would change from {} to {}; Athena has no partition evolution",
+                    show(live_spec),
+                    show(desired.partition_spec())
+                ),
+            )
+            .with_hint(rebuild_hint(live)),
+        );
     }
 
     Error::check_all(refusals)?;
@@ -488,7 +457,6 @@ pub fn evolve(
             ));
         }
     }
-    plan_ops.extend(changes);
 
     let mut steps = Vec::with_capacity(plan_ops.len());
     for (change, breaking, op) in plan_ops {

@@ -1,0 +1,299 @@
+//! ALTER TABLE: every form in both dialects, and a negative test per rule.
+
+#[path = "query_common/mod.rs"]
+mod common;
+
+use common::*;
+use iceberg_sql::alter::is_legal_promotion;
+use iceberg_sql::prelude::*;
+use iceberg_sql::IcebergType as T;
+
+fn t() -> &'static TableDef {
+    McpEvent::table_def()
+}
+
+fn numeric_table() -> TableDef {
+    TableDef::builder("analytics", "metrics")
+        .column(Column::new("i", T::Int))
+        .column(Column::new("l", T::Long))
+        .column(Column::new("f", T::Float))
+        .column(Column::new("d", T::Double))
+        .column(Column::new("amount", T::decimal(10, 2)))
+        .column(Column::new("s", T::String))
+        .column(Column::new("dt", T::Date))
+        .column(Column::new("ts", T::Timestamp))
+        .location("s3://my-datalake/iceberg/metrics/")
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn add_columns() {
+    insta::assert_snapshot!(
+        "add_columns",
+        both(|d| t()
+            .alter()
+            .add_columns([
+                Column::new("error_code", T::String).comment("upstream code"),
+                Column::new("date", T::Date),
+                Column::new("point", T::structure([("x", T::Double), ("y", T::Double)])),
+                Column::new("tags", T::list(T::String)),
+            ])
+            .dialect(d)
+            .build())
+    );
+}
+
+#[test]
+fn drop_column() {
+    insta::assert_snapshot!(
+        "drop_column",
+        both(|d| t().alter().drop_column("latency_ms").dialect(d).build())
+    );
+}
+
+#[test]
+fn rename_column() {
+    insta::assert_snapshot!(
+        "rename_column",
+        both(|d| t()
+            .alter()
+            .rename_column("payload", "tool_payload")
+            .dialect(d)
+            .build())
+    );
+}
+
+#[test]
+fn every_legal_widening() {
+    let m = numeric_table();
+    let mut out = String::new();
+    for (c, to) in [
+        ("i", T::Long),
+        ("f", T::Double),
+        ("amount", T::decimal(12, 2)),
+        ("amount", T::decimal(38, 2)),
+    ] {
+        out.push_str(&both(|d| {
+            m.alter().widen_column(c, to.clone()).dialect(d).build()
+        }));
+        out.push_str("\n\n");
+    }
+    insta::assert_snapshot!("widen_columns", out);
+}
+
+#[test]
+fn set_and_unset_properties() {
+    let props = TableProperties::new()
+        .with(TableProperty::WriteCompression(Compression::Zstd))
+        .with(TableProperty::OptimizeRewriteDataFileThreshold(10))
+        .with(TableProperty::VacuumMinSnapshotsToKeep(5))
+        .with(TableProperty::VacuumMaxSnapshotAgeSeconds(604_800))
+        .with(TableProperty::VacuumMaxMetadataFilesToKeep(50));
+    insta::assert_snapshot!(
+        "set_properties",
+        both(|d| t().alter().set_properties(props.clone()).dialect(d).build())
+    );
+    insta::assert_snapshot!(
+        "unset_properties",
+        both(|d| t()
+            .alter()
+            .unset_properties(["vacuum_min_snapshots_to_keep", "write_compression"])
+            .dialect(d)
+            .build())
+    );
+}
+
+#[test]
+fn partition_evolution_is_refused_with_the_ctas_rebuild() {
+    let f = PartitionField::new("user_id", PartitionTransform::Bucket(16));
+    let day = PartitionField::new("event_ts", PartitionTransform::Day);
+    for d in [Dialect::Athena, Dialect::Spark] {
+        for e in [
+            t().alter()
+                .add_partition_field(f.clone())
+                .dialect(d)
+                .build()
+                .unwrap_err(),
+            t().alter()
+                .drop_partition_field(day.clone())
+                .dialect(d)
+                .build()
+                .unwrap_err(),
+        ] {
+            assert_eq!(e.kind(), ErrorKind::Unsupported);
+            assert!(e.hint().unwrap().contains("CTAS"), "{e}");
+            assert!(e.hint().unwrap().contains("RENAME TO mcp_events"), "{e}");
+        }
+    }
+    let e = t().alter().add_partition_field(f).build().unwrap_err();
+    assert!(
+        e.message().contains("Athena has no partition evolution"),
+        "{e}"
+    );
+    // The field is checked first: a transform on the wrong type, or a missing field.
+    let e = t()
+        .alter()
+        .add_partition_field(PartitionField::new("status", PartitionTransform::Day))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+    let e = t()
+        .alter()
+        .drop_partition_field(PartitionField::identity("status"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+}
+
+#[test]
+fn reserved_names_are_quoted_per_grammar() {
+    let m = numeric_table();
+    let s = both(|d| m.alter().rename_column("dt", "date").dialect(d).build());
+    assert!(s.contains("CHANGE COLUMN dt `date` date"), "{s}");
+    assert!(s.contains("RENAME COLUMN dt TO `date`"), "{s}");
+}
+
+// ---- promotion rules --------------------------------------------------------------
+
+#[test]
+fn promotion_table() {
+    let legal = [
+        (T::Int, T::Long),
+        (T::Float, T::Double),
+        (T::decimal(10, 2), T::decimal(11, 2)),
+        (T::decimal(1, 0), T::decimal(38, 0)),
+    ];
+    for (a, b) in &legal {
+        assert!(is_legal_promotion(a, b), "{a:?} -> {b:?}");
+    }
+    let illegal = [
+        (T::Long, T::Int),
+        (T::Double, T::Float),
+        (T::Int, T::Double),
+        (T::Int, T::String),
+        (T::Long, T::String),
+        (T::String, T::Long),
+        (T::Float, T::Long),
+        (T::decimal(10, 2), T::decimal(9, 2)),
+        (T::decimal(10, 2), T::decimal(12, 3)),
+        (T::decimal(10, 2), T::decimal(10, 2)),
+        (T::Int, T::decimal(20, 0)),
+        (T::Date, T::Timestamp),
+        (T::Timestamp, T::TimestampTz),
+        (T::Int, T::Int),
+        (T::list(T::Int), T::list(T::Long)),
+    ];
+    for (a, b) in &illegal {
+        assert!(!is_legal_promotion(a, b), "{a:?} -> {b:?}");
+    }
+}
+
+// ---- negative tests -------------------------------------------------------------
+
+#[test]
+fn widening_the_wrong_way_is_refused() {
+    let m = numeric_table();
+    for (c, to, why) in [
+        ("l", T::Int, "narrowing"),
+        ("d", T::Float, "narrowing"),
+        ("amount", T::decimal(12, 3), "scale can never change"),
+        ("amount", T::decimal(8, 2), "precision can only grow"),
+        ("i", T::String, "not one of Iceberg's promotions"),
+        ("s", T::Long, "not one of Iceberg's promotions"),
+        ("dt", T::Timestamp, "not one of Iceberg's promotions"),
+    ] {
+        let e = m.alter().widen_column(c, to).build().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidType, "{c}");
+        assert!(e.message().contains(why), "{e}");
+        assert!(e.message().contains("in place"), "{e}");
+        assert!(e.hint().unwrap().contains("CTAS"), "{e}");
+    }
+}
+
+#[test]
+fn same_type_is_nothing_to_change() {
+    let e = t()
+        .alter()
+        .widen_column("latency_ms", T::Long)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidType);
+    assert!(e.message().contains("already has type long"), "{e}");
+}
+
+#[test]
+fn column_existence_is_checked() {
+    let e = t().alter().drop_column("nope").build().unwrap_err();
+    assert_eq!(
+        e.message(),
+        "table `analytics.mcp_events` has no column `nope`"
+    );
+    let e = t()
+        .alter()
+        .rename_column("payload", "status")
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("already has a column `status`"), "{e}");
+    let e = t()
+        .alter()
+        .add_columns([Column::new("status", T::String)])
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("already has a column `status`"), "{e}");
+    let e = t()
+        .alter()
+        .rename_column("payload", "ToolPayload")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}
+
+#[test]
+fn dropping_a_partition_source_is_refused() {
+    let e = t().alter().drop_column("event_ts").build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert!(
+        e.message()
+            .contains("source of partition field `day(event_ts)`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_property_keys_are_refused() {
+    let e = t()
+        .alter()
+        .unset_properties(["vacuum_max_snapshot_age_ms"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    assert!(
+        e.hint()
+            .unwrap()
+            .contains("vacuum_max_snapshot_age_seconds"),
+        "{e}"
+    );
+    let e = t()
+        .alter()
+        .set_property(TableProperty::OptimizeRewriteDataFileThreshold(50))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    let e = t()
+        .alter()
+        .set_property(TableProperty::WriteCompression(Compression::Lz4))
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("not supported for parquet"), "{e}");
+}
+
+#[test]
+fn ddl_comment_text_is_checked() {
+    let e = t()
+        .alter()
+        .add_columns([Column::new("x", T::String).comment("it's")])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+}
