@@ -256,6 +256,16 @@ class S3Mapper:
 # ---------------------------------------------------------------- request handling
 
 
+def _strip_frames(text):
+    """Drops Java stack frames ("\tat ...", "... N more") from an exception message."""
+    keep = [
+        ln
+        for ln in text.splitlines()
+        if not ln.lstrip().startswith("at ") and not re.match(r"\s*\.\.\. \d+ more", ln)
+    ]
+    return "\n".join(keep).strip()
+
+
 def error_reply(e):
     from pyspark.errors import PySparkException
 
@@ -271,17 +281,25 @@ def error_reply(e):
             from py4j.protocol import Py4JJavaError
 
             if isinstance(e, Py4JJavaError):
+                # Walk the Java cause chain: report the innermost Spark error class (e.g.
+                # ARITHMETIC_OVERFLOW inside "Job aborted due to stage failure") or else the
+                # outer exception's class name, and messages without stack frames.
                 jexc = e.java_exception
+                chain = [jexc]
+                while chain[-1].getCause() is not None and len(chain) < 10:
+                    chain.append(chain[-1].getCause())
                 error_class = jexc.getClass().getName()
-                cause = jexc
-                msg = jexc.toString()
-                # report the innermost cause too: it usually says what went wrong
-                seen = 0
-                while cause.getCause() is not None and seen < 10:
-                    cause = cause.getCause()
-                    seen += 1
-                if seen:
-                    msg += "\nCaused by: " + cause.toString()
+                for x in reversed(chain):
+                    try:
+                        cls = x.getErrorClass()
+                    except Exception:  # noqa: BLE001  (not a SparkThrowable)
+                        cls = None
+                    if cls:
+                        error_class = cls
+                        break
+                msg = _strip_frames(jexc.toString())
+                if len(chain) > 1:
+                    msg += "\nCaused by: " + _strip_frames(chain[-1].toString())
         except Exception:  # noqa: BLE001
             pass
     return {"ok": False, "error_class": error_class, "error": msg}

@@ -248,6 +248,10 @@ fn engine_errors_carry_spark_error_classes() {
     // Two statements in one request are a parse error, as on Athena.
     let e = engine.expect_err("SELECT 1; SELECT 2");
     assert!(matches!(e, EngineError::Sql { .. }), "{e}");
+    // Errors raised inside a Spark job report the inner error class, without stack frames.
+    let e = engine.expect_err("SELECT sum(id + 9223372036854775000) FROM range(0, 1000, 1, 2)");
+    assert_eq!(e.class(), Some("ARITHMETIC_OVERFLOW"), "{e}");
+    assert!(!e.message().contains("\tat "), "{e}");
     // The engine is still usable after errors.
     assert_eq!(engine.run("SELECT 41 + 1").scalar(), Some("42"));
 }
