@@ -204,6 +204,20 @@ impl<'a> Optimize<'a> {
                         format!("OPTIMIZE WHERE `{name}` {} NULL is never true", op.sql()),
                     ));
                 }
+                if let (Dialect::Athena, Value::String(text)) = (self.dialect, value) {
+                    // Athena parses OPTIMIZE with its Hive DDL parser, whose string
+                    // escaping is unverified (reference §3.7).
+                    if let Err(e) = crate::model::check_ddl_text(
+                        &format!("OPTIMIZE WHERE value for `{name}`"),
+                        text,
+                    ) {
+                        errors.push(e.with_hint(
+                            "OPTIMIZE goes through Athena's Hive DDL parser: a value with a quote, \
+                             backslash or control character cannot be written safely; optimize the whole table",
+                        ));
+                        continue;
+                    }
+                }
                 out.push((&col.ty, name.as_str(), *op, value));
             } else if let Some(p) = fields.first() {
                 errors.push(

@@ -1,0 +1,265 @@
+//! OPTIMIZE and VACUUM in both dialects, and a negative test per rule.
+
+#[path = "query_common/mod.rs"]
+mod common;
+
+use chrono::TimeZone;
+use common::*;
+use iceberg_sql::maintenance::{Cmp, VacuumRetention};
+use iceberg_sql::prelude::*;
+
+#[test]
+fn optimize_whole_table() {
+    insta::assert_snapshot!(
+        "optimize",
+        both(|d| McpEvent::table_def().optimize().dialect(d).build())
+    );
+}
+
+#[test]
+fn optimize_on_identity_partition_columns() {
+    let t = DatedEvent::table_def();
+    insta::assert_snapshot!(
+        "optimize_where",
+        both(|d| t
+            .optimize()
+            .filter(DatedEvent::EVENT_DATE, Cmp::Ge, date(2026, 10, 1))
+            .filter(DatedEvent::EVENT_DATE, Cmp::Lt, date(2026, 11, 1))
+            .dialect(d)
+            .build())
+    );
+    let strings = TableDef::builder("analytics", "by_catalog")
+        .column(Column::new("id", IcebergType::Long))
+        .column(Column::new("catalog", IcebergType::String))
+        .partition(PartitionField::identity("catalog"))
+        .location("s3://my-datalake/iceberg/by_catalog/")
+        .build()
+        .unwrap();
+    // AWS's own example.
+    insta::assert_snapshot!(
+        "optimize_where_string",
+        both(|d| strings
+            .optimize()
+            .filter_by("catalog", Cmp::Eq, "c1")
+            .dialect(d)
+            .build())
+    );
+    // A quote cannot be written into Athena's Hive-parsed OPTIMIZE; Spark escapes it
+    // inside its `where` string.
+    let e = strings
+        .optimize()
+        .filter_by("catalog", Cmp::Eq, "it's")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert!(e.hint().unwrap().contains("Hive DDL parser"), "{e}");
+    let s = strings
+        .optimize()
+        .filter_by("catalog", Cmp::Eq, "it's")
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap();
+    assert_eq!(
+        s.sql(),
+        r"CALL `local`.system.rewrite_data_files(table => 'analytics.by_catalog', where => 'catalog = \'it\\\'s\'')"
+    );
+}
+
+#[test]
+fn optimize_with_another_spark_catalog() {
+    let s = McpEvent::table_def()
+        .optimize()
+        .spark_catalog("glue_catalog")
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap();
+    assert_eq!(
+        s.sql(),
+        "CALL glue_catalog.system.rewrite_data_files(table => 'analytics.mcp_events')"
+    );
+}
+
+#[test]
+fn vacuum_plain_and_with_retention_steps() {
+    let t = McpEvent::table_def();
+    insta::assert_snapshot!("vacuum", both(|d| t.vacuum().dialect(d).build()));
+    insta::assert_snapshot!(
+        "vacuum_retention_steps",
+        both_steps(|d| t
+            .vacuum()
+            .retention(VacuumRetention::days(7).min_snapshots_to_keep(1))
+            .dialect(d)
+            .build_steps())
+    );
+    // Without a retention, build_steps is just the vacuum.
+    assert_eq!(t.vacuum().build_steps().unwrap().len(), 1);
+}
+
+#[test]
+fn spark_expire_snapshots_arguments() {
+    let s = McpEvent::table_def()
+        .vacuum()
+        .older_than(chrono::Utc.with_ymd_and_hms(2026, 9, 24, 0, 0, 0).unwrap())
+        .retain_last(5)
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap();
+    insta::assert_snapshot!("vacuum_spark_arguments", s.sql());
+}
+
+#[test]
+fn retention_helper_sets_the_vacuum_properties() {
+    let t = McpEvent::table_def();
+    insta::assert_snapshot!(
+        "retention_alter",
+        both(|d| VacuumRetention::seconds(259_200)
+            .min_snapshots_to_keep(3)
+            .max_metadata_files_to_keep(20)
+            .alter(t)
+            .dialect(d)
+            .build())
+    );
+}
+
+// ---- negative tests -------------------------------------------------------------
+
+#[test]
+fn optimize_where_on_a_transformed_source_is_refused() {
+    // The seed's OPTIMIZE ... WHERE event_ts >= ... on a day(event_ts) table.
+    let e = McpEvent::table_def()
+        .optimize()
+        .filter(McpEvent::EVENT_TS, Cmp::Ge, ts(2026, 10, 1, 0))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(
+        e.message().contains("hidden partition `day(event_ts)`"),
+        "{e}"
+    );
+    assert!(
+        e.message().contains("only identity partition columns"),
+        "{e}"
+    );
+    let hint = e.hint().unwrap();
+    assert!(hint.contains("optimize the whole table"), "{hint}");
+    assert!(hint.contains("identity partition column"), "{hint}");
+    // Also for an hour() source on a table that has identity partitions too.
+    let e = DatedEvent::table_def()
+        .optimize()
+        .filter(DatedEvent::EVENT_TS, Cmp::Ge, ts(2026, 10, 1, 0))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+}
+
+#[test]
+fn optimize_where_on_a_non_partition_column_is_refused() {
+    let e = McpEvent::table_def()
+        .optimize()
+        .filter(McpEvent::TOOL_NAME, Cmp::Eq, "query_data".to_string())
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(e.message().contains("not a partition column"), "{e}");
+    // Every bad filter is reported at once.
+    let e = McpEvent::table_def()
+        .optimize()
+        .filter(McpEvent::TOOL_NAME, Cmp::Eq, "x".to_string())
+        .filter_by("nope", Cmp::Eq, 1)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.all().count(), 2);
+}
+
+#[test]
+fn optimize_where_value_must_fit_the_column() {
+    let e = DatedEvent::table_def()
+        .optimize()
+        .filter_by("event_date", Cmp::Eq, "2026-10-01")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+}
+
+#[test]
+fn vacuum_with_options_is_refused_in_athena() {
+    let t = McpEvent::table_def();
+    let e = t.vacuum().retain_days(7).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(e.message().contains("no RETAIN clause"), "{e}");
+    assert!(
+        e.hint().unwrap().contains(
+            "ALTER TABLE analytics.mcp_events SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='604800'), then VACUUM analytics.mcp_events"
+        ),
+        "{e}"
+    );
+    let e = t.vacuum().retain_last(3).build().unwrap_err();
+    assert!(e.message().contains("takes no options"), "{e}");
+    let e = t
+        .vacuum()
+        .older_than(chrono::Utc::now())
+        .build_steps()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+}
+
+#[test]
+fn spark_retention_needs_steps_and_a_positive_retain_last() {
+    let t = McpEvent::table_def();
+    let e = t
+        .vacuum()
+        .retain_days(7)
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap_err();
+    assert!(e.hint().unwrap().contains("build_steps"), "{e}");
+    let e = t
+        .vacuum()
+        .retain_last(0)
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    let e = t
+        .vacuum()
+        .retention(VacuumRetention::default())
+        .build_steps()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+}
+
+#[test]
+fn names_that_need_quotes_are_refused() {
+    let reserved = TableDef::builder("analytics", "order")
+        .column(Column::new("id", IcebergType::Long))
+        .location("s3://my-datalake/iceberg/order/")
+        .build()
+        .unwrap();
+    for e in [
+        reserved.optimize().build().unwrap_err(),
+        reserved.vacuum().build().unwrap_err(),
+    ] {
+        assert_eq!(e.kind(), ErrorKind::UnquotableIdentifier);
+        assert!(e.message().contains("`order` must be quoted"), "{e}");
+    }
+    let underscore = TableDef::builder("_db", "t")
+        .column(Column::new("id", IcebergType::Long))
+        .location("s3://my-datalake/iceberg/t/")
+        .build()
+        .unwrap();
+    let e = underscore.optimize().build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnquotableIdentifier);
+    assert!(e.message().contains("OPTIMIZE"), "{e}");
+}
+
+#[test]
+fn bad_spark_catalog_is_refused() {
+    let e = McpEvent::table_def()
+        .optimize()
+        .spark_catalog("Glue")
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert!(e.message().starts_with("Spark catalog name"), "{e}");
+}
