@@ -1425,3 +1425,41 @@ fn reject_spark_alter_column_to_unknown_type() {
         "is not a Spark Iceberg column type; use int",
     );
 }
+
+#[test]
+fn reject_placeholder_outside_where() {
+    let e = reject(
+        A,
+        K::Insert,
+        1,
+        "INSERT INTO db.t (a) VALUES (?)",
+        ErrorKind::DisallowedSyntax,
+        "`?` parameter outside a WHERE clause",
+    );
+    at(&e, 1, 30);
+    reject(
+        A,
+        K::Select,
+        1,
+        "SELECT ? FROM db.t",
+        ErrorKind::DisallowedSyntax,
+        "only in WHERE",
+    );
+}
+
+#[test]
+fn placeholders_in_nested_where_clauses() {
+    accept(
+        A,
+        K::Select,
+        2,
+        "SELECT a FROM db.t WHERE b IN (SELECT b FROM db.s WHERE c = ?) AND d = ?",
+    );
+    accept(
+        A,
+        K::CreateTableAs,
+        1,
+        "CREATE TABLE db.t2 WITH (table_type = 'ICEBERG', is_external = false, location = 's3://b/t2/') \
+         AS SELECT * FROM db.t WHERE d >= ?",
+    );
+}

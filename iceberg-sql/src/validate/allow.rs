@@ -16,9 +16,8 @@ use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
     AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, Expr, FromTable,
     FunctionArg, FunctionArguments, HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
-    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, SetExpr, Spanned,
-    SqlOption, Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan, Visit,
-    Visitor,
+    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, Spanned, SqlOption,
+    Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan, Visit, Visitor,
 };
 use sqlparser::tokenizer::Span;
 
@@ -44,6 +43,8 @@ pub(super) fn check(
         placeholders: 0,
         first_extra: None,
         param_count,
+        has_qmark: sql.contains('?'),
+        in_where: Vec::new(),
     };
     if let ControlFlow::Break(e) = stmt.visit(&mut v) {
         return Err(e);
@@ -824,6 +825,25 @@ struct Checker<'a> {
     placeholders: usize,
     first_extra: Option<Span>,
     param_count: usize,
+    /// Whether the text has a `?` at all (skips the WHERE bookkeeping when not).
+    has_qmark: bool,
+    /// Start positions of the `?` placeholders found inside WHERE clauses.
+    in_where: Vec<(u64, u64)>,
+}
+
+/// Collects the positions of `?` placeholders under a node.
+struct QMarks<'a>(&'a mut Vec<(u64, u64)>);
+
+impl Visitor for QMarks<'_> {
+    type Break = ();
+
+    fn pre_visit_value(&mut self, value: &ValueWithSpan) -> ControlFlow<()> {
+        if matches!(&value.value, Value::Placeholder(p) if p == "?") {
+            self.0
+                .push((value.span.start.line, value.span.start.column));
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 impl Checker<'_> {
@@ -893,6 +913,14 @@ impl Visitor for Checker<'_> {
                              INSERT INTO, CREATE TABLE AS and UNLOAD; write the value as a literal",
                             self.ctx.kind.name()
                         ),
+                        value.span,
+                    );
+                }
+                let at = (value.span.start.line, value.span.start.column);
+                if self.trino() && !self.in_where.contains(&at) {
+                    return self.fail(
+                        "`?` parameter outside a WHERE clause: Athena accepts execution parameters only \
+                         in WHERE (`SELECT ? FROM t` and `VALUES (?)` are not supported); write the value as a literal",
                         value.span,
                     );
                 }
@@ -1073,14 +1101,17 @@ impl Visitor for Checker<'_> {
                 q.span(),
             );
         }
-        if let SetExpr::Select(s) = q.body.as_ref() {
-            return self.check_select(s);
-        }
         ControlFlow::Continue(())
     }
 
     fn pre_visit_select(&mut self, s: &Select) -> ControlFlow<Error> {
-        self.check_select(s)
+        self.check_select(s)?;
+        if self.has_qmark && self.trino() {
+            if let Some(w) = &s.selection {
+                let _ = w.visit(&mut QMarks(&mut self.in_where));
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     fn pre_visit_table_factor(&mut self, tf: &TableFactor) -> ControlFlow<Error> {
