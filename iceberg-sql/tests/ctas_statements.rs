@@ -1,0 +1,346 @@
+//! CTAS (Iceberg, Hive Parquet), UNLOAD and the daily-summary recipe, in both dialects,
+//! and a negative test per rule.
+
+#[path = "query_common/mod.rs"]
+mod common;
+
+use chrono::NaiveDate;
+use common::*;
+use iceberg_sql::ctas::{trino_partitioning, HiveCtas, IcebergCtas, Unload, UnloadFormat};
+use iceberg_sql::expr::count_all;
+use iceberg_sql::prelude::*;
+use iceberg_sql::query::Select;
+use iceberg_sql::recipes::{DailyRefresh, MissingDays};
+
+fn events() -> Select<McpEvent> {
+    Select::<McpEvent>::table()
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::USER_ID)
+        .expr_as(
+            McpEvent::EVENT_TS.cast::<chrono::NaiveDateTime>(),
+            "event_ts",
+        )
+        .column(McpEvent::STATUS)
+}
+
+/// Seed 001's summary query for one day, as typed code.
+fn daily_summary(day: NaiveDate) -> Select<McpEvent> {
+    let start = day.and_hms_opt(0, 0, 0).unwrap();
+    Select::<McpEvent>::table()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::STATUS)
+        .expr_as(count_all(), "call_count")
+        .expr_as(
+            count_all().filter(McpEvent::STATUS.eq("success")),
+            "success_count",
+        )
+        .expr_as(
+            count_all().filter(McpEvent::STATUS.ne("success")),
+            "error_count",
+        )
+        .expr_as(McpEvent::LATENCY_MS.avg(), "avg_latency_ms")
+        .expr_as(
+            McpEvent::LATENCY_MS.approx_percentile(0.95),
+            "p95_latency_ms",
+        )
+        .expr_as(
+            McpEvent::LATENCY_MS.approx_percentile(0.99),
+            "p99_latency_ms",
+        )
+        .value_as(day, "dt")
+        .filter(McpEvent::EVENT_TS.ge(start))
+        .filter(McpEvent::EVENT_TS.lt(start + chrono::Duration::days(1)))
+        .group_by(McpEvent::TOOL_NAME)
+        .group_by(McpEvent::STATUS)
+}
+
+#[test]
+fn iceberg_ctas_with_every_property() {
+    let q = events();
+    let ctas = |d| {
+        IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+            .location("s3://my-datalake/iceberg/mcp_daily/")
+            .partition(PartitionField::new("event_ts", PartitionTransform::Day))
+            .partition(PartitionField::new(
+                "user_id",
+                PartitionTransform::Bucket(16),
+            ))
+            .partition(PartitionField::new(
+                "event_id",
+                PartitionTransform::Truncate(4),
+            ))
+            .partition(PartitionField::identity("status"))
+            .property(TableProperty::Format(FileFormat::Parquet))
+            .property(TableProperty::WriteCompression(Compression::Zstd))
+            .property(TableProperty::OptimizeRewriteDataFileThreshold(5))
+            .property(TableProperty::OptimizeRewriteDeleteFileThreshold(2))
+            .property(TableProperty::VacuumMaxSnapshotAgeSeconds(604_800))
+            .property(TableProperty::VacuumMinSnapshotsToKeep(5))
+            .dialect(d)
+            .build()
+    };
+    insta::assert_snapshot!("iceberg_ctas", both(ctas));
+}
+
+#[test]
+fn iceberg_ctas_from_a_table_definition() {
+    // The corrected daily summary of seed 001: an Iceberg table, not Hive partitions
+    // registered by hand.
+    let q = daily_summary(date(2026, 10, 1));
+    insta::assert_snapshot!(
+        "daily_summary_ctas",
+        both(|d| DailySummary::table_def()
+            .create_table_as(&q)
+            .dialect(d)
+            .build())
+    );
+}
+
+#[test]
+fn hive_parquet_ctas() {
+    // Seed 001's format conversion, partition column last.
+    let q = Select::<McpEvent>::table()
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::SESSION_ID)
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::EVENT_TS)
+        .column(McpEvent::STATUS)
+        .column(McpEvent::LATENCY_MS)
+        .expr_as(McpEvent::EVENT_TS.cast::<NaiveDate>(), "event_date")
+        .filter(McpEvent::EVENT_TS.ge(ts(2026, 1, 1, 0)));
+    let s = HiveCtas::new(TableName::new("analytics", "mcp_events_parquet"), &q)
+        .compression(Compression::Snappy)
+        .external_location("s3://my-datalake/events-parquet/")
+        .partitioned_by(["event_date"])
+        .bucketed_by(["user_id"], 64)
+        .build()
+        .unwrap();
+    insta::assert_snapshot!("hive_ctas", s.sql());
+}
+
+#[test]
+fn unload() {
+    let q = Select::<McpEvent>::table()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::EVENT_TS)
+        .column(McpEvent::PAYLOAD)
+        .column(McpEvent::STATUS)
+        .filter(McpEvent::EVENT_TS.ge(ts(2026, 9, 1, 0)))
+        .filter(McpEvent::USER_ID.eq("tenant-acme"));
+    let u = Unload::new(&q, "s3://customer-exports/acme/mcp-events-2026-09/")
+        .format(UnloadFormat::Parquet)
+        .compression(Compression::Snappy)
+        .partitioned_by(["status"]);
+    let json = Unload::new(&q, "s3://customer-exports/acme/json/").format(UnloadFormat::Json);
+    insta::assert_snapshot!(
+        "unload",
+        format!(
+            "{}\n\n{}",
+            u.build().unwrap().sql(),
+            json.build().unwrap().sql()
+        )
+    );
+}
+
+#[test]
+fn daily_refresh_recipe() {
+    let day = date(2026, 10, 1);
+    let q = daily_summary(day);
+    insta::assert_snapshot!(
+        "daily_refresh",
+        both_steps(|d| DailyRefresh::new(DailySummary::DT, day, &q)
+            .dialect(d)
+            .build())
+    );
+}
+
+#[test]
+fn missing_days_recipe() {
+    let t = DailySummary::table_def();
+    let by_ts = McpEvent::table_def();
+    insta::assert_snapshot!(
+        "missing_days",
+        both(
+            |d| MissingDays::new(t, "dt", date(2026, 9, 1), date(2026, 9, 30))
+                .dialect(d)
+                .build()
+        ) + "\n\n"
+            + &both(
+                |d| MissingDays::new(by_ts, "event_ts", date(2026, 9, 1), date(2026, 9, 7))
+                    .dialect(d)
+                    .build()
+            )
+    );
+}
+
+#[test]
+fn trino_partitioning_order_is_column_first() {
+    let f = |t| trino_partitioning(&PartitionField::new("c", t)).unwrap();
+    assert_eq!(f(PartitionTransform::Bucket(16)), "bucket(c, 16)");
+    assert_eq!(f(PartitionTransform::Truncate(10)), "truncate(c, 10)");
+    assert_eq!(f(PartitionTransform::Hour), "hour(c)");
+    assert_eq!(f(PartitionTransform::Identity), "c");
+}
+
+// ---- negative tests -------------------------------------------------------------
+
+#[test]
+fn iceberg_ctas_needs_a_location_in_athena() {
+    let q = events();
+    let e = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    let e = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+        .location("s3://bucket/")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+}
+
+#[test]
+fn iceberg_ctas_checks_partitioning_against_the_select() {
+    let q = events();
+    let e = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+        .location("s3://my-datalake/x/")
+        .partition(PartitionField::new(
+            "tool_name",
+            PartitionTransform::Identity,
+        ))
+        .partition(PartitionField::new("status", PartitionTransform::Day))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.all().count(), 2, "{e}");
+    assert!(
+        e.message()
+            .contains("`tool_name` is not a column of the SELECT"),
+        "{e}"
+    );
+    assert_eq!(e.others()[0].kind(), ErrorKind::InvalidPartition);
+}
+
+#[test]
+fn iceberg_ctas_refuses_properties_ctas_does_not_take() {
+    let q = events();
+    let e = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+        .location("s3://my-datalake/x/")
+        .property(TableProperty::VacuumMaxMetadataFilesToKeep(10))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    assert!(e.hint().unwrap().contains("ALTER TABLE"), "{e}");
+    let e = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+        .location("s3://my-datalake/x/")
+        .property(TableProperty::Format(FileFormat::Orc))
+        .property(TableProperty::WriteCompression(Compression::Gzip))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+}
+
+#[test]
+fn hive_partition_columns_must_be_last() {
+    let q = events();
+    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .partitioned_by(["user_id"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert!(
+        e.message()
+            .contains("must be the last columns of the SELECT"),
+        "{e}"
+    );
+    assert!(
+        e.message()
+            .contains("[event_id, user_id, event_ts, status]"),
+        "{e}"
+    );
+    // In the same order, too.
+    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .partitioned_by(["status", "event_ts"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert!(HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .partitioned_by(["event_ts", "status"])
+        .build()
+        .is_ok());
+}
+
+#[test]
+fn hive_bucketing_rules() {
+    let q = events();
+    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .partitioned_by(["status"])
+        .bucketed_by(["status"], 0)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.all().count(), 2, "{e}");
+    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .compression(Compression::Zlib)
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("ORC codec"), "{e}");
+    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+}
+
+#[test]
+fn unload_rules() {
+    let q = events();
+    let e = Unload::new(&q, "s3://exports/x/")
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert_eq!(e.message(), "Spark has no UNLOAD statement");
+    assert!(
+        e.hint().unwrap().contains("INSERT OVERWRITE DIRECTORY"),
+        "{e}"
+    );
+    let e = Unload::new(&q, "s3://exports/x/")
+        .format(UnloadFormat::Avro)
+        .compression(Compression::Snappy)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    let e = Unload::new(&q, "s3://exports/x/")
+        .partitioned_by(["event_id"])
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be the last columns"), "{e}");
+    let e = Unload::new(&q, "/tmp/out").build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+}
+
+#[test]
+fn recipe_rules() {
+    let day = date(2026, 10, 1);
+    // A query that misses summary columns.
+    let q = Select::<McpEvent>::table()
+        .column(McpEvent::TOOL_NAME)
+        .value_as(day, "dt")
+        .group_by(McpEvent::TOOL_NAME);
+    let e = DailyRefresh::new(DailySummary::DT, day, &q)
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message().contains("does not produce column `status`"),
+        "{e}"
+    );
+    // Missing days need a day partition.
+    let e = MissingDays::new(McpEvent::table_def(), "tool_name", day, day)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+    let e = MissingDays::new(DailySummary::table_def(), "dt", day, date(2026, 9, 1))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+}
