@@ -36,6 +36,7 @@ fn reject(
                 e.message()
             );
             assert_eq!(e.sql(), Some(sql), "the error carries the SQL");
+            assert!(e.location().is_some(), "no position for {sql}:\n{e}");
             e
         }
     }

@@ -21,7 +21,7 @@ use sqlparser::ast::{
 };
 use sqlparser::tokenizer::Span;
 
-use super::{grammar_name, hooks, to_location};
+use super::{grammar_name, hooks, located, to_location};
 use crate::dialect::Grammar;
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::StatementKind;
@@ -61,7 +61,7 @@ pub(super) fn check(
                 param_count
             ),
         )
-        .with_sql(sql, loc));
+        .with_sql(sql, located(sql, loc)));
     }
     Ok(())
 }
@@ -74,12 +74,12 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn at_span(&self, msg: impl Into<String>, span: Span) -> Error {
-        let loc = to_location(span.start).or_else(|| first_token(self.sql));
+        let loc = located(self.sql, to_location(span.start));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
     fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
-        let loc = find_word(self.sql, word).or_else(|| first_token(self.sql));
+        let loc = located(self.sql, find_word(self.sql, word));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
@@ -89,23 +89,6 @@ impl Ctx<'_> {
             Grammar::Spark => "Spark",
         }
     }
-}
-
-/// The position of the first non-whitespace character.
-fn first_token(sql: &str) -> Option<SqlLocation> {
-    let mut line = 1;
-    let mut column = 1;
-    for c in sql.chars() {
-        if c == '\n' {
-            line += 1;
-            column = 1;
-        } else if c.is_whitespace() {
-            column += 1;
-        } else {
-            return Some(SqlLocation { line, column });
-        }
-    }
-    None
 }
 
 /// Best-effort position of the first whole-word, case-insensitive `word` outside
@@ -166,7 +149,7 @@ fn found_statement(sql: &str, stmt: &Statement) -> String {
 
 fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
     let found = found_statement(ctx.sql, stmt);
-    let loc = first_token(ctx.sql);
+    let loc = located(ctx.sql, None);
     Error::new(
         ErrorKind::DisallowedSyntax,
         format!(

@@ -157,7 +157,8 @@ fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<SqlStat
         .tokenize_with_location()
         .map_err(|e| parser_error(sql, grammar, &e.to_string()))?;
     prepass::run(&mut tokens, grammar).map_err(|e| {
-        Error::new(ErrorKind::DisallowedSyntax, e.message).with_sql(sql, to_location(e.location))
+        Error::new(ErrorKind::DisallowedSyntax, e.message)
+            .with_sql(sql, located(sql, to_location(e.location)))
     })?;
     let mut parser = Parser::new(d)
         .with_recursion_limit(RECURSION_LIMIT)
@@ -168,7 +169,7 @@ fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<SqlStat
             ErrorKind::Syntax,
             "expected exactly one SQL statement, found none",
         )
-        .with_sql(sql, None));
+        .with_sql(sql, located(sql, None)));
     }
     let stmt = parser
         .parse_statement()
@@ -193,7 +194,7 @@ fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<SqlStat
                 next.token
             )
         };
-        return Err(Error::new(ErrorKind::Syntax, msg).with_sql(sql, loc));
+        return Err(Error::new(ErrorKind::Syntax, msg).with_sql(sql, located(sql, loc)));
     }
     Ok(stmt)
 }
@@ -221,7 +222,7 @@ pub(crate) fn grammar_name(grammar: Grammar) -> &'static str {
 fn parser_error(sql: &str, grammar: Grammar, text: &str) -> Error {
     let (body, loc) = split_location(text);
     if let Some(msg) = body.strip_prefix(hooks::DISALLOWED) {
-        return Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(sql, loc);
+        return Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(sql, located(sql, loc));
     }
     let loc = loc.or_else(|| {
         // sqlparser reports the end of input without a position.
@@ -233,7 +234,7 @@ fn parser_error(sql: &str, grammar: Grammar, text: &str) -> Error {
         ErrorKind::Syntax,
         format!("{} does not parse: {body}", grammar_name(grammar)),
     )
-    .with_sql(sql, loc)
+    .with_sql(sql, located(sql, loc))
 }
 
 /// Splits `"… at Line: 3, Column: 14"` into the message and the location.
@@ -256,6 +257,30 @@ fn to_location_parts(line: usize, column: usize) -> Option<SqlLocation> {
 
 pub(crate) fn to_location(l: sqlparser::tokenizer::Location) -> Option<SqlLocation> {
     to_location_parts(l.line as usize, l.column as usize)
+}
+
+/// The position of the first non-whitespace character.
+pub(crate) fn first_token(sql: &str) -> Option<SqlLocation> {
+    let mut line = 1;
+    let mut column = 1;
+    for c in sql.chars() {
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else if c.is_whitespace() {
+            column += 1;
+        } else {
+            return Some(SqlLocation { line, column });
+        }
+    }
+    None
+}
+
+/// `loc`, or failing that the first token (or 1:1), so every validation error can
+/// show a caret.
+pub(crate) fn located(sql: &str, loc: Option<SqlLocation>) -> Option<SqlLocation> {
+    loc.or_else(|| first_token(sql))
+        .or(Some(SqlLocation { line: 1, column: 1 }))
 }
 
 /// The position just after the last character of `sql`.
