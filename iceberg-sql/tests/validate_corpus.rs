@@ -1464,3 +1464,15 @@ fn placeholders_in_nested_where_clauses() {
          AS SELECT * FROM db.t WHERE d >= ?",
     );
 }
+
+#[test]
+fn reject_spark_ctas_with_column_list() {
+    reject(
+        S,
+        K::CreateTableAs,
+        0,
+        "CREATE TABLE db.t (a int) USING iceberg AS SELECT 1 AS a",
+        ErrorKind::DisallowedSyntax,
+        "takes the schema from the query",
+    );
+}

@@ -548,6 +548,15 @@ fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Vec<*const Ident
         {
             return Err(ctx.at_span("Spark creates Iceberg tables with USING iceberg", name_span));
         }
+        if ct.query.is_some() && !ct.columns.is_empty() {
+            return Err(ctx.at_span(
+                format!(
+                    "CREATE TABLE … AS SELECT with a column list: {} takes the schema from the query",
+                    ctx.engine()
+                ),
+                name_span,
+            ));
+        }
         if ct.query.is_none() && ct.columns.is_empty() {
             return Err(ctx.at_span("CREATE TABLE needs a column list", name_span));
         }
