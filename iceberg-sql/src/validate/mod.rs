@@ -11,12 +11,17 @@
 //! 1. size: at most [`MAX_QUERY_BYTES`] UTF-8 bytes;
 //! 2. tokenize with the dialect of the statement's [`Grammar`] (Athena DDL and DML
 //!    share one hand-written `AthenaDialect`; Spark has its own), then a token pre-pass
-//!    that refuses comments and rewrites `FOR TIMESTAMP|VERSION AS OF`;
+//!    that refuses comments (generated SQL never has one: a comment means a string
+//!    literal ended early), rewrites `FOR TIMESTAMP|VERSION AS OF`, refuses Athena's
+//!    removed `FOR SYSTEM_TIME AS OF`, and glues Spark's `5L` / `1.5D` suffixes back
+//!    onto their numbers;
 //! 3. parse exactly one statement (hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
 //!    (transforms)`, `ADD COLUMNS`, `UNSET TBLPROPERTIES`, `OPTIMIZE … BIN_PACK`,
 //!    `VACUUM`, Trino `array(T)`/`map(K,V)`/`row(…)` types);
-//! 4. an allow-list of AST shapes for the [`StatementKind`], quoting per grammar, and the
-//!    number of `?` placeholders.
+//! 4. an allow-list of AST shapes for the [`StatementKind`], quoting per grammar
+//!    (Hive DDL and Spark: backticks; Trino DML: double quotes), and the `?`
+//!    placeholders: none for kinds without parameters, Athena's only inside `WHERE`,
+//!    and exactly as many as bound parameters.
 //!
 //! Parse failures are [`ErrorKind::Syntax`]; constructs that parse but that the engine
 //! (or this statement kind) does not accept are [`ErrorKind::DisallowedSyntax`]. Both
