@@ -353,7 +353,9 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
 fn screaming(ident: &Ident) -> Ident {
     let s = ident.to_string();
     let s = s.trim_start_matches("r#");
-    format_ident!("{}", s.to_uppercase(), span = ident.span())
+    // `latency_ms` -> `LATENCY_MS`, and `accountName` -> `ACCOUNT_NAME`.
+    let upper = check::snake_case(s).to_uppercase();
+    format_ident!("{}", upper, span = ident.span())
 }
 
 fn generate(
@@ -411,6 +413,7 @@ fn generate(
         }
     });
     let sql_type = quote! {
+        #[automatically_derived]
         impl #k::SqlType for #name {
             fn iceberg_type() -> #k::IcebergType {
                 #k::IcebergType::Struct(::std::vec![#(#struct_fields),*])
@@ -492,6 +495,7 @@ fn generate(
             }
         });
         quote! {
+            #[automatically_derived]
             impl #k::IcebergTable for #name {
                 fn table_def() -> &'static #k::TableDef {
                     static DEF: ::std::sync::LazyLock<#k::TableDef> = ::std::sync::LazyLock::new(|| {
