@@ -42,6 +42,9 @@ fn with(mut cols: Vec<Column>, name: &str, col: Column) -> Vec<Column> {
     cols
 }
 
+/// (what, desired, options, expected statements with their breaking flag)
+type Case = (&'static str, TableDef, EvolveOptions, Vec<(String, bool)>);
+
 fn plan_sql(live: &TableDef, desired: &TableDef, o: EvolveOptions) -> Vec<(String, bool)> {
     evolve(live, desired, o)
         .unwrap_or_else(|e| panic!("expected a plan, got: {e}"))
@@ -55,7 +58,7 @@ fn plan_sql(live: &TableDef, desired: &TableDef, o: EvolveOptions) -> Vec<(Strin
 fn legal_changes_become_ordered_plans() {
     let live = def(base(), &[]);
     let a = "ALTER TABLE analytics.t ";
-    let cases: Vec<(&str, TableDef, EvolveOptions, Vec<(String, bool)>)> = vec![
+    let cases: Vec<Case> = vec![
         ("identical", def(base(), &[]), EvolveOptions::new(), vec![]),
         (
             "add columns",
