@@ -28,13 +28,23 @@ use crate::statement::StatementKind;
 
 /// Checks a parsed statement against the allow-list for `kind` in `grammar`.
 pub(super) fn check(
-    stmt: &Statement,
+    stmt: &mut Statement,
     sql: &str,
     kind: StatementKind,
     grammar: Grammar,
     param_count: usize,
 ) -> Result<()> {
-    let ctx = Ctx { sql, grammar, kind };
+    let create_table_shape_ok = match stmt {
+        Statement::CreateTable(ct) => create_table_shape_ok(ct),
+        _ => true,
+    };
+    let stmt: &Statement = stmt;
+    let ctx = Ctx {
+        sql,
+        grammar,
+        kind,
+        create_table_shape_ok,
+    };
     let mut exempt: Vec<*const Ident> = Vec::new();
     check_top(&ctx, stmt, &mut exempt)?;
     let mut v = Checker {
@@ -70,6 +80,8 @@ struct Ctx<'a> {
     sql: &'a str,
     grammar: Grammar,
     kind: StatementKind,
+    /// For CREATE TABLE: whether every clause outside the ones we render is empty.
+    create_table_shape_ok: bool,
 }
 
 impl Ctx<'_> {
@@ -469,23 +481,7 @@ fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Vec<*const Ident
             "REPLACE",
         ));
     }
-    // Everything other than the clauses we render must be at its default: compare
-    // against a bare CREATE TABLE. (DDL and CTAS are built once, not per batch, so the
-    // clone is cheap enough.)
-    let allowed_shape = {
-        let mut probe = ct.clone();
-        probe.columns = Vec::new();
-        probe.hive_formats = None;
-        probe.table_options = CreateTableOptions::None;
-        probe.partition_by = None;
-        probe.query = None;
-        probe.with_data = None;
-        probe
-            == CreateTableBuilder::new(ct.name.clone())
-                .if_not_exists(ct.if_not_exists)
-                .build()
-    };
-    if !allowed_shape {
+    if !ctx.create_table_shape_ok {
         return Err(ctx.at_span(
             format!(
                 "CREATE TABLE uses a clause {} does not accept here ({}); see the documented shape for {}",
@@ -562,6 +558,25 @@ fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Vec<*const Ident
         }
     }
     Ok(())
+}
+
+/// Everything other than the clauses we render must be at its default: compare against
+/// a bare CREATE TABLE. The big parts (columns, query) are moved aside rather than
+/// cloned, then put back.
+fn create_table_shape_ok(ct: &mut CreateTable) -> bool {
+    let columns = std::mem::take(&mut ct.columns);
+    let query = ct.query.take();
+    let mut probe = ct.clone();
+    ct.columns = columns;
+    ct.query = query;
+    probe.hive_formats = None;
+    probe.table_options = CreateTableOptions::None;
+    probe.partition_by = None;
+    probe.with_data = None;
+    probe
+        == CreateTableBuilder::new(ct.name.clone())
+            .if_not_exists(ct.if_not_exists)
+            .build()
 }
 
 fn has_iceberg_table_type(props: &[SqlOption]) -> bool {

@@ -36,6 +36,7 @@ mod allow;
 mod dialects;
 mod hooks;
 mod prepass;
+mod teardown;
 
 use sqlparser::ast::Statement as SqlStatement;
 use sqlparser::dialect::Dialect as SqlDialect;
@@ -93,8 +94,12 @@ pub fn validate_sql(
 ) -> Result<()> {
     check_size(sql)?;
     let grammar = kind.grammar(dialect);
-    let stmt = parse_in(sql, grammar)?;
-    allow::check(&stmt, sql, kind, grammar, param_count)
+    let (mut stmt, deep) = parse_in(sql, grammar)?;
+    let checked = allow::check(&mut stmt, sql, kind, grammar, param_count);
+    if deep {
+        teardown::teardown(stmt);
+    }
+    checked
 }
 
 /// Athena rejects query strings over 262,144 UTF-8 bytes.
@@ -126,6 +131,11 @@ pub(crate) fn check_size(sql: &str) -> Result<()> {
 /// `OptimizeTable` holding only the predicate). So the returned statement's `Display`
 /// is not the input text: never render SQL from it.
 ///
+/// A statement with tens of thousands of chained `AND`/`OR`/arithmetic operators is a
+/// tree that deep; dropping it recursively can exhaust a small thread stack.
+/// [`validate_sql`] frees such trees iteratively; callers of this function who parse
+/// text like that should drop the result on a thread with a large stack.
+///
 /// # Errors
 ///
 /// [`ErrorKind::Syntax`] when the text does not parse or holds zero or several
@@ -146,10 +156,12 @@ pub(crate) fn check_size(sql: &str) -> Result<()> {
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 pub fn parse_statement(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<SqlStatement> {
-    parse_in(sql, kind.grammar(dialect))
+    parse_in(sql, kind.grammar(dialect)).map(|(stmt, _)| stmt)
 }
 
-fn parse_in(sql: &str, grammar: Grammar) -> Result<SqlStatement> {
+/// Parses one statement; the flag says whether its tree may hold operator chains deep
+/// enough to need [`teardown::teardown`].
+fn parse_in(sql: &str, grammar: Grammar) -> Result<(SqlStatement, bool)> {
     match grammar {
         Grammar::HiveDdl => parse_with(&AthenaDialect { ddl: true }, sql, grammar),
         Grammar::TrinoDml => parse_with(&AthenaDialect { ddl: false }, sql, grammar),
@@ -157,11 +169,11 @@ fn parse_in(sql: &str, grammar: Grammar) -> Result<SqlStatement> {
     }
 }
 
-fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<SqlStatement> {
+fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<(SqlStatement, bool)> {
     let mut tokens = Tokenizer::new(d, sql)
         .tokenize_with_location()
         .map_err(|e| parser_error(sql, grammar, &e.to_string()))?;
-    prepass::run(&mut tokens, grammar).map_err(|e| {
+    let deep = prepass::run(&mut tokens, grammar).map_err(|e| {
         Error::new(ErrorKind::DisallowedSyntax, e.message)
             .with_sql(sql, located(sql, to_location(e.location)))
     })?;
@@ -201,7 +213,7 @@ fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<SqlStat
         };
         return Err(Error::new(ErrorKind::Syntax, msg).with_sql(sql, located(sql, loc)));
     }
-    Ok(stmt)
+    Ok((stmt, deep))
 }
 
 fn parser_error_text(e: &ParserError) -> String {

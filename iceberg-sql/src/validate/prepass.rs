@@ -8,6 +8,7 @@
 //! * Athena only: the `FOR`-less spelling and engine v2's `FOR SYSTEM_TIME|SYSTEM_VERSION
 //!   AS OF` are refused with a message saying what Athena accepts.
 
+use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Whitespace};
 
 use crate::dialect::Grammar;
@@ -22,9 +23,16 @@ fn is_word(t: &Token, s: &str) -> bool {
     matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(s))
 }
 
-/// Runs the pass over `tokens` in place.
-pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<(), PrepassError> {
+/// How many binary-operator tokens the text may have before the parsed tree is
+/// dropped with [`super::teardown`] (a left-deep chain is as deep as its operator
+/// count; well below this, the default drop is safe on a 2 MiB stack).
+const DEEP_OPERATOR_CHAIN: usize = 2_000;
+
+/// Runs the pass over `tokens` in place. Returns whether the text has enough binary
+/// operators that its tree should be dropped iteratively.
+pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<bool, PrepassError> {
     let n = tokens.len();
+    let mut operators = 0usize;
     let mut i = 0;
     while i < n {
         match &tokens[i].token {
@@ -38,6 +46,22 @@ pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<(), 
                 i += 1;
                 continue;
             }
+            Token::Word(w) if matches!(w.keyword, Keyword::AND | Keyword::OR) => operators += 1,
+            Token::Plus
+            | Token::Minus
+            | Token::Mul
+            | Token::Div
+            | Token::Mod
+            | Token::Eq
+            | Token::Neq
+            | Token::Lt
+            | Token::Gt
+            | Token::LtEq
+            | Token::GtEq
+            | Token::StringConcat
+            | Token::Ampersand
+            | Token::Pipe
+            | Token::Caret => operators += 1,
             _ => {}
         }
         // Spark typed numeric literals `5L`, `1.5D`, `2BD`: the tokenizer splits them into
@@ -106,7 +130,7 @@ pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<(), 
         }
         i += 1;
     }
-    Ok(())
+    Ok(operators > DEEP_OPERATOR_CHAIN)
 }
 
 fn comment(prefix: &str, location: Location) -> PrepassError {
