@@ -472,15 +472,32 @@ fn generate(
             let v = &c.value;
             quote!(.comment(#v))
         });
-        let decode = fields.iter().map(|f| {
-            let id = f.ident;
-            if f.attrs.skip.is_some() {
-                quote!(#id: ::core::default::Default::default())
-            } else {
-                let t = f.ty;
-                quote!(#id: #k::record::decode_column::<#t>(row, __cols.next().expect("one column per field"))?)
+        // Decode every column, then report every failure at once.
+        let vars: Vec<_> = (0..columns.len())
+            .map(|i| format_ident!("__c{}", i))
+            .collect();
+        let decode_each = columns.iter().zip(&vars).enumerate().map(|(i, (f, v))| {
+            let t = f.ty;
+            quote! {
+                let #v = #k::record::__private::keep(
+                    #k::record::decode_column::<#t>(row, &__cols[#i]),
+                    &mut __errors,
+                );
             }
         });
+        let mut next = vars.iter();
+        let init: Vec<TokenStream> = fields
+            .iter()
+            .map(|f| {
+                let id = f.ident;
+                if f.attrs.skip.is_some() {
+                    quote!(#id: ::core::default::Default::default())
+                } else {
+                    let v = next.next().expect("one variable per column");
+                    quote!(#id: #v)
+                }
+            })
+            .collect();
         let panic_msg =
             format!("#[derive(IcebergTable)] on `{name_str}`: invalid table definition: {{}}");
         let consts = columns.iter().map(|f| {
@@ -514,8 +531,13 @@ fn generate(
                     ::std::vec![#(#to_value_items),*]
                 }
                 fn from_row(row: &#k::Row<'_>) -> #k::Result<Self> {
-                    let mut __cols = <Self as #k::IcebergTable>::table_def().columns().iter();
-                    ::core::result::Result::Ok(#name { #(#decode),* })
+                    let __cols = <Self as #k::IcebergTable>::table_def().columns();
+                    let mut __errors = ::std::vec::Vec::new();
+                    #(#decode_each)*
+                    let (#(::core::option::Option::Some(#vars),)*) = (#(#vars,)*) else {
+                        return ::core::result::Result::Err(#k::record::__private::combine(__errors));
+                    };
+                    ::core::result::Result::Ok(#name { #(#init),* })
                 }
             }
 

@@ -323,6 +323,23 @@ pub mod __private {
         }
     }
 
+    /// Keeps a decoded column, or records its error and returns `None`.
+    pub fn keep<T>(result: Result<T>, errors: &mut Vec<Error>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        }
+    }
+
+    /// All column errors of a row as one error (the first is the headline).
+    pub fn combine(errors: Vec<Error>) -> Error {
+        Error::combine(errors)
+            .unwrap_or_else(|| Error::new(ErrorKind::Decode, "the row could not be decoded"))
+    }
+
     /// Decodes one field of a struct value; errors name the field.
     pub fn struct_field<T: SqlType>(value: Value, field: &str) -> Result<T> {
         T::from_value(value).map_err(|e| in_path(e, &format!(".{field}")))

@@ -238,6 +238,21 @@ fn a_null_is_never_read_as_empty_or_zero() {
             "{name}: {e}"
         );
     }
+    // Every failing column is reported, not only the first.
+    let mut bad = cells.clone();
+    let i = names.iter().position(|n| n == "c_int").unwrap();
+    let j = names.iter().position(|n| n == "day").unwrap();
+    bad[i] = Some("1.5".into());
+    bad[j] = None;
+    let e = EveryType::from_row(&Row::new(&names, &bad)).unwrap_err();
+    let all: Vec<&str> = e.all().map(|e| e.message()).collect();
+    assert_eq!(
+        all,
+        [
+            "column `c_int`: `1.5` is not a int value",
+            "column `day`: expected a date value, found NULL"
+        ]
+    );
     // Empty text is "" for strings, and an error everywhere else.
     for c in EveryType::table_def().columns() {
         let r = parse_cell("", &c.ty);
