@@ -160,9 +160,14 @@ impl fmt::Display for EngineError {
                 message,
                 sql,
             } => {
+                // Statements can be ~256 KiB and Spark echoes them in parse errors: keep the
+                // Display readable (the full text stays in the fields).
                 write!(
                     f,
-                    "engine rejected statement [{class}]: {message}\n--- SQL ---\n{sql}"
+                    "engine rejected statement [{class}]: {}\n--- SQL ({} bytes) ---\n{}",
+                    abbreviate_message(message),
+                    sql.len(),
+                    abbreviate(sql, 2000)
                 )
             }
             EngineError::Engine(m) => write!(f, "engine failure: {m}"),
@@ -171,6 +176,40 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// The first `max` bytes of `s` (on a char boundary), with a marker if cut.
+fn abbreviate(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}\n[... {} more bytes]", &s[..end], s.len() - end)
+}
+
+/// A long engine message cut down to its head plus the lines around Spark's caret line
+/// (`----^^^`), which points at the error position inside an echoed statement.
+fn abbreviate_message(message: &str) -> String {
+    const MAX: usize = 6000;
+    if message.len() <= MAX {
+        return message.to_string();
+    }
+    let lines: Vec<&str> = message.lines().collect();
+    let caret = lines
+        .iter()
+        .position(|l| l.contains("^^^") && l.trim_start().starts_with(['-', '^']));
+    let mut out = abbreviate(message, 1500);
+    if let Some(i) = caret {
+        out.push_str("\n[... around the error position ...]\n");
+        for l in &lines[i.saturating_sub(2)..(i + 2).min(lines.len())] {
+            out.push_str(&abbreviate(l, 1000));
+            out.push('\n');
+        }
+    }
+    out
+}
 
 /// A namespace (database) created for one test.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -548,4 +587,34 @@ fn decode(reply: Value, sql: &str) -> Result<QueryResult, EngineError> {
         types,
         rows,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_errors_are_abbreviated_around_the_caret() {
+        let row = "  ('evt', CAST(NULL AS varchar), 1),\n".repeat(5000);
+        let message = format!(
+            "[DATATYPE_MISSING_SIZE] VARCHAR needs a length.\n== SQL ==\nINSERT INTO t VALUES\n{row}\
+             ----------^^^\n{row}"
+        );
+        let e = EngineError::Sql {
+            class: "DATATYPE_MISSING_SIZE".into(),
+            message,
+            sql: format!("INSERT INTO t VALUES\n{row}{row}"),
+        };
+        let shown = e.to_string();
+        assert!(shown.len() < 8000, "{}", shown.len());
+        assert!(shown.contains("----------^^^"));
+        assert!(shown.starts_with("engine rejected statement [DATATYPE_MISSING_SIZE]"));
+        let sql_len = match &e {
+            EngineError::Sql { sql, .. } => sql.len(),
+            EngineError::Engine(_) => unreachable!(),
+        };
+        assert!(shown.contains(&format!("--- SQL ({sql_len} bytes) ---")));
+        assert_eq!(abbreviate("short", 10), "short");
+        assert_eq!(abbreviate("héllo", 2), "h\n[... 5 more bytes]");
+    }
 }
