@@ -133,7 +133,11 @@ def build_session(args):
         raise SystemExit("no jars: set ICEBERG_ENGINE_JARS (source scripts/engine.sh)")
     os.makedirs(args.warehouse, exist_ok=True)
     os.makedirs(args.s3_root, exist_ok=True)
-    java_opts = "-Duser.timezone=UTC -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+    # C1-only JIT + serial GC: ~40-50% faster test runs on 2 cores (reference measurements).
+    jvm_flags = os.environ.get(
+        "ICEBERG_ENGINE_JVM_FLAGS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+    )
+    java_opts = f"-Duser.timezone=UTC {jvm_flags}"
     if args.sqlite_native_dir:
         java_opts += (
             f" -Dorg.sqlite.lib.path={args.sqlite_native_dir} -Dorg.sqlite.lib.name=libsqlitejdbc.so"
