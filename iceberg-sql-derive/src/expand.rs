@@ -247,6 +247,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
 
     // Partition spec.
     let mut partitions = Vec::new();
+    let mut deferred = Vec::new();
     for p in &container.partition {
         let n = attr::partition_number(p, &mut errors);
         let name = p.field.to_string();
@@ -289,6 +290,24 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                             ty::transform_takes(&p.transform)
                         ),
                     );
+                }
+                if ty::transform_accepts(&p.transform, &f.iceberg).is_none() {
+                    // A type the macro cannot read (an alias, an own type): checked by a
+                    // const assertion on `SqlType::KIND`, at the same span.
+                    let t = f.ty;
+                    let transform = &p.transform;
+                    let msg = format!(
+                        "partition on field `{name}`: {} cannot be applied to its type `{}`; it takes {}",
+                        if transform == "identity" { "identity partitioning".to_string() } else { format!("{transform}()") },
+                        quote!(#t).to_string().replace(' ', ""),
+                        ty::transform_takes(transform)
+                    );
+                    deferred.push(quote_spanned! {p.field.span()=>
+                        const _: () = ::core::assert!(
+                            <#t as __iceberg_sql::SqlType>::KIND.accepts(#transform),
+                            #msg
+                        );
+                    });
                 }
                 partitions.push((f.column.clone(), p.transform.clone(), n));
             }
@@ -347,6 +366,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         is_table,
         &table_name,
         &partitions,
+        &deferred,
     ))
 }
 
@@ -365,6 +385,7 @@ fn generate(
     is_table: bool,
     table_name: &str,
     partitions: &[(String, String, u32)],
+    deferred: &[TokenStream],
 ) -> TokenStream {
     let name = &input.ident;
     let name_str = name.to_string();
@@ -415,6 +436,7 @@ fn generate(
     let sql_type = quote! {
         #[automatically_derived]
         impl #k::SqlType for #name {
+            const KIND: #k::record::SqlKind = #k::record::SqlKind::Struct;
             fn iceberg_type() -> #k::IcebergType {
                 #k::IcebergType::Struct(::std::vec![#(#struct_fields),*])
             }
@@ -556,6 +578,7 @@ fn generate(
             use #krate as #k;
             #sql_type
             #table_impl
+            #(#deferred)*
         };
     }
 }

@@ -51,12 +51,75 @@ pub trait SqlType: Sized {
     /// Whether the column may be NULL (`Option<T>`).
     const NULLABLE: bool = false;
 
+    /// The kind of Iceberg type, known at compile time, so the derive can check
+    /// partition transforms on fields whose type it cannot read from the syntax (type
+    /// aliases, own types). `Unknown` (the default) defers the check to
+    /// `TableDef::builder`.
+    const KIND: SqlKind = SqlKind::Unknown;
+
     /// The value to write.
     fn to_value(&self) -> Value;
 
     /// Converts a decoded value back. `Value::Null` is an error unless the type is
     /// nullable: a NULL is never read back as an empty string or zero.
     fn from_value(value: Value) -> Result<Self>;
+}
+
+/// The kind of a [`SqlType`]'s Iceberg type, as a constant (see [`SqlType::KIND`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SqlKind {
+    /// boolean
+    Boolean,
+    /// int
+    Int,
+    /// long
+    Long,
+    /// float
+    Float,
+    /// double
+    Double,
+    /// decimal(p, s)
+    Decimal,
+    /// date
+    Date,
+    /// timestamp
+    Timestamp,
+    /// string
+    String,
+    /// binary
+    Binary,
+    /// list
+    List,
+    /// map
+    Map,
+    /// struct
+    Struct,
+    /// Not declared; checked at run time.
+    Unknown,
+}
+
+impl SqlKind {
+    /// Whether partition transform `transform` (`"identity"`, `"year"`, `"month"`,
+    /// `"day"`, `"hour"`, `"bucket"`, `"truncate"`) accepts a source column of this kind
+    /// (the rules of [`crate::PartitionTransform::accepts`]). `Unknown` is accepted.
+    pub const fn accepts(self, transform: &str) -> bool {
+        use SqlKind as K;
+        if matches!(self, K::Unknown) {
+            return true;
+        }
+        match transform.as_bytes() {
+            b"identity" => !matches!(self, K::List | K::Map | K::Struct),
+            b"year" | b"month" | b"day" => matches!(self, K::Date | K::Timestamp),
+            b"hour" => matches!(self, K::Timestamp),
+            b"bucket" => matches!(
+                self,
+                K::Int | K::Long | K::Decimal | K::Date | K::Timestamp | K::String | K::Binary
+            ),
+            b"truncate" => matches!(self, K::Int | K::Long | K::Decimal | K::String | K::Binary),
+            _ => true,
+        }
+    }
 }
 
 fn decode_mismatch(expected: &str, got: &Value) -> Error {
@@ -70,6 +133,7 @@ macro_rules! primitive_sql_type {
     ($($t:ty => $variant:ident, $iceberg:expr, $name:literal);* $(;)?) => {$(
         impl SqlType for $t {
             fn iceberg_type() -> IcebergType { $iceberg }
+            const KIND: SqlKind = SqlKind::$variant;
             fn to_value(&self) -> Value { Value::$variant(self.clone()) }
             fn from_value(value: Value) -> Result<Self> {
                 match value {
@@ -99,6 +163,7 @@ impl SqlType for DateTime<Utc> {
     fn iceberg_type() -> IcebergType {
         IcebergType::Timestamp
     }
+    const KIND: SqlKind = SqlKind::Timestamp;
     fn to_value(&self) -> Value {
         Value::Timestamp(self.naive_utc())
     }
@@ -117,6 +182,7 @@ impl SqlType for Decimal {
     fn iceberg_type() -> IcebergType {
         IcebergType::decimal(38, 9)
     }
+    const KIND: SqlKind = SqlKind::Decimal;
     fn to_value(&self) -> Value {
         Value::Decimal(*self)
     }
@@ -133,6 +199,7 @@ impl<T: SqlType> SqlType for Option<T> {
         T::iceberg_type()
     }
     const NULLABLE: bool = true;
+    const KIND: SqlKind = T::KIND;
     fn to_value(&self) -> Value {
         self.as_ref().map_or(Value::Null, T::to_value)
     }
@@ -149,6 +216,7 @@ impl<T: SqlType> SqlType for Vec<T> {
     fn iceberg_type() -> IcebergType {
         IcebergType::list(T::iceberg_type())
     }
+    const KIND: SqlKind = SqlKind::List;
     fn to_value(&self) -> Value {
         Value::List(self.iter().map(T::to_value).collect())
     }
@@ -183,6 +251,7 @@ impl<K: SqlType + Eq + Hash, V: SqlType, S: BuildHasher + Default> SqlType for H
     fn iceberg_type() -> IcebergType {
         IcebergType::map(K::iceberg_type(), V::iceberg_type())
     }
+    const KIND: SqlKind = SqlKind::Map;
     fn to_value(&self) -> Value {
         Value::Map(
             self.iter()
@@ -200,6 +269,7 @@ impl<K: SqlType + Ord, V: SqlType> SqlType for BTreeMap<K, V> {
     fn iceberg_type() -> IcebergType {
         IcebergType::map(K::iceberg_type(), V::iceberg_type())
     }
+    const KIND: SqlKind = SqlKind::Map;
     fn to_value(&self) -> Value {
         Value::Map(
             self.iter()

@@ -17,7 +17,12 @@ use iceberg_sql::prelude::*;
     location = "s3://crm-lake/customer_accounts/",
     rename_all = "snake_case",
     comment = "one row per account",
-    partition(truncate(4, accountName), identity(region), year(openedOn)),
+    partition(
+        truncate(4, accountName),
+        identity(region),
+        year(openedOn),
+        day(lastSeen)
+    ),
     properties(
         format = "orc",
         write_compression = "zlib",
@@ -31,7 +36,11 @@ pub struct CustomerAccount {
     pub openedOn: chrono::NaiveDate,
     #[iceberg(rename = "balance_eur", type = "decimal(18, 2)")]
     pub balance: Option<iceberg_sql::Decimal>,
+    /// An alias: the macro cannot read it, `SqlType::KIND` checks `day()` at compile time.
+    pub lastSeen: Option<Seen>,
 }
+
+type Seen = chrono::NaiveDateTime;
 
 #[test]
 fn attributes_reach_the_table_def() {
@@ -40,7 +49,13 @@ fn attributes_reach_the_table_def() {
     let names: Vec<&str> = def.columns().iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
         names,
-        ["account_name", "region", "opened_on", "balance_eur"]
+        [
+            "account_name",
+            "region",
+            "opened_on",
+            "balance_eur",
+            "last_seen"
+        ]
     );
     let region = def.column("region").unwrap();
     assert_eq!(region.renamed_from.as_deref(), Some("geo"));
@@ -56,6 +71,7 @@ fn attributes_reach_the_table_def() {
             PartitionField::new("account_name", PartitionTransform::Truncate(4)),
             PartitionField::identity("region"),
             PartitionField::new("opened_on", PartitionTransform::Year),
+            PartitionField::new("last_seen", PartitionTransform::Day),
         ]
     );
     assert_eq!(def.properties().format(), FileFormat::Orc);
