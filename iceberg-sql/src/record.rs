@@ -332,7 +332,33 @@ impl<'a> Row<'a> {
     }
 }
 
-/// A record struct that is an Iceberg table. Implemented by `#[derive(IcebergTable)]`.
+/// A record struct that is an Iceberg table. Implemented by `#[derive(IcebergTable)]`
+/// (see the `iceberg-sql-derive` crate for its attributes).
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+///
+/// #[derive(IcebergTable, Debug, PartialEq)]
+/// #[iceberg(database = "analytics", location = "s3://lake/events/",
+///           partition(day(ts)), properties(format = "parquet"))]
+/// struct Event {
+///     id: String,
+///     ts: chrono::NaiveDateTime,
+///     latency_ms: Option<i64>,
+/// }
+///
+/// let def = Event::table_def();
+/// assert_eq!(def.name().to_string(), "analytics.event");
+/// let latency: Col<Event, Option<i64>> = Event::LATENCY_MS;
+/// assert_eq!(latency.name(), "latency_ms");
+///
+/// let names: Vec<String> = def.columns().iter().map(|c| c.name.clone()).collect();
+/// let cells = vec![Some("e1".to_string()), Some("2026-10-01 12:00:00.123".into()), None];
+/// let event = Event::from_row(&Row::new(&names, &cells))?;
+/// assert_eq!(event.latency_ms, None);
+/// assert_eq!(event.to_values()[2], Value::Null);
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
 pub trait IcebergTable: Sized {
     /// The table's definition (built once).
     fn table_def() -> &'static TableDef;
