@@ -672,5 +672,55 @@ fn and(a: Expr, b: Expr) -> Expr {
     }
 }
 
+/// Entry points on every record type: `McpEvent::select()`, `McpEvent::metadata::<SnapshotRow>()`,
+/// `McpEvent::optimize()`, `McpEvent::vacuum()`.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql::query::SnapshotRow;
+/// # #[derive(Debug)] struct McpEvent;
+/// # impl IcebergTable for McpEvent {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+/// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events")
+/// #             .column(Column::new("tool_name", IcebergType::String))
+/// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { vec![] }
+/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
+/// # }
+/// assert_eq!(McpEvent::select().limit(1).build()?.sql(), "SELECT * FROM analytics.mcp_events LIMIT 1");
+/// assert_eq!(McpEvent::metadata::<SnapshotRow>().build()?.sql(),
+///     "SELECT committed_at, snapshot_id, parent_id, operation, manifest_list, \
+///      CAST(summary AS JSON) AS summary FROM \"analytics\".\"mcp_events$snapshots\"");
+/// assert_eq!(McpEvent::optimize().build()?.sql(),
+///     "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK");
+/// assert_eq!(McpEvent::vacuum().build()?.sql(), "VACUUM analytics.mcp_events");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub trait TableQueries: IcebergTable {
+    /// `SELECT ... FROM` this table.
+    fn select() -> Select<Self> {
+        Select::table()
+    }
+
+    /// `SELECT ... FROM` one of this table's metadata tables.
+    fn metadata<R: MetadataRow>() -> Select<R> {
+        Select::metadata(Self::table_def().name())
+    }
+
+    /// `OPTIMIZE` this table.
+    fn optimize() -> crate::maintenance::Optimize<'static> {
+        Self::table_def().optimize()
+    }
+
+    /// `VACUUM` this table.
+    fn vacuum() -> crate::maintenance::Vacuum<'static> {
+        Self::table_def().vacuum()
+    }
+}
+
+impl<T: IcebergTable> TableQueries for T {}
+
 /// Typed helper: a condition usable in a [`Select`] over `S`.
 pub type Filter<S> = SqlExpr<S, bool>;
