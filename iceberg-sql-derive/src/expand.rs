@@ -309,6 +309,31 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         );
                     });
                 }
+                let time = |t: &str| matches!(t, "year" | "month" | "day" | "hour");
+                if partitions.contains(&(f.column.clone(), p.transform.clone(), n)) {
+                    errors.push(
+                        p.field.span(),
+                        format!(
+                            "partition `{}` appears twice",
+                            match &p.arg {
+                                Some(a) => format!("{}({a}, {name})", p.transform),
+                                None if p.transform == "identity" => name.clone(),
+                                None => format!("{}({name})", p.transform),
+                            }
+                        ),
+                    );
+                } else if let Some((_, other, _)) = partitions
+                    .iter()
+                    .find(|(c, t, _)| *c == f.column && time(t) && time(&p.transform))
+                {
+                    errors.push(
+                        p.transform_span,
+                        format!(
+                            "partitions {other}({name}) and {}({name}) are redundant: Iceberg allows one time transform per column; keep the finest one you need",
+                            p.transform
+                        ),
+                    );
+                }
                 partitions.push((f.column.clone(), p.transform.clone(), n));
             }
         }

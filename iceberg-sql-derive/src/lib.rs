@@ -66,7 +66,7 @@
 //!
 //! # Compile-time checks
 //!
-//! Partition on an unknown field; a transform on a field of the wrong type; names
+//! Partition on an unknown field; duplicate or redundant partition fields; a transform on a field of the wrong type; names
 //! Athena would fold or reject (upper case, characters outside `[a-z0-9_]`, more than
 //! 255 bytes), with a suggested `rename`; two fields that map to the same column;
 //! unknown attribute keys; bad property values and compression/format mismatches;
