@@ -263,3 +263,57 @@ fn bad_spark_catalog_is_refused() {
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
     assert!(e.message().starts_with("Spark catalog name"), "{e}");
 }
+
+#[test]
+fn optimize_where_with_the_expression_dsl() {
+    let t = DatedEvent::table_def();
+    insta::assert_snapshot!(
+        "optimize_where_expr",
+        both(|d| t
+            .optimize()
+            .filter_expr(
+                DatedEvent::EVENT_DATE
+                    .between(date(2026, 10, 1), date(2026, 10, 7))
+                    .or(DatedEvent::EVENT_DATE.eq(date(2026, 9, 30)))
+            )
+            .filter(DatedEvent::EVENT_DATE, Cmp::Le, date(2026, 12, 31))
+            .dialect(d)
+            .build())
+    );
+    let single = t
+        .optimize()
+        .filter_expr(DatedEvent::EVENT_DATE.is_in([date(2026, 10, 1), date(2026, 10, 2)]))
+        .build()
+        .unwrap();
+    assert_eq!(
+        single.sql(),
+        "OPTIMIZE analytics.mcp_events_dated REWRITE DATA USING BIN_PACK \
+         WHERE event_date IN (DATE '2026-10-01', DATE '2026-10-02')"
+    );
+    // The rules hold for DSL conditions too.
+    let e = t
+        .optimize()
+        .filter_expr(
+            DatedEvent::EVENT_DATE
+                .eq(date(2026, 10, 1))
+                .and(DatedEvent::EVENT_TS.ge(ts(2026, 10, 1, 0)))
+                .and(DatedEvent::TOOL_NAME.eq("x")),
+        )
+        .build()
+        .unwrap_err();
+    assert_eq!(e.all().count(), 2, "{e}");
+    assert!(
+        e.message().contains("hidden partition `hour(event_ts)`"),
+        "{e}"
+    );
+    assert!(
+        e.others()[0].message().contains("not a partition column"),
+        "{e}"
+    );
+    let e = t
+        .optimize()
+        .filter_expr(DatedEvent::EVENT_DATE.eq(iceberg_sql::expr::param(date(2026, 10, 1))))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+}

@@ -31,7 +31,7 @@ use chrono::{DateTime, Utc};
 use crate::alter::AlterTable;
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::Col;
+use crate::expr::{Col, Expr, IntoOperand};
 use crate::ident::{check_name, require_unquoted, NameRole};
 use crate::model::{PartitionTransform, TableDef, TableName, TableProperties, TableProperty};
 use crate::record::SqlType;
@@ -127,6 +127,7 @@ pub struct Optimize<'a> {
     dialect: Dialect,
     catalog: String,
     filters: Vec<(String, Cmp, Value)>,
+    conditions: Vec<Expr>,
 }
 
 impl TableDef {
@@ -137,6 +138,7 @@ impl TableDef {
             dialect: Dialect::Athena,
             catalog: DEFAULT_SPARK_CATALOG.to_string(),
             filters: Vec::new(),
+            conditions: Vec::new(),
         }
     }
 
@@ -172,89 +174,151 @@ impl<'a> Optimize<'a> {
         self.filter_by(column.name(), op, value.to_value())
     }
 
+    /// Restricts compaction with a typed condition from the expression DSL
+    /// (`McpEvent::EVENT_DATE.between(a, b)`, `...is_in([...])`): every column it reads
+    /// must be an identity partition column. Several conditions are joined with `AND`.
+    pub fn filter_expr<T, C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
+        self.conditions.push(cond.into_operand());
+        self
+    }
+
     /// [`Optimize::filter`] by column name and any value.
     pub fn filter_by(mut self, column: &str, op: Cmp, value: impl Into<Value>) -> Self {
         self.filters.push((column.to_string(), op, value.into()));
         self
     }
 
+    /// `None` when `name` is an identity partition column; otherwise why not.
+    fn partition_column_error(&self, name: &str) -> Option<Error> {
+        let t = self.table;
+        if t.column(name).is_none() {
+            return Some(Error::new(
+                ErrorKind::InvalidTable,
+                format!(
+                    "OPTIMIZE WHERE: table `{}` has no column `{name}`",
+                    t.name()
+                ),
+            ));
+        }
+        let fields: Vec<_> = t
+            .partition_spec()
+            .iter()
+            .filter(|p| p.source == name)
+            .collect();
+        if fields
+            .iter()
+            .any(|p| p.transform == PartitionTransform::Identity)
+        {
+            None
+        } else if let Some(p) = fields.first() {
+            Some(
+                Error::new(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "OPTIMIZE WHERE on `{name}`: `{name}` is the source of the hidden partition `{p}` of `{}`, \
+                         not an identity partition column; Athena's OPTIMIZE accepts only identity partition \
+                         columns (a predicate on a transform's source fails with GENERIC_INTERNAL_ERROR)",
+                        t.name()
+                    ),
+                )
+                .with_hint(
+                    "optimize the whole table (no filter; the rewrite thresholds keep it cheap), or add an \
+                     identity partition column (e.g. `event_date date`, PARTITIONED BY (event_date, ...)) \
+                     and filter on that",
+                ),
+            )
+        } else {
+            Some(
+                Error::new(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "OPTIMIZE WHERE on `{name}`: `{name}` is not a partition column of `{}`; \
+                         Athena's OPTIMIZE accepts only identity partition columns in WHERE",
+                        t.name()
+                    ),
+                )
+                .with_hint(
+                    "optimize the whole table (no filter), or filter on an identity partition column",
+                ),
+            )
+        }
+    }
+
+    /// Athena parses OPTIMIZE with its Hive DDL parser, whose string escaping is
+    /// unverified (reference §3.7).
+    fn check_text(&self, name: &str, text: &str) -> Option<Error> {
+        if self.dialect != Dialect::Athena {
+            return None;
+        }
+        crate::model::check_ddl_text(&format!("OPTIMIZE WHERE value for `{name}`"), text)
+            .err()
+            .map(|e| {
+                e.with_hint(
+                    "OPTIMIZE goes through Athena's Hive DDL parser: a value with a quote, \
+                     backslash or control character cannot be written safely; optimize the whole table",
+                )
+            })
+    }
+
+    #[allow(clippy::type_complexity)]
     fn check_filters(&self) -> Result<Vec<(&'a IcebergType, &str, Cmp, &Value)>> {
         let t = self.table;
         let mut errors = Vec::new();
         let mut out = Vec::new();
         for (name, op, value) in &self.filters {
-            let Some(col) = t.column(name) else {
-                errors.push(Error::new(
-                    ErrorKind::InvalidTable,
-                    format!(
-                        "OPTIMIZE WHERE: table `{}` has no column `{name}`",
-                        t.name()
-                    ),
-                ));
+            if let Some(e) = self.partition_column_error(name) {
+                errors.push(e);
                 continue;
-            };
-            let fields: Vec<_> = t
-                .partition_spec()
-                .iter()
-                .filter(|p| &p.source == name)
-                .collect();
-            if fields
-                .iter()
-                .any(|p| p.transform == PartitionTransform::Identity)
-            {
-                if matches!(value, Value::Null) {
-                    errors.push(Error::new(
-                        ErrorKind::InvalidValue,
-                        format!("OPTIMIZE WHERE `{name}` {} NULL is never true", op.sql()),
-                    ));
+            }
+            if matches!(value, Value::Null) {
+                errors.push(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!("OPTIMIZE WHERE `{name}` {} NULL is never true", op.sql()),
+                ));
+            }
+            if let Value::String(text) = value {
+                if let Some(e) = self.check_text(name, text) {
+                    errors.push(e);
+                    continue;
                 }
-                if let (Dialect::Athena, Value::String(text)) = (self.dialect, value) {
-                    // Athena parses OPTIMIZE with its Hive DDL parser, whose string
-                    // escaping is unverified (reference §3.7).
-                    if let Err(e) = crate::model::check_ddl_text(
-                        &format!("OPTIMIZE WHERE value for `{name}`"),
-                        text,
-                    ) {
-                        errors.push(e.with_hint(
-                            "OPTIMIZE goes through Athena's Hive DDL parser: a value with a quote, \
-                             backslash or control character cannot be written safely; optimize the whole table",
-                        ));
-                        continue;
+            }
+            let ty = &t.column(name).expect("checked above").ty;
+            out.push((ty, name.as_str(), *op, value));
+        }
+        for cond in &self.conditions {
+            for (scope, name) in cond.columns() {
+                if scope != crate::expr::Scope::Table {
+                    errors.push(Error::new(
+                        ErrorKind::InvalidTable,
+                        "OPTIMIZE WHERE: MERGE source/target columns cannot appear here",
+                    ));
+                } else if let Some(e) = self.partition_column_error(name) {
+                    errors.push(e);
+                }
+            }
+            if cond.contains_param() {
+                errors.push(Error::new(
+                    ErrorKind::DisallowedSyntax,
+                    "OPTIMIZE takes no `?` parameters; use a literal value",
+                ));
+            }
+            if cond.contains_aggregate() {
+                errors.push(Error::new(
+                    ErrorKind::InvalidValue,
+                    "an aggregate cannot appear in OPTIMIZE WHERE",
+                ));
+            }
+            cond.walk(&mut |e| {
+                if let Expr::Literal {
+                    value: Value::String(text),
+                    ..
+                } = e
+                {
+                    if let Some(err) = self.check_text("a string literal", text) {
+                        errors.push(err);
                     }
                 }
-                out.push((&col.ty, name.as_str(), *op, value));
-            } else if let Some(p) = fields.first() {
-                errors.push(
-                    Error::new(
-                        ErrorKind::Unsupported,
-                        format!(
-                            "OPTIMIZE WHERE on `{name}`: `{name}` is the source of the hidden partition `{p}` of `{}`, \
-                             not an identity partition column; Athena's OPTIMIZE accepts only identity partition \
-                             columns (a predicate on a transform's source fails with GENERIC_INTERNAL_ERROR)",
-                            t.name()
-                        ),
-                    )
-                    .with_hint(
-                        "optimize the whole table (no filter; the rewrite thresholds keep it cheap), or add an \
-                         identity partition column (e.g. `event_date date`, PARTITIONED BY (event_date, ...)) \
-                         and filter on that",
-                    ),
-                );
-            } else {
-                errors.push(
-                    Error::new(
-                        ErrorKind::Unsupported,
-                        format!(
-                            "OPTIMIZE WHERE on `{name}`: `{name}` is not a partition column of `{}`; \
-                             Athena's OPTIMIZE accepts only identity partition columns in WHERE",
-                            t.name()
-                        ),
-                    )
-                    .with_hint(
-                        "optimize the whole table (no filter), or filter on an identity partition column",
-                    ),
-                );
-            }
+            });
         }
         Error::check_all(errors)?;
         Ok(out)
@@ -271,16 +335,31 @@ impl<'a> Optimize<'a> {
                 w.push("OPTIMIZE ")
                     .table_name(name)
                     .push(" REWRITE DATA USING BIN_PACK");
+                let several = filters.len() + self.conditions.len() > 1;
                 for (i, (ty, col, op, v)) in filters.iter().enumerate() {
                     w.push(if i == 0 { " WHERE " } else { " AND " });
                     w.ident(col).push_char(' ').push(op.sql()).push_char(' ');
                     w.literal(v, ty)?;
                 }
+                for (i, c) in self.conditions.iter().enumerate() {
+                    w.push(if i + filters.len() == 0 {
+                        " WHERE "
+                    } else {
+                        " AND "
+                    });
+                    if several {
+                        w.push_char('(');
+                    }
+                    c.render(&mut w)?;
+                    if several {
+                        w.push_char(')');
+                    }
+                }
             }
             Dialect::Spark => {
                 check_catalog(&self.catalog)?;
                 open_call(&mut w, &self.catalog, "rewrite_data_files", name);
-                if !filters.is_empty() {
+                if !filters.is_empty() || !self.conditions.is_empty() {
                     // The predicate is Spark SQL inside a Spark string literal.
                     let mut pred = String::new();
                     for (i, (ty, col, op, v)) in filters.iter().enumerate() {
@@ -292,6 +371,21 @@ impl<'a> Optimize<'a> {
                         pred.push_str(op.sql());
                         pred.push(' ');
                         value::write_literal(&mut pred, v, ty, Grammar::Spark)?;
+                    }
+                    let several = filters.len() + self.conditions.len() > 1;
+                    for (i, c) in self.conditions.iter().enumerate() {
+                        if i + filters.len() > 0 {
+                            pred.push_str(" AND ");
+                        }
+                        let mut cw = SqlWriter::new(StatementKind::Select, Dialect::Spark);
+                        c.render(&mut cw)?;
+                        if several {
+                            pred.push('(');
+                        }
+                        pred.push_str(cw.as_str());
+                        if several {
+                            pred.push(')');
+                        }
                     }
                     w.push(", where => ").string(&pred);
                 }
