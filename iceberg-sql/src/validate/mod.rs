@@ -98,12 +98,20 @@ pub fn validate_sql(
 ) -> Result<()> {
     check_size(sql)?;
     let grammar = kind.grammar(dialect);
-    let (mut stmt, deep) = parse_in(sql, grammar)?;
-    let checked = allow::check(&mut stmt, sql, kind, grammar, param_count);
+    let (tokens, deep) = lex(sql, grammar)?;
+    let work = move || {
+        let mut stmt = parse_tokens(sql, grammar, tokens)?;
+        let checked = allow::check(&mut stmt, sql, kind, grammar, param_count);
+        if deep {
+            teardown::teardown(stmt);
+        }
+        checked
+    };
     if deep {
-        teardown::teardown(stmt);
+        on_big_stack(work)
+    } else {
+        work()
     }
-    checked
 }
 
 /// Athena rejects query strings over 262,144 UTF-8 bytes.
@@ -136,9 +144,10 @@ pub(crate) fn check_size(sql: &str) -> Result<()> {
 /// is not the input text: never render SQL from it.
 ///
 /// A statement with tens of thousands of chained `AND`/`OR`/arithmetic operators is a
-/// tree that deep; dropping it recursively can exhaust a small thread stack.
-/// [`validate_sql`] frees such trees iteratively; callers of this function who parse
-/// text like that should drop the result on a thread with a large stack.
+/// tree that deep. Such text is parsed on a helper thread with a large stack, but the
+/// returned tree is dropped by the caller, recursively: callers who parse text like
+/// that should drop the result on a thread with a large stack ([`validate_sql`] frees
+/// such trees iteratively itself).
 ///
 /// # Errors
 ///
@@ -160,27 +169,87 @@ pub(crate) fn check_size(sql: &str) -> Result<()> {
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 pub fn parse_statement(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<SqlStatement> {
-    parse_in(sql, kind.grammar(dialect)).map(|(stmt, _)| stmt)
-}
-
-/// Parses one statement; the flag says whether its tree may hold operator chains deep
-/// enough to need [`teardown::teardown`].
-fn parse_in(sql: &str, grammar: Grammar) -> Result<(SqlStatement, bool)> {
-    match grammar {
-        Grammar::HiveDdl => parse_with(&AthenaDialect { ddl: true }, sql, grammar),
-        Grammar::TrinoDml => parse_with(&AthenaDialect { ddl: false }, sql, grammar),
-        Grammar::Spark => parse_with(&SparkDialect, sql, grammar),
+    let grammar = kind.grammar(dialect);
+    let (tokens, deep) = lex(sql, grammar)?;
+    if deep {
+        on_big_stack(move || parse_tokens(sql, grammar, tokens))
+    } else {
+        parse_tokens(sql, grammar, tokens)
     }
 }
 
-fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<(SqlStatement, bool)> {
-    let mut tokens = Tokenizer::new(d, sql)
-        .tokenize_with_location()
-        .map_err(|e| parser_error(sql, grammar, &e.to_string()))?;
-    let deep = prepass::run(&mut tokens, grammar).map_err(|e| {
-        Error::new(ErrorKind::DisallowedSyntax, e.message)
-            .with_sql(sql, located(sql, to_location(e.location)))
-    })?;
+/// Runs `f` with the sqlparser dialect for `grammar`.
+fn with_dialect<R>(grammar: Grammar, f: impl FnOnce(&dyn SqlDialect) -> R) -> R {
+    match grammar {
+        Grammar::HiveDdl => f(&AthenaDialect { ddl: true }),
+        Grammar::TrinoDml => f(&AthenaDialect { ddl: false }),
+        Grammar::Spark => f(&SparkDialect),
+    }
+}
+
+/// Stack for parsing, checking and freeing statements whose operator chains are deep
+/// (reserved address space; only the pages used are committed).
+const BIG_STACK_BYTES: usize = 256 << 20;
+
+/// Runs `f` on a helper thread with a [`BIG_STACK_BYTES`] stack (or inline if no
+/// thread can be started). sqlparser builds `a OR b OR …` left-deep without counting
+/// recursion, and the compiler's drop glue for such trees (also on sqlparser's own
+/// error paths) recurses once per operator.
+fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    let slot = std::sync::Mutex::new(Some(f));
+    let take = || slot.lock().ok().and_then(|mut g| g.take());
+    let ran = std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("iceberg-sql-validate".into())
+            .stack_size(BIG_STACK_BYTES)
+            .spawn_scoped(scope, || take().map(|f| f()))
+            .ok()?;
+        match handle.join() {
+            Ok(r) => r,
+            // Our code does not panic on input; if something did, keep its panic.
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    });
+    match ran {
+        Some(r) => r,
+        // The thread could not be started, so `f` is still in the slot: run it here.
+        None => match take() {
+            Some(f) => f(),
+            None => unreachable!("the validation closure is taken exactly once"),
+        },
+    }
+}
+
+/// Tokenizes `sql` and runs the pre-pass; the flag says whether the text has operator
+/// chains long enough to need the big stack and [`teardown::teardown`].
+fn lex(sql: &str, grammar: Grammar) -> Result<(Vec<sqlparser::tokenizer::TokenWithSpan>, bool)> {
+    with_dialect(grammar, |d| {
+        let mut tokens = Tokenizer::new(d, sql)
+            .tokenize_with_location()
+            .map_err(|e| parser_error(sql, grammar, &e.to_string()))?;
+        let deep = prepass::run(&mut tokens, grammar).map_err(|e| {
+            Error::new(ErrorKind::DisallowedSyntax, e.message)
+                .with_sql(sql, located(sql, to_location(e.location)))
+        })?;
+        Ok((tokens, deep))
+    })
+}
+
+/// Parses the pre-passed tokens as exactly one statement.
+fn parse_tokens(
+    sql: &str,
+    grammar: Grammar,
+    tokens: Vec<sqlparser::tokenizer::TokenWithSpan>,
+) -> Result<SqlStatement> {
+    with_dialect(grammar, |d| parse_with(d, sql, grammar, tokens))
+}
+
+fn parse_with(
+    d: &dyn SqlDialect,
+    sql: &str,
+    grammar: Grammar,
+    tokens: Vec<sqlparser::tokenizer::TokenWithSpan>,
+) -> Result<SqlStatement> {
     let mut parser = Parser::new(d)
         .with_recursion_limit(RECURSION_LIMIT)
         .with_tokens_with_locations(tokens);
@@ -217,7 +286,7 @@ fn parse_with(d: &dyn SqlDialect, sql: &str, grammar: Grammar) -> Result<(SqlSta
         };
         return Err(Error::new(ErrorKind::Syntax, msg).with_sql(sql, located(sql, loc)));
     }
-    Ok((stmt, deep))
+    Ok(stmt)
 }
 
 fn parser_error_text(e: &ParserError) -> String {

@@ -335,3 +335,31 @@ fn long_operator_chains_are_dropped_without_overflow() {
         Dialect::Spark,
     );
 }
+
+#[test]
+fn long_operator_chain_with_a_parse_error_is_an_error_not_a_crash() {
+    let ors = vec!["a"; 30_000].join(" OR ");
+    let e = err(
+        &format!("SELECT * FROM db.t WHERE {ors} OR"),
+        StatementKind::Select,
+        Dialect::Athena,
+    );
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+    let e = parse_statement(
+        &format!("SELECT * FROM db.t WHERE {ors} AND"),
+        StatementKind::Select,
+        Dialect::Athena,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+}
+
+#[test]
+fn big_stack_runs_the_closure_once() {
+    let mut calls = 0;
+    let r = on_big_stack(|| {
+        calls += 1;
+        7
+    });
+    assert_eq!((r, calls), (7, 1));
+}
