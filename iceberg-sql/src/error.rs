@@ -48,8 +48,13 @@ pub struct SqlLocation {
 }
 
 /// The crate's error: what was wrong, where, and how to fix it.
+///
+/// Boxed inside so that `Result<T, Error>` stays one pointer wide on the happy path.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+#[derive(Debug, Clone, PartialEq)]
+struct Inner {
     kind: ErrorKind,
     message: String,
     hint: Option<String>,
@@ -60,24 +65,24 @@ pub struct Error {
 impl Error {
     /// A new error of `kind` with `message`.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
+        Error(Box::new(Inner {
             kind,
             message: message.into(),
             hint: None,
             sql: None,
             more: Vec::new(),
-        }
+        }))
     }
 
     /// Adds how to fix it.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
+        self.0.hint = Some(hint.into());
         self
     }
 
     /// Attaches the SQL text (and position, if known) the error was found in.
     pub fn with_sql(mut self, sql: impl Into<String>, location: Option<SqlLocation>) -> Self {
-        self.sql = Some((sql.into(), location));
+        self.0.sql = Some((sql.into(), location));
         self
     }
 
@@ -88,7 +93,7 @@ impl Error {
             return None;
         }
         let mut first = errors.remove(0);
-        first.more.extend(errors);
+        first.0.more.extend(errors);
         Some(first)
     }
 
@@ -102,37 +107,37 @@ impl Error {
 
     /// The class of rule that was broken.
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// What was wrong and where, without the hint or SQL excerpt.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// How to fix it, when there is a known fix.
     pub fn hint(&self) -> Option<&str> {
-        self.hint.as_deref()
+        self.0.hint.as_deref()
     }
 
     /// The SQL text the error was found in, if any.
     pub fn sql(&self) -> Option<&str> {
-        self.sql.as_ref().map(|(s, _)| s.as_str())
+        self.0.sql.as_ref().map(|(s, _)| s.as_str())
     }
 
     /// The position in [`Error::sql`] the error points at, if known.
     pub fn location(&self) -> Option<&SqlLocation> {
-        self.sql.as_ref().and_then(|(_, l)| l.as_ref())
+        self.0.sql.as_ref().and_then(|(_, l)| l.as_ref())
     }
 
     /// Further problems found by the same check (all errors are reported at once).
     pub fn others(&self) -> &[Error] {
-        &self.more
+        &self.0.more
     }
 
     /// Splits this error into its problems, each without the others attached.
     pub fn into_vec(mut self) -> Vec<Error> {
-        let more = std::mem::take(&mut self.more);
+        let more = std::mem::take(&mut self.0.more);
         let mut v = Vec::with_capacity(1 + more.len());
         v.push(self);
         v.extend(more);
@@ -141,7 +146,7 @@ impl Error {
 
     /// Every problem in this error: itself, then [`Error::others`].
     pub fn all(&self) -> impl Iterator<Item = &Error> {
-        std::iter::once(self).chain(self.more.iter())
+        std::iter::once(self).chain(self.0.more.iter())
     }
 }
 
@@ -162,8 +167,8 @@ fn write_caret(f: &mut fmt::Formatter<'_>, sql: &str, loc: &SqlLocation) -> fmt:
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.message)?;
-        if let Some((sql, loc)) = &self.sql {
+        write!(f, "{}", self.0.message)?;
+        if let Some((sql, loc)) = &self.0.sql {
             match loc {
                 Some(loc) => {
                     writeln!(f, " (line {}, column {})", loc.line, loc.column)?;
@@ -173,10 +178,10 @@ impl fmt::Display for Error {
                 None => {}
             }
         }
-        if let Some(h) = &self.hint {
+        if let Some(h) = &self.0.hint {
             write!(f, "\n  help: {}", h)?;
         }
-        for e in &self.more {
+        for e in &self.0.more {
             write!(f, "\nalso: {}", e)?;
         }
         Ok(())
@@ -211,7 +216,7 @@ mod tests {
             Error::new(ErrorKind::InvalidType, "b").with_hint("c"),
         ])
         .unwrap();
-        assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+        assert_eq!(e.0.kind(), ErrorKind::InvalidIdentifier);
         assert_eq!(e.all().count(), 2);
         assert_eq!(e.to_string(), "a\nalso: b\n  help: c");
     }
