@@ -216,7 +216,7 @@ mod tests {
             Error::new(ErrorKind::InvalidType, "b").with_hint("c"),
         ])
         .unwrap();
-        assert_eq!(e.0.kind(), ErrorKind::InvalidIdentifier);
+        assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
         assert_eq!(e.all().count(), 2);
         assert_eq!(e.to_string(), "a\nalso: b\n  help: c");
     }
