@@ -294,3 +294,77 @@ fn percentile_out_of_range_is_refused() {
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
 }
+
+fn row_of(pairs: &[(&str, Option<&str>)]) -> (Vec<String>, Vec<Option<String>>) {
+    (
+        pairs.iter().map(|(c, _)| c.to_string()).collect(),
+        pairs.iter().map(|(_, v)| v.map(str::to_string)).collect(),
+    )
+}
+
+#[test]
+fn every_metadata_row_type_decodes() {
+    let (c, v) = row_of(&[
+        ("content", Some("1")),
+        ("file_path", Some("s3://b/t/data/x.parquet")),
+        ("file_format", Some("PARQUET")),
+        ("record_count", Some("10")),
+        ("file_size_in_bytes", Some("2048")),
+        ("column_sizes", Some(r#"{"1":100,"2":200}"#)),
+        ("value_counts", None),
+        ("null_value_counts", Some("{}")),
+        ("nan_value_counts", None),
+        ("lower_bounds", Some(r#"{"1":"a"}"#)),
+        ("upper_bounds", None),
+        ("split_offsets", Some("[4]")),
+        ("equality_ids", None),
+    ]);
+    let f = FileRow::from_row(&Row::new(&c, &v)).unwrap();
+    assert_eq!(f.content, 1);
+    assert_eq!(f.column_sizes.unwrap()[&2], 200);
+    assert_eq!(f.lower_bounds.unwrap()[&1], "a");
+    assert_eq!(f.split_offsets, Some(vec![4]));
+
+    let (c, v) = row_of(&[
+        ("path", Some("s3://b/t/metadata/m.avro")),
+        ("length", Some("7000")),
+        ("partition_spec_id", Some("0")),
+        ("added_snapshot_id", Some("42")),
+        ("added_data_files_count", Some("1")),
+        ("added_rows_count", None),
+        ("existing_data_files_count", Some("0")),
+        ("existing_rows_count", None),
+        ("deleted_data_files_count", Some("0")),
+        ("deleted_rows_count", None),
+        ("partition_summaries", Some(r#"[{"contains_null":false}]"#)),
+    ]);
+    let m = ManifestRow::from_row(&Row::new(&c, &v)).unwrap();
+    assert_eq!(
+        (m.length, m.added_snapshot_id, m.added_rows_count),
+        (7000, Some(42), None)
+    );
+
+    let (c, v) = row_of(&[
+        ("partition", Some(r#"{"dt":"2026-09-01"}"#)),
+        ("record_count", Some("3")),
+        ("file_count", Some("1")),
+        ("total_size", Some("900")),
+    ]);
+    let p = PartitionRow::from_row(&Row::new(&c, &v)).unwrap();
+    assert_eq!(p.partition, r#"{"dt":"2026-09-01"}"#);
+    assert_eq!(p.total_size, Some(900));
+
+    let (c, v) = row_of(&[
+        ("name", Some("main")),
+        ("type", Some("BRANCH")),
+        ("snapshot_id", Some("42")),
+        ("max_reference_age_in_ms", None),
+        ("min_snapshots_to_keep", None),
+        ("max_snapshot_age_in_ms", None),
+    ]);
+    let r = RefRow::from_row(&Row::new(&c, &v)).unwrap();
+    assert_eq!(
+        (r.name.as_str(), r.r#type.as_str(), r.snapshot_id),
+        ("main", "BRANCH", 42)
+    );
+}
