@@ -1,0 +1,245 @@
+//! End-to-end maintenance: many small INSERTs (one data file each per partition), then
+//! compaction (`Optimize`, Spark: `CALL local.system.rewrite_data_files`) first of one
+//! identity partition (`where =>`), then of the whole table, then snapshot expiry
+//! (`Vacuum`, Spark: `CALL local.system.expire_snapshots`). The rows stay the same, the
+//! data-file count (typed `files` metadata rows) goes down, the old snapshots are gone
+//! and time travel to them fails.
+//!
+//! Athena's `OPTIMIZE ... REWRITE DATA USING BIN_PACK` and `VACUUM` are Athena-only
+//! syntax: the test pins that Spark refuses them verbatim. The retention step of
+//! `Vacuum::build_steps` (`ALTER TABLE ... SET TBLPROPERTIES`) does run verbatim.
+
+use chrono::{Duration, NaiveDate, Utc};
+use iceberg_sql::dml;
+use iceberg_sql::maintenance::Cmp;
+use iceberg_sql::prelude::*;
+use iceberg_sql::query::{FileRow, MetadataRow, Order, Select, Snapshot, SnapshotRow};
+use iceberg_sql_tests::engine::{Engine, QueryResult};
+
+#[derive(IcebergTable, Debug, Clone, PartialEq)]
+#[iceberg(
+    database = "upkeep",
+    name = "metrics",
+    location = "s3://upkeep-bucket/iceberg/metrics/",
+    partition(event_date, bucket(4, host))
+)]
+pub struct Metric {
+    pub id: i64,
+    pub host: String,
+    pub event_date: NaiveDate,
+    pub value: f64,
+    pub label: Option<String>,
+}
+
+const INSERTS: usize = 12;
+
+fn metric(i: usize) -> Metric {
+    Metric {
+        id: i as i64,
+        host: format!("host-{}", i % 5),
+        event_date: NaiveDate::from_ymd_opt(2026, 10, 1 + (i % 2) as u32).unwrap(),
+        value: i as f64 * 1.5,
+        label: (i % 4 != 0).then(|| format!("m{i}")),
+    }
+}
+
+fn read_all(engine: &Engine) -> Vec<Metric> {
+    let q = Select::<Metric>::table()
+        .order_by(Metric::ID, Order::Asc)
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap();
+    let r = engine.run(&q);
+    r.rows
+        .iter()
+        .map(|c| Metric::from_row(&Row::new(&r.columns, c)).unwrap())
+        .collect()
+}
+
+fn data_files(engine: &Engine) -> Vec<FileRow> {
+    let q = Select::<FileRow>::metadata(Metric::table_def().name())
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap();
+    let r = engine.run(&q);
+    r.rows
+        .iter()
+        .map(|c| FileRow::from_row(&Row::new(&r.columns, c)).unwrap())
+        .filter(|f| f.content == 0)
+        .collect()
+}
+
+/// Typed snapshot rows. The engine prints Spark `timestamp` (Iceberg timestamptz) cells
+/// zone-less in UTC; `parse_cell` wants a zone on a timestamptz, so mark them as UTC.
+fn snapshots(engine: &Engine) -> Vec<SnapshotRow> {
+    let q = Select::<SnapshotRow>::metadata(Metric::table_def().name())
+        .order_by(SnapshotRow::COMMITTED_AT, Order::Asc)
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap();
+    let mut r: QueryResult = engine.run(&q);
+    let i = r.column_index("committed_at").unwrap();
+    for row in &mut r.rows {
+        if let Some(c) = row[i].as_mut() {
+            c.push('Z');
+        }
+    }
+    r.rows
+        .iter()
+        .map(|c| SnapshotRow::from_row(&Row::new(&r.columns, c)).unwrap())
+        .collect()
+}
+
+#[test]
+fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
+    let Some(engine) =
+        Engine::get_or_skip("compaction_and_expiry_keep_rows_and_remove_files_and_snapshots")
+    else {
+        return;
+    };
+    let spark = Dialect::Spark;
+    engine.run("CREATE NAMESPACE IF NOT EXISTS upkeep");
+    let def = Metric::table_def();
+    engine.run(def.create_table().dialect(spark).build().unwrap());
+
+    // Many small inserts: each writes one file per (date, bucket) it touches.
+    let mut model = Vec::new();
+    for k in 0..INSERTS {
+        let rows: Vec<Metric> = (k * 4..k * 4 + 4).map(metric).collect();
+        engine.run(dml::insert(&rows).dialect(spark).build().unwrap());
+        model.extend(rows);
+    }
+    assert_eq!(read_all(engine), model);
+    let files_before = data_files(engine);
+    let snaps_before = snapshots(engine);
+    assert_eq!(snaps_before.len(), INSERTS);
+    assert!(files_before.len() >= 2 * INSERTS, "{} files", files_before.len());
+
+    // Athena's spellings are refused verbatim by Spark (they are Athena-only syntax).
+    for athena in [
+        def.optimize().build().unwrap(),
+        def.vacuum().build().unwrap(),
+    ] {
+        let e = engine.expect_err(&athena);
+        assert_eq!(e.class(), Some("PARSE_SYNTAX_ERROR"), "{e}");
+    }
+
+    // 1. Compact one identity partition (Spark: `where => 'event_date = DATE ...'`).
+    let day1 = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let partial = def
+        .optimize()
+        .filter(Metric::EVENT_DATE, Cmp::Eq, day1)
+        .dialect(spark)
+        .build()
+        .unwrap();
+    assert!(partial.sql().contains("rewrite_data_files"), "{}", partial.sql());
+    let r = engine.run(&partial);
+    assert_eq!(r.columns[0], "rewritten_data_files_count");
+    let files_mid = data_files(engine);
+    let in_day = |fs: &[FileRow], day: &str| {
+        fs.iter()
+            .filter(|f| f.file_path.contains(&format!("event_date={day}")))
+            .count()
+    };
+    assert!(in_day(&files_mid, "2026-10-01") < in_day(&files_before, "2026-10-01"));
+    assert_eq!(
+        in_day(&files_mid, "2026-10-02"),
+        in_day(&files_before, "2026-10-02"),
+        "the other partition is untouched"
+    );
+    assert_eq!(read_all(engine), model);
+
+    // 2. Compact the whole table. Spark's rewrite_data_files leaves a partition alone
+    // unless it has at least `min-input-files` (5) files, and the builder has no way to
+    // pass procedure options; so: every partition that had 5+ files now has one, and the
+    // others are unchanged.
+    let compact = def.optimize().dialect(spark).build().unwrap();
+    engine.run(&compact);
+    let files_after = data_files(engine);
+    let per_dir = |fs: &[FileRow]| {
+        let mut m = std::collections::BTreeMap::<String, usize>::new();
+        for f in fs {
+            *m.entry(f.file_path.rsplit_once('/').unwrap().0.to_string())
+                .or_default() += 1;
+        }
+        m
+    };
+    let (before_dirs, after_dirs) = (per_dir(&files_before), per_dir(&files_after));
+    assert_eq!(
+        before_dirs.keys().collect::<Vec<_>>(),
+        after_dirs.keys().collect::<Vec<_>>()
+    );
+    assert!(before_dirs.values().any(|&n| n >= 5), "{before_dirs:?}");
+    for (dir, &n) in &before_dirs {
+        let want = if n >= 5 { 1 } else { n };
+        assert_eq!(after_dirs[dir], want, "{dir}: {n} files before");
+    }
+    assert!(files_after.len() < files_before.len());
+    assert_eq!(
+        files_after.iter().map(|f| f.record_count).sum::<i64>(),
+        model.len() as i64
+    );
+    assert_eq!(read_all(engine), model);
+    let snaps_compacted = snapshots(engine);
+    assert_eq!(snaps_compacted.len(), INSERTS + 2);
+    assert_eq!(snaps_compacted.last().unwrap().operation.as_deref(), Some("replace"));
+
+    // 3. Retention through table properties: the Athena step runs verbatim too.
+    let steps = def.vacuum().retain_days(7).build_steps().unwrap();
+    assert_eq!(steps.len(), 2);
+    engine.run(&steps[0]);
+    let props = engine.run(format!("SHOW TBLPROPERTIES {}", def.name()));
+    assert!(
+        props
+            .rows_str()
+            .contains(&vec![Some("vacuum_max_snapshot_age_seconds"), Some("604800")]),
+        "{:?}",
+        props.rows
+    );
+    let spark_steps = def.vacuum().retain_days(7).dialect(spark).build_steps().unwrap();
+    for s in &spark_steps {
+        engine.run(s);
+    }
+
+    // 4. Expire every snapshot but the current one.
+    let expire = def
+        .vacuum()
+        .older_than(Utc::now() + Duration::seconds(1))
+        .retain_last(1)
+        .dialect(spark)
+        .build()
+        .unwrap();
+    assert!(expire.sql().contains("expire_snapshots"), "{}", expire.sql());
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let r = engine.run(&expire);
+    assert!(r.column("deleted_data_files_count")[0].unwrap().parse::<i64>().unwrap() > 0);
+    let snaps_after = snapshots(engine);
+    assert_eq!(snaps_after.len(), 1);
+    assert_eq!(
+        snaps_after[0].snapshot_id,
+        snaps_compacted.last().unwrap().snapshot_id
+    );
+    assert_eq!(read_all(engine), model);
+    assert_eq!(data_files(engine), files_after);
+
+    // Time travel to an expired snapshot now fails.
+    let gone = Select::<Metric>::table()
+        .as_of(Snapshot::Version(snaps_before[0].snapshot_id))
+        .dialect(spark)
+        .build()
+        .unwrap();
+    let e = engine.expect_err(&gone);
+    assert!(
+        e.message().contains("Cannot find snapshot") || e.message().contains("snapshot"),
+        "{e}"
+    );
+    // The expired files are gone from the (s3-mapped) warehouse.
+    for f in &files_before {
+        if !files_after.iter().any(|a| a.file_path == f.file_path) {
+            let local = engine
+                .s3_root()
+                .join(f.file_path.strip_prefix("s3://").unwrap());
+            assert!(!local.exists(), "{} still exists", local.display());
+        }
+    }
+}
