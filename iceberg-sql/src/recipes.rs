@@ -17,7 +17,6 @@
 
 // Every builder returns the crate's one `Error`, which clippy finds large; boxing it is
 // a decision for `error.rs`, not for each module.
-#![allow(clippy::result_large_err)]
 
 use chrono::NaiveDate;
 
