@@ -27,9 +27,6 @@
 //! no 8-bit integer), so `Vec<u8>` and `Vec<T: SqlType>` never overlap. A list of small
 //! numbers is `Vec<i32>`.
 
-// The shared `Error` is large; boxing it is error.rs's call (as in evolve, query, alter).
-#![allow(clippy::result_large_err)]
-
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::hash::{BuildHasher, Hash};
