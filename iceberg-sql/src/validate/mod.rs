@@ -34,7 +34,6 @@
 
 // The crate's `Error` is larger than clippy's 128-byte `Err` threshold; whether to box
 // it is `error.rs`'s call, not this module's.
-#![allow(clippy::result_large_err)]
 
 mod allow;
 mod dialects;

@@ -33,6 +33,8 @@ const DEEP_OPERATOR_CHAIN: usize = 2_000;
 pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<bool, PrepassError> {
     let n = tokens.len();
     let mut operators = 0usize;
+    // Whether the previous significant token ends an operand (so `+`/`-` are binary).
+    let mut after_operand = false;
     let mut i = 0;
     while i < n {
         match &tokens[i].token {
@@ -47,6 +49,8 @@ pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<bool
                 continue;
             }
             Token::Word(w) if matches!(w.keyword, Keyword::AND | Keyword::OR) => operators += 1,
+            // `-5` in a VALUES row is a sign, not a chain link.
+            Token::Plus | Token::Minus if !after_operand => {}
             Token::Plus
             | Token::Minus
             | Token::Mul
@@ -64,6 +68,13 @@ pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<bool
             | Token::Caret => operators += 1,
             _ => {}
         }
+        after_operand = match &tokens[i].token {
+            Token::Word(w) => !matches!(w.keyword, Keyword::AND | Keyword::OR | Keyword::NOT),
+            Token::Number(..) | Token::SingleQuotedString(_) | Token::RParen | Token::RBracket => {
+                true
+            }
+            _ => false,
+        };
         // Spark typed numeric literals `5L`, `1.5D`, `2BD`: the tokenizer splits them into
         // a number and an adjacent word; glue the suffix back onto the number.
         if grammar == Grammar::Spark && i + 1 < n {

@@ -363,3 +363,26 @@ fn big_stack_runs_the_closure_once() {
     });
     assert_eq!((r, calls), (7, 1));
 }
+
+#[test]
+fn signs_are_not_counted_as_operator_chains() {
+    let d = AthenaDialect { ddl: false };
+    let rows = vec!["(-1, -2.5)"; 3_000].join(", ");
+    let sql = format!("INSERT INTO db.t (a, b) VALUES {rows}");
+    let mut tokens = Tokenizer::new(&d, &sql)
+        .tokenize_with_location()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(
+        prepass::run(&mut tokens, Grammar::TrinoDml),
+        Ok(false)
+    ));
+    let ors = vec!["a - 1 > 0"; 1_500].join(" OR ");
+    let sql = format!("SELECT * FROM db.t WHERE {ors}");
+    let mut tokens = Tokenizer::new(&d, &sql)
+        .tokenize_with_location()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(
+        prepass::run(&mut tokens, Grammar::TrinoDml),
+        Ok(true)
+    ));
+}
