@@ -53,7 +53,11 @@ fn baseline(rows: &[McpEvent]) -> Vec<String> {
         quote(&mut row, &r.tool_name);
         row.push_str(", ");
         quote(&mut row, &r.user_id);
-        let _ = write!(row, ", TIMESTAMP '{}', ", r.event_ts.format("%Y-%m-%d %H:%M:%S%.6f"));
+        let _ = write!(
+            row,
+            ", TIMESTAMP '{}', ",
+            r.event_ts.format("%Y-%m-%d %H:%M:%S%.6f")
+        );
         match &r.payload {
             Some(p) => quote(&mut row, p),
             None => row.push_str("CAST(NULL AS varchar)"),
@@ -62,7 +66,10 @@ fn baseline(rows: &[McpEvent]) -> Vec<String> {
         quote(&mut row, &r.status);
         let _ = write!(row, ", {})", r.latency_ms);
         if in_batch > 0 && batch.len() + SEP.len() + row.len() > MAX_QUERY_BYTES {
-            out.push(std::mem::replace(&mut batch, String::with_capacity(MAX_QUERY_BYTES)));
+            out.push(std::mem::replace(
+                &mut batch,
+                String::with_capacity(MAX_QUERY_BYTES),
+            ));
             batch.push_str(HEADER);
             in_batch = 0;
         }

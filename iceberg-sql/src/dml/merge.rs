@@ -39,7 +39,23 @@
 //! ```
 //!
 //! * `WHEN NOT MATCHED BY SOURCE` / `BY TARGET` (not Athena syntax): there is no method
-//!   for them.
+//!   for them:
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # struct Ev;
+//! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
+//! # impl IcebergTable for Ev {
+//! #     fn table_def() -> &'static TableDef { unimplemented!() }
+//! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
+//! # }
+//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//!     .when_not_matched_by_source()
+//!     .delete();
+//! ```
+//!
 //! * A clause after an unconditional clause of the same kind (it could never run):
 //!   error from `build()`.
 //! * Unqualified columns in conditions (ambiguous between target and source): the
@@ -529,17 +545,17 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 Clause::Matched {
                     action: MatchedAction::UpdateAll,
                     ..
-                } => {
-                    if def
-                        .columns()
-                        .iter()
-                        .all(|c| self.keys.contains(&c.name.as_str()))
-                    {
-                        errors.push(Error::new(
-                            ErrorKind::DisallowedSyntax,
-                            format!("clause {n}: update_all() has nothing to set: every column is a key"),
-                        ));
-                    }
+                } if def
+                    .columns()
+                    .iter()
+                    .all(|c| self.keys.contains(&c.name.as_str())) =>
+                {
+                    errors.push(Error::new(
+                        ErrorKind::DisallowedSyntax,
+                        format!(
+                            "clause {n}: update_all() has nothing to set: every column is a key"
+                        ),
+                    ));
                 }
                 _ => {}
             }

@@ -51,8 +51,14 @@ impl McpEvent {
             tool_name: ["query_data", "load_data", "correct_record"][i % 3].into(),
             user_id: format!("user-{}", i % 97),
             event_ts: ts(2026, 10, 1 + (i % 28) as u32, (i % 24) as u32),
-            payload: (i % 5 != 0).then(|| format!(r#"{{"query":"select {i}","note":"it's"}}"#)),
-            status: if i % 11 == 0 { "error" } else { "success" }.into(),
+            payload: (!i.is_multiple_of(5))
+                .then(|| format!(r#"{{"query":"select {i}","note":"it's"}}"#)),
+            status: if i.is_multiple_of(11) {
+                "error"
+            } else {
+                "success"
+            }
+            .into(),
             latency_ms: (i as i64 * 37) % 5000,
         }
     }
