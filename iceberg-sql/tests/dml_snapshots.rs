@@ -312,3 +312,52 @@ fn expressions_render_in_both_dialects() {
         "-(latency_ms * -1)"
     );
 }
+
+#[test]
+fn merge_from_a_select_query() {
+    use iceberg_sql::query::Select;
+    both("merge_query", |d| {
+        let q = Select::<McpEvent>::table()
+            .column(McpEvent::EVENT_ID)
+            .column(McpEvent::SESSION_ID)
+            .column(McpEvent::TOOL_NAME)
+            .column(McpEvent::USER_ID)
+            .column(McpEvent::EVENT_TS)
+            .column(McpEvent::PAYLOAD)
+            .column(McpEvent::STATUS)
+            .column(McpEvent::LATENCY_MS)
+            .filter(McpEvent::EVENT_TS.ge(current_timestamp() - days(1)))
+            .dialect(d)
+            .build()?;
+        merge::<McpEvent>(MergeSource::query(&q))
+            .on_key(McpEvent::EVENT_ID)
+            .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
+            .delete()
+            .when_not_matched()
+            .insert_all()
+            .dialect(d)
+            .build()
+    });
+    both("merge_query_dedup", |d| {
+        let q = Select::<McpEvent>::table()
+            .column(McpEvent::EVENT_ID)
+            .column(McpEvent::SESSION_ID)
+            .column(McpEvent::TOOL_NAME)
+            .column(McpEvent::USER_ID)
+            .column(McpEvent::EVENT_TS)
+            .column(McpEvent::PAYLOAD)
+            .column(McpEvent::STATUS)
+            .column(McpEvent::LATENCY_MS)
+            .dialect(d)
+            .build()?;
+        merge::<McpEvent>(MergeSource::query(&q))
+            .on_key(McpEvent::EVENT_ID)
+            .dedup_source(McpEvent::EVENT_TS)
+            .when_matched()
+            .update_all()
+            .when_not_matched()
+            .insert_all()
+            .dialect(d)
+            .build()
+    });
+}

@@ -755,7 +755,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 MergeSource::Rows(rows) => self.render_rows(w, rows, "")?,
                 MergeSource::Query(stmt) => {
                     // A validated SELECT of the same dialect, built by this crate.
-                    w.push("(\n").push(stmt.sql()).push("\n)");
+                    w.push("(\n  ").push(stmt.sql()).push("\n)");
                 }
             }
             return Ok(());
@@ -795,9 +795,9 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 w.push_char(')');
             }
             MergeSource::Query(stmt) => {
-                w.push("(\n")
+                w.push("(\n      ")
                     .push(stmt.sql())
-                    .push("\n) AS ")
+                    .push("\n    ) AS ")
                     .ident("source_query");
             }
         }
