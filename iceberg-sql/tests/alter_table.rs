@@ -297,3 +297,27 @@ fn ddl_comment_text_is_checked() {
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
 }
+
+#[test]
+fn rename_table() {
+    insta::assert_snapshot!(
+        "rename_table",
+        both(|d| t()
+            .alter()
+            .rename_table(TableName::new("archive", "mcp_events_2026"))
+            .dialect(d)
+            .build())
+    );
+    let e = t()
+        .alter()
+        .rename_table(TableName::new("analytics", "mcp_events"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    let e = t()
+        .alter()
+        .rename_table(TableName::new("analytics", "Events"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}

@@ -119,6 +119,7 @@ pub(crate) enum AlterOp {
     },
     AddPartitionField(PartitionField),
     DropPartitionField(PartitionField),
+    RenameTable(TableName),
 }
 
 /// Renders and validates one operation on `table`.
@@ -212,6 +213,10 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
                 w.ddl_string("property key", &key)?;
             }
             w.push_char(')');
+        }
+        AlterOp::RenameTable(to) => {
+            to.check()?;
+            w.push("RENAME TO ").table_name(to);
         }
         AlterOp::AddPartitionField(_) | AlterOp::DropPartitionField(_) => {
             return Err(partition_evolution_unsupported(table, op, dialect));
@@ -489,6 +494,34 @@ impl<'a> AlterTableBuilder<'a> {
                 column: column.to_string(),
                 to,
             })
+        };
+        self.op(check())
+    }
+
+    /// `RENAME TO db.new_name` (Iceberg tables only in Athena; may move the table to
+    /// another database). The last step of a CTAS rebuild.
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// let t = TableDef::builder("analytics", "mcp_events_v2")
+    ///     .column(Column::new("event_id", IcebergType::String))
+    ///     .location("s3://my-datalake/iceberg/mcp_events_v2/").build()?;
+    /// assert_eq!(
+    ///     t.alter().rename_table(TableName::new("analytics", "mcp_events")).build()?.sql(),
+    ///     "ALTER TABLE analytics.mcp_events_v2 RENAME TO analytics.mcp_events"
+    /// );
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn rename_table(&self, to: TableName) -> AlterTable<'a> {
+        let check = || -> Result<AlterOp> {
+            to.check()?;
+            if &to == self.table.name() {
+                return Err(Error::new(
+                    ErrorKind::InvalidTable,
+                    format!("`{to}` is already the table's name"),
+                ));
+            }
+            Ok(AlterOp::RenameTable(to.clone()))
         };
         self.op(check())
     }
