@@ -36,6 +36,8 @@ pub enum StatementKind {
     Vacuum,
     /// `UNLOAD (...) TO ...`.
     Unload,
+    /// `SHOW CREATE TABLE` (reads a live definition for schema evolution).
+    ShowCreateTable,
 }
 
 impl StatementKind {
@@ -48,7 +50,8 @@ impl StatementKind {
                 | StatementKind::DropTable
                 | StatementKind::AlterTable
                 | StatementKind::Optimize
-                | StatementKind::Vacuum => Grammar::HiveDdl,
+                | StatementKind::Vacuum
+                | StatementKind::ShowCreateTable => Grammar::HiveDdl,
                 StatementKind::CreateTableAs
                 | StatementKind::Insert
                 | StatementKind::Update
@@ -86,6 +89,7 @@ impl StatementKind {
             StatementKind::Optimize => "OPTIMIZE",
             StatementKind::Vacuum => "VACUUM",
             StatementKind::Unload => "UNLOAD",
+            StatementKind::ShowCreateTable => "SHOW CREATE TABLE",
         }
     }
 }

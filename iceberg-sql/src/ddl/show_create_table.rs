@@ -1,0 +1,50 @@
+//! `SHOW CREATE TABLE`: how a live table's definition is read back.
+
+use crate::dialect::Dialect;
+use crate::error::Result;
+use crate::model::TableName;
+use crate::render::SqlWriter;
+use crate::statement::{Statement, StatementKind};
+
+/// Builds `SHOW CREATE TABLE db.t`. Its one-column result, joined with newlines, is
+/// what `evolve::parse_show_create_table` reads into a live `TableDef`.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql::ddl::ShowCreateTable;
+/// let name = TableName::new("analytics", "mcp_events");
+/// assert_eq!(ShowCreateTable::new(&name).build()?.sql(), "SHOW CREATE TABLE analytics.mcp_events");
+/// assert_eq!(ShowCreateTable::new(&TableName::new("analytics", "table")).build()?.sql(),
+///            "SHOW CREATE TABLE analytics.`table`");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct ShowCreateTable<'a> {
+    name: &'a TableName,
+    dialect: Dialect,
+}
+
+impl<'a> ShowCreateTable<'a> {
+    /// `SHOW CREATE TABLE name`.
+    pub fn new(name: &'a TableName) -> Self {
+        ShowCreateTable {
+            name,
+            dialect: Dialect::Athena,
+        }
+    }
+
+    /// Renders for `dialect` (default: Athena).
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// Checks the name, renders and validates the statement.
+    pub fn build(&self) -> Result<Statement> {
+        self.name.check()?;
+        let mut w = SqlWriter::new(StatementKind::ShowCreateTable, self.dialect);
+        w.push("SHOW CREATE TABLE ").table_name(self.name);
+        w.finish()
+    }
+}
