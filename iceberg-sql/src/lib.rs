@@ -75,6 +75,7 @@ pub mod prelude {
         TableName, TableProperties, TableProperty,
     };
     pub use crate::record::{IcebergTable, Row, SqlType};
+    pub use crate::dml::{MergeSource, TableWrites};
     pub use crate::statement::{Statement, StatementKind};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;

@@ -51,6 +51,54 @@ use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::value::Value;
 
+/// DML entry points on the record type itself, as DESIGN.md sketches them:
+/// `McpEvent::insert(&rows)`, `McpEvent::update()`, `McpEvent::delete()`,
+/// `McpEvent::insert_from(&staging)`, `McpEvent::merge_from(source)`. Implemented for
+/// every [`IcebergTable`]; in the prelude.
+///
+/// ```
+/// # use iceberg_sql::prelude::*;
+/// # use std::sync::OnceLock;
+/// # struct Ev;
+/// # impl Ev { const ID: Col<Ev, i64> = Col::new("id"); }
+/// # impl IcebergTable for Ev {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static DEF: OnceLock<TableDef> = OnceLock::new();
+/// #         DEF.get_or_init(|| TableDef::builder("analytics", "ev")
+/// #             .column(Column::new("id", IcebergType::Long)).build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+/// #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
+/// # }
+/// assert_eq!(Ev::delete().filter(Ev::ID.eq(7)).build()?.sql(),
+///            "DELETE FROM analytics.ev\nWHERE id = 7");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub trait TableWrites: IcebergTable {
+    /// [`insert`]: `INSERT INTO ... VALUES` for `rows`.
+    fn insert(rows: &[Self]) -> Insert<'_, Self> {
+        Insert::new(rows)
+    }
+    /// [`insert_select`]: `INSERT INTO ... SELECT ... FROM from`.
+    fn insert_from(from: &crate::model::TableName) -> InsertSelect<Self> {
+        InsertSelect::new(from)
+    }
+    /// [`update`]: `UPDATE ... SET ... WHERE`.
+    fn update() -> Update<Self> {
+        Update::new()
+    }
+    /// [`delete`]: `DELETE FROM ... WHERE`.
+    fn delete() -> Delete<Self> {
+        Delete::new()
+    }
+    /// [`merge`]: `MERGE INTO ... USING source`.
+    fn merge_from(source: MergeSource<'_, Self>) -> Merge<'_, Self> {
+        Merge::new(source)
+    }
+}
+
+impl<T: IcebergTable> TableWrites for T {}
+
 /// `INSERT INTO <T's table> (all columns) VALUES ...` for `rows`.
 pub fn insert<T: IcebergTable>(rows: &[T]) -> Insert<'_, T> {
     Insert::new(rows)
