@@ -1000,6 +1000,36 @@ mod json {
     }
 }
 
+/// `rust_decimal::Decimal` columns (feature `decimal`). Like the crate's own
+/// [`Decimal`], a field must declare its precision: `#[iceberg(type = "decimal(10, 2)")]`.
+/// `rust_decimal` holds at most 28 digits after the point and a 96-bit mantissa; wider
+/// values are a decode error, never a silent rounding.
+#[cfg(feature = "decimal")]
+impl SqlType for rust_decimal::Decimal {
+    fn iceberg_type() -> IcebergType {
+        IcebergType::decimal(38, 9)
+    }
+    const KIND: SqlKind = SqlKind::Decimal;
+    fn to_value(&self) -> Value {
+        // rust_decimal's scale is at most 28, so it always fits a u8.
+        Value::Decimal(Decimal::new(self.mantissa(), self.scale() as u8))
+    }
+    fn from_value(value: Value) -> Result<Self> {
+        match value {
+            Value::Decimal(d) => {
+                rust_decimal::Decimal::try_from_i128_with_scale(d.unscaled(), u32::from(d.scale()))
+                    .map_err(|e| {
+                        Error::new(
+                            ErrorKind::Decode,
+                            format!("decimal {d} does not fit rust_decimal::Decimal: {e}"),
+                        )
+                    })
+            }
+            other => Err(decode_mismatch("decimal", &other)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1136,35 +1166,5 @@ mod tests {
             decode_column::<Option<String>>(&row, &Column::new("n", IcebergType::String)).unwrap(),
             None
         );
-    }
-}
-
-/// `rust_decimal::Decimal` columns (feature `decimal`). Like the crate's own
-/// [`Decimal`], a field must declare its precision: `#[iceberg(type = "decimal(10, 2)")]`.
-/// `rust_decimal` holds at most 28 digits after the point and a 96-bit mantissa; wider
-/// values are a decode error, never a silent rounding.
-#[cfg(feature = "decimal")]
-impl SqlType for rust_decimal::Decimal {
-    fn iceberg_type() -> IcebergType {
-        IcebergType::decimal(38, 9)
-    }
-    const KIND: SqlKind = SqlKind::Decimal;
-    fn to_value(&self) -> Value {
-        // rust_decimal's scale is at most 28, so it always fits a u8.
-        Value::Decimal(Decimal::new(self.mantissa(), self.scale() as u8))
-    }
-    fn from_value(value: Value) -> Result<Self> {
-        match value {
-            Value::Decimal(d) => {
-                rust_decimal::Decimal::try_from_i128_with_scale(d.unscaled(), u32::from(d.scale()))
-                    .map_err(|e| {
-                        Error::new(
-                            ErrorKind::Decode,
-                            format!("decimal {d} does not fit rust_decimal::Decimal: {e}"),
-                        )
-                    })
-            }
-            other => Err(decode_mismatch("decimal", &other)),
-        }
     }
 }
