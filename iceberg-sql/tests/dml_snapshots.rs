@@ -306,6 +306,21 @@ fn expressions_render_in_both_dialects() {
         "latency_ms - -5"
     );
     assert_eq!(
+        (McpEvent::EVENT_TS - hours(36))
+            .date_trunc(TimeUnit::Month)
+            .to_sql(Dialect::Athena)
+            .unwrap(),
+        "date_trunc('month', event_ts - INTERVAL '36' HOUR)"
+    );
+    assert_eq!(
+        McpEvent::EVENT_TS
+            .date_trunc(TimeUnit::Day)
+            .eq(current_date().cast::<chrono::NaiveDateTime>())
+            .to_sql(Dialect::Spark)
+            .unwrap(),
+        "date_trunc('day', event_ts) = CAST(current_date() AS timestamp_ntz)"
+    );
+    assert_eq!(
         (-(McpEvent::LATENCY_MS.expr() * -1))
             .to_sql(Dialect::Athena)
             .unwrap(),

@@ -36,6 +36,29 @@
 //! let _ = McpEvent::LATENCY_MS.eq("x"); // a string is not a bigint
 //! ```
 //!
+//! Arithmetic needs numeric operands, interval arithmetic a date or timestamp:
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # struct McpEvent;
+//! # impl McpEvent { const STATUS: Col<McpEvent, String> = Col::new("status"); }
+//! let _ = McpEvent::STATUS + 1; // no `+` on strings
+//! ```
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # struct McpEvent;
+//! # impl McpEvent { const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms"); }
+//! let _ = McpEvent::LATENCY_MS - days(7); // an interval needs a date/time operand
+//! ```
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # struct McpEvent;
+//! # impl McpEvent { const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms"); }
+//! let _ = McpEvent::LATENCY_MS.eq(1).and(McpEvent::LATENCY_MS); // AND needs booleans
+//! ```
+//!
 //! and so is the table a column belongs to:
 //!
 //! ```compile_fail
