@@ -600,16 +600,12 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         w.push("\nUSING ");
         self.render_source(&mut w)?;
         w.push(" AS ").ident("source");
+        // Athena takes column aliases on the MERGE source itself; Spark refuses them
+        // there (COLUMN_ALIASES_IS_NOT_ALLOWED), so its VALUES are wrapped in a SELECT
+        // that carries the aliases (see `render_source`).
         if let MergeSource::Rows(_) = self.source {
-            if self.dedup.is_none() {
-                w.push(" (");
-                for (i, c) in def.columns().iter().enumerate() {
-                    if i > 0 {
-                        w.push(", ");
-                    }
-                    w.ident(&c.name);
-                }
-                w.push_char(')');
+            if self.dedup.is_none() && self.dialect == Dialect::Athena {
+                write_column_list(&mut w, def);
             }
         }
         w.push("\nON ");
@@ -752,6 +748,13 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 MergeSource::Table(name) => {
                     w.table_name(name);
                 }
+                MergeSource::Rows(rows) if self.dialect == Dialect::Spark => {
+                    w.push("(\n  SELECT * FROM ");
+                    self.render_rows(w, rows, "  ")?;
+                    w.push(" AS ").ident("source_rows");
+                    write_column_list(w, def);
+                    w.push("\n)");
+                }
                 MergeSource::Rows(rows) => self.render_rows(w, rows, "")?,
                 MergeSource::Query(stmt) => {
                     // A validated SELECT of the same dialect, built by this crate.
@@ -785,14 +788,8 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             }
             MergeSource::Rows(rows) => {
                 self.render_rows(w, rows, "    ")?;
-                w.push(" AS ").ident("source_rows").push(" (");
-                for (i, c) in def.columns().iter().enumerate() {
-                    if i > 0 {
-                        w.push(", ");
-                    }
-                    w.ident(&c.name);
-                }
-                w.push_char(')');
+                w.push(" AS ").ident("source_rows");
+                write_column_list(w, def);
             }
             MergeSource::Query(stmt) => {
                 w.push("(\n      ")
@@ -805,6 +802,18 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         w.push("\n  WHERE ").ident(DEDUP_COLUMN).push(" = 1\n)");
         Ok(())
     }
+}
+
+/// ` (c1, c2, ...)`: the table's columns as an alias list.
+fn write_column_list(w: &mut SqlWriter, def: &crate::model::TableDef) {
+    w.push(" (");
+    for (i, c) in def.columns().iter().enumerate() {
+        if i > 0 {
+            w.push(", ");
+        }
+        w.ident(&c.name);
+    }
+    w.push_char(')');
 }
 
 fn render_cond(w: &mut SqlWriter, cond: &Option<Expr>) -> Result<()> {
