@@ -156,6 +156,34 @@ impl QueryError {
         }
     }
 
+    /// Whether the failure says the table (or view) does not exist.
+    ///
+    /// True for error type 1110 ([`FailureKind::TableNotFound`]), and, because Athena
+    /// runs `SHOW CREATE TABLE` and other DDL through its Hive/Glue path where the
+    /// error type is not always set, for these texts in the reason or message
+    /// (case-insensitive): `Table not found` (Hive's `SemanticException [Error
+    /// 10001]: Table not found db.t`), `TABLE_NOT_FOUND` (Trino), `Table '...' does not
+    /// exist` (Trino), and `EntityNotFoundException` (Glue). A missing **database**
+    /// matches the Glue form too; creating the table then fails with its own error.
+    pub fn is_table_not_found(&self) -> bool {
+        if self.state != QueryState::Failed {
+            return false;
+        }
+        if self.kind() == FailureKind::TableNotFound {
+            return true;
+        }
+        [self.reason.as_deref(), self.message.as_deref()]
+            .into_iter()
+            .flatten()
+            .map(str::to_ascii_lowercase)
+            .any(|t| {
+                t.contains("table not found")
+                    || t.contains("table_not_found")
+                    || t.contains("entitynotfoundexception")
+                    || (t.contains("table '") && t.contains("does not exist"))
+            })
+    }
+
     /// Whether this is `ICEBERG_OPTIMIZE_MORE_RUNS_NEEDED` / `ICEBERG_VACUUM_MORE_RUNS_NEEDED`.
     pub fn needs_more_runs(&self) -> bool {
         matches!(
@@ -289,13 +317,39 @@ pub enum Error {
         /// What was missing or wrong.
         message: String,
     },
-    /// A statement of the wrong kind was passed to a helper, or a breaking evolution
-    /// plan was not allowed.
+    /// A statement of the wrong kind was passed to a helper.
     #[error("{0}")]
     InvalidArgument(String),
-    /// A helper could not build its statement (the core crate's error).
+    /// A helper could not build its statement, or `iceberg_sql::evolve` refused to
+    /// plan an evolution (the core crate's error; a refusal lists every change Athena
+    /// cannot make in place, each with its way out). Nothing was run for it.
     #[error("{0}")]
     Statement(Box<iceberg_sql::Error>),
+    /// An evolution plan has breaking steps (renames, type promotions, drops) that were
+    /// not allowed. Nothing was run.
+    #[error("the evolution plan has breaking steps that were not allowed ({}); nothing was run:\n{plan}", refused.join("; "))]
+    BreakingChange {
+        /// The whole plan, as planned.
+        plan: Box<iceberg_sql::evolve::EvolutionPlan>,
+        /// The steps that were not allowed, described.
+        refused: Vec<String>,
+    },
+    /// The text `SHOW CREATE TABLE` returned could not be read into a table
+    /// definition (e.g. a column type the core crate does not know).
+    #[error(
+        "cannot read the live definition of {table} (query {query_id}): {source}\n  text: {}",
+        excerpt(text)
+    )]
+    LiveDefinition {
+        /// The table.
+        table: String,
+        /// The `SHOW CREATE TABLE` execution.
+        query_id: String,
+        /// The text it returned (rows joined with newlines).
+        text: String,
+        /// The parser's error.
+        source: Box<iceberg_sql::Error>,
+    },
     /// `OPTIMIZE`/`VACUUM` still needed more runs after the configured maximum.
     #[error("still {kind:?} after {runs} runs (query {query_id})\n  in: {sql}")]
     MoreRunsExhausted {
@@ -340,9 +394,9 @@ impl Error {
         match self {
             Error::Failed(q) | Error::Cancelled(q) => Some(&q.query_id),
             Error::Timeout { query_id, .. } | Error::Api { query_id, .. } => query_id.as_deref(),
-            Error::MoreRunsExhausted { query_id, .. } | Error::Decode { query_id, .. } => {
-                Some(query_id)
-            }
+            Error::MoreRunsExhausted { query_id, .. }
+            | Error::Decode { query_id, .. }
+            | Error::LiveDefinition { query_id, .. } => Some(query_id),
             _ => None,
         }
     }
@@ -372,4 +426,58 @@ pub struct AppendError {
     /// What went wrong.
     #[source]
     pub error: Error,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(reason: &str, error_type: Option<i32>) -> QueryError {
+        QueryError {
+            query_id: "q".into(),
+            sql: "SHOW CREATE TABLE analytics.t".into(),
+            state: QueryState::Failed,
+            reason: Some(reason.into()),
+            category: Some(ErrorCategory::User),
+            error_type,
+            retryable: false,
+            message: None,
+        }
+    }
+
+    #[test]
+    fn table_not_found_is_recognised_from_type_and_text() {
+        let hits = [
+            failure("anything", Some(1110)),
+            failure(
+                "FAILED: SemanticException [Error 10001]: Table not found analytics.t",
+                None,
+            ),
+            failure(
+                "TABLE_NOT_FOUND: line 1:1: Table 'awsdatacatalog.analytics.t' does not exist",
+                Some(1000),
+            ),
+            failure(
+                "com.amazonaws.services.glue.model.EntityNotFoundException: Table t not found",
+                None,
+            ),
+        ];
+        for q in &hits {
+            assert!(q.is_table_not_found(), "{q}");
+        }
+        let misses = [
+            failure(
+                "SYNTAX_ERROR: line 1:8: Column 'nope' cannot be resolved",
+                Some(1006),
+            ),
+            failure("Schema 'analytics' does not exist", Some(1000)),
+            failure("NOT_SUPPORTED: SHOW CREATE TABLE", Some(1200)),
+        ];
+        for q in &misses {
+            assert!(!q.is_table_not_found(), "{q}");
+        }
+        let mut cancelled = failure("Table not found analytics.t", Some(1110));
+        cancelled.state = QueryState::Cancelled;
+        assert!(!cancelled.is_table_not_found());
+    }
 }

@@ -14,8 +14,7 @@ use aws_sdk_athena::types::{
 };
 use aws_sdk_athena::Client;
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
-use iceberg_sql::evolve::EvolutionPlan;
-use iceberg_sql::{IcebergTable, Statement, StatementKind, TableDef};
+use iceberg_sql::{IcebergTable, Statement, StatementKind};
 use tracing::{field, Instrument};
 
 use crate::config::ExecutorConfig;
@@ -139,30 +138,6 @@ fn query_error(id: &str, sql: &str, state: QueryState, exec: &QueryExecution) ->
         retryable: athena.is_some_and(|a| a.retryable),
         message: athena.and_then(|a| a.error_message.clone()),
     }
-}
-
-/// Progress of [`AthenaExecutor::append`], reported after each batch.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct AppendProgress {
-    /// Batches finished so far (1-based count).
-    pub done: usize,
-    /// Batches in total.
-    pub total: usize,
-    /// The execution of the batch that just finished.
-    pub query_id: String,
-    /// Its statistics.
-    pub stats: QueryStats,
-}
-
-/// What [`AthenaExecutor::maintain`] did.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct MaintenanceReport {
-    /// The OPTIMIZE statement's outcome (its `runs` lists every re-run).
-    pub optimize: QueryOutcome,
-    /// The VACUUM statement's outcome.
-    pub vacuum: QueryOutcome,
 }
 
 impl AthenaExecutor {
@@ -617,144 +592,6 @@ impl AthenaExecutor {
     ) -> Result<Vec<T>> {
         let outcome = self.execute(statement).await?;
         self.decode::<T>(&outcome).try_collect().await
-    }
-
-    /// Creates a table if it is missing: runs a `CREATE TABLE IF NOT EXISTS` statement.
-    ///
-    /// Reading the live definition and applying an evolution plan is not implemented
-    /// yet (see the crate README, "Status").
-    pub async fn ensure_table(&self, create: &Statement) -> Result<QueryOutcome> {
-        let head: String = create
-            .sql()
-            .chars()
-            .take(64)
-            .collect::<String>()
-            .to_ascii_uppercase();
-        if create.kind() != StatementKind::CreateTable || !head.contains("IF NOT EXISTS") {
-            return Err(Error::InvalidArgument(format!(
-                "ensure_table needs a CREATE TABLE IF NOT EXISTS statement, got {}: {}",
-                create.kind().name(),
-                crate::error::excerpt(create.sql())
-            )));
-        }
-        self.execute(create).await
-    }
-
-    /// Submits `batches` (e.g. `INSERT` statements each under the query size limit) in
-    /// order, each once (a batch is resubmitted only after a retryable `FAILED`, which
-    /// commits nothing), and reports progress after each. Stops at the first error and
-    /// returns it with the outcomes of the batches that did finish, in an
-    /// [`AppendError`](crate::AppendError).
-    pub async fn append(
-        &self,
-        batches: &[Statement],
-        mut progress: impl FnMut(&AppendProgress),
-    ) -> std::result::Result<Vec<QueryOutcome>, crate::AppendError> {
-        let total = batches.len();
-        let mut outcomes = Vec::with_capacity(total);
-        for (i, batch) in batches.iter().enumerate() {
-            match self.execute(batch).await {
-                Ok(outcome) => {
-                    progress(&AppendProgress {
-                        done: i + 1,
-                        total,
-                        query_id: outcome.query_id.clone(),
-                        stats: outcome.stats,
-                    });
-                    outcomes.push(outcome);
-                }
-                Err(error) => {
-                    return Err(crate::AppendError {
-                        completed: outcomes,
-                        failed_batch: i,
-                        total,
-                        error,
-                    })
-                }
-            }
-        }
-        Ok(outcomes)
-    }
-
-    /// Creates `T`'s table if it is missing (`CREATE TABLE IF NOT EXISTS` from
-    /// `T::table_def()`).
-    pub async fn ensure_table_for<T: IcebergTable>(&self) -> Result<QueryOutcome> {
-        let create = T::table_def().create_table().if_not_exists().build()?;
-        self.execute(&create).await
-    }
-
-    /// Runs an evolution plan (from `iceberg_sql::evolve::evolve(live, desired, ..)`),
-    /// one statement per step, in order. A plan with breaking steps (drops, renames,
-    /// type changes) is refused unless `allow_breaking`; nothing is run then. Stops at
-    /// the first failing step.
-    pub async fn apply_evolution(
-        &self,
-        plan: &EvolutionPlan,
-        allow_breaking: bool,
-    ) -> Result<Vec<QueryOutcome>> {
-        if plan.is_breaking() && !allow_breaking {
-            return Err(Error::InvalidArgument(format!(
-                "the evolution plan has breaking steps; pass allow_breaking to run it:\n{plan}"
-            )));
-        }
-        let mut outcomes = Vec::with_capacity(plan.steps.len());
-        for step in &plan.steps {
-            tracing::info!(change = %step.change, breaking = step.breaking, "evolution step");
-            outcomes.push(self.execute(&step.statement).await?);
-        }
-        Ok(outcomes)
-    }
-
-    /// Appends `rows` to `T`'s table: `INSERT ... VALUES` batches that each fit
-    /// Athena's query size limit and its 100-partitions-per-INSERT limit, submitted as
-    /// [`append`](Self::append) does.
-    pub async fn append_rows<T: IcebergTable>(
-        &self,
-        rows: &[T],
-        progress: impl FnMut(&AppendProgress),
-    ) -> std::result::Result<Vec<QueryOutcome>, crate::AppendError> {
-        let batches = iceberg_sql::dml::insert(rows)
-            .max_partitions(100)
-            .batches()
-            .map_err(|e| crate::AppendError {
-                completed: Vec::new(),
-                failed_batch: 0,
-                total: 0,
-                error: e.into(),
-            })?;
-        self.append(&batches, progress).await
-    }
-
-    /// Maintenance of `table`: `OPTIMIZE ... REWRITE DATA USING BIN_PACK` until done,
-    /// then `VACUUM` until done.
-    pub async fn maintain_def(&self, table: &TableDef) -> Result<MaintenanceReport> {
-        let optimize = table.optimize().build()?;
-        let vacuum = table.vacuum().build()?;
-        self.maintain(&optimize, &vacuum).await
-    }
-
-    /// [`maintain_def`](Self::maintain_def) for `T`'s table.
-    pub async fn maintain_table<T: IcebergTable>(&self) -> Result<MaintenanceReport> {
-        self.maintain_def(T::table_def()).await
-    }
-
-    /// Table maintenance: runs `optimize` until Athena stops answering
-    /// `ICEBERG_OPTIMIZE_MORE_RUNS_NEEDED` (bounded), then `vacuum` likewise.
-    pub async fn maintain(
-        &self,
-        optimize: &Statement,
-        vacuum: &Statement,
-    ) -> Result<MaintenanceReport> {
-        if optimize.kind() != StatementKind::Optimize || vacuum.kind() != StatementKind::Vacuum {
-            return Err(Error::InvalidArgument(format!(
-                "maintain needs an OPTIMIZE and a VACUUM statement, got {} and {}",
-                optimize.kind().name(),
-                vacuum.kind().name()
-            )));
-        }
-        let optimize = self.execute(optimize).await?;
-        let vacuum = self.execute(vacuum).await?;
-        Ok(MaintenanceReport { optimize, vacuum })
     }
 }
 

@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! use iceberg_sql::prelude::*;
-//! use iceberg_sql_athena::{AthenaExecutor, ExecutorConfig, FromRow, Row, DecodeError};
+//! use iceberg_sql_athena::{AthenaExecutor, DecodeError, EnsureOptions, ExecutorConfig, FromRow, Row};
 //! use futures::TryStreamExt;
 //!
 //! # async fn run(sdk_config: aws_types::SdkConfig) -> Result<(), Box<dyn std::error::Error>> {
@@ -22,8 +22,9 @@
 //!     .column(Column::new("payload", IcebergType::String))
 //!     .location("s3://my-datalake/iceberg/mcp_events/")
 //!     .build()?;
-//! let created = executor.ensure_table(&table.create_table().if_not_exists().build()?).await?;
-//! println!("{} took {:?}, cost ${:.6}", created.query_id, created.stats.engine_time, created.stats.cost_usd);
+//! // Create the table, or read its live definition and add what is missing:
+//! let report = executor.ensure_table(&table, EnsureOptions::new()).await?;
+//! println!("{report}; cost ${:.6}", report.total_stats().cost_usd);
 //!
 //! // Results of a SELECT (built with a SELECT builder) decode into your own type:
 //! struct Event { event_id: String, payload: Option<String> }
@@ -43,6 +44,7 @@
 mod config;
 mod error;
 mod executor;
+mod lifecycle;
 mod outcome;
 mod row;
 mod token;
@@ -51,7 +53,11 @@ pub use config::{Encryption, ExecutorConfig, PollConfig, RetryPolicy};
 pub use error::{
     AppendError, DecodeError, Error, ErrorCategory, FailureKind, QueryError, QueryState, Result,
 };
-pub use executor::{rows_from_result_set, AppendProgress, AthenaExecutor, MaintenanceReport};
+pub use executor::{rows_from_result_set, AthenaExecutor};
+pub use lifecycle::{
+    AppendProgress, EnsureOptions, EnsureReport, LiveDefinition, MaintenanceOptions,
+    MaintenanceReport,
+};
 pub use outcome::{estimate_cost_usd, QueryOutcome, QueryStats, Run, RunEnd, BYTES_PER_TB};
 pub use row::{ColumnMeta, Columns, FromCell, FromRow, Row};
 

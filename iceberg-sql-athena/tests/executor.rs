@@ -622,12 +622,12 @@ async fn api_errors_are_typed_and_not_resubmitted() {
 async fn lifecycle_helpers() {
     let fake = scripted(|run, _| execution(&format!("q-{run}"), "SUCCEEDED"));
     let ex = AthenaExecutor::new(fake.client(), config());
-    // ensure_table wants CREATE TABLE IF NOT EXISTS.
-    let created = ex.ensure_table(&create_stmt()).await.unwrap();
+    // create_if_missing wants CREATE TABLE IF NOT EXISTS.
+    let created = ex.create_if_missing(&create_stmt()).await.unwrap();
     assert_eq!(created.query_id, "q-1");
     let plain = table().create_table().build().unwrap();
     assert!(matches!(
-        ex.ensure_table(&plain).await,
+        ex.create_if_missing(&plain).await,
         Err(Error::InvalidArgument(_))
     ));
     assert_eq!(fake.count("StartQueryExecution"), 1);
@@ -657,11 +657,32 @@ async fn lifecycle_helpers() {
     let expected: Vec<String> = batches.iter().map(|s| s.sql().to_string()).collect();
     assert_eq!(sent, expected);
 
-    // maintain refuses statements that are not OPTIMIZE + VACUUM.
+    // maintain refuses statements that are not OPTIMIZE + [ALTER TABLE,] VACUUM.
     assert!(matches!(
         ex.maintain(&create_stmt(), &drop_stmt()).await,
         Err(Error::InvalidArgument(_))
     ));
+    let optimize = table().optimize().build().unwrap();
+    let vacuum = table().vacuum().build().unwrap();
+    assert!(matches!(
+        ex.maintain_steps(&optimize, &[drop_stmt(), vacuum.clone()])
+            .await,
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        ex.maintain_steps(&optimize, &[]).await,
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        ex.maintain_steps(&optimize, &[vacuum.clone(), vacuum])
+            .await,
+        Err(Error::InvalidArgument(_))
+    ));
+    assert_eq!(
+        fake.count("StartQueryExecution"),
+        4,
+        "nothing sent when refused"
+    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -9,7 +9,9 @@ use futures::TryStreamExt;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Select;
-use iceberg_sql_athena::{AthenaExecutor, Error, ExecutorConfig, PollConfig, RunEnd};
+use iceberg_sql_athena::{
+    AthenaExecutor, EnsureOptions, Error, ExecutorConfig, MaintenanceOptions, PollConfig, RunEnd,
+};
 use serde_json::json;
 
 /// A record type with a hand-written `IcebergTable` impl (what the derive generates).
@@ -82,6 +84,13 @@ fn fake(fail_first: Option<(&'static str, &'static str)>) -> FakeAthena {
         "GetQueryExecution" => {
             let id = format!("q-{n}");
             match fail_first {
+                _ if last_sql.starts_with("SHOW CREATE TABLE") => ok(failed(
+                    &id,
+                    "FAILED: SemanticException [Error 10001]: Table not found analytics.mcp_events",
+                    2,
+                    1110,
+                    false,
+                )),
                 Some((prefix, reason)) if !failed_once && last_sql.starts_with(prefix) => {
                     failed_once = true;
                     ok(failed(&id, reason, 2, 233, false))
@@ -167,7 +176,11 @@ async fn typed_lifecycle_create_append_maintain() {
     )));
     let ex = AthenaExecutor::new(fake.client(), config());
 
-    ex.ensure_table_for::<Ev>().await.unwrap();
+    let ensured = ex
+        .ensure_table_for::<Ev>(EnsureOptions::new())
+        .await
+        .unwrap();
+    assert!(ensured.is_created(), "{ensured}");
     let rows = vec![
         Ev {
             event_id: "e1".into(),
@@ -197,7 +210,11 @@ async fn typed_lifecycle_create_append_maintain() {
         Some(&(expected_batches.len(), expected_batches.len()))
     );
 
-    let report = ex.maintain_table::<Ev>().await.unwrap();
+    let report = ex
+        .maintain_table::<Ev>(MaintenanceOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(report.retention, None);
     assert_eq!(report.optimize.runs.len(), 2);
     assert!(matches!(
         report.optimize.runs[0].end,
@@ -205,20 +222,23 @@ async fn typed_lifecycle_create_append_maintain() {
     ));
     assert_eq!(report.vacuum.runs.len(), 1);
 
-    let mut expected = vec![Ev::table_def()
-        .create_table()
-        .if_not_exists()
-        .build()
-        .unwrap()
-        .into_sql()];
+    let mut expected = vec!["SHOW CREATE TABLE analytics.mcp_events".to_string()];
+    expected.push(
+        Ev::table_def()
+            .create_table()
+            .if_not_exists()
+            .build()
+            .unwrap()
+            .into_sql(),
+    );
     expected.extend(expected_batches.into_iter().map(Statement::into_sql));
     let optimize = Ev::table_def().optimize().build().unwrap().into_sql();
     expected.push(optimize.clone());
     expected.push(optimize);
     expected.push(Ev::table_def().vacuum().build().unwrap().into_sql());
     assert_eq!(sent_sql(&fake), expected);
-    assert!(expected[1].starts_with("INSERT INTO"));
-    assert!(expected[1].contains("'O''Reilly'"));
+    assert!(expected[2].starts_with("INSERT INTO"));
+    assert!(expected[2].contains("'O''Reilly'"));
     assert_eq!(
         expected.last().map(String::as_str),
         Some("VACUUM analytics.mcp_events")
@@ -240,7 +260,10 @@ async fn breaking_evolution_needs_permission() {
     let plan = evolve(&live, &desired, EvolveOptions::new()).unwrap();
     assert!(plan.is_breaking());
     let refused = ex.apply_evolution(&plan, false).await.unwrap_err();
-    assert!(matches!(refused, Error::InvalidArgument(ref m) if m.contains("breaking")));
+    assert!(
+        matches!(refused, Error::BreakingChange { ref refused, .. } if refused.len() == 1),
+        "{refused}"
+    );
     assert_eq!(
         fake.count("StartQueryExecution"),
         0,

@@ -1,0 +1,552 @@
+//! Table lifecycle helpers on [`AthenaExecutor`]: bring a table to its desired
+//! definition (create, or read the live one and evolve it), append rows in batches,
+//! and maintain it (OPTIMIZE, vacuum retention, VACUUM).
+
+use std::fmt;
+
+use futures::TryStreamExt;
+use iceberg_sql::ddl::ShowCreateTable;
+use iceberg_sql::evolve::{
+    evolve, parse_show_create_table, Change, EvolutionPlan, EvolutionStep, EvolveOptions,
+};
+use iceberg_sql::maintenance::VacuumRetention;
+use iceberg_sql::{Dialect, IcebergTable, Statement, StatementKind, TableDef, TableName};
+
+use crate::error::{AppendError, Error, QueryError, Result};
+use crate::executor::AthenaExecutor;
+use crate::outcome::{QueryOutcome, QueryStats};
+use crate::row::Row;
+
+/// Progress of [`AthenaExecutor::append`], reported after each batch.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AppendProgress {
+    /// Batches finished so far (1-based count).
+    pub done: usize,
+    /// Batches in total.
+    pub total: usize,
+    /// The execution of the batch that just finished.
+    pub query_id: String,
+    /// Its statistics.
+    pub stats: QueryStats,
+}
+
+/// What [`AthenaExecutor::ensure_table`] may do to an existing table.
+///
+/// Default: run only non-breaking steps (new columns, changed table properties); refuse
+/// a plan with renames, type promotions or drops before running any of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub struct EnsureOptions {
+    allow_breaking: bool,
+    allow_drops: bool,
+    sync_properties: bool,
+}
+
+impl Default for EnsureOptions {
+    fn default() -> Self {
+        EnsureOptions {
+            allow_breaking: false,
+            allow_drops: false,
+            sync_properties: true,
+        }
+    }
+}
+
+impl EnsureOptions {
+    /// Non-breaking steps only; no drops; table properties synced.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Also run breaking steps: renames (`Column::renamed_from`) and legal type
+    /// promotions (`int -> bigint`, `float -> double`, decimal precision up).
+    pub fn allow_breaking(mut self) -> Self {
+        self.allow_breaking = true;
+        self
+    }
+
+    /// Drop live columns the desired definition no longer has (and run those drops;
+    /// this is the permission for them, `allow_breaking` is not needed as well).
+    /// Without it, such columns make the planner refuse (`Error::Statement`).
+    pub fn allow_drops(mut self) -> Self {
+        self.allow_drops = true;
+        self
+    }
+
+    /// Whether to set desired table properties the live table lacks or has with
+    /// another value (default: yes). Properties are never unset.
+    pub fn sync_properties(mut self, sync: bool) -> Self {
+        self.sync_properties = sync;
+        self
+    }
+
+    fn evolve_options(&self) -> EvolveOptions {
+        let o = EvolveOptions::new()
+            .dialect(Dialect::Athena)
+            .sync_properties(self.sync_properties);
+        if self.allow_drops {
+            o.allow_drops()
+        } else {
+            o
+        }
+    }
+
+    fn permits(&self, step: &EvolutionStep) -> bool {
+        !step.breaking
+            || self.allow_breaking
+            || (self.allow_drops && matches!(step.change, Change::DropColumn(_)))
+    }
+}
+
+/// What [`AthenaExecutor::ensure_table`] did.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EnsureReport {
+    /// `SHOW CREATE TABLE` failed with table-not-found; `CREATE TABLE IF NOT EXISTS`
+    /// ran.
+    Created {
+        /// The `SHOW CREATE TABLE` failure that said the table is missing.
+        not_found: Box<QueryError>,
+        /// The `CREATE TABLE IF NOT EXISTS` execution.
+        create: QueryOutcome,
+    },
+    /// The live definition differed: the plan's statements ran, in order, once each.
+    Evolved {
+        /// The `SHOW CREATE TABLE` execution.
+        show: QueryOutcome,
+        /// The live definition before the change, as parsed.
+        live: Box<TableDef>,
+        /// The plan that ran.
+        plan: EvolutionPlan,
+        /// One execution per plan step, in order.
+        steps: Vec<QueryOutcome>,
+    },
+    /// Live and desired agree; nothing but `SHOW CREATE TABLE` ran.
+    Unchanged {
+        /// The `SHOW CREATE TABLE` execution.
+        show: QueryOutcome,
+        /// The live definition, as parsed.
+        live: Box<TableDef>,
+    },
+}
+
+impl EnsureReport {
+    /// Whether the table was created.
+    pub fn is_created(&self) -> bool {
+        matches!(self, EnsureReport::Created { .. })
+    }
+
+    /// Whether nothing had to change.
+    pub fn is_unchanged(&self) -> bool {
+        matches!(self, EnsureReport::Unchanged { .. })
+    }
+
+    /// Statements run to change the table: 1 for a create, the plan's step count for
+    /// an evolution, 0 when unchanged (`SHOW CREATE TABLE` is not counted).
+    pub fn changes(&self) -> usize {
+        match self {
+            EnsureReport::Created { .. } => 1,
+            EnsureReport::Evolved { steps, .. } => steps.len(),
+            EnsureReport::Unchanged { .. } => 0,
+        }
+    }
+
+    /// Every execution, in the order it ran (including `SHOW CREATE TABLE` when it
+    /// succeeded).
+    pub fn outcomes(&self) -> Vec<&QueryOutcome> {
+        match self {
+            EnsureReport::Created { create, .. } => vec![create],
+            EnsureReport::Evolved { show, steps, .. } => {
+                std::iter::once(show).chain(steps.iter()).collect()
+            }
+            EnsureReport::Unchanged { show, .. } => vec![show],
+        }
+    }
+
+    /// The statistics of every execution, summed (all runs of each).
+    pub fn total_stats(&self) -> QueryStats {
+        let mut total = QueryStats::default();
+        for o in self.outcomes() {
+            total.add(&o.total_stats);
+        }
+        total
+    }
+}
+
+impl fmt::Display for EnsureReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EnsureReport::Created { create, .. } => {
+                write!(f, "created (query {})", create.query_id)
+            }
+            EnsureReport::Evolved { steps, plan, .. } => {
+                let n = steps.len();
+                write!(
+                    f,
+                    "evolved with {n} step{}:\n{plan}",
+                    if n == 1 { "" } else { "s" }
+                )
+            }
+            EnsureReport::Unchanged { .. } => f.write_str("unchanged"),
+        }
+    }
+}
+
+/// What [`AthenaExecutor::maintain_table`] / [`maintain_def`](AthenaExecutor::maintain_def)
+/// run besides OPTIMIZE and VACUUM.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[must_use]
+pub struct MaintenanceOptions {
+    retention: Option<VacuumRetention>,
+}
+
+impl MaintenanceOptions {
+    /// OPTIMIZE then VACUUM, with the table's current retention.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Keep snapshots for `days` days: before VACUUM, set
+    /// `vacuum_max_snapshot_age_seconds` (Athena's VACUUM has no RETAIN clause).
+    pub fn retain_days(self, days: u32) -> Self {
+        let r = self.retention.unwrap_or_default();
+        self.retention(VacuumRetention {
+            max_snapshot_age_seconds: Some(u64::from(days) * 86_400),
+            ..r
+        })
+    }
+
+    /// Any retention the `vacuum_*` table properties carry, set (`ALTER TABLE ... SET
+    /// TBLPROPERTIES`) between OPTIMIZE and VACUUM.
+    pub fn retention(mut self, retention: VacuumRetention) -> Self {
+        self.retention = Some(retention);
+        self
+    }
+}
+
+/// What [`AthenaExecutor::maintain`] and friends did.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MaintenanceReport {
+    /// The OPTIMIZE statement's outcome (its `runs` lists every re-run).
+    pub optimize: QueryOutcome,
+    /// The `ALTER TABLE ... SET TBLPROPERTIES` that set the vacuum retention, when one
+    /// was asked for.
+    pub retention: Option<QueryOutcome>,
+    /// The VACUUM statement's outcome.
+    pub vacuum: QueryOutcome,
+}
+
+/// The text of a `SHOW CREATE TABLE` result: one line per row; a row's cells (one, in
+/// practice) joined with tabs, NULL as empty.
+fn show_create_text(rows: &[Row]) -> String {
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            r.cells()
+                .iter()
+                .map(|c| c.as_deref().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join("\t")
+        })
+        .collect();
+    lines.join("\n")
+}
+
+impl AthenaExecutor {
+    /// Runs `SHOW CREATE TABLE name` and parses its text into the live definition.
+    ///
+    /// `Ok(None)` when Athena answers that the table does not exist (see
+    /// [`QueryError::is_table_not_found`]); the failure is returned alongside for
+    /// reporting. Other failures (e.g. `UNSUPPORTED` for a table with properties Athena
+    /// cannot print) are errors.
+    pub async fn live_definition(&self, name: &TableName) -> Result<LiveDefinition> {
+        let show = ShowCreateTable::new(name).build()?;
+        let outcome = match self.execute(&show).await {
+            Ok(o) => o,
+            Err(Error::Failed(qe)) if qe.is_table_not_found() => {
+                return Ok(LiveDefinition::Missing(qe));
+            }
+            Err(e) => return Err(e),
+        };
+        let rows: Vec<Row> = self.rows(&outcome).try_collect().await?;
+        let text = show_create_text(&rows);
+        match parse_show_create_table(&text, Dialect::Athena) {
+            Ok(def) => Ok(LiveDefinition::Present {
+                def: Box::new(def),
+                text,
+                show: Box::new(outcome),
+            }),
+            Err(e) => Err(Error::LiveDefinition {
+                table: name.to_string(),
+                query_id: outcome.query_id,
+                text,
+                source: Box::new(e),
+            }),
+        }
+    }
+
+    /// Brings the table to `desired`.
+    ///
+    /// 1. `SHOW CREATE TABLE` ([`live_definition`](Self::live_definition)). If Athena
+    ///    says the table does not exist: `CREATE TABLE IF NOT EXISTS` from `desired`,
+    ///    [`EnsureReport::Created`].
+    /// 2. Otherwise the result rows are joined into the DDL text, parsed
+    ///    (`iceberg_sql::evolve::parse_show_create_table`, Athena dialect) and planned
+    ///    with `iceberg_sql::evolve::evolve(&live, desired, ..)`. Changes Athena cannot
+    ///    make in place are refused by the planner ([`Error::Statement`], every change
+    ///    listed); nothing runs.
+    /// 3. A plan with breaking steps that `options` does not allow is refused
+    ///    ([`Error::BreakingChange`]); nothing runs.
+    /// 4. The plan's statements run in order, each once (a statement is resubmitted
+    ///    only after a retryable `FAILED`, which commits nothing). The first failure
+    ///    stops the run and is returned; the steps before it are committed, and calling
+    ///    `ensure_table` again plans only what is still missing.
+    ///
+    /// Two callers racing on a missing table both see "not found"; `IF NOT EXISTS`
+    /// makes the second create a no-op.
+    pub async fn ensure_table(
+        &self,
+        desired: &TableDef,
+        options: EnsureOptions,
+    ) -> Result<EnsureReport> {
+        let name = desired.name();
+        let (live, show) = match self.live_definition(name).await? {
+            LiveDefinition::Missing(not_found) => {
+                tracing::info!(table = %name, reason = ?not_found.reason, "table not found; creating it");
+                let create = desired.create_table().if_not_exists().build()?;
+                let create = self.execute(&create).await?;
+                return Ok(EnsureReport::Created { not_found, create });
+            }
+            LiveDefinition::Present { def, show, .. } => (def, *show),
+        };
+        let plan = evolve(&live, desired, options.evolve_options())?;
+        if plan.is_empty() {
+            tracing::info!(table = %name, "table is up to date");
+            return Ok(EnsureReport::Unchanged { show, live });
+        }
+        let steps = self.run_plan(&plan, |s| options.permits(s)).await?;
+        Ok(EnsureReport::Evolved {
+            show,
+            live,
+            plan,
+            steps,
+        })
+    }
+
+    /// [`ensure_table`](Self::ensure_table) for `T`'s table (`T::table_def()`).
+    pub async fn ensure_table_for<T: IcebergTable>(
+        &self,
+        options: EnsureOptions,
+    ) -> Result<EnsureReport> {
+        self.ensure_table(T::table_def(), options).await
+    }
+
+    /// Runs a `CREATE TABLE IF NOT EXISTS` statement (checked to be one), without
+    /// reading the live definition.
+    pub async fn create_if_missing(&self, create: &Statement) -> Result<QueryOutcome> {
+        let head: String = create
+            .sql()
+            .chars()
+            .take(64)
+            .collect::<String>()
+            .to_ascii_uppercase();
+        if create.kind() != StatementKind::CreateTable || !head.contains("IF NOT EXISTS") {
+            return Err(Error::InvalidArgument(format!(
+                "create_if_missing needs a CREATE TABLE IF NOT EXISTS statement, got {}: {}",
+                create.kind().name(),
+                crate::error::excerpt(create.sql())
+            )));
+        }
+        self.execute(create).await
+    }
+
+    /// Runs an evolution plan (from `iceberg_sql::evolve::evolve(live, desired, ..)`),
+    /// one statement per step, in order. A plan with breaking steps (drops, renames,
+    /// type changes) is refused unless `allow_breaking` ([`Error::BreakingChange`]);
+    /// nothing is run then. Stops at the first failing step.
+    pub async fn apply_evolution(
+        &self,
+        plan: &EvolutionPlan,
+        allow_breaking: bool,
+    ) -> Result<Vec<QueryOutcome>> {
+        self.run_plan(plan, |s| allow_breaking || !s.breaking).await
+    }
+
+    async fn run_plan(
+        &self,
+        plan: &EvolutionPlan,
+        permits: impl Fn(&EvolutionStep) -> bool,
+    ) -> Result<Vec<QueryOutcome>> {
+        let refused: Vec<String> = plan
+            .steps
+            .iter()
+            .filter(|s| !permits(s))
+            .map(|s| s.change.to_string())
+            .collect();
+        if !refused.is_empty() {
+            return Err(Error::BreakingChange {
+                plan: Box::new(plan.clone()),
+                refused,
+            });
+        }
+        let mut outcomes = Vec::with_capacity(plan.steps.len());
+        for step in &plan.steps {
+            tracing::info!(change = %step.change, breaking = step.breaking, "evolution step");
+            outcomes.push(self.execute(&step.statement).await?);
+        }
+        Ok(outcomes)
+    }
+
+    /// Submits `batches` (e.g. `INSERT` statements each under the query size limit) in
+    /// order, each once (a batch is resubmitted only after a retryable `FAILED`, which
+    /// commits nothing), and reports progress after each. Stops at the first error and
+    /// returns it with the outcomes of the batches that did finish, in an
+    /// [`AppendError`].
+    pub async fn append(
+        &self,
+        batches: &[Statement],
+        mut progress: impl FnMut(&AppendProgress),
+    ) -> std::result::Result<Vec<QueryOutcome>, AppendError> {
+        let total = batches.len();
+        let mut outcomes = Vec::with_capacity(total);
+        for (i, batch) in batches.iter().enumerate() {
+            match self.execute(batch).await {
+                Ok(outcome) => {
+                    progress(&AppendProgress {
+                        done: i + 1,
+                        total,
+                        query_id: outcome.query_id.clone(),
+                        stats: outcome.stats,
+                    });
+                    outcomes.push(outcome);
+                }
+                Err(error) => {
+                    return Err(AppendError {
+                        completed: outcomes,
+                        failed_batch: i,
+                        total,
+                        error,
+                    })
+                }
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Appends `rows` to `T`'s table: `INSERT ... VALUES` batches that each fit
+    /// Athena's query size limit and its 100-partitions-per-INSERT limit, submitted as
+    /// [`append`](Self::append) does.
+    pub async fn append_rows<T: IcebergTable>(
+        &self,
+        rows: &[T],
+        progress: impl FnMut(&AppendProgress),
+    ) -> std::result::Result<Vec<QueryOutcome>, AppendError> {
+        let batches = iceberg_sql::dml::insert(rows)
+            .max_partitions(100)
+            .batches()
+            .map_err(|e| AppendError {
+                completed: Vec::new(),
+                failed_batch: 0,
+                total: 0,
+                error: e.into(),
+            })?;
+        self.append(&batches, progress).await
+    }
+
+    /// Maintenance of `table`: `OPTIMIZE ... REWRITE DATA USING BIN_PACK` until done;
+    /// with a retention in `options`, `ALTER TABLE ... SET TBLPROPERTIES
+    /// ('vacuum_max_snapshot_age_seconds'=...)` once; then `VACUUM` until done.
+    pub async fn maintain_def(
+        &self,
+        table: &TableDef,
+        options: MaintenanceOptions,
+    ) -> Result<MaintenanceReport> {
+        let optimize = table.optimize().build()?;
+        let mut vacuum = table.vacuum();
+        if let Some(r) = options.retention {
+            vacuum = vacuum.retention(r);
+        }
+        let vacuum_steps = vacuum.build_steps()?;
+        self.maintain_steps(&optimize, &vacuum_steps).await
+    }
+
+    /// [`maintain_def`](Self::maintain_def) for `T`'s table.
+    pub async fn maintain_table<T: IcebergTable>(
+        &self,
+        options: MaintenanceOptions,
+    ) -> Result<MaintenanceReport> {
+        self.maintain_def(T::table_def(), options).await
+    }
+
+    /// Table maintenance: runs `optimize` until Athena stops answering
+    /// `ICEBERG_OPTIMIZE_MORE_RUNS_NEEDED` (bounded), then `vacuum` likewise.
+    pub async fn maintain(
+        &self,
+        optimize: &Statement,
+        vacuum: &Statement,
+    ) -> Result<MaintenanceReport> {
+        self.maintain_steps(optimize, std::slice::from_ref(vacuum))
+            .await
+    }
+
+    /// Like [`maintain`](Self::maintain) with the vacuum as `Vacuum::build_steps()`
+    /// returns it: an optional `ALTER TABLE ... SET TBLPROPERTIES` (run once after
+    /// OPTIMIZE), then the `VACUUM` (run until done).
+    pub async fn maintain_steps(
+        &self,
+        optimize: &Statement,
+        vacuum_steps: &[Statement],
+    ) -> Result<MaintenanceReport> {
+        let (alter, vacuum) = match vacuum_steps {
+            [v] => (None, v),
+            [a, v] if a.kind() == StatementKind::AlterTable => (Some(a), v),
+            _ => {
+                return Err(Error::InvalidArgument(format!(
+                    "maintain needs the vacuum as [VACUUM] or [ALTER TABLE, VACUUM], got [{}]",
+                    vacuum_steps
+                        .iter()
+                        .map(|s| s.kind().name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )))
+            }
+        };
+        if optimize.kind() != StatementKind::Optimize || vacuum.kind() != StatementKind::Vacuum {
+            return Err(Error::InvalidArgument(format!(
+                "maintain needs an OPTIMIZE and a VACUUM statement, got {} and {}",
+                optimize.kind().name(),
+                vacuum.kind().name()
+            )));
+        }
+        let optimize = self.execute(optimize).await?;
+        let retention = match alter {
+            Some(a) => Some(self.execute(a).await?),
+            None => None,
+        };
+        let vacuum = self.execute(vacuum).await?;
+        Ok(MaintenanceReport {
+            optimize,
+            retention,
+            vacuum,
+        })
+    }
+}
+
+/// What [`AthenaExecutor::live_definition`] found.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum LiveDefinition {
+    /// `SHOW CREATE TABLE` failed with table-not-found.
+    Missing(Box<QueryError>),
+    /// The table exists.
+    Present {
+        /// Its definition, parsed.
+        def: Box<TableDef>,
+        /// The `SHOW CREATE TABLE` text it was parsed from.
+        text: String,
+        /// The `SHOW CREATE TABLE` execution.
+        show: Box<QueryOutcome>,
+    },
+}
