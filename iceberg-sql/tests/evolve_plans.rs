@@ -615,3 +615,62 @@ fn unreadable_definitions_are_errors() {
     .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidPartition);
 }
+
+/// Spark 3.5 prints an Iceberg bucket field as `CLUSTERED BY (c) INTO n BUCKETS`, apart
+/// from the other partition fields (seen on the real engine).
+#[test]
+fn parses_spark_clustered_by_as_a_bucket_field_and_plans_nothing() {
+    let text = "CREATE TABLE local.evo.bucketed (
+  id BIGINT NOT NULL,
+  ts TIMESTAMP_NTZ,
+  user_id STRING)
+USING iceberg
+PARTITIONED BY (days(ts))
+CLUSTERED BY (user_id)
+INTO 16 BUCKETS
+LOCATION 's3://lake-bucket/bucketed'
+TBLPROPERTIES (
+  'format' = 'iceberg/parquet',
+  'format-version' = '2')
+";
+    let live = parse_show_create_table(text, Dialect::Spark).unwrap();
+    assert_eq!(
+        live.partition_spec(),
+        [
+            PartitionField::new("ts", PartitionTransform::Day),
+            PartitionField::new("user_id", PartitionTransform::Bucket(16)),
+        ]
+    );
+    // Declared bucket-first: the same fields in another order are not a change.
+    let desired = TableDef::builder("evo", "bucketed")
+        .column(Column::new("id", T::Long).required())
+        .column(Column::new("ts", T::Timestamp))
+        .column(Column::new("user_id", T::String))
+        .partition(PartitionField::new(
+            "user_id",
+            PartitionTransform::Bucket(16),
+        ))
+        .partition(PartitionField::new("ts", PartitionTransform::Day))
+        .location("s3://lake-bucket/bucketed/")
+        .build()
+        .unwrap();
+    let plan = evolve(
+        &live,
+        &desired,
+        EvolveOptions::new().dialect(Dialect::Spark),
+    )
+    .unwrap();
+    assert!(plan.is_empty(), "{plan}");
+    // A different bucket count is still a partition change.
+    let other = TableDef::builder("evo", "bucketed")
+        .columns(desired.columns().iter().cloned())
+        .partition(PartitionField::new("ts", PartitionTransform::Day))
+        .partition(PartitionField::new(
+            "user_id",
+            PartitionTransform::Bucket(8),
+        ))
+        .build()
+        .unwrap();
+    let e = evolve(&live, &other, EvolveOptions::new().dialect(Dialect::Spark)).unwrap_err();
+    assert!(e.message().contains("partition spec"), "{e}");
+}

@@ -472,6 +472,23 @@ pub fn parse_show_create_table(text: &str, dialect: Dialect) -> Result<TableDef>
                 }
             }
             p.expect_punct(')')?;
+        } else if p.eat_kw("clustered") {
+            // Spark prints an Iceberg bucket field as `CLUSTERED BY (c) INTO n BUCKETS`,
+            // apart from the other fields (so their relative order is lost).
+            p.expect_kw("by")?;
+            p.expect_punct('(')?;
+            let mut cols = vec![p.ident()?];
+            while p.eat_punct(',') {
+                cols.push(p.ident()?);
+            }
+            p.expect_punct(')')?;
+            p.expect_kw("into")?;
+            let n = u32::try_from(p.number()?)
+                .map_err(|_| bad("CLUSTERED BY ... INTO n BUCKETS: n is too large"))?;
+            p.expect_kw("buckets")?;
+            for c in cols {
+                b = b.partition(PartitionField::new(c, PartitionTransform::Bucket(n)));
+            }
         } else if p.eat_kw("location") {
             b = b.location(p.string()?);
         } else if p.eat_kw("comment") {
