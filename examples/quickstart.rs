@@ -1,35 +1,162 @@
-//! Quickstart: define the seed's `mcp_events` table and print validated Athena and
-//! Spark SQL for it.
+//! Quickstart: the seed's `mcp_events` table as a plain struct, and validated Athena SQL
+//! for its whole life: create, load, correct, upsert, audit, evolve, maintain.
 //!
 //! Run with `cargo run --example quickstart`.
 
+use chrono::{NaiveDate, NaiveDateTime};
+use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
+use iceberg_sql::query::{Order, Select, Snapshot, SnapshotRow};
+
+/// One MCP tool call. `Option<T>` is a nullable column; everything else is NOT NULL.
+#[derive(IcebergTable, Debug, Clone)]
+#[iceberg(
+    database = "analytics",
+    name = "mcp_events",
+    location = "s3://my-datalake/iceberg/mcp_events/",
+    partition(day(event_ts), bucket(16, user_id)),
+    properties(
+        format = "parquet",
+        write_compression = "snappy",
+        optimize_rewrite_delete_file_threshold = "10"
+    )
+)]
+pub struct McpEvent {
+    #[iceberg(comment = "ULID")]
+    pub event_id: String,
+    pub session_id: String,
+    pub tool_name: String,
+    pub user_id: String,
+    pub event_ts: NaiveDateTime,
+    pub payload: Option<String>,
+    pub status: String,
+    pub latency_ms: i64,
+}
+
+/// The next version of the same table: one more column.
+#[derive(IcebergTable, Debug, Clone)]
+#[iceberg(
+    database = "analytics",
+    name = "mcp_events",
+    location = "s3://my-datalake/iceberg/mcp_events/",
+    partition(day(event_ts), bucket(16, user_id)),
+    properties(
+        format = "parquet",
+        write_compression = "snappy",
+        optimize_rewrite_delete_file_threshold = "10"
+    )
+)]
+pub struct McpEventV2 {
+    #[iceberg(comment = "ULID")]
+    pub event_id: String,
+    pub session_id: String,
+    pub tool_name: String,
+    pub user_id: String,
+    pub event_ts: NaiveDateTime,
+    pub payload: Option<String>,
+    pub status: String,
+    pub latency_ms: i64,
+    pub retry_count: Option<i32>,
+}
+
+fn ts(day: u32, hour: u32) -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2026, 10, day)
+        .and_then(|d| d.and_hms_opt(hour, 0, 0))
+        .expect("a valid date")
+}
+
+fn show(title: &str, statement: &Statement) {
+    println!("-- {title}\n{statement};\n");
+}
 
 fn main() -> Result<(), Error> {
-    let table = TableDef::builder("analytics", "mcp_events")
-        .column(Column::new("event_id", IcebergType::String).required().comment("ULID"))
-        .column(Column::new("session_id", IcebergType::String).required())
-        .column(Column::new("tool_name", IcebergType::String).required())
-        .column(Column::new("user_id", IcebergType::String).required())
-        .column(Column::new("event_ts", IcebergType::Timestamp).required())
-        .column(Column::new("payload", IcebergType::String))
-        .column(Column::new("status", IcebergType::String).required())
-        .column(Column::new("latency_ms", IcebergType::Long).required())
-        .partition(PartitionField::new("event_ts", PartitionTransform::Day))
-        .partition(PartitionField::new("user_id", PartitionTransform::Bucket(16)))
-        .location("s3://my-datalake/iceberg/mcp_events/")
-        .property(TableProperty::Format(FileFormat::Parquet))
-        .property(TableProperty::WriteCompression(Compression::Snappy))
-        .property(TableProperty::OptimizeRewriteDeleteFileThreshold(10))
-        .build()?;
+    let rows: Vec<McpEvent> = (0..3)
+        .map(|i| McpEvent {
+            event_id: format!("evt-00{i}"),
+            session_id: "sess-abc".into(),
+            tool_name: "query_data".into(),
+            user_id: "user-123".into(),
+            event_ts: ts(1, 12 + i),
+            payload: (i != 1).then(|| r#"{"query":"it's ok"}"#.to_string()),
+            status: "success".into(),
+            latency_ms: 150,
+        })
+        .collect();
+    let def = McpEvent::table_def();
 
-    for dialect in [Dialect::Athena, Dialect::Spark] {
-        println!("-- {dialect:?}");
-        println!("{};\n", table.create_table().if_not_exists().dialect(dialect).build()?);
-        println!("{};\n", table.drop_table().if_exists().dialect(dialect).build()?);
+    show(
+        "create (Hive DDL: backticks, Hive types)",
+        &def.create_table().if_not_exists().build()?,
+    );
+    for (i, batch) in McpEvent::insert(&rows).batches()?.iter().enumerate() {
+        show(
+            &format!("load, batch {i} (each batch <= 262,144 bytes)"),
+            batch,
+        );
     }
+    show(
+        "correct_record",
+        &McpEvent::update()
+            .set(McpEvent::STATUS, "retried")
+            .set(McpEvent::LATENCY_MS, 320)
+            .filter(McpEvent::EVENT_ID.eq("evt-001"))
+            .build()?,
+    );
+    show(
+        "targeted delete",
+        &McpEvent::delete()
+            .filter(
+                McpEvent::USER_ID
+                    .eq("user-123")
+                    .and(McpEvent::EVENT_TS.lt(ts(1, 13))),
+            )
+            .build()?,
+    );
+    let staging = TableName::new("analytics", "mcp_events_staging");
+    show(
+        "upsert from staging",
+        &McpEvent::merge_from(MergeSource::table(staging))
+            .on_key(McpEvent::EVENT_ID)
+            .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
+            .delete()
+            .when_matched()
+            .update_all()
+            .when_not_matched()
+            .insert_all()
+            .build()?,
+    );
+    show(
+        "audit: the table as of a snapshot",
+        &Select::<McpEvent>::table()
+            .as_of(Snapshot::Version(5_789_234_567_890_123_456))
+            .filter(McpEvent::TOOL_NAME.eq("query_data"))
+            .build()?,
+    );
+    show(
+        "audit: snapshots",
+        &Select::<SnapshotRow>::metadata(def.name())
+            .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
+            .limit(20)
+            .build()?,
+    );
+    let plan = evolve(def, McpEventV2::table_def(), EvolveOptions::new())?;
+    for step in &plan.steps {
+        show("evolve", &step.statement);
+    }
+    show("compact", &def.optimize().build()?);
+    for step in def.vacuum().retain_days(7).build_steps()? {
+        show("expire (retention is a table property in Athena)", &step);
+    }
+    show(
+        "correct_record, rendered for Spark (backslash escapes)",
+        &McpEvent::update()
+            .set(McpEvent::STATUS, "it's retried")
+            .filter(McpEvent::EVENT_ID.eq("evt-001"))
+            .dialect(Dialect::Spark)
+            .build()?,
+    );
 
-    // Mistakes are errors that say what is wrong and how to fix it.
+    // Mistakes are errors that say what is wrong, where, and how to fix it.
     let err = TableDef::builder("analytics", "bad")
         .column(Column::new("eventName", IcebergType::String))
         .column(Column::new("score", IcebergType::Double))
@@ -37,6 +164,8 @@ fn main() -> Result<(), Error> {
         .location("s3://my-datalake")
         .build()
         .unwrap_err();
-    println!("-- a definition with three mistakes:\n{err}");
+    println!("-- a definition with three mistakes:\n{err}\n");
+    let err = def.vacuum().retain_days(7).build().unwrap_err();
+    println!("-- VACUUM ... RETAIN 7 DAYS (seed 000):\n{err}");
     Ok(())
 }
