@@ -140,7 +140,8 @@ fn snapshot_count(engine: &Engine) -> i64 {
 
 #[test]
 fn hostile_text_round_trips_byte_exact_in_every_text_type() {
-    let Some(engine) = Engine::get_or_skip("hostile_text_round_trips_byte_exact_in_every_text_type")
+    let Some(engine) =
+        Engine::get_or_skip("hostile_text_round_trips_byte_exact_in_every_text_type")
     else {
         return;
     };

@@ -113,7 +113,11 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let files_before = data_files(engine);
     let snaps_before = snapshots(engine);
     assert_eq!(snaps_before.len(), INSERTS);
-    assert!(files_before.len() >= 2 * INSERTS, "{} files", files_before.len());
+    assert!(
+        files_before.len() >= 2 * INSERTS,
+        "{} files",
+        files_before.len()
+    );
 
     // Athena's spellings are refused verbatim by Spark (they are Athena-only syntax).
     for athena in [
@@ -132,7 +136,11 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         .dialect(spark)
         .build()
         .unwrap();
-    assert!(partial.sql().contains("rewrite_data_files"), "{}", partial.sql());
+    assert!(
+        partial.sql().contains("rewrite_data_files"),
+        "{}",
+        partial.sql()
+    );
     let r = engine.run(&partial);
     assert_eq!(r.columns[0], "rewritten_data_files_count");
     let files_mid = data_files(engine);
@@ -182,7 +190,10 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     assert_eq!(read_all(engine), model);
     let snaps_compacted = snapshots(engine);
     assert_eq!(snaps_compacted.len(), INSERTS + 2);
-    assert_eq!(snaps_compacted.last().unwrap().operation.as_deref(), Some("replace"));
+    assert_eq!(
+        snaps_compacted.last().unwrap().operation.as_deref(),
+        Some("replace")
+    );
 
     // 3. Retention through table properties: the Athena step runs verbatim too.
     let steps = def.vacuum().retain_days(7).build_steps().unwrap();
@@ -190,13 +201,19 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     engine.run(&steps[0]);
     let props = engine.run(format!("SHOW TBLPROPERTIES {}", def.name()));
     assert!(
-        props
-            .rows_str()
-            .contains(&vec![Some("vacuum_max_snapshot_age_seconds"), Some("604800")]),
+        props.rows_str().contains(&vec![
+            Some("vacuum_max_snapshot_age_seconds"),
+            Some("604800")
+        ]),
         "{:?}",
         props.rows
     );
-    let spark_steps = def.vacuum().retain_days(7).dialect(spark).build_steps().unwrap();
+    let spark_steps = def
+        .vacuum()
+        .retain_days(7)
+        .dialect(spark)
+        .build_steps()
+        .unwrap();
     for s in &spark_steps {
         engine.run(s);
     }
@@ -209,10 +226,20 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         .dialect(spark)
         .build()
         .unwrap();
-    assert!(expire.sql().contains("expire_snapshots"), "{}", expire.sql());
+    assert!(
+        expire.sql().contains("expire_snapshots"),
+        "{}",
+        expire.sql()
+    );
     std::thread::sleep(std::time::Duration::from_millis(1100));
     let r = engine.run(&expire);
-    assert!(r.column("deleted_data_files_count")[0].unwrap().parse::<i64>().unwrap() > 0);
+    assert!(
+        r.column("deleted_data_files_count")[0]
+            .unwrap()
+            .parse::<i64>()
+            .unwrap()
+            > 0
+    );
     let snaps_after = snapshots(engine);
     assert_eq!(snaps_after.len(), 1);
     assert_eq!(

@@ -1,7 +1,7 @@
 //! End-to-end, seed 000 (`mcp_events`) on the real engine (Spark 3.5 + Iceberg 1.10):
 //! create (day(event_ts), bucket(16, user_id)), load 20,000 generated rows through
 //! size-limited INSERT batches, correct_record (UPDATE), targeted DELETE, MERGE from a
-//! staging table and from inline rows, time travel by version and by timestamp, and the
+//! staging table (twice) and from inline rows, time travel by version and by timestamp, and the
 //! metadata tables decoded into their typed rows.
 //!
 //! Every statement is built by the crate. The main table runs the **Spark** rendering; a
@@ -224,7 +224,12 @@ fn assert_checksum(engine: &Engine, relation: &str, model: &[McpEvent], what: &s
     let r = timed(engine, checksum_sql(relation));
     let got: Vec<i64> = r.rows[0]
         .iter()
-        .map(|c| c.as_deref().expect("checksum cell is NULL").parse().unwrap())
+        .map(|c| {
+            c.as_deref()
+                .expect("checksum cell is NULL")
+                .parse()
+                .unwrap()
+        })
         .collect();
     assert_eq!(got, checksum(model), "checksum of {what} ({relation})");
 }
@@ -254,7 +259,9 @@ fn decode<T: IcebergTable>(r: &QueryResult) -> Vec<T> {
 /// (` UTC`, `Z`, an offset: Athena's form). Metadata rows (`committed_at`,
 /// `made_current_at`) are timestamptz, so mark those cells as UTC before decoding.
 fn utc_suffix(mut r: QueryResult) -> QueryResult {
-    let ltz: Vec<usize> = (0..r.types.len()).filter(|&i| r.types[i] == "timestamp").collect();
+    let ltz: Vec<usize> = (0..r.types.len())
+        .filter(|&i| r.types[i] == "timestamp")
+        .collect();
     for row in &mut r.rows {
         for &i in &ltz {
             if let Some(c) = row[i].as_mut() {
@@ -375,7 +382,14 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let name = def.name().clone();
 
     // --- create (Spark rendering: USING iceberg, days()/bucket(), s3 LOCATION)
-    timed(engine, def.create_table().if_not_exists().dialect(spark).build().unwrap());
+    timed(
+        engine,
+        def.create_table()
+            .if_not_exists()
+            .dialect(spark)
+            .build()
+            .unwrap(),
+    );
     let show = timed(engine, format!("SHOW CREATE TABLE {name}"));
     let show = show.scalar().unwrap();
     // Spark prints bucket(16, user_id) as a bucket spec.
@@ -397,7 +411,12 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let mut model = sorted(generated.clone());
     assert_checksum(engine, &name.to_string(), &model, "the loaded table");
     let mut versions = vec![(last_snapshot(engine, &name), model.clone())];
-    eprintln!("[mcp] loaded {} rows in {} batches at {:.1?}", N_ROWS, batches.len(), t0.elapsed());
+    eprintln!(
+        "[mcp] loaded {} rows in {} batches at {:.1?}",
+        N_ROWS,
+        batches.len(),
+        t0.elapsed()
+    );
 
     // --- correct_record (UPDATE) changes exactly one row
     let target_id = fix_target(&generated);
@@ -410,7 +429,8 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .unwrap();
     timed(engine, &fix);
     assert_eq!(apply_fix(&mut model, &target_id), 1);
-    let row = timed(engine, 
+    let row = timed(
+        engine,
         Select::<McpEvent>::table()
             .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
             .dialect(spark)
@@ -419,7 +439,10 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     );
     let fixed: Vec<McpEvent> = decode(&row);
     assert_eq!(fixed.len(), 1);
-    assert_eq!((fixed[0].status.as_str(), fixed[0].latency_ms), ("retried", 320));
+    assert_eq!(
+        (fixed[0].status.as_str(), fixed[0].latency_ms),
+        ("retried", 320)
+    );
     assert_checksum(engine, &name.to_string(), &model, "after the UPDATE");
     versions.push((last_snapshot(engine, &name), model.clone()));
 
@@ -436,10 +459,14 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .unwrap();
     timed(engine, &del);
     let deleted = apply_delete(&mut model, &victim);
-    assert!(deleted > 10, "the DELETE should hit several rows, hit {deleted}");
-    let left = timed(engine, format!(
-        "SELECT count(*) FROM {name} WHERE user_id = '{victim}'"
-    ));
+    assert!(
+        deleted > 10,
+        "the DELETE should hit several rows, hit {deleted}"
+    );
+    let left = timed(
+        engine,
+        format!("SELECT count(*) FROM {name} WHERE user_id = '{victim}'"),
+    );
     assert_eq!(
         left.scalar_i64(),
         model.iter().filter(|e| e.user_id == victim).count() as i64
@@ -451,7 +478,10 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let staging_def = def
         .renamed("analytics", "mcp_events_staging")
         .with_location(Location::parse("s3://my-datalake/iceberg/mcp_events_staging/").unwrap());
-    timed(engine, staging_def.create_table().dialect(spark).build().unwrap());
+    timed(
+        engine,
+        staging_def.create_table().dialect(spark).build().unwrap(),
+    );
     let (src, expected) = merge_case(&model, 100, "t");
     for b in dml::insert(&src)
         .into_table(staging_def.name().clone())
@@ -474,18 +504,26 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .unwrap();
     timed(engine, &upsert);
     model = expected;
-    assert_checksum(engine, &name.to_string(), &model, "after the MERGE from a table");
+    assert_checksum(
+        engine,
+        &name.to_string(),
+        &model,
+        "after the MERGE from a table",
+    );
     versions.push((last_snapshot(engine, &name), model.clone()));
 
     // --- second MERGE, from another staging table, with explicit UPDATE SET / INSERT
-    // values. (Inline rows as the source do not run on Spark: see
-    // `merge_from_inline_rows_spark` below.)
+    // values.
     let staging2 = def
         .renamed("analytics", "mcp_events_staging2")
         .with_location(Location::parse("s3://my-datalake/iceberg/mcp_events_staging2/").unwrap());
-    timed(engine, staging2.create_table().dialect(spark).build().unwrap());
+    timed(
+        engine,
+        staging2.create_table().dialect(spark).build().unwrap(),
+    );
     let (src, expected) = merge_case(&model, 5_000, "v");
-    timed(engine, 
+    timed(
+        engine,
         dml::insert(&src)
             .into_table(staging2.name().clone())
             .dialect(spark)
@@ -519,15 +557,38 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .unwrap();
     timed(engine, &upsert);
     model = expected;
+    assert_checksum(engine, &name.to_string(), &model, "after the second MERGE");
+    versions.push((last_snapshot(engine, &name), model.clone()));
+    timed(
+        engine,
+        staging2.drop_table().dialect(spark).build().unwrap(),
+    );
+
+    // --- third MERGE, from inline rows (`USING (SELECT * FROM (VALUES ...) AS
+    // source_rows (cols)) AS source` in Spark).
+    let (src, expected) = merge_case(&model, 9_000, "r");
+    let upsert = dml::merge::<McpEvent>(MergeSource::rows(&src))
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
+        .delete()
+        .when_matched()
+        .update_all()
+        .when_not_matched()
+        .insert_all()
+        .dialect(spark)
+        .build()
+        .unwrap();
+    timed(engine, &upsert);
+    model = expected;
     // Every row, decoded through the derive, equals the model.
-    let all = timed(engine, 
+    let got: Vec<McpEvent> = decode(&timed(
+        engine,
         Select::<McpEvent>::table()
             .order_by(McpEvent::EVENT_ID, Order::Asc)
             .dialect(spark)
             .build()
             .unwrap(),
-    );
-    let got: Vec<McpEvent> = decode(&all);
+    ));
     assert_eq!(got.len(), model.len());
     for (g, m) in got.iter().zip(&model) {
         assert_eq!(g, m);
@@ -536,7 +597,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     eprintln!("[mcp] DML done at {:.1?}", t0.elapsed());
 
     // --- time travel: each version and each commit time reads the rows of that moment
-    // (All twenty reads in one statement: `UNION ALL` of the checksums, in order.)
+    // (All these reads in one statement: `UNION ALL` of the checksums, in order.)
     let mut parts = Vec::new();
     let mut want = Vec::new();
     for (i, (snap, rows)) in versions.iter().enumerate() {
@@ -560,10 +621,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
             want.push(checksum(rows));
         }
     }
-    let r = timed(
-        engine,
-        format!("{} ORDER BY k", parts.join(" UNION ALL ")),
-    );
+    let r = timed(engine, format!("{} ORDER BY k", parts.join(" UNION ALL ")));
     assert_eq!(r.len(), want.len());
     for (k, (row, w)) in r.rows.iter().zip(&want).enumerate() {
         let got: Vec<i64> = row[1..]
@@ -593,12 +651,20 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
 
     // --- metadata tables: one snapshot per change, typed rows
     let snaps = snapshots(engine, &name);
-    let n_changes = batches.len() + 4; // batches, UPDATE, DELETE, 2 MERGEs
+    let n_changes = batches.len() + 5; // batches, UPDATE, DELETE, 3 MERGEs
     assert_eq!(snaps.len(), n_changes, "{snaps:#?}");
-    let ops: Vec<&str> = snaps.iter().map(|s| s.operation.as_deref().unwrap()).collect();
-    assert!(ops[..batches.len()].iter().all(|o| *o == "append"), "{ops:?}");
+    let ops: Vec<&str> = snaps
+        .iter()
+        .map(|s| s.operation.as_deref().unwrap())
+        .collect();
     assert!(
-        ops[batches.len()..].iter().all(|o| *o == "overwrite" || *o == "delete"),
+        ops[..batches.len()].iter().all(|o| *o == "append"),
+        "{ops:?}"
+    );
+    assert!(
+        ops[batches.len()..]
+            .iter()
+            .all(|o| *o == "overwrite" || *o == "delete"),
         "{ops:?}"
     );
     for w in snaps.windows(2) {
@@ -607,7 +673,11 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     assert_eq!(snaps[0].parent_id, None);
     let added: i64 = snaps[..batches.len()]
         .iter()
-        .map(|s| s.summary.as_ref().unwrap()["added-records"].parse::<i64>().unwrap())
+        .map(|s| {
+            s.summary.as_ref().unwrap()["added-records"]
+                .parse::<i64>()
+                .unwrap()
+        })
         .sum();
     assert_eq!(added, N_ROWS as i64);
     let recorded: Vec<i64> = versions.iter().map(|(s, _)| s.snapshot_id).collect();
@@ -637,7 +707,10 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         snaps.iter().map(|s| s.snapshot_id).collect::<Vec<_>>()
     );
 
-    let fq = Select::<FileRow>::metadata(&name).dialect(spark).build().unwrap();
+    let fq = Select::<FileRow>::metadata(&name)
+        .dialect(spark)
+        .build()
+        .unwrap();
     let fr = timed(engine, &fq);
     let files: Vec<FileRow> = fr
         .rows
@@ -645,13 +718,21 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .map(|c| FileRow::from_row(&Row::new(&fr.columns, c)).unwrap())
         .collect();
     assert!(!files.is_empty());
-    let data_rows: i64 = files.iter().filter(|f| f.content == 0).map(|f| f.record_count).sum();
-    let delete_rows: i64 = files.iter().filter(|f| f.content != 0).map(|f| f.record_count).sum();
+    let data_rows: i64 = files
+        .iter()
+        .filter(|f| f.content == 0)
+        .map(|f| f.record_count)
+        .sum();
+    let delete_rows: i64 = files
+        .iter()
+        .filter(|f| f.content != 0)
+        .map(|f| f.record_count)
+        .sum();
     assert_eq!(data_rows - delete_rows, model.len() as i64);
     assert!(files.iter().all(|f| f.file_format == "PARQUET"));
-    assert!(files
-        .iter()
-        .all(|f| f.file_path.starts_with("s3://my-datalake/iceberg/mcp_events/data/")));
+    assert!(files.iter().all(|f| f
+        .file_path
+        .starts_with("s3://my-datalake/iceberg/mcp_events/data/")));
     eprintln!("[mcp] spark part done at {:.1?}", t0.elapsed());
 
     athena_verbatim(engine, &generated[..N_ATHENA_ROWS]);
@@ -700,7 +781,8 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let v_load = current(engine);
 
     let target_id = fix_target(generated);
-    timed(engine, 
+    timed(
+        engine,
         dml::update::<McpEventAthena>()
             .set(McpEventAthena::STATUS, "retried")
             .set(McpEventAthena::LATENCY_MS, 320)
@@ -711,7 +793,8 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     assert_eq!(apply_fix(&mut model, &target_id), 1);
 
     let victim = generated[17].user_id.clone();
-    timed(engine, 
+    timed(
+        engine,
         dml::delete::<McpEventAthena>()
             .filter(
                 McpEventAthena::USER_ID
@@ -734,8 +817,15 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
             Location::parse("s3://my-datalake/iceberg/mcp_events_athena_staging/").unwrap(),
         );
     timed(engine, staging.create_table().build().unwrap());
-    timed(engine, dml::insert(&src).into_table(staging.name().clone()).build().unwrap());
-    timed(engine, 
+    timed(
+        engine,
+        dml::insert(&src)
+            .into_table(staging.name().clone())
+            .build()
+            .unwrap(),
+    );
+    timed(
+        engine,
         dml::merge::<McpEventAthena>(MergeSource::table(staging.name().clone()))
             .on_key(McpEventAthena::EVENT_ID)
             .when_matched_and(source(McpEventAthena::STATUS).eq("deleted"))
@@ -750,7 +840,10 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     assert_eq!(read_all(), expected);
 
     // Time travel in the Athena spelling.
-    for (snap, rows) in [(&v_load, sorted(generated.to_vec())), (&v_delete, model.clone())] {
+    for (snap, rows) in [
+        (&v_load, sorted(generated.to_vec())),
+        (&v_delete, model.clone()),
+    ] {
         for s in [
             Snapshot::Version(snap.snapshot_id),
             Snapshot::Timestamp(snap.committed_at),
@@ -770,46 +863,32 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     // One snapshot per change here too.
     let n = snapshots(engine, &name).len();
     assert_eq!(n, batches.len() + 3);
-    let _: DateTime<Utc> = v_load.committed_at;
-}
 
-/// MERGE with inline rows as the source (`USING (VALUES ...) AS source (c1, ...)`), which
-/// is what `MergeSource::rows` renders in both dialects. Spark 3.5 refuses column
-/// aliases on a MERGE source (`COLUMN_ALIASES_IS_NOT_ALLOWED`); it accepts
-/// `USING (SELECT * FROM (VALUES ...) AS s (c1, ...)) AS source`. Ignored until the
-/// Spark rendering of `MergeSource::rows` wraps the VALUES in a SELECT.
-#[test]
-#[ignore = "dml::merge: Spark rejects `(VALUES ...) AS source (cols)` in MERGE USING (COLUMN_ALIASES_IS_NOT_ALLOWED)"]
-fn merge_from_inline_rows_spark() {
-    let Some(engine) = Engine::get_or_skip("merge_from_inline_rows_spark") else {
-        return;
-    };
-    timed(engine, "CREATE NAMESPACE IF NOT EXISTS analytics");
-    let def = McpEvent::table_def();
-    // Own table: drop whatever the main test left.
-    timed(engine, def.drop_table().if_exists().dialect(Dialect::Spark).build().unwrap());
-    timed(engine, def.create_table().dialect(Dialect::Spark).build().unwrap());
-    let rows = generate(50, 7);
-    timed(engine, dml::insert(&rows).dialect(Dialect::Spark).build().unwrap());
-    let model = sorted(rows.clone());
-    let (src, expected) = merge_case(&model, 0, "i");
-    timed(engine, 
-        dml::merge::<McpEvent>(MergeSource::rows(&src))
-            .on_key(McpEvent::EVENT_ID)
-            .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
-            .delete()
+    // Inline rows as the MERGE source: Athena's `USING (VALUES ...) AS source (cols)` is
+    // refused by Spark (column aliases on a MERGE source): pinned.
+    let e = engine.expect_err(
+        dml::merge::<McpEventAthena>(MergeSource::rows(&src))
+            .on_key(McpEventAthena::EVENT_ID)
             .when_matched()
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(Dialect::Spark)
             .build()
             .unwrap(),
     );
-    let q = Select::<McpEvent>::table()
-        .order_by(McpEvent::EVENT_ID, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
-        .unwrap();
-    assert_eq!(decode::<McpEvent>(&timed(engine, &q)), expected);
+    assert_eq!(e.class(), Some("COLUMN_ALIASES_IS_NOT_ALLOWED"), "{e}");
+
+    // Athena writes a NULL as `CAST(NULL AS varchar)`, which Spark refuses (its varchar
+    // needs a length): pinned, and the reason the rows above carry no NULLs.
+    let mut with_null = McpEventAthena::from(&generated[0]);
+    with_null.event_id = "evt-null".into();
+    with_null.payload = None;
+    let e = engine.expect_err(dml::insert(&[with_null]).build().unwrap());
+    assert_eq!(e.class(), Some("DATATYPE_MISSING_SIZE"), "{e}");
+
+    // DROP TABLE, verbatim.
+    timed(engine, staging.drop_table().build().unwrap());
+    let e = engine.expect_err(format!("SELECT count(*) FROM {}", staging.name()));
+    assert_eq!(e.class(), Some("TABLE_OR_VIEW_NOT_FOUND"), "{e}");
+    let _: DateTime<Utc> = v_load.committed_at;
 }

@@ -132,7 +132,10 @@ fn planned_evolution_applies_to_a_live_table() {
         .unwrap_or_else(|e| panic!("cannot parse Spark's SHOW CREATE TABLE: {e}\n{text}"));
     assert_eq!(live.name(), v1.name());
     let cols = |d: &TableDef| -> Vec<(String, IcebergType)> {
-        d.columns().iter().map(|c| (c.name.clone(), c.ty.clone())).collect()
+        d.columns()
+            .iter()
+            .map(|c| (c.name.clone(), c.ty.clone()))
+            .collect()
     };
     assert_eq!(cols(&live), cols(v1));
     assert_eq!(live.partition_spec(), v1.partition_spec());
@@ -170,7 +173,10 @@ fn planned_evolution_applies_to_a_live_table() {
     let described: Vec<(&str, &str)> = d
         .rows
         .iter()
-        .take_while(|r| r[0].as_deref().is_some_and(|n| !n.is_empty() && !n.starts_with('#')))
+        .take_while(|r| {
+            r[0].as_deref()
+                .is_some_and(|n| !n.is_empty() && !n.starts_with('#'))
+        })
         .map(|r| (r[0].as_deref().unwrap(), r[1].as_deref().unwrap()))
         .collect();
     assert_eq!(
@@ -245,9 +251,16 @@ fn planned_evolution_applies_to_a_live_table() {
     let snap_before = current_snapshot(engine, &t);
     let err = evolve(&live2, OrderBad::table_def(), options).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidType, "{err}");
-    let all_msgs: Vec<String> = err.into_vec().iter().map(|e| e.message().to_string()).collect();
+    let all_msgs: Vec<String> = err
+        .into_vec()
+        .iter()
+        .map(|e| e.message().to_string())
+        .collect();
     assert!(all_msgs.iter().any(|m| m.contains("`qty`")), "{all_msgs:?}");
-    assert!(all_msgs.iter().any(|m| m.contains("`price`")), "{all_msgs:?}");
+    assert!(
+        all_msgs.iter().any(|m| m.contains("`price`")),
+        "{all_msgs:?}"
+    );
     assert_eq!(show_create(engine, &t), text_before);
     assert_eq!(current_snapshot(engine, &t), snap_before);
     // ... and the engine itself would indeed have refused the narrowing.
@@ -274,7 +287,10 @@ fn athena_plan_runs_verbatim_except_the_rename() {
     let old = v1_rows();
     // Rows in the Spark rendering: Athena's `REAL '0.25'` float literal is not Spark
     // syntax (UNSUPPORTED_TYPED_LITERAL), pinned here.
-    let athena_insert = dml::insert(&old).into_table(v1.name().clone()).build().unwrap();
+    let athena_insert = dml::insert(&old)
+        .into_table(v1.name().clone())
+        .build()
+        .unwrap();
     let e = engine.expect_err(&athena_insert);
     assert_eq!(e.class(), Some("UNSUPPORTED_TYPED_LITERAL"), "{e}");
     engine.run(
@@ -312,7 +328,10 @@ fn athena_plan_runs_verbatim_except_the_rename() {
     let described: Vec<(&str, &str)> = d
         .rows
         .iter()
-        .take_while(|r| r[0].as_deref().is_some_and(|n| !n.is_empty() && !n.starts_with('#')))
+        .take_while(|r| {
+            r[0].as_deref()
+                .is_some_and(|n| !n.is_empty() && !n.starts_with('#'))
+        })
         .map(|r| (r[0].as_deref().unwrap(), r[1].as_deref().unwrap()))
         .collect();
     assert_eq!(
@@ -343,4 +362,39 @@ fn athena_plan_runs_verbatim_except_the_rename() {
             ]
         );
     }
+}
+
+#[derive(IcebergTable, Debug, Clone, PartialEq)]
+#[iceberg(
+    database = "evo",
+    name = "bucketed",
+    location = "s3://evo-bucket/iceberg/bucketed/",
+    partition(day(ts), bucket(16, user_id))
+)]
+pub struct Bucketed {
+    pub user_id: String,
+    pub ts: NaiveDateTime,
+}
+
+/// Spark prints `bucket(16, user_id)` in SHOW CREATE TABLE as `CLUSTERED BY (user_id)
+/// INTO 16 BUCKETS`; `parse_show_create_table` skips that clause, so the live definition
+/// loses the bucket field and `evolve` (Spark) plans an `ADD PARTITION FIELD` the table
+/// already has. Ignored until the parser reads Spark's bucket spec.
+#[test]
+#[ignore = "evolve::parse_show_create_table drops Spark's `CLUSTERED BY (c) INTO n BUCKETS` (bucket partition field)"]
+fn spark_show_create_table_keeps_the_bucket_partition_field() {
+    let Some(engine) =
+        Engine::get_or_skip("spark_show_create_table_keeps_the_bucket_partition_field")
+    else {
+        return;
+    };
+    engine.run("CREATE NAMESPACE IF NOT EXISTS evo");
+    let def = Bucketed::table_def();
+    engine.run(def.create_table().dialect(Dialect::Spark).build().unwrap());
+    let text = show_create(engine, &def.name().to_string());
+    assert!(text.contains("INTO 16 BUCKETS"), "{text}");
+    let live = parse_show_create_table(&text, Dialect::Spark).unwrap();
+    assert_eq!(live.partition_spec(), def.partition_spec(), "{text}");
+    let plan = evolve(&live, def, EvolveOptions::new().dialect(Dialect::Spark)).unwrap();
+    assert!(plan.is_empty(), "{plan}");
 }

@@ -97,7 +97,11 @@ fn expected(rows: &[McpEvent]) -> Vec<DailySummary> {
     }
     g.into_iter()
         .map(|((dt, tool_name, status), l)| DailySummary {
-            success_count: if status == "success" { l.len() as i64 } else { 0 },
+            success_count: if status == "success" {
+                l.len() as i64
+            } else {
+                0
+            },
             tool_name,
             status,
             call_count: l.len() as i64,
@@ -181,8 +185,7 @@ fn refresh(engine: &Engine, d: NaiveDate) {
             .build()
             .unwrap(),
     );
-    let rows: Vec<DailySummary> =
-        decode(&engine.run(summary_query(Some(d)).build().unwrap()));
+    let rows: Vec<DailySummary> = decode(&engine.run(summary_query(Some(d)).build().unwrap()));
     if !rows.is_empty() {
         engine.run(dml::insert(&rows).dialect(Dialect::Spark).build().unwrap());
     }
@@ -217,14 +220,23 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     };
     let spark = Dialect::Spark;
     engine.run("CREATE NAMESPACE IF NOT EXISTS analytics");
-    engine.run(McpEvent::table_def().create_table().dialect(spark).build().unwrap());
+    engine.run(
+        McpEvent::table_def()
+            .create_table()
+            .dialect(spark)
+            .build()
+            .unwrap(),
+    );
     let mut source = events(0..700, None);
     engine.run(dml::insert(&source).dialect(spark).build().unwrap());
 
     // CTAS: the Athena form is refused by Spark; the Spark form builds the table.
     let q = summary_query(None);
     let summary = DailySummary::table_def();
-    let athena = summary.create_table_as(&q.clone().dialect(Dialect::Athena)).build().unwrap();
+    let athena = summary
+        .create_table_as(&q.clone().dialect(Dialect::Athena))
+        .build()
+        .unwrap();
     assert!(athena.sql().contains("WITH ("), "{}", athena.sql());
     let e = engine.expect_err(&athena);
     assert_eq!(e.class(), Some("PARSE_SYNTAX_ERROR"), "{e}");

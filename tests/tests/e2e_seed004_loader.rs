@@ -69,7 +69,13 @@ fn load<T: IcebergTable>(engine: &Engine, rows: &[T]) -> Loaded {
             }
         }
         Err(e) if e.class() == Some("TABLE_OR_VIEW_NOT_FOUND") => {
-            engine.run(def.create_table().if_not_exists().dialect(spark).build().unwrap());
+            engine.run(
+                def.create_table()
+                    .if_not_exists()
+                    .dialect(spark)
+                    .build()
+                    .unwrap(),
+            );
             out.created = true;
         }
         Err(e) => panic!("{e}"),
@@ -179,7 +185,10 @@ fn destination_creates_appends_and_evolves_without_losing_rows() {
     assert_eq!(read_all(engine), want);
     let live = parse_show_create_table(
         engine
-            .run(format!("SHOW CREATE TABLE {}", ReadingV2::table_def().name()))
+            .run(format!(
+                "SHOW CREATE TABLE {}",
+                ReadingV2::table_def().name()
+            ))
             .scalar()
             .unwrap(),
         Dialect::Spark,
