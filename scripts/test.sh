@@ -50,7 +50,11 @@ fi
 # so the default test threads are fine.
 log="$(mktemp "${TMPDIR:-/tmp}/iceberg-sql-test.XXXXXX.log")"
 t0=$SECONDS
-cargo test --workspace --no-fail-fast "$@" 2>&1 | tee "$log"
+scope=(--workspace)
+for a in "$@"; do   # `-p crate` narrows the run (with --workspace cargo would run everything)
+    case "$a" in -p|--package|--package=*|-p?*) scope=() ;; --) break ;; esac
+done
+cargo test "${scope[@]}" --no-fail-fast "$@" 2>&1 | tee "$log"
 cargo_rc=${PIPESTATUS[0]}
 t_cargo=$((SECONDS - t0))
 
