@@ -90,7 +90,11 @@ fn row(i: usize) -> Text {
         attrs,
         note: Note {
             title: s(i + 6),
-            body: if i % 5 == 0 { None } else { Some(s(i + 7)) },
+            body: if i.is_multiple_of(5) {
+                None
+            } else {
+                Some(s(i + 7))
+            },
             tags: vec![s(i + 8), s(i + 9)],
         },
         notes: (0..i % 3)

@@ -39,7 +39,7 @@ fn metric(i: usize) -> Metric {
         host: format!("host-{}", i % 5),
         event_date: NaiveDate::from_ymd_opt(2026, 10, 1 + (i % 2) as u32).unwrap(),
         value: i as f64 * 1.5,
-        label: (i % 4 != 0).then(|| format!("m{i}")),
+        label: (!i.is_multiple_of(4)).then(|| format!("m{i}")),
     }
 }
 
