@@ -377,11 +377,9 @@ pub struct Bucketed {
 }
 
 /// Spark prints `bucket(16, user_id)` in SHOW CREATE TABLE as `CLUSTERED BY (user_id)
-/// INTO 16 BUCKETS`; `parse_show_create_table` skips that clause, so the live definition
-/// loses the bucket field and `evolve` (Spark) plans an `ADD PARTITION FIELD` the table
-/// already has. Ignored until the parser reads Spark's bucket spec.
+/// INTO 16 BUCKETS`; the parsed live definition must keep the bucket field, or `evolve`
+/// (Spark) would plan an `ADD PARTITION FIELD` the table already has.
 #[test]
-#[ignore = "evolve::parse_show_create_table drops Spark's `CLUSTERED BY (c) INTO n BUCKETS` (bucket partition field)"]
 fn spark_show_create_table_keeps_the_bucket_partition_field() {
     let Some(engine) =
         Engine::get_or_skip("spark_show_create_table_keeps_the_bucket_partition_field")
