@@ -23,6 +23,18 @@
 //! assert!(create.sql().starts_with("CREATE TABLE IF NOT EXISTS analytics.mcp_events ("));
 //! # Ok::<(), iceberg_sql::Error>(())
 //! ```
+//!
+//! ## Map of the crate
+//!
+//! | layer | modules |
+//! |---|---|
+//! | table model (no SQL) | [`model`] (tables, columns, partition spec, properties, location), [`types`], [`value`], [`ident`] (name rules, reserved words) |
+//! | records | [`record`] (`SqlType`, `IcebergTable`, result rows), `#[derive(IcebergTable)]` |
+//! | typed expressions | [`expr`] (`Col<T, V>` handles, conditions, aggregates, MERGE scopes) |
+//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`] |
+//! | rendering | [`render`] (`SqlWriter`: quoting, type names and literals follow the statement's [`Grammar`]); each builder renders both dialects side by side |
+//! | validation | [`validate`] (size limit, one statement, sqlparser re-parse through our own dialects, allow-list per [`StatementKind`]) |
+//! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
 
 #![warn(missing_docs)]
 
