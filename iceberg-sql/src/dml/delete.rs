@@ -7,6 +7,7 @@ use super::{check_columns, refuse_aggregates, refuse_params};
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::expr::{Expr, IntoOperand};
+use crate::model::TableName;
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
@@ -40,15 +41,21 @@ use crate::statement::{Statement, StatementKind};
 /// assert_eq!(del.build()?.sql(),
 ///     "DELETE FROM analytics.mcp_events\n\
 ///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP '2026-09-01 00:00:00.000000'");
-/// assert_eq!(del.dialect(Dialect::Spark).build()?.sql(),
+/// assert_eq!(del.clone().dialect(Dialect::Spark).build()?.sql(),
 ///     "DELETE FROM analytics.mcp_events\n\
 ///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP_NTZ '2026-09-01 00:00:00.000000'");
 /// assert_eq!(delete::<Ev>().build().unwrap_err().kind(), ErrorKind::DisallowedSyntax);
 /// assert_eq!(delete::<Ev>().all_rows().build()?.sql(), "DELETE FROM analytics.mcp_events");
+/// // The same DELETE against a staging table with the same columns:
+/// assert_eq!(del.clone().into_table(TableName::new("analytics", "mcp_events_staging")).build()?.sql(),
+///     "DELETE FROM analytics.mcp_events_staging\n\
+///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP '2026-09-01 00:00:00.000000'");
+/// assert!(del.into_table(TableName::new("analytics", "Staging")).build().is_err()); // name checked
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[must_use]
 pub struct Delete<T> {
+    table: Option<TableName>,
     filter: Option<Expr>,
     all_rows: bool,
     dialect: Dialect,
@@ -58,6 +65,7 @@ pub struct Delete<T> {
 impl<T> Clone for Delete<T> {
     fn clone(&self) -> Self {
         Delete {
+            table: self.table.clone(),
             filter: self.filter.clone(),
             all_rows: self.all_rows,
             dialect: self.dialect,
@@ -69,6 +77,7 @@ impl<T> Clone for Delete<T> {
 impl<T> std::fmt::Debug for Delete<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Delete")
+            .field("table", &self.table)
             .field("filter", &self.filter)
             .field("all_rows", &self.all_rows)
             .field("dialect", &self.dialect)
@@ -86,11 +95,19 @@ impl<T: IcebergTable> Delete<T> {
     /// A DELETE from `T`'s table.
     pub fn new() -> Self {
         Delete {
+            table: None,
             filter: None,
             all_rows: false,
             dialect: Dialect::Athena,
             _table: PhantomData,
         }
+    }
+
+    /// Deletes from another table with the same columns (e.g. a staging copy) instead
+    /// of `T`'s own.
+    pub fn into_table(mut self, name: TableName) -> Self {
+        self.table = Some(name);
+        self
     }
 
     /// Adds a WHERE condition (several are joined by AND).
@@ -115,8 +132,9 @@ impl<T: IcebergTable> Delete<T> {
     pub fn build(&self) -> Result<Statement> {
         let def = T::table_def();
         let kind = StatementKind::Delete;
+        let name = self.table.as_ref().unwrap_or(def.name());
         let mut errors = Vec::new();
-        if let Err(e) = def.name().check() {
+        if let Err(e) = name.check() {
             errors.extend(e.into_vec());
         }
         if let Err(e) = check_where(kind, &self.filter, self.all_rows) {
@@ -129,7 +147,7 @@ impl<T: IcebergTable> Delete<T> {
         }
         Error::check_all(errors)?;
         let mut w = SqlWriter::new(kind, self.dialect);
-        w.push("DELETE FROM ").table_name(def.name());
+        w.push("DELETE FROM ").table_name(name);
         if let Some(f) = &self.filter {
             w.push("\nWHERE ");
             f.render(&mut w)?;

@@ -173,10 +173,17 @@ enum Clause {
 ///     .when_matched().delete()
 ///     .when_matched_and(source(Ev::STATUS).eq("x")).update_all();
 /// assert!(bad.build().unwrap_err().message().contains("can never run"));
+/// // The same upsert into a mirror table with the same columns:
+/// let mirror = upsert.into_table(TableName::new("analytics", "mcp_events_mirror"));
+/// assert!(mirror.build()?.sql().starts_with(
+///     "MERGE INTO analytics.mcp_events_mirror AS target\n\
+///      USING analytics.mcp_events_staging AS source\n"));
+/// assert!(mirror.into_table(TableName::new("analytics", "Mirror")).build().is_err()); // name checked
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[must_use]
 pub struct Merge<'a, T> {
+    table: Option<TableName>,
     source: MergeSource<'a, T>,
     keys: Vec<&'static str>,
     null_safe: bool,
@@ -188,6 +195,7 @@ pub struct Merge<'a, T> {
 impl<'a, T> std::fmt::Debug for Merge<'a, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Merge")
+            .field("table", &self.table)
             .field("keys", &self.keys)
             .field("null_safe", &self.null_safe)
             .field("dedup", &self.dedup)
@@ -315,6 +323,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     /// A MERGE into `T`'s table from `source`.
     pub fn new(source: MergeSource<'a, T>) -> Self {
         Merge {
+            table: None,
             source,
             keys: Vec::new(),
             null_safe: false,
@@ -322,6 +331,18 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             clauses: Vec::new(),
             dialect: Dialect::Athena,
         }
+    }
+
+    /// Merges into another table with the same columns (e.g. a mirror or staging copy)
+    /// instead of `T`'s own.
+    pub fn into_table(mut self, name: TableName) -> Self {
+        self.table = Some(name);
+        self
+    }
+
+    /// The target table: the one given to [`Merge::into_table`], else `T`'s.
+    fn target_name(&self) -> &TableName {
+        self.table.as_ref().unwrap_or(T::table_def().name())
     }
 
     /// Matches target and source rows on `col` (call again for a compound key):
@@ -396,7 +417,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     fn check(&self, errors: &mut Vec<Error>) {
         let def = T::table_def();
         let kind = StatementKind::Merge;
-        if let Err(e) = def.name().check() {
+        if let Err(e) = self.target_name().check() {
             errors.extend(e.into_vec());
         }
         if self.keys.is_empty() {
@@ -594,7 +615,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         let def = T::table_def();
         let mut w = SqlWriter::new(StatementKind::Merge, self.dialect);
         w.push("MERGE INTO ")
-            .table_name(def.name())
+            .table_name(self.target_name())
             .push(" AS ")
             .ident("target");
         w.push("\nUSING ");

@@ -6,6 +6,7 @@ use super::{check_columns, column, refuse_aggregates, refuse_params, retype_lite
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, ColumnValue, Expr, IntoOperand};
+use crate::model::TableName;
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
@@ -45,13 +46,18 @@ use crate::statement::{Statement, StatementKind};
 ///     .filter(Ev::EVENT_ID.eq("evt-001"));
 /// assert_eq!(fix.build()?.sql(),
 ///     "UPDATE analytics.mcp_events\nSET status = 'retried', latency_ms = 320\nWHERE event_id = 'evt-001'");
-/// assert_eq!(fix.dialect(Dialect::Spark).build()?.sql(),
+/// assert_eq!(fix.clone().dialect(Dialect::Spark).build()?.sql(),
 ///     "UPDATE analytics.mcp_events\nSET status = 'retried', latency_ms = 320\nWHERE event_id = 'evt-001'");
 /// assert!(update::<Ev>().set(Ev::STATUS, "x").build().is_err()); // no WHERE
+/// // The same UPDATE against a staging table with the same columns:
+/// assert_eq!(fix.clone().into_table(TableName::new("analytics", "mcp_events_staging")).build()?.sql(),
+///     "UPDATE analytics.mcp_events_staging\nSET status = 'retried', latency_ms = 320\nWHERE event_id = 'evt-001'");
+/// assert!(fix.into_table(TableName::new("analytics", "Staging")).build().is_err()); // name checked
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[must_use]
 pub struct Update<T> {
+    table: Option<TableName>,
     sets: Vec<(&'static str, Expr)>,
     filter: Option<Expr>,
     all_rows: bool,
@@ -62,6 +68,7 @@ pub struct Update<T> {
 impl<T> Clone for Update<T> {
     fn clone(&self) -> Self {
         Update {
+            table: self.table.clone(),
             sets: self.sets.clone(),
             filter: self.filter.clone(),
             all_rows: self.all_rows,
@@ -74,6 +81,7 @@ impl<T> Clone for Update<T> {
 impl<T> std::fmt::Debug for Update<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Update")
+            .field("table", &self.table)
             .field("sets", &self.sets)
             .field("filter", &self.filter)
             .field("all_rows", &self.all_rows)
@@ -130,12 +138,20 @@ impl<T: IcebergTable> Update<T> {
     /// An UPDATE of `T`'s table.
     pub fn new() -> Self {
         Update {
+            table: None,
             sets: Vec::new(),
             filter: None,
             all_rows: false,
             dialect: Dialect::Athena,
             _table: PhantomData,
         }
+    }
+
+    /// Updates another table with the same columns (e.g. a staging copy) instead of
+    /// `T`'s own.
+    pub fn into_table(mut self, name: TableName) -> Self {
+        self.table = Some(name);
+        self
     }
 
     /// `SET col = value`; the value is typed against the column.
@@ -178,8 +194,9 @@ impl<T: IcebergTable> Update<T> {
     pub fn build(&self) -> Result<Statement> {
         let def = T::table_def();
         let kind = StatementKind::Update;
+        let name = self.table.as_ref().unwrap_or(def.name());
         let mut errors = Vec::new();
-        if let Err(e) = def.name().check() {
+        if let Err(e) = name.check() {
             errors.extend(e.into_vec());
         }
         if let Err(e) = check_where(kind, &self.filter, self.all_rows) {
@@ -217,7 +234,7 @@ impl<T: IcebergTable> Update<T> {
         Error::check_all(errors)?;
 
         let mut w = SqlWriter::new(kind, self.dialect);
-        w.push("UPDATE ").table_name(def.name()).push("\nSET ");
+        w.push("UPDATE ").table_name(name).push("\nSET ");
         for (i, (name, value)) in sets.iter().enumerate() {
             if i > 0 {
                 w.push(", ");

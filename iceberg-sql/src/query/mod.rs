@@ -191,6 +191,43 @@ impl<T: IcebergTable> Select<T> {
             &[],
         )
     }
+
+    /// Reads another table with the same columns (e.g. a staging or mirror copy)
+    /// instead of `T`'s own; typed columns, joins and time travel work as before.
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::query::Select;
+    /// # #[derive(Debug)] struct McpEvent;
+    /// # impl McpEvent {
+    /// #     const TOOL_NAME: Col<McpEvent, String> = Col::new("tool_name");
+    /// # }
+    /// # impl IcebergTable for McpEvent {
+    /// #     fn table_def() -> &'static TableDef {
+    /// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+    /// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events")
+    /// #             .column(Column::new("tool_name", IcebergType::String))
+    /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
+    /// #     }
+    /// #     fn to_values(&self) -> Vec<Value> { vec![] }
+    /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
+    /// # }
+    /// let q = Select::<McpEvent>::table()
+    ///     .into_table(TableName::new("analytics", "mcp_events_staging"))
+    ///     .column(McpEvent::TOOL_NAME)
+    ///     .filter(McpEvent::TOOL_NAME.eq("query_data"));
+    /// assert_eq!(q.build()?.sql(),
+    ///     "SELECT tool_name FROM analytics.mcp_events_staging WHERE tool_name = 'query_data'");
+    /// assert_eq!(q.dialect(Dialect::Spark).build()?.sql(),
+    ///     "SELECT tool_name FROM analytics.mcp_events_staging WHERE tool_name = 'query_data'");
+    /// let bad = Select::<McpEvent>::table().into_table(TableName::new("analytics", "Staging"));
+    /// assert!(bad.build().is_err()); // name checked
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn into_table(mut self, name: TableName) -> Self {
+        self.relation = Relation::Table(name);
+        self
+    }
 }
 
 impl<R: MetadataRow> Select<R> {
