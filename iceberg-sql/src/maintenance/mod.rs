@@ -2,7 +2,7 @@
 //!
 //! | | Athena | Spark (Iceberg procedures) |
 //! |---|---|---|
-//! | compact | `OPTIMIZE db.t REWRITE DATA USING BIN_PACK [WHERE ...]` | `CALL local.system.rewrite_data_files(table => 'db.t'[, where => '...'])` |
+//! | compact | `OPTIMIZE db.t REWRITE DATA USING BIN_PACK [WHERE ...]` | `CALL local.system.rewrite_data_files(table => 'db.t'[, where => '...'][, options => map(...)])` |
 //! | expire | `VACUUM db.t` | `CALL local.system.expire_snapshots(table => 'db.t')` |
 //!
 //! Rules carried by the builders:
@@ -10,6 +10,9 @@
 //! * `OPTIMIZE ... WHERE` may only name **identity** partition columns. A predicate on
 //!   a non-partition column fails in Athena; one on the source of a hidden transform
 //!   (`event_ts` under `day(event_ts)`) is reported to fail with `GENERIC_INTERNAL_ERROR`.
+//! * `OPTIMIZE` takes no options in Athena: its rewrite thresholds are the
+//!   `optimize_rewrite_*` table properties. Spark's `rewrite_data_files` options
+//!   (`min-input-files`, ...) are set with [`Optimize::spark_option`], which Athena refuses.
 //! * `VACUUM` takes no options in Athena (`RETAIN n DAYS` is Delta Lake syntax).
 //!   Retention lives in the `vacuum_*` table properties: [`Vacuum::retain_days`] plus
 //!   [`Vacuum::build_steps`] gives the `ALTER TABLE ... SET TBLPROPERTIES` + `VACUUM`
@@ -113,6 +116,14 @@ fn open_call(w: &mut SqlWriter, catalog: &str, procedure: &str, table: &TableNam
 ///     t.optimize().filter_by("event_date", Cmp::Ge, day).build()?.sql(),
 ///     "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK WHERE event_date >= DATE '2026-10-01'"
 /// );
+/// // Spark only: rewrite options, e.g. compact even a partition with a single small file.
+/// assert_eq!(
+///     t.optimize().dialect(Dialect::Spark).spark_option("min-input-files", "1").build()?.sql(),
+///     "CALL `local`.system.rewrite_data_files(table => 'analytics.mcp_events', \
+///      options => map('min-input-files', '1'))"
+/// );
+/// let err = t.optimize().spark_option("min-input-files", "1").build().unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Unsupported); // Athena's OPTIMIZE takes no options
 /// // A hidden-partition source column is refused, with what to do instead.
 /// let err = t.optimize().filter_by("event_ts", Cmp::Ge, day.and_hms_opt(0, 0, 0).unwrap())
 ///     .build().unwrap_err();
@@ -127,6 +138,7 @@ pub struct Optimize<'a> {
     catalog: String,
     filters: Vec<(String, Cmp, Value)>,
     conditions: Vec<Expr>,
+    spark_options: Vec<(String, String)>,
 }
 
 impl TableDef {
@@ -138,6 +150,7 @@ impl TableDef {
             catalog: DEFAULT_SPARK_CATALOG.to_string(),
             filters: Vec::new(),
             conditions: Vec::new(),
+            spark_options: Vec::new(),
         }
     }
 
@@ -179,6 +192,72 @@ impl<'a> Optimize<'a> {
     pub fn filter_expr<T, C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
         self.conditions.push(cond.into_operand());
         self
+    }
+
+    /// Spark only: a `rewrite_data_files` option, rendered in
+    /// `options => map('key', 'value', ...)` in the order given (e.g.
+    /// `("min-input-files", "1")`, `("target-file-size-bytes", "134217728")`). Keys and
+    /// values must be plain `[a-z0-9.-]` text; Iceberg checks the option itself when the
+    /// procedure runs. On Athena, setting any option is an error: Athena's OPTIMIZE takes
+    /// no options, its thresholds are the `optimize_rewrite_*` table properties.
+    pub fn spark_option(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.spark_options.push((key.into(), value.into()));
+        self
+    }
+
+    fn check_spark_options(&self) -> Result<()> {
+        if self.dialect == Dialect::Athena {
+            if let Some((key, _)) = self.spark_options.first() {
+                return Err(Error::new(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "Athena's OPTIMIZE takes no options (`{key}` is an option of Spark's \
+                         rewrite_data_files procedure); its rewrite thresholds are the optimize_* \
+                         table properties"
+                    ),
+                )
+                .with_hint(
+                    "set optimize_rewrite_data_file_threshold, optimize_rewrite_delete_file_threshold, \
+                     optimize_rewrite_min_data_file_size_bytes or optimize_rewrite_max_data_file_size_bytes \
+                     with ALTER TABLE ... SET TBLPROPERTIES, or keep .spark_option(...) for the Spark dialect",
+                ));
+            }
+            return Ok(());
+        }
+        let plain = |text: &str| {
+            !text.is_empty()
+                && text
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-')
+        };
+        let mut errors = Vec::new();
+        for (i, (key, value)) in self.spark_options.iter().enumerate() {
+            if !plain(key) {
+                errors.push(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "rewrite_data_files option name {key:?} must be non-empty plain text: \
+                         lower-case letters, digits, '.' and '-'"
+                    ),
+                ));
+            }
+            if !plain(value) {
+                errors.push(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "rewrite_data_files option `{key}`: value {value:?} must be non-empty plain text: \
+                         lower-case letters, digits, '.' and '-'"
+                    ),
+                ));
+            }
+            if self.spark_options[..i].iter().any(|(k, _)| k == key) {
+                errors.push(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!("rewrite_data_files option `{key}` is given twice"),
+                ));
+            }
+        }
+        Error::check_all(errors)
     }
 
     /// [`Optimize::filter`] by column name and any value.
@@ -327,6 +406,7 @@ impl<'a> Optimize<'a> {
     pub fn build(&self) -> Result<Statement> {
         let name = self.table.name();
         names_for("OPTIMIZE", name)?;
+        self.check_spark_options()?;
         let filters = self.check_filters()?;
         let mut w = SqlWriter::new(StatementKind::Optimize, self.dialect);
         match self.dialect {
@@ -387,6 +467,19 @@ impl<'a> Optimize<'a> {
                         }
                     }
                     w.push(", where => ").string(&pred);
+                }
+                if !self.spark_options.is_empty() {
+                    // Keys and values are checked plain `[a-z0-9.-]` text above.
+                    w.push(", options => map(");
+                    for (i, (key, value)) in self.spark_options.iter().enumerate() {
+                        if i > 0 {
+                            w.push(", ");
+                        }
+                        w.string(key);
+                        w.push(", ");
+                        w.string(value);
+                    }
+                    w.push_char(')');
                 }
                 w.push_char(')');
             }
