@@ -4,10 +4,13 @@
 //! * the summary table is created by `IcebergCtas` (Spark form: `CREATE TABLE ... USING
 //!   iceberg PARTITIONED BY (dt) ... AS SELECT`) from a typed aggregate `Select`
 //!   (`count(*)`, `count(*) FILTER (WHERE ...)`, `avg`, `min`, `max`, `CAST(ts AS date)`);
-//! * one day is refreshed with the recipe DELETE (that day) + INSERT (that day's rows of
-//!   the same aggregate query): run twice, the table is the same, and it equals the
-//!   aggregate computed in Rust from the source rows;
-//! * the missing-days query (distinct `dt`, grouped) finds exactly the day with no data.
+//! * one day is refreshed with the crate's recipe [`DailyRefresh`] rendered for Spark:
+//!   `DELETE` (that day) + `INSERT INTO ... SELECT` (that day's rows of the same
+//!   aggregate query), run in the engine; run twice, the table is the same, and it
+//!   equals the aggregate computed in Rust from the source rows;
+//! * the recipe [`MissingDays`] (Spark: `array_except(sequence(...),
+//!   collect_list(partition.dt))` over the `partitions` metadata table), decoded with
+//!   `MissingDays::decode`, finds exactly the day with no data.
 //!
 //! The Athena CTAS (`CREATE TABLE ... WITH (...) AS`) is Athena-only: pinned as refused.
 
@@ -17,6 +20,7 @@ use chrono::{Duration, NaiveDate, NaiveDateTime};
 use iceberg_sql::dml;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, Select};
+use iceberg_sql::recipes::{DailyRefresh, MissingDays};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -175,40 +179,43 @@ fn assert_summary(got: &[DailySummary], want: &[DailySummary]) {
     }
 }
 
-/// The refresh recipe for one day: DELETE that day's summary rows, then INSERT the
-/// aggregate of that day's events.
+/// The refresh recipe for one day, [`DailyRefresh`] for Spark: DELETE that day's
+/// summary rows, then INSERT ... SELECT the aggregate of that day's events (the rows
+/// never leave the engine).
 fn refresh(engine: &Engine, d: NaiveDate) {
-    engine.run(
-        dml::delete::<DailySummary>()
-            .filter(DailySummary::DT.eq(d))
-            .dialect(Dialect::Spark)
-            .build()
-            .unwrap(),
-    );
-    let rows: Vec<DailySummary> = decode(&engine.run(summary_query(Some(d)).build().unwrap()));
-    if !rows.is_empty() {
-        engine.run(dml::insert(&rows).dialect(Dialect::Spark).build().unwrap());
-    }
-}
-
-fn missing_days(engine: &Engine, from: NaiveDate, to: NaiveDate) -> Vec<NaiveDate> {
-    let q = Select::<DailySummary>::table()
-        .column(DailySummary::DT)
-        .group_by(DailySummary::DT)
-        .order_by(DailySummary::DT, Order::Asc)
+    let q = summary_query(Some(d));
+    let steps = DailyRefresh::new(DailySummary::DT, d, &q)
         .dialect(Dialect::Spark)
         .build()
         .unwrap();
+    assert_eq!(steps.len(), 2);
+    assert_eq!(
+        steps[0].sql(),
+        format!("DELETE FROM analytics.mcp_daily_summary\nWHERE dt = DATE '{d}'")
+    );
+    assert!(
+        steps[1]
+            .sql()
+            .starts_with("INSERT INTO analytics.mcp_daily_summary (tool_name, status, call_count, success_count, avg_latency_ms, min_latency_ms, max_latency_ms, dt)\nSELECT "),
+        "{}",
+        steps[1].sql()
+    );
+    for s in &steps {
+        assert_eq!(s.dialect(), Dialect::Spark);
+        engine.run(s);
+    }
+}
+
+/// The recipe [`MissingDays`] for Spark, run in the engine and decoded.
+fn missing_days(engine: &Engine, from: NaiveDate, to: NaiveDate) -> Vec<NaiveDate> {
+    let q = MissingDays::new(DailySummary::table_def(), "dt", from, to)
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap();
+    assert!(q.sql().contains(".partitions"), "{}", q.sql());
     let r = engine.run(&q);
-    let present: Vec<NaiveDate> = r
-        .column("dt")
-        .into_iter()
-        .map(|c| c.unwrap().parse().unwrap())
-        .collect();
-    from.iter_days()
-        .take_while(|d| *d <= to)
-        .filter(|d| !present.contains(d))
-        .collect()
+    assert_eq!(r.len(), 1, "one row: {:?}", r.rows);
+    MissingDays::decode(&Row::new(&r.columns, &r.rows[0])).expect("missing days decode")
 }
 
 #[test]
