@@ -1,9 +1,11 @@
 //! End-to-end maintenance: many small INSERTs (one data file each per partition), then
 //! compaction (`Optimize`, Spark: `CALL local.system.rewrite_data_files`) first of one
 //! identity partition (`where =>`), then of the whole table, then snapshot expiry
-//! (`Vacuum`, Spark: `CALL local.system.expire_snapshots`). The rows stay the same, the
-//! data-file count (typed `files` metadata rows) goes down, the old snapshots are gone
-//! and time travel to them fails.
+//! (`Vacuum`, Spark: `CALL local.system.expire_snapshots`). The compactions pass the
+//! Spark-only option `min-input-files = 1` (`Optimize::spark_option`), so every
+//! partition they cover ends with exactly one data file, whatever its file count was.
+//! The rows stay the same, the data-file count (typed `files` metadata rows) goes down
+//! to one per partition, the old snapshots are gone and time travel to them fails.
 //!
 //! Athena's `OPTIMIZE ... REWRITE DATA USING BIN_PACK` and `VACUUM` are Athena-only
 //! syntax: the test pins that Spark refuses them verbatim. The retention step of
@@ -128,42 +130,9 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         assert_eq!(e.class(), Some("PARSE_SYNTAX_ERROR"), "{e}");
     }
 
-    // 1. Compact one identity partition (Spark: `where => 'event_date = DATE ...'`).
-    let day1 = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
-    let partial = def
-        .optimize()
-        .filter(Metric::EVENT_DATE, Cmp::Eq, day1)
-        .dialect(spark)
-        .build()
-        .unwrap();
-    assert!(
-        partial.sql().contains("rewrite_data_files"),
-        "{}",
-        partial.sql()
-    );
-    let r = engine.run(&partial);
-    assert_eq!(r.columns[0], "rewritten_data_files_count");
-    let files_mid = data_files(engine);
-    let in_day = |fs: &[FileRow], day: &str| {
-        fs.iter()
-            .filter(|f| f.file_path.contains(&format!("event_date={day}")))
-            .count()
-    };
-    assert!(in_day(&files_mid, "2026-10-01") < in_day(&files_before, "2026-10-01"));
-    assert_eq!(
-        in_day(&files_mid, "2026-10-02"),
-        in_day(&files_before, "2026-10-02"),
-        "the other partition is untouched"
-    );
-    assert_eq!(read_all(engine), model);
-
-    // 2. Compact the whole table. Spark's rewrite_data_files leaves a partition alone
-    // unless it has at least `min-input-files` (5) files, and the builder has no way to
-    // pass procedure options; so: every partition that had 5+ files now has one, and the
-    // others are unchanged.
-    let compact = def.optimize().dialect(spark).build().unwrap();
-    engine.run(&compact);
-    let files_after = data_files(engine);
+    // Spark's rewrite_data_files leaves a partition alone unless it has at least
+    // `min-input-files` (default 5) small files; with the option at 1 every partition
+    // the compaction covers is rewritten into one file, so the counts are exact.
     let per_dir = |fs: &[FileRow]| {
         let mut m = std::collections::BTreeMap::<String, usize>::new();
         for f in fs {
@@ -172,17 +141,78 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         }
         m
     };
-    let (before_dirs, after_dirs) = (per_dir(&files_before), per_dir(&files_after));
+    let count =
+        |r: &QueryResult, column: &str| -> usize { r.column(column)[0].unwrap().parse().unwrap() };
+    let before_dirs = per_dir(&files_before);
+    // Some partition has several files, and some fewer than the default 5: without the
+    // option the latter would be left alone.
+    assert!(before_dirs.values().any(|&n| n > 1), "{before_dirs:?}");
+    assert!(before_dirs.values().any(|&n| n < 5), "{before_dirs:?}");
+
+    // 1. Compact one identity partition (Spark: `where => 'event_date = DATE ...'`).
+    let day1 = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let partial = def
+        .optimize()
+        .filter(Metric::EVENT_DATE, Cmp::Eq, day1)
+        .spark_option("min-input-files", "1")
+        .dialect(spark)
+        .build()
+        .unwrap();
+    assert!(
+        partial
+            .sql()
+            .ends_with(", options => map('min-input-files', '1'))"),
+        "{}",
+        partial.sql()
+    );
+    let r = engine.run(&partial);
+    assert_eq!(r.columns[0], "rewritten_data_files_count");
+    let files_mid = data_files(engine);
+    let mid_dirs = per_dir(&files_mid);
+    assert_eq!(
+        before_dirs.keys().collect::<Vec<_>>(),
+        mid_dirs.keys().collect::<Vec<_>>()
+    );
+    let day1_dirs = before_dirs
+        .keys()
+        .filter(|d| d.contains("event_date=2026-10-01"))
+        .count();
+    assert!(day1_dirs > 0);
+    for (dir, &n) in &before_dirs {
+        if dir.contains("event_date=2026-10-01") {
+            assert_eq!(mid_dirs[dir], 1, "{dir}: {n} files before, one after");
+        } else {
+            assert_eq!(mid_dirs[dir], n, "{dir}: the other day is untouched");
+        }
+    }
+    assert_eq!(count(&r, "added_data_files_count"), day1_dirs);
+    assert_eq!(
+        files_before.len() - files_mid.len(),
+        count(&r, "rewritten_data_files_count") - count(&r, "added_data_files_count")
+    );
+    assert_eq!(read_all(engine), model);
+
+    // 2. Compact the whole table: every partition ends with exactly one data file.
+    let compact = def
+        .optimize()
+        .spark_option("min-input-files", "1")
+        .dialect(spark)
+        .build()
+        .unwrap();
+    let r = engine.run(&compact);
+    let files_after = data_files(engine);
+    let after_dirs = per_dir(&files_after);
     assert_eq!(
         before_dirs.keys().collect::<Vec<_>>(),
         after_dirs.keys().collect::<Vec<_>>()
     );
-    assert!(before_dirs.values().any(|&n| n >= 5), "{before_dirs:?}");
-    for (dir, &n) in &before_dirs {
-        let want = if n >= 5 { 1 } else { n };
-        assert_eq!(after_dirs[dir], want, "{dir}: {n} files before");
-    }
+    assert!(after_dirs.values().all(|&n| n == 1), "{after_dirs:?}");
+    assert_eq!(files_after.len(), before_dirs.len());
     assert!(files_after.len() < files_before.len());
+    assert_eq!(
+        files_mid.len() - files_after.len(),
+        count(&r, "rewritten_data_files_count") - count(&r, "added_data_files_count")
+    );
     assert_eq!(
         files_after.iter().map(|f| f.record_count).sum::<i64>(),
         model.len() as i64
