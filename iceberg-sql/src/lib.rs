@@ -50,8 +50,8 @@ pub mod ident;
 pub mod maintenance;
 pub mod model;
 pub mod query;
-pub mod record;
 pub mod recipes;
+pub mod record;
 pub mod render;
 pub mod statement;
 pub mod types;
@@ -76,18 +76,18 @@ pub use iceberg_sql_derive::IcebergTable;
 pub mod prelude {
     pub use crate::ddl::{CreateTable, DropTable};
     pub use crate::dialect::Dialect;
+    pub use crate::dml::{MergeSource, TableWrites};
     pub use crate::error::{Error, ErrorKind};
     pub use crate::expr::Col;
     pub use crate::expr::{
-        case_when, count_all, current_date, current_timestamp, days, hours, minutes, months,
-        param, seconds, source, target, years, Cond, SqlExpr, TimeUnit,
+        case_when, count_all, current_date, current_timestamp, days, hours, minutes, months, param,
+        seconds, source, target, years, Cond, SqlExpr, TimeUnit,
     };
     pub use crate::model::{
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
         TableName, TableProperties, TableProperty,
     };
     pub use crate::record::{IcebergTable, Row, SqlType};
-    pub use crate::dml::{MergeSource, TableWrites};
     pub use crate::statement::{Statement, StatementKind};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;

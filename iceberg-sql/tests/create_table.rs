@@ -7,7 +7,11 @@ use iceberg_sql::{StructField, MAX_QUERY_BYTES};
 /// The seed 000 table, with the column set from reference §1.6.
 fn mcp_events() -> TableDef {
     TableDef::builder("analytics", "mcp_events")
-        .column(Column::new("event_id", IcebergType::String).required().comment("ULID"))
+        .column(
+            Column::new("event_id", IcebergType::String)
+                .required()
+                .comment("ULID"),
+        )
         .column(Column::new("session_id", IcebergType::String).required())
         .column(Column::new("tool_name", IcebergType::String).required())
         .column(Column::new("user_id", IcebergType::String).required())
@@ -16,7 +20,10 @@ fn mcp_events() -> TableDef {
         .column(Column::new("status", IcebergType::String).required())
         .column(Column::new("latency_ms", IcebergType::Long).required())
         .partition(PartitionField::new("event_ts", PartitionTransform::Day))
-        .partition(PartitionField::new("user_id", PartitionTransform::Bucket(16)))
+        .partition(PartitionField::new(
+            "user_id",
+            PartitionTransform::Bucket(16),
+        ))
         .location("s3://my-datalake/iceberg/mcp_events/")
         .property_str("format", "parquet")
         .property_str("write_compression", "snappy")
@@ -39,8 +46,14 @@ fn every_type() -> TableDef {
         .column(Column::new("c_timestamp", IcebergType::Timestamp))
         .column(Column::new("c_string", IcebergType::String).comment("any text"))
         .column(Column::new("c_binary", IcebergType::Binary))
-        .column(Column::new("c_list", IcebergType::list(IcebergType::String)))
-        .column(Column::new("c_map", IcebergType::map(IcebergType::String, IcebergType::Long)))
+        .column(Column::new(
+            "c_list",
+            IcebergType::list(IcebergType::String),
+        ))
+        .column(Column::new(
+            "c_map",
+            IcebergType::map(IcebergType::String, IcebergType::Long),
+        ))
         .column(Column::new("c_struct", point.clone()))
         .column(Column::new(
             "c_deep",
@@ -140,8 +153,16 @@ fn create_if_not_exists_and_drop() {
         t.create_table().if_not_exists().build().unwrap().into_sql(),
         t.drop_table().build().unwrap().into_sql(),
         t.drop_table().if_exists().build().unwrap().into_sql(),
-        t.drop_table().if_exists().dialect(Dialect::Spark).build().unwrap().into_sql(),
-        DropTable::new(&TableName::new("analytics", "table")).build().unwrap().into_sql(),
+        t.drop_table()
+            .if_exists()
+            .dialect(Dialect::Spark)
+            .build()
+            .unwrap()
+            .into_sql(),
+        DropTable::new(&TableName::new("analytics", "table"))
+            .build()
+            .unwrap()
+            .into_sql(),
         DropTable::new(&TableName::new("analytics", "table"))
             .dialect(Dialect::Spark)
             .build()
@@ -168,7 +189,10 @@ impl TableDefBuilderExt {
     fn err(self) -> Error {
         self.0.build().expect_err("must be rejected")
     }
-    fn with(self, f: impl FnOnce(iceberg_sql::model::TableDefBuilder) -> iceberg_sql::model::TableDefBuilder) -> Self {
+    fn with(
+        self,
+        f: impl FnOnce(iceberg_sql::model::TableDefBuilder) -> iceberg_sql::model::TableDefBuilder,
+    ) -> Self {
         TableDefBuilderExt(f(self.0))
     }
 }
@@ -194,7 +218,11 @@ fn special_characters_and_long_names_are_rejected() {
     assert!(e.message().contains("contains '-'"), "{e}");
     let e = one_column(&"x".repeat(256), IcebergType::String).err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
-    assert!(e.message().contains("256 bytes long; Athena allows at most 255"), "{e}");
+    assert!(
+        e.message()
+            .contains("256 bytes long; Athena allows at most 255"),
+        "{e}"
+    );
     let e = TableDef::builder("Analytics", "t")
         .column(Column::new("a", IcebergType::Int))
         .build()
@@ -209,7 +237,8 @@ fn reserved_word_where_the_statement_cannot_quote() {
     let e = iceberg_sql::ident::require_unquoted("table", "OPTIMIZE").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::UnquotableIdentifier);
     assert!(
-        e.message().contains("Athena's OPTIMIZE statement has no documented way to quote names"),
+        e.message()
+            .contains("Athena's OPTIMIZE statement has no documented way to quote names"),
         "{e}"
     );
     // Where the grammar can quote, the same word is quoted in that grammar's style.
@@ -218,7 +247,12 @@ fn reserved_word_where_the_statement_cannot_quote() {
         .location("s3://bucket/t/")
         .build()
         .unwrap();
-    assert!(t.create_table().build().unwrap().sql().starts_with("CREATE TABLE analytics.`table` (\n  `date` date"));
+    assert!(t
+        .create_table()
+        .build()
+        .unwrap()
+        .sql()
+        .starts_with("CREATE TABLE analytics.`table` (\n  `date` date"));
 }
 
 #[test]
@@ -239,7 +273,11 @@ fn bucket_on_a_double_is_rejected() {
         .with(|b| b.partition(PartitionField::new("score", PartitionTransform::Bucket(16))))
         .err();
     assert_eq!(e.kind(), ErrorKind::InvalidPartition);
-    assert!(e.message().contains("bucket() cannot be applied to column `score` of type double"), "{e}");
+    assert!(
+        e.message()
+            .contains("bucket() cannot be applied to column `score` of type double"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -252,7 +290,10 @@ fn other_partition_rules() {
         .with(|b| b.partition(PartitionField::identity("missing")))
         .err();
     assert_eq!(e.kind(), ErrorKind::InvalidPartition);
-    assert_eq!(e.message(), "partition `missing` names no column of table `analytics.t`");
+    assert_eq!(
+        e.message(),
+        "partition `missing` names no column of table `analytics.t`"
+    );
     let e = one_column("n", IcebergType::Long)
         .with(|b| b.partition(PartitionField::new("n", PartitionTransform::Bucket(0))))
         .err();
@@ -285,12 +326,25 @@ fn decimal_39_is_rejected() {
 
 #[test]
 fn timestamptz_is_readable_but_not_creatable_on_athena() {
-    let t = one_column("ts", IcebergType::TimestampTz).0.build().expect("a live table may have it");
+    let t = one_column("ts", IcebergType::TimestampTz)
+        .0
+        .build()
+        .expect("a live table may have it");
     let e = t.create_table().build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidType);
-    assert!(e.message().contains("timestamptz cannot be declared in Athena DDL"), "{e}");
+    assert!(
+        e.message()
+            .contains("timestamptz cannot be declared in Athena DDL"),
+        "{e}"
+    );
     // Spark can declare it (as Spark `timestamp`).
-    assert!(t.create_table().dialect(Dialect::Spark).build().unwrap().sql().contains("ts timestamp\n"));
+    assert!(t
+        .create_table()
+        .dialect(Dialect::Spark)
+        .build()
+        .unwrap()
+        .sql()
+        .contains("ts timestamp\n"));
 }
 
 #[test]
@@ -306,7 +360,10 @@ fn unknown_property_is_rejected() {
     let e = one_column("a", IcebergType::Int)
         .with(|b| b.property_str("vacuum_max_snapshot_age_ms", "259200"))
         .err();
-    assert_eq!(e.hint(), Some("the property is `vacuum_max_snapshot_age_seconds`"));
+    assert_eq!(
+        e.hint(),
+        Some("the property is `vacuum_max_snapshot_age_seconds`")
+    );
 }
 
 #[test]
@@ -326,7 +383,10 @@ fn out_of_range_property_is_rejected() {
     let e = one_column("a", IcebergType::Int)
         .with(|b| b.property_str("write_compression", "lz4"))
         .err();
-    assert_eq!(e.message(), "property `write_compression` = lz4 is not supported for parquet files");
+    assert_eq!(
+        e.message(),
+        "property `write_compression` = lz4 is not supported for parquet files"
+    );
     let e = one_column("a", IcebergType::Int)
         .with(|b| b.property_str("write_compression", "bzip2"))
         .err();
@@ -335,7 +395,11 @@ fn out_of_range_property_is_rejected() {
 
 #[test]
 fn location_at_a_bucket_root_is_rejected() {
-    for root in ["s3://my-datalake", "s3://my-datalake/", "s3://my-datalake//"] {
+    for root in [
+        "s3://my-datalake",
+        "s3://my-datalake/",
+        "s3://my-datalake//",
+    ] {
         let e = Location::parse(root).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidLocation);
         assert!(e.message().contains("is a bucket root"), "{root}: {e}");
@@ -345,8 +409,14 @@ fn location_at_a_bucket_root_is_rejected() {
     let e = Location::parse("s3://bucket/it's").unwrap_err();
     assert!(e.message().contains("cannot be written safely"), "{e}");
     // Athena's CREATE TABLE requires a location.
-    let t = TableDef::builder("a", "t").column(Column::new("x", IcebergType::Int)).build().unwrap();
-    assert_eq!(t.create_table().build().unwrap_err().kind(), ErrorKind::InvalidLocation);
+    let t = TableDef::builder("a", "t")
+        .column(Column::new("x", IcebergType::Int))
+        .build()
+        .unwrap();
+    assert_eq!(
+        t.create_table().build().unwrap_err().kind(),
+        ErrorKind::InvalidLocation
+    );
 }
 
 #[test]
@@ -361,7 +431,11 @@ fn text_too_long_for_the_query_limit_is_rejected() {
         .unwrap();
     let e = big.create_table().build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::QueryTooLong);
-    assert!(e.message().contains("Athena accepts at most 262144 bytes per query"), "{e}");
+    assert!(
+        e.message()
+            .contains("Athena accepts at most 262144 bytes per query"),
+        "{e}"
+    );
     assert!(t.create_table().build().is_ok());
 }
 
@@ -372,7 +446,10 @@ fn ddl_comment_with_a_quote_is_rejected() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
-    assert!(e.message().contains("comment of column `a` contains '\\''"), "{e}");
+    assert!(
+        e.message().contains("comment of column `a` contains '\\''"),
+        "{e}"
+    );
 }
 
 #[test]

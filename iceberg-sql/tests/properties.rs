@@ -41,7 +41,9 @@ fn literal_round_trip(text: &str, dialect: Dialect) -> Result<String, String> {
     let _ = stmt.visit(&mut c);
     match c.strings.as_slice() {
         [one] => Ok(one.clone()),
-        other => Err(format!("expected one string literal, found {other:?} in {sql}")),
+        other => Err(format!(
+            "expected one string literal, found {other:?} in {sql}"
+        )),
     }
 }
 

@@ -16,8 +16,9 @@ use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
     AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, Expr, FromTable,
     FunctionArg, FunctionArguments, HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
-    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, ShowCreateObject, Spanned, SqlOption,
-    Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan, Visit, Visitor,
+    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, ShowCreateObject,
+    Spanned, SqlOption, Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan,
+    Visit, Visitor,
 };
 use sqlparser::tokenizer::Span;
 
