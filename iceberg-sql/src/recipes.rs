@@ -15,9 +15,6 @@
 //!   row-per-day form would also be valid Trino, but our validator does not accept
 //!   `UNNEST` as a table yet.)
 
-// Every builder returns the crate's one `Error`, which clippy finds large; boxing it is
-// a decision for `error.rs`, not for each module.
-
 use chrono::NaiveDate;
 
 use crate::dialect::Dialect;

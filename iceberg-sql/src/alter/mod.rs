@@ -14,9 +14,6 @@
 //! Only Iceberg's legal promotions are accepted: `int -> bigint`, `float -> double`, and
 //! `decimal(P,S) -> decimal(P',S)` with `P' > P`.
 
-// Every builder returns the crate's one `Error`, which clippy finds large; boxing it is
-// a decision for `error.rs`, not for each module.
-
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};

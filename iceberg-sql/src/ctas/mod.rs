@@ -11,9 +11,6 @@
 //! * [`Unload`]: `UNLOAD (SELECT ...) TO 's3://...' WITH (format, compression,
 //!   partitioned_by)`. Athena only: Spark has no UNLOAD.
 
-// Every builder returns the crate's one `Error`, which clippy finds large; boxing it is
-// a decision for `error.rs`, not for each module.
-
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::needs_quotes;

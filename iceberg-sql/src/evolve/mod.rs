@@ -21,9 +21,6 @@
 //! and (where nullability is declared, i.e. Spark) making a column required or adding a
 //! required column. Column order and comments are not compared.
 
-// Every builder returns the crate's one `Error`, which clippy finds large; boxing it is
-// a decision for `error.rs`, not for each module.
-
 mod parse;
 
 pub use parse::{parse_describe, parse_show_create_table};

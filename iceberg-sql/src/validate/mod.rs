@@ -32,9 +32,6 @@
 //! onto existing AST nodes, so the `Display` of a parsed [`sqlparser::ast::Statement`]
 //! is not the input text (see the table in the `hooks` module source).
 
-// The crate's `Error` is larger than clippy's 128-byte `Err` threshold; whether to box
-// it is `error.rs`'s call, not this module's.
-
 mod allow;
 mod dialects;
 mod hooks;
