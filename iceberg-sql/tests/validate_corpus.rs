@@ -1476,3 +1476,27 @@ fn reject_spark_ctas_with_column_list() {
         "takes the schema from the query",
     );
 }
+
+#[test]
+fn athena_accepts_unnest_but_no_other_table_function() {
+    accept(
+        A,
+        K::Select,
+        0,
+        "SELECT d FROM UNNEST(sequence(DATE '2026-10-01', DATE '2026-10-03', INTERVAL '1' DAY)) AS t (d)",
+    );
+    accept(
+        A,
+        K::Select,
+        0,
+        "SELECT e.event_id, t.tag FROM analytics.mcp_events AS e CROSS JOIN UNNEST(e.tags) AS t (tag)",
+    );
+    reject(
+        A,
+        K::Select,
+        0,
+        "SELECT * FROM generate_series(1, 3)",
+        ErrorKind::DisallowedSyntax,
+        "as a table is not accepted by Athena",
+    );
+}

@@ -1154,7 +1154,13 @@ impl Visitor for Checker<'_> {
                         object_span(name),
                     );
                 }
-                if args.is_some() && trino {
+                // Our dialect reads `UNNEST(array)` as a table function; Trino (and so
+                // Athena) documents it for flattening arrays: `CROSS JOIN UNNEST(a) AS t (x)`.
+                let is_unnest = name.0.len() == 1
+                    && name.0[0].as_ident().is_some_and(|i| {
+                        i.quote_style.is_none() && i.value.eq_ignore_ascii_case("unnest")
+                    });
+                if args.is_some() && trino && !is_unnest {
                     return self.fail(
                         format!("{name}(…) as a table is not accepted by Athena"),
                         object_span(name),
