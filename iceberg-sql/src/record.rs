@@ -500,7 +500,13 @@ pub fn parse_cell(text: &str, ty: &IcebergType) -> Result<Value> {
         T::Date => {
             Value::Date(NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| bad())?)
         }
-        T::Timestamp => Value::Timestamp(parse_timestamp(text.trim()).ok_or_else(bad)?),
+        // A cell marked UTC (a timestamptz column written by another engine) reads as its
+        // UTC wall time, which is how Athena shows zone-less timestamps anyway.
+        T::Timestamp => Value::Timestamp(
+            parse_timestamp(text.trim())
+                .or_else(|| parse_timestamptz(text.trim()).map(|t| t.naive_utc()))
+                .ok_or_else(bad)?,
+        ),
         T::TimestampTz => Value::TimestampTz(parse_timestamptz(text.trim()).ok_or_else(bad)?),
         T::String => Value::String(text.to_string()),
         T::Binary => Value::Binary(parse_hex(text).ok_or_else(bad)?),

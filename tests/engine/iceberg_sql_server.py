@@ -16,7 +16,9 @@ Cells are encoded losslessly, always as a JSON string or null:
   NULL -> null (never ""); strings byte-exact; integers/decimals/floats as decimal text
   (floats via Python repr, shortest round-trip; NaN/Infinity/-Infinity); booleans
   "true"/"false"; binary as lowercase hex; date "YYYY-MM-DD"; timestamps ISO-8601
-  "YYYY-MM-DDTHH:MM:SS[.ffffff]" in UTC (session and JVM run in UTC; no offset suffix);
+  "YYYY-MM-DDTHH:MM:SS[.ffffff]" in UTC (session and JVM run in UTC; no offset suffix),
+  except top-level Spark `timestamp` (Iceberg timestamptz) cells, written as Athena writes
+  them: "YYYY-MM-DD HH:MM:SS[.ffffff] UTC";
   arrays/maps/structs as JSON text, whose scalars follow the same rules except that
   NULL is JSON null and integers/booleans are JSON numbers/booleans.
 
@@ -318,8 +320,20 @@ def run_sql(spark, mapper, sql):
         "ok": True,
         "columns": [f.name for f in fields],
         "types": [f.dataType.simpleString() for f in fields],
-        "rows": [[encode_scalar(v) for v in row] for row in rows],
+        "rows": [
+            [encode_cell(v, f.dataType.simpleString()) for v, f in zip(row, fields)]
+            for row in rows
+        ],
     }
+
+
+def encode_cell(v, type_name):
+    """Top-level cell. Spark's `timestamp` is Iceberg timestamptz: write it the way Athena
+    returns a `timestamp with time zone` cell (`2026-10-01 12:00:00.123456 UTC`), so that
+    the same decoders read both engines' rows."""
+    if type_name == "timestamp" and isinstance(v, datetime.datetime):
+        return _ts_text(v).replace("T", " ") + " UTC"
+    return encode_scalar(v)
 
 
 def reset(spark):

@@ -71,21 +71,14 @@ fn data_files(engine: &Engine) -> Vec<FileRow> {
         .collect()
 }
 
-/// Typed snapshot rows. The engine prints Spark `timestamp` (Iceberg timestamptz) cells
-/// zone-less in UTC; `parse_cell` wants a zone on a timestamptz, so mark them as UTC.
+/// Typed snapshot rows (the engine writes timestamptz cells as Athena does: `… UTC`).
 fn snapshots(engine: &Engine) -> Vec<SnapshotRow> {
     let q = Select::<SnapshotRow>::metadata(Metric::table_def().name())
         .order_by(SnapshotRow::COMMITTED_AT, Order::Asc)
         .dialect(Dialect::Spark)
         .build()
         .unwrap();
-    let mut r: QueryResult = engine.run(&q);
-    let i = r.column_index("committed_at").unwrap();
-    for row in &mut r.rows {
-        if let Some(c) = row[i].as_mut() {
-            c.push('Z');
-        }
-    }
+    let r: QueryResult = engine.run(&q);
     r.rows
         .iter()
         .map(|c| SnapshotRow::from_row(&Row::new(&r.columns, c)).unwrap())

@@ -254,24 +254,6 @@ fn decode<T: IcebergTable>(r: &QueryResult) -> Vec<T> {
         .collect()
 }
 
-/// The engine prints Spark `timestamp` (Iceberg timestamptz) cells as zone-less ISO text
-/// in UTC (`2026-11-29T20:21:31.342000`), while `parse_cell` wants a zone on a timestamptz
-/// (` UTC`, `Z`, an offset: Athena's form). Metadata rows (`committed_at`,
-/// `made_current_at`) are timestamptz, so mark those cells as UTC before decoding.
-fn utc_suffix(mut r: QueryResult) -> QueryResult {
-    let ltz: Vec<usize> = (0..r.types.len())
-        .filter(|&i| r.types[i] == "timestamp")
-        .collect();
-    for row in &mut r.rows {
-        for &i in &ltz {
-            if let Some(c) = row[i].as_mut() {
-                c.push('Z');
-            }
-        }
-    }
-    r
-}
-
 fn sorted(mut rows: Vec<McpEvent>) -> Vec<McpEvent> {
     rows.sort_by(|a, b| a.event_id.cmp(&b.event_id));
     rows
@@ -284,7 +266,7 @@ fn snapshots(engine: &Engine, table: &TableName) -> Vec<SnapshotRow> {
         .dialect(Dialect::Spark)
         .build()
         .unwrap();
-    let r = utc_suffix(timed(engine, &q));
+    let r = timed(engine, &q);
     r.rows
         .iter()
         .map(|c| SnapshotRow::from_row(&Row::new(&r.columns, c)).expect("snapshot row decodes"))
@@ -694,7 +676,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .dialect(spark)
         .build()
         .unwrap();
-    let hr = utc_suffix(timed(engine, &hq));
+    let hr = timed(engine, &hq);
     let history: Vec<HistoryRow> = hr
         .rows
         .iter()

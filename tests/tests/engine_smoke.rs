@@ -70,7 +70,7 @@ fn spark_partitioned_table_round_trips_hostile_strings() {
     assert_eq!(r.len(), HOSTILE.len() + 1);
     for (i, s) in HOSTILE.iter().enumerate() {
         let id = i.to_string();
-        let ts = format!("2024-01-0{}T03:04:05.123456", i % 9 + 1);
+        let ts = format!("2024-01-0{} 03:04:05.123456 UTC", i % 9 + 1);
         assert_eq!(
             r.rows_str()[i],
             [Some(id.as_str()), Some(*s), Some(ts.as_str())],
@@ -165,13 +165,13 @@ fn athena_ddl_and_dml_run_verbatim() {
                 Some("evt-001"),
                 None,
                 Some("320"),
-                Some("2024-05-01T10:00:00")
+                Some("2024-05-01 10:00:00 UTC")
             ],
             [
                 Some("evt-002"),
                 Some(""),
                 Some("7"),
-                Some("2024-05-02T23:59:59.999999")
+                Some("2024-05-02 23:59:59.999999 UTC")
             ],
         ]
     );

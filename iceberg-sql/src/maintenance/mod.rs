@@ -25,9 +25,6 @@
 //! because `local` is a reserved word in Athena's DDL list, which our Spark quoting
 //! also honours). Glue/EMR users typically set `.spark_catalog("glue_catalog")`.
 
-// Every builder returns the crate's one `Error`, which clippy finds large; boxing it is
-// a decision for `error.rs`, not for each module.
-
 use chrono::{DateTime, Utc};
 
 use crate::alter::AlterTable;

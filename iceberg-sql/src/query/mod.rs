@@ -10,9 +10,6 @@
 //! Metadata tables: Athena `"db"."t$snapshots"`, Spark `db.t.snapshots`; see
 //! [`metadata`] for the typed rows.
 
-// Every builder returns the crate's one `Error`, which clippy finds large; boxing it is
-// a decision for `error.rs`, not for each module.
-
 pub mod metadata;
 
 use std::marker::PhantomData;
