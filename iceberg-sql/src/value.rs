@@ -489,18 +489,25 @@ fn write_float(out: &mut String, v: f64, shortest: &str, real: bool, spark: bool
 }
 
 /// Appends a DML string literal for `s`: `'...'` with `'` doubled (Trino) or with `\`
-/// and `'` backslash-escaped (Spark). Any Rust string round-trips.
+/// and `'` backslash-escaped, and the `{` of `${` escaped against Spark's variable
+/// substitution (Spark). Any Rust string round-trips.
 pub fn write_string(out: &mut String, s: &str, grammar: Grammar) {
     out.reserve(s.len() + 2);
     out.push('\'');
     match grammar {
         Grammar::Spark => {
+            let mut prev = '\0';
             for c in s.chars() {
                 match c {
                     '\\' => out.push_str("\\\\"),
                     '\'' => out.push_str("\\'"),
+                    // Stock Spark (Glue, EMR) substitutes `${var}` in the SQL text before
+                    // parsing, even inside literals; `$\{` is not a variable, and Spark's
+                    // lexer reads `\{` as `{`.
+                    '{' if prev == '$' => out.push_str("\\{"),
                     c => out.push(c),
                 }
+                prev = c;
             }
         }
         Grammar::TrinoDml | Grammar::HiveDdl => {
@@ -667,6 +674,12 @@ mod tests {
             spark(s.into(), &IcebergType::String),
             "'a\\'b\\\\c\\'\\';--\n/*\u{2019}'"
         );
+    }
+
+    #[test]
+    fn spark_literals_escape_variable_syntax() {
+        assert_eq!(spark("${x} $y {z} $${".into(), &IcebergType::String), r"'$\{x} $y {z} $$\{'");
+        assert_eq!(trino("${x}".into(), &IcebergType::String), "'${x}'");
     }
 
     #[test]

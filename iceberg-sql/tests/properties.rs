@@ -50,7 +50,8 @@ fn literal_round_trip(text: &str, dialect: Dialect) -> Result<String, String> {
 fn hostile() -> impl Strategy<Value = String> {
     prop_oneof![
         any::<String>(),
-        "[a-z'\\\\;\"`\\-/*\n\r\t \u{2019}\u{0}]{0,40}",
+        "[a-z'\\\\;\"`\\-/*\n\r\t \u{2019}\u{0}${}]{0,40}",
+        Just("${var} $${x} ${system:user.name}".to_string()),
         Just("'; DROP TABLE t; --".to_string()),
         Just("\\'".to_string()),
         Just("a''b\\\\'".to_string()),

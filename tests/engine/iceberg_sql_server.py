@@ -166,9 +166,9 @@ def build_session(args):
         .config("spark.sql.ansi.enabled", "true")
         .config("spark.sql.ansi.doubleQuotedIdentifiers", "true")
         .config("spark.sql.catalogImplementation", "in-memory")
-        # Spark substitutes ${var} even inside string literals (unknown ones become "");
-        # Athena does not, and byte-exact round trips need it off.
-        .config("spark.sql.variable.substitute", "false")
+        # spark.sql.variable.substitute stays at its default (true), as on Glue and EMR:
+        # Spark replaces ${var} even inside string literals, so the Spark renderer writes
+        # `$\{` and the hostile-value tests prove it (raw `${x}` would become "").
         .config(
             "spark.sql.extensions",
             "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",

@@ -5,21 +5,31 @@
 
 use iceberg_sql_tests::engine::{Engine, EngineError};
 
-/// A Spark SQL string literal for hand-written statements: Spark's lexer treats `\` as an
-/// escape character and does NOT read `''` as an escaped quote (see
-/// `trino_style_doubled_quote_is_concatenation_in_spark`).
+/// A Spark SQL string literal for hand-written statements, written by the crate's own
+/// Spark string writer: Spark's lexer treats `\` as an escape character, does NOT read
+/// `''` as an escaped quote (see `trino_style_doubled_quote_is_concatenation_in_spark`),
+/// and substitutes `${var}` inside literals (see `raw_variable_syntax_is_substituted`).
 fn spark_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('\'');
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\'' => out.push_str("\\'"),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
+    iceberg_sql::value::write_string(&mut out, s, iceberg_sql::Grammar::Spark);
     out
+}
+
+/// Why the Spark writer escapes `${`: stock Spark (and this engine, like Glue and EMR)
+/// replaces `${name}` in the SQL text before parsing, even inside a string literal.
+#[test]
+fn raw_variable_syntax_is_substituted() {
+    let Some(engine) = Engine::get_or_skip("raw_variable_syntax_is_substituted") else {
+        return;
+    };
+    let raw = engine.run("SELECT '${not_a_var}|' AS s");
+    assert_eq!(
+        raw.scalar(),
+        Some("|"),
+        "Spark substituted the unknown variable with ''"
+    );
+    let escaped = engine.run(format!("SELECT {} AS s", spark_str("${not_a_var}|")));
+    assert_eq!(escaped.scalar(), Some("${not_a_var}|"));
 }
 
 const HOSTILE: &[&str] = &[

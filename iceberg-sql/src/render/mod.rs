@@ -107,6 +107,14 @@ impl SqlWriter {
     /// Appends a DDL string literal; `what` names it in the error if the text has a
     /// quote, backslash or control character.
     pub fn ddl_string(&mut self, what: &str, text: &str) -> Result<&mut Self> {
+        if self.grammar == Grammar::Spark && text.contains("${") {
+            // DDL strings cannot hold escapes, and stock Spark would substitute `${var}`.
+            return Err(crate::error::Error::new(
+                crate::error::ErrorKind::InvalidValue,
+                format!("{what} contains `${{`, which Spark replaces with a variable's value"),
+            )
+            .with_hint("remove the `${` sequence from the text"));
+        }
         value::write_ddl_string(&mut self.sql, what, text)?;
         Ok(self)
     }
