@@ -678,7 +678,10 @@ mod tests {
 
     #[test]
     fn spark_literals_escape_variable_syntax() {
-        assert_eq!(spark("${x} $y {z} $${".into(), &IcebergType::String), r"'$\{x} $y {z} $$\{'");
+        assert_eq!(
+            spark("${x} $y {z} $${".into(), &IcebergType::String),
+            r"'$\{x} $y {z} $$\{'"
+        );
         assert_eq!(trino("${x}".into(), &IcebergType::String), "'${x}'");
     }
 
