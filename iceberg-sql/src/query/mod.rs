@@ -100,6 +100,11 @@ enum Item {
     Joined(usize, &'static str),
     /// A nested metadata column read as JSON text.
     Json(&'static str),
+    /// A nested (list, map, struct) table column in the default projection of a SELECT
+    /// whose rows come back to us: Athena returns such cells in a text form that cannot
+    /// be parsed back reliably (`[a, b]`, `{k=v}`), so Athena reads it `CAST(c AS
+    /// JSON)`; Spark (whose JSON output drops timestamp precision) reads it as is.
+    Nested(String),
     /// A plain column of a metadata table (default projection).
     Name(String),
     /// Spark's spelling of a metadata column (our static text) `AS` its name.
@@ -456,7 +461,7 @@ impl<S> Select<S> {
                         }
                     }
                 },
-                Item::Json(_) | Item::Name(_) | Item::Spark(..) => {}
+                Item::Json(_) | Item::Name(_) | Item::Spark(..) | Item::Nested(_) => {}
             }
         }
         if let Some(f) = &self.filter {
@@ -511,6 +516,10 @@ impl<S> Select<S> {
                             && !self.group_by.contains(e)
                     }
                     Item::Joined(_, name) => !self.group_by.contains(&Expr::column(name)),
+                    Item::Nested(name) => !self
+                        .group_by
+                        .iter()
+                        .any(|g| matches!(g, Expr::Column { name: n, .. } if *n == name.as_str())),
                     Item::Json(_) | Item::Name(_) | Item::Spark(..) => false,
                 };
                 if ungrouped {
@@ -540,10 +549,18 @@ impl<S> Select<S> {
         Error::check_all(errors)
     }
 
-    /// Writes the query (checked) into `w`; used by CTAS, UNLOAD and INSERT ... SELECT.
+    /// Writes the query (checked) into `w`; used by CTAS, UNLOAD and INSERT ... SELECT,
+    /// where nested columns keep their types.
     pub(crate) fn render_into(&self, w: &mut SqlWriter) -> Result<()> {
+        self.render_query(w, false)
+    }
+
+    /// Writes the query; with `for_reading` (a SELECT whose rows come back to us), Athena
+    /// reads nested table columns as JSON text so that they decode exactly.
+    fn render_query(&self, w: &mut SqlWriter, for_reading: bool) -> Result<()> {
         self.check()?;
         let spark = w.dialect() == Dialect::Spark;
+        let json_nested = for_reading && !spark;
         w.push("SELECT ");
         let json_items: Vec<Item>;
         let spark_names = spark
@@ -551,7 +568,24 @@ impl<S> Select<S> {
                 .columns
                 .iter()
                 .any(|c| (self.spark_expr)(&c.name).is_some());
-        let items = if self.items.is_empty() && (!self.json_columns.is_empty() || spark_names) {
+        // Athena: list a table's columns so that nested ones can be read as JSON.
+        let nested_default = json_nested
+            && matches!(self.relation, Relation::Table(_))
+            && self.columns.iter().any(|c| !c.ty.is_primitive());
+        let items = if self.items.is_empty() && nested_default {
+            json_items = self
+                .columns
+                .iter()
+                .map(|c| {
+                    if c.ty.is_primitive() {
+                        Item::Name(c.name.clone())
+                    } else {
+                        Item::Nested(c.name.clone())
+                    }
+                })
+                .collect();
+            &json_items
+        } else if self.items.is_empty() && (!self.json_columns.is_empty() || spark_names) {
             json_items = self
                 .columns
                 .iter()
@@ -589,6 +623,15 @@ impl<S> Select<S> {
                 }
                 Item::Spark(expr, name) => {
                     w.push(expr).push(" AS ").ident(name);
+                }
+                Item::Nested(name) if !json_nested => {
+                    w.ident(name);
+                }
+                Item::Nested(name) => {
+                    w.push("CAST(")
+                        .ident(name)
+                        .push(" AS JSON) AS ")
+                        .ident(name);
                 }
                 Item::Json(name) => {
                     if spark {
@@ -676,7 +719,7 @@ impl<S> Select<S> {
                 Item::Expr(Expr::Column { name, .. }, None) => Some(name.to_string()),
                 Item::Expr(..) => None,
                 Item::Joined(_, n) | Item::Json(n) => Some(n.to_string()),
-                Item::Name(n) | Item::Spark(_, n) => Some(n.clone()),
+                Item::Name(n) | Item::Spark(_, n) | Item::Nested(n) => Some(n.clone()),
             })
             .collect()
     }
@@ -692,7 +735,7 @@ impl<S> Select<S> {
     /// Checks, renders and validates the statement.
     pub fn build(&self) -> Result<Statement> {
         let mut w = SqlWriter::new(StatementKind::Select, self.dialect);
-        self.render_into(&mut w)?;
+        self.render_query(&mut w, true)?;
         w.finish()
     }
 }
