@@ -2,8 +2,8 @@
 
 use std::marker::PhantomData;
 
-use super::update::{and_filter, check_where};
-use super::{check_columns, refuse_aggregates, refuse_params};
+use super::check_filter;
+use super::update::{and_filter, check_target};
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::expr::{Expr, IntoOperand};
@@ -133,18 +133,8 @@ impl<T: IcebergTable> Delete<T> {
         let def = T::table_def();
         let kind = StatementKind::Delete;
         let name = self.table.as_ref().unwrap_or(def.name());
-        let mut errors = Vec::new();
-        if let Err(e) = name.check() {
-            errors.extend(e.into_vec());
-        }
-        if let Err(e) = check_where(kind, &self.filter, self.all_rows) {
-            errors.push(e);
-        }
-        if let Some(f) = &self.filter {
-            check_columns(def, f, &mut errors);
-            refuse_params(kind, f, &mut errors);
-            refuse_aggregates("a WHERE clause", f, &mut errors);
-        }
+        let mut errors = check_target(kind, name, &self.filter, self.all_rows);
+        check_filter(kind, def, self.filter.as_ref(), &mut errors);
         Error::check_all(errors)?;
         let mut w = SqlWriter::new(kind, self.dialect);
         w.push("DELETE FROM ").table_name(name);

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use super::update::and_filter;
-use super::{check_columns, column, refuse_aggregates, refuse_params};
+use super::{check_filter, column};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, Expr, IntoOperand};
@@ -169,11 +169,7 @@ impl<T: IcebergTable> InsertSelect<T> {
                 }
             }
         }
-        if let Some(f) = &self.filter {
-            check_columns(def, f, &mut errors);
-            refuse_params(kind, f, &mut errors);
-            refuse_aggregates("a WHERE clause", f, &mut errors);
-        }
+        check_filter(kind, def, self.filter.as_ref(), &mut errors);
         Error::check_all(errors)?;
 
         let mut w = SqlWriter::new(kind, self.dialect);

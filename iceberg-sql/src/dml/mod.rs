@@ -163,6 +163,21 @@ pub(crate) fn refuse_params(kind: StatementKind, expr: &Expr, errors: &mut Vec<E
     }
 }
 
+/// The checks every WHERE filter gets: its columns exist, `?` only where the kind takes
+/// parameters, no aggregates.
+pub(crate) fn check_filter(
+    kind: StatementKind,
+    def: &TableDef,
+    filter: Option<&Expr>,
+    errors: &mut Vec<Error>,
+) {
+    if let Some(f) = filter {
+        check_columns(def, f, errors);
+        refuse_params(kind, f, errors);
+        refuse_aggregates("a WHERE clause", f, errors);
+    }
+}
+
 /// Refuses aggregates where a row-level expression is required.
 pub(crate) fn refuse_aggregates(what: &str, expr: &Expr, errors: &mut Vec<Error>) {
     if expr.contains_aggregate() {

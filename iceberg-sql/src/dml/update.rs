@@ -2,7 +2,9 @@
 
 use std::marker::PhantomData;
 
-use super::{check_columns, column, refuse_aggregates, refuse_params, retype_literal};
+use super::{
+    check_columns, check_filter, column, refuse_aggregates, refuse_params, retype_literal,
+};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, ColumnValue, Expr, IntoOperand};
@@ -108,6 +110,21 @@ pub(crate) fn and_filter(current: Option<Expr>, next: Expr) -> Option<Expr> {
     })
 }
 
+/// The target name's check and the WHERE-or-`all_rows()` rule, shared by UPDATE and
+/// DELETE; returns the problems found so far.
+pub(crate) fn check_target(
+    kind: StatementKind,
+    name: &TableName,
+    filter: &Option<Expr>,
+    all_rows: bool,
+) -> Vec<Error> {
+    let mut errors = name.check().err().map(Error::into_vec).unwrap_or_default();
+    if let Err(e) = check_where(kind, filter, all_rows) {
+        errors.push(e);
+    }
+    errors
+}
+
 /// The WHERE-or-`all_rows()` rule shared by UPDATE and DELETE.
 pub(crate) fn check_where(
     kind: StatementKind,
@@ -195,13 +212,7 @@ impl<T: IcebergTable> Update<T> {
         let def = T::table_def();
         let kind = StatementKind::Update;
         let name = self.table.as_ref().unwrap_or(def.name());
-        let mut errors = Vec::new();
-        if let Err(e) = name.check() {
-            errors.extend(e.into_vec());
-        }
-        if let Err(e) = check_where(kind, &self.filter, self.all_rows) {
-            errors.push(e);
-        }
+        let mut errors = check_target(kind, name, &self.filter, self.all_rows);
         if self.sets.is_empty() {
             errors.push(Error::new(
                 ErrorKind::DisallowedSyntax,
@@ -226,11 +237,7 @@ impl<T: IcebergTable> Update<T> {
             refuse_params(kind, value, &mut errors);
             refuse_aggregates("an UPDATE value", value, &mut errors);
         }
-        if let Some(f) = &self.filter {
-            check_columns(def, f, &mut errors);
-            refuse_params(kind, f, &mut errors);
-            refuse_aggregates("a WHERE clause", f, &mut errors);
-        }
+        check_filter(kind, def, self.filter.as_ref(), &mut errors);
         Error::check_all(errors)?;
 
         let mut w = SqlWriter::new(kind, self.dialect);
