@@ -55,6 +55,10 @@ const ROW_SEPARATOR: &str = ",\n  ";
 /// );
 /// let batches = insert(&rows).max_bytes(80).batches()?;
 /// assert_eq!(batches.len(), 2);
+/// // With the rows each batch holds:
+/// let with_rows = insert(&rows).max_bytes(80).batches_with_rows()?;
+/// assert_eq!(with_rows.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(), vec![0..1, 1..2]);
+/// assert_eq!(with_rows[1].1, batches[1]);
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[derive(Debug)]
@@ -284,13 +288,23 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// statements. A row that cannot fit any statement on its own is an error naming
     /// the row (0-based index).
     pub fn batches(&self) -> Result<Vec<Statement>> {
+        Ok(self
+            .batches_with_rows()?
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect())
+    }
+
+    /// [`batches`](Insert::batches), each with the range of the input rows it holds
+    /// (so a caller can say which rows a committed batch wrote).
+    pub fn batches_with_rows(&self) -> Result<Vec<(Range<usize>, Statement)>> {
         if self.rows.is_empty() {
             return Ok(Vec::new());
         }
         let rendered = self.render_rows(self.max_partitions.is_some())?;
         self.pack(&rendered)?
             .into_iter()
-            .map(|r| self.statement(&rendered, r))
+            .map(|r| Ok((r.clone(), self.statement(&rendered, r)?)))
             .collect()
     }
 
