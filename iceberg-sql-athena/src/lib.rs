@@ -41,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+mod append;
 mod config;
 mod error;
 mod executor;
@@ -49,14 +50,19 @@ mod outcome;
 mod row;
 mod token;
 
-pub use config::{Encryption, ExecutorConfig, PollConfig, RetryPolicy};
-pub use error::{
-    AppendError, DecodeError, Error, ErrorCategory, FailureKind, QueryError, QueryState, Result,
+pub use append::{
+    AppendError, AppendOptions, AppendProgress, AppendReport, BatchReport, BatchState,
 };
-pub use executor::{rows_from_result_set, AthenaExecutor};
+pub use config::{Backoff, Encryption, ExecutorConfig, PollConfig, Resubmit, RetryPolicy};
+pub use error::{
+    ApiError, ApiErrorClass, CommitState, DecodeError, Error, ErrorCategory, FailureKind,
+    QueryError, QueryState, Result, AFTER_WRITE_ERROR_TYPES,
+};
+pub use executor::{
+    rows_from_result_set, AthenaExecutor, BeforeResubmit, CancelHandle, ExecuteOptions,
+};
 pub use lifecycle::{
-    AppendProgress, EnsureOptions, EnsureReport, LiveDefinition, MaintenanceOptions,
-    MaintenanceReport,
+    EnsureOptions, EnsureReport, LiveDefinition, MaintenanceOptions, MaintenanceReport,
 };
 pub use outcome::{estimate_cost_usd, QueryOutcome, QueryStats, Run, RunEnd, BYTES_PER_TB};
 pub use row::{ColumnMeta, Columns, FromCell, FromRow, Row};

@@ -10,7 +10,8 @@ use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Select;
 use iceberg_sql_athena::{
-    AthenaExecutor, EnsureOptions, Error, ExecutorConfig, MaintenanceOptions, PollConfig, RunEnd,
+    AppendOptions, AthenaExecutor, EnsureOptions, Error, ExecutorConfig, MaintenanceOptions,
+    PollConfig, RunEnd,
 };
 use serde_json::json;
 
@@ -197,14 +198,18 @@ async fn typed_lifecycle_create_append_maintain() {
     ];
     let mut progress = Vec::new();
     let appended = ex
-        .append_rows(&rows, |p| progress.push((p.done, p.total)))
+        .append_rows(&rows, AppendOptions::new("typed-lifecycle"), |p| {
+            progress.push((p.done, p.total))
+        })
         .await
         .unwrap();
     let expected_batches = iceberg_sql::dml::insert(&rows)
         .max_partitions(100)
         .batches()
         .unwrap();
-    assert_eq!(appended.len(), expected_batches.len());
+    assert_eq!(appended.batches.len(), expected_batches.len());
+    assert!(appended.is_complete());
+    assert_eq!(appended.committed_rows(), vec![0..rows.len()]);
     assert_eq!(
         progress.last(),
         Some(&(expected_batches.len(), expected_batches.len()))

@@ -48,6 +48,8 @@ impl Op {
 /// Something that goes wrong with one API call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
+    /// No fault: this call is answered normally (to script "the third call fails").
+    Pass,
     /// HTTP 400 `ThrottlingException` ("Rate exceeded"); the call has no effect.
     Throttle,
     /// HTTP 400 `TooManyRequestsException` (`CONCURRENT_QUERY_LIMIT_EXCEEDED`); no effect.
@@ -72,6 +74,7 @@ impl Fault {
     /// A short name for counting (`throttle`, `5xx`, `reset`, `slow`, ...).
     pub fn kind(self) -> &'static str {
         match self {
+            Fault::Pass => "none",
             Fault::Throttle => "throttle",
             Fault::TooManyRequests => "too-many-requests",
             Fault::ServerError | Fault::Unavailable => "5xx",
@@ -214,7 +217,7 @@ impl FaultPlan {
 
     pub(crate) fn next_fault(&mut self, op: Op) -> Option<Fault> {
         if let Some(f) = self.scripted.get_mut(&op).and_then(VecDeque::pop_front) {
-            return Some(f);
+            return (f != Fault::Pass).then_some(f);
         }
         let random = self.random.as_ref()?;
         if !random.ops.contains(&op) || !self.rng.chance(random.rate) {

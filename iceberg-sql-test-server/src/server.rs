@@ -154,6 +154,7 @@ impl Inner {
                 tokio::time::sleep(d).await;
                 reply(a)
             }
+            (Some(Fault::Pass), Some(a)) => reply(a),
             (_, None) => reply(error(500, "InternalServerException", "no answer")),
         }
     }
