@@ -455,7 +455,7 @@ impl Observed {
 
 /// How many earlier calls' finished executions one call may walk through (a re-run
 /// answering earlier attempts' tokens) besides its resubmission budget.
-const MAX_REPLAYED_ATTEMPTS: u32 = 16;
+const MAX_REPLAYED_ATTEMPTS: u32 = 64;
 
 fn remaining(deadline: Option<Instant>) -> Option<Duration> {
     deadline.map(|d| d.saturating_duration_since(Instant::now()))
