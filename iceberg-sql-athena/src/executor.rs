@@ -602,6 +602,8 @@ impl AthenaExecutor {
         let mut replayed = 0u32;
         let mut maintenance_runs = 0u32;
         let mut attempt = 0u32;
+        // After cancel(): no resubmission, no next run, no next token.
+        let cancelled = || cancel.is_some_and(CancelHandle::is_cancelled);
         let with_runs = |runs: &Vec<Run>, error: Error| -> Error {
             if runs
                 .iter()
@@ -683,6 +685,7 @@ impl AthenaExecutor {
             if !is_new
                 && qe.commit_state() == CommitState::NotCommitted
                 && replayed < MAX_REPLAYED_ATTEMPTS
+                && !cancelled()
             {
                 // An earlier call's attempt under this token, finished without a commit:
                 // this call is the retry, so it moves on to the next attempt's token.
@@ -699,6 +702,9 @@ impl AthenaExecutor {
             if qe.needs_more_runs() {
                 maintenance_runs += 1;
                 runs.push(run(RunEnd::MoreRunsNeeded(qe.clone())));
+                if cancelled() {
+                    return Err(with_runs(&runs, Error::Failed(Box::new(qe))));
+                }
                 if maintenance_runs >= c.max_maintenance_runs {
                     return Err(Error::MoreRunsExhausted {
                         kind: qe.kind(),
@@ -716,6 +722,7 @@ impl AthenaExecutor {
             let may_resubmit = qe.is_retryable()
                 && qe.commit_state() == CommitState::NotCommitted
                 && resubmits < c.retry.max_resubmits
+                && !cancelled()
                 && policy != Resubmit::Never
                 && (policy != Resubmit::AfterCleanup || self.before_resubmit.is_some());
             if !may_resubmit {
@@ -749,8 +756,11 @@ impl AthenaExecutor {
                 delay_ms = delay.as_millis() as u64,
                 "query failed with a retryable error that committed nothing; resubmitting with a new token"
             );
-            runs.push(run(RunEnd::Resubmitted(qe)));
-            tokio::time::sleep(delay).await;
+            runs.push(run(RunEnd::Resubmitted(qe.clone())));
+            self.sleep_or_cancel(delay, cancel).await;
+            if cancelled() {
+                return Err(with_runs(&runs, Error::Failed(Box::new(qe))));
+            }
             attempt += 1;
         }
     }

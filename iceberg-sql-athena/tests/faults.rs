@@ -287,6 +287,43 @@ async fn cancel_stops_the_query_and_returns_its_final_state() {
 }
 
 #[tokio::test]
+async fn cancel_during_a_resubmission_backoff_resubmits_nothing() {
+    let engine =
+        ScriptedEngine::new().on_contains("INSERT", |_| Plan::fail(Failure::internal_retryable()));
+    let s = server(ServerConfig::new().engine(engine)).await;
+    let ex = AthenaExecutor::new(
+        s.client(),
+        config().retry(RetryPolicy {
+            max_resubmits: 3,
+            base_delay: Duration::from_secs(10),
+            max_delay: Duration::from_secs(10),
+        }),
+    );
+    let insert = iceberg_sql::dml::insert(&rows(1)).build().unwrap();
+    let cancel = CancelHandle::new();
+    let canceller = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        canceller.cancel();
+    });
+    let started = std::time::Instant::now();
+    let err = ex
+        .execute_with(&insert, ExecuteOptions::new().cancel_handle(&cancel))
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "woken by cancel"
+    );
+    assert!(matches!(err, Error::Failed(_)), "{err:?}");
+    assert_eq!(
+        s.ledger().executions.len(),
+        1,
+        "not resubmitted after cancel()"
+    );
+}
+
+#[tokio::test]
 async fn dropping_the_call_stops_its_query() {
     let engine = ScriptedEngine::new().on_contains("INSERT", |_| Plan::succeed().running_forever());
     let s = server(ServerConfig::new().engine(engine)).await;
