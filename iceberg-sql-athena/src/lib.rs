@@ -41,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+mod api_error;
 mod append;
 mod config;
 mod error;
