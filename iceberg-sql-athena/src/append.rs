@@ -198,6 +198,10 @@ impl AthenaExecutor {
     /// the same token, observation failures waited out, retryable failures that
     /// committed nothing resubmitted with derived tokens.
     ///
+    /// A re-run moves past an earlier run's attempt of a batch that finished without
+    /// committing (whatever the error: the re-run is the retry) to the next derived
+    /// token.
+    ///
     /// Stops at the first batch that does not commit and returns the report of every
     /// batch in an [`AppendError`]. `progress` is called after each committed batch.
     ///
