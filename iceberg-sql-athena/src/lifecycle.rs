@@ -15,7 +15,7 @@ use iceberg_sql::{Dialect, IcebergTable, Statement, StatementKind, TableDef, Tab
 use crate::error::{AppendError, Error, QueryError, Result};
 use crate::executor::AthenaExecutor;
 use crate::outcome::{QueryOutcome, QueryStats};
-use crate::row::Row;
+use iceberg_sql::record::Row;
 
 /// Progress of [`AthenaExecutor::append`], reported after each batch.
 #[derive(Debug, Clone, PartialEq)]
