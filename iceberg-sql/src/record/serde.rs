@@ -9,7 +9,8 @@
 //! * numbers and booleans are parsed from the text for the type the target asks for
 //!   (`NaN`/`Infinity` included); a decimal reads as its exact text where the target
 //!   takes a string (`rust_decimal` does), or as a number;
-//! * strings are the text, byte for byte; binary reads as bytes (from `00 ff`);
+//! * strings are the text, byte for byte; binary (`00 ff`) reads as bytes, or as a
+//!   sequence of numbers where the target takes anything;
 //! * date, timestamp and timestamptz cells are given in ISO 8601 / RFC 3339 form
 //!   (`2026-01-01T12:00:00.123456`, `...Z`), which `chrono`'s serde support reads;
 //! * list, map and struct cells (JSON from `CAST(col AS JSON)`, or Athena's un-cast
@@ -334,6 +335,10 @@ impl CellDe<'_> {
     fn nested<'de, V: Visitor<'de>>(self, visitor: V) -> DeResult<V::Value> {
         let text = self.text("a nested value")?;
         match self.ty {
+            Some(IcebergType::Binary) => match self.value()? {
+                Some((value, ty)) => ValueDe { value, ty }.deserialize_any(visitor),
+                None => Err(self.bad(text, "binary")),
+            },
             Some(ty) if !ty.is_primitive() => match self.value()? {
                 Some((value, ty)) => ValueDe { value, ty }.deserialize_any(visitor),
                 None => Err(self.bad(text, &ty.iceberg_name())),
@@ -550,7 +555,11 @@ impl<'de> de::Deserializer<'de> for ValueDe<'_> {
                 visitor.visit_string(iso_text(&v))
             }
             (Value::String(s), _) => visitor.visit_string(s),
-            (Value::Binary(b), _) => visitor.visit_byte_buf(b),
+            // As a sequence of bytes: what `Vec<u8>` and `serde_json::Value` accept
+            // (a `bytes` hint gets a byte buffer).
+            (Value::Binary(b), _) => {
+                visitor.visit_seq(de::value::SeqDeserializer::<_, DeError>::new(b.into_iter()))
+            }
             (Value::List(items), IcebergType::List(elem)) => {
                 visitor.visit_seq(de::value::SeqDeserializer::new(
                     items.into_iter().map(|value| ValueDe { value, ty: elem }),
@@ -596,6 +605,17 @@ impl<'de> de::Deserializer<'de> for ValueDe<'_> {
         self.deserialize_f64(visitor)
     }
 
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> DeResult<V::Value> {
+        match self.value {
+            Value::Binary(b) => visitor.visit_byte_buf(b),
+            value => ValueDe { value, ty: self.ty }.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> DeResult<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -622,7 +642,7 @@ impl<'de> de::Deserializer<'de> for ValueDe<'_> {
     }
 
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 char str string bytes byte_buf unit
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 char str string unit
         unit_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
