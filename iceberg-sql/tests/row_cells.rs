@@ -439,8 +439,8 @@ struct Counted(String, i64);
 
 #[derive(FromRow, Debug, PartialEq)]
 #[iceberg(rename_all = "snake_case")]
+#[allow(non_snake_case)]
 struct Renamed {
-    #[allow(non_snake_case)]
     toolName: String,
     #[iceberg(skip)]
     note: String,
