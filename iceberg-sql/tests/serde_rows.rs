@@ -281,3 +281,16 @@ fn table_def_json_is_checked_when_read() {
         assert!(e.to_string().contains(why), "{json}: {e}");
     }
 }
+
+#[test]
+fn json_strings_holding_non_finite_doubles() {
+    let r = row(
+        &[("place", "json")],
+        &[Some(r#"{"lat":"-Infinity","tag":"x"}"#)],
+    );
+    let p: Point = from_row::<(Point,)>(&r).unwrap().0;
+    assert_eq!(p.lat, f64::NEG_INFINITY);
+    let r = row(&[("place", "json")], &[Some(r#"{"lat":"abc","tag":"x"}"#)]);
+    let e = from_row::<(Point,)>(&r).unwrap_err();
+    assert!(e.message().contains("`abc` is not a number"), "{e}");
+}

@@ -709,6 +709,25 @@ impl<'de> de::Deserializer<'de> for JsonDe {
         self.deserialize_str(visitor)
     }
 
+    /// Non-finite doubles are JSON strings (`"NaN"`, `"Infinity"`); some engines quote
+    /// every float.
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> DeResult<V::Value> {
+        match self.0 {
+            Json::String(s) => match s.trim().parse::<f64>() {
+                Ok(f) if !s.trim().is_empty() => visitor.visit_f64(f),
+                _ => Err(decode_err(format!(
+                    "`{}` is not a number",
+                    s.escape_debug()
+                ))),
+            },
+            other => JsonDe(other).deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> DeResult<V::Value> {
+        self.deserialize_f64(visitor)
+    }
+
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -735,7 +754,7 @@ impl<'de> de::Deserializer<'de> for JsonDe {
     }
 
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char bytes byte_buf unit
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 char bytes byte_buf unit
         unit_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
