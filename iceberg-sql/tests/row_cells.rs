@@ -481,3 +481,23 @@ fn nested_form_is_chosen_by_the_column_type() {
         .expect_err("native text in a json column");
     assert!(e.message().contains("not valid JSON"), "{e}");
 }
+
+#[test]
+fn an_optional_zoned_timestamp_keeps_its_offset() {
+    let r = row(
+        &[
+            ("t", "timestamp(3) with time zone"),
+            ("u", "timestamp(3) with time zone"),
+        ],
+        &[Some("2026-07-01 14:30:00.000 +02:00"), None],
+    );
+    let t: Option<DateTime<FixedOffset>> = r.try_get("t").unwrap();
+    assert_eq!(t.unwrap().offset().local_minus_utc(), 7200);
+    let mut owned = r.clone();
+    let t: Option<DateTime<FixedOffset>> = owned.take("t").unwrap();
+    assert_eq!(t.unwrap().offset().local_minus_utc(), 7200);
+    assert_eq!(
+        r.try_get::<Option<DateTime<FixedOffset>>>("u").unwrap(),
+        None
+    );
+}

@@ -61,6 +61,8 @@ pub struct Columns {
     metas: Vec<ColumnMeta>,
     /// Each column's Iceberg type, parsed once from its type name.
     types: Vec<Option<IcebergType>>,
+    /// How each column writes nested values, from its type name.
+    forms: Vec<NestedForm>,
 }
 
 impl Columns {
@@ -70,7 +72,12 @@ impl Columns {
             .iter()
             .map(|m| athena_column_type(&m.type_name, m.precision, m.scale))
             .collect();
-        Columns { metas, types }
+        let forms = metas.iter().map(|m| nested_form(&m.type_name)).collect();
+        Columns {
+            metas,
+            types,
+            forms,
+        }
     }
 
     /// Columns known by name only (cells are decoded by the Rust target's type).
@@ -144,10 +151,8 @@ impl Columns {
         self.metas.is_empty()
     }
 
-    fn nested_form(&self, index: usize) -> NestedForm {
-        self.metas
-            .get(index)
-            .map_or(NestedForm::Json, |m| nested_form(&m.type_name))
+    pub(crate) fn nested_form(&self, index: usize) -> NestedForm {
+        self.forms.get(index).copied().unwrap_or_default()
     }
 }
 
@@ -205,9 +210,10 @@ fn at_column(e: Error, name: &str) -> Error {
     out
 }
 
-fn null_into<T: SqlType>(name: &str) -> Result<T> {
+fn null_into<T: SqlType>(row: &Row, index: usize) -> Result<T> {
     T::from_value(Value::Null).map_err(|e| {
-        at_column(e, name).with_hint("a NULL is never read as \"\" or 0: decode it into an Option")
+        at_column(e, &row.column_name(index))
+            .with_hint("a NULL is never read as \"\" or 0: decode it into an Option")
     })
 }
 
@@ -341,7 +347,7 @@ impl Row {
     /// Decodes the cell at `index` as Iceberg type `ty` into `T`.
     pub(crate) fn decode_at<T: SqlType>(&self, index: usize, ty: &IcebergType) -> Result<T> {
         match self.get_at(index).flatten() {
-            None => null_into(&self.column_name(index)),
+            None => null_into(self, index),
             Some(text) => T::from_cell(text, ty, self.columns.nested_form(index))
                 .map_err(|e| at_column(e, &self.column_name(index))),
         }
@@ -349,7 +355,7 @@ impl Row {
 
     fn take_decode_at<T: SqlType>(&mut self, index: usize, ty: &IcebergType) -> Result<T> {
         match self.cells.get_mut(index).and_then(Option::take) {
-            None => null_into(&self.column_name(index)),
+            None => null_into(self, index),
             Some(text) => T::from_owned_cell(text, ty, self.columns.nested_form(index))
                 .map_err(|e| at_column(e, &self.column_name(index))),
         }

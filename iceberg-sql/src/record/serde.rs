@@ -117,9 +117,7 @@ impl<'a> RowDe<'a> {
             index,
             text: self.row.get_at(index).flatten(),
             ty: columns.iceberg_type(index),
-            form: columns.get(index).map_or(NestedForm::Json, |m| {
-                super::type_name::nested_form(&m.type_name)
-            }),
+            form: columns.nested_form(index),
         }
     }
 

@@ -254,6 +254,13 @@ impl<T: SqlType> SqlType for Option<T> {
             v => T::from_value(v).map(Some),
         }
     }
+    // A cell with text is never NULL: the inner type reads it (and may move it).
+    fn from_cell(text: &str, ty: &IcebergType, form: NestedForm) -> Result<Self> {
+        T::from_cell(text, ty, form).map(Some)
+    }
+    fn from_owned_cell(text: String, ty: &IcebergType, form: NestedForm) -> Result<Self> {
+        T::from_owned_cell(text, ty, form).map(Some)
+    }
 }
 
 /// `list<T>`. (`Vec<u8>` is binary, see the module docs.)
