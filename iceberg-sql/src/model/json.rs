@@ -1,37 +1,6 @@
 //! `TableDef` as JSON (feature `serde`): a table's schema kept next to the code.
 //!
-//! The shape is stable and small; every field is checked again when read (a JSON file
-//! cannot produce a definition `TableDef::builder` would refuse):
-//!
-//! ```json
-//! {
-//!   "database": "analytics",
-//!   "name": "mcp_events",
-//!   "columns": [
-//!     {"name": "event_id", "type": "string", "required": true},
-//!     {"name": "event_ts", "type": "timestamp", "required": true},
-//!     {"name": "tags", "type": "list<string>"},
-//!     {"name": "cost", "type": "decimal(10,2)", "comment": "USD", "renamed_from": "price"}
-//!   ],
-//!   "partition": [
-//!     {"source": "event_ts", "transform": "day"},
-//!     {"source": "event_id", "transform": "bucket[16]"}
-//!   ],
-//!   "location": "s3://my-datalake/iceberg/mcp_events/",
-//!   "properties": {"format": "parquet", "write_compression": "snappy"},
-//!   "comment": "MCP tool calls"
-//! }
-//! ```
-//!
-//! * `type`: Iceberg's type names (`boolean int long float double decimal(p,s) date
-//!   timestamp timestamptz string binary list<T> map<K, V> struct<a: T, ...>`), as
-//!   [`IcebergType::iceberg_name`] writes them;
-//! * `required` (default `false`), `comment` and `renamed_from` are optional;
-//! * `transform`: the Iceberg spec's transform names (`identity`, `year`, `month`,
-//!   `day`, `hour`, `bucket[N]`, `truncate[W]`,
-//!   <https://iceberg.apache.org/spec/#partition-transforms>);
-//! * `partition`, `location`, `properties` (Athena's property names, as in
-//!   `TBLPROPERTIES`) and `comment` may be left out. Unknown fields are refused.
+//! The shape is documented on the `Serialize` impl (visible on `TableDef`).
 
 use std::collections::BTreeMap;
 
@@ -191,15 +160,50 @@ impl TableJson {
     }
 }
 
-/// The JSON shape of the module docs.
+/// `TableDef` as JSON (feature `serde`): a table's schema kept next to the code.
+///
+/// The shape is stable and small; every field is checked again when read (a JSON file
+/// cannot produce a definition `TableDef::builder` would refuse):
+///
+/// ```json
+/// {
+///   "database": "analytics",
+///   "name": "mcp_events",
+///   "columns": [
+///     {"name": "event_id", "type": "string", "required": true},
+///     {"name": "event_ts", "type": "timestamp", "required": true},
+///     {"name": "tags", "type": "list<string>"},
+///     {"name": "cost", "type": "decimal(10,2)", "comment": "USD", "renamed_from": "price"}
+///   ],
+///   "partition": [
+///     {"source": "event_ts", "transform": "day"},
+///     {"source": "event_id", "transform": "bucket[16]"}
+///   ],
+///   "location": "s3://my-datalake/iceberg/mcp_events/",
+///   "properties": {"format": "parquet", "write_compression": "snappy"},
+///   "comment": "MCP tool calls"
+/// }
+/// ```
+///
+/// * `type`: Iceberg's type names (`boolean int long float double decimal(p,s) date
+///   timestamp timestamptz string binary list<T> map<K, V> struct<a: T, ...>`), as
+///   [`IcebergType::iceberg_name`] writes them;
+/// * `required` (default `false`), `comment` and `renamed_from` are optional;
+/// * `transform`: the Iceberg spec's transform names (`identity`, `year`, `month`,
+///   `day`, `hour`, `bucket[N]`, `truncate[W]`,
+///   <https://iceberg.apache.org/spec/#partition-transforms>);
+/// * `partition`, `location`, `properties` (Athena's property names, as in
+///   `TBLPROPERTIES`) and `comment` may be left out. Unknown fields are refused.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl Serialize for TableDef {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
         TableJson::from(self).serialize(serializer)
     }
 }
 
-/// The JSON shape of the module docs; the definition is checked like
+/// The JSON shape of the `Serialize` impl; the definition is checked like
 /// `TableDef::builder(..).build()`.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for TableDef {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
         TableJson::deserialize(deserializer)?

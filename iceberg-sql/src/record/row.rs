@@ -382,7 +382,7 @@ pub fn take_column<T: SqlType>(row: &mut Row, column: &Column) -> Result<T> {
 /// field name), tuples (by position: the result must have exactly as many columns),
 /// [`Row`] itself, the metadata-table rows ([`crate::query::metadata`]) and, with the
 /// `serde` feature, any `serde::Deserialize` type through
-/// [`Serde`](crate::record::serde::Serde).
+/// `record::serde::Serde`.
 ///
 /// ```
 /// use iceberg_sql::record::{FromRow, Row};
