@@ -292,46 +292,6 @@ pub(crate) fn excerpt(sql: &str) -> String {
     format!("{}... ({} bytes)", &sql[..end], sql.len())
 }
 
-/// A result row that does not fit the requested type.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum DecodeError {
-    /// The result has no column of that name.
-    #[error("result has no column `{column}`")]
-    MissingColumn {
-        /// The requested column.
-        column: String,
-    },
-    /// A NULL in a column decoded into a non-`Option` field.
-    #[error("column `{column}` is NULL; decode it into an Option")]
-    UnexpectedNull {
-        /// The column.
-        column: String,
-    },
-    /// The text could not be parsed as the field's type.
-    #[error("column `{column}`: cannot parse {value:?} as {expected}")]
-    Parse {
-        /// The column.
-        column: String,
-        /// The cell text (cut to 100 bytes).
-        value: String,
-        /// The Rust type asked for.
-        expected: &'static str,
-    },
-    /// An [`iceberg_sql::IcebergTable::from_row`] (derived) decoder's error.
-    #[error("{0}")]
-    Record(Box<iceberg_sql::Error>),
-    /// Anything else a hand-written decoder reports.
-    #[error("{0}")]
-    Custom(String),
-}
-
-impl From<iceberg_sql::Error> for DecodeError {
-    fn from(e: iceberg_sql::Error) -> Self {
-        DecodeError::Record(Box::new(e))
-    }
-}
-
 /// How an API call failed, for retry decisions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -546,7 +506,8 @@ pub enum Error {
         /// Every run (each committed its progress), in order.
         completed: Vec<crate::Run>,
     },
-    /// A result row could not be decoded.
+    /// A result row could not be decoded (the core crate's decode error, which names
+    /// the column).
     #[error("row {row} of query {query_id}: {source}")]
     Decode {
         /// The execution.
@@ -554,7 +515,7 @@ pub enum Error {
         /// 0-based data row number (header excluded).
         row: u64,
         /// What did not fit.
-        source: DecodeError,
+        source: Box<iceberg_sql::Error>,
     },
 }
 

@@ -23,7 +23,8 @@ use aws_sdk_athena::types::{
 use aws_sdk_athena::Client;
 use futures::future::{self, BoxFuture};
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
-use iceberg_sql::{IcebergTable, Statement, StatementKind};
+use iceberg_sql::record::{ColumnMeta, Columns, FromRow, Row};
+use iceberg_sql::{Statement, StatementKind};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 use tracing::{field, Instrument};
@@ -31,11 +32,10 @@ use tracing::{field, Instrument};
 use crate::api_error::{api_error, Ctx};
 use crate::config::{ExecutorConfig, Resubmit};
 use crate::error::{
-    ApiError, ApiErrorClass, CommitState, DecodeError, Error, ErrorCategory, FailureKind,
-    QueryError, QueryState, Result,
+    ApiError, ApiErrorClass, CommitState, Error, ErrorCategory, FailureKind, QueryError,
+    QueryState, Result,
 };
 use crate::outcome::{QueryOutcome, QueryStats, Run, RunEnd};
-use crate::row::{ColumnMeta, Columns, FromRow, Row};
 use crate::token::{attempt_token, new_client_request_token};
 
 /// Runs [`Statement`]s on Amazon Athena.
@@ -1090,7 +1090,8 @@ impl AthenaExecutor {
         .try_flatten()
     }
 
-    /// The rows of a finished query decoded into `T`.
+    /// The rows of a finished query decoded into `T`: any [`FromRow`] type (a table
+    /// record, a `#[derive(FromRow)]` projection, a tuple, [`Row`]).
     pub fn decode<T: FromRow + Send + 'static>(
         &self,
         outcome: &QueryOutcome,
@@ -1101,37 +1102,10 @@ impl AthenaExecutor {
                 T::from_row_owned(row).map_err(|source| Error::Decode {
                     query_id: id.clone(),
                     row: n as u64,
-                    source,
+                    source: Box::new(source),
                 })
             })
         })
-    }
-
-    /// The rows of a finished query decoded into a table record type (what
-    /// `#[derive(IcebergTable)]` implements).
-    pub fn decode_records<T: IcebergTable + Send + 'static>(
-        &self,
-        outcome: &QueryOutcome,
-    ) -> impl Stream<Item = Result<T>> + Send + 'static {
-        let id = outcome.query_id.clone();
-        self.rows(outcome).enumerate().map(move |(n, r)| {
-            r.and_then(|row| {
-                T::from_row(&row.as_record()).map_err(|e| Error::Decode {
-                    query_id: id.clone(),
-                    row: n as u64,
-                    source: DecodeError::Record(Box::new(e)),
-                })
-            })
-        })
-    }
-
-    /// Runs `statement` and collects its rows decoded into a table record type.
-    pub async fn query_records<T: IcebergTable + Send + 'static>(
-        &self,
-        statement: &Statement,
-    ) -> Result<Vec<T>> {
-        let outcome = self.execute(statement).await?;
-        self.decode_records::<T>(&outcome).try_collect().await
     }
 
     /// Runs `statement` and collects its rows decoded into `T`.
@@ -1164,14 +1138,17 @@ pub fn rows_from_result_set(
                 .and_then(|m| m.column_info)
                 .unwrap_or_default()
                 .into_iter()
-                .map(|c| ColumnMeta {
-                    nullable: c.nullable.as_ref().and_then(|n| match n.as_str() {
+                .map(|c| {
+                    let nullable = c.nullable.as_ref().and_then(|n| match n.as_str() {
                         "NULLABLE" => Some(true),
                         "NOT_NULL" => Some(false),
                         _ => None,
-                    }),
-                    name: c.name,
-                    type_name: c.r#type,
+                    });
+                    // 0 means "not given" in the SDK's ColumnInfo.
+                    let size = |n: i32| u32::try_from(n).ok().filter(|n| *n > 0);
+                    ColumnMeta::new(c.name, c.r#type)
+                        .with_nullable(nullable)
+                        .with_precision_scale(size(c.precision), size(c.scale))
                 })
                 .collect();
             let c = Arc::new(Columns::new(meta));

@@ -10,12 +10,12 @@ use iceberg_sql::evolve::{
     evolve, parse_show_create_table, Change, EvolutionPlan, EvolutionStep, EvolveOptions,
 };
 use iceberg_sql::maintenance::VacuumRetention;
+use iceberg_sql::record::Row;
 use iceberg_sql::{Dialect, IcebergTable, Statement, StatementKind, TableDef, TableName};
 
 use crate::error::{Error, QueryError, Result};
 use crate::executor::AthenaExecutor;
 use crate::outcome::{QueryOutcome, QueryStats, Run};
-use crate::row::Row;
 
 /// What [`AthenaExecutor::ensure_table`] may do to an existing table.
 ///

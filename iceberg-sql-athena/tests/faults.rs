@@ -41,9 +41,6 @@ impl IcebergTable for Ev {
     fn to_values(&self) -> Vec<Value> {
         vec![Value::String(self.event_id.clone()), Value::Long(self.n)]
     }
-    fn from_row(_: &iceberg_sql::Row<'_>) -> iceberg_sql::Result<Self> {
-        unimplemented!("not read back here")
-    }
 }
 
 fn rows(n: usize) -> Vec<Ev> {

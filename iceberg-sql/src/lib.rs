@@ -29,7 +29,7 @@
 //! | layer | modules |
 //! |---|---|
 //! | table model (no SQL) | [`model`] (tables, columns, partition spec, properties, location), [`types`], [`value`], [`ident`] (name rules, reserved words) |
-//! | records | [`record`] (`SqlType`, `IcebergTable`, result rows), `#[derive(IcebergTable)]` |
+//! | records and results | [`record`] (`SqlType`, `IcebergTable`, result rows and `FromRow`, Athena's cell text), `#[derive(IcebergTable)]`, `#[derive(FromRow)]`; with features: `serde` (`record::serde`, `TableDef` as JSON), `arrow` (`arrow`: Arrow record batches), `tz` (named zones in timestamptz cells) |
 //! | typed expressions | [`expr`] (`Col<T, V>` handles, conditions, aggregates, MERGE scopes) |
 //! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`] |
 //! | rendering | [`render`] (`SqlWriter`: quoting, type names and literals follow the statement's [`Grammar`]); each builder renders both dialects side by side |
@@ -37,8 +37,12 @@
 //! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod alter;
+#[cfg(feature = "arrow")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
+pub mod arrow;
 pub mod ctas;
 pub mod ddl;
 pub mod dialect;
@@ -63,14 +67,14 @@ pub use error::{Error, ErrorKind, Result};
 pub use expr::Col;
 pub use model::{Column, Location, PartitionField, PartitionTransform, TableDef, TableName};
 pub use model::{Compression, FileFormat, TableProperties, TableProperty};
-pub use record::{IcebergTable, Row, SqlType};
+pub use record::{FromRow, IcebergTable, Row, SqlType};
 pub use statement::{Statement, StatementKind, MAX_QUERY_BYTES};
 pub use types::{IcebergType, StructField};
 pub use value::{Decimal, Value};
 
-/// `#[derive(IcebergTable)]`: see [`iceberg_sql_derive`].
+/// `#[derive(IcebergTable)]` and `#[derive(FromRow)]`: see [`iceberg_sql_derive`].
 #[cfg(feature = "derive")]
-pub use iceberg_sql_derive::IcebergTable;
+pub use iceberg_sql_derive::{FromRow, IcebergTable};
 
 /// Everything a typical user needs, in one import.
 pub mod prelude {
@@ -87,12 +91,12 @@ pub mod prelude {
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
         TableName, TableProperties, TableProperty,
     };
-    pub use crate::record::{IcebergTable, Row, SqlType};
+    pub use crate::record::{FromRow, IcebergTable, Row, SqlType};
     pub use crate::statement::{Statement, StatementKind};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;
     #[cfg(feature = "derive")]
-    pub use iceberg_sql_derive::IcebergTable;
+    pub use iceberg_sql_derive::{FromRow, IcebergTable};
     // Reads, evolution and upkeep (issue 5).
     pub use crate::evolve::{evolve, EvolveOptions};
     pub use crate::maintenance::VacuumRetention;

@@ -57,7 +57,6 @@ use crate::value::Value;
 /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
 /// # }
 /// # struct Daily;
 /// # impl Daily { const DT: Col<Daily, NaiveDate> = Col::new("dt"); }
@@ -72,7 +71,6 @@ use crate::value::Value;
 /// #             .location("s3://my-datalake/iceberg/mcp_daily_summary/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Daily) }
 /// # }
 /// let day = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
 /// let start = day.and_hms_opt(0, 0, 0).unwrap();
@@ -204,9 +202,8 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
 ///     "SELECT CAST(array_sort(array_except(sequence(DATE '2026-09-01', DATE '2026-09-30', INTERVAL '1' DAY), \
 ///      coalesce(array_agg(partition.dt), CAST(ARRAY[] AS array(date))))) AS JSON) AS missing_days \
 ///      FROM \"analytics\".\"mcp_daily_summary$partitions\"");
-/// let columns = vec!["missing_days".to_string()];
 /// let cells = vec![Some("[\"2026-09-02\",\"2026-09-05\"]".to_string())];
-/// assert_eq!(MissingDays::decode(&Row::new(&columns, &cells))?, [d(2), d(5)]);
+/// assert_eq!(MissingDays::decode(&Row::untyped(["missing_days"], cells))?, [d(2), d(5)]);
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -240,7 +237,7 @@ impl<'a> MissingDays<'a> {
 
     /// Decodes the query's one result row: the missing days, in order. Athena returns
     /// the array as JSON text (the query casts it); a JSON array of dates is expected.
-    pub fn decode(row: &crate::record::Row<'_>) -> Result<Vec<NaiveDate>> {
+    pub fn decode(row: &crate::record::Row) -> Result<Vec<NaiveDate>> {
         let column =
             crate::model::Column::new("missing_days", IcebergType::list(IcebergType::Date));
         crate::record::decode_column(row, &column)

@@ -15,7 +15,7 @@ use chrono::{Duration, NaiveDate, Utc};
 use iceberg_sql::dml;
 use iceberg_sql::maintenance::Cmp;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{FileRow, MetadataRow, Order, Select, Snapshot, SnapshotRow};
+use iceberg_sql::query::{FileRow, Order, Select, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -54,7 +54,7 @@ fn read_all(engine: &Engine) -> Vec<Metric> {
     let r = engine.run(&q);
     r.rows
         .iter()
-        .map(|c| Metric::from_row(&Row::new(&r.columns, c)).unwrap())
+        .map(|c| Metric::from_row(&r.row(c)).unwrap())
         .collect()
 }
 
@@ -66,7 +66,7 @@ fn data_files(engine: &Engine) -> Vec<FileRow> {
     let r = engine.run(&q);
     r.rows
         .iter()
-        .map(|c| FileRow::from_row(&Row::new(&r.columns, c)).unwrap())
+        .map(|c| FileRow::from_row(&r.row(c)).unwrap())
         .filter(|f| f.content == 0)
         .collect()
 }
@@ -81,7 +81,7 @@ fn snapshots(engine: &Engine) -> Vec<SnapshotRow> {
     let r: QueryResult = engine.run(&q);
     r.rows
         .iter()
-        .map(|c| SnapshotRow::from_row(&Row::new(&r.columns, c)).unwrap())
+        .map(|c| SnapshotRow::from_row(&r.row(c)).unwrap())
         .collect()
 }
 

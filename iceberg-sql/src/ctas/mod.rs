@@ -131,7 +131,6 @@ fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<O
 /// #             .location("s3://my-datalake/iceberg/raw/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
 /// # }
 /// let q = Select::<Ev>::table().column(Ev::EVENT_ID).column(Ev::USER_ID).column(Ev::EVENT_TS);
 /// let ctas = IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
@@ -352,7 +351,6 @@ impl<'q, S> IcebergCtas<'q, S> {
 /// #             .location("s3://raw-events/csv/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Raw) }
 /// # }
 /// let q = Select::<Raw>::table()
 ///     .column(Raw::EVENT_ID)
@@ -594,7 +592,6 @@ impl From<FileFormat> for UnloadFormat {
 /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
 /// # }
 /// let q = Select::<Ev>::table().column(Ev::USER_ID).column(Ev::STATUS)
 ///     .filter(Ev::USER_ID.eq("tenant-acme"));

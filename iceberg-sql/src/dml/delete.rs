@@ -34,7 +34,6 @@ use crate::statement::{Statement, StatementKind};
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let cutoff = chrono::NaiveDate::from_ymd_opt(2026, 9, 1).unwrap().and_hms_opt(0, 0, 0).unwrap();
 /// let del = delete::<Ev>().filter(Ev::USER_ID.eq("user-123").and(Ev::EVENT_TS.lt(cutoff)));

@@ -42,7 +42,6 @@ const ROW_SEPARATOR: &str = ",\n  ";
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { vec![self.id.clone().into(), self.ms.into()] }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let rows = [Ev { id: "O'Reilly".into(), ms: Some(5) }, Ev { id: "b".into(), ms: None }];
 /// assert_eq!(

@@ -37,7 +37,6 @@ use crate::statement::{Statement, StatementKind};
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let staging = TableName::new("analytics", "mcp_events_staging");
 /// let copy = insert_select::<Ev>(&staging).filter(Ev::STATUS.eq(param("success"))).build()?;

@@ -16,7 +16,6 @@
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
 //! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
 //!     .when_not_matched()
@@ -31,7 +30,6 @@
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
 //! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
 //!     .when_matched()
@@ -49,7 +47,6 @@
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
 //! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
 //!     .when_not_matched_by_source()
@@ -153,7 +150,6 @@ enum Clause {
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let upsert = merge::<Ev>(MergeSource::table(TableName::new("analytics", "mcp_events_staging")))
 ///     .on_key(Ev::EVENT_ID)

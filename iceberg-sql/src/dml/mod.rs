@@ -68,7 +68,6 @@ use crate::value::Value;
 /// #             .column(Column::new("id", IcebergType::Long)).build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-/// #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// # }
 /// assert_eq!(Ev::delete().filter(Ev::ID.eq(7)).build()?.sql(),
 ///            "DELETE FROM analytics.ev\nWHERE id = 7");

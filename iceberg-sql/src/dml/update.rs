@@ -40,7 +40,6 @@ use crate::statement::{Statement, StatementKind};
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let fix = update::<Ev>()
 ///     .set(Ev::STATUS, "retried")

@@ -8,7 +8,7 @@
 //!
 //! A [`Select`](super::Select) over a metadata table with no explicit projection lists
 //! every column of the row type, nested ones as `CAST(col AS JSON)` (Spark:
-//! `to_json(col)`), so its result rows decode with [`MetadataRow::from_row`].
+//! `to_json(col)`), so its result rows decode with [`FromRow::from_row`].
 
 use std::collections::BTreeMap;
 
@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use crate::error::Result;
 use crate::expr::Col;
 use crate::model::Column;
-use crate::record::{decode_column, Row};
+use crate::record::{decode_column, FromRow, Row};
 use crate::types::IcebergType;
 
 /// One of Iceberg's metadata tables.
@@ -51,8 +51,9 @@ impl MetadataTable {
     }
 }
 
-/// A typed row of a metadata table.
-pub trait MetadataRow: Sized {
+/// A typed row of a metadata table. It decodes through [`FromRow`], like every result
+/// type.
+pub trait MetadataRow: FromRow {
     /// Which metadata table the row comes from.
     const TABLE: MetadataTable;
 
@@ -73,16 +74,13 @@ pub trait MetadataRow: Sized {
         let _ = column;
         None
     }
-
-    /// Decodes one result row; errors name the column.
-    fn from_row(row: &Row<'_>) -> Result<Self>;
 }
 
 fn col(name: &str, ty: IcebergType) -> Column {
     Column::new(name, ty)
 }
 
-fn get<T: crate::record::SqlType>(row: &Row<'_>, cols: &[Column], i: usize) -> Result<T> {
+fn get<T: crate::record::SqlType>(row: &Row, cols: &[Column], i: usize) -> Result<T> {
     decode_column(row, &cols[i])
 }
 
@@ -143,7 +141,10 @@ impl MetadataRow for SnapshotRow {
     fn json_columns() -> &'static [&'static str] {
         &["summary"]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for SnapshotRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(SnapshotRow {
             committed_at: get(row, &c, 0)?,
@@ -153,6 +154,9 @@ impl MetadataRow for SnapshotRow {
             manifest_list: get(row, &c, 4)?,
             summary: get(row, &c, 5)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -190,7 +194,10 @@ impl MetadataRow for HistoryRow {
             col("is_current_ancestor", IcebergType::Boolean),
         ]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for HistoryRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(HistoryRow {
             made_current_at: get(row, &c, 0)?,
@@ -198,6 +205,9 @@ impl MetadataRow for HistoryRow {
             parent_id: get(row, &c, 2)?,
             is_current_ancestor: get(row, &c, 3)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -276,7 +286,10 @@ impl MetadataRow for FileRow {
             "equality_ids",
         ]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for FileRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(FileRow {
             content: get(row, &c, 0)?,
@@ -293,6 +306,9 @@ impl MetadataRow for FileRow {
             split_offsets: get(row, &c, 11)?,
             equality_ids: get(row, &c, 12)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -363,7 +379,10 @@ impl MetadataRow for ManifestRow {
             _ => None,
         }
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for ManifestRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(ManifestRow {
             path: get(row, &c, 0)?,
@@ -378,6 +397,9 @@ impl MetadataRow for ManifestRow {
             deleted_rows_count: get(row, &c, 9)?,
             partition_summaries: get(row, &c, 10)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -420,7 +442,10 @@ impl MetadataRow for PartitionRow {
     fn spark_expr(column: &str) -> Option<&'static str> {
         (column == "total_size").then_some("total_data_file_size_in_bytes")
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for PartitionRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(PartitionRow {
             partition: get(row, &c, 0)?,
@@ -428,6 +453,9 @@ impl MetadataRow for PartitionRow {
             file_count: get(row, &c, 2)?,
             total_size: get(row, &c, 3)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -469,7 +497,10 @@ impl MetadataRow for RefRow {
             col("max_snapshot_age_in_ms", IcebergType::Long),
         ]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for RefRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(RefRow {
             name: get(row, &c, 0)?,
@@ -479,5 +510,8 @@ impl MetadataRow for RefRow {
             min_snapshots_to_keep: get(row, &c, 4)?,
             max_snapshot_age_in_ms: get(row, &c, 5)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }

@@ -129,7 +129,6 @@ enum Item {
 /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
 /// # }
 /// let q = Select::<McpEvent>::table()
 ///     .expr_as(count_all(), "event_count")
@@ -212,7 +211,6 @@ impl<T: IcebergTable> Select<T> {
     /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
     /// #     }
     /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-    /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
     /// # }
     /// let q = Select::<McpEvent>::table()
     ///     .into_table(TableName::new("analytics", "mcp_events_staging"))
@@ -763,7 +761,6 @@ fn and(a: Expr, b: Expr) -> Expr {
 /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
 /// # }
 /// assert_eq!(McpEvent::select().limit(1).build()?.sql(), "SELECT * FROM analytics.mcp_events LIMIT 1");
 /// assert_eq!(McpEvent::metadata::<SnapshotRow>().build()?.sql(),
