@@ -152,8 +152,7 @@ fn main() -> Result<(), Error> {
         &McpEvent::update()
             .set(McpEvent::STATUS, "it's retried")
             .filter(McpEvent::EVENT_ID.eq("evt-001"))
-            .dialect(Dialect::Spark)
-            .build()?,
+            .build_for(Dialect::Spark)?,
     );
 
     // Mistakes are errors that say what is wrong, where, and how to fix it.

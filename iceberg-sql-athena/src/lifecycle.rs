@@ -82,9 +82,7 @@ impl EnsureOptions {
     }
 
     fn evolve_options(&self) -> EvolveOptions {
-        let o = EvolveOptions::new()
-            .dialect(Dialect::Athena)
-            .sync_properties(self.sync_properties);
+        let o = EvolveOptions::new().sync_properties(self.sync_properties);
         if self.allow_drops {
             o.allow_drops()
         } else {

@@ -3,8 +3,8 @@
 //! Define Apache Iceberg tables as Rust values and get correct, validated Amazon Athena
 //! (or Spark) SQL for the whole life of a table.
 //!
-//! Every builder ends in `build()`, which renders the statement for its dialect and then
-//! validates the text (size limit, exactly one statement, a re-parse through our own
+//! Every builder ends in `build()` (Athena) or `build_for(dialect)`, which renders the
+//! statement for that target and then validates the text (size limit, exactly one statement, a re-parse through our own
 //! sqlparser dialect, an allow-list of AST shapes). A [`Statement`] that exists has
 //! passed all of it.
 //!
@@ -32,7 +32,8 @@
 //! | records | [`record`] (`SqlType`, `IcebergTable`, result rows), `#[derive(IcebergTable)]` |
 //! | typed expressions | [`expr`] (`Col<T, V>` handles, conditions, aggregates, MERGE scopes) |
 //! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`] |
-//! | rendering | [`render`] (`SqlWriter`: quoting, type names and literals follow the statement's [`Grammar`]); each builder renders both dialects side by side |
+//! | targets | [`dialect`] ([`Dialect`]: Athena, Spark; every engine-specific clause, name and refusal; [`Grammar`]: quoting, type names, literals per parser) |
+//! | rendering | [`render`] (`SqlWriter`: one statement's text, written for one target) |
 //! | validation | [`validate`] (size limit, one statement, sqlparser re-parse through our own dialects, allow-list per [`StatementKind`]) |
 //! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
 

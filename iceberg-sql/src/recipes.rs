@@ -22,7 +22,7 @@ use crate::dml::Delete;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Col;
 use crate::model::{PartitionTransform, TableDef};
-use crate::query::Select;
+use crate::query::{MetadataTable, Select};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
@@ -94,7 +94,6 @@ pub struct DailyRefresh<'q, T, S> {
     day_column: Col<T, NaiveDate>,
     day: NaiveDate,
     query: &'q Select<S>,
-    dialect: Dialect,
 }
 
 impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
@@ -104,18 +103,17 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
             day_column,
             day,
             query,
-            dialect: Dialect::Athena,
         }
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// The two statements for Athena, in order: the DELETE of the day, then the
+    /// INSERT ... SELECT.
+    pub fn build(&self) -> Result<Vec<Statement>> {
+        self.build_for(Dialect::default())
     }
 
-    /// The two statements, in order: the DELETE of the day, then the INSERT ... SELECT.
-    pub fn build(&self) -> Result<Vec<Statement>> {
+    /// As [`DailyRefresh::build`], for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
         let def = T::table_def();
         let names = self.query.output_names();
         let mut errors = Vec::new();
@@ -165,9 +163,8 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
 
         let delete = Delete::<T>::new()
             .filter(self.day_column.eq(self.day))
-            .dialect(self.dialect)
-            .build()?;
-        let mut w = SqlWriter::new(StatementKind::Insert, self.dialect);
+            .build_for(dialect)?;
+        let mut w = SqlWriter::new(StatementKind::Insert, dialect);
         w.push("INSERT INTO ").table_name(def.name()).push(" (");
         for (i, c) in cols.iter().enumerate() {
             if i > 0 {
@@ -216,7 +213,6 @@ pub struct MissingDays<'a> {
     column: String,
     from: NaiveDate,
     to: NaiveDate,
-    dialect: Dialect,
 }
 
 impl<'a> MissingDays<'a> {
@@ -228,14 +224,7 @@ impl<'a> MissingDays<'a> {
             column: column.to_string(),
             from,
             to,
-            dialect: Dialect::Athena,
         }
-    }
-
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
     }
 
     /// Decodes the query's one result row: the missing days, in order. Athena returns
@@ -246,8 +235,13 @@ impl<'a> MissingDays<'a> {
         crate::record::decode_column(row, &column)
     }
 
-    /// Checks, renders and validates the query.
+    /// Checks, renders and validates the query for Athena.
     pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the query for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let t = self.table;
         t.name().check()?;
         if self.from > self.to {
@@ -280,30 +274,29 @@ impl<'a> MissingDays<'a> {
             )
             .with_hint("missing days are read from $partitions, so the day must be a partition field"));
         };
-        let spark = self.dialect == Dialect::Spark;
-        let mut w = SqlWriter::new(StatementKind::Select, self.dialect);
-        let from = Value::Date(self.from);
-        let to = Value::Date(self.to);
-        w.push(if spark { "SELECT " } else { "SELECT CAST(" });
-        w.push("array_sort(array_except(sequence(");
-        w.literal(&from, &IcebergType::Date)?.push(", ");
-        w.literal(&to, &IcebergType::Date)?;
-        w.push(", INTERVAL '1' DAY), ");
-        if spark {
-            w.push("collect_list(");
-            w.ident("partition").push_char('.').ident(&field);
-            w.push("))) AS missing_days FROM ");
-            w.table_name(t.name()).push(".partitions");
+        let mut w = SqlWriter::new(StatementKind::Select, dialect);
+        let rules = w.rules();
+        let (from, to) = (Value::Date(self.from), Value::Date(self.to));
+        let mut days = |w: &mut SqlWriter| -> Result<()> {
+            w.push("array_sort(array_except(sequence(");
+            w.literal(&from, &IcebergType::Date)?.push(", ");
+            w.literal(&to, &IcebergType::Date)?;
+            w.push(", INTERVAL '1' DAY), ");
+            rules.write_array_agg(w, &IcebergType::Date, &mut |w| {
+                w.ident("partition").push_char('.').ident(&field);
+                Ok(())
+            })?;
+            w.push("))");
+            Ok(())
+        };
+        w.push("SELECT ");
+        if rules.nested_columns_as_json() {
+            rules.write_to_json(&mut w, &mut days)?;
         } else {
-            w.push("coalesce(array_agg(");
-            w.ident("partition").push_char('.').ident(&field);
-            w.push("), CAST(ARRAY[] AS array(date))))) AS JSON) AS missing_days FROM ");
-            w.push_char('"')
-                .push(&t.name().database)
-                .push("\".\"")
-                .push(&t.name().table)
-                .push("$partitions\"");
+            days(&mut w)?;
         }
+        w.push(" AS missing_days FROM ");
+        rules.write_metadata_table(&mut w, t.name(), MetadataTable::Partitions);
         w.finish()
     }
 }

@@ -2,13 +2,14 @@
 
 use std::fmt;
 
-use crate::dialect::{Dialect, Grammar};
+use crate::dialect::Dialect;
 use crate::error::Result;
 
 /// Athena's limit on the UTF-8 length of one query string.
 pub const MAX_QUERY_BYTES: usize = 262_144;
 
-/// What a statement does. Decides its grammar, and which SQL shapes the validator allows.
+/// What a statement does. With the target it decides the statement's grammar, and which
+/// SQL shapes the validator allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum StatementKind {
@@ -41,39 +42,6 @@ pub enum StatementKind {
 }
 
 impl StatementKind {
-    /// The grammar this kind of statement is parsed by in `dialect`.
-    pub fn grammar(self, dialect: Dialect) -> Grammar {
-        match dialect {
-            Dialect::Spark => Grammar::Spark,
-            Dialect::Athena => match self {
-                StatementKind::CreateTable
-                | StatementKind::DropTable
-                | StatementKind::AlterTable
-                | StatementKind::Optimize
-                | StatementKind::Vacuum
-                | StatementKind::ShowCreateTable => Grammar::HiveDdl,
-                StatementKind::CreateTableAs
-                | StatementKind::Insert
-                | StatementKind::Update
-                | StatementKind::Delete
-                | StatementKind::Merge
-                | StatementKind::Select
-                | StatementKind::Unload => Grammar::TrinoDml,
-            },
-        }
-    }
-
-    /// Whether Athena documents `?` parameters for this kind (reference §6.5).
-    pub fn accepts_parameters(self) -> bool {
-        matches!(
-            self,
-            StatementKind::Select
-                | StatementKind::Insert
-                | StatementKind::CreateTableAs
-                | StatementKind::Unload
-        )
-    }
-
     /// A short upper-case name for messages (`CREATE TABLE`, `MERGE`, ...).
     pub fn name(self) -> &'static str {
         match self {

@@ -6,7 +6,7 @@ mod common;
 
 use chrono::NaiveDate;
 use common::*;
-use iceberg_sql::ctas::{trino_partitioning, HiveCtas, IcebergCtas, Unload, UnloadFormat};
+use iceberg_sql::ctas::{HiveCtas, IcebergCtas, Unload, UnloadFormat};
 use iceberg_sql::expr::count_all;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Select;
@@ -76,8 +76,7 @@ fn iceberg_ctas_with_every_property() {
             .property(TableProperty::OptimizeRewriteDeleteFileThreshold(2))
             .property(TableProperty::VacuumMaxSnapshotAgeSeconds(604_800))
             .property(TableProperty::VacuumMinSnapshotsToKeep(5))
-            .dialect(d)
-            .build()
+            .build_for(d)
     };
     insta::assert_snapshot!("iceberg_ctas", both(ctas));
 }
@@ -89,10 +88,7 @@ fn iceberg_ctas_from_a_table_definition() {
     let q = daily_summary(date(2026, 10, 1));
     insta::assert_snapshot!(
         "daily_summary_ctas",
-        both(|d| DailySummary::table_def()
-            .create_table_as(&q)
-            .dialect(d)
-            .build())
+        both(|d| DailySummary::table_def().create_table_as(&q).build_for(d))
     );
 }
 
@@ -150,9 +146,7 @@ fn daily_refresh_recipe() {
     let q = daily_summary(day);
     insta::assert_snapshot!(
         "daily_refresh",
-        both_steps(|d| DailyRefresh::new(DailySummary::DT, day, &q)
-            .dialect(d)
-            .build())
+        both_steps(|d| DailyRefresh::new(DailySummary::DT, day, &q).build_for(d))
     );
 }
 
@@ -162,26 +156,45 @@ fn missing_days_recipe() {
     let by_ts = McpEvent::table_def();
     insta::assert_snapshot!(
         "missing_days",
-        both(
-            |d| MissingDays::new(t, "dt", date(2026, 9, 1), date(2026, 9, 30))
-                .dialect(d)
-                .build()
-        ) + "\n\n"
+        both(|d| MissingDays::new(t, "dt", date(2026, 9, 1), date(2026, 9, 30)).build_for(d))
+            + "\n\n"
             + &both(
                 |d| MissingDays::new(by_ts, "event_ts", date(2026, 9, 1), date(2026, 9, 7))
-                    .dialect(d)
-                    .build()
+                    .build_for(d)
             )
     );
 }
 
 #[test]
-fn trino_partitioning_order_is_column_first() {
-    let f = |t| trino_partitioning(&PartitionField::new("c", t)).unwrap();
-    assert_eq!(f(PartitionTransform::Bucket(16)), "bucket(c, 16)");
-    assert_eq!(f(PartitionTransform::Truncate(10)), "truncate(c, 10)");
-    assert_eq!(f(PartitionTransform::Hour), "hour(c)");
-    assert_eq!(f(PartitionTransform::Identity), "c");
+fn athena_ctas_partitioning_is_column_first() {
+    let q = events();
+    let partitioning = |column: &str, t| {
+        let ctas = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+            .location("s3://bucket/x/")
+            .partition(PartitionField::new(column, t))
+            .build()
+            .unwrap();
+        let sql = ctas.sql();
+        let start = sql.find("partitioning = ARRAY[").unwrap() + "partitioning = ARRAY[".len();
+        let len = sql[start..].find(']').unwrap();
+        sql[start..start + len].to_string()
+    };
+    assert_eq!(
+        partitioning("user_id", PartitionTransform::Bucket(16)),
+        "'bucket(user_id, 16)'"
+    );
+    assert_eq!(
+        partitioning("user_id", PartitionTransform::Truncate(10)),
+        "'truncate(user_id, 10)'"
+    );
+    assert_eq!(
+        partitioning("event_ts", PartitionTransform::Hour),
+        "'hour(event_ts)'"
+    );
+    assert_eq!(
+        partitioning("status", PartitionTransform::Identity),
+        "'status'"
+    );
 }
 
 // ---- negative tests -------------------------------------------------------------
@@ -285,8 +298,7 @@ fn hive_bucketing_rules() {
         .unwrap_err();
     assert!(e.message().contains("ORC codec"), "{e}");
     let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
 }
@@ -295,8 +307,7 @@ fn hive_bucketing_rules() {
 fn unload_rules() {
     let q = events();
     let e = Unload::new(&q, "s3://exports/x/")
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
     assert_eq!(e.message(), "Spark has no UNLOAD statement");

@@ -59,17 +59,13 @@ fn create_table_is_the_same_in_both_dialects() {
     let derived = McpEvent::table_def();
     let hand = hand_built();
     for dialect in [Dialect::Athena, Dialect::Spark] {
-        let a = derived.create_table().dialect(dialect).build().unwrap();
-        let b = hand.create_table().dialect(dialect).build().unwrap();
+        let a = derived.create_table().build_for(dialect).unwrap();
+        let b = hand.create_table().build_for(dialect).unwrap();
         assert_eq!(a.sql(), b.sql(), "{dialect:?}");
     }
     let athena = derived.create_table().build().unwrap();
     insta::assert_snapshot!("derive_mcp_events_athena", athena.sql());
-    let spark = derived
-        .create_table()
-        .dialect(Dialect::Spark)
-        .build()
-        .unwrap();
+    let spark = derived.create_table().build_for(Dialect::Spark).unwrap();
     insta::assert_snapshot!("derive_mcp_events_spark", spark.sql());
 }
 

@@ -196,7 +196,7 @@ proptest! {
     fn rendered_expressions_keep_their_structure(c in cond(), spark in any::<bool>()) {
         let d = if spark { Dialect::Spark } else { Dialect::Athena };
         let expected = ours(c.expr());
-        let stmt = delete::<McpEvent>().filter(c).dialect(d).build().unwrap();
+        let stmt = delete::<McpEvent>().filter(c).build_for(d).unwrap();
         let parsed = parse_statement(stmt.sql(), StatementKind::Delete, d).unwrap();
         let PStatement::Delete(del) = parsed else { panic!("not a DELETE") };
         let got = theirs(del.selection.as_ref().expect("WHERE"));

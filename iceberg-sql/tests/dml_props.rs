@@ -84,8 +84,7 @@ fn dialect() -> impl Strategy<Value = Dialect> {
 /// The `(...)` text of one row, as a one-row INSERT renders it.
 fn row_text(row: &Nested, d: Dialect) -> String {
     let sql = insert(std::slice::from_ref(row))
-        .dialect(d)
-        .build()
+        .build_for(d)
         .unwrap()
         .into_sql();
     let at = sql.find(")\nVALUES\n  ").unwrap() + ")\nVALUES\n  ".len();
@@ -121,11 +120,11 @@ proptest! {
         d in dialect(),
     ) {
         let texts: Vec<String> = rows.iter().map(|r| row_text(r, d)).collect();
-        let mut ins = insert(&rows).dialect(d).max_bytes(max_bytes);
+        let mut ins = insert(&rows).max_bytes(max_bytes);
         if let Some(n) = max_parts {
             ins = ins.max_partitions(n);
         }
-        let batches = match ins.batches() {
+        let batches = match ins.batches_for(d) {
             Ok(b) => b,
             Err(e) => {
                 // Only a row too large for any statement may fail, and it is named.
@@ -133,7 +132,7 @@ proptest! {
                 let i: usize = e.message()
                     .strip_prefix("row ").unwrap()
                     .split(' ').next().unwrap().parse().unwrap();
-                let header = insert(std::slice::from_ref(&rows[i])).dialect(d).build().unwrap()
+                let header = insert(std::slice::from_ref(&rows[i])).build_for(d).unwrap()
                     .sql().len() - texts[i].len();
                 prop_assert!(header + texts[i].len() > max_bytes);
                 // and every earlier row fits on its own
@@ -229,16 +228,15 @@ fn check_everywhere(s: &str, d: Dialect) {
         ],
     }];
     let stmts: Vec<(&str, Statement)> = vec![
-        ("insert values", insert(&rows).dialect(d).build().unwrap()),
-        ("insert nested", insert(&nested).dialect(d).build().unwrap()),
+        ("insert values", insert(&rows).build_for(d).unwrap()),
+        ("insert nested", insert(&nested).build_for(d).unwrap()),
         (
             "update set",
             update::<McpEvent>()
                 .set(McpEvent::STATUS, s)
                 .set(McpEvent::PAYLOAD, s)
                 .filter(McpEvent::EVENT_ID.eq("evt-001"))
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
         (
@@ -246,8 +244,7 @@ fn check_everywhere(s: &str, d: Dialect) {
             update::<McpEvent>()
                 .set(McpEvent::STATUS, "x")
                 .filter(McpEvent::PAYLOAD.eq(s).or(McpEvent::STATUS.is_in([s, "y"])))
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
         (
@@ -258,16 +255,14 @@ fn check_everywhere(s: &str, d: Dialect) {
                         .like(s)
                         .and(McpEvent::STATUS.between(s, s)),
                 )
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
         (
             "insert select where",
             insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
                 .filter(McpEvent::STATUS.ne(s))
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
         (
@@ -288,8 +283,7 @@ fn check_everywhere(s: &str, d: Dialect) {
                         .value(McpEvent::STATUS, s)
                         .value(McpEvent::LATENCY_MS, 1)
                 })
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
     ];
@@ -304,8 +298,7 @@ fn check_everywhere(s: &str, d: Dialect) {
     // As a parameter, the ExecutionParameters entry is one literal that parses back to s.
     let p = insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
         .filter(McpEvent::STATUS.eq(param(s)))
-        .dialect(d)
-        .build();
+        .build_for(d);
     match p {
         Ok(p) => {
             assert_eq!(p.params().len(), 1);
@@ -336,17 +329,11 @@ fn very_long_strings_fit_or_fail_loudly() {
         let long: String = "a'b\\c\u{2019};--/*\n".repeat(4_000);
         let mut row = McpEvent::seed();
         row.payload = Some(long.clone());
-        let stmt = insert(std::slice::from_ref(&row))
-            .dialect(d)
-            .build()
-            .unwrap();
+        let stmt = insert(std::slice::from_ref(&row)).build_for(d).unwrap();
         assert!(string_literals(stmt.sql(), StatementKind::Insert, d).contains(&long));
         // Over the limit: an error naming the row, never a truncated literal.
         row.payload = Some("'".repeat(200_000));
-        let e = insert(&[McpEvent::seed(), row])
-            .dialect(d)
-            .batches()
-            .unwrap_err();
+        let e = insert(&[McpEvent::seed(), row]).batches_for(d).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::QueryTooLong);
         assert!(e.message().starts_with("row 1 "));
     }

@@ -29,7 +29,7 @@ fn staging() -> TableName {
 #[test]
 fn insert_seed_row() {
     let rows = [McpEvent::seed()];
-    both("insert_seed", |d| insert(&rows).dialect(d).build());
+    both("insert_seed", |d| insert(&rows).build_for(d));
 }
 
 #[test]
@@ -40,14 +40,14 @@ fn insert_hostile_and_null_values() {
     let mut b = McpEvent::nth(5);
     b.payload = None;
     let rows = [a, b];
-    both("insert_hostile", |d| insert(&rows).dialect(d).build());
+    both("insert_hostile", |d| insert(&rows).build_for(d));
 }
 
 #[test]
 fn insert_batches_small_limit() {
     let rows: Vec<McpEvent> = (0..5).map(McpEvent::nth).collect();
     for (d, suffix) in [(Dialect::Athena, "athena"), (Dialect::Spark, "spark")] {
-        let batches = insert(&rows).dialect(d).max_bytes(700).batches().unwrap();
+        let batches = insert(&rows).max_bytes(700).batches_for(d).unwrap();
         assert!(batches.len() > 1);
         let all: Vec<&str> = batches.iter().map(|s| s.sql()).collect();
         insta::assert_snapshot!(
@@ -85,20 +85,19 @@ fn insert_nested_values() {
             ],
         },
     ];
-    both("insert_nested", |d| insert(&rows).dialect(d).build());
+    both("insert_nested", |d| insert(&rows).build_for(d));
 }
 
 #[test]
 fn insert_select_all_columns_and_subset_with_param() {
     both("insert_select_all", |d| {
-        insert_select::<McpEvent>(&staging()).dialect(d).build()
+        insert_select::<McpEvent>(&staging()).build_for(d)
     });
     both("insert_select_param", |d| {
         insert_select::<McpEvent>(&staging())
             .filter(McpEvent::TOOL_NAME.eq(param("query_data")))
             .filter(McpEvent::EVENT_TS.ge(param(ts(2026, 10, 1, 0))))
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -109,8 +108,7 @@ fn update_seed() {
             .set(McpEvent::STATUS, "retried")
             .set(McpEvent::LATENCY_MS, 320)
             .filter(McpEvent::EVENT_ID.eq("evt-001"))
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -130,8 +128,7 @@ fn update_with_expressions() {
                     .or(McpEvent::PAYLOAD.is_null())
                     .and(McpEvent::EVENT_TS.lt(current_timestamp() - days(7))),
             )
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -141,8 +138,7 @@ fn delete_seed() {
         delete::<McpEvent>()
             .filter(McpEvent::USER_ID.eq("user-123"))
             .filter(McpEvent::EVENT_TS.lt(ts(2026, 9, 1, 0)))
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -160,11 +156,10 @@ fn delete_expressions_and_all_rows() {
                     .and(McpEvent::USER_ID.not_in(Vec::<&str>::new()))
                     .and(McpEvent::PAYLOAD.is_not_null().not()),
             )
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
     both("delete_all_rows", |d| {
-        delete::<McpEvent>().all_rows().dialect(d).build()
+        delete::<McpEvent>().all_rows().build_for(d)
     });
 }
 
@@ -185,8 +180,7 @@ fn merge_seed() {
             })
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -199,8 +193,7 @@ fn merge_helpers_update_all_insert_all() {
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -232,8 +225,7 @@ fn merge_inline_rows() {
                     .value(McpEvent::STATUS, "new")
                     .value(McpEvent::LATENCY_MS, 0)
             })
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -249,8 +241,7 @@ fn merge_null_safe_dedup() {
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
     let rows = [McpEvent::seed(), McpEvent::seed()];
     both("merge_dedup_rows", |d| {
@@ -259,8 +250,7 @@ fn merge_null_safe_dedup() {
             .dedup_source(McpEvent::EVENT_TS)
             .when_matched()
             .delete()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -342,16 +332,14 @@ fn merge_from_a_select_query() {
             .column(McpEvent::STATUS)
             .column(McpEvent::LATENCY_MS)
             .filter(McpEvent::EVENT_TS.ge(current_timestamp() - days(1)))
-            .dialect(d)
-            .build()?;
+            .build_for(d)?;
         merge::<McpEvent>(MergeSource::query(&q))
             .on_key(McpEvent::EVENT_ID)
             .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
             .delete()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
     both("merge_query_dedup", |d| {
         let q = Select::<McpEvent>::table()
@@ -363,8 +351,7 @@ fn merge_from_a_select_query() {
             .column(McpEvent::PAYLOAD)
             .column(McpEvent::STATUS)
             .column(McpEvent::LATENCY_MS)
-            .dialect(d)
-            .build()?;
+            .build_for(d)?;
         merge::<McpEvent>(MergeSource::query(&q))
             .on_key(McpEvent::EVENT_ID)
             .dedup_source(McpEvent::EVENT_TS)
@@ -372,7 +359,6 @@ fn merge_from_a_select_query() {
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }

@@ -27,8 +27,7 @@ fn update_into_table() {
             .set(McpEvent::STATUS, "retried")
             .set(McpEvent::LATENCY_MS, McpEvent::LATENCY_MS + 1)
             .filter(McpEvent::EVENT_ID.eq("evt-001"))
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
     // Without the override, the record type's own table.
     let own = dml::update::<McpEvent>()
@@ -62,8 +61,7 @@ fn delete_into_table() {
         both(|d| dml::delete::<McpEvent>()
             .into_table(staging())
             .filter(McpEvent::USER_ID.eq("user-123"))
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
     assert_eq!(
         dml::delete::<McpEvent>()
@@ -102,8 +100,7 @@ fn merge_into_table() {
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
     let e = dml::merge::<McpEvent>(MergeSource::table(staging()))
         .into_table(bad_name())
@@ -125,8 +122,7 @@ fn select_into_table() {
             .join(JoinKind::Left, McpEvent::USER_ID, McpUser::ID)
             .joined_column(McpUser::PLAN)
             .filter(McpEvent::TOOL_NAME.eq("query_data"))
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
     let e = Select::<McpEvent>::table()
         .into_table(bad_name())
@@ -149,10 +145,9 @@ fn optimize_spark_options() {
     let t = McpEvent::table_def();
     let s = t
         .optimize()
-        .dialect(Dialect::Spark)
         .spark_option("min-input-files", "1")
         .spark_option("target-file-size-bytes", "134217728")
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     insta::assert_snapshot!("optimize_spark_options", s.sql());
     // With a WHERE: options come after it.
@@ -165,8 +160,7 @@ fn optimize_spark_options() {
             date(2026, 10, 1),
         )
         .spark_option("min-input-files", "1")
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert_eq!(
         s.sql(),
@@ -202,25 +196,22 @@ fn optimize_spark_options() {
     ] {
         let e = t
             .optimize()
-            .dialect(Dialect::Spark)
             .spark_option(k, v)
-            .build()
+            .build_for(Dialect::Spark)
             .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidValue, "{k:?} {v:?}: {e}");
     }
     let e = t
         .optimize()
-        .dialect(Dialect::Spark)
         .spark_option("min-input-files", "1")
         .spark_option("min-input-files", "2")
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap_err();
     assert!(e.message().contains("twice"), "{e}");
     // Dots are fine (e.g. `rewrite-job-order` values, decimal numbers).
     assert!(t
         .optimize()
-        .dialect(Dialect::Spark)
         .spark_option("max-file-group-size-bytes", "1.5")
-        .build()
+        .build_for(Dialect::Spark)
         .is_ok());
 }

@@ -12,7 +12,7 @@ use iceberg_sql::prelude::*;
 fn optimize_whole_table() {
     insta::assert_snapshot!(
         "optimize",
-        both(|d| McpEvent::table_def().optimize().dialect(d).build())
+        both(|d| McpEvent::table_def().optimize().build_for(d))
     );
 }
 
@@ -25,8 +25,7 @@ fn optimize_on_identity_partition_columns() {
             .optimize()
             .filter(DatedEvent::EVENT_DATE, Cmp::Ge, date(2026, 10, 1))
             .filter(DatedEvent::EVENT_DATE, Cmp::Lt, date(2026, 11, 1))
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
     let strings = TableDef::builder("analytics", "by_catalog")
         .column(Column::new("id", IcebergType::Long))
@@ -41,8 +40,7 @@ fn optimize_on_identity_partition_columns() {
         both(|d| strings
             .optimize()
             .filter_by("catalog", Cmp::Eq, "c1")
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
     // A quote cannot be written into Athena's Hive-parsed OPTIMIZE; Spark escapes it
     // inside its `where` string.
@@ -56,8 +54,7 @@ fn optimize_on_identity_partition_columns() {
     let s = strings
         .optimize()
         .filter_by("catalog", Cmp::Eq, "it's")
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert_eq!(
         s.sql(),
@@ -70,8 +67,7 @@ fn optimize_with_another_spark_catalog() {
     let s = McpEvent::table_def()
         .optimize()
         .spark_catalog("glue_catalog")
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert_eq!(
         s.sql(),
@@ -82,14 +78,13 @@ fn optimize_with_another_spark_catalog() {
 #[test]
 fn vacuum_plain_and_with_retention_steps() {
     let t = McpEvent::table_def();
-    insta::assert_snapshot!("vacuum", both(|d| t.vacuum().dialect(d).build()));
+    insta::assert_snapshot!("vacuum", both(|d| t.vacuum().build_for(d)));
     insta::assert_snapshot!(
         "vacuum_retention_steps",
         both_steps(|d| t
             .vacuum()
             .retention(VacuumRetention::days(7).min_snapshots_to_keep(1))
-            .dialect(d)
-            .build_steps())
+            .build_steps_for(d))
     );
     // Without a retention, build_steps is just the vacuum.
     assert_eq!(t.vacuum().build_steps().unwrap().len(), 1);
@@ -101,8 +96,7 @@ fn spark_expire_snapshots_arguments() {
         .vacuum()
         .older_than(chrono::Utc.with_ymd_and_hms(2026, 9, 24, 0, 0, 0).unwrap())
         .retain_last(5)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     insta::assert_snapshot!("vacuum_spark_arguments", s.sql());
 }
@@ -116,8 +110,7 @@ fn retention_helper_sets_the_vacuum_properties() {
             .min_snapshots_to_keep(3)
             .max_metadata_files_to_keep(20)
             .alter(t)
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
 }
 
@@ -209,15 +202,13 @@ fn spark_retention_needs_steps_and_a_positive_retain_last() {
     let e = t
         .vacuum()
         .retain_days(7)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap_err();
     assert!(e.hint().unwrap().contains("build_steps"), "{e}");
     let e = t
         .vacuum()
         .retain_last(0)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
     let e = t
@@ -257,8 +248,7 @@ fn bad_spark_catalog_is_refused() {
     let e = McpEvent::table_def()
         .optimize()
         .spark_catalog("Glue")
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
     assert!(e.message().starts_with("Spark catalog name"), "{e}");
@@ -277,8 +267,7 @@ fn optimize_where_with_the_expression_dsl() {
                     .or(DatedEvent::EVENT_DATE.eq(date(2026, 9, 30)))
             )
             .filter(DatedEvent::EVENT_DATE, Cmp::Le, date(2026, 12, 31))
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
     let single = t
         .optimize()

@@ -9,7 +9,6 @@ use std::ops::ControlFlow;
 
 use iceberg_sql::prelude::*;
 use iceberg_sql::validate::parse_statement;
-use iceberg_sql::value::write_string;
 use iceberg_sql::Grammar;
 use proptest::prelude::*;
 use sqlparser::ast::{self, Visit, Visitor};
@@ -33,9 +32,9 @@ impl Visitor for Collect {
 }
 
 fn literal_round_trip(text: &str, dialect: Dialect) -> Result<String, String> {
-    let grammar = StatementKind::Select.grammar(dialect);
+    let grammar = dialect.grammar(StatementKind::Select);
     let mut sql = String::from("SELECT ");
-    write_string(&mut sql, text, grammar);
+    grammar.write_string(&mut sql, text);
     let stmt = parse_statement(&sql, StatementKind::Select, dialect).map_err(|e| e.to_string())?;
     let mut c = Collect::default();
     let _ = stmt.visit(&mut c);
@@ -75,15 +74,15 @@ proptest! {
     fn any_name_is_rejected_or_parses_back_as_itself(name in prop_oneof![
         any::<String>(),
         "[a-zA-Z0-9_$`\"' .\\-]{0,12}",
-        proptest::sample::select(iceberg_sql::ident::DDL_RESERVED).prop_map(str::to_string),
-        proptest::sample::select(iceberg_sql::ident::DML_RESERVED).prop_map(str::to_string),
+        proptest::sample::select(iceberg_sql::dialect::grammar::HIVE_DDL_RESERVED).prop_map(str::to_string),
+        proptest::sample::select(iceberg_sql::dialect::grammar::TRINO_DML_RESERVED).prop_map(str::to_string),
         "[a-z0-9_]{1,300}",
     ]) {
         let table_name = TableName::new("db", name.clone());
         match DropTable::new(&table_name).build() {
             Err(e) => prop_assert_eq!(e.kind(), ErrorKind::InvalidIdentifier, "{}", e),
             Ok(athena) => {
-                for stmt in [athena, DropTable::new(&table_name).dialect(Dialect::Spark).build().unwrap()] {
+                for stmt in [athena, DropTable::new(&table_name).build_for(Dialect::Spark).unwrap()] {
                     let ast = parse_statement(stmt.sql(), StatementKind::DropTable, stmt.dialect()).unwrap();
                     let ast::Statement::Drop { names, .. } = ast else {
                         panic!("not a DROP: {}", stmt.sql())
@@ -101,14 +100,14 @@ proptest! {
                     .build()
                     .unwrap();
                 for dialect in [Dialect::Athena, Dialect::Spark] {
-                    let stmt = t.create_table().dialect(dialect).build().unwrap();
+                    let stmt = t.create_table().build_for(dialect).unwrap();
                     let ast = parse_statement(stmt.sql(), StatementKind::CreateTable, dialect).unwrap();
                     let ast::Statement::CreateTable(ct) = ast else { panic!("not a CREATE") };
                     prop_assert_eq!(ct.columns.len(), 1);
                     prop_assert_eq!(&ct.columns[0].name.value, &name, "{}", stmt.sql());
                 }
                 for grammar in [Grammar::TrinoDml, Grammar::HiveDdl, Grammar::Spark] {
-                    prop_assert!(!iceberg_sql::ident::quote_ident(&name, grammar).is_empty());
+                    prop_assert!(!grammar.quote_ident(&name).is_empty());
                 }
             }
         }

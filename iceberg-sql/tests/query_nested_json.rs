@@ -37,10 +37,7 @@ fn athena_reads_nested_columns_as_json() {
 
 #[test]
 fn spark_reads_nested_columns_as_they_are() {
-    let all = Select::<Place>::table()
-        .dialect(Dialect::Spark)
-        .build()
-        .unwrap();
+    let all = Select::<Place>::table().build_for(Dialect::Spark).unwrap();
     assert_eq!(all.sql(), "SELECT * FROM lake.place");
 }
 

@@ -19,10 +19,7 @@ fn time_travel_by_timestamp_is_explicitly_utc() {
     let q = Select::<McpEvent>::table()
         .as_of(Snapshot::Timestamp(at(0)))
         .filter(McpEvent::TOOL_NAME.eq("query_data"));
-    insta::assert_snapshot!(
-        "time_travel_timestamp",
-        both(|d| q.clone().dialect(d).build())
-    );
+    insta::assert_snapshot!("time_travel_timestamp", both(|d| q.clone().build_for(d)));
     let frac = chrono::Utc
         .timestamp_opt(1_789_000_000, 123_456_000)
         .unwrap();
@@ -42,7 +39,7 @@ fn time_travel_by_version_with_group_by() {
         .group_by(McpEvent::TOOL_NAME);
     insta::assert_snapshot!(
         "time_travel_version_group_by",
-        both(|d| q.clone().dialect(d).build())
+        both(|d| q.clone().build_for(d))
     );
 }
 
@@ -55,7 +52,7 @@ fn seed_snapshot_listing() {
         .column(SnapshotRow::OPERATION)
         .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
         .limit(20);
-    insta::assert_snapshot!("snapshots_latest", both(|d| q.clone().dialect(d).build()));
+    insta::assert_snapshot!("snapshots_latest", both(|d| q.clone().build_for(d)));
 }
 
 #[test]
@@ -64,7 +61,7 @@ fn every_metadata_table_with_its_typed_columns() {
     let mut out = String::new();
     macro_rules! each {
         ($($row:ty),*) => {$(
-            out.push_str(&both(|d| Select::<$row>::metadata(&t).dialect(d).build()));
+            out.push_str(&both(|d| Select::<$row>::metadata(&t).build_for(d)));
             out.push_str("\n\n");
         )*};
     }
@@ -94,8 +91,8 @@ fn history_and_file_pressure_queries() {
         "history_and_files",
         format!(
             "{}\n\n{}",
-            both(|d| h.clone().dialect(d).build()),
-            both(|d| f.clone().dialect(d).build())
+            both(|d| h.clone().build_for(d)),
+            both(|d| f.clone().build_for(d))
         )
     );
 }
@@ -132,10 +129,7 @@ fn seed_001_aggregates() {
         .group_by(McpEvent::TOOL_NAME)
         .group_by(McpEvent::STATUS)
         .order_by(McpEvent::TOOL_NAME, Order::Asc);
-    insta::assert_snapshot!(
-        "seed_001_aggregates",
-        both(|d| q.clone().dialect(d).build())
-    );
+    insta::assert_snapshot!("seed_001_aggregates", both(|d| q.clone().build_for(d)));
 }
 
 #[test]
@@ -155,8 +149,8 @@ fn join_on_typed_keys() {
         "joins",
         format!(
             "{}\n\n{}",
-            both(|d| same.clone().dialect(d).build()),
-            both(|d| other.clone().dialect(d).build())
+            both(|d| same.clone().build_for(d)),
+            both(|d| other.clone().build_for(d))
         )
     );
 }

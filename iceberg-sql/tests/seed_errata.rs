@@ -65,8 +65,7 @@ fn e2_rename_is_change_column_with_the_current_type() {
     let s = t()
         .alter()
         .rename_column("payload", "tool_payload")
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert_eq!(
         s.sql(),
@@ -224,8 +223,7 @@ fn corrected_seed_set() {
         both_steps(|d| {
             t().vacuum()
                 .retention(VacuumRetention::days(7).min_snapshots_to_keep(1))
-                .dialect(d)
-                .build_steps()
+                .build_steps_for(d)
         }),
     );
     add(
@@ -233,8 +231,7 @@ fn corrected_seed_set() {
         both(|d| {
             t().alter()
                 .rename_column("payload", "tool_payload")
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
     add(
@@ -243,8 +240,7 @@ fn corrected_seed_set() {
             IcebergCtas::new(TableName::new("analytics", "mcp_events_v2"), &all)
                 .location("s3://my-datalake/iceberg/mcp_events_v2/")
                 .partition(PartitionField::new("event_ts", PartitionTransform::Day))
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
     add(
@@ -252,14 +248,10 @@ fn corrected_seed_set() {
         both(|d| {
             t().alter()
                 .widen_column("retry_count", IcebergType::Long)
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
-    add(
-        "5) valid as-is",
-        both(|d| t().create_table().dialect(d).build()),
-    );
+    add("5) valid as-is", both(|d| t().create_table().build_for(d)));
     add(
         "6) time travel (explicit UTC)",
         both(|d| {
@@ -267,13 +259,12 @@ fn corrected_seed_set() {
                 .as_of(Snapshot::Timestamp(
                     chrono::Utc.with_ymd_and_hms(2026, 9, 15, 0, 0, 0).unwrap(),
                 ))
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
     add(
         "7) optimize: whole table",
-        both(|d| t().optimize().dialect(d).build()),
+        both(|d| t().optimize().build_for(d)),
     );
     add(
         "8) merge",
@@ -293,8 +284,7 @@ fn corrected_seed_set() {
                         .value(McpEvent::STATUS, source(McpEvent::STATUS))
                         .value(McpEvent::LATENCY_MS, source(McpEvent::LATENCY_MS))
                 })
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
     insta::assert_snapshot!("corrected_seed_set", out);

@@ -115,8 +115,7 @@ fn row(i: usize) -> Text {
 fn read_all(engine: &Engine) -> Vec<Text> {
     let q = Select::<Text>::table()
         .order_by(Text::ID, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     decode(&engine.run(&q))
 }
@@ -152,14 +151,13 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
     let spark = Dialect::Spark;
     engine.run("CREATE NAMESPACE IF NOT EXISTS hostile");
     let def = Text::table_def();
-    engine.run(def.create_table().dialect(spark).build().unwrap());
+    engine.run(def.create_table().build_for(spark).unwrap());
 
     // Every hostile value appears in every column, through two or more INSERT batches.
     let mut model: Vec<Text> = (0..2 * HOSTILE.len()).map(row).collect();
     let batches = dml::insert(&model)
-        .dialect(spark)
         .max_bytes(8 * 1024)
-        .batches()
+        .batches_for(spark)
         .unwrap();
     assert!(batches.len() >= 2, "{} batches", batches.len());
     for b in &batches {
@@ -174,8 +172,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
         let q = Select::<Text>::table()
             .filter(Text::KEY.eq(*h))
             .order_by(Text::ID, Order::Asc)
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap();
         let ids: Vec<i64> = decode(&engine.run(&q)).iter().map(|t| t.id).collect();
         let want: Vec<i64> = model.iter().filter(|t| t.key == *h).map(|t| t.id).collect();
@@ -190,8 +187,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
             .set(Text::BODY, new_body)
             .set(Text::KEY, HOSTILE[12])
             .filter(Text::KEY.eq(victim))
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let mut hit = 0;
@@ -208,8 +204,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
     engine.run(
         dml::delete::<Text>()
             .filter(Text::KEY.eq(HOSTILE[2]))
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let before = model.len();
@@ -222,7 +217,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
     let staging = def
         .renamed("hostile", "texts_staging")
         .with_location(Location::parse("s3://hostile-bucket/iceberg/texts_staging/").unwrap());
-    engine.run(staging.create_table().dialect(spark).build().unwrap());
+    engine.run(staging.create_table().build_for(spark).unwrap());
     let mut src: Vec<Text> = Vec::new();
     for (j, t) in model.iter().take(6).enumerate() {
         let mut u = row(t.id as usize + 17);
@@ -238,8 +233,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
     engine.run(
         dml::insert(&src)
             .into_table(staging.name().clone())
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     engine.run(
@@ -249,8 +243,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     for s in &src {

@@ -48,8 +48,7 @@ fn metric(i: usize) -> Metric {
 fn read_all(engine: &Engine) -> Vec<Metric> {
     let q = Select::<Metric>::table()
         .order_by(Metric::ID, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r = engine.run(&q);
     r.rows
@@ -60,8 +59,7 @@ fn read_all(engine: &Engine) -> Vec<Metric> {
 
 fn data_files(engine: &Engine) -> Vec<FileRow> {
     let q = Select::<FileRow>::metadata(Metric::table_def().name())
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r = engine.run(&q);
     r.rows
@@ -75,8 +73,7 @@ fn data_files(engine: &Engine) -> Vec<FileRow> {
 fn snapshots(engine: &Engine) -> Vec<SnapshotRow> {
     let q = Select::<SnapshotRow>::metadata(Metric::table_def().name())
         .order_by(SnapshotRow::COMMITTED_AT, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r: QueryResult = engine.run(&q);
     r.rows
@@ -95,13 +92,13 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let spark = Dialect::Spark;
     engine.run("CREATE NAMESPACE IF NOT EXISTS upkeep");
     let def = Metric::table_def();
-    engine.run(def.create_table().dialect(spark).build().unwrap());
+    engine.run(def.create_table().build_for(spark).unwrap());
 
     // Many small inserts: each writes one file per (date, bucket) it touches.
     let mut model = Vec::new();
     for k in 0..INSERTS {
         let rows: Vec<Metric> = (k * 4..k * 4 + 4).map(metric).collect();
-        engine.run(dml::insert(&rows).dialect(spark).build().unwrap());
+        engine.run(dml::insert(&rows).build_for(spark).unwrap());
         model.extend(rows);
     }
     assert_eq!(read_all(engine), model);
@@ -148,8 +145,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         .optimize()
         .filter(Metric::EVENT_DATE, Cmp::Eq, day1)
         .spark_option("min-input-files", "1")
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     assert!(
         partial
@@ -189,8 +185,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let compact = def
         .optimize()
         .spark_option("min-input-files", "1")
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let r = engine.run(&compact);
     let files_after = data_files(engine);
@@ -231,12 +226,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         "{:?}",
         props.rows
     );
-    let spark_steps = def
-        .vacuum()
-        .retain_days(7)
-        .dialect(spark)
-        .build_steps()
-        .unwrap();
+    let spark_steps = def.vacuum().retain_days(7).build_steps_for(spark).unwrap();
     for s in &spark_steps {
         engine.run(s);
     }
@@ -246,8 +236,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         .vacuum()
         .older_than(Utc::now() + Duration::seconds(1))
         .retain_last(1)
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     assert!(
         expire.sql().contains("expire_snapshots"),
@@ -275,8 +264,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     // Time travel to an expired snapshot now fails.
     let gone = Select::<Metric>::table()
         .as_of(Snapshot::Version(snaps_before[0].snapshot_id))
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let e = engine.expect_err(&gone);
     assert!(

@@ -263,8 +263,7 @@ fn sorted(mut rows: Vec<McpEvent>) -> Vec<McpEvent> {
 fn snapshots(engine: &Engine, table: &TableName) -> Vec<SnapshotRow> {
     let q = Select::<SnapshotRow>::metadata(table)
         .order_by(SnapshotRow::COMMITTED_AT, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r = timed(engine, &q);
     r.rows
@@ -366,11 +365,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     // --- create (Spark rendering: USING iceberg, days()/bucket(), s3 LOCATION)
     timed(
         engine,
-        def.create_table()
-            .if_not_exists()
-            .dialect(spark)
-            .build()
-            .unwrap(),
+        def.create_table().if_not_exists().build_for(spark).unwrap(),
     );
     let show = timed(engine, format!("SHOW CREATE TABLE {name}"));
     let show = show.scalar().unwrap();
@@ -384,7 +379,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     // --- load: 20,000 rows through size-limited INSERT batches
     let generated = generate(N_ROWS, 0x5EED_0000);
     // Athena's own limit (262,144 bytes per statement) is the batch limit.
-    let batches = dml::insert(&generated).dialect(spark).batches().unwrap();
+    let batches = dml::insert(&generated).batches_for(spark).unwrap();
     assert!(batches.len() >= 10, "{} batches", batches.len());
     for b in &batches {
         assert!(b.sql().len() <= iceberg_sql::MAX_QUERY_BYTES);
@@ -406,8 +401,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .set(McpEvent::STATUS, "retried")
         .set(McpEvent::LATENCY_MS, 320)
         .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &fix);
     assert_eq!(apply_fix(&mut model, &target_id), 1);
@@ -415,8 +409,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         engine,
         Select::<McpEvent>::table()
             .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let fixed: Vec<McpEvent> = decode(&row);
@@ -436,8 +429,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
                 .eq(victim.as_str())
                 .and(McpEvent::EVENT_TS.lt(delete_cutoff())),
         )
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &del);
     let deleted = apply_delete(&mut model, &victim);
@@ -460,15 +452,11 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let staging_def = def
         .renamed("analytics", "mcp_events_staging")
         .with_location(Location::parse("s3://my-datalake/iceberg/mcp_events_staging/").unwrap());
-    timed(
-        engine,
-        staging_def.create_table().dialect(spark).build().unwrap(),
-    );
+    timed(engine, staging_def.create_table().build_for(spark).unwrap());
     let (src, expected) = merge_case(&model, 100, "t");
     for b in dml::insert(&src)
         .into_table(staging_def.name().clone())
-        .dialect(spark)
-        .batches()
+        .batches_for(spark)
         .unwrap()
     {
         timed(engine, b);
@@ -481,8 +469,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .update_all()
         .when_not_matched()
         .insert_all()
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &upsert);
     model = expected;
@@ -499,17 +486,13 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let staging2 = def
         .renamed("analytics", "mcp_events_staging2")
         .with_location(Location::parse("s3://my-datalake/iceberg/mcp_events_staging2/").unwrap());
-    timed(
-        engine,
-        staging2.create_table().dialect(spark).build().unwrap(),
-    );
+    timed(engine, staging2.create_table().build_for(spark).unwrap());
     let (src, expected) = merge_case(&model, 5_000, "v");
     timed(
         engine,
         dml::insert(&src)
             .into_table(staging2.name().clone())
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let upsert = dml::merge::<McpEvent>(MergeSource::table(staging2.name().clone()))
@@ -534,17 +517,13 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
                 .value(McpEvent::STATUS, source(McpEvent::STATUS))
                 .value(McpEvent::LATENCY_MS, source(McpEvent::LATENCY_MS))
         })
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &upsert);
     model = expected;
     assert_checksum(engine, &name.to_string(), &model, "after the second MERGE");
     versions.push((last_snapshot(engine, &name), model.clone()));
-    timed(
-        engine,
-        staging2.drop_table().dialect(spark).build().unwrap(),
-    );
+    timed(engine, staging2.drop_table().build_for(spark).unwrap());
 
     // --- third MERGE, from inline rows (`USING (SELECT * FROM (VALUES ...) AS
     // source_rows (cols)) AS source` in Spark).
@@ -557,8 +536,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .update_all()
         .when_not_matched()
         .insert_all()
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &upsert);
     model = expected;
@@ -567,8 +545,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         engine,
         Select::<McpEvent>::table()
             .order_by(McpEvent::EVENT_ID, Order::Asc)
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     ));
     assert_eq!(got.len(), model.len());
@@ -592,8 +569,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         {
             let q = Select::<McpEvent>::table()
                 .as_of(s)
-                .dialect(spark)
-                .build()
+                .build_for(spark)
                 .unwrap();
             parts.push(format!(
                 "SELECT {} AS k, * FROM ({})",
@@ -618,8 +594,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let q = Select::<McpEvent>::table()
         .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
         .as_of(Snapshot::Timestamp(before_fix))
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let old: Vec<McpEvent> = decode(&timed(engine, &q));
     assert_eq!(
@@ -673,8 +648,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
 
     let hq = Select::<HistoryRow>::metadata(&name)
         .order_by(HistoryRow::MADE_CURRENT_AT, Order::Asc)
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let hr = timed(engine, &hq);
     let history: Vec<HistoryRow> = hr
@@ -689,10 +663,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         snaps.iter().map(|s| s.snapshot_id).collect::<Vec<_>>()
     );
 
-    let fq = Select::<FileRow>::metadata(&name)
-        .dialect(spark)
-        .build()
-        .unwrap();
+    let fq = Select::<FileRow>::metadata(&name).build_for(spark).unwrap();
     let fr = timed(engine, &fq);
     let files: Vec<FileRow> = fr
         .rows

@@ -134,8 +134,7 @@ fn summary_query(only: Option<NaiveDate>) -> Select<McpEvent> {
         .expr_as(dt.clone(), "dt")
         .group_by(McpEvent::TOOL_NAME)
         .group_by(McpEvent::STATUS)
-        .group_by(dt)
-        .dialect(Dialect::Spark);
+        .group_by(dt);
     if let Some(d) = only {
         let start = d.and_hms_opt(0, 0, 0).unwrap();
         q = q.filter(
@@ -159,8 +158,7 @@ fn read_summary(engine: &Engine) -> Vec<DailySummary> {
         .order_by(DailySummary::DT, Order::Asc)
         .order_by(DailySummary::TOOL_NAME, Order::Asc)
         .order_by(DailySummary::STATUS, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     decode(&engine.run(&q))
 }
@@ -185,8 +183,7 @@ fn assert_summary(got: &[DailySummary], want: &[DailySummary]) {
 fn refresh(engine: &Engine, d: NaiveDate) {
     let q = summary_query(Some(d));
     let steps = DailyRefresh::new(DailySummary::DT, d, &q)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert_eq!(steps.len(), 2);
     assert_eq!(
@@ -209,8 +206,7 @@ fn refresh(engine: &Engine, d: NaiveDate) {
 /// The recipe [`MissingDays`] for Spark, run in the engine and decoded.
 fn missing_days(engine: &Engine, from: NaiveDate, to: NaiveDate) -> Vec<NaiveDate> {
     let q = MissingDays::new(DailySummary::table_def(), "dt", from, to)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert!(q.sql().contains(".partitions"), "{}", q.sql());
     let r = engine.run(&q);
@@ -230,24 +226,20 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     engine.run(
         McpEvent::table_def()
             .create_table()
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let mut source = events(0..700, None);
-    engine.run(dml::insert(&source).dialect(spark).build().unwrap());
+    engine.run(dml::insert(&source).build_for(spark).unwrap());
 
     // CTAS: the Athena form is refused by Spark; the Spark form builds the table.
     let q = summary_query(None);
     let summary = DailySummary::table_def();
-    let athena = summary
-        .create_table_as(&q.clone().dialect(Dialect::Athena))
-        .build()
-        .unwrap();
+    let athena = summary.create_table_as(&q).build().unwrap();
     assert!(athena.sql().contains("WITH ("), "{}", athena.sql());
     let e = engine.expect_err(&athena);
     assert_eq!(e.class(), Some("PARSE_SYNTAX_ERROR"), "{e}");
-    let ctas = summary.create_table_as(&q).dialect(spark).build().unwrap();
+    let ctas = summary.create_table_as(&q).build_for(spark).unwrap();
     engine.run(&ctas);
     let show = engine
         .run(format!("SHOW CREATE TABLE {}", summary.name()))
@@ -261,7 +253,7 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     // equal to the summary of all source rows; the other days are untouched.
     let late_day = day(2);
     let late = events(5000..5090, Some(2));
-    engine.run(dml::insert(&late).dialect(spark).build().unwrap());
+    engine.run(dml::insert(&late).build_for(spark).unwrap());
     source.extend(late);
     let before_other: Vec<DailySummary> = read_summary(engine)
         .into_iter()
@@ -283,7 +275,7 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     refresh(engine, day(GAP_DAY));
     assert_eq!(missing_days(engine, day(1), day(7)), [day(GAP_DAY)]);
     let gap_events = events(9000..9030, Some(GAP_DAY));
-    engine.run(dml::insert(&gap_events).dialect(spark).build().unwrap());
+    engine.run(dml::insert(&gap_events).build_for(spark).unwrap());
     source.extend(gap_events);
     refresh(engine, day(GAP_DAY));
     assert!(missing_days(engine, day(1), day(7)).is_empty());

@@ -11,46 +11,15 @@
 //! * [`Unload`]: `UNLOAD (SELECT ...) TO 's3://...' WITH (format, compression,
 //!   partitioned_by)`. Athena only: Spark has no UNLOAD.
 
-use crate::dialect::{Dialect, Grammar};
+use crate::dialect::{CtasSpec, Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ident::needs_quotes;
 use crate::model::{
-    Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef, TableName,
-    TableProperties, TableProperty,
+    Compression, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
+    TableProperty,
 };
 use crate::query::Select;
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
-
-/// The Trino (CTAS) spelling of a partition field: `'day(ts)'`, `'bucket(col, 16)'`,
-/// `'truncate(col, 10)'`, `'col'`: column first, then the number.
-///
-/// ```
-/// use iceberg_sql::{PartitionField, PartitionTransform};
-/// use iceberg_sql::ctas::trino_partitioning;
-/// let f = PartitionField::new("user_id", PartitionTransform::Bucket(16));
-/// assert_eq!(trino_partitioning(&f)?, "bucket(user_id, 16)");
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub fn trino_partitioning(p: &PartitionField) -> Result<String> {
-    if needs_quotes(&p.source, Grammar::TrinoDml) || needs_quotes(&p.source, Grammar::HiveDdl) {
-        return Err(Error::new(
-            ErrorKind::UnquotableIdentifier,
-            format!(
-                "partition source `{}` would need quotes inside a CTAS partitioning string, which Athena does not document",
-                p.source
-            ),
-        )
-        .with_hint("alias the column to a plain name in the SELECT and partition on the alias"));
-    }
-    Ok(match p.transform {
-        PartitionTransform::Identity => p.source.clone(),
-        PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n) => {
-            format!("{}({}, {n})", p.transform.name(), p.source)
-        }
-        t => format!("{}({})", t.name(), p.source),
-    })
-}
 
 fn check_output_tail<S>(query: &Select<S>, cols: &[String], what: &str) -> Result<()> {
     if cols.is_empty() {
@@ -155,7 +124,6 @@ pub struct IcebergCtas<'q, S> {
     location: Option<String>,
     partitioning: Vec<PartitionField>,
     properties: TableProperties,
-    dialect: Dialect,
 }
 
 impl TableDef {
@@ -168,7 +136,6 @@ impl TableDef {
             location: self.location().map(|l| l.as_str().to_string()),
             partitioning: self.partition_spec().to_vec(),
             properties: self.properties().clone(),
-            dialect: Dialect::Athena,
         }
     }
 }
@@ -182,7 +149,6 @@ impl<'q, S> IcebergCtas<'q, S> {
             location: None,
             partitioning: Vec::new(),
             properties: TableProperties::new(),
-            dialect: Dialect::Athena,
         }
     }
 
@@ -205,13 +171,8 @@ impl<'q, S> IcebergCtas<'q, S> {
         self
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-
-    fn check(&self) -> Result<Option<Location>> {
+    fn check(&self, dialect: Dialect) -> Result<Option<Location>> {
+        let rules = dialect.rules();
         let mut errors = Vec::new();
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
@@ -219,7 +180,7 @@ impl<'q, S> IcebergCtas<'q, S> {
         let loc = match parse_location(
             "an Iceberg CTAS",
             &self.location,
-            self.dialect == Dialect::Athena,
+            rules.ctas_requires_location(),
         ) {
             Ok(l) => l,
             Err(e) => {
@@ -251,80 +212,30 @@ impl<'q, S> IcebergCtas<'q, S> {
                     errors.push(e);
                 }
             }
-            if self.dialect == Dialect::Athena {
-                if let Err(e) = trino_partitioning(p) {
-                    errors.push(e);
-                }
+            if let Err(e) = rules.check_ctas_partition(p) {
+                errors.push(e);
             }
         }
         Error::check_all(errors)?;
         Ok(loc)
     }
 
-    /// Checks, renders and validates the statement.
+    /// Checks, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
-        let loc = self.check()?;
-        let mut w = SqlWriter::new(StatementKind::CreateTableAs, self.dialect);
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        let loc = self.check(dialect)?;
+        let mut w = SqlWriter::new(StatementKind::CreateTableAs, dialect);
         w.push("CREATE TABLE ").table_name(&self.name);
-        match self.dialect {
-            Dialect::Athena => {
-                w.push("\nWITH (\n  table_type = 'ICEBERG',\n  is_external = false");
-                if let Some(l) = &loc {
-                    w.push(",\n  location = ").string(l.as_str());
-                }
-                if !self.partitioning.is_empty() {
-                    w.push(",\n  partitioning = ARRAY[");
-                    for (i, p) in self.partitioning.iter().enumerate() {
-                        if i > 0 {
-                            w.push(", ");
-                        }
-                        w.string(&trino_partitioning(p)?);
-                    }
-                    w.push_char(']');
-                }
-                for p in self.properties.iter() {
-                    w.push(",\n  ").push(p.key()).push(" = ");
-                    match p {
-                        TableProperty::Format(f) => {
-                            w.string(&f.as_str().to_ascii_uppercase());
-                        }
-                        TableProperty::WriteCompression(c) => {
-                            w.string(&c.as_str().to_ascii_uppercase());
-                        }
-                        _ => {
-                            w.push(&p.value());
-                        }
-                    }
-                }
-                w.push("\n) AS\n");
-            }
-            Dialect::Spark => {
-                w.push("\nUSING iceberg");
-                if !self.partitioning.is_empty() {
-                    w.push("\nPARTITIONED BY (");
-                    for (i, p) in self.partitioning.iter().enumerate() {
-                        if i > 0 {
-                            w.push(", ");
-                        }
-                        crate::ddl::write_partition_field(&mut w, p);
-                    }
-                    w.push_char(')');
-                }
-                if let Some(l) = &loc {
-                    w.push("\nLOCATION ");
-                    w.ddl_string("location", l.as_str())?;
-                }
-                w.push("\nTBLPROPERTIES (\n  'format-version'='2'");
-                let format = self.properties.format();
-                for p in self.properties.iter() {
-                    let (k, v) = crate::ddl::spark_property(p, format);
-                    w.push(",\n  ");
-                    w.ddl_string("property key", &k)?.push_char('=');
-                    w.ddl_string("property value", &v)?;
-                }
-                w.push("\n)\nAS ");
-            }
-        }
+        let spec = CtasSpec {
+            location: loc.as_ref(),
+            partitioning: &self.partitioning,
+            properties: &self.properties,
+        };
+        w.rules().write_ctas_clauses(&mut w, &spec)?;
         self.query.render_into(&mut w)?;
         w.finish()
     }
@@ -383,7 +294,6 @@ pub struct HiveCtas<'q, S> {
     partitioned_by: Vec<String>,
     bucketed_by: Vec<String>,
     bucket_count: Option<u32>,
-    dialect: Dialect,
 }
 
 impl<'q, S> HiveCtas<'q, S> {
@@ -397,7 +307,6 @@ impl<'q, S> HiveCtas<'q, S> {
             partitioned_by: Vec::new(),
             bucketed_by: Vec::new(),
             bucket_count: None,
-            dialect: Dialect::Athena,
         }
     }
 
@@ -431,21 +340,15 @@ impl<'q, S> HiveCtas<'q, S> {
         self
     }
 
-    /// Renders for `dialect` (Spark refuses: use [`IcebergCtas`]).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
-        if self.dialect == Dialect::Spark {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                "Hive-format CTAS is rendered for Athena only",
-            )
-            .with_hint("for Spark, create an Iceberg table with IcebergCtas"));
-        }
+    /// Checks, renders and validates the statement for `dialect` (Spark refuses: use
+    /// [`IcebergCtas`]).
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        dialect.rules().check_hive_ctas()?;
         let mut errors = Vec::new();
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
@@ -490,7 +393,7 @@ impl<'q, S> HiveCtas<'q, S> {
             ));
         }
         for c in self.partitioned_by.iter().chain(&self.bucketed_by) {
-            if needs_quotes(c, Grammar::TrinoDml) || needs_quotes(c, Grammar::HiveDdl) {
+            if Grammar::TrinoDml.needs_quotes(c) || Grammar::HiveDdl.needs_quotes(c) {
                 errors.push(Error::new(
                     ErrorKind::UnquotableIdentifier,
                     format!("column `{c}` would need quotes inside a CTAS property string"),
@@ -499,7 +402,7 @@ impl<'q, S> HiveCtas<'q, S> {
         }
         Error::check_all(errors)?;
 
-        let mut w = SqlWriter::new(StatementKind::CreateTableAs, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::CreateTableAs, dialect);
         w.push("CREATE TABLE ").table_name(&self.name);
         w.push("\nWITH (\n  format = 'PARQUET'");
         if let Some(c) = self.compression {
@@ -606,7 +509,7 @@ impl From<FileFormat> for UnloadFormat {
 ///     "UNLOAD (SELECT user_id, status FROM analytics.mcp_events WHERE user_id = 'tenant-acme') \
 ///      TO 's3://customer-exports/acme/mcp-events-2026-09/' \
 ///      WITH (format = 'PARQUET', compression = 'SNAPPY', partitioned_by = ARRAY['status'])");
-/// assert_eq!(u.dialect(Dialect::Spark).build().unwrap_err().kind(), ErrorKind::Unsupported);
+/// assert_eq!(u.build_for(Dialect::Spark).unwrap_err().kind(), ErrorKind::Unsupported);
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[derive(Debug)]
@@ -617,7 +520,6 @@ pub struct Unload<'q, S> {
     format: UnloadFormat,
     compression: Option<Compression>,
     partitioned_by: Vec<String>,
-    dialect: Dialect,
 }
 
 impl<'q, S> Unload<'q, S> {
@@ -629,7 +531,6 @@ impl<'q, S> Unload<'q, S> {
             format: UnloadFormat::Parquet,
             compression: None,
             partitioned_by: Vec::new(),
-            dialect: Dialect::Athena,
         }
     }
 
@@ -651,24 +552,15 @@ impl<'q, S> Unload<'q, S> {
         self
     }
 
-    /// Renders for `dialect` (Spark refuses: it has no UNLOAD).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
-        if self.dialect == Dialect::Spark {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                "Spark has no UNLOAD statement",
-            )
-            .with_hint(
-                "in Spark write files with INSERT OVERWRITE DIRECTORY '...' USING parquet SELECT ..., \
-                 or create a table with IcebergCtas",
-            ));
-        }
+    /// Checks, renders and validates the statement for `dialect` (Spark refuses: it has
+    /// no UNLOAD).
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        dialect.rules().check_unload()?;
         let mut errors = Vec::new();
         let to = match Location::parse(&self.to) {
             Ok(l) => Some(l),
@@ -714,7 +606,7 @@ impl<'q, S> Unload<'q, S> {
             errors.push(e);
         }
         Error::check_all(errors)?;
-        let mut w = SqlWriter::new(StatementKind::Unload, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::Unload, dialect);
         w.push("UNLOAD (");
         self.query.render_into(&mut w)?;
         w.push(") TO ");

@@ -14,7 +14,7 @@ use crate::statement::{Statement, StatementKind};
 /// let name = TableName::new("analytics", "mcp_events");
 /// assert_eq!(DropTable::new(&name).if_exists().build()?.sql(),
 ///            "DROP TABLE IF EXISTS analytics.mcp_events");
-/// assert_eq!(DropTable::new(&name).dialect(Dialect::Spark).build()?.sql(),
+/// assert_eq!(DropTable::new(&name).build_for(Dialect::Spark)?.sql(),
 ///            "DROP TABLE analytics.mcp_events PURGE");
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
@@ -23,7 +23,6 @@ use crate::statement::{Statement, StatementKind};
 pub struct DropTable<'a> {
     name: &'a TableName,
     if_exists: bool,
-    dialect: Dialect,
 }
 
 impl TableDef {
@@ -39,7 +38,6 @@ impl<'a> DropTable<'a> {
         DropTable {
             name,
             if_exists: false,
-            dialect: Dialect::Athena,
         }
     }
 
@@ -49,22 +47,21 @@ impl<'a> DropTable<'a> {
         self
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks the name, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks the name, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
+    /// Checks the name, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
-        let mut w = SqlWriter::new(StatementKind::DropTable, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::DropTable, dialect);
         w.push("DROP TABLE ");
         if self.if_exists {
             w.push("IF EXISTS ");
         }
         w.table_name(self.name);
-        if self.dialect == Dialect::Spark {
+        if w.rules().drop_table_purges() {
             w.push(" PURGE");
         }
         w.finish()

@@ -22,28 +22,23 @@ use crate::statement::{Statement, StatementKind};
 #[must_use]
 pub struct ShowCreateTable<'a> {
     name: &'a TableName,
-    dialect: Dialect,
 }
 
 impl<'a> ShowCreateTable<'a> {
     /// `SHOW CREATE TABLE name`.
     pub fn new(name: &'a TableName) -> Self {
-        ShowCreateTable {
-            name,
-            dialect: Dialect::Athena,
-        }
+        ShowCreateTable { name }
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-
-    /// Checks the name, renders and validates the statement.
+    /// Checks the name, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks the name, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
-        let mut w = SqlWriter::new(StatementKind::ShowCreateTable, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::ShowCreateTable, dialect);
         w.push("SHOW CREATE TABLE ").table_name(self.name);
         w.finish()
     }

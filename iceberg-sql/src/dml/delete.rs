@@ -41,7 +41,7 @@ use crate::statement::{Statement, StatementKind};
 /// assert_eq!(del.build()?.sql(),
 ///     "DELETE FROM analytics.mcp_events\n\
 ///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP '2026-09-01 00:00:00.000000'");
-/// assert_eq!(del.clone().dialect(Dialect::Spark).build()?.sql(),
+/// assert_eq!(del.build_for(Dialect::Spark)?.sql(),
 ///     "DELETE FROM analytics.mcp_events\n\
 ///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP_NTZ '2026-09-01 00:00:00.000000'");
 /// assert_eq!(delete::<Ev>().build().unwrap_err().kind(), ErrorKind::DisallowedSyntax);
@@ -58,7 +58,6 @@ pub struct Delete<T> {
     table: Option<TableName>,
     filter: Option<Expr>,
     all_rows: bool,
-    dialect: Dialect,
     _table: PhantomData<fn() -> T>,
 }
 
@@ -68,7 +67,6 @@ impl<T> Clone for Delete<T> {
             table: self.table.clone(),
             filter: self.filter.clone(),
             all_rows: self.all_rows,
-            dialect: self.dialect,
             _table: PhantomData,
         }
     }
@@ -80,7 +78,6 @@ impl<T> std::fmt::Debug for Delete<T> {
             .field("table", &self.table)
             .field("filter", &self.filter)
             .field("all_rows", &self.all_rows)
-            .field("dialect", &self.dialect)
             .finish()
     }
 }
@@ -98,7 +95,6 @@ impl<T: IcebergTable> Delete<T> {
             table: None,
             filter: None,
             all_rows: false,
-            dialect: Dialect::Athena,
             _table: PhantomData,
         }
     }
@@ -122,21 +118,20 @@ impl<T: IcebergTable> Delete<T> {
         self
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let def = T::table_def();
         let kind = StatementKind::Delete;
         let name = self.table.as_ref().unwrap_or(def.name());
         let mut errors = check_target(kind, name, &self.filter, self.all_rows);
-        check_filter(kind, def, self.filter.as_ref(), &mut errors);
+        check_filter(dialect, kind, def, self.filter.as_ref(), &mut errors);
         Error::check_all(errors)?;
-        let mut w = SqlWriter::new(kind, self.dialect);
+        let mut w = SqlWriter::new(kind, dialect);
         w.push("DELETE FROM ").table_name(name);
         if let Some(f) = &self.filter {
             w.push("\nWHERE ");

@@ -50,7 +50,7 @@ const ROW_SEPARATOR: &str = ",\n  ";
 ///     "INSERT INTO analytics.ev (id, ms)\nVALUES\n  ('O''Reilly', 5),\n  ('b', CAST(NULL AS bigint))"
 /// );
 /// assert_eq!(
-///     insert(&rows).dialect(Dialect::Spark).build()?.sql(),
+///     insert(&rows).build_for(Dialect::Spark)?.sql(),
 ///     "INSERT INTO analytics.ev (id, ms)\nVALUES\n  ('O\\'Reilly', 5),\n  ('b', CAST(NULL AS bigint))"
 /// );
 /// let batches = insert(&rows).max_bytes(80).batches()?;
@@ -62,7 +62,6 @@ const ROW_SEPARATOR: &str = ",\n  ";
 pub struct Insert<'a, T> {
     rows: &'a [T],
     table: Option<TableName>,
-    dialect: Dialect,
     max_bytes: usize,
     max_partitions: Option<usize>,
 }
@@ -72,7 +71,6 @@ impl<'a, T> Clone for Insert<'a, T> {
         Insert {
             rows: self.rows,
             table: self.table.clone(),
-            dialect: self.dialect,
             max_bytes: self.max_bytes,
             max_partitions: self.max_partitions,
         }
@@ -110,7 +108,6 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         Insert {
             rows,
             table: None,
-            dialect: Dialect::Athena,
             max_bytes: MAX_QUERY_BYTES,
             max_partitions: None,
         }
@@ -119,12 +116,6 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// Writes into another table with the same columns (e.g. a staging copy).
     pub fn into_table(mut self, name: TableName) -> Self {
         self.table = Some(name);
-        self
-    }
-
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
         self
     }
 
@@ -146,11 +137,11 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// Renders every row once, checking value count, NOT NULL and types; names the row
     /// (0-based index) in any error.
-    fn render_rows(&self, with_keys: bool) -> Result<RenderedRows> {
+    fn render_rows(&self, dialect: Dialect, with_keys: bool) -> Result<RenderedRows> {
         let def: &TableDef = T::table_def();
         let name = self.table.as_ref().unwrap_or(def.name());
         name.check()?;
-        let mut head = SqlWriter::new(StatementKind::Insert, self.dialect);
+        let mut head = SqlWriter::new(StatementKind::Insert, dialect);
         head.push("INSERT INTO ").table_name(name).push(" (");
         for (i, c) in def.columns().iter().enumerate() {
             if i > 0 {
@@ -167,7 +158,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             None
         };
         let mut arena =
-            SqlWriter::with_capacity(StatementKind::Insert, self.dialect, self.rows.len() * 160);
+            SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
         let mut ends = Vec::with_capacity(self.rows.len());
         let mut row_keys = Vec::with_capacity(if keys.is_some() { self.rows.len() } else { 0 });
         let columns = def.columns();
@@ -219,10 +210,15 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         })
     }
 
-    fn statement(&self, rendered: &RenderedRows, rows: Range<usize>) -> Result<Statement> {
+    fn statement(
+        &self,
+        dialect: Dialect,
+        rendered: &RenderedRows,
+        rows: Range<usize>,
+    ) -> Result<Statement> {
         let mut w = SqlWriter::with_capacity(
             StatementKind::Insert,
-            self.dialect,
+            dialect,
             rendered.len_of(rows.clone()),
         );
         // The header and rows were rendered by writers of this same kind and dialect
@@ -241,13 +237,18 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         Error::new(ErrorKind::InvalidValue, "an INSERT needs at least one row")
     }
 
-    /// All rows in one statement. Errors when there are no rows, or when the text would
-    /// exceed the size limit (use [`Insert::batches`]) or the partition budget.
+    /// All rows in one statement for Athena. Errors when there are no rows, or when the
+    /// text would exceed the size limit (use [`Insert::batches`]) or the partition budget.
     pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// As [`Insert::build`], for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         if self.rows.is_empty() {
             return Err(Self::empty_error());
         }
-        let rendered = self.render_rows(self.max_partitions.is_some())?;
+        let rendered = self.render_rows(dialect, self.max_partitions.is_some())?;
         let all = 0..self.rows.len();
         let len = rendered.len_of(all.clone());
         if len > self.max_bytes {
@@ -274,7 +275,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
                 .with_hint("use `.batches()` to split the rows by partition"));
             }
         }
-        self.statement(&rendered, all)
+        self.statement(dialect, &rendered, all)
     }
 
     /// Splits the rows into as few statements as a greedy, order-keeping packing
@@ -282,15 +283,20 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// [`max_partitions`](Insert::max_partitions), at most that many distinct
     /// partitions. Every row is in exactly one statement, in order. No rows give no
     /// statements. A row that cannot fit any statement on its own is an error naming
-    /// the row (0-based index).
+    /// the row (0-based index). Renders for Athena.
     pub fn batches(&self) -> Result<Vec<Statement>> {
+        self.batches_for(Dialect::default())
+    }
+
+    /// As [`Insert::batches`], for `dialect`.
+    pub fn batches_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
         if self.rows.is_empty() {
             return Ok(Vec::new());
         }
-        let rendered = self.render_rows(self.max_partitions.is_some())?;
+        let rendered = self.render_rows(dialect, self.max_partitions.is_some())?;
         self.pack(&rendered)?
             .into_iter()
-            .map(|r| self.statement(&rendered, r))
+            .map(|r| self.statement(dialect, &rendered, r))
             .collect()
     }
 
@@ -302,7 +308,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         if self.rows.is_empty() {
             return Ok(Vec::new());
         }
-        let rendered = self.render_rows(self.max_partitions.is_some())?;
+        let rendered = self.render_rows(Dialect::default(), self.max_partitions.is_some())?;
         Ok(self
             .pack(&rendered)?
             .into_iter()

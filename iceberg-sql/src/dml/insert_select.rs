@@ -53,7 +53,6 @@ pub struct InsertSelect<T> {
     into: Option<TableName>,
     columns: Vec<&'static str>,
     filter: Option<Expr>,
-    dialect: Dialect,
     _table: PhantomData<fn() -> T>,
 }
 
@@ -64,7 +63,6 @@ impl<T> Clone for InsertSelect<T> {
             into: self.into.clone(),
             columns: self.columns.clone(),
             filter: self.filter.clone(),
-            dialect: self.dialect,
             _table: PhantomData,
         }
     }
@@ -77,7 +75,6 @@ impl<T> std::fmt::Debug for InsertSelect<T> {
             .field("into", &self.into)
             .field("columns", &self.columns)
             .field("filter", &self.filter)
-            .field("dialect", &self.dialect)
             .finish()
     }
 }
@@ -90,7 +87,6 @@ impl<T: IcebergTable> InsertSelect<T> {
             into: None,
             columns: Vec::new(),
             filter: None,
-            dialect: Dialect::Athena,
             _table: PhantomData,
         }
     }
@@ -115,14 +111,13 @@ impl<T: IcebergTable> InsertSelect<T> {
         self
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let def = T::table_def();
         let kind = StatementKind::Insert;
         let into = self.into.as_ref().unwrap_or(def.name());
@@ -169,10 +164,10 @@ impl<T: IcebergTable> InsertSelect<T> {
                 }
             }
         }
-        check_filter(kind, def, self.filter.as_ref(), &mut errors);
+        check_filter(dialect, kind, def, self.filter.as_ref(), &mut errors);
         Error::check_all(errors)?;
 
-        let mut w = SqlWriter::new(kind, self.dialect);
+        let mut w = SqlWriter::new(kind, dialect);
         w.push("INSERT INTO ").table_name(into).push(" (");
         for (i, c) in cols.iter().enumerate() {
             if i > 0 {

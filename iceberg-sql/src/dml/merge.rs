@@ -189,7 +189,6 @@ pub struct Merge<'a, T> {
     null_safe: bool,
     dedup: Option<&'static str>,
     clauses: Vec<Clause>,
-    dialect: Dialect,
 }
 
 impl<'a, T> std::fmt::Debug for Merge<'a, T> {
@@ -200,7 +199,6 @@ impl<'a, T> std::fmt::Debug for Merge<'a, T> {
             .field("null_safe", &self.null_safe)
             .field("dedup", &self.dedup)
             .field("clauses", &self.clauses)
-            .field("dialect", &self.dialect)
             .finish()
     }
 }
@@ -329,7 +327,6 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             null_safe: false,
             dedup: None,
             clauses: Vec::new(),
-            dialect: Dialect::Athena,
         }
     }
 
@@ -408,13 +405,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-
-    fn check(&self, errors: &mut Vec<Error>) {
+    fn check(&self, dialect: Dialect, errors: &mut Vec<Error>) {
         let def = T::table_def();
         let kind = StatementKind::Merge;
         if let Err(e) = self.target_name().check() {
@@ -475,13 +466,13 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                         ),
                     ));
                 }
-                if stmt.dialect() != self.dialect {
+                if stmt.dialect() != dialect {
                     errors.push(Error::new(
                         ErrorKind::DisallowedSyntax,
                         format!(
                             "the MERGE source query was built for {:?}, the MERGE for {:?}",
                             stmt.dialect(),
-                            self.dialect
+                            dialect
                         ),
                     ));
                 }
@@ -522,7 +513,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             }
             if let Some(c) = cond {
                 check_columns(def, c, errors);
-                refuse_params(kind, c, errors);
+                refuse_params(dialect, kind, c, errors);
                 refuse_aggregates("a WHEN condition", c, errors);
             } else if seen.is_none() {
                 *seen = Some(n);
@@ -538,7 +529,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                             format!("clause {n}: UPDATE SET needs at least one assignment"),
                         ));
                     }
-                    self.check_pairs(n, "UPDATE sets", sets, errors);
+                    self.check_pairs(dialect, n, "UPDATE sets", sets, errors);
                 }
                 Clause::NotMatched {
                     action: NotMatchedAction::Insert(values),
@@ -550,7 +541,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                             format!("clause {n}: INSERT needs at least one value"),
                         ));
                     }
-                    self.check_pairs(n, "INSERT lists", values, errors);
+                    self.check_pairs(dialect, n, "INSERT lists", values, errors);
                     for c in def.columns() {
                         if !c.nullable && !values.iter().any(|(k, _)| *k == c.name) {
                             errors.push(Error::new(
@@ -585,6 +576,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
 
     fn check_pairs(
         &self,
+        dialect: Dialect,
         n: usize,
         what: &str,
         pairs: &[(&'static str, Expr)],
@@ -602,18 +594,23 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 ));
             }
             check_columns(def, value, errors);
-            refuse_params(StatementKind::Merge, value, errors);
+            refuse_params(dialect, StatementKind::Merge, value, errors);
             refuse_aggregates("a MERGE value", value, errors);
         }
     }
 
-    /// Checks, renders and validates the statement.
+    /// Checks, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let mut errors = Vec::new();
-        self.check(&mut errors);
+        self.check(dialect, &mut errors);
         Error::check_all(errors)?;
         let def = T::table_def();
-        let mut w = SqlWriter::new(StatementKind::Merge, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::Merge, dialect);
         w.push("MERGE INTO ")
             .table_name(self.target_name())
             .push(" AS ")
@@ -621,11 +618,10 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         w.push("\nUSING ");
         self.render_source(&mut w)?;
         w.push(" AS ").ident("source");
-        // Athena takes column aliases on the MERGE source itself; Spark refuses them
-        // there (COLUMN_ALIASES_IS_NOT_ALLOWED), so its VALUES are wrapped in a SELECT
-        // that carries the aliases (see `render_source`).
+        // Inline rows carry the column names as aliases on the source itself where the
+        // target allows it; otherwise `render_source` wraps them in a SELECT that does.
         if let MergeSource::Rows(_) = self.source {
-            if self.dedup.is_none() && self.dialect == Dialect::Athena {
+            if self.dedup.is_none() && w.rules().merge_source_column_aliases() {
                 write_column_list(&mut w, def);
             }
         }
@@ -769,7 +765,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 MergeSource::Table(name) => {
                     w.table_name(name);
                 }
-                MergeSource::Rows(rows) if self.dialect == Dialect::Spark => {
+                MergeSource::Rows(rows) if !w.rules().merge_source_column_aliases() => {
                     w.push("(\n  SELECT * FROM ");
                     self.render_rows(w, rows, "  ")?;
                     w.push(" AS ").ident("source_rows");

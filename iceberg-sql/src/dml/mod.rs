@@ -43,6 +43,7 @@ pub use merge::{
 };
 pub use update::Update;
 
+use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Expr, Scope};
 use crate::model::{Column, TableDef};
@@ -146,9 +147,14 @@ pub(crate) fn check_columns(def: &TableDef, expr: &Expr, errors: &mut Vec<Error>
     }
 }
 
-/// Refuses `?` placeholders in statement kinds Athena documents no parameters for.
-pub(crate) fn refuse_params(kind: StatementKind, expr: &Expr, errors: &mut Vec<Error>) {
-    if expr.contains_param() && !kind.accepts_parameters() {
+/// Refuses `?` placeholders in statement kinds the target takes no parameters for.
+pub(crate) fn refuse_params(
+    dialect: Dialect,
+    kind: StatementKind,
+    expr: &Expr,
+    errors: &mut Vec<Error>,
+) {
+    if expr.contains_param() && !dialect.rules().accepts_parameters(kind) {
         let e = Error::new(
             ErrorKind::Unsupported,
             format!(
@@ -166,6 +172,7 @@ pub(crate) fn refuse_params(kind: StatementKind, expr: &Expr, errors: &mut Vec<E
 /// The checks every WHERE filter gets: its columns exist, `?` only where the kind takes
 /// parameters, no aggregates.
 pub(crate) fn check_filter(
+    dialect: Dialect,
     kind: StatementKind,
     def: &TableDef,
     filter: Option<&Expr>,
@@ -173,7 +180,7 @@ pub(crate) fn check_filter(
 ) {
     if let Some(f) = filter {
         check_columns(def, f, errors);
-        refuse_params(kind, f, errors);
+        refuse_params(dialect, kind, f, errors);
         refuse_aggregates("a WHERE clause", f, errors);
     }
 }

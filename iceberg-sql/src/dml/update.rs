@@ -48,7 +48,7 @@ use crate::statement::{Statement, StatementKind};
 ///     .filter(Ev::EVENT_ID.eq("evt-001"));
 /// assert_eq!(fix.build()?.sql(),
 ///     "UPDATE analytics.mcp_events\nSET status = 'retried', latency_ms = 320\nWHERE event_id = 'evt-001'");
-/// assert_eq!(fix.clone().dialect(Dialect::Spark).build()?.sql(),
+/// assert_eq!(fix.build_for(Dialect::Spark)?.sql(),
 ///     "UPDATE analytics.mcp_events\nSET status = 'retried', latency_ms = 320\nWHERE event_id = 'evt-001'");
 /// assert!(update::<Ev>().set(Ev::STATUS, "x").build().is_err()); // no WHERE
 /// // The same UPDATE against a staging table with the same columns:
@@ -63,7 +63,6 @@ pub struct Update<T> {
     sets: Vec<(&'static str, Expr)>,
     filter: Option<Expr>,
     all_rows: bool,
-    dialect: Dialect,
     _table: PhantomData<fn() -> T>,
 }
 
@@ -74,7 +73,6 @@ impl<T> Clone for Update<T> {
             sets: self.sets.clone(),
             filter: self.filter.clone(),
             all_rows: self.all_rows,
-            dialect: self.dialect,
             _table: PhantomData,
         }
     }
@@ -87,7 +85,6 @@ impl<T> std::fmt::Debug for Update<T> {
             .field("sets", &self.sets)
             .field("filter", &self.filter)
             .field("all_rows", &self.all_rows)
-            .field("dialect", &self.dialect)
             .finish()
     }
 }
@@ -159,7 +156,6 @@ impl<T: IcebergTable> Update<T> {
             sets: Vec::new(),
             filter: None,
             all_rows: false,
-            dialect: Dialect::Athena,
             _table: PhantomData,
         }
     }
@@ -201,14 +197,13 @@ impl<T: IcebergTable> Update<T> {
         self
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let def = T::table_def();
         let kind = StatementKind::Update;
         let name = self.table.as_ref().unwrap_or(def.name());
@@ -234,13 +229,13 @@ impl<T: IcebergTable> Update<T> {
             }
             assigned.push(*name);
             check_columns(def, value, &mut errors);
-            refuse_params(kind, value, &mut errors);
+            refuse_params(dialect, kind, value, &mut errors);
             refuse_aggregates("an UPDATE value", value, &mut errors);
         }
-        check_filter(kind, def, self.filter.as_ref(), &mut errors);
+        check_filter(dialect, kind, def, self.filter.as_ref(), &mut errors);
         Error::check_all(errors)?;
 
-        let mut w = SqlWriter::new(kind, self.dialect);
+        let mut w = SqlWriter::new(kind, dialect);
         w.push("UPDATE ").table_name(name).push("\nSET ");
         for (i, (name, value)) in sets.iter().enumerate() {
             if i > 0 {

@@ -7,11 +7,10 @@
 
 use std::fmt::Write as _;
 
-use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::render::SqlWriter;
 use crate::types::IcebergType;
-use crate::value::{self, Value};
+use crate::value::Value;
 
 /// Which relation a column reference belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -439,7 +438,6 @@ impl Expr {
     }
 
     fn render_inner(&self, w: &mut SqlWriter) -> Result<()> {
-        let spark = w.dialect() == Dialect::Spark;
         match self {
             Expr::Column { scope, name } => {
                 if let Some(alias) = scope.alias() {
@@ -452,7 +450,7 @@ impl Expr {
             }
             Expr::Param { value, ty } => {
                 let mut text = String::new();
-                value::write_literal(&mut text, value, ty, w.grammar())?;
+                w.grammar().write_literal(&mut text, value, ty)?;
                 if text.chars().count() > MAX_PARAM_CHARS {
                     return Err(Error::new(
                         ErrorKind::InvalidValue,
@@ -574,18 +572,12 @@ impl Expr {
                 w.push_char(')');
             }
             Expr::CurrentTimestamp => {
-                w.push(if spark {
-                    "current_timestamp()"
-                } else {
-                    "current_timestamp"
-                });
+                let now = w.grammar().current_timestamp();
+                w.push(now);
             }
             Expr::CurrentDate => {
-                w.push(if spark {
-                    "current_date()"
-                } else {
-                    "current_date"
-                });
+                let today = w.grammar().current_date();
+                w.push(today);
             }
             Expr::Interval { amount, unit } => {
                 if matches!(unit, TimeUnit::Quarter | TimeUnit::Week) {

@@ -66,14 +66,6 @@ pub trait MetadataRow: Sized {
         &[]
     }
 
-    /// Spark's spelling of a column where it differs from Trino's (Spark names or lacks
-    /// some columns): an expression of ours, rendered `<expr> AS <column>` in the
-    /// default projection. `None` means the same name.
-    fn spark_expr(column: &str) -> Option<&'static str> {
-        let _ = column;
-        None
-    }
-
     /// Decodes one result row; errors name the column.
     fn from_row(row: &Row<'_>) -> Result<Self>;
 }
@@ -354,15 +346,6 @@ impl MetadataRow for ManifestRow {
     fn json_columns() -> &'static [&'static str] {
         &["partition_summaries"]
     }
-    /// Spark's `manifests` table has no row counts.
-    fn spark_expr(column: &str) -> Option<&'static str> {
-        match column {
-            "added_rows_count" | "existing_rows_count" | "deleted_rows_count" => {
-                Some("CAST(NULL AS bigint)")
-            }
-            _ => None,
-        }
-    }
     fn from_row(row: &Row<'_>) -> Result<Self> {
         let c = Self::columns();
         Ok(ManifestRow {
@@ -415,10 +398,6 @@ impl MetadataRow for PartitionRow {
     }
     fn json_columns() -> &'static [&'static str] {
         &["partition"]
-    }
-    /// Spark calls it `total_data_file_size_in_bytes`.
-    fn spark_expr(column: &str) -> Option<&'static str> {
-        (column == "total_size").then_some("total_data_file_size_in_bytes")
     }
     fn from_row(row: &Row<'_>) -> Result<Self> {
         let c = Self::columns();

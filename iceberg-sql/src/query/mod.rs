@@ -14,7 +14,7 @@ pub mod metadata;
 
 use std::marker::PhantomData;
 
-use chrono::{DateTime, Timelike, Utc};
+use chrono::{DateTime, Utc};
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -38,26 +38,6 @@ pub enum Snapshot {
     Version(i64),
     /// `FOR TIMESTAMP AS OF TIMESTAMP '... UTC'`.
     Timestamp(DateTime<Utc>),
-}
-
-impl Snapshot {
-    fn write(&self, w: &mut SqlWriter) {
-        match self {
-            Snapshot::Version(id) => {
-                w.push(" FOR VERSION AS OF ").push(&id.to_string());
-            }
-            Snapshot::Timestamp(ts) => {
-                // A chrono value, never user text: digits, '-', ':', ' ' and '.'.
-                let mut text = ts.format("%Y-%m-%d %H:%M:%S").to_string();
-                if ts.nanosecond() % 1_000_000_000 != 0 {
-                    text.push_str(&ts.format("%.6f").to_string());
-                }
-                w.push(" FOR TIMESTAMP AS OF TIMESTAMP '")
-                    .push(&text)
-                    .push(" UTC'");
-            }
-        }
-    }
 }
 
 /// Sort direction.
@@ -107,8 +87,8 @@ enum Item {
     Nested(String),
     /// A plain column of a metadata table (default projection).
     Name(String),
-    /// Spark's spelling of a metadata column (our static text) `AS` its name.
-    Spark(&'static str, String),
+    /// The target's own expression for a metadata column (our static text) `AS` its name.
+    Renamed(&'static str, String),
 }
 
 /// Builds a `SELECT` over table (or metadata row type) `S`.
@@ -151,7 +131,6 @@ pub struct Select<S> {
     relation: Relation,
     columns: Vec<Column>,
     json_columns: &'static [&'static str],
-    spark_expr: fn(&str) -> Option<&'static str>,
     items: Vec<Item>,
     filter: Option<Expr>,
     group_by: Vec<Expr>,
@@ -159,7 +138,6 @@ pub struct Select<S> {
     limit: Option<u64>,
     as_of: Option<Snapshot>,
     joins: Vec<Join>,
-    dialect: Dialect,
     _scope: PhantomData<fn() -> S>,
 }
 
@@ -169,7 +147,6 @@ impl<S> Clone for Select<S> {
             relation: self.relation.clone(),
             columns: self.columns.clone(),
             json_columns: self.json_columns,
-            spark_expr: self.spark_expr,
             items: self.items.clone(),
             filter: self.filter.clone(),
             group_by: self.group_by.clone(),
@@ -177,7 +154,6 @@ impl<S> Clone for Select<S> {
             limit: self.limit,
             as_of: self.as_of,
             joins: self.joins.clone(),
-            dialect: self.dialect,
             _scope: PhantomData,
         }
     }
@@ -220,7 +196,7 @@ impl<T: IcebergTable> Select<T> {
     ///     .filter(McpEvent::TOOL_NAME.eq("query_data"));
     /// assert_eq!(q.build()?.sql(),
     ///     "SELECT tool_name FROM analytics.mcp_events_staging WHERE tool_name = 'query_data'");
-    /// assert_eq!(q.dialect(Dialect::Spark).build()?.sql(),
+    /// assert_eq!(q.build_for(Dialect::Spark)?.sql(),
     ///     "SELECT tool_name FROM analytics.mcp_events_staging WHERE tool_name = 'query_data'");
     /// let bad = Select::<McpEvent>::table().into_table(TableName::new("analytics", "Staging"));
     /// assert!(bad.build().is_err()); // name checked
@@ -249,19 +225,17 @@ impl<R: MetadataRow> Select<R> {
     /// assert_eq!(q.build()?.sql(),
     ///     "SELECT snapshot_id, committed_at FROM \"analytics\".\"mcp_events$snapshots\" \
     ///      ORDER BY committed_at DESC LIMIT 20");
-    /// assert_eq!(q.dialect(Dialect::Spark).build()?.sql(),
+    /// assert_eq!(q.build_for(Dialect::Spark)?.sql(),
     ///     "SELECT snapshot_id, committed_at FROM analytics.mcp_events.snapshots \
     ///      ORDER BY committed_at DESC LIMIT 20");
     /// # Ok::<(), iceberg_sql::Error>(())
     /// ```
     pub fn metadata(table: &TableName) -> Self {
-        let mut s = Self::new(
+        Self::new(
             Relation::Metadata(table.clone(), R::TABLE),
             R::columns(),
             R::json_columns(),
-        );
-        s.spark_expr = R::spark_expr;
-        s
+        )
     }
 }
 
@@ -278,7 +252,6 @@ impl<S> Select<S> {
             relation,
             columns,
             json_columns: json,
-            spark_expr: |_| None,
             items: Vec::new(),
             filter: None,
             group_by: Vec::new(),
@@ -286,20 +259,8 @@ impl<S> Select<S> {
             limit: None,
             as_of: None,
             joins: Vec::new(),
-            dialect: Dialect::Athena,
             _scope: PhantomData,
         }
-    }
-
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-
-    /// The dialect this query renders for.
-    pub fn current_dialect(&self) -> Dialect {
-        self.dialect
     }
 
     /// Projects a column.
@@ -461,7 +422,7 @@ impl<S> Select<S> {
                         }
                     }
                 },
-                Item::Json(_) | Item::Name(_) | Item::Spark(..) | Item::Nested(_) => {}
+                Item::Json(_) | Item::Name(_) | Item::Renamed(..) | Item::Nested(_) => {}
             }
         }
         if let Some(f) = &self.filter {
@@ -520,7 +481,7 @@ impl<S> Select<S> {
                         .group_by
                         .iter()
                         .any(|g| matches!(g, Expr::Column { name: n, .. } if *n == name.as_str())),
-                    Item::Json(_) | Item::Name(_) | Item::Spark(..) => false,
+                    Item::Json(_) | Item::Name(_) | Item::Renamed(..) => false,
                 };
                 if ungrouped {
                     errors.push(
@@ -555,23 +516,24 @@ impl<S> Select<S> {
         self.render_query(w, false)
     }
 
-    /// Writes the query; with `for_reading` (a SELECT whose rows come back to us), Athena
-    /// reads nested table columns as JSON text so that they decode exactly.
+    /// Writes the query; with `for_reading` (a SELECT whose rows come back to us),
+    /// nested table columns are read as JSON text where the target needs that to decode
+    /// them exactly.
     fn render_query(&self, w: &mut SqlWriter, for_reading: bool) -> Result<()> {
         self.check()?;
-        let spark = w.dialect() == Dialect::Spark;
-        let json_nested = for_reading && !spark;
+        let rules = w.rules();
+        let json_nested = for_reading && rules.nested_columns_as_json();
         w.push("SELECT ");
         let json_items: Vec<Item>;
-        let spark_names = spark
-            && self
-                .columns
-                .iter()
-                .any(|c| (self.spark_expr)(&c.name).is_some());
-        // Athena: list a table's columns so that nested ones can be read as JSON.
-        let nested_default = json_nested
-            && matches!(self.relation, Relation::Table(_))
-            && self.columns.iter().any(|c| !c.ty.is_primitive());
+        let metadata = match &self.relation {
+            Relation::Metadata(_, m) => Some(*m),
+            Relation::Table(_) => None,
+        };
+        let renamed = |column: &str| metadata.and_then(|m| rules.metadata_column(m, column));
+        let any_renamed = self.columns.iter().any(|c| renamed(&c.name).is_some());
+        // List a table's columns so that nested ones can be read as JSON.
+        let nested_default =
+            json_nested && metadata.is_none() && self.columns.iter().any(|c| !c.ty.is_primitive());
         let items = if self.items.is_empty() && nested_default {
             json_items = self
                 .columns
@@ -585,15 +547,15 @@ impl<S> Select<S> {
                 })
                 .collect();
             &json_items
-        } else if self.items.is_empty() && (!self.json_columns.is_empty() || spark_names) {
+        } else if self.items.is_empty() && (!self.json_columns.is_empty() || any_renamed) {
             json_items = self
                 .columns
                 .iter()
                 .map(|c| match self.json_columns.iter().find(|j| **j == c.name) {
                     Some(j) => Item::Json(j),
-                    None => match (spark, (self.spark_expr)(&c.name)) {
-                        (true, Some(e)) => Item::Spark(e, c.name.clone()),
-                        _ => Item::Name(c.name.clone()),
+                    None => match renamed(&c.name) {
+                        Some(e) => Item::Renamed(e, c.name.clone()),
+                        None => Item::Name(c.name.clone()),
                     },
                 })
                 .collect();
@@ -621,27 +583,23 @@ impl<S> Select<S> {
                 Item::Name(name) => {
                     w.ident(name);
                 }
-                Item::Spark(expr, name) => {
+                Item::Renamed(expr, name) => {
                     w.push(expr).push(" AS ").ident(name);
                 }
-                Item::Nested(name) if !json_nested => {
-                    w.ident(name);
-                }
+                // Only listed when the target reads nested values as JSON.
                 Item::Nested(name) => {
-                    w.push("CAST(")
-                        .ident(name)
-                        .push(" AS JSON) AS ")
-                        .ident(name);
+                    rules.write_to_json(w, &mut |w| {
+                        w.ident(name);
+                        Ok(())
+                    })?;
+                    w.push(" AS ").ident(name);
                 }
                 Item::Json(name) => {
-                    if spark {
-                        w.push("to_json(").ident(name).push(") AS ").ident(name);
-                    } else {
-                        w.push("CAST(")
-                            .ident(name)
-                            .push(" AS JSON) AS ")
-                            .ident(name);
-                    }
+                    rules.write_to_json(w, &mut |w| {
+                        w.ident(name);
+                        Ok(())
+                    })?;
+                    w.push(" AS ").ident(name);
                 }
             }
         }
@@ -650,23 +608,10 @@ impl<S> Select<S> {
             Relation::Table(t) => {
                 w.table_name(t);
             }
-            Relation::Metadata(t, m) => {
-                if spark {
-                    w.table_name(t).push_char('.').push(m.name());
-                } else {
-                    // `$` needs quotes; names are checked [a-z0-9_], so quoting by hand is safe.
-                    w.push_char('"')
-                        .push(&t.database)
-                        .push("\".\"")
-                        .push(&t.table)
-                        .push_char('$')
-                        .push(m.name())
-                        .push_char('"');
-                }
-            }
+            Relation::Metadata(t, m) => rules.write_metadata_table(w, t, *m),
         }
         if let Some(s) = &self.as_of {
-            s.write(w);
+            rules.write_time_travel(w, s);
         }
         for j in &self.joins {
             w.push(match j.kind {
@@ -719,7 +664,7 @@ impl<S> Select<S> {
                 Item::Expr(Expr::Column { name, .. }, None) => Some(name.to_string()),
                 Item::Expr(..) => None,
                 Item::Joined(_, n) | Item::Json(n) => Some(n.to_string()),
-                Item::Name(n) | Item::Spark(_, n) | Item::Nested(n) => Some(n.clone()),
+                Item::Name(n) | Item::Renamed(_, n) | Item::Nested(n) => Some(n.clone()),
             })
             .collect()
     }
@@ -732,9 +677,14 @@ impl<S> Select<S> {
             .map(|c| c.ty.clone())
     }
 
-    /// Checks, renders and validates the statement.
+    /// Checks, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
-        let mut w = SqlWriter::new(StatementKind::Select, self.dialect);
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        let mut w = SqlWriter::new(StatementKind::Select, dialect);
         self.render_query(&mut w, true)?;
         w.finish()
     }

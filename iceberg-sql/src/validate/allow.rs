@@ -23,7 +23,7 @@ use sqlparser::ast::{
 use sqlparser::tokenizer::Span;
 
 use super::{grammar_name, hooks, located, to_location};
-use crate::dialect::Grammar;
+use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::StatementKind;
 
@@ -32,9 +32,11 @@ pub(super) fn check(
     stmt: &mut Statement,
     sql: &str,
     kind: StatementKind,
-    grammar: Grammar,
+    dialect: Dialect,
     param_count: usize,
 ) -> Result<()> {
+    let grammar = dialect.grammar(kind);
+    let accepts_parameters = dialect.rules().accepts_parameters(kind);
     let create_table_shape_ok = match stmt {
         Statement::CreateTable(ct) => create_table_shape_ok(ct),
         _ => true,
@@ -44,6 +46,7 @@ pub(super) fn check(
         sql,
         grammar,
         kind,
+        accepts_parameters,
         create_table_shape_ok,
     };
     let mut exempt: Vec<*const Ident> = Vec::new();
@@ -81,6 +84,8 @@ struct Ctx<'a> {
     sql: &'a str,
     grammar: Grammar,
     kind: StatementKind,
+    /// Whether the target takes `?` parameters for this kind.
+    accepts_parameters: bool,
     /// For CREATE TABLE: whether every clause outside the ones we render is empty.
     create_table_shape_ok: bool,
 }
@@ -922,7 +927,7 @@ impl Visitor for Checker<'_> {
         let g = self.ctx.grammar;
         match &value.value {
             Value::Placeholder(p) if p == "?" => {
-                if !self.ctx.kind.accepts_parameters() {
+                if !self.ctx.accepts_parameters {
                     return self.fail(
                         format!(
                             "`?` parameter in {}: Athena accepts execution parameters only in SELECT, \

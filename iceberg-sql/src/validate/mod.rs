@@ -93,11 +93,11 @@ pub fn validate_sql(
     param_count: usize,
 ) -> Result<()> {
     check_size(sql)?;
-    let grammar = kind.grammar(dialect);
+    let grammar = dialect.grammar(kind);
     let (tokens, deep) = lex(sql, grammar)?;
     let work = move || {
         let mut stmt = parse_tokens(sql, grammar, tokens)?;
-        let checked = allow::check(&mut stmt, sql, kind, grammar, param_count);
+        let checked = allow::check(&mut stmt, sql, kind, dialect, param_count);
         if deep {
             teardown::teardown(stmt);
         }
@@ -165,7 +165,7 @@ pub(crate) fn check_size(sql: &str) -> Result<()> {
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 pub fn parse_statement(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<SqlStatement> {
-    let grammar = kind.grammar(dialect);
+    let grammar = dialect.grammar(kind);
     let (tokens, deep) = lex(sql, grammar)?;
     if deep {
         on_big_stack(move || parse_tokens(sql, grammar, tokens))
@@ -296,11 +296,7 @@ fn parser_error_text(e: &ParserError) -> String {
 
 /// Human name of a grammar, for messages.
 pub(crate) fn grammar_name(grammar: Grammar) -> &'static str {
-    match grammar {
-        Grammar::HiveDdl => "Athena DDL (Hive grammar)",
-        Grammar::TrinoDml => "Athena DML (Trino grammar)",
-        Grammar::Spark => "Spark SQL",
-    }
+    grammar.name()
 }
 
 /// Turns a sqlparser message (possibly tagged by a hook) into our error, with the
