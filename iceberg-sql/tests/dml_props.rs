@@ -4,16 +4,14 @@
 mod dml_support;
 
 use std::collections::HashSet;
-use std::ops::ControlFlow;
 
 use dml_support::{McpEvent, Nested};
 use iceberg_sql::dml::partition::KeyMaker;
 use iceberg_sql::dml::{delete, insert, insert_select, merge, update, MergeSource};
 use iceberg_sql::prelude::*;
-use iceberg_sql::validate::parse_statement;
+use iceberg_sql::validate::inspect;
 use iceberg_sql::Decimal;
 use proptest::prelude::*;
-use sqlparser::ast::{visit_expressions, Expr as SqlExpr, Value as SqlValue};
 
 // ---------------------------------------------------------------- strategies
 
@@ -94,17 +92,10 @@ fn row_text(row: &Nested, d: Dialect) -> String {
 /// Every single-quoted string literal in `sql` (after unescaping), via the validator's
 /// parser.
 fn string_literals(sql: &str, kind: StatementKind, d: Dialect) -> Vec<String> {
-    let stmt = parse_statement(sql, kind, d).unwrap_or_else(|e| panic!("{e}\n{sql}"));
-    let mut out = Vec::new();
-    let _ = visit_expressions(&stmt, |e| {
-        if let SqlExpr::Value(v) = e {
-            if let SqlValue::SingleQuotedString(s) = &v.value {
-                out.push(s.clone());
-            }
-        }
-        ControlFlow::<()>::Continue(())
-    });
-    out
+    inspect(sql, kind, d)
+        .unwrap_or_else(|e| panic!("{e}\n{sql}"))
+        .string_literals()
+        .to_vec()
 }
 
 // ---------------------------------------------------------------- batching

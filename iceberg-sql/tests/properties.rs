@@ -5,40 +5,17 @@
 //! * Any name is either rejected, or rendered so that it parses back as exactly that
 //!   one identifier, in every grammar that can quote it.
 
-use std::ops::ControlFlow;
-
 use iceberg_sql::prelude::*;
-use iceberg_sql::validate::parse_statement;
+use iceberg_sql::validate::inspect;
 use iceberg_sql::Grammar;
 use proptest::prelude::*;
-use sqlparser::ast::{self, Visit, Visitor};
-
-/// Collects every string literal and every identifier the parser saw.
-#[derive(Default)]
-struct Collect {
-    strings: Vec<String>,
-}
-
-impl Visitor for Collect {
-    type Break = ();
-    fn pre_visit_expr(&mut self, expr: &ast::Expr) -> ControlFlow<()> {
-        if let ast::Expr::Value(v) = expr {
-            if let ast::Value::SingleQuotedString(s) = &v.value {
-                self.strings.push(s.clone());
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
 
 fn literal_round_trip(text: &str, dialect: Dialect) -> Result<String, String> {
     let grammar = dialect.grammar(StatementKind::Select);
     let mut sql = String::from("SELECT ");
     grammar.write_string(&mut sql, text);
-    let stmt = parse_statement(&sql, StatementKind::Select, dialect).map_err(|e| e.to_string())?;
-    let mut c = Collect::default();
-    let _ = stmt.visit(&mut c);
-    match c.strings.as_slice() {
+    let read = inspect(&sql, StatementKind::Select, dialect).map_err(|e| e.to_string())?;
+    match read.string_literals() {
         [one] => Ok(one.clone()),
         other => Err(format!(
             "expected one string literal, found {other:?} in {sql}"
@@ -83,15 +60,9 @@ proptest! {
             Err(e) => prop_assert_eq!(e.kind(), ErrorKind::InvalidIdentifier, "{}", e),
             Ok(athena) => {
                 for stmt in [athena, DropTable::new(&table_name).build_for(Dialect::Spark).unwrap()] {
-                    let ast = parse_statement(stmt.sql(), StatementKind::DropTable, stmt.dialect()).unwrap();
-                    let ast::Statement::Drop { names, .. } = ast else {
-                        panic!("not a DROP: {}", stmt.sql())
-                    };
-                    prop_assert_eq!(names.len(), 1);
-                    let parts: Vec<String> = names[0].0.iter()
-                        .map(|p| p.as_ident().map(|i| i.value.clone()).unwrap_or_default())
-                        .collect();
-                    prop_assert_eq!(parts, vec!["db".to_string(), name.clone()], "{}", stmt.sql());
+                    let read = inspect(stmt.sql(), StatementKind::DropTable, stmt.dialect()).unwrap();
+                    let parts: Vec<&str> = read.names().iter().map(|n| n.value.as_str()).collect();
+                    prop_assert_eq!(parts, vec!["db", name.as_str()], "{}", stmt.sql());
                 }
                 // The same name as a column, in DDL (Hive/Spark) and in a DML literal list.
                 let t = TableDef::builder("db", "t")
@@ -101,10 +72,12 @@ proptest! {
                     .unwrap();
                 for dialect in [Dialect::Athena, Dialect::Spark] {
                     let stmt = t.create_table().build_for(dialect).unwrap();
-                    let ast = parse_statement(stmt.sql(), StatementKind::CreateTable, dialect).unwrap();
-                    let ast::Statement::CreateTable(ct) = ast else { panic!("not a CREATE") };
-                    prop_assert_eq!(ct.columns.len(), 1);
-                    prop_assert_eq!(&ct.columns[0].name.value, &name, "{}", stmt.sql());
+                    // db, t, the column, then property keys (single-quoted) and Spark's
+                    // `USING iceberg`.
+                    let read = inspect(stmt.sql(), StatementKind::CreateTable, dialect).unwrap();
+                    let column = &read.names()[2];
+                    prop_assert_eq!(&column.value, &name, "{}", stmt.sql());
+                    prop_assert_ne!(column.quote, Some('\''), "{}", stmt.sql());
                 }
                 for grammar in [Grammar::TrinoDml, Grammar::HiveDdl, Grammar::Spark] {
                     prop_assert!(!grammar.quote_ident(&name).is_empty());

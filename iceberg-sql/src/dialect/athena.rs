@@ -18,6 +18,8 @@ use crate::query::{MetadataTable, Snapshot};
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
+use crate::validate::dialects::athena::AthenaSyntax;
+use crate::validate::dialects::TargetSyntax;
 
 /// Athena: every default of [`DialectRules`].
 pub(crate) struct Athena;
@@ -25,6 +27,10 @@ pub(crate) struct Athena;
 impl DialectRules for Athena {
     fn name(&self) -> &'static str {
         "Athena"
+    }
+
+    fn syntax(&self) -> &'static dyn TargetSyntax {
+        &AthenaSyntax
     }
 }
 

@@ -38,6 +38,7 @@ use crate::query::{MetadataTable, Snapshot};
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
+use crate::validate::dialects::TargetSyntax;
 use crate::value::Value;
 
 /// The engine a statement is rendered for: pass it to a builder's `build_for`
@@ -129,6 +130,10 @@ pub(crate) type WriteFn<'a> = &'a mut dyn FnMut(&mut SqlWriter) -> Result<()>;
 pub(crate) trait DialectRules: Sync {
     /// The engine's name, for messages.
     fn name(&self) -> &'static str;
+
+    /// The validator's part of this target: its parsers and the statement shapes in
+    /// which targets differ (`validate/dialects/`).
+    fn syntax(&self) -> &'static dyn TargetSyntax;
 
     // ---- grammar and parameters ------------------------------------------------------
 

@@ -19,6 +19,8 @@ use crate::query::MetadataTable;
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
+use crate::validate::dialects::spark::SparkSyntax;
+use crate::validate::dialects::TargetSyntax;
 use crate::value::Value;
 
 /// Spark: Athena's defaults where the engines agree, these overrides where not.
@@ -27,6 +29,10 @@ pub(crate) struct Spark;
 impl DialectRules for Spark {
     fn name(&self) -> &'static str {
         "Spark"
+    }
+
+    fn syntax(&self) -> &'static dyn TargetSyntax {
+        &SparkSyntax
     }
 
     /// One parser for every statement.

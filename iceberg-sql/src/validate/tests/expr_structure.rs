@@ -2,17 +2,49 @@
 //! parser reads back with the same structure (operator precedence and grouping kept),
 //! in both dialects.
 
-mod dml_support;
+use std::sync::OnceLock;
 
-use dml_support::McpEvent;
-use iceberg_sql::dml::delete;
-use iceberg_sql::expr::{BinaryOp, Cond, Expr, SqlExpr};
-use iceberg_sql::prelude::*;
-use iceberg_sql::validate::parse_statement;
 use proptest::prelude::*;
 use sqlparser::ast::{
     BinaryOperator, Expr as P, InTarget, Statement as PStatement, UnaryOperator, Value as PValue,
 };
+
+use super::parse_statement;
+use crate::dml::delete;
+use crate::expr::{BinaryOp, Col, Cond, Expr, SqlExpr};
+use crate::record::{IcebergTable, Row};
+use crate::{Column, Dialect, Error, IcebergType, StatementKind, TableDef, Value};
+
+/// The columns the generated expressions read.
+struct McpEvent;
+
+impl McpEvent {
+    const EVENT_ID: Col<McpEvent, String> = Col::new("event_id");
+    const PAYLOAD: Col<McpEvent, Option<String>> = Col::new("payload");
+    const STATUS: Col<McpEvent, String> = Col::new("status");
+    const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
+}
+
+impl IcebergTable for McpEvent {
+    fn table_def() -> &'static TableDef {
+        static DEF: OnceLock<TableDef> = OnceLock::new();
+        DEF.get_or_init(|| {
+            TableDef::builder("analytics", "mcp_events")
+                .column(Column::new("event_id", IcebergType::String))
+                .column(Column::new("payload", IcebergType::String))
+                .column(Column::new("status", IcebergType::String))
+                .column(Column::new("latency_ms", IcebergType::Long))
+                .build()
+                .expect("a valid table")
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        Vec::new()
+    }
+    fn from_row(_: &Row<'_>) -> Result<Self, Error> {
+        Ok(McpEvent)
+    }
+}
 
 fn int_expr() -> impl Strategy<Value = SqlExpr<McpEvent, i64>> {
     let leaf = prop_oneof![
