@@ -79,23 +79,22 @@ pub mod prelude {
     pub use crate::dialect::Dialect;
     pub use crate::dml::{MergeSource, TableWrites};
     pub use crate::error::{Error, ErrorKind};
+    pub use crate::evolve::{evolve, EvolveOptions};
     pub use crate::expr::Col;
     pub use crate::expr::{
         case_when, count_all, current_date, current_timestamp, days, hours, minutes, months, param,
         seconds, source, target, years, Cond, SqlExpr, TimeUnit,
     };
+    pub use crate::maintenance::VacuumRetention;
     pub use crate::model::{
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
         TableName, TableProperties, TableProperty,
     };
+    pub use crate::query::{Select, Snapshot, TableQueries};
     pub use crate::record::{IcebergTable, Row, SqlType};
     pub use crate::statement::{Statement, StatementKind};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;
     #[cfg(feature = "derive")]
     pub use iceberg_sql_derive::IcebergTable;
-    // Reads, evolution and upkeep (issue 5).
-    pub use crate::evolve::{evolve, EvolveOptions};
-    pub use crate::maintenance::VacuumRetention;
-    pub use crate::query::{Select, Snapshot, TableQueries};
 }
