@@ -65,7 +65,7 @@ pub use expr::Col;
 pub use model::{Column, Location, PartitionField, PartitionTransform, TableDef, TableName};
 pub use model::{Compression, FileFormat, TableProperties, TableProperty};
 pub use record::{IcebergTable, Row, SqlType};
-pub use statement::{Statement, StatementKind, MAX_QUERY_BYTES};
+pub use statement::{Statement, StatementKind, TableStatements, MAX_QUERY_BYTES};
 pub use types::{IcebergType, StructField};
 pub use value::{Decimal, Value};
 
@@ -77,7 +77,7 @@ pub use iceberg_sql_derive::IcebergTable;
 pub mod prelude {
     pub use crate::ddl::{CreateTable, DropTable};
     pub use crate::dialect::Dialect;
-    pub use crate::dml::{MergeSource, TableWrites};
+    pub use crate::dml::MergeSource;
     pub use crate::error::{Error, ErrorKind};
     pub use crate::evolve::{evolve, EvolveOptions};
     pub use crate::expr::Col;
@@ -90,9 +90,9 @@ pub mod prelude {
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
         TableName, TableProperties, TableProperty,
     };
-    pub use crate::query::{Select, Snapshot, TableQueries};
+    pub use crate::query::{Select, Snapshot};
     pub use crate::record::{IcebergTable, Row, SqlType};
-    pub use crate::statement::{Statement, StatementKind};
+    pub use crate::statement::{Statement, StatementKind, TableStatements};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;
     #[cfg(feature = "derive")]
