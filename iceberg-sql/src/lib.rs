@@ -65,7 +65,7 @@ pub use expr::Col;
 pub use model::{Column, Location, PartitionField, PartitionTransform, TableDef, TableName};
 pub use model::{Compression, FileFormat, TableProperties, TableProperty};
 pub use record::{IcebergTable, Row, SqlType};
-pub use statement::{Statement, StatementKind, TableStatements, MAX_QUERY_BYTES};
+pub use statement::{Filter, Statement, StatementKind, TableStatements, MAX_QUERY_BYTES};
 pub use types::{IcebergType, StructField};
 pub use value::{Decimal, Value};
 
@@ -92,7 +92,7 @@ pub mod prelude {
     };
     pub use crate::query::{Select, Snapshot};
     pub use crate::record::{IcebergTable, Row, SqlType};
-    pub use crate::statement::{Statement, StatementKind, TableStatements};
+    pub use crate::statement::{Filter, Statement, StatementKind, TableStatements};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;
     #[cfg(feature = "derive")]

@@ -16,14 +16,13 @@
 use chrono::NaiveDate;
 
 use crate::dialect::Dialect;
-use crate::dml::Delete;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Col;
 use crate::model::{PartitionTransform, TableDef};
 use crate::query::{MetadataTable, Select};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind, TableStatements};
 use crate::types::IcebergType;
 use crate::value::Value;
 
@@ -159,7 +158,7 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
         }
         Error::check_all(errors)?;
 
-        let delete = Delete::<T>::new()
+        let delete = T::delete()
             .filter(self.day_column.eq(self.day))
             .build_for(dialect)?;
         let mut w = SqlWriter::new(StatementKind::Insert, dialect);

@@ -12,7 +12,6 @@
 //! `Vacuum::build_steps` (`ALTER TABLE ... SET TBLPROPERTIES`) does run verbatim.
 
 use chrono::{Duration, NaiveDate, Utc};
-use iceberg_sql::maintenance::Cmp;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{FileRow, MetadataRow, Order, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
@@ -146,7 +145,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let day1 = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
     let partial = def
         .optimize()
-        .filter(Metric::EVENT_DATE, Cmp::Eq, day1)
+        .filter(Metric::EVENT_DATE.eq(day1))
         .spark_option("min-input-files", "1")
         .build_for(spark)
         .unwrap();

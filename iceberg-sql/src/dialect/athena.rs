@@ -355,25 +355,9 @@ pub(super) fn write_optimize(w: &mut SqlWriter, o: &OptimizeSpec<'_>) -> Result<
     w.push("OPTIMIZE ")
         .table_name(o.table)
         .push(" REWRITE DATA USING BIN_PACK");
-    let several = o.filters.len() + o.conditions.len() > 1;
-    for (i, (ty, col, op, v)) in o.filters.iter().enumerate() {
-        w.push(if i == 0 { " WHERE " } else { " AND " });
-        w.ident(col).push_char(' ').push(op.sql()).push_char(' ');
-        w.literal(v, ty)?;
-    }
-    for (i, c) in o.conditions.iter().enumerate() {
-        w.push(if i + o.filters.len() == 0 {
-            " WHERE "
-        } else {
-            " AND "
-        });
-        if several {
-            w.push_char('(');
-        }
-        c.render(w)?;
-        if several {
-            w.push_char(')');
-        }
+    if let Some(f) = o.filter {
+        w.push(" WHERE ");
+        f.render(w)?;
     }
     Ok(())
 }

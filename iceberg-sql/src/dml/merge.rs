@@ -641,7 +641,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 }),
                 right: Box::new(source_col(k)),
             };
-            on = super::update::and_filter(on, eq);
+            on = Expr::and_then(on, eq);
         }
         if let Some(on) = &on {
             on.render(&mut w)?;

@@ -34,6 +34,7 @@ mod insert;
 mod insert_select;
 mod merge;
 pub mod partition;
+mod target;
 mod update;
 
 pub use delete::Delete;

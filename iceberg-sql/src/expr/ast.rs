@@ -315,6 +315,19 @@ impl Expr {
         Expr::Literal { value, ty }
     }
 
+    /// `current AND next` (just `next` when there is no current condition): how
+    /// several filters become one WHERE clause.
+    pub(crate) fn and_then(current: Option<Expr>, next: Expr) -> Option<Expr> {
+        Some(match current {
+            None => next,
+            Some(c) => Expr::Binary {
+                op: BinaryOp::And,
+                left: Box::new(c),
+                right: Box::new(next),
+            },
+        })
+    }
+
     /// A column of the statement's table.
     pub fn column(name: &'static str) -> Expr {
         Expr::Column {

@@ -24,7 +24,7 @@ use crate::ident::{check_name, NameRole};
 use crate::model::{Column, TableName};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind};
 use crate::types::IcebergType;
 use crate::Col;
 
@@ -271,16 +271,6 @@ impl<S> Select<S> {
             Expr::literal(value.to_value(), V::iceberg_type()),
             Some(alias.to_string()),
         ));
-        self
-    }
-
-    /// Adds a `WHERE` condition (several are joined with `AND`).
-    pub fn filter<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
-        let c = cond.into_operand();
-        self.filter = Some(match self.filter.take() {
-            None => c,
-            Some(prev) => and(prev, c),
-        });
         self
     }
 
@@ -672,11 +662,10 @@ impl<S> Select<S> {
     }
 }
 
-fn and(a: Expr, b: Expr) -> Expr {
-    Expr::Binary {
-        op: crate::expr::BinaryOp::And,
-        left: Box::new(a),
-        right: Box::new(b),
+impl<S> Filter<S> for Select<S> {
+    fn filter<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
+        self.filter = Expr::and_then(self.filter.take(), cond.into_operand());
+        self
     }
 }
 

@@ -12,7 +12,7 @@ use sqlparser::ast::{
 use super::parse_statement;
 use crate::expr::{BinaryOp, Col, Cond, Expr, SqlExpr};
 use crate::record::{IcebergTable, Row};
-use crate::statement::TableStatements;
+use crate::statement::{Filter, TableStatements};
 use crate::{Column, Dialect, Error, IcebergType, StatementKind, TableDef, Value};
 
 /// The columns the generated expressions read.
