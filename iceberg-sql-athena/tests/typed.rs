@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use common::*;
 use futures::TryStreamExt;
+use iceberg_sql::dsl::param;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::{

@@ -44,6 +44,7 @@ pub mod ctas;
 pub mod ddl;
 pub mod dialect;
 pub mod dml;
+pub mod dsl;
 pub mod error;
 pub mod evolve;
 pub mod expr;
@@ -73,18 +74,15 @@ pub use value::{Decimal, Value};
 #[cfg(feature = "derive")]
 pub use iceberg_sql_derive::IcebergTable;
 
-/// Everything a typical user needs, in one import.
+/// The types and traits a typical user needs, in one import; the SQL functions are in
+/// [`dsl`].
 pub mod prelude {
     pub use crate::ddl::{CreateTable, DropTable};
     pub use crate::dialect::Dialect;
     pub use crate::dml::MergeSource;
     pub use crate::error::{Error, ErrorKind};
     pub use crate::evolve::{evolve, EvolveOptions};
-    pub use crate::expr::Col;
-    pub use crate::expr::{
-        case_when, count_all, current_date, current_timestamp, days, hours, minutes, months, param,
-        seconds, source, target, years, Cond, SqlExpr, TimeUnit,
-    };
+    pub use crate::expr::{Col, Cond, ExpressionMethods, SqlExpr, TimeUnit};
     pub use crate::maintenance::VacuumRetention;
     pub use crate::model::{
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,

@@ -6,6 +6,7 @@ mod dml_support;
 
 use dml_support::{ts, McpEvent, Nested};
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::{current_timestamp, param, source};
 use iceberg_sql::expr::{Interval, TimeUnit};
 use iceberg_sql::prelude::*;
 use iceberg_sql::Decimal;

@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::source;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::JoinKind;
 

@@ -296,7 +296,7 @@ fn optimize_where_with_the_expression_dsl() {
     );
     let e = t
         .optimize()
-        .filter(DatedEvent::EVENT_DATE.eq(iceberg_sql::expr::param(date(2026, 10, 1))))
+        .filter(DatedEvent::EVENT_DATE.eq(iceberg_sql::dsl::param(date(2026, 10, 1))))
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);

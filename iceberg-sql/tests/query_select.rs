@@ -6,7 +6,7 @@ mod common;
 
 use chrono::TimeZone;
 use common::*;
-use iceberg_sql::expr::{count_all, current_timestamp, days};
+use iceberg_sql::dsl::{count_all, current_timestamp, days};
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::*;
 

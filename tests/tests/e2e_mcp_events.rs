@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc};
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::source;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{FileRow, HistoryRow, MetadataRow, Order, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use iceberg_sql::ctas::IcebergCtas;
+use iceberg_sql::dsl::count_all;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, Select};
 use iceberg_sql::recipes::{DailyRefresh, MissingDays};

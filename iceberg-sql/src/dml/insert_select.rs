@@ -19,6 +19,7 @@ use crate::statement::{Filter, Statement, StatementKind};
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dsl::param;
 /// # use std::sync::OnceLock;
 /// struct Ev;
 /// impl Ev {

@@ -10,6 +10,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
@@ -25,6 +26,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
@@ -43,6 +45,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
@@ -137,6 +140,7 @@ enum Clause {
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dsl::source;
 /// # use iceberg_sql::dml::MergeSource;
 /// # use std::sync::OnceLock;
 /// struct Ev;

@@ -88,6 +88,7 @@ pub const DEFAULT_SPARK_CATALOG: &str = "local";
 ///
 /// ```compile_fail
 /// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dsl::*;
 /// # struct Events;
 /// # const EVENT_DATE: Col<Events, chrono::NaiveDate> = Col::new("event_date");
 /// # fn f(t: &TableDef) {

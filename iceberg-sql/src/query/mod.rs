@@ -97,7 +97,7 @@ enum Item {
 /// ```
 /// use iceberg_sql::prelude::*;
 /// use iceberg_sql::query::{Select, Snapshot, Order};
-/// use iceberg_sql::expr::count_all;
+/// use iceberg_sql::dsl::count_all;
 /// # #[derive(Debug)] struct McpEvent;
 /// # impl McpEvent {
 /// #     const TOOL_NAME: Col<McpEvent, String> = Col::new("tool_name");

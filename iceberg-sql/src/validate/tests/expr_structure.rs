@@ -10,7 +10,7 @@ use sqlparser::ast::{
 };
 
 use super::parse_statement;
-use crate::expr::{BinaryOp, Col, Cond, Expr, SqlExpr};
+use crate::expr::{BinaryOp, Col, Cond, Expr, ExpressionMethods, SqlExpr};
 use crate::record::{IcebergTable, Row};
 use crate::statement::{Filter, TableStatements};
 use crate::{Column, Dialect, Error, IcebergType, StatementKind, TableDef, Value};
@@ -48,8 +48,8 @@ impl IcebergTable for McpEvent {
 
 fn int_expr() -> impl Strategy<Value = SqlExpr<McpEvent, i64>> {
     let leaf = prop_oneof![
-        Just(McpEvent::LATENCY_MS.expr()),
-        (0i64..100).prop_map(|n| McpEvent::LATENCY_MS.expr() * n),
+        Just(McpEvent::LATENCY_MS.sql_expr()),
+        (0i64..100).prop_map(|n| McpEvent::LATENCY_MS.sql_expr() * n),
     ];
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![
