@@ -163,14 +163,11 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
             .filter(self.day_column.eq(self.day))
             .build_for(dialect)?;
         let mut w = SqlWriter::new(StatementKind::Insert, dialect);
-        w.push("INSERT INTO ").table_name(def.name()).push(" (");
-        for (i, c) in cols.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(c);
-        }
-        w.push(")\n");
+        w.push("INSERT INTO ")
+            .table_name(def.name())
+            .push(" (")
+            .idents(cols.iter().map(String::as_str))
+            .push(")\n");
         self.query.render_into(&mut w)?;
         Ok(vec![delete, w.finish()?])
     }

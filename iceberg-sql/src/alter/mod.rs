@@ -128,16 +128,14 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
     match op {
         AlterOp::AddColumns(cols) => {
             w.push("ADD COLUMNS (");
-            for (i, c) in cols.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
+            w.try_comma_list(cols, |w, c| {
                 w.ident(&c.name).push_char(' ').ty(&c.ty);
                 if let Some(comment) = &c.comment {
                     w.push(" COMMENT ");
                     w.ddl_string(&format!("comment of column `{}`", c.name), comment)?;
                 }
-            }
+                Ok(())
+            })?;
             w.push_char(')');
         }
         AlterOp::DropColumn(c) => {

@@ -426,14 +426,17 @@ fn write_array(w: &mut SqlWriter, key: &str, cols: &[String]) {
     if cols.is_empty() {
         return;
     }
-    w.push(",\n  ").push(key).push(" = ARRAY[");
-    for (i, c) in cols.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
-        w.string(c);
-    }
-    w.push_char(']');
+    w.push(",\n  ").push(key).push(" = ");
+    write_string_array(w, cols);
+}
+
+/// `ARRAY['a', 'b']`: Trino's array of names as strings (CTAS and UNLOAD properties).
+fn write_string_array(w: &mut SqlWriter, items: &[String]) {
+    w.push("ARRAY[")
+        .comma_list(items, |w, c| {
+            w.string(c);
+        })
+        .push_char(']');
 }
 
 /// Output format of an [`Unload`].
@@ -618,14 +621,8 @@ impl<'q, S> Unload<'q, S> {
             w.push(", compression = ").string(&name);
         }
         if !self.partitioned_by.is_empty() {
-            w.push(", partitioned_by = ARRAY[");
-            for (i, c) in self.partitioned_by.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                w.string(c);
-            }
-            w.push_char(']');
+            w.push(", partitioned_by = ");
+            write_string_array(&mut w, &self.partitioned_by);
         }
         w.push_char(')');
         w.finish()

@@ -173,16 +173,11 @@ impl DialectRules for Spark {
         }
         if !o.options.is_empty() {
             // Keys and values are checked plain `[a-z0-9.-]` text (`check_options`).
-            w.push(", options => map(");
-            for (i, (key, value)) in o.options.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                w.string(key);
-                w.push(", ");
-                w.string(value);
-            }
-            w.push_char(')');
+            w.push(", options => map(")
+                .comma_list(o.options, |w, (key, value)| {
+                    w.string(key).push(", ").string(value);
+                })
+                .push_char(')');
         }
         w.push_char(')');
         Ok(())

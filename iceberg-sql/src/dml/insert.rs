@@ -4,15 +4,14 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::context;
 use super::partition::{KeyMaker, PartitionKey};
+use super::{context, write_row};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{TableDef, TableName};
 use crate::record::IcebergTable;
-use crate::render::SqlWriter;
+use crate::render::{separated, SqlWriter};
 use crate::statement::{Statement, StatementKind, MAX_QUERY_BYTES};
-use crate::value::Value;
 
 /// Athena writes at most this many partitions per INSERT
 /// (https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html).
@@ -142,14 +141,11 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         let name = self.table.as_ref().unwrap_or(def.name());
         name.check()?;
         let mut head = SqlWriter::new(StatementKind::Insert, dialect);
-        head.push("INSERT INTO ").table_name(name).push(" (");
-        for (i, c) in def.columns().iter().enumerate() {
-            if i > 0 {
-                head.push(", ");
-            }
-            head.ident(&c.name);
-        }
-        head.push(")\nVALUES\n  ");
+        head.push("INSERT INTO ")
+            .table_name(name)
+            .push(" (")
+            .idents(def.columns().iter().map(|c| c.name.as_str()))
+            .push(")\nVALUES\n  ");
         let header = head.as_str().to_string();
 
         let keys = if with_keys {
@@ -161,39 +157,9 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
         let mut ends = Vec::with_capacity(self.rows.len());
         let mut row_keys = Vec::with_capacity(if keys.is_some() { self.rows.len() } else { 0 });
-        let columns = def.columns();
         for (r, row) in self.rows.iter().enumerate() {
             let values = row.to_values();
-            if values.len() != columns.len() {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    format!(
-                        "row {r}: {} values for the {} columns of table `{}`",
-                        values.len(),
-                        columns.len(),
-                        def.name()
-                    ),
-                ));
-            }
-            arena.push_char('(');
-            for (i, (v, c)) in values.iter().zip(columns).enumerate() {
-                if i > 0 {
-                    arena.push(", ");
-                }
-                if matches!(v, Value::Null) && !c.nullable {
-                    return Err(Error::new(
-                        ErrorKind::InvalidValue,
-                        format!(
-                            "row {r}: column `{}` is NOT NULL but the value is NULL",
-                            c.name
-                        ),
-                    ));
-                }
-                arena
-                    .literal(v, &c.ty)
-                    .map_err(|e| context(e, format_args!("row {r}, column `{}`", c.name)))?;
-            }
-            arena.push_char(')');
+            write_row(&mut arena, def, &values, ("row", r))?;
             ends.push(arena.len());
             if let Some(k) = &keys {
                 row_keys.push(
@@ -224,12 +190,10 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         // The header and rows were rendered by writers of this same kind and dialect
         // (identifiers and literals escaped for the grammar); this only joins them.
         w.push(&rendered.header);
-        for (n, i) in rows.enumerate() {
-            if n > 0 {
-                w.push(ROW_SEPARATOR);
-            }
+        separated(&mut w, rows, ROW_SEPARATOR, |w, i| {
             w.push(rendered.row(i));
-        }
+            Ok(())
+        })?;
         w.finish()
     }
 
@@ -315,12 +279,10 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             .map(|rows| {
                 let mut s = String::with_capacity(rendered.len_of(rows.clone()));
                 s.push_str(&rendered.header);
-                for (n, i) in rows.enumerate() {
-                    if n > 0 {
-                        s.push_str(ROW_SEPARATOR);
-                    }
+                let _ = separated(&mut s, rows, ROW_SEPARATOR, |s, i| {
                     s.push_str(rendered.row(i));
-                }
+                    Ok(())
+                });
                 s
             })
             .collect())

@@ -137,21 +137,14 @@ impl<T: IcebergTable> InsertSelect<T> {
         Error::check_all(errors)?;
 
         let mut w = SqlWriter::new(kind, dialect);
-        w.push("INSERT INTO ").table_name(into).push(" (");
-        for (i, c) in cols.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(c);
-        }
-        w.push(")\nSELECT ");
-        for (i, c) in cols.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(c);
-        }
-        w.push("\nFROM ").table_name(&self.from);
+        w.push("INSERT INTO ")
+            .table_name(into)
+            .push(" (")
+            .idents(cols.iter().copied())
+            .push(")\nSELECT ")
+            .idents(cols.iter().copied())
+            .push("\nFROM ")
+            .table_name(&self.from);
         self.target.write_where(&mut w)?;
         w.finish()
     }

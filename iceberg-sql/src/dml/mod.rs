@@ -49,6 +49,7 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Expr, Scope};
 use crate::model::{Column, TableDef};
+use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::value::Value;
@@ -150,6 +151,47 @@ pub(crate) fn source_col(name: &'static str) -> Expr {
         scope: Scope::Source,
         name,
     }
+}
+
+/// `(v1, v2, …)`: one row's values as literals of their columns' exact types, in
+/// column order. `row` names the row in errors (`("row", 3)`, `("source row", 3)`); the
+/// count of values and NOT NULL are checked here.
+pub(crate) fn write_row(
+    w: &mut SqlWriter,
+    def: &TableDef,
+    values: &[Value],
+    row: (&str, usize),
+) -> Result<()> {
+    let (what, r) = row;
+    let columns = def.columns();
+    if values.len() != columns.len() {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "{what} {r}: {} values for the {} columns of table `{}`",
+                values.len(),
+                columns.len(),
+                def.name()
+            ),
+        ));
+    }
+    w.push_char('(');
+    w.try_comma_list(values.iter().zip(columns), |w, (v, c)| {
+        if matches!(v, Value::Null) && !c.nullable {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "{what} {r}: column `{}` is NOT NULL but the value is NULL",
+                    c.name
+                ),
+            ));
+        }
+        w.literal(v, &c.ty)
+            .map_err(|e| context(e, format_args!("{what} {r}, column `{}`", c.name)))?;
+        Ok(())
+    })?;
+    w.push_char(')');
+    Ok(())
 }
 
 /// Prefixes an error's message with `what` (a row, a column).

@@ -141,13 +141,10 @@ impl<T: IcebergTable> Update<T> {
 
         let mut w = SqlWriter::new(kind, dialect);
         w.push("UPDATE ").table_name(name).push("\nSET ");
-        for (i, (name, value)) in sets.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
+        w.try_comma_list(&sets, |w, (name, value)| {
             w.ident(name).push(" = ");
-            value.render(&mut w)?;
-        }
+            value.render(w)
+        })?;
         self.target.write_where(&mut w)?;
         w.finish()
     }

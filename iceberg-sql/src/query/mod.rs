@@ -538,10 +538,7 @@ impl<S> Select<S> {
         if items.is_empty() {
             w.push_char('*');
         }
-        for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
+        w.try_comma_list(items, |w, item| {
             match item {
                 Item::Expr(e, alias) => {
                     e.render(w)?;
@@ -574,7 +571,8 @@ impl<S> Select<S> {
                     w.push(" AS ").ident(name);
                 }
             }
-        }
+            Ok(())
+        })?;
         w.push(" FROM ");
         match &self.relation {
             Relation::Table(t) => {
@@ -605,17 +603,20 @@ impl<S> Select<S> {
             w.push(" WHERE ");
             f.render(w)?;
         }
-        for (i, g) in self.group_by.iter().enumerate() {
-            w.push(if i == 0 { " GROUP BY " } else { ", " });
-            g.render(w)?;
+        if !self.group_by.is_empty() {
+            w.push(" GROUP BY ");
+            w.try_comma_list(&self.group_by, |w, g| g.render(w))?;
         }
-        for (i, (o, dir)) in self.order_by.iter().enumerate() {
-            w.push(if i == 0 { " ORDER BY " } else { ", " });
-            o.render(w)?;
-            w.push(match dir {
-                Order::Asc => " ASC",
-                Order::Desc => " DESC",
-            });
+        if !self.order_by.is_empty() {
+            w.push(" ORDER BY ");
+            w.try_comma_list(&self.order_by, |w, (o, dir)| {
+                o.render(w)?;
+                w.push(match dir {
+                    Order::Asc => " ASC",
+                    Order::Desc => " DESC",
+                });
+                Ok(())
+            })?;
         }
         if let Some(n) = self.limit {
             w.push(" LIMIT ").push(&n.to_string());

@@ -15,6 +15,8 @@
 //! parses that kind of statement with. [`SqlWriter::finish`] hands the text to the
 //! validator, and only then is there a [`Statement`](crate::Statement).
 
+mod list;
 mod writer;
 
+pub(crate) use list::separated;
 pub use writer::SqlWriter;
