@@ -126,7 +126,7 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                     .with_hint("give expressions an alias with .expr_as(expr, \"column\")"),
                 ),
                 Some(n) if def.column(n).is_none() => errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!(
                         "the refresh query produces `{n}`, which `{}` does not have",
                         def.name()
@@ -247,7 +247,7 @@ impl<'a> MissingDays<'a> {
         }
         let Some(col) = t.column(&self.column) else {
             return Err(Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("`{}` has no column `{}`", t.name(), self.column),
             ));
         };

@@ -64,7 +64,7 @@ fn columns_must_exist_on_the_table() {
         .filter(McpEvent::STATUS.eq("x"))
         .build()
         .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
     assert!(e
         .message()
         .contains("`no_such_column` is not a column of table `analytics.mcp_events`"));
@@ -72,14 +72,14 @@ fn columns_must_exist_on_the_table() {
         .filter(NOT_A_COLUMN.eq("x"))
         .build()
         .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
     let e = McpEvent::merge_from(staging())
         .on_key(NOT_A_COLUMN)
         .when_matched()
         .delete()
         .build()
         .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
 }
 
 #[test]

@@ -224,7 +224,7 @@ fn metadata_rows_decode_from_result_cells() {
 fn unknown_column_is_refused() {
     const NOPE: Col<McpEvent, i64> = Col::new("nope");
     let e = McpEvent::select().column(NOPE).build().unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
     assert_eq!(e.message(), "`analytics.mcp_events` has no column `nope`");
 }
 
@@ -234,7 +234,7 @@ fn aggregate_in_where_is_refused() {
         .filter(McpEvent::LATENCY_MS.max().gt(10))
         .build()
         .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
     assert!(e.message().contains("aggregate cannot appear in WHERE"));
 }
 

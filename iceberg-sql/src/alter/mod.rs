@@ -296,7 +296,7 @@ impl<'a> AlterTableBuilder<'a> {
     fn existing(&self, name: &str) -> Result<&'a Column> {
         self.table.column(name).ok_or_else(|| {
             Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("table `{}` has no column `{name}`", self.table.name()),
             )
         })

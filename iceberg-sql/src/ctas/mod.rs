@@ -59,7 +59,7 @@ fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error
         .filter(|c| !names.iter().any(|n| n.as_deref() == Some(c.as_str())))
         .map(|c| {
             Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("{what}: `{c}` is not a column of the SELECT"),
             )
         })

@@ -58,7 +58,7 @@ use crate::value::Value;
 pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {
     def.column(name).ok_or_else(|| {
         Error::new(
-            ErrorKind::InvalidIdentifier,
+            ErrorKind::UnknownColumn,
             format!("`{name}` is not a column of table `{}`", def.name()),
         )
         .with_hint("use the column constants of the table's record type")

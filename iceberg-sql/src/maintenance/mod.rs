@@ -150,7 +150,7 @@ impl<'a> Optimize<'a> {
         let t = self.table;
         if t.column(name).is_none() {
             return Some(Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!(
                     "OPTIMIZE WHERE: table `{}` has no column `{name}`",
                     t.name()
@@ -230,7 +230,7 @@ impl<'a> Optimize<'a> {
         }
         if cond.contains_aggregate() {
             errors.push(Error::new(
-                ErrorKind::InvalidValue,
+                ErrorKind::DisallowedSyntax,
                 "an aggregate cannot appear in OPTIMIZE WHERE",
             ));
         }

@@ -346,7 +346,7 @@ impl<S> Select<S> {
                     errors.push(scope_err(name));
                 } else if !known(name) {
                     errors.push(Error::new(
-                        ErrorKind::InvalidTable,
+                        ErrorKind::UnknownColumn,
                         format!("`{shown}` has no column `{name}`"),
                     ));
                 } else if joined(name) > 0
@@ -383,7 +383,7 @@ impl<S> Select<S> {
                     Some(j) => {
                         if !j.columns.iter().any(|c| c.name == *name) {
                             errors.push(Error::new(
-                                ErrorKind::InvalidTable,
+                                ErrorKind::UnknownColumn,
                                 format!("`{}` has no column `{name}`", j.table),
                             ));
                         } else if known(name) && !(j.left_key == *name && j.right_key == *name) {
@@ -402,7 +402,7 @@ impl<S> Select<S> {
             if f.contains_aggregate() {
                 errors.push(
                     Error::new(
-                        ErrorKind::InvalidValue,
+                        ErrorKind::DisallowedSyntax,
                         "an aggregate cannot appear in WHERE",
                     )
                     .with_hint("filter the aggregate's input with .filter() on the aggregate (FILTER (WHERE ...))"),
@@ -413,7 +413,7 @@ impl<S> Select<S> {
             check_expr(g, &mut errors);
             if g.contains_aggregate() {
                 errors.push(Error::new(
-                    ErrorKind::InvalidValue,
+                    ErrorKind::DisallowedSyntax,
                     "an aggregate cannot appear in GROUP BY",
                 ));
             }
@@ -424,13 +424,13 @@ impl<S> Select<S> {
         for j in &self.joins {
             if !known(j.left_key) {
                 errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!("`{shown}` has no column `{}`", j.left_key),
                 ));
             }
             if !j.columns.iter().any(|c| c.name == j.right_key) {
                 errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!("`{}` has no column `{}`", j.table, j.right_key),
                 ));
             }
@@ -458,7 +458,7 @@ impl<S> Select<S> {
                 if ungrouped {
                     errors.push(
                         Error::new(
-                            ErrorKind::InvalidValue,
+                            ErrorKind::DisallowedSyntax,
                             "a projected expression that is not an aggregate must be in GROUP BY",
                         )
                         .with_hint("add it with .group_by(...), or aggregate it"),
