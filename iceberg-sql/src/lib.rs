@@ -28,14 +28,62 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | table model (no SQL) | [`model`] (tables, columns, partition spec, properties, location), [`types`], [`value`], [`ident`] (name rules, reserved words) |
+//! | table model (no SQL) | [`model`] (tables, columns, partition spec, properties, location), [`types`], [`value`], [`ident`] (name rules) |
 //! | records | [`record`] (`SqlType`, `IcebergTable`, result rows), `#[derive(IcebergTable)]` |
-//! | typed expressions | [`expr`] (`Col<T, V>` handles, conditions, aggregates, MERGE scopes) |
-//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`] |
-//! | targets | [`dialect`] ([`Dialect`]: Athena, Spark; every engine-specific clause, name and refusal; [`Grammar`]: quoting, type names, literals per parser) |
+//! | typed expressions | [`expr`] (`Col<T, V>` handles, [`ExpressionMethods`](expr::ExpressionMethods), conditions, aggregates, MERGE scopes), [`dsl`] (SQL functions: `param`, `source`, `count_all`, `days`, …) |
+//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`]; entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`] |
+//! | targets | [`dialect`] ([`Dialect`]: Athena, Spark; every engine-specific clause, name and refusal; [`Grammar`]: quoting, reserved words, type names, literals per parser) |
 //! | rendering | [`render`] (`SqlWriter`: one statement's text, written for one target) |
-//! | validation | [`validate`] (size limit, one statement, sqlparser re-parse through our own dialects, allow-list per [`StatementKind`]) |
+//! | validation | [`validate`] (size limit, one statement, sqlparser re-parse through our own dialects, allow-list per [`StatementKind`]; [`validate::inspect`] for tests) |
 //! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
+//!
+//! The rules the derive also checks at compile time (names, DDL text, locations, table
+//! properties, which transform takes which type) live in the `iceberg-sql-rules` crate,
+//! which both depend on; this crate words their verdicts as [`Error`]s.
+//!
+//! ## Architecture
+//!
+//! ```text
+//! iceberg-sql-rules/         rules shared with the derive (one copy of each)
+//! iceberg-sql-derive/        #[derive(IcebergTable)]
+//! iceberg-sql/src/
+//!   model/ types.rs value.rs ident.rs record.rs   what a table is; no SQL
+//!   expr/ dsl.rs                                  typed expressions and SQL functions
+//!   statement.rs                                  Statement, StatementKind, TableStatements, Filter
+//!   ddl/ dml/ query/ alter/ evolve/               builders: describe a statement, check its meaning
+//!   maintenance/ ctas/ recipes.rs
+//!   dialect/  mod.rs                              Dialect, the DialectRules trait, Dialect::rules
+//!             athena.rs spark.rs                  one file per target (Athena is the default)
+//!             grammar/                            quoting, reserved words, types, literals
+//!   render/                                       SqlWriter, comma lists
+//!   validate/ dialects/athena.rs spark.rs         the validator; each target's parser and shapes
+//! ```
+//!
+//! A statement's way from builder to text:
+//!
+//! 1. A builder (`Update`, `CreateTable`, …) collects the statement; `build_for(dialect)`
+//!    (or `build()`, for Athena) checks what it means against the typed model.
+//! 2. It writes the text into a [`render::SqlWriter`] for that [`Dialect`]. Where
+//!    engines differ it asks the target's rules (a clause, a procedure call, a refusal);
+//!    no builder tests which dialect it has. Names, types and literals are spelled by the
+//!    [`Grammar`] the target parses that statement kind with.
+//! 3. [`SqlWriter::finish`](render::SqlWriter::finish) hands the text to [`validate`]: size
+//!    limit, one statement, a re-parse with the target's sqlparser dialect, and the
+//!    allow-list of AST shapes for the kind.
+//! 4. Only then is there a [`Statement`].
+//!
+//! Adding a target engine:
+//!
+//! 1. `src/dialect/<target>.rs`: a unit struct implementing the crate-internal
+//!    `DialectRules` trait; `name` and `syntax` are required, every other method
+//!    defaults to Athena's behaviour, so override only what differs.
+//! 2. `src/dialect/mod.rs`: a [`Dialect`] variant and its line in `Dialect::rules`.
+//! 3. `src/validate/dialects/<target>.rs`: its `TargetSyntax` (the sqlparser dialect
+//!    per grammar; the CREATE TABLE, maintenance and UNLOAD shapes it accepts), declared
+//!    in `validate/dialects/mod.rs`.
+//! 4. Snapshot tests for the new target. No builder changes.
+//! 5. Only if no existing [`Grammar`] spells its names, types and literals: a new
+//!    `Grammar` variant, with its arms in `dialect/grammar/` and the validator.
 
 #![warn(missing_docs)]
 

@@ -160,7 +160,7 @@ primitive_sql_type! {
 }
 
 /// Stored as an Iceberg `timestamp` holding the UTC wall time: Athena cannot declare
-/// `timestamptz` columns (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html).
+/// `timestamptz` columns (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html>).
 /// Reads accept `timestamp` and `timestamptz`.
 impl SqlType for DateTime<Utc> {
     fn iceberg_type() -> IcebergType {

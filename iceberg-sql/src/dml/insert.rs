@@ -14,7 +14,7 @@ use crate::render::{separated, SqlWriter};
 use crate::statement::{Statement, StatementKind, MAX_QUERY_BYTES};
 
 /// Athena writes at most this many partitions per INSERT
-/// (https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html).
+/// (<https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html>).
 pub const ATHENA_MAX_PARTITIONS: usize = 100;
 
 const ROW_SEPARATOR: &str = ",\n  ";

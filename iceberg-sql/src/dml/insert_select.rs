@@ -150,7 +150,7 @@ impl<T: IcebergTable> InsertSelect<T> {
     }
 }
 
-/// The condition is on the source rows; it may hold [`param`](crate::expr::param)
+/// The condition is on the source rows; it may hold [`param`](crate::dsl::param)
 /// placeholders.
 impl<T> Filter<T> for InsertSelect<T> {
     fn filter<C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {

@@ -5,7 +5,7 @@
 //! * `UPDATE SET target.col = ...` (qualified SET targets): [`MergeUpdate::set`] takes a
 //!   plain [`Col`], so a qualified target cannot be written.
 //! * `INSERT` values or `WHEN NOT MATCHED AND` conditions that read the target:
-//!   they take expressions of the [`Source`] scope, and [`target`](crate::expr::target)
+//!   they take expressions of the [`Source`] scope, and [`target`](crate::dsl::target)
 //!   builds [`Matched`]-scope expressions, which do not convert:
 //!
 //! ```compile_fail
@@ -379,8 +379,8 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     /// Starts `WHEN MATCHED AND cond THEN ...`; `cond` may read [`source`] and
     /// [`target`] columns.
     ///
-    /// [`source`]: crate::expr::source
-    /// [`target`]: crate::expr::target
+    /// [`source`]: crate::dsl::source
+    /// [`target`]: crate::dsl::target
     pub fn when_matched_and<C: IntoOperand<Matched<T>, bool>>(self, cond: C) -> WhenMatched<'a, T> {
         WhenMatched {
             merge: self,
@@ -397,7 +397,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     }
 
     /// Starts `WHEN NOT MATCHED AND cond THEN INSERT ...`; `cond` may read only
-    /// [`source`](crate::expr::source) columns.
+    /// [`source`](crate::dsl::source) columns.
     pub fn when_not_matched_and<C: IntoOperand<Source<T>, bool>>(
         self,
         cond: C,

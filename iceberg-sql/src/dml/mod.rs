@@ -6,7 +6,7 @@
 //! [`TableStatements`](crate::TableStatements), and ends in `build()` /
 //! `build_for(dialect)` (or [`Insert::batches`]), which checks meaning (columns exist on
 //! `T`'s table, NOT NULL columns get values, MERGE clause order, parameters only where
-//! the target takes them), renders through a [`SqlWriter`](crate::render::SqlWriter) and
+//! the target takes them), renders through a [`SqlWriter`] and
 //! validates the text.
 //!
 //! | statement | entry point |
@@ -17,7 +17,7 @@
 //! | `DELETE FROM t WHERE ...` | `T::delete()` |
 //! | `MERGE INTO t AS target USING ... AS source ...` | `T::merge_from(source)` |
 //!
-//! Parameters (`?` plus `ExecutionParameters`, see [`param`](crate::expr::param)) are
+//! Parameters (`?` plus `ExecutionParameters`, see [`param`](crate::dsl::param)) are
 //! accepted where Athena documents them: the WHERE clause of INSERT INTO ... SELECT
 //! (and SELECT, CTAS, UNLOAD, built elsewhere). UPDATE, DELETE and MERGE refuse them
 //! with [`ErrorKind::Unsupported`].

@@ -1,5 +1,5 @@
 //! Table upkeep: compaction (`OPTIMIZE`) and snapshot expiry (`VACUUM`)
-//! (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-data-optimization.html).
+//! (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-data-optimization.html>).
 //!
 //! | | Athena | Spark (Iceberg procedures) |
 //! |---|---|---|

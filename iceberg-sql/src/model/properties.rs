@@ -1,5 +1,5 @@
 //! Typed Iceberg table properties: exactly the keys and values Athena accepts
-//! (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-creating-tables.html). Athena rejects unknown keys, so
+//! (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-creating-tables.html>). Athena rejects unknown keys, so
 //! there is no escape hatch.
 
 use std::fmt;

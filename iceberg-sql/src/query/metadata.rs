@@ -2,7 +2,7 @@
 //!
 //! Athena names them `"db"."t$snapshots"`; Spark `db.t.snapshots`. The column sets are
 //! the Trino connector's (<https://trino.io/docs/current/connector/iceberg.html#metadata-tables>;
-//! Athena's page lists only the table names: https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html): scalar
+//! Athena's page lists only the table names: <https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html>): scalar
 //! columns are typed; maps decode into `BTreeMap`s; nested `row(...)` columns whose shape
 //! depends on the table or the engine version (`$partitions.partition` and `.data`,
 //! `$manifests.partition_summaries`) are read as their JSON text.
