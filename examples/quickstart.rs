@@ -1,12 +1,13 @@
-//! Quickstart: the seed's `mcp_events` table as a plain struct, and validated Athena SQL
+//! Quickstart: an `mcp_events` table as a plain struct, and validated Athena SQL
 //! for its whole life: create, load, correct, upsert, audit, evolve, maintain.
 //!
 //! Run with `cargo run --example quickstart`.
 
 use chrono::{NaiveDate, NaiveDateTime};
+use iceberg_sql::dsl::source;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select, Snapshot, SnapshotRow};
+use iceberg_sql::query::{Order, Snapshot, SnapshotRow};
 
 /// One MCP tool call. `Option<T>` is a nullable column; everything else is NOT NULL.
 #[derive(IcebergTable, Debug, Clone)]
@@ -127,14 +128,15 @@ fn main() -> Result<(), Error> {
     );
     show(
         "audit: the table as of a snapshot",
-        &Select::<McpEvent>::table()
+        &McpEvent::select()
             .as_of(Snapshot::Version(5_789_234_567_890_123_456))
             .filter(McpEvent::TOOL_NAME.eq("query_data"))
             .build()?,
     );
     show(
         "audit: snapshots",
-        &Select::<SnapshotRow>::metadata(def.name())
+        &def.name()
+            .metadata::<SnapshotRow>()
             .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
             .limit(20)
             .build()?,
@@ -152,8 +154,7 @@ fn main() -> Result<(), Error> {
         &McpEvent::update()
             .set(McpEvent::STATUS, "it's retried")
             .filter(McpEvent::EVENT_ID.eq("evt-001"))
-            .dialect(Dialect::Spark)
-            .build()?,
+            .build_for(Dialect::Spark)?,
     );
 
     // Mistakes are errors that say what is wrong, where, and how to fix it.
@@ -166,6 +167,6 @@ fn main() -> Result<(), Error> {
         .unwrap_err();
     println!("-- a definition with three mistakes:\n{err}\n");
     let err = def.vacuum().retain_days(7).build().unwrap_err();
-    println!("-- VACUUM ... RETAIN 7 DAYS (seed 000):\n{err}");
+    println!("-- VACUUM ... RETAIN 7 DAYS (Delta Lake syntax, not Athena's):\n{err}");
     Ok(())
 }

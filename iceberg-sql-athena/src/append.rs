@@ -15,7 +15,7 @@
 
 use std::ops::Range;
 
-use iceberg_sql::{IcebergTable, Statement};
+use iceberg_sql::{IcebergTable, Statement, TableStatements};
 use sha2::{Digest, Sha256};
 
 use crate::error::{CommitState, Error};
@@ -256,7 +256,7 @@ impl AthenaExecutor {
         options: AppendOptions,
         progress: impl FnMut(&AppendProgress),
     ) -> Result<AppendReport, AppendError> {
-        let mut insert = iceberg_sql::dml::insert(rows).max_partitions(100);
+        let mut insert = T::insert(rows).max_partitions(100);
         if let Some(bytes) = options.max_batch_bytes {
             insert = insert.max_bytes(bytes);
         }

@@ -81,9 +81,7 @@ impl fmt::Debug for AthenaExecutor {
 ///         _failure: &'a QueryError,
 ///     ) -> BoxFuture<'a, Result<()>> {
 ///         Box::pin(async move {
-///             let drop = TableDef::builder("analytics", "daily")
-///                 .column(Column::new("day", IcebergType::Date))
-///                 .build()?
+///             let drop = TableName::new("analytics", "daily")
 ///                 .drop_table()
 ///                 .if_exists()
 ///                 .build()?;

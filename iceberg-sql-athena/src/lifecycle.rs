@@ -5,7 +5,6 @@
 use std::fmt;
 
 use futures::TryStreamExt;
-use iceberg_sql::ddl::ShowCreateTable;
 use iceberg_sql::evolve::{
     evolve, parse_show_create_table, Change, EvolutionPlan, EvolutionStep, EvolveOptions,
 };
@@ -68,9 +67,7 @@ impl EnsureOptions {
     }
 
     fn evolve_options(&self) -> EvolveOptions {
-        let o = EvolveOptions::new()
-            .dialect(Dialect::Athena)
-            .sync_properties(self.sync_properties);
+        let o = EvolveOptions::new().sync_properties(self.sync_properties);
         if self.allow_drops {
             o.allow_drops()
         } else {
@@ -248,7 +245,7 @@ impl AthenaExecutor {
     /// reporting. Other failures (e.g. `UNSUPPORTED` for a table with properties Athena
     /// cannot print) are errors.
     pub async fn live_definition(&self, name: &TableName) -> Result<LiveDefinition> {
-        let show = ShowCreateTable::new(name).build()?;
+        let show = name.show_create_table().build()?;
         let outcome = match self.execute(&show).await {
             Ok(o) => o,
             Err(Error::Failed(qe)) if qe.is_table_not_found() => {

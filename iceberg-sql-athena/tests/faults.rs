@@ -8,8 +8,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
+use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::Select;
 use iceberg_sql_athena::{
     ApiErrorClass, AppendOptions, AthenaExecutor, Backoff, BatchState, BeforeResubmit,
     CancelHandle, CommitState, Error, ExecuteOptions, ExecutorConfig, FailureKind, PollConfig,
@@ -104,7 +104,7 @@ async fn a_start_whose_answer_was_lost_is_resolved_with_the_same_token() {
     )
     .await;
     let ex = AthenaExecutor::new(s.client(), config());
-    let insert = iceberg_sql::dml::insert(&rows(3)).build().unwrap();
+    let insert = Ev::insert(&rows(3)).build().unwrap();
     let out = ex.execute(&insert).await.expect("resolved, not failed");
     s.settle();
     let ledger = s.ledger();
@@ -129,7 +129,7 @@ async fn an_unresolved_start_says_its_outcome_is_unknown_and_its_token_resolves_
     )
     .await;
     let ex = AthenaExecutor::new(s.client(), config().timeout(Duration::from_millis(150)));
-    let insert = iceberg_sql::dml::insert(&rows(2)).build().unwrap();
+    let insert = Ev::insert(&rows(2)).build().unwrap();
     let err = ex.execute(&insert).await.unwrap_err();
     assert!(err.outcome_unknown(), "{err}");
     assert_eq!(err.commit_state(), CommitState::Unknown);
@@ -157,8 +157,8 @@ async fn an_unresolved_start_says_its_outcome_is_unknown_and_its_token_resolves_
 async fn a_rejected_start_is_known_not_committed() {
     let s = server(ServerConfig::new()).await;
     let ex = AthenaExecutor::new(s.client(), config());
-    let first = iceberg_sql::dml::insert(&rows(1)).build().unwrap();
-    let other = iceberg_sql::dml::insert(&rows(2)).build().unwrap();
+    let first = Ev::insert(&rows(1)).build().unwrap();
+    let other = Ev::insert(&rows(2)).build().unwrap();
     let token = "reused-token-0000000000000000000000000";
     let options = || ExecuteOptions::new().client_request_token(token);
     ex.execute_with(&first, options()).await.unwrap();
@@ -186,7 +186,7 @@ async fn throttled_polls_do_not_stop_a_healthy_query() {
     )
     .await;
     let ex = AthenaExecutor::new(s.client(), config());
-    let insert = iceberg_sql::dml::insert(&rows(2)).build().unwrap();
+    let insert = Ev::insert(&rows(2)).build().unwrap();
     let out = ex.execute(&insert).await.expect("throttling is waited out");
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert_eq!(s.count(Op::StopQueryExecution), 0);
@@ -223,7 +223,7 @@ async fn every_kind_of_poll_failure_is_waited_out() {
             .build(),
     );
     let ex = AthenaExecutor::new(client, config());
-    let insert = iceberg_sql::dml::insert(&rows(4)).build().unwrap();
+    let insert = Ev::insert(&rows(4)).build().unwrap();
     ex.execute(&insert).await.expect("all waited out");
     assert_eq!(s.count(Op::StopQueryExecution), 0);
     assert_eq!(s.ledger().rows_committed(), 4);
@@ -234,7 +234,7 @@ async fn a_timeout_stops_the_query_and_reports_its_final_state() {
     let engine = ScriptedEngine::new().on_contains("INSERT", |_| Plan::succeed().running_forever());
     let s = server(ServerConfig::new().engine(engine)).await;
     let ex = AthenaExecutor::new(s.client(), config().timeout(Duration::from_millis(200)));
-    let insert = iceberg_sql::dml::insert(&rows(1)).build().unwrap();
+    let insert = Ev::insert(&rows(1)).build().unwrap();
     let err = ex.execute(&insert).await.unwrap_err();
     match &err {
         Error::Timeout {
@@ -264,7 +264,7 @@ async fn cancel_stops_the_query_and_returns_its_final_state() {
     let engine = ScriptedEngine::new().on_contains("INSERT", |_| Plan::succeed().running_forever());
     let s = server(ServerConfig::new().engine(engine)).await;
     let ex = AthenaExecutor::new(s.client(), config().no_timeout());
-    let insert = iceberg_sql::dml::insert(&rows(1)).build().unwrap();
+    let insert = Ev::insert(&rows(1)).build().unwrap();
     let cancel = CancelHandle::new();
     let canceller = cancel.clone();
     tokio::spawn(async move {
@@ -296,7 +296,7 @@ async fn cancel_during_a_resubmission_backoff_resubmits_nothing() {
             max_delay: Duration::from_secs(10),
         }),
     );
-    let insert = iceberg_sql::dml::insert(&rows(1)).build().unwrap();
+    let insert = Ev::insert(&rows(1)).build().unwrap();
     let cancel = CancelHandle::new();
     let canceller = cancel.clone();
     tokio::spawn(async move {
@@ -325,7 +325,7 @@ async fn dropping_the_call_stops_its_query() {
     let engine = ScriptedEngine::new().on_contains("INSERT", |_| Plan::succeed().running_forever());
     let s = server(ServerConfig::new().engine(engine)).await;
     let ex = AthenaExecutor::new(s.client(), config().no_timeout());
-    let insert = iceberg_sql::dml::insert(&rows(1)).build().unwrap();
+    let insert = Ev::insert(&rows(1)).build().unwrap();
     let call = ex.execute(&insert);
     let _ = tokio::time::timeout(Duration::from_millis(80), call).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -377,10 +377,7 @@ async fn a_failed_append_reports_each_batch_and_a_rerun_writes_no_row_twice() {
     .await;
     let ex = AthenaExecutor::new(s.client(), config());
     let options = AppendOptions::new("nightly-ev").max_batch_bytes(120);
-    let batches = iceberg_sql::dml::insert(&all)
-        .max_bytes(120)
-        .batches_with_rows()
-        .unwrap();
+    let batches = Ev::insert(&all).max_bytes(120).batches_with_rows().unwrap();
     let failing = batches
         .iter()
         .position(|(_, b)| b.sql().contains("'e-0012'"))
@@ -494,14 +491,15 @@ async fn the_same_load_with_changed_rows_is_refused_by_athena_not_written_twice(
 // ---- 4. Retry policy per statement kind ----
 
 fn ctas() -> Statement {
-    let select = Select::<Ev>::table();
-    TableDef::builder("analytics", "ev_copy")
+    let select = Ev::select();
+    let copy = TableDef::builder("analytics", "ev_copy")
         .column(Column::new("event_id", IcebergType::String).required())
         .column(Column::new("n", IcebergType::Long))
         .location("s3://lake/ev_copy/")
         .build()
-        .unwrap()
-        .create_table_as(&select)
+        .unwrap();
+    IcebergCtas::new(copy.name().clone(), &select)
+        .like(&copy)
         .build()
         .unwrap()
 }
@@ -580,7 +578,7 @@ async fn a_write_that_failed_after_its_commit_is_never_resubmitted() {
     )
     .await;
     let ex = AthenaExecutor::new(s.client(), config());
-    let insert = iceberg_sql::dml::insert(&rows(2)).build().unwrap();
+    let insert = Ev::insert(&rows(2)).build().unwrap();
     let err = ex.execute(&insert).await.unwrap_err();
     let q = err.query_error().unwrap();
     assert!(q.retryable, "Athena says retryable...");
@@ -604,7 +602,7 @@ async fn iceberg_commit_errors_are_resubmitted_with_a_new_token() {
     )
     .await;
     let ex = AthenaExecutor::new(s.client(), config());
-    let insert = iceberg_sql::dml::insert(&rows(3)).build().unwrap();
+    let insert = Ev::insert(&rows(3)).build().unwrap();
     let out = ex.execute(&insert).await.unwrap();
     assert_eq!(out.runs.len(), 3);
     assert!(
@@ -728,7 +726,12 @@ async fn api_errors_keep_their_source_and_print_one_line() {
                 max: Duration::from_secs(10),
             }),
     );
-    let drop = Ev::table_def().drop_table().if_exists().build().unwrap();
+    let drop = Ev::table_def()
+        .name()
+        .drop_table()
+        .if_exists()
+        .build()
+        .unwrap();
     let err = ex.execute(&drop).await.unwrap_err();
     let api = err.api_error().expect("an API error");
     assert!(err.is_throttling() && api.is_throttling());

@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 
 use common::*;
 use futures::TryStreamExt;
+use iceberg_sql::dsl::param;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::Select;
 use iceberg_sql_athena::{
     AppendOptions, AthenaExecutor, EnsureOptions, Error, ExecutorConfig, FromRow,
     MaintenanceOptions, PollConfig, Row, RunEnd,
@@ -117,7 +117,7 @@ fn sent_sql(fake: &FakeAthena) -> Vec<String> {
 async fn parameterized_select_sends_exact_text_and_execution_parameters() {
     let fake = fake(None);
     let ex = AthenaExecutor::new(fake.client(), config().work_group("wg").result_reuse(15));
-    let stmt = Select::<Ev>::table()
+    let stmt = Ev::select()
         .filter(Ev::STATUS.eq(param("it's ok")))
         .build()
         .unwrap();
@@ -194,10 +194,7 @@ async fn typed_lifecycle_create_append_maintain() {
         })
         .await
         .unwrap();
-    let expected_batches = iceberg_sql::dml::insert(&rows)
-        .max_partitions(100)
-        .batches()
-        .unwrap();
+    let expected_batches = Ev::insert(&rows).max_partitions(100).batches().unwrap();
     assert_eq!(appended.batches.len(), expected_batches.len());
     assert!(appended.is_complete());
     assert_eq!(appended.committed_rows(), vec![0..rows.len()]);

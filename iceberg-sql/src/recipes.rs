@@ -1,9 +1,9 @@
-//! Recipes for the daily-summary pattern of seed 001, without Glue API calls.
+//! Recipes for a daily summary table, without Glue API calls.
 //!
-//! The seed materialises one day of an event table into a Hive table by deleting S3
-//! objects, dropping a Glue partition, running a CTAS into a temporary table and adding
-//! the partition back by hand, and finds missing days by paging Glue partitions. With
-//! an Iceberg summary table both are plain SQL:
+//! With Hive tables, refreshing one day means deleting S3 objects, dropping a Glue
+//! partition, running a CTAS into a temporary table and adding the partition back by
+//! hand, and finding missing days means paging Glue partitions. With an Iceberg summary
+//! table both are plain SQL:
 //!
 //! * [`DailyRefresh`]: `DELETE FROM summary WHERE day = DATE 'd'` then
 //!   `INSERT INTO summary (...) SELECT ... ` for that day. Running it twice gives the
@@ -11,21 +11,19 @@
 //!   transaction: if the INSERT fails, the day is empty until the refresh is re-run.
 //! * [`MissingDays`]: the days between two dates that have no partition in the summary
 //!   table's `$partitions`: `array_except(sequence(from, to, INTERVAL '1' DAY),
-//!   array_agg(partition.day))` (Spark: `collect_list`). (An `UNNEST(sequence(...))`
-//!   row-per-day form would also be valid Trino, but our validator does not accept
-//!   `UNNEST` as a table yet.)
+//!   array_agg(partition.day))` (Spark: `collect_list`), one row with every missing day.
 
 use chrono::NaiveDate;
 
 use crate::dialect::Dialect;
-use crate::dml::Delete;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Col;
+use crate::expr::ExpressionMethods;
 use crate::model::{PartitionTransform, TableDef};
-use crate::query::Select;
+use crate::query::{MetadataTable, Select};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind, TableStatements};
 use crate::types::IcebergType;
 use crate::value::Value;
 
@@ -40,7 +38,7 @@ use crate::value::Value;
 /// use iceberg_sql::prelude::*;
 /// use iceberg_sql::query::Select;
 /// use iceberg_sql::recipes::DailyRefresh;
-/// use iceberg_sql::expr::count_all;
+/// use iceberg_sql::dsl::count_all;
 /// use chrono::NaiveDate;
 /// # use std::sync::OnceLock;
 /// # struct Ev;
@@ -74,7 +72,7 @@ use crate::value::Value;
 /// # }
 /// let day = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
 /// let start = day.and_hms_opt(0, 0, 0).unwrap();
-/// let q = Select::<Ev>::table()
+/// let q = Ev::select()
 ///     .column(Ev::TOOL_NAME)
 ///     .expr_as(count_all(), "call_count")
 ///     .value_as(day, "dt")
@@ -92,7 +90,6 @@ pub struct DailyRefresh<'q, T, S> {
     day_column: Col<T, NaiveDate>,
     day: NaiveDate,
     query: &'q Select<S>,
-    dialect: Dialect,
 }
 
 impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
@@ -102,18 +99,17 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
             day_column,
             day,
             query,
-            dialect: Dialect::Athena,
         }
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// The two statements for Athena, in order: the DELETE of the day, then the
+    /// INSERT ... SELECT.
+    pub fn build(&self) -> Result<Vec<Statement>> {
+        self.build_for(Dialect::default())
     }
 
-    /// The two statements, in order: the DELETE of the day, then the INSERT ... SELECT.
-    pub fn build(&self) -> Result<Vec<Statement>> {
+    /// As [`DailyRefresh::build`], for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
         let def = T::table_def();
         let names = self.query.output_names();
         let mut errors = Vec::new();
@@ -128,7 +124,7 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                     .with_hint("give expressions an alias with .expr_as(expr, \"column\")"),
                 ),
                 Some(n) if def.column(n).is_none() => errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!(
                         "the refresh query produces `{n}`, which `{}` does not have",
                         def.name()
@@ -161,19 +157,15 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
         }
         Error::check_all(errors)?;
 
-        let delete = Delete::<T>::new()
+        let delete = T::delete()
             .filter(self.day_column.eq(self.day))
-            .dialect(self.dialect)
-            .build()?;
-        let mut w = SqlWriter::new(StatementKind::Insert, self.dialect);
-        w.push("INSERT INTO ").table_name(def.name()).push(" (");
-        for (i, c) in cols.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(c);
-        }
-        w.push(")\n");
+            .build_for(dialect)?;
+        let mut w = SqlWriter::new(StatementKind::Insert, dialect);
+        w.push("INSERT INTO ")
+            .table_name(def.name())
+            .push(" (")
+            .idents(cols.iter().map(String::as_str))
+            .push(")\n");
         self.query.render_into(&mut w)?;
         Ok(vec![delete, w.finish()?])
     }
@@ -213,7 +205,6 @@ pub struct MissingDays<'a> {
     column: String,
     from: NaiveDate,
     to: NaiveDate,
-    dialect: Dialect,
 }
 
 impl<'a> MissingDays<'a> {
@@ -225,14 +216,7 @@ impl<'a> MissingDays<'a> {
             column: column.to_string(),
             from,
             to,
-            dialect: Dialect::Athena,
         }
-    }
-
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
     }
 
     /// Decodes the query's one result row: the missing days, in order. Athena returns
@@ -243,8 +227,13 @@ impl<'a> MissingDays<'a> {
         crate::record::decode_column(row, &column)
     }
 
-    /// Checks, renders and validates the query.
+    /// Checks, renders and validates the query for Athena.
     pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the query for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let t = self.table;
         t.name().check()?;
         if self.from > self.to {
@@ -255,7 +244,7 @@ impl<'a> MissingDays<'a> {
         }
         let Some(col) = t.column(&self.column) else {
             return Err(Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("`{}` has no column `{}`", t.name(), self.column),
             ));
         };
@@ -277,30 +266,29 @@ impl<'a> MissingDays<'a> {
             )
             .with_hint("missing days are read from $partitions, so the day must be a partition field"));
         };
-        let spark = self.dialect == Dialect::Spark;
-        let mut w = SqlWriter::new(StatementKind::Select, self.dialect);
-        let from = Value::Date(self.from);
-        let to = Value::Date(self.to);
-        w.push(if spark { "SELECT " } else { "SELECT CAST(" });
-        w.push("array_sort(array_except(sequence(");
-        w.literal(&from, &IcebergType::Date)?.push(", ");
-        w.literal(&to, &IcebergType::Date)?;
-        w.push(", INTERVAL '1' DAY), ");
-        if spark {
-            w.push("collect_list(");
-            w.ident("partition").push_char('.').ident(&field);
-            w.push("))) AS missing_days FROM ");
-            w.table_name(t.name()).push(".partitions");
+        let mut w = SqlWriter::new(StatementKind::Select, dialect);
+        let rules = w.rules();
+        let (from, to) = (Value::Date(self.from), Value::Date(self.to));
+        let mut days = |w: &mut SqlWriter| -> Result<()> {
+            w.push("array_sort(array_except(sequence(");
+            w.literal(&from, &IcebergType::Date)?.push(", ");
+            w.literal(&to, &IcebergType::Date)?;
+            w.push(", INTERVAL '1' DAY), ");
+            rules.write_array_agg(w, &IcebergType::Date, &mut |w| {
+                w.ident("partition").push_char('.').ident(&field);
+                Ok(())
+            })?;
+            w.push("))");
+            Ok(())
+        };
+        w.push("SELECT ");
+        if rules.nested_columns_as_json() {
+            rules.write_to_json(&mut w, &mut days)?;
         } else {
-            w.push("coalesce(array_agg(");
-            w.ident("partition").push_char('.').ident(&field);
-            w.push("), CAST(ARRAY[] AS array(date))))) AS JSON) AS missing_days FROM ");
-            w.push_char('"')
-                .push(&t.name().database)
-                .push("\".\"")
-                .push(&t.name().table)
-                .push("$partitions\"");
+            days(&mut w)?;
         }
+        w.push(" AS missing_days FROM ");
+        rules.write_metadata_table(&mut w, t.name(), MetadataTable::Partitions);
         w.finish()
     }
 }

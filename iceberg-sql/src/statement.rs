@@ -2,13 +2,19 @@
 
 use std::fmt;
 
-use crate::dialect::{Dialect, Grammar};
+use crate::dialect::Dialect;
+use crate::dml::{Delete, Insert, InsertSelect, Merge, MergeSource, Update};
 use crate::error::Result;
+use crate::expr::IntoOperand;
+use crate::model::TableName;
+use crate::query::Select;
+use crate::record::IcebergTable;
 
 /// Athena's limit on the UTF-8 length of one query string.
 pub const MAX_QUERY_BYTES: usize = 262_144;
 
-/// What a statement does. Decides its grammar, and which SQL shapes the validator allows.
+/// What a statement does. With the target it decides the statement's grammar, and which
+/// SQL shapes the validator allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum StatementKind {
@@ -41,39 +47,6 @@ pub enum StatementKind {
 }
 
 impl StatementKind {
-    /// The grammar this kind of statement is parsed by in `dialect`.
-    pub fn grammar(self, dialect: Dialect) -> Grammar {
-        match dialect {
-            Dialect::Spark => Grammar::Spark,
-            Dialect::Athena => match self {
-                StatementKind::CreateTable
-                | StatementKind::DropTable
-                | StatementKind::AlterTable
-                | StatementKind::Optimize
-                | StatementKind::Vacuum
-                | StatementKind::ShowCreateTable => Grammar::HiveDdl,
-                StatementKind::CreateTableAs
-                | StatementKind::Insert
-                | StatementKind::Update
-                | StatementKind::Delete
-                | StatementKind::Merge
-                | StatementKind::Select
-                | StatementKind::Unload => Grammar::TrinoDml,
-            },
-        }
-    }
-
-    /// Whether Athena documents `?` parameters for this kind (reference §6.5).
-    pub fn accepts_parameters(self) -> bool {
-        matches!(
-            self,
-            StatementKind::Select
-                | StatementKind::Insert
-                | StatementKind::CreateTableAs
-                | StatementKind::Unload
-        )
-    }
-
     /// A short upper-case name for messages (`CREATE TABLE`, `MERGE`, ...).
     pub fn name(self) -> &'static str {
         match self {
@@ -162,4 +135,98 @@ impl AsRef<str> for Statement {
     fn as_ref(&self) -> &str {
         &self.sql
     }
+}
+
+/// Where the statements on a table's rows start: on the record type itself,
+/// `McpEvent::insert(&rows)`, `McpEvent::update()`, `McpEvent::select()`. Implemented for
+/// every [`IcebergTable`]; in the prelude.
+///
+/// Statements on the table itself start from its [`TableDef`](crate::TableDef)
+/// (`create_table()`, `alter()`, `optimize()`, `vacuum()`) or, where only the name
+/// matters, its [`TableName`] (`drop_table()`, `show_create_table()`,
+/// `metadata::<SnapshotRow>()`).
+///
+/// ```
+/// # use iceberg_sql::prelude::*;
+/// # use std::sync::OnceLock;
+/// # struct Ev;
+/// # impl Ev { const ID: Col<Ev, i64> = Col::new("id"); }
+/// # impl IcebergTable for Ev {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static DEF: OnceLock<TableDef> = OnceLock::new();
+/// #         DEF.get_or_init(|| TableDef::builder("analytics", "ev")
+/// #             .column(Column::new("id", IcebergType::Long)).build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+/// # }
+/// assert_eq!(Ev::delete().filter(Ev::ID.eq(7)).build()?.sql(),
+///            "DELETE FROM analytics.ev\nWHERE id = 7");
+/// assert_eq!(Ev::select().column(Ev::ID).limit(1).build()?.sql(),
+///            "SELECT id FROM analytics.ev LIMIT 1");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub trait TableStatements: IcebergTable {
+    /// `INSERT INTO ... VALUES` for `rows` (see [`Insert`]).
+    fn insert(rows: &[Self]) -> Insert<'_, Self> {
+        Insert::new(rows)
+    }
+
+    /// `INSERT INTO ... SELECT ... FROM from`, copying rows of a table with the same
+    /// columns (see [`InsertSelect`]).
+    fn insert_from(from: &TableName) -> InsertSelect<Self> {
+        InsertSelect::new(from)
+    }
+
+    /// `UPDATE ... SET ... WHERE` (see [`Update`]).
+    fn update() -> Update<Self> {
+        Update::new()
+    }
+
+    /// `DELETE FROM ... WHERE` (see [`Delete`]).
+    fn delete() -> Delete<Self> {
+        Delete::new()
+    }
+
+    /// `MERGE INTO ... USING source` (see [`Merge`]).
+    fn merge_from(source: MergeSource<'_, Self>) -> Merge<'_, Self> {
+        Merge::new(source)
+    }
+
+    /// `SELECT ... FROM` this table (see [`Select`]).
+    fn select() -> Select<Self> {
+        Select::table()
+    }
+}
+
+impl<T: IcebergTable> TableStatements for T {}
+
+/// A statement with a WHERE clause (UPDATE, DELETE, INSERT … SELECT, SELECT, OPTIMIZE):
+/// `filter` adds a condition over scope `S`, and several are joined by AND (the part
+/// sea-query's `ConditionalStatement` plays). In the prelude.
+///
+/// ```
+/// # use iceberg_sql::prelude::*;
+/// # use std::sync::OnceLock;
+/// # struct Ev;
+/// # impl Ev {
+/// #     const ID: Col<Ev, i64> = Col::new("id");
+/// #     const STATUS: Col<Ev, String> = Col::new("status");
+/// # }
+/// # impl IcebergTable for Ev {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static DEF: OnceLock<TableDef> = OnceLock::new();
+/// #         DEF.get_or_init(|| TableDef::builder("analytics", "ev")
+/// #             .column(Column::new("id", IcebergType::Long))
+/// #             .column(Column::new("status", IcebergType::String)).build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+/// # }
+/// let stale = Ev::delete().filter(Ev::STATUS.eq("stale")).filter(Ev::ID.lt(100));
+/// assert_eq!(stale.build()?.sql(),
+///            "DELETE FROM analytics.ev\nWHERE status = 'stale' AND id < 100");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub trait Filter<S>: Sized {
+    /// Adds a WHERE condition (several are joined by AND).
+    fn filter<C: IntoOperand<S, bool>>(self, cond: C) -> Self;
 }

@@ -1,10 +1,10 @@
-//! Iceberg data types and their spelling in each grammar (reference §1.3).
-
-use std::fmt::Write;
+//! Iceberg data types and the rules for declaring them (Iceberg spec, "Schemas and Data
+//! Types": <https://iceberg.apache.org/spec/#schemas-and-data-types>). How a grammar
+//! spells a type is the grammar's decision ([`Grammar`]).
 
 use crate::dialect::Grammar;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ident::{check_name, write_ident, NameRole};
+use crate::ident::{check_name, NameRole};
 
 /// Largest decimal precision Athena (and Iceberg) accept.
 pub const MAX_DECIMAL_PRECISION: u8 = 38;
@@ -207,183 +207,18 @@ impl IcebergType {
         }
     }
 
-    /// Appends the type as `grammar` spells it.
-    pub fn write_sql(&self, out: &mut String, grammar: Grammar) {
-        match grammar {
-            Grammar::HiveDdl => self.write_hive(out),
-            Grammar::TrinoDml => self.write_trino(out),
-            Grammar::Spark => self.write_spark(out),
-        }
-    }
-
-    /// The type as `grammar` spells it.
+    /// The type as `grammar` spells it (`array(varchar)` in Trino, `array<string>` in
+    /// Hive DDL and Spark).
     pub fn to_sql(&self, grammar: Grammar) -> String {
         let mut s = String::new();
-        self.write_sql(&mut s, grammar);
+        grammar.write_type(&mut s, self);
         s
-    }
-
-    fn write_hive(&self, out: &mut String) {
-        match self {
-            IcebergType::Boolean => out.push_str("boolean"),
-            IcebergType::Int => out.push_str("int"),
-            IcebergType::Long => out.push_str("bigint"),
-            IcebergType::Float => out.push_str("float"),
-            IcebergType::Double => out.push_str("double"),
-            IcebergType::Decimal { precision, scale } => {
-                let _ = write!(out, "decimal({precision},{scale})");
-            }
-            IcebergType::Date => out.push_str("date"),
-            IcebergType::Timestamp => out.push_str("timestamp"),
-            // Not declarable; `check_declarable` refuses it before rendering.
-            IcebergType::TimestampTz => out.push_str("timestamp"),
-            IcebergType::String => out.push_str("string"),
-            IcebergType::Binary => out.push_str("binary"),
-            IcebergType::List(e) => {
-                out.push_str("array<");
-                e.write_hive(out);
-                out.push('>');
-            }
-            IcebergType::Map(k, v) => {
-                out.push_str("map<");
-                k.write_hive(out);
-                out.push(',');
-                v.write_hive(out);
-                out.push('>');
-            }
-            IcebergType::Struct(fields) => {
-                out.push_str("struct<");
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_ident(out, &f.name, Grammar::HiveDdl);
-                    out.push(':');
-                    f.ty.write_hive(out);
-                }
-                out.push('>');
-            }
-        }
-    }
-
-    fn write_trino(&self, out: &mut String) {
-        match self {
-            IcebergType::Boolean => out.push_str("boolean"),
-            IcebergType::Int => out.push_str("integer"),
-            IcebergType::Long => out.push_str("bigint"),
-            IcebergType::Float => out.push_str("real"),
-            IcebergType::Double => out.push_str("double"),
-            IcebergType::Decimal { precision, scale } => {
-                let _ = write!(out, "decimal({precision},{scale})");
-            }
-            IcebergType::Date => out.push_str("date"),
-            IcebergType::Timestamp => out.push_str("timestamp(6)"),
-            IcebergType::TimestampTz => out.push_str("timestamp(6) with time zone"),
-            IcebergType::String => out.push_str("varchar"),
-            IcebergType::Binary => out.push_str("varbinary"),
-            IcebergType::List(e) => {
-                out.push_str("array(");
-                e.write_trino(out);
-                out.push(')');
-            }
-            IcebergType::Map(k, v) => {
-                out.push_str("map(");
-                k.write_trino(out);
-                out.push_str(", ");
-                v.write_trino(out);
-                out.push(')');
-            }
-            IcebergType::Struct(fields) => {
-                out.push_str("row(");
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_ident(out, &f.name, Grammar::TrinoDml);
-                    out.push(' ');
-                    f.ty.write_trino(out);
-                }
-                out.push(')');
-            }
-        }
-    }
-
-    fn write_spark(&self, out: &mut String) {
-        match self {
-            IcebergType::Boolean => out.push_str("boolean"),
-            IcebergType::Int => out.push_str("int"),
-            IcebergType::Long => out.push_str("bigint"),
-            IcebergType::Float => out.push_str("float"),
-            IcebergType::Double => out.push_str("double"),
-            IcebergType::Decimal { precision, scale } => {
-                let _ = write!(out, "decimal({precision},{scale})");
-            }
-            IcebergType::Date => out.push_str("date"),
-            // Spark's `timestamp` is Iceberg `timestamptz`; `timestamp_ntz` is Iceberg
-            // `timestamp` (local-iceberg-engine.md §1).
-            IcebergType::Timestamp => out.push_str("timestamp_ntz"),
-            IcebergType::TimestampTz => out.push_str("timestamp"),
-            IcebergType::String => out.push_str("string"),
-            IcebergType::Binary => out.push_str("binary"),
-            IcebergType::List(e) => {
-                out.push_str("array<");
-                e.write_spark(out);
-                out.push('>');
-            }
-            IcebergType::Map(k, v) => {
-                out.push_str("map<");
-                k.write_spark(out);
-                out.push_str(", ");
-                v.write_spark(out);
-                out.push('>');
-            }
-            IcebergType::Struct(fields) => {
-                out.push_str("struct<");
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_ident(out, &f.name, Grammar::Spark);
-                    out.push_str(": ");
-                    f.ty.write_spark(out);
-                }
-                out.push('>');
-            }
-        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn spellings_per_grammar() {
-        let t = IcebergType::structure([
-            ("lat", IcebergType::Double),
-            ("tags", IcebergType::list(IcebergType::String)),
-            (
-                "m",
-                IcebergType::map(IcebergType::String, IcebergType::Float),
-            ),
-        ]);
-        assert_eq!(
-            t.to_sql(Grammar::HiveDdl),
-            "struct<lat:double,tags:array<string>,m:map<string,float>>"
-        );
-        assert_eq!(
-            t.to_sql(Grammar::TrinoDml),
-            "row(lat double, tags array(varchar), m map(varchar, real))"
-        );
-        assert_eq!(
-            t.to_sql(Grammar::Spark),
-            "struct<lat: double, tags: array<string>, m: map<string, float>>"
-        );
-        assert_eq!(
-            IcebergType::Timestamp.to_sql(Grammar::Spark),
-            "timestamp_ntz"
-        );
-    }
 
     #[test]
     fn decimal_precision_is_limited() {

@@ -39,8 +39,7 @@ fn add_columns() {
                 Column::new("point", T::structure([("x", T::Double), ("y", T::Double)])),
                 Column::new("tags", T::list(T::String)),
             ])
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
 }
 
@@ -48,7 +47,7 @@ fn add_columns() {
 fn drop_column() {
     insta::assert_snapshot!(
         "drop_column",
-        both(|d| t().alter().drop_column("latency_ms").dialect(d).build())
+        both(|d| t().alter().drop_column("latency_ms").build_for(d))
     );
 }
 
@@ -59,8 +58,7 @@ fn rename_column() {
         both(|d| t()
             .alter()
             .rename_column("payload", "tool_payload")
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
 }
 
@@ -75,7 +73,7 @@ fn every_legal_widening() {
         ("amount", T::decimal(38, 2)),
     ] {
         out.push_str(&both(|d| {
-            m.alter().widen_column(c, to.clone()).dialect(d).build()
+            m.alter().widen_column(c, to.clone()).build_for(d)
         }));
         out.push_str("\n\n");
     }
@@ -92,15 +90,14 @@ fn set_and_unset_properties() {
         .with(TableProperty::VacuumMaxMetadataFilesToKeep(50));
     insta::assert_snapshot!(
         "set_properties",
-        both(|d| t().alter().set_properties(props.clone()).dialect(d).build())
+        both(|d| t().alter().set_properties(props.clone()).build_for(d))
     );
     insta::assert_snapshot!(
         "unset_properties",
         both(|d| t()
             .alter()
             .unset_properties(["vacuum_min_snapshots_to_keep", "write_compression"])
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
 }
 
@@ -112,13 +109,11 @@ fn partition_evolution_is_refused_with_the_ctas_rebuild() {
         for e in [
             t().alter()
                 .add_partition_field(f.clone())
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap_err(),
             t().alter()
                 .drop_partition_field(day.clone())
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap_err(),
         ] {
             assert_eq!(e.kind(), ErrorKind::Unsupported);
@@ -149,7 +144,7 @@ fn partition_evolution_is_refused_with_the_ctas_rebuild() {
 #[test]
 fn reserved_names_are_quoted_per_grammar() {
     let m = numeric_table();
-    let s = both(|d| m.alter().rename_column("dt", "date").dialect(d).build());
+    let s = both(|d| m.alter().rename_column("dt", "date").build_for(d));
     assert!(s.contains("CHANGE COLUMN dt `date` date"), "{s}");
     assert!(s.contains("RENAME COLUMN dt TO `date`"), "{s}");
 }
@@ -305,8 +300,7 @@ fn rename_table() {
         both(|d| t()
             .alter()
             .rename_table(TableName::new("archive", "mcp_events_2026"))
-            .dialect(d)
-            .build())
+            .build_for(d))
     );
     let e = t()
         .alter()

@@ -4,7 +4,7 @@
 use iceberg_sql::prelude::*;
 use iceberg_sql::{StructField, MAX_QUERY_BYTES};
 
-/// The seed 000 table, with the column set from reference §1.6.
+/// The example `mcp_events` table, with one column of every type.
 fn mcp_events() -> TableDef {
     TableDef::builder("analytics", "mcp_events")
         .column(
@@ -29,7 +29,7 @@ fn mcp_events() -> TableDef {
         .property_str("write_compression", "snappy")
         .property_str("optimize_rewrite_delete_file_threshold", "10")
         .build()
-        .expect("the seed table is valid")
+        .expect("the example table is valid")
 }
 
 /// One column of every Iceberg type, nested types included, and reserved-word names.
@@ -119,8 +119,7 @@ fn both(table: &TableDef) -> String {
     let spark = table
         .create_table()
         .if_not_exists()
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .expect("spark");
     assert_eq!(athena.kind(), StatementKind::CreateTable);
     format!("-- Athena\n{athena}\n\n-- Spark\n{spark}\n")
@@ -151,21 +150,27 @@ fn create_if_not_exists_and_drop() {
     let t = mcp_events();
     let sql = [
         t.create_table().if_not_exists().build().unwrap().into_sql(),
-        t.drop_table().build().unwrap().into_sql(),
-        t.drop_table().if_exists().build().unwrap().into_sql(),
-        t.drop_table()
+        t.name().drop_table().build().unwrap().into_sql(),
+        t.name()
+            .drop_table()
             .if_exists()
-            .dialect(Dialect::Spark)
             .build()
             .unwrap()
             .into_sql(),
-        DropTable::new(&TableName::new("analytics", "table"))
+        t.name()
+            .drop_table()
+            .if_exists()
+            .build_for(Dialect::Spark)
+            .unwrap()
+            .into_sql(),
+        TableName::new("analytics", "table")
+            .drop_table()
             .build()
             .unwrap()
             .into_sql(),
-        DropTable::new(&TableName::new("analytics", "table"))
-            .dialect(Dialect::Spark)
-            .build()
+        TableName::new("analytics", "table")
+            .drop_table()
+            .build_for(Dialect::Spark)
             .unwrap()
             .into_sql(),
     ];
@@ -233,8 +238,13 @@ fn special_characters_and_long_names_are_rejected() {
 
 #[test]
 fn reserved_word_where_the_statement_cannot_quote() {
+    let t = TableDef::builder("analytics", "table")
+        .column(Column::new("date", IcebergType::Date))
+        .location("s3://bucket/t/")
+        .build()
+        .unwrap();
     // OPTIMIZE has no documented quoting, so a reserved table name must be refused.
-    let e = iceberg_sql::ident::require_unquoted("table", "OPTIMIZE").unwrap_err();
+    let e = t.optimize().build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::UnquotableIdentifier);
     assert!(
         e.message()
@@ -242,11 +252,6 @@ fn reserved_word_where_the_statement_cannot_quote() {
         "{e}"
     );
     // Where the grammar can quote, the same word is quoted in that grammar's style.
-    let t = TableDef::builder("analytics", "table")
-        .column(Column::new("date", IcebergType::Date))
-        .location("s3://bucket/t/")
-        .build()
-        .unwrap();
     assert!(t
         .create_table()
         .build()
@@ -340,8 +345,7 @@ fn timestamptz_is_readable_but_not_creatable_on_athena() {
     // Spark can declare it (as Spark `timestamp`).
     assert!(t
         .create_table()
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap()
         .sql()
         .contains("ts timestamp\n"));

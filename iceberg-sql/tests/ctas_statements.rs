@@ -6,14 +6,14 @@ mod common;
 
 use chrono::NaiveDate;
 use common::*;
-use iceberg_sql::ctas::{trino_partitioning, HiveCtas, IcebergCtas, Unload, UnloadFormat};
-use iceberg_sql::expr::count_all;
+use iceberg_sql::ctas::{HiveCtas, IcebergCtas, Unload, UnloadFormat};
+use iceberg_sql::dsl::count_all;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Select;
 use iceberg_sql::recipes::{DailyRefresh, MissingDays};
 
 fn events() -> Select<McpEvent> {
-    Select::<McpEvent>::table()
+    McpEvent::select()
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::USER_ID)
         .expr_as(
@@ -23,10 +23,10 @@ fn events() -> Select<McpEvent> {
         .column(McpEvent::STATUS)
 }
 
-/// Seed 001's summary query for one day, as typed code.
+/// A daily summary query for one day, as typed code.
 fn daily_summary(day: NaiveDate) -> Select<McpEvent> {
     let start = day.and_hms_opt(0, 0, 0).unwrap();
-    Select::<McpEvent>::table()
+    McpEvent::select()
         .column(McpEvent::TOOL_NAME)
         .column(McpEvent::STATUS)
         .expr_as(count_all(), "call_count")
@@ -76,30 +76,31 @@ fn iceberg_ctas_with_every_property() {
             .property(TableProperty::OptimizeRewriteDeleteFileThreshold(2))
             .property(TableProperty::VacuumMaxSnapshotAgeSeconds(604_800))
             .property(TableProperty::VacuumMinSnapshotsToKeep(5))
-            .dialect(d)
-            .build()
+            .build_for(d)
     };
     insta::assert_snapshot!("iceberg_ctas", both(ctas));
 }
 
 #[test]
 fn iceberg_ctas_from_a_table_definition() {
-    // The corrected daily summary of seed 001: an Iceberg table, not Hive partitions
+    // The daily summary as an Iceberg table, not Hive partitions
     // registered by hand.
     let q = daily_summary(date(2026, 10, 1));
     insta::assert_snapshot!(
         "daily_summary_ctas",
-        both(|d| DailySummary::table_def()
-            .create_table_as(&q)
-            .dialect(d)
-            .build())
+        both(|d| {
+            let def = DailySummary::table_def();
+            IcebergCtas::new(def.name().clone(), &q)
+                .like(def)
+                .build_for(d)
+        })
     );
 }
 
 #[test]
 fn hive_parquet_ctas() {
-    // Seed 001's format conversion, partition column last.
-    let q = Select::<McpEvent>::table()
+    // A CSV-to-Parquet conversion, partition column last.
+    let q = McpEvent::select()
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::SESSION_ID)
         .column(McpEvent::TOOL_NAME)
@@ -121,7 +122,7 @@ fn hive_parquet_ctas() {
 
 #[test]
 fn unload() {
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .column(McpEvent::USER_ID)
         .column(McpEvent::TOOL_NAME)
         .column(McpEvent::EVENT_TS)
@@ -150,9 +151,7 @@ fn daily_refresh_recipe() {
     let q = daily_summary(day);
     insta::assert_snapshot!(
         "daily_refresh",
-        both_steps(|d| DailyRefresh::new(DailySummary::DT, day, &q)
-            .dialect(d)
-            .build())
+        both_steps(|d| DailyRefresh::new(DailySummary::DT, day, &q).build_for(d))
     );
 }
 
@@ -162,26 +161,45 @@ fn missing_days_recipe() {
     let by_ts = McpEvent::table_def();
     insta::assert_snapshot!(
         "missing_days",
-        both(
-            |d| MissingDays::new(t, "dt", date(2026, 9, 1), date(2026, 9, 30))
-                .dialect(d)
-                .build()
-        ) + "\n\n"
+        both(|d| MissingDays::new(t, "dt", date(2026, 9, 1), date(2026, 9, 30)).build_for(d))
+            + "\n\n"
             + &both(
                 |d| MissingDays::new(by_ts, "event_ts", date(2026, 9, 1), date(2026, 9, 7))
-                    .dialect(d)
-                    .build()
+                    .build_for(d)
             )
     );
 }
 
 #[test]
-fn trino_partitioning_order_is_column_first() {
-    let f = |t| trino_partitioning(&PartitionField::new("c", t)).unwrap();
-    assert_eq!(f(PartitionTransform::Bucket(16)), "bucket(c, 16)");
-    assert_eq!(f(PartitionTransform::Truncate(10)), "truncate(c, 10)");
-    assert_eq!(f(PartitionTransform::Hour), "hour(c)");
-    assert_eq!(f(PartitionTransform::Identity), "c");
+fn athena_ctas_partitioning_is_column_first() {
+    let q = events();
+    let partitioning = |column: &str, t| {
+        let ctas = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+            .location("s3://bucket/x/")
+            .partition(PartitionField::new(column, t))
+            .build()
+            .unwrap();
+        let sql = ctas.sql();
+        let start = sql.find("partitioning = ARRAY[").unwrap() + "partitioning = ARRAY[".len();
+        let len = sql[start..].find(']').unwrap();
+        sql[start..start + len].to_string()
+    };
+    assert_eq!(
+        partitioning("user_id", PartitionTransform::Bucket(16)),
+        "'bucket(user_id, 16)'"
+    );
+    assert_eq!(
+        partitioning("user_id", PartitionTransform::Truncate(10)),
+        "'truncate(user_id, 10)'"
+    );
+    assert_eq!(
+        partitioning("event_ts", PartitionTransform::Hour),
+        "'hour(event_ts)'"
+    );
+    assert_eq!(
+        partitioning("status", PartitionTransform::Identity),
+        "'status'"
+    );
 }
 
 // ---- negative tests -------------------------------------------------------------
@@ -285,8 +303,7 @@ fn hive_bucketing_rules() {
         .unwrap_err();
     assert!(e.message().contains("ORC codec"), "{e}");
     let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
 }
@@ -295,8 +312,7 @@ fn hive_bucketing_rules() {
 fn unload_rules() {
     let q = events();
     let e = Unload::new(&q, "s3://exports/x/")
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
     assert_eq!(e.message(), "Spark has no UNLOAD statement");
@@ -323,7 +339,7 @@ fn unload_rules() {
 fn recipe_rules() {
     let day = date(2026, 10, 1);
     // A query that misses summary columns.
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .column(McpEvent::TOOL_NAME)
         .value_as(day, "dt")
         .group_by(McpEvent::TOOL_NAME);

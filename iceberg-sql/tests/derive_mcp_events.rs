@@ -1,4 +1,4 @@
-//! The seed's `mcp_events` table as a derived struct: the same `TableDef`, and the same
+//! The example `mcp_events` table as a derived struct: the same `TableDef`, and the same
 //! CREATE TABLE text in both dialects, as the hand-built definition.
 
 use iceberg_sql::prelude::*;
@@ -46,7 +46,7 @@ fn hand_built() -> TableDef {
         .property_str("write_compression", "snappy")
         .property_str("optimize_rewrite_delete_file_threshold", "10")
         .build()
-        .expect("the seed table is valid")
+        .expect("the example table is valid")
 }
 
 #[test]
@@ -59,17 +59,13 @@ fn create_table_is_the_same_in_both_dialects() {
     let derived = McpEvent::table_def();
     let hand = hand_built();
     for dialect in [Dialect::Athena, Dialect::Spark] {
-        let a = derived.create_table().dialect(dialect).build().unwrap();
-        let b = hand.create_table().dialect(dialect).build().unwrap();
+        let a = derived.create_table().build_for(dialect).unwrap();
+        let b = hand.create_table().build_for(dialect).unwrap();
         assert_eq!(a.sql(), b.sql(), "{dialect:?}");
     }
     let athena = derived.create_table().build().unwrap();
     insta::assert_snapshot!("derive_mcp_events_athena", athena.sql());
-    let spark = derived
-        .create_table()
-        .dialect(Dialect::Spark)
-        .build()
-        .unwrap();
+    let spark = derived.create_table().build_for(Dialect::Spark).unwrap();
     insta::assert_snapshot!("derive_mcp_events_spark", spark.sql());
 }
 

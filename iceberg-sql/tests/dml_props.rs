@@ -4,16 +4,15 @@
 mod dml_support;
 
 use std::collections::HashSet;
-use std::ops::ControlFlow;
 
 use dml_support::{McpEvent, Nested};
 use iceberg_sql::dml::partition::KeyMaker;
-use iceberg_sql::dml::{delete, insert, insert_select, merge, update, MergeSource};
+use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::{param, source};
 use iceberg_sql::prelude::*;
-use iceberg_sql::validate::parse_statement;
+use iceberg_sql::validate::inspect;
 use iceberg_sql::Decimal;
 use proptest::prelude::*;
-use sqlparser::ast::{visit_expressions, Expr as SqlExpr, Value as SqlValue};
 
 // ---------------------------------------------------------------- strategies
 
@@ -83,9 +82,8 @@ fn dialect() -> impl Strategy<Value = Dialect> {
 
 /// The `(...)` text of one row, as a one-row INSERT renders it.
 fn row_text(row: &Nested, d: Dialect) -> String {
-    let sql = insert(std::slice::from_ref(row))
-        .dialect(d)
-        .build()
+    let sql = Nested::insert(std::slice::from_ref(row))
+        .build_for(d)
         .unwrap()
         .into_sql();
     let at = sql.find(")\nVALUES\n  ").unwrap() + ")\nVALUES\n  ".len();
@@ -95,17 +93,10 @@ fn row_text(row: &Nested, d: Dialect) -> String {
 /// Every single-quoted string literal in `sql` (after unescaping), via the validator's
 /// parser.
 fn string_literals(sql: &str, kind: StatementKind, d: Dialect) -> Vec<String> {
-    let stmt = parse_statement(sql, kind, d).unwrap_or_else(|e| panic!("{e}\n{sql}"));
-    let mut out = Vec::new();
-    let _ = visit_expressions(&stmt, |e| {
-        if let SqlExpr::Value(v) = e {
-            if let SqlValue::SingleQuotedString(s) = &v.value {
-                out.push(s.clone());
-            }
-        }
-        ControlFlow::<()>::Continue(())
-    });
-    out
+    inspect(sql, kind, d)
+        .unwrap_or_else(|e| panic!("{e}\n{sql}"))
+        .string_literals()
+        .to_vec()
 }
 
 // ---------------------------------------------------------------- batching
@@ -121,11 +112,11 @@ proptest! {
         d in dialect(),
     ) {
         let texts: Vec<String> = rows.iter().map(|r| row_text(r, d)).collect();
-        let mut ins = insert(&rows).dialect(d).max_bytes(max_bytes);
+        let mut ins = Nested::insert(&rows).max_bytes(max_bytes);
         if let Some(n) = max_parts {
             ins = ins.max_partitions(n);
         }
-        let batches = match ins.batches() {
+        let batches = match ins.batches_for(d) {
             Ok(b) => b,
             Err(e) => {
                 // Only a row too large for any statement may fail, and it is named.
@@ -133,7 +124,7 @@ proptest! {
                 let i: usize = e.message()
                     .strip_prefix("row ").unwrap()
                     .split(' ').next().unwrap().parse().unwrap();
-                let header = insert(std::slice::from_ref(&rows[i])).dialect(d).build().unwrap()
+                let header = Nested::insert(std::slice::from_ref(&rows[i])).build_for(d).unwrap()
                     .sql().len() - texts[i].len();
                 prop_assert!(header + texts[i].len() > max_bytes);
                 // and every earlier row fits on its own
@@ -229,50 +220,52 @@ fn check_everywhere(s: &str, d: Dialect) {
         ],
     }];
     let stmts: Vec<(&str, Statement)> = vec![
-        ("insert values", insert(&rows).dialect(d).build().unwrap()),
-        ("insert nested", insert(&nested).dialect(d).build().unwrap()),
+        (
+            "insert values",
+            McpEvent::insert(&rows).build_for(d).unwrap(),
+        ),
+        (
+            "insert nested",
+            Nested::insert(&nested).build_for(d).unwrap(),
+        ),
         (
             "update set",
-            update::<McpEvent>()
+            McpEvent::update()
                 .set(McpEvent::STATUS, s)
                 .set(McpEvent::PAYLOAD, s)
                 .filter(McpEvent::EVENT_ID.eq("evt-001"))
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
         (
             "update where",
-            update::<McpEvent>()
+            McpEvent::update()
                 .set(McpEvent::STATUS, "x")
                 .filter(McpEvent::PAYLOAD.eq(s).or(McpEvent::STATUS.is_in([s, "y"])))
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
         (
             "delete where",
-            delete::<McpEvent>()
+            McpEvent::delete()
                 .filter(
                     McpEvent::USER_ID
                         .like(s)
                         .and(McpEvent::STATUS.between(s, s)),
                 )
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
         (
             "insert select where",
-            insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
+            McpEvent::insert_from(&TableName::new("analytics", "staging"))
                 .filter(McpEvent::STATUS.ne(s))
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
         (
             "merge rows and clauses",
-            merge::<McpEvent>(MergeSource::rows(&rows))
+            McpEvent::merge_from(MergeSource::rows(&rows))
                 .on_key(McpEvent::EVENT_ID)
                 .when_matched_and(source(McpEvent::STATUS).eq(s))
                 .delete()
@@ -288,8 +281,7 @@ fn check_everywhere(s: &str, d: Dialect) {
                         .value(McpEvent::STATUS, s)
                         .value(McpEvent::LATENCY_MS, 1)
                 })
-                .dialect(d)
-                .build()
+                .build_for(d)
                 .unwrap(),
         ),
     ];
@@ -302,10 +294,9 @@ fn check_everywhere(s: &str, d: Dialect) {
         );
     }
     // As a parameter, the ExecutionParameters entry is one literal that parses back to s.
-    let p = insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
+    let p = McpEvent::insert_from(&TableName::new("analytics", "staging"))
         .filter(McpEvent::STATUS.eq(param(s)))
-        .dialect(d)
-        .build();
+        .build_for(d);
     match p {
         Ok(p) => {
             assert_eq!(p.params().len(), 1);
@@ -336,16 +327,14 @@ fn very_long_strings_fit_or_fail_loudly() {
         let long: String = "a'b\\c\u{2019};--/*\n".repeat(4_000);
         let mut row = McpEvent::seed();
         row.payload = Some(long.clone());
-        let stmt = insert(std::slice::from_ref(&row))
-            .dialect(d)
-            .build()
+        let stmt = McpEvent::insert(std::slice::from_ref(&row))
+            .build_for(d)
             .unwrap();
         assert!(string_literals(stmt.sql(), StatementKind::Insert, d).contains(&long));
         // Over the limit: an error naming the row, never a truncated literal.
         row.payload = Some("'".repeat(200_000));
-        let e = insert(&[McpEvent::seed(), row])
-            .dialect(d)
-            .batches()
+        let e = McpEvent::insert(&[McpEvent::seed(), row])
+            .batches_for(d)
             .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::QueryTooLong);
         assert!(e.message().starts_with("row 1 "));
@@ -356,7 +345,7 @@ fn very_long_strings_fit_or_fail_loudly() {
 fn partition_budget_splits_seed_rows() {
     // 100 seed-shaped rows over 28 days x 16 buckets: batches of at most 5 partitions.
     let rows: Vec<McpEvent> = (0..100).map(McpEvent::nth).collect();
-    let batches = insert(&rows).max_partitions(5).batches().unwrap();
+    let batches = McpEvent::insert(&rows).max_partitions(5).batches().unwrap();
     assert!(batches.len() >= 20);
     let keys = KeyMaker::new(McpEvent::table_def()).unwrap();
     let mut i = 0;

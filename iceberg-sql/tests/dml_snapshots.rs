@@ -4,8 +4,10 @@
 mod dml_support;
 
 use dml_support::{ts, McpEvent, Nested};
-use iceberg_sql::dml::{delete, insert, insert_select, merge, update, MergeSource};
-use iceberg_sql::expr::{case_when, lit};
+use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::{
+    case_when, count_all, current_date, current_timestamp, days, hours, lit, param, source, target,
+};
 use iceberg_sql::prelude::*;
 use iceberg_sql::{Decimal, Result};
 
@@ -29,7 +31,7 @@ fn staging() -> TableName {
 #[test]
 fn insert_seed_row() {
     let rows = [McpEvent::seed()];
-    both("insert_seed", |d| insert(&rows).dialect(d).build());
+    both("insert_seed", |d| McpEvent::insert(&rows).build_for(d));
 }
 
 #[test]
@@ -40,14 +42,17 @@ fn insert_hostile_and_null_values() {
     let mut b = McpEvent::nth(5);
     b.payload = None;
     let rows = [a, b];
-    both("insert_hostile", |d| insert(&rows).dialect(d).build());
+    both("insert_hostile", |d| McpEvent::insert(&rows).build_for(d));
 }
 
 #[test]
 fn insert_batches_small_limit() {
     let rows: Vec<McpEvent> = (0..5).map(McpEvent::nth).collect();
     for (d, suffix) in [(Dialect::Athena, "athena"), (Dialect::Spark, "spark")] {
-        let batches = insert(&rows).dialect(d).max_bytes(700).batches().unwrap();
+        let batches = McpEvent::insert(&rows)
+            .max_bytes(700)
+            .batches_for(d)
+            .unwrap();
         assert!(batches.len() > 1);
         let all: Vec<&str> = batches.iter().map(|s| s.sql()).collect();
         insta::assert_snapshot!(
@@ -85,39 +90,37 @@ fn insert_nested_values() {
             ],
         },
     ];
-    both("insert_nested", |d| insert(&rows).dialect(d).build());
+    both("insert_nested", |d| Nested::insert(&rows).build_for(d));
 }
 
 #[test]
 fn insert_select_all_columns_and_subset_with_param() {
     both("insert_select_all", |d| {
-        insert_select::<McpEvent>(&staging()).dialect(d).build()
+        McpEvent::insert_from(&staging()).build_for(d)
     });
     both("insert_select_param", |d| {
-        insert_select::<McpEvent>(&staging())
+        McpEvent::insert_from(&staging())
             .filter(McpEvent::TOOL_NAME.eq(param("query_data")))
             .filter(McpEvent::EVENT_TS.ge(param(ts(2026, 10, 1, 0))))
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
 #[test]
 fn update_seed() {
     both("update_seed", |d| {
-        update::<McpEvent>()
+        McpEvent::update()
             .set(McpEvent::STATUS, "retried")
             .set(McpEvent::LATENCY_MS, 320)
             .filter(McpEvent::EVENT_ID.eq("evt-001"))
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
 #[test]
 fn update_with_expressions() {
     both("update_expressions", |d| {
-        update::<McpEvent>()
+        McpEvent::update()
             .set(McpEvent::LATENCY_MS, McpEvent::LATENCY_MS + 10)
             .set_null(McpEvent::PAYLOAD)
             .set(
@@ -130,26 +133,24 @@ fn update_with_expressions() {
                     .or(McpEvent::PAYLOAD.is_null())
                     .and(McpEvent::EVENT_TS.lt(current_timestamp() - days(7))),
             )
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
 #[test]
 fn delete_seed() {
     both("delete_seed", |d| {
-        delete::<McpEvent>()
+        McpEvent::delete()
             .filter(McpEvent::USER_ID.eq("user-123"))
             .filter(McpEvent::EVENT_TS.lt(ts(2026, 9, 1, 0)))
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
 #[test]
 fn delete_expressions_and_all_rows() {
     both("delete_expressions", |d| {
-        delete::<McpEvent>()
+        McpEvent::delete()
             .filter(
                 McpEvent::EVENT_TS
                     .date_trunc(TimeUnit::Day)
@@ -160,20 +161,19 @@ fn delete_expressions_and_all_rows() {
                     .and(McpEvent::USER_ID.not_in(Vec::<&str>::new()))
                     .and(McpEvent::PAYLOAD.is_not_null().not()),
             )
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
     both("delete_all_rows", |d| {
-        delete::<McpEvent>().all_rows().dialect(d).build()
+        McpEvent::delete().all_rows().build_for(d)
     });
 }
 
 #[test]
 fn merge_seed() {
-    // The seed's MERGE: conditional delete, update, insert (the seed's `tool_payload`
+    // The example MERGE: conditional delete, update, insert (the example's `tool_payload`
     // is this table's `payload`).
     both("merge_seed", |d| {
-        merge::<McpEvent>(MergeSource::table(staging()))
+        McpEvent::merge_from(MergeSource::table(staging()))
             .on_key(McpEvent::EVENT_ID)
             .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
             .delete()
@@ -185,22 +185,20 @@ fn merge_seed() {
             })
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
 #[test]
 fn merge_helpers_update_all_insert_all() {
     both("merge_all", |d| {
-        merge::<McpEvent>(MergeSource::table(staging()))
+        McpEvent::merge_from(MergeSource::table(staging()))
             .on_key(McpEvent::EVENT_ID)
             .when_matched()
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -208,7 +206,7 @@ fn merge_helpers_update_all_insert_all() {
 fn merge_inline_rows() {
     let rows = [McpEvent::seed(), McpEvent::nth(5)];
     both("merge_rows", |d| {
-        merge::<McpEvent>(MergeSource::rows(&rows))
+        McpEvent::merge_from(MergeSource::rows(&rows))
             .on_key(McpEvent::EVENT_ID)
             .when_matched_and(
                 target(McpEvent::LATENCY_MS)
@@ -232,15 +230,14 @@ fn merge_inline_rows() {
                     .value(McpEvent::STATUS, "new")
                     .value(McpEvent::LATENCY_MS, 0)
             })
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
 #[test]
 fn merge_null_safe_dedup() {
     both("merge_dedup_table", |d| {
-        merge::<McpEvent>(MergeSource::table(staging()))
+        McpEvent::merge_from(MergeSource::table(staging()))
             .on_key(McpEvent::EVENT_ID)
             .on_key(McpEvent::USER_ID)
             .null_safe_keys()
@@ -249,18 +246,16 @@ fn merge_null_safe_dedup() {
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
     let rows = [McpEvent::seed(), McpEvent::seed()];
     both("merge_dedup_rows", |d| {
-        merge::<McpEvent>(MergeSource::rows(&rows))
+        McpEvent::merge_from(MergeSource::rows(&rows))
             .on_key(McpEvent::EVENT_ID)
             .dedup_source(McpEvent::EVENT_TS)
             .when_matched()
             .delete()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }
 
@@ -321,7 +316,7 @@ fn expressions_render_in_both_dialects() {
         "date_trunc('day', event_ts) = CAST(current_date() AS timestamp_ntz)"
     );
     assert_eq!(
-        (-(McpEvent::LATENCY_MS.expr() * -1))
+        (-(McpEvent::LATENCY_MS.sql_expr() * -1))
             .to_sql(Dialect::Athena)
             .unwrap(),
         "-(latency_ms * -1)"
@@ -330,9 +325,8 @@ fn expressions_render_in_both_dialects() {
 
 #[test]
 fn merge_from_a_select_query() {
-    use iceberg_sql::query::Select;
     both("merge_query", |d| {
-        let q = Select::<McpEvent>::table()
+        let q = McpEvent::select()
             .column(McpEvent::EVENT_ID)
             .column(McpEvent::SESSION_ID)
             .column(McpEvent::TOOL_NAME)
@@ -342,19 +336,17 @@ fn merge_from_a_select_query() {
             .column(McpEvent::STATUS)
             .column(McpEvent::LATENCY_MS)
             .filter(McpEvent::EVENT_TS.ge(current_timestamp() - days(1)))
-            .dialect(d)
-            .build()?;
-        merge::<McpEvent>(MergeSource::query(&q))
+            .build_for(d)?;
+        McpEvent::merge_from(MergeSource::query(&q))
             .on_key(McpEvent::EVENT_ID)
             .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
             .delete()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
     both("merge_query_dedup", |d| {
-        let q = Select::<McpEvent>::table()
+        let q = McpEvent::select()
             .column(McpEvent::EVENT_ID)
             .column(McpEvent::SESSION_ID)
             .column(McpEvent::TOOL_NAME)
@@ -363,16 +355,14 @@ fn merge_from_a_select_query() {
             .column(McpEvent::PAYLOAD)
             .column(McpEvent::STATUS)
             .column(McpEvent::LATENCY_MS)
-            .dialect(d)
-            .build()?;
-        merge::<McpEvent>(MergeSource::query(&q))
+            .build_for(d)?;
+        McpEvent::merge_from(MergeSource::query(&q))
             .on_key(McpEvent::EVENT_ID)
             .dedup_source(McpEvent::EVENT_TS)
             .when_matched()
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(d)
-            .build()
+            .build_for(d)
     });
 }

@@ -5,7 +5,9 @@
 #[path = "query_common/mod.rs"]
 mod common;
 
-use iceberg_sql::evolve::{evolve, parse_describe, parse_show_create_table, Change, EvolveOptions};
+use iceberg_sql::evolve::{
+    evolve, evolve_for, parse_describe, parse_show_create_table, Change, EvolveOptions,
+};
 use iceberg_sql::prelude::*;
 use iceberg_sql::IcebergType as T;
 
@@ -43,10 +45,20 @@ fn with(mut cols: Vec<Column>, name: &str, col: Column) -> Vec<Column> {
 }
 
 /// (what, desired, options, expected statements with their breaking flag)
-type Case = (&'static str, TableDef, EvolveOptions, Vec<(String, bool)>);
+type Case = (
+    &'static str,
+    TableDef,
+    (EvolveOptions, Dialect),
+    Vec<(String, bool)>,
+);
 
-fn plan_sql(live: &TableDef, desired: &TableDef, o: EvolveOptions) -> Vec<(String, bool)> {
-    evolve(live, desired, o)
+fn plan_sql(
+    live: &TableDef,
+    desired: &TableDef,
+    o: EvolveOptions,
+    dialect: Dialect,
+) -> Vec<(String, bool)> {
+    evolve_for(live, desired, o, dialect)
         .unwrap_or_else(|e| panic!("expected a plan, got: {e}"))
         .steps
         .into_iter()
@@ -59,7 +71,12 @@ fn legal_changes_become_ordered_plans() {
     let live = def(base(), &[]);
     let a = "ALTER TABLE analytics.t ";
     let cases: Vec<Case> = vec![
-        ("identical", def(base(), &[]), EvolveOptions::new(), vec![]),
+        (
+            "identical",
+            def(base(), &[]),
+            (EvolveOptions::new(), Dialect::Athena),
+            vec![],
+        ),
         (
             "add columns",
             def(
@@ -70,7 +87,7 @@ fn legal_changes_become_ordered_plans() {
                 .concat(),
                 &[],
             ),
-            EvolveOptions::new(),
+            (EvolveOptions::new(), Dialect::Athena),
             vec![(
                 format!("{a}ADD COLUMNS (error_code string, tags array<string>)"),
                 false,
@@ -79,19 +96,19 @@ fn legal_changes_become_ordered_plans() {
         (
             "int -> bigint",
             def(with(base(), "n", c("n", T::Long)), &[]),
-            EvolveOptions::new(),
+            (EvolveOptions::new(), Dialect::Athena),
             vec![(format!("{a}CHANGE COLUMN n n bigint"), true)],
         ),
         (
             "float -> double",
             def(with(base(), "f", c("f", T::Double)), &[]),
-            EvolveOptions::new(),
+            (EvolveOptions::new(), Dialect::Athena),
             vec![(format!("{a}CHANGE COLUMN f f double"), true)],
         ),
         (
             "decimal precision up, same scale",
             def(with(base(), "amount", c("amount", T::decimal(18, 2))), &[]),
-            EvolveOptions::new(),
+            (EvolveOptions::new(), Dialect::Athena),
             vec![(
                 format!("{a}CHANGE COLUMN amount amount decimal(18,2)"),
                 true,
@@ -103,7 +120,7 @@ fn legal_changes_become_ordered_plans() {
                 with(base(), "s", c("label", T::String).renamed_from("s")),
                 &[],
             ),
-            EvolveOptions::new(),
+            (EvolveOptions::new(), Dialect::Athena),
             vec![(format!("{a}CHANGE COLUMN s label string"), true)],
         ),
         (
@@ -112,7 +129,7 @@ fn legal_changes_become_ordered_plans() {
                 with(base(), "n", c("retries", T::Long).renamed_from("n")),
                 &[],
             ),
-            EvolveOptions::new(),
+            (EvolveOptions::new(), Dialect::Athena),
             vec![
                 (format!("{a}CHANGE COLUMN n retries int"), true),
                 (format!("{a}CHANGE COLUMN retries retries bigint"), true),
@@ -121,19 +138,19 @@ fn legal_changes_become_ordered_plans() {
         (
             "drop when allowed",
             def(base().into_iter().filter(|c| c.name != "s").collect(), &[]),
-            EvolveOptions::new().allow_drops(),
+            (EvolveOptions::new().allow_drops(), Dialect::Athena),
             vec![(format!("{a}DROP COLUMN s"), true)],
         ),
         (
             "new required column on Athena is added (nullable: Athena cannot declare NOT NULL)",
             def([base(), vec![c("k", T::String).required()]].concat(), &[]),
-            EvolveOptions::new(),
+            (EvolveOptions::new(), Dialect::Athena),
             vec![(format!("{a}ADD COLUMNS (k string)"), false)],
         ),
         (
             "required in the record, nullable live: not compared on Athena",
             def(with(base(), "id", c("id", T::Long).required()), &[]),
-            EvolveOptions::new(),
+            (EvolveOptions::new(), Dialect::Athena),
             vec![],
         ),
         (
@@ -150,7 +167,7 @@ fn legal_changes_become_ordered_plans() {
                 .concat(),
                 &[],
             ),
-            EvolveOptions::new().dialect(Dialect::Spark),
+            (EvolveOptions::new(), Dialect::Spark),
             vec![
                 (format!("{a}RENAME COLUMN s TO label"), true),
                 (format!("{a}ALTER COLUMN n TYPE bigint"), true),
@@ -159,7 +176,8 @@ fn legal_changes_become_ordered_plans() {
         ),
     ];
     for (what, desired, opts, want) in cases {
-        assert_eq!(plan_sql(&live, &desired, opts), want, "{what}");
+        let (opts, dialect) = opts;
+        assert_eq!(plan_sql(&live, &desired, opts, dialect), want, "{what}");
     }
 }
 
@@ -253,10 +271,11 @@ fn other_refusals_name_the_way_out() {
         vec![PartitionField::new("ts", PartitionTransform::Hour)],
     ] {
         for dialect in [Dialect::Athena, Dialect::Spark] {
-            let e = evolve(
+            let e = evolve_for(
                 &live,
                 &def(base(), &desired_spec),
-                EvolveOptions::new().dialect(dialect),
+                EvolveOptions::new(),
+                dialect,
             )
             .unwrap_err();
             assert_eq!(e.kind(), ErrorKind::Unsupported);
@@ -294,27 +313,20 @@ fn other_refusals_name_the_way_out() {
 fn nullability_is_compared_where_it_is_declared() {
     let live = def(base(), &[]);
     let tight = def(with(base(), "s", c("s", T::String).required()), &[]);
-    let e = evolve(&live, &tight, EvolveOptions::new().dialect(Dialect::Spark)).unwrap_err();
+    let e = evolve_for(&live, &tight, EvolveOptions::new(), Dialect::Spark).unwrap_err();
     assert!(e.message().contains("would become required"), "{e}");
     let e = evolve(&live, &tight, EvolveOptions::new().check_nullability(true)).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
     let add_required = def([base(), vec![c("k", T::Long).required()]].concat(), &[]);
-    let e = evolve(
-        &live,
-        &add_required,
-        EvolveOptions::new().dialect(Dialect::Spark),
-    )
-    .unwrap_err();
+    let e = evolve_for(&live, &add_required, EvolveOptions::new(), Dialect::Spark).unwrap_err();
     assert!(e.message().contains("cannot add a required column"), "{e}");
     // Loosening is fine (nothing to do: Athena cannot declare NOT NULL).
     let live_req = def(with(base(), "s", c("s", T::String).required()), &[]);
-    assert!(evolve(
-        &live_req,
-        &live,
-        EvolveOptions::new().dialect(Dialect::Spark)
-    )
-    .unwrap()
-    .is_empty());
+    assert!(
+        evolve_for(&live_req, &live, EvolveOptions::new(), Dialect::Spark)
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -343,7 +355,7 @@ fn every_refusal_is_listed_at_once() {
 
 #[test]
 fn seed_schema_evolution_plan() {
-    // The seed's evolution: add error_code + retry_count, rename payload, drop
+    // The example evolution: add error_code + retry_count, rename payload, drop
     // latency_ms, widen retry_count.
     let live = common::mcp_events_builder()
         .partition(PartitionField::new("event_ts", PartitionTransform::Day))
@@ -375,12 +387,7 @@ fn seed_schema_evolution_plan() {
         .unwrap();
     let mut out = String::new();
     for d in [Dialect::Athena, Dialect::Spark] {
-        let plan = evolve(
-            &live,
-            &desired,
-            EvolveOptions::new().allow_drops().dialect(d),
-        )
-        .unwrap();
+        let plan = evolve_for(&live, &desired, EvolveOptions::new().allow_drops(), d).unwrap();
         out.push_str(&format!("-- {d:?}\n{plan}\n\n"));
     }
     insta::assert_snapshot!("seed_plan", out);
@@ -564,10 +571,10 @@ fn our_create_table_reads_back_as_the_same_definition() {
         .build()
         .unwrap();
     for d in [Dialect::Athena, Dialect::Spark] {
-        let sql = desired.create_table().dialect(d).build().unwrap();
+        let sql = desired.create_table().build_for(d).unwrap();
         let live = parse_show_create_table(sql.sql(), d).unwrap();
         assert_eq!(live, desired, "{d:?}");
-        assert!(evolve(&live, &desired, EvolveOptions::new().dialect(d))
+        assert!(evolve_for(&live, &desired, EvolveOptions::new(), d)
             .unwrap()
             .is_empty());
     }
@@ -654,12 +661,7 @@ TBLPROPERTIES (
         .location("s3://lake-bucket/bucketed/")
         .build()
         .unwrap();
-    let plan = evolve(
-        &live,
-        &desired,
-        EvolveOptions::new().dialect(Dialect::Spark),
-    )
-    .unwrap();
+    let plan = evolve_for(&live, &desired, EvolveOptions::new(), Dialect::Spark).unwrap();
     assert!(plan.is_empty(), "{plan}");
     // A different bucket count is still a partition change.
     let other = TableDef::builder("evo", "bucketed")
@@ -671,6 +673,6 @@ TBLPROPERTIES (
         ))
         .build()
         .unwrap();
-    let e = evolve(&live, &other, EvolveOptions::new().dialect(Dialect::Spark)).unwrap_err();
+    let e = evolve_for(&live, &other, EvolveOptions::new(), Dialect::Spark).unwrap_err();
     assert!(e.message().contains("partition spec"), "{e}");
 }

@@ -5,41 +5,17 @@
 //! * Any name is either rejected, or rendered so that it parses back as exactly that
 //!   one identifier, in every grammar that can quote it.
 
-use std::ops::ControlFlow;
-
 use iceberg_sql::prelude::*;
-use iceberg_sql::validate::parse_statement;
-use iceberg_sql::value::write_string;
+use iceberg_sql::validate::inspect;
 use iceberg_sql::Grammar;
 use proptest::prelude::*;
-use sqlparser::ast::{self, Visit, Visitor};
-
-/// Collects every string literal and every identifier the parser saw.
-#[derive(Default)]
-struct Collect {
-    strings: Vec<String>,
-}
-
-impl Visitor for Collect {
-    type Break = ();
-    fn pre_visit_expr(&mut self, expr: &ast::Expr) -> ControlFlow<()> {
-        if let ast::Expr::Value(v) = expr {
-            if let ast::Value::SingleQuotedString(s) = &v.value {
-                self.strings.push(s.clone());
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
 
 fn literal_round_trip(text: &str, dialect: Dialect) -> Result<String, String> {
-    let grammar = StatementKind::Select.grammar(dialect);
+    let grammar = dialect.grammar(StatementKind::Select);
     let mut sql = String::from("SELECT ");
-    write_string(&mut sql, text, grammar);
-    let stmt = parse_statement(&sql, StatementKind::Select, dialect).map_err(|e| e.to_string())?;
-    let mut c = Collect::default();
-    let _ = stmt.visit(&mut c);
-    match c.strings.as_slice() {
+    grammar.write_string(&mut sql, text);
+    let read = inspect(&sql, StatementKind::Select, dialect).map_err(|e| e.to_string())?;
+    match read.string_literals() {
         [one] => Ok(one.clone()),
         other => Err(format!(
             "expected one string literal, found {other:?} in {sql}"
@@ -75,24 +51,18 @@ proptest! {
     fn any_name_is_rejected_or_parses_back_as_itself(name in prop_oneof![
         any::<String>(),
         "[a-zA-Z0-9_$`\"' .\\-]{0,12}",
-        proptest::sample::select(iceberg_sql::ident::DDL_RESERVED).prop_map(str::to_string),
-        proptest::sample::select(iceberg_sql::ident::DML_RESERVED).prop_map(str::to_string),
+        proptest::sample::select(iceberg_sql::dialect::grammar::HIVE_DDL_RESERVED).prop_map(str::to_string),
+        proptest::sample::select(iceberg_sql::dialect::grammar::TRINO_DML_RESERVED).prop_map(str::to_string),
         "[a-z0-9_]{1,300}",
     ]) {
         let table_name = TableName::new("db", name.clone());
-        match DropTable::new(&table_name).build() {
+        match table_name.drop_table().build() {
             Err(e) => prop_assert_eq!(e.kind(), ErrorKind::InvalidIdentifier, "{}", e),
             Ok(athena) => {
-                for stmt in [athena, DropTable::new(&table_name).dialect(Dialect::Spark).build().unwrap()] {
-                    let ast = parse_statement(stmt.sql(), StatementKind::DropTable, stmt.dialect()).unwrap();
-                    let ast::Statement::Drop { names, .. } = ast else {
-                        panic!("not a DROP: {}", stmt.sql())
-                    };
-                    prop_assert_eq!(names.len(), 1);
-                    let parts: Vec<String> = names[0].0.iter()
-                        .map(|p| p.as_ident().map(|i| i.value.clone()).unwrap_or_default())
-                        .collect();
-                    prop_assert_eq!(parts, vec!["db".to_string(), name.clone()], "{}", stmt.sql());
+                for stmt in [athena, table_name.drop_table().build_for(Dialect::Spark).unwrap()] {
+                    let read = inspect(stmt.sql(), StatementKind::DropTable, stmt.dialect()).unwrap();
+                    let parts: Vec<&str> = read.names().iter().map(|n| n.value.as_str()).collect();
+                    prop_assert_eq!(parts, vec!["db", name.as_str()], "{}", stmt.sql());
                 }
                 // The same name as a column, in DDL (Hive/Spark) and in a DML literal list.
                 let t = TableDef::builder("db", "t")
@@ -101,14 +71,16 @@ proptest! {
                     .build()
                     .unwrap();
                 for dialect in [Dialect::Athena, Dialect::Spark] {
-                    let stmt = t.create_table().dialect(dialect).build().unwrap();
-                    let ast = parse_statement(stmt.sql(), StatementKind::CreateTable, dialect).unwrap();
-                    let ast::Statement::CreateTable(ct) = ast else { panic!("not a CREATE") };
-                    prop_assert_eq!(ct.columns.len(), 1);
-                    prop_assert_eq!(&ct.columns[0].name.value, &name, "{}", stmt.sql());
+                    let stmt = t.create_table().build_for(dialect).unwrap();
+                    // db, t, the column, then property keys (single-quoted) and Spark's
+                    // `USING iceberg`.
+                    let read = inspect(stmt.sql(), StatementKind::CreateTable, dialect).unwrap();
+                    let column = &read.names()[2];
+                    prop_assert_eq!(&column.value, &name, "{}", stmt.sql());
+                    prop_assert_ne!(column.quote, Some('\''), "{}", stmt.sql());
                 }
                 for grammar in [Grammar::TrinoDml, Grammar::HiveDdl, Grammar::Spark] {
-                    prop_assert!(!iceberg_sql::ident::quote_ident(&name, grammar).is_empty());
+                    prop_assert!(!grammar.quote_ident(&name).is_empty());
                 }
             }
         }

@@ -1,5 +1,7 @@
-//! Reference §7: the corrected form of every statement of seed 000, and the seed's
-//! invalid forms refused with an error that says what Athena accepts instead.
+//! Hand-written statements for an `mcp_events` table that Athena rejects (Delta Lake's
+//! `VACUUM … RETAIN`, `OPTIMIZE … WHERE` on a hidden partition's source, `timestamptz` in
+//! DDL, …): the corrected form of each, and each invalid form refused with an error that
+//! says what Athena accepts instead.
 
 #[path = "query_common/mod.rs"]
 mod common;
@@ -7,12 +9,12 @@ mod common;
 use chrono::TimeZone;
 use common::*;
 use iceberg_sql::ctas::IcebergCtas;
-use iceberg_sql::dml::{merge, MergeSource};
+use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::source;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
-use iceberg_sql::expr::source;
-use iceberg_sql::maintenance::{Cmp, VacuumRetention};
+use iceberg_sql::maintenance::VacuumRetention;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Select, Snapshot};
+use iceberg_sql::query::Snapshot;
 
 fn t() -> &'static TableDef {
     McpEvent::table_def()
@@ -65,8 +67,7 @@ fn e2_rename_is_change_column_with_the_current_type() {
     let s = t()
         .alter()
         .rename_column("payload", "tool_payload")
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert_eq!(
         s.sql(),
@@ -105,7 +106,7 @@ fn e3_partition_evolution_is_refused_with_the_ctas_rebuild() {
         "{e}"
     );
     // The correction: CTAS into a new table with the spec (Trino transform strings).
-    let all = Select::<McpEvent>::table();
+    let all = McpEvent::select();
     let ctas = IcebergCtas::new(TableName::new("analytics", "mcp_events_v2"), &all)
         .location("s3://my-datalake/iceberg/mcp_events_v2/")
         .partition(PartitionField::new("event_ts", PartitionTransform::Day))
@@ -151,7 +152,7 @@ fn e4_widening_depends_on_the_current_type() {
     assert!(evolve(&bigint, &bigint, EvolveOptions::new())
         .unwrap()
         .is_empty());
-    // From int, the planner produces exactly the seed's statement.
+    // From int, the planner produces exactly the hand-written statement.
     let plan = evolve(t(), &bigint, EvolveOptions::new().sync_properties(false)).unwrap();
     assert_eq!(plan.steps.len(), 1);
     assert!(plan.steps[0].breaking);
@@ -168,7 +169,7 @@ fn e4_widening_depends_on_the_current_type() {
 /// (6) time travel: valid, but make the zone explicit.
 #[test]
 fn e6_time_travel_names_utc() {
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .as_of(Snapshot::Timestamp(
             chrono::Utc.with_ymd_and_hms(2026, 9, 15, 0, 0, 0).unwrap(),
         ))
@@ -185,7 +186,7 @@ fn e6_time_travel_names_utc() {
 fn e7_optimize_where_on_a_hidden_partition_source_is_refused() {
     let e = t()
         .optimize()
-        .filter(McpEvent::EVENT_TS, Cmp::Ge, ts(2026, 10, 1, 0))
+        .filter(McpEvent::EVENT_TS.ge(ts(2026, 10, 1, 0)))
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
@@ -204,17 +205,17 @@ fn e7_optimize_where_on_a_hidden_partition_source_is_refused() {
     // With an identity partition column the filter is fine.
     let s = DatedEvent::table_def()
         .optimize()
-        .filter(DatedEvent::EVENT_DATE, Cmp::Ge, date(2026, 10, 1))
+        .filter(DatedEvent::EVENT_DATE.ge(date(2026, 10, 1)))
         .build()
         .unwrap();
     assert!(s.sql().ends_with("WHERE event_date >= DATE '2026-10-01'"));
 }
 
-/// The corrected versions of the whole seed set (reference §7), both dialects.
+/// The corrected versions of the whole set, both dialects.
 #[test]
 fn corrected_seed_set() {
     let staging = TableName::new("analytics", "mcp_events_staging");
-    let all = Select::<McpEvent>::table();
+    let all = McpEvent::select();
     let mut out = String::new();
     let mut add = |title: &str, text: String| {
         out.push_str(&format!("== ({title}\n{text}\n\n"));
@@ -224,8 +225,7 @@ fn corrected_seed_set() {
         both_steps(|d| {
             t().vacuum()
                 .retention(VacuumRetention::days(7).min_snapshots_to_keep(1))
-                .dialect(d)
-                .build_steps()
+                .build_steps_for(d)
         }),
     );
     add(
@@ -233,8 +233,7 @@ fn corrected_seed_set() {
         both(|d| {
             t().alter()
                 .rename_column("payload", "tool_payload")
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
     add(
@@ -243,8 +242,7 @@ fn corrected_seed_set() {
             IcebergCtas::new(TableName::new("analytics", "mcp_events_v2"), &all)
                 .location("s3://my-datalake/iceberg/mcp_events_v2/")
                 .partition(PartitionField::new("event_ts", PartitionTransform::Day))
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
     add(
@@ -252,33 +250,28 @@ fn corrected_seed_set() {
         both(|d| {
             t().alter()
                 .widen_column("retry_count", IcebergType::Long)
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
-    add(
-        "5) valid as-is",
-        both(|d| t().create_table().dialect(d).build()),
-    );
+    add("5) valid as-is", both(|d| t().create_table().build_for(d)));
     add(
         "6) time travel (explicit UTC)",
         both(|d| {
-            Select::<McpEvent>::table()
+            McpEvent::select()
                 .as_of(Snapshot::Timestamp(
                     chrono::Utc.with_ymd_and_hms(2026, 9, 15, 0, 0, 0).unwrap(),
                 ))
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
     add(
         "7) optimize: whole table",
-        both(|d| t().optimize().dialect(d).build()),
+        both(|d| t().optimize().build_for(d)),
     );
     add(
         "8) merge",
         both(|d| {
-            merge::<McpEvent>(MergeSource::table(staging.clone()))
+            McpEvent::merge_from(MergeSource::table(staging.clone()))
                 .on_key(McpEvent::EVENT_ID)
                 .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
                 .delete()
@@ -293,8 +286,7 @@ fn corrected_seed_set() {
                         .value(McpEvent::STATUS, source(McpEvent::STATUS))
                         .value(McpEvent::LATENCY_MS, source(McpEvent::LATENCY_MS))
                 })
-                .dialect(d)
-                .build()
+                .build_for(d)
         }),
     );
     insta::assert_snapshot!("corrected_seed_set", out);

@@ -10,9 +10,9 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
-use iceberg_sql::dml::{self, MergeSource};
+use iceberg_sql::dml::MergeSource;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select};
+use iceberg_sql::query::Order;
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 /// A nested struct type (not a table).
@@ -113,10 +113,9 @@ fn row(i: usize) -> Text {
 }
 
 fn read_all(engine: &Engine) -> Vec<Text> {
-    let q = Select::<Text>::table()
+    let q = Text::select()
         .order_by(Text::ID, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     decode(&engine.run(&q))
 }
@@ -152,14 +151,13 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
     let spark = Dialect::Spark;
     engine.run("CREATE NAMESPACE IF NOT EXISTS hostile");
     let def = Text::table_def();
-    engine.run(def.create_table().dialect(spark).build().unwrap());
+    engine.run(def.create_table().build_for(spark).unwrap());
 
     // Every hostile value appears in every column, through two or more INSERT batches.
     let mut model: Vec<Text> = (0..2 * HOSTILE.len()).map(row).collect();
-    let batches = dml::insert(&model)
-        .dialect(spark)
+    let batches = Text::insert(&model)
         .max_bytes(8 * 1024)
-        .batches()
+        .batches_for(spark)
         .unwrap();
     assert!(batches.len() >= 2, "{} batches", batches.len());
     for b in &batches {
@@ -171,11 +169,10 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
 
     // Lookups by hostile value hit exactly the rows holding it (the literal is exact).
     for (k, h) in HOSTILE.iter().enumerate() {
-        let q = Select::<Text>::table()
+        let q = Text::select()
             .filter(Text::KEY.eq(*h))
             .order_by(Text::ID, Order::Asc)
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap();
         let ids: Vec<i64> = decode(&engine.run(&q)).iter().map(|t| t.id).collect();
         let want: Vec<i64> = model.iter().filter(|t| t.key == *h).map(|t| t.id).collect();
@@ -186,12 +183,11 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
     let victim = HOSTILE[6]; // "\\'; DROP TABLE ...; --"
     let new_body = HOSTILE[7];
     engine.run(
-        dml::update::<Text>()
+        Text::update()
             .set(Text::BODY, new_body)
             .set(Text::KEY, HOSTILE[12])
             .filter(Text::KEY.eq(victim))
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let mut hit = 0;
@@ -206,10 +202,9 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
 
     // DELETE by a hostile value (a lone quote): exactly its rows go.
     engine.run(
-        dml::delete::<Text>()
+        Text::delete()
             .filter(Text::KEY.eq(HOSTILE[2]))
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let before = model.len();
@@ -222,7 +217,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
     let staging = def
         .renamed("hostile", "texts_staging")
         .with_location(Location::parse("s3://hostile-bucket/iceberg/texts_staging/").unwrap());
-    engine.run(staging.create_table().dialect(spark).build().unwrap());
+    engine.run(staging.create_table().build_for(spark).unwrap());
     let mut src: Vec<Text> = Vec::new();
     for (j, t) in model.iter().take(6).enumerate() {
         let mut u = row(t.id as usize + 17);
@@ -236,21 +231,19 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
         src.push(n);
     }
     engine.run(
-        dml::insert(&src)
+        Text::insert(&src)
             .into_table(staging.name().clone())
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     engine.run(
-        dml::merge::<Text>(MergeSource::table(staging.name().clone()))
+        Text::merge_from(MergeSource::table(staging.name().clone()))
             .on_key(Text::ID)
             .when_matched()
             .update_all()
             .when_not_matched()
             .insert_all()
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     for s in &src {

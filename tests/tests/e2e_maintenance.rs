@@ -12,10 +12,8 @@
 //! `Vacuum::build_steps` (`ALTER TABLE ... SET TBLPROPERTIES`) does run verbatim.
 
 use chrono::{Duration, NaiveDate, Utc};
-use iceberg_sql::dml;
-use iceberg_sql::maintenance::Cmp;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{FileRow, Order, Select, Snapshot, SnapshotRow};
+use iceberg_sql::query::{FileRow, Order, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -46,10 +44,9 @@ fn metric(i: usize) -> Metric {
 }
 
 fn read_all(engine: &Engine) -> Vec<Metric> {
-    let q = Select::<Metric>::table()
+    let q = Metric::select()
         .order_by(Metric::ID, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r = engine.run(&q);
     r.rows
@@ -59,9 +56,10 @@ fn read_all(engine: &Engine) -> Vec<Metric> {
 }
 
 fn data_files(engine: &Engine) -> Vec<FileRow> {
-    let q = Select::<FileRow>::metadata(Metric::table_def().name())
-        .dialect(Dialect::Spark)
-        .build()
+    let q = Metric::table_def()
+        .name()
+        .metadata::<FileRow>()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r = engine.run(&q);
     r.rows
@@ -73,10 +71,11 @@ fn data_files(engine: &Engine) -> Vec<FileRow> {
 
 /// Typed snapshot rows (the engine writes timestamptz cells as Athena does: `… UTC`).
 fn snapshots(engine: &Engine) -> Vec<SnapshotRow> {
-    let q = Select::<SnapshotRow>::metadata(Metric::table_def().name())
+    let q = Metric::table_def()
+        .name()
+        .metadata::<SnapshotRow>()
         .order_by(SnapshotRow::COMMITTED_AT, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r: QueryResult = engine.run(&q);
     r.rows
@@ -95,13 +94,13 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let spark = Dialect::Spark;
     engine.run("CREATE NAMESPACE IF NOT EXISTS upkeep");
     let def = Metric::table_def();
-    engine.run(def.create_table().dialect(spark).build().unwrap());
+    engine.run(def.create_table().build_for(spark).unwrap());
 
     // Many small inserts: each writes one file per (date, bucket) it touches.
     let mut model = Vec::new();
     for k in 0..INSERTS {
         let rows: Vec<Metric> = (k * 4..k * 4 + 4).map(metric).collect();
-        engine.run(dml::insert(&rows).dialect(spark).build().unwrap());
+        engine.run(Metric::insert(&rows).build_for(spark).unwrap());
         model.extend(rows);
     }
     assert_eq!(read_all(engine), model);
@@ -146,10 +145,9 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let day1 = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
     let partial = def
         .optimize()
-        .filter(Metric::EVENT_DATE, Cmp::Eq, day1)
+        .filter(Metric::EVENT_DATE.eq(day1))
         .spark_option("min-input-files", "1")
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     assert!(
         partial
@@ -189,8 +187,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let compact = def
         .optimize()
         .spark_option("min-input-files", "1")
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let r = engine.run(&compact);
     let files_after = data_files(engine);
@@ -231,12 +228,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         "{:?}",
         props.rows
     );
-    let spark_steps = def
-        .vacuum()
-        .retain_days(7)
-        .dialect(spark)
-        .build_steps()
-        .unwrap();
+    let spark_steps = def.vacuum().retain_days(7).build_steps_for(spark).unwrap();
     for s in &spark_steps {
         engine.run(s);
     }
@@ -246,8 +238,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
         .vacuum()
         .older_than(Utc::now() + Duration::seconds(1))
         .retain_last(1)
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     assert!(
         expire.sql().contains("expire_snapshots"),
@@ -273,10 +264,9 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     assert_eq!(data_files(engine), files_after);
 
     // Time travel to an expired snapshot now fails.
-    let gone = Select::<Metric>::table()
+    let gone = Metric::select()
         .as_of(Snapshot::Version(snaps_before[0].snapshot_id))
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let e = engine.expect_err(&gone);
     assert!(

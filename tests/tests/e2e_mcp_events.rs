@@ -1,4 +1,4 @@
-//! End-to-end, seed 000 (`mcp_events`) on the real engine (Spark 3.5 + Iceberg 1.10):
+//! End-to-end, the example `mcp_events` table on the real engine (Spark 3.5 + Iceberg 1.10):
 //! create (day(event_ts), bucket(16, user_id)), load 20,000 generated rows through
 //! size-limited INSERT batches, correct_record (UPDATE), targeted DELETE, MERGE from a
 //! staging table (twice) and from inline rows, time travel by version and by timestamp, and the
@@ -19,9 +19,10 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc};
-use iceberg_sql::dml::{self, MergeSource};
+use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::source;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{FileRow, HistoryRow, Order, Select, Snapshot, SnapshotRow};
+use iceberg_sql::query::{FileRow, HistoryRow, Order, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -261,10 +262,10 @@ fn sorted(mut rows: Vec<McpEvent>) -> Vec<McpEvent> {
 
 /// The current snapshot of `table`, from the typed `snapshots` rows (Spark rendering).
 fn snapshots(engine: &Engine, table: &TableName) -> Vec<SnapshotRow> {
-    let q = Select::<SnapshotRow>::metadata(table)
+    let q = table
+        .metadata::<SnapshotRow>()
         .order_by(SnapshotRow::COMMITTED_AT, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r = timed(engine, &q);
     r.rows
@@ -366,11 +367,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     // --- create (Spark rendering: USING iceberg, days()/bucket(), s3 LOCATION)
     timed(
         engine,
-        def.create_table()
-            .if_not_exists()
-            .dialect(spark)
-            .build()
-            .unwrap(),
+        def.create_table().if_not_exists().build_for(spark).unwrap(),
     );
     let show = timed(engine, format!("SHOW CREATE TABLE {name}"));
     let show = show.scalar().unwrap();
@@ -384,7 +381,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     // --- load: 20,000 rows through size-limited INSERT batches
     let generated = generate(N_ROWS, 0x5EED_0000);
     // Athena's own limit (262,144 bytes per statement) is the batch limit.
-    let batches = dml::insert(&generated).dialect(spark).batches().unwrap();
+    let batches = McpEvent::insert(&generated).batches_for(spark).unwrap();
     assert!(batches.len() >= 10, "{} batches", batches.len());
     for b in &batches {
         assert!(b.sql().len() <= iceberg_sql::MAX_QUERY_BYTES);
@@ -402,21 +399,19 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
 
     // --- correct_record (UPDATE) changes exactly one row
     let target_id = fix_target(&generated);
-    let fix = dml::update::<McpEvent>()
+    let fix = McpEvent::update()
         .set(McpEvent::STATUS, "retried")
         .set(McpEvent::LATENCY_MS, 320)
         .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &fix);
     assert_eq!(apply_fix(&mut model, &target_id), 1);
     let row = timed(
         engine,
-        Select::<McpEvent>::table()
+        McpEvent::select()
             .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let fixed: Vec<McpEvent> = decode(&row);
@@ -430,14 +425,13 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
 
     // --- targeted DELETE: one user's events before the cutoff, nothing else
     let victim = generated[17].user_id.clone();
-    let del = dml::delete::<McpEvent>()
+    let del = McpEvent::delete()
         .filter(
             McpEvent::USER_ID
                 .eq(victim.as_str())
                 .and(McpEvent::EVENT_TS.lt(delete_cutoff())),
         )
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &del);
     let deleted = apply_delete(&mut model, &victim);
@@ -460,20 +454,16 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let staging_def = def
         .renamed("analytics", "mcp_events_staging")
         .with_location(Location::parse("s3://my-datalake/iceberg/mcp_events_staging/").unwrap());
-    timed(
-        engine,
-        staging_def.create_table().dialect(spark).build().unwrap(),
-    );
+    timed(engine, staging_def.create_table().build_for(spark).unwrap());
     let (src, expected) = merge_case(&model, 100, "t");
-    for b in dml::insert(&src)
+    for b in McpEvent::insert(&src)
         .into_table(staging_def.name().clone())
-        .dialect(spark)
-        .batches()
+        .batches_for(spark)
         .unwrap()
     {
         timed(engine, b);
     }
-    let upsert = dml::merge::<McpEvent>(MergeSource::table(staging_def.name().clone()))
+    let upsert = McpEvent::merge_from(MergeSource::table(staging_def.name().clone()))
         .on_key(McpEvent::EVENT_ID)
         .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
         .delete()
@@ -481,8 +471,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .update_all()
         .when_not_matched()
         .insert_all()
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &upsert);
     model = expected;
@@ -499,20 +488,16 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let staging2 = def
         .renamed("analytics", "mcp_events_staging2")
         .with_location(Location::parse("s3://my-datalake/iceberg/mcp_events_staging2/").unwrap());
-    timed(
-        engine,
-        staging2.create_table().dialect(spark).build().unwrap(),
-    );
+    timed(engine, staging2.create_table().build_for(spark).unwrap());
     let (src, expected) = merge_case(&model, 5_000, "v");
     timed(
         engine,
-        dml::insert(&src)
+        McpEvent::insert(&src)
             .into_table(staging2.name().clone())
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
-    let upsert = dml::merge::<McpEvent>(MergeSource::table(staging2.name().clone()))
+    let upsert = McpEvent::merge_from(MergeSource::table(staging2.name().clone()))
         .on_key(McpEvent::EVENT_ID)
         .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
         .delete()
@@ -534,8 +519,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
                 .value(McpEvent::STATUS, source(McpEvent::STATUS))
                 .value(McpEvent::LATENCY_MS, source(McpEvent::LATENCY_MS))
         })
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &upsert);
     model = expected;
@@ -543,13 +527,13 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     versions.push((last_snapshot(engine, &name), model.clone()));
     timed(
         engine,
-        staging2.drop_table().dialect(spark).build().unwrap(),
+        staging2.name().drop_table().build_for(spark).unwrap(),
     );
 
     // --- third MERGE, from inline rows (`USING (SELECT * FROM (VALUES ...) AS
     // source_rows (cols)) AS source` in Spark).
     let (src, expected) = merge_case(&model, 9_000, "r");
-    let upsert = dml::merge::<McpEvent>(MergeSource::rows(&src))
+    let upsert = McpEvent::merge_from(MergeSource::rows(&src))
         .on_key(McpEvent::EVENT_ID)
         .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
         .delete()
@@ -557,18 +541,16 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .update_all()
         .when_not_matched()
         .insert_all()
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     timed(engine, &upsert);
     model = expected;
     // Every row, decoded through the derive, equals the model.
     let got: Vec<McpEvent> = decode(&timed(
         engine,
-        Select::<McpEvent>::table()
+        McpEvent::select()
             .order_by(McpEvent::EVENT_ID, Order::Asc)
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     ));
     assert_eq!(got.len(), model.len());
@@ -590,11 +572,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .into_iter()
         .enumerate()
         {
-            let q = Select::<McpEvent>::table()
-                .as_of(s)
-                .dialect(spark)
-                .build()
-                .unwrap();
+            let q = McpEvent::select().as_of(s).build_for(spark).unwrap();
             parts.push(format!(
                 "SELECT {} AS k, * FROM ({})",
                 2 * i + j,
@@ -615,11 +593,10 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     }
     // Just before the first UPDATE's commit, the corrected row is still the original.
     let before_fix = versions[1].0.committed_at - Duration::milliseconds(1);
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
         .as_of(Snapshot::Timestamp(before_fix))
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let old: Vec<McpEvent> = decode(&timed(engine, &q));
     assert_eq!(
@@ -671,10 +648,10 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         &recorded
     );
 
-    let hq = Select::<HistoryRow>::metadata(&name)
+    let hq = name
+        .metadata::<HistoryRow>()
         .order_by(HistoryRow::MADE_CURRENT_AT, Order::Asc)
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let hr = timed(engine, &hq);
     let history: Vec<HistoryRow> = hr
@@ -689,10 +666,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         snaps.iter().map(|s| s.snapshot_id).collect::<Vec<_>>()
     );
 
-    let fq = Select::<FileRow>::metadata(&name)
-        .dialect(spark)
-        .build()
-        .unwrap();
+    let fq = name.metadata::<FileRow>().build_for(spark).unwrap();
     let fr = timed(engine, &fq);
     let files: Vec<FileRow> = fr
         .rows
@@ -740,7 +714,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let def = McpEventAthena::table_def();
     let name = def.name().clone();
     let read_all = || -> Vec<McpEvent> {
-        let q = Select::<McpEventAthena>::table()
+        let q = McpEventAthena::select()
             .order_by(McpEventAthena::EVENT_ID, Order::Asc)
             .build()
             .unwrap();
@@ -753,7 +727,10 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
 
     timed(engine, def.create_table().build().unwrap());
     let rows: Vec<McpEventAthena> = generated.iter().map(McpEventAthena::from).collect();
-    let batches = dml::insert(&rows).max_bytes(48 * 1024).batches().unwrap();
+    let batches = McpEventAthena::insert(&rows)
+        .max_bytes(48 * 1024)
+        .batches()
+        .unwrap();
     assert!(batches.len() >= 3, "{} batches", batches.len());
     for b in &batches {
         timed(engine, b);
@@ -765,7 +742,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let target_id = fix_target(generated);
     timed(
         engine,
-        dml::update::<McpEventAthena>()
+        McpEventAthena::update()
             .set(McpEventAthena::STATUS, "retried")
             .set(McpEventAthena::LATENCY_MS, 320)
             .filter(McpEventAthena::EVENT_ID.eq(target_id.as_str()))
@@ -777,7 +754,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let victim = generated[17].user_id.clone();
     timed(
         engine,
-        dml::delete::<McpEventAthena>()
+        McpEventAthena::delete()
             .filter(
                 McpEventAthena::USER_ID
                     .eq(victim.as_str())
@@ -801,14 +778,14 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     timed(engine, staging.create_table().build().unwrap());
     timed(
         engine,
-        dml::insert(&src)
+        McpEventAthena::insert(&src)
             .into_table(staging.name().clone())
             .build()
             .unwrap(),
     );
     timed(
         engine,
-        dml::merge::<McpEventAthena>(MergeSource::table(staging.name().clone()))
+        McpEventAthena::merge_from(MergeSource::table(staging.name().clone()))
             .on_key(McpEventAthena::EVENT_ID)
             .when_matched_and(source(McpEventAthena::STATUS).eq("deleted"))
             .delete()
@@ -830,7 +807,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
             Snapshot::Version(snap.snapshot_id),
             Snapshot::Timestamp(snap.committed_at),
         ] {
-            let q = Select::<McpEventAthena>::table()
+            let q = McpEventAthena::select()
                 .order_by(McpEventAthena::EVENT_ID, Order::Asc)
                 .as_of(s)
                 .build()
@@ -849,7 +826,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     // Inline rows as the MERGE source: Athena's `USING (VALUES ...) AS source (cols)` is
     // refused by Spark (column aliases on a MERGE source): pinned.
     let e = engine.expect_err(
-        dml::merge::<McpEventAthena>(MergeSource::rows(&src))
+        McpEventAthena::merge_from(MergeSource::rows(&src))
             .on_key(McpEventAthena::EVENT_ID)
             .when_matched()
             .update_all()
@@ -865,11 +842,11 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let mut with_null = McpEventAthena::from(&generated[0]);
     with_null.event_id = "evt-null".into();
     with_null.payload = None;
-    let e = engine.expect_err(dml::insert(&[with_null]).build().unwrap());
+    let e = engine.expect_err(McpEventAthena::insert(&[with_null]).build().unwrap());
     assert_eq!(e.class(), Some("DATATYPE_MISSING_SIZE"), "{e}");
 
     // DROP TABLE, verbatim.
-    timed(engine, staging.drop_table().build().unwrap());
+    timed(engine, staging.name().drop_table().build().unwrap());
     let e = engine.expect_err(format!("SELECT count(*) FROM {}", staging.name()));
     assert_eq!(e.class(), Some("TABLE_OR_VIEW_NOT_FOUND"), "{e}");
     let _: DateTime<Utc> = v_load.committed_at;

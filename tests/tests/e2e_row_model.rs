@@ -12,9 +12,8 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, Utc};
-use iceberg_sql::dml;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select};
+use iceberg_sql::query::Order;
 use iceberg_sql::Decimal;
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
@@ -104,10 +103,9 @@ fn model() -> Vec<EveryType> {
 }
 
 fn select_all(engine: &Engine) -> QueryResult {
-    let q = Select::<EveryType>::table()
+    let q = EveryType::select()
         .order_by(EveryType::ID, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     engine.run(&q)
 }
@@ -117,9 +115,9 @@ fn setup(engine: &Engine) -> Vec<EveryType> {
     engine.run("CREATE NAMESPACE IF NOT EXISTS rowmodel");
     engine.run("DROP TABLE IF EXISTS rowmodel.every_type");
     let def = EveryType::table_def();
-    engine.run(def.create_table().dialect(spark).build().unwrap());
+    engine.run(def.create_table().build_for(spark).unwrap());
     let rows = model();
-    for b in dml::insert(&rows).dialect(spark).batches().unwrap() {
+    for b in EveryType::insert(&rows).batches_for(spark).unwrap() {
         engine.run(b);
     }
     rows

@@ -11,10 +11,9 @@
 //! (`CHANGE COLUMN old new type`) is pinned as refused by Spark.
 
 use chrono::{NaiveDate, NaiveDateTime};
-use iceberg_sql::dml;
-use iceberg_sql::evolve::{evolve, parse_show_create_table, Change, EvolveOptions};
+use iceberg_sql::evolve::{evolve, evolve_for, parse_show_create_table, Change, EvolveOptions};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select, Snapshot};
+use iceberg_sql::query::{Order, Snapshot};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -121,9 +120,9 @@ fn planned_evolution_applies_to_a_live_table() {
     engine.run("CREATE NAMESPACE IF NOT EXISTS evo");
     let v1 = OrderV1::table_def();
     let t = v1.name().to_string();
-    engine.run(v1.create_table().dialect(spark).build().unwrap());
+    engine.run(v1.create_table().build_for(spark).unwrap());
     let old = v1_rows();
-    engine.run(dml::insert(&old).dialect(spark).build().unwrap());
+    engine.run(OrderV1::insert(&old).build_for(spark).unwrap());
     let before_change = current_snapshot(engine, &t);
 
     // The live definition, parsed from the engine's own SHOW CREATE TABLE.
@@ -141,8 +140,8 @@ fn planned_evolution_applies_to_a_live_table() {
     assert_eq!(live.partition_spec(), v1.partition_spec());
 
     // The plan: rename, widen x2, add, drop; each step a legal Spark ALTER.
-    let options = EvolveOptions::new().dialect(spark).allow_drops();
-    let plan = evolve(&live, OrderV2::table_def(), options).unwrap();
+    let options = EvolveOptions::new().allow_drops();
+    let plan = evolve_for(&live, OrderV2::table_def(), options, spark).unwrap();
     let changes: Vec<&Change> = plan.steps.iter().map(|s| &s.change).collect();
     assert!(changes.contains(&&Change::RenameColumn {
         from: "note".into(),
@@ -191,10 +190,9 @@ fn planned_evolution_applies_to_a_live_table() {
             ("channel", "string"),
         ]
     );
-    let all = Select::<OrderV2>::table()
+    let all = OrderV2::select()
         .order_by(OrderV2::ID, Order::Asc)
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let got: Vec<OrderV2> = decode(&engine.run(&all));
     let want: Vec<OrderV2> = old
@@ -221,21 +219,20 @@ fn planned_evolution_applies_to_a_live_table() {
         discount: Some(0.5),
         channel: Some("web".into()),
     }];
-    engine.run(dml::insert(&new).dialect(spark).build().unwrap());
+    engine.run(OrderV2::insert(&new).build_for(spark).unwrap());
     let got: Vec<OrderV2> = decode(&engine.run(&all));
     assert_eq!(got, [want.clone(), new.clone()].concat());
 
     // Re-planning against the evolved live table finds nothing to do.
     let live2 = parse_show_create_table(&show_create(engine, &t), spark).unwrap();
-    let again = evolve(&live2, OrderV2::table_def(), options).unwrap();
+    let again = evolve_for(&live2, OrderV2::table_def(), options, spark).unwrap();
     assert!(again.is_empty(), "{again}");
 
     // Time travel to before the change reads the old schema and the old values.
-    let q = Select::<OrderV1>::table()
+    let q = OrderV1::select()
         .order_by(OrderV1::ID, Order::Asc)
         .as_of(Snapshot::Version(before_change))
-        .dialect(spark)
-        .build()
+        .build_for(spark)
         .unwrap();
     let r = engine.run(&q);
     assert_eq!(
@@ -249,7 +246,7 @@ fn planned_evolution_applies_to_a_live_table() {
     // reaches the engine: the definition and the snapshot are unchanged.
     let text_before = show_create(engine, &t);
     let snap_before = current_snapshot(engine, &t);
-    let err = evolve(&live2, OrderBad::table_def(), options).unwrap_err();
+    let err = evolve_for(&live2, OrderBad::table_def(), options, spark).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidType, "{err}");
     let all_msgs: Vec<String> = err
         .into_vec()
@@ -287,17 +284,16 @@ fn athena_plan_runs_verbatim_except_the_rename() {
     let old = v1_rows();
     // Rows in the Spark rendering: Athena's `REAL '0.25'` float literal is not Spark
     // syntax (UNSUPPORTED_TYPED_LITERAL), pinned here.
-    let athena_insert = dml::insert(&old)
+    let athena_insert = OrderV1::insert(&old)
         .into_table(v1.name().clone())
         .build()
         .unwrap();
     let e = engine.expect_err(&athena_insert);
     assert_eq!(e.class(), Some("UNSUPPORTED_TYPED_LITERAL"), "{e}");
     engine.run(
-        dml::insert(&old)
+        OrderV1::insert(&old)
             .into_table(v1.name().clone())
-            .dialect(Dialect::Spark)
-            .build()
+            .build_for(Dialect::Spark)
             .unwrap(),
     );
 
@@ -314,8 +310,7 @@ fn athena_plan_runs_verbatim_except_the_rename() {
                 let spark = v1
                     .alter()
                     .rename_column(from, to)
-                    .dialect(Dialect::Spark)
-                    .build()
+                    .build_for(Dialect::Spark)
                     .unwrap();
                 engine.run(&spark);
             }
@@ -388,11 +383,11 @@ fn spark_show_create_table_keeps_the_bucket_partition_field() {
     };
     engine.run("CREATE NAMESPACE IF NOT EXISTS evo");
     let def = Bucketed::table_def();
-    engine.run(def.create_table().dialect(Dialect::Spark).build().unwrap());
+    engine.run(def.create_table().build_for(Dialect::Spark).unwrap());
     let text = show_create(engine, &def.name().to_string());
     assert!(text.contains("INTO 16 BUCKETS"), "{text}");
     let live = parse_show_create_table(&text, Dialect::Spark).unwrap();
     assert_eq!(live.partition_spec(), def.partition_spec(), "{text}");
-    let plan = evolve(&live, def, EvolveOptions::new().dialect(Dialect::Spark)).unwrap();
+    let plan = evolve_for(&live, def, EvolveOptions::new(), Dialect::Spark).unwrap();
     assert!(plan.is_empty(), "{plan}");
 }

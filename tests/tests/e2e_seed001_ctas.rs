@@ -1,4 +1,4 @@
-//! End-to-end, seed 001 (daily summary of `mcp_events` by CTAS, refreshed per day, and
+//! End-to-end, a daily summary of `mcp_events` by CTAS, refreshed per day, and
 //! the missing-days check), built on the crate:
 //!
 //! * the summary table is created by `IcebergCtas` (Spark form: `CREATE TABLE ... USING
@@ -17,7 +17,8 @@
 use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
-use iceberg_sql::dml;
+use iceberg_sql::ctas::IcebergCtas;
+use iceberg_sql::dsl::count_all;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, Select};
 use iceberg_sql::recipes::{DailyRefresh, MissingDays};
@@ -120,7 +121,7 @@ fn expected(rows: &[McpEvent]) -> Vec<DailySummary> {
 /// The aggregate query, optionally for one day only.
 fn summary_query(only: Option<NaiveDate>) -> Select<McpEvent> {
     let dt = McpEvent::EVENT_TS.cast::<NaiveDate>();
-    let mut q = Select::<McpEvent>::table()
+    let mut q = McpEvent::select()
         .column(McpEvent::TOOL_NAME)
         .column(McpEvent::STATUS)
         .expr_as(count_all(), "call_count")
@@ -134,8 +135,7 @@ fn summary_query(only: Option<NaiveDate>) -> Select<McpEvent> {
         .expr_as(dt.clone(), "dt")
         .group_by(McpEvent::TOOL_NAME)
         .group_by(McpEvent::STATUS)
-        .group_by(dt)
-        .dialect(Dialect::Spark);
+        .group_by(dt);
     if let Some(d) = only {
         let start = d.and_hms_opt(0, 0, 0).unwrap();
         q = q.filter(
@@ -155,12 +155,11 @@ fn decode<T: FromRow>(r: &QueryResult) -> Vec<T> {
 }
 
 fn read_summary(engine: &Engine) -> Vec<DailySummary> {
-    let q = Select::<DailySummary>::table()
+    let q = DailySummary::select()
         .order_by(DailySummary::DT, Order::Asc)
         .order_by(DailySummary::TOOL_NAME, Order::Asc)
         .order_by(DailySummary::STATUS, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     decode(&engine.run(&q))
 }
@@ -185,8 +184,7 @@ fn assert_summary(got: &[DailySummary], want: &[DailySummary]) {
 fn refresh(engine: &Engine, d: NaiveDate) {
     let q = summary_query(Some(d));
     let steps = DailyRefresh::new(DailySummary::DT, d, &q)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert_eq!(steps.len(), 2);
     assert_eq!(
@@ -209,8 +207,7 @@ fn refresh(engine: &Engine, d: NaiveDate) {
 /// The recipe [`MissingDays`] for Spark, run in the engine and decoded.
 fn missing_days(engine: &Engine, from: NaiveDate, to: NaiveDate) -> Vec<NaiveDate> {
     let q = MissingDays::new(DailySummary::table_def(), "dt", from, to)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     assert!(q.sql().contains(".partitions"), "{}", q.sql());
     let r = engine.run(&q);
@@ -230,24 +227,21 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     engine.run(
         McpEvent::table_def()
             .create_table()
-            .dialect(spark)
-            .build()
+            .build_for(spark)
             .unwrap(),
     );
     let mut source = events(0..700, None);
-    engine.run(dml::insert(&source).dialect(spark).build().unwrap());
+    engine.run(McpEvent::insert(&source).build_for(spark).unwrap());
 
     // CTAS: the Athena form is refused by Spark; the Spark form builds the table.
     let q = summary_query(None);
     let summary = DailySummary::table_def();
-    let athena = summary
-        .create_table_as(&q.clone().dialect(Dialect::Athena))
-        .build()
-        .unwrap();
+    let ctas = IcebergCtas::new(summary.name().clone(), &q).like(summary);
+    let athena = ctas.build().unwrap();
     assert!(athena.sql().contains("WITH ("), "{}", athena.sql());
     let e = engine.expect_err(&athena);
     assert_eq!(e.class(), Some("PARSE_SYNTAX_ERROR"), "{e}");
-    let ctas = summary.create_table_as(&q).dialect(spark).build().unwrap();
+    let ctas = ctas.build_for(spark).unwrap();
     engine.run(&ctas);
     let show = engine
         .run(format!("SHOW CREATE TABLE {}", summary.name()))
@@ -261,7 +255,7 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     // equal to the summary of all source rows; the other days are untouched.
     let late_day = day(2);
     let late = events(5000..5090, Some(2));
-    engine.run(dml::insert(&late).dialect(spark).build().unwrap());
+    engine.run(McpEvent::insert(&late).build_for(spark).unwrap());
     source.extend(late);
     let before_other: Vec<DailySummary> = read_summary(engine)
         .into_iter()
@@ -283,7 +277,7 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     refresh(engine, day(GAP_DAY));
     assert_eq!(missing_days(engine, day(1), day(7)), [day(GAP_DAY)]);
     let gap_events = events(9000..9030, Some(GAP_DAY));
-    engine.run(dml::insert(&gap_events).dialect(spark).build().unwrap());
+    engine.run(McpEvent::insert(&gap_events).build_for(spark).unwrap());
     source.extend(gap_events);
     refresh(engine, day(GAP_DAY));
     assert!(missing_days(engine, day(1), day(7)).is_empty());

@@ -1,14 +1,13 @@
-//! End-to-end, seed 004 (an Iceberg "destination": create the table if missing, append,
+//! End-to-end, a loader (an Iceberg "destination": create the table if missing, append,
 //! evolve the schema when the incoming records gain a field), built on the crate: the
 //! loader reads the live definition from Spark's `SHOW CREATE TABLE`, plans with
 //! `evolve`, applies the plan, then appends through INSERT batches. Two derived structs
 //! are v1 and v2 of the same table; nothing is lost across the change.
 
 use chrono::{NaiveDate, NaiveDateTime};
-use iceberg_sql::dml;
-use iceberg_sql::evolve::{evolve, parse_show_create_table, Change, EvolveOptions};
+use iceberg_sql::evolve::{evolve_for, parse_show_create_table, Change, EvolveOptions};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select};
+use iceberg_sql::query::Order;
 use iceberg_sql_tests::engine::Engine;
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -61,7 +60,7 @@ fn load<T: IcebergTable>(engine: &Engine, rows: &[T]) -> Loaded {
     match engine.sql(format!("SHOW CREATE TABLE {name}")) {
         Ok(r) => {
             let live = parse_show_create_table(r.scalar().unwrap(), spark).unwrap();
-            let plan = evolve(&live, def, EvolveOptions::new().dialect(spark))
+            let plan = evolve_for(&live, def, EvolveOptions::new(), spark)
                 .unwrap_or_else(|e| panic!("cannot evolve {name}: {e}"));
             for step in &plan.steps {
                 engine.run(&step.statement);
@@ -69,21 +68,14 @@ fn load<T: IcebergTable>(engine: &Engine, rows: &[T]) -> Loaded {
             }
         }
         Err(e) if e.class() == Some("TABLE_OR_VIEW_NOT_FOUND") => {
-            engine.run(
-                def.create_table()
-                    .if_not_exists()
-                    .dialect(spark)
-                    .build()
-                    .unwrap(),
-            );
+            engine.run(def.create_table().if_not_exists().build_for(spark).unwrap());
             out.created = true;
         }
         Err(e) => panic!("{e}"),
     }
-    let batches = dml::insert(rows)
-        .dialect(spark)
+    let batches = T::insert(rows)
         .max_bytes(4 * 1024)
-        .batches()
+        .batches_for(spark)
         .unwrap();
     for b in &batches {
         engine.run(b);
@@ -122,10 +114,9 @@ fn v2(range: std::ops::Range<usize>) -> Vec<ReadingV2> {
 }
 
 fn read_all(engine: &Engine) -> Vec<ReadingV2> {
-    let q = Select::<ReadingV2>::table()
+    let q = ReadingV2::select()
         .order_by(ReadingV2::VALUE, Order::Asc)
-        .dialect(Dialect::Spark)
-        .build()
+        .build_for(Dialect::Spark)
         .unwrap();
     let r = engine.run(&q);
     r.rows

@@ -11,7 +11,7 @@ use iceberg_sql_tests::engine::{Engine, EngineError};
 /// and substitutes `${var}` inside literals (see `raw_variable_syntax_is_substituted`).
 fn spark_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    iceberg_sql::value::write_string(&mut out, s, iceberg_sql::Grammar::Spark);
+    iceberg_sql::Grammar::Spark.write_string(&mut out, s);
     out
 }
 

@@ -1,5 +1,5 @@
 //! `ALTER TABLE` for Iceberg tables: add, drop, rename and widen columns, set and unset
-//! table properties (reference §5).
+//! table properties (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-evolving-table-schema.html>).
 //!
 //! Every operation is one statement (Athena drops one column per statement and runs one
 //! statement per API call). The two dialects differ where the engines do:
@@ -122,51 +122,27 @@ pub(crate) enum AlterOp {
 /// Renders and validates one operation on `table`.
 pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Result<Statement> {
     table.check()?;
-    let spark = dialect == Dialect::Spark;
+    let rules = dialect.rules();
     let mut w = SqlWriter::new(StatementKind::AlterTable, dialect);
     w.push("ALTER TABLE ").table_name(table).push_char(' ');
     match op {
         AlterOp::AddColumns(cols) => {
             w.push("ADD COLUMNS (");
-            for (i, c) in cols.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
+            w.try_comma_list(cols, |w, c| {
                 w.ident(&c.name).push_char(' ').ty(&c.ty);
                 if let Some(comment) = &c.comment {
                     w.push(" COMMENT ");
                     w.ddl_string(&format!("comment of column `{}`", c.name), comment)?;
                 }
-            }
+                Ok(())
+            })?;
             w.push_char(')');
         }
         AlterOp::DropColumn(c) => {
             w.push("DROP COLUMN ").ident(c);
         }
-        AlterOp::Rename { from, to, ty } => {
-            if spark {
-                w.push("RENAME COLUMN ").ident(from).push(" TO ").ident(to);
-            } else {
-                w.push("CHANGE COLUMN ")
-                    .ident(from)
-                    .push_char(' ')
-                    .ident(to)
-                    .push_char(' ')
-                    .ty(ty);
-            }
-        }
-        AlterOp::Widen { column, to } => {
-            if spark {
-                w.push("ALTER COLUMN ").ident(column).push(" TYPE ").ty(to);
-            } else {
-                w.push("CHANGE COLUMN ")
-                    .ident(column)
-                    .push_char(' ')
-                    .ident(column)
-                    .push_char(' ')
-                    .ty(to);
-            }
-        }
+        AlterOp::Rename { from, to, ty } => rules.write_rename_column(&mut w, from, to, ty),
+        AlterOp::Widen { column, to } => rules.write_widen_column(&mut w, column, to),
         AlterOp::SetProperties { properties, format } => {
             properties.check()?;
             if properties.is_empty() {
@@ -175,20 +151,7 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
                     "SET TBLPROPERTIES needs at least one property",
                 ));
             }
-            w.push("SET TBLPROPERTIES (");
-            for (i, p) in properties.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                let (k, v) = if spark {
-                    crate::ddl::spark_property(p, *format)
-                } else {
-                    (p.key().to_string(), p.value())
-                };
-                w.ddl_string("property key", &k)?.push_char('=');
-                w.ddl_string("property value", &v)?;
-            }
-            w.push_char(')');
+            rules.write_set_properties(&mut w, properties, *format)?;
         }
         AlterOp::UnsetProperties { keys, format } => {
             if keys.is_empty() {
@@ -197,19 +160,7 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
                     "UNSET TBLPROPERTIES needs at least one property",
                 ));
             }
-            w.push("UNSET TBLPROPERTIES (");
-            for (i, k) in keys.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                let key = if spark {
-                    spark_key(k, *format)
-                } else {
-                    k.to_string()
-                };
-                w.ddl_string("property key", &key)?;
-            }
-            w.push_char(')');
+            rules.write_unset_properties(&mut w, keys, *format)?;
         }
         AlterOp::RenameTable(to) => {
             to.check()?;
@@ -241,19 +192,6 @@ pub(crate) fn property_keys() -> Vec<&'static str> {
     .collect()
 }
 
-/// The Spark/Iceberg name of an Athena property key.
-fn spark_key(key: &str, format: FileFormat) -> String {
-    let sample = match key {
-        "format" => TableProperty::Format(format),
-        "write_compression" => TableProperty::WriteCompression(crate::model::Compression::Zstd),
-        "vacuum_min_snapshots_to_keep" => TableProperty::VacuumMinSnapshotsToKeep(1),
-        "vacuum_max_snapshot_age_seconds" => TableProperty::VacuumMaxSnapshotAgeSeconds(1),
-        "vacuum_max_metadata_files_to_keep" => TableProperty::VacuumMaxMetadataFilesToKeep(1),
-        other => return other.to_string(),
-    };
-    crate::ddl::spark_property(&sample, format).0
-}
-
 /// Partition evolution is refused: Athena has none; Spark has it (`ADD/DROP PARTITION
 /// FIELD`), but it is not among the statements this crate generates (the validator's
 /// allow-list does not include it). The error says what to do instead.
@@ -267,16 +205,9 @@ pub(crate) fn partition_evolution_unsupported(
         AlterOp::DropPartitionField(f) => ("DROP", f),
         _ => unreachable!("only partition operations"),
     };
-    let message = match dialect {
-        Dialect::Athena => format!(
-            "Athena cannot change the partition spec of `{table}` (ALTER TABLE ... {verb} PARTITION FIELD {field} \
-             is a Spark Iceberg extension; Athena has no partition evolution)"
-        ),
-        Dialect::Spark => format!(
-            "partition evolution of `{table}` ({verb} PARTITION FIELD {field}) is a Spark-only extension \
-             that this crate does not generate: tables it manages must stay readable and writable from Athena"
-        ),
-    };
+    let message = dialect
+        .rules()
+        .partition_evolution_refusal(table, verb, field);
     Error::new(ErrorKind::Unsupported, message).with_hint(format!(
         "rebuild the table with the new spec: CTAS `CREATE TABLE {table}_v2 WITH (table_type = 'ICEBERG', \
          is_external = false, location = '...', partitioning = ARRAY[...]) AS SELECT * FROM {table}` \
@@ -301,7 +232,7 @@ pub(crate) fn partition_evolution_unsupported(
 ///     "ALTER TABLE analytics.mcp_events CHANGE COLUMN payload tool_payload string"
 /// );
 /// assert_eq!(
-///     t.alter().rename_column("payload", "tool_payload").dialect(Dialect::Spark).build()?.sql(),
+///     t.alter().rename_column("payload", "tool_payload").build_for(Dialect::Spark)?.sql(),
 ///     "ALTER TABLE analytics.mcp_events RENAME COLUMN payload TO tool_payload"
 /// );
 /// assert_eq!(
@@ -309,7 +240,7 @@ pub(crate) fn partition_evolution_unsupported(
 ///     "ALTER TABLE analytics.mcp_events CHANGE COLUMN retry_count retry_count bigint"
 /// );
 /// assert_eq!(
-///     t.alter().widen_column("retry_count", IcebergType::Long).dialect(Dialect::Spark).build()?.sql(),
+///     t.alter().widen_column("retry_count", IcebergType::Long).build_for(Dialect::Spark)?.sql(),
 ///     "ALTER TABLE analytics.mcp_events ALTER COLUMN retry_count TYPE bigint"
 /// );
 /// assert_eq!(
@@ -345,7 +276,6 @@ pub struct AlterTableBuilder<'a> {
 pub struct AlterTable<'a> {
     table: &'a TableDef,
     op: std::result::Result<AlterOp, Error>,
-    dialect: Dialect,
 }
 
 impl TableDef {
@@ -360,14 +290,13 @@ impl<'a> AlterTableBuilder<'a> {
         AlterTable {
             table: self.table,
             op,
-            dialect: Dialect::Athena,
         }
     }
 
     fn existing(&self, name: &str) -> Result<&'a Column> {
         self.table.column(name).ok_or_else(|| {
             Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("table `{}` has no column `{name}`", self.table.name()),
             )
         })
@@ -604,15 +533,14 @@ impl<'a> AlterTableBuilder<'a> {
 }
 
 impl AlterTable<'_> {
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let op = self.op.clone()?;
-        render(self.table.name(), &op, self.dialect)
+        render(self.table.name(), &op, dialect)
     }
 }

@@ -1,4 +1,5 @@
-//! `CREATE TABLE ... AS SELECT` and `UNLOAD` (reference §2).
+//! `CREATE TABLE ... AS SELECT` and `UNLOAD` (<https://docs.aws.amazon.com/athena/latest/ug/create-table-as.html>,
+//! <https://docs.aws.amazon.com/athena/latest/ug/unload.html>).
 //!
 //! * [`IcebergCtas`]: Athena `WITH (table_type = 'ICEBERG', is_external = false,
 //!   location = ..., partitioning = ARRAY['day(ts)', 'bucket(col, 16)'], ...)`: note the
@@ -11,46 +12,15 @@
 //! * [`Unload`]: `UNLOAD (SELECT ...) TO 's3://...' WITH (format, compression,
 //!   partitioned_by)`. Athena only: Spark has no UNLOAD.
 
-use crate::dialect::{Dialect, Grammar};
+use crate::dialect::{CtasSpec, Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ident::needs_quotes;
 use crate::model::{
-    Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef, TableName,
-    TableProperties, TableProperty,
+    Compression, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
+    TableProperty,
 };
 use crate::query::Select;
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
-
-/// The Trino (CTAS) spelling of a partition field: `'day(ts)'`, `'bucket(col, 16)'`,
-/// `'truncate(col, 10)'`, `'col'`: column first, then the number.
-///
-/// ```
-/// use iceberg_sql::{PartitionField, PartitionTransform};
-/// use iceberg_sql::ctas::trino_partitioning;
-/// let f = PartitionField::new("user_id", PartitionTransform::Bucket(16));
-/// assert_eq!(trino_partitioning(&f)?, "bucket(user_id, 16)");
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub fn trino_partitioning(p: &PartitionField) -> Result<String> {
-    if needs_quotes(&p.source, Grammar::TrinoDml) || needs_quotes(&p.source, Grammar::HiveDdl) {
-        return Err(Error::new(
-            ErrorKind::UnquotableIdentifier,
-            format!(
-                "partition source `{}` would need quotes inside a CTAS partitioning string, which Athena does not document",
-                p.source
-            ),
-        )
-        .with_hint("alias the column to a plain name in the SELECT and partition on the alias"));
-    }
-    Ok(match p.transform {
-        PartitionTransform::Identity => p.source.clone(),
-        PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n) => {
-            format!("{}({}, {n})", p.transform.name(), p.source)
-        }
-        t => format!("{}({})", t.name(), p.source),
-    })
-}
 
 fn check_output_tail<S>(query: &Select<S>, cols: &[String], what: &str) -> Result<()> {
     if cols.is_empty() {
@@ -89,7 +59,7 @@ fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error
         .filter(|c| !names.iter().any(|n| n.as_deref() == Some(c.as_str())))
         .map(|c| {
             Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("{what}: `{c}` is not a column of the SELECT"),
             )
         })
@@ -132,7 +102,7 @@ fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<O
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
 /// # }
-/// let q = Select::<Ev>::table().column(Ev::EVENT_ID).column(Ev::USER_ID).column(Ev::EVENT_TS);
+/// let q = Ev::select().column(Ev::EVENT_ID).column(Ev::USER_ID).column(Ev::EVENT_TS);
 /// let ctas = IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
 ///     .location("s3://my-datalake/iceberg/mcp_daily/")
 ///     .partition(PartitionField::new("event_ts", PartitionTransform::Day))
@@ -154,22 +124,6 @@ pub struct IcebergCtas<'q, S> {
     location: Option<String>,
     partitioning: Vec<PartitionField>,
     properties: TableProperties,
-    dialect: Dialect,
-}
-
-impl TableDef {
-    /// CTAS into a new Iceberg table with this definition's name, location, partition
-    /// spec and properties, filled by `query`.
-    pub fn create_table_as<'q, S>(&self, query: &'q Select<S>) -> IcebergCtas<'q, S> {
-        IcebergCtas {
-            name: self.name().clone(),
-            query,
-            location: self.location().map(|l| l.as_str().to_string()),
-            partitioning: self.partition_spec().to_vec(),
-            properties: self.properties().clone(),
-            dialect: Dialect::Athena,
-        }
-    }
 }
 
 impl<'q, S> IcebergCtas<'q, S> {
@@ -181,8 +135,16 @@ impl<'q, S> IcebergCtas<'q, S> {
             location: None,
             partitioning: Vec::new(),
             properties: TableProperties::new(),
-            dialect: Dialect::Athena,
         }
+    }
+
+    /// Takes the location, partition spec and properties of `def` (e.g. a record type's
+    /// `table_def()`), replacing any set before.
+    pub fn like(mut self, def: &TableDef) -> Self {
+        self.location = def.location().map(|l| l.as_str().to_string());
+        self.partitioning = def.partition_spec().to_vec();
+        self.properties = def.properties().clone();
+        self
     }
 
     /// The table's S3 folder (required by Athena).
@@ -204,13 +166,8 @@ impl<'q, S> IcebergCtas<'q, S> {
         self
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-
-    fn check(&self) -> Result<Option<Location>> {
+    fn check(&self, dialect: Dialect) -> Result<Option<Location>> {
+        let rules = dialect.rules();
         let mut errors = Vec::new();
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
@@ -218,7 +175,7 @@ impl<'q, S> IcebergCtas<'q, S> {
         let loc = match parse_location(
             "an Iceberg CTAS",
             &self.location,
-            self.dialect == Dialect::Athena,
+            rules.ctas_requires_location(),
         ) {
             Ok(l) => l,
             Err(e) => {
@@ -250,80 +207,30 @@ impl<'q, S> IcebergCtas<'q, S> {
                     errors.push(e);
                 }
             }
-            if self.dialect == Dialect::Athena {
-                if let Err(e) = trino_partitioning(p) {
-                    errors.push(e);
-                }
+            if let Err(e) = rules.check_ctas_partition(p) {
+                errors.push(e);
             }
         }
         Error::check_all(errors)?;
         Ok(loc)
     }
 
-    /// Checks, renders and validates the statement.
+    /// Checks, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
-        let loc = self.check()?;
-        let mut w = SqlWriter::new(StatementKind::CreateTableAs, self.dialect);
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        let loc = self.check(dialect)?;
+        let mut w = SqlWriter::new(StatementKind::CreateTableAs, dialect);
         w.push("CREATE TABLE ").table_name(&self.name);
-        match self.dialect {
-            Dialect::Athena => {
-                w.push("\nWITH (\n  table_type = 'ICEBERG',\n  is_external = false");
-                if let Some(l) = &loc {
-                    w.push(",\n  location = ").string(l.as_str());
-                }
-                if !self.partitioning.is_empty() {
-                    w.push(",\n  partitioning = ARRAY[");
-                    for (i, p) in self.partitioning.iter().enumerate() {
-                        if i > 0 {
-                            w.push(", ");
-                        }
-                        w.string(&trino_partitioning(p)?);
-                    }
-                    w.push_char(']');
-                }
-                for p in self.properties.iter() {
-                    w.push(",\n  ").push(p.key()).push(" = ");
-                    match p {
-                        TableProperty::Format(f) => {
-                            w.string(&f.as_str().to_ascii_uppercase());
-                        }
-                        TableProperty::WriteCompression(c) => {
-                            w.string(&c.as_str().to_ascii_uppercase());
-                        }
-                        _ => {
-                            w.push(&p.value());
-                        }
-                    }
-                }
-                w.push("\n) AS\n");
-            }
-            Dialect::Spark => {
-                w.push("\nUSING iceberg");
-                if !self.partitioning.is_empty() {
-                    w.push("\nPARTITIONED BY (");
-                    for (i, p) in self.partitioning.iter().enumerate() {
-                        if i > 0 {
-                            w.push(", ");
-                        }
-                        crate::ddl::write_partition_field(&mut w, p);
-                    }
-                    w.push_char(')');
-                }
-                if let Some(l) = &loc {
-                    w.push("\nLOCATION ");
-                    w.ddl_string("location", l.as_str())?;
-                }
-                w.push("\nTBLPROPERTIES (\n  'format-version'='2'");
-                let format = self.properties.format();
-                for p in self.properties.iter() {
-                    let (k, v) = crate::ddl::spark_property(p, format);
-                    w.push(",\n  ");
-                    w.ddl_string("property key", &k)?.push_char('=');
-                    w.ddl_string("property value", &v)?;
-                }
-                w.push("\n)\nAS ");
-            }
-        }
+        let spec = CtasSpec {
+            location: loc.as_ref(),
+            partitioning: &self.partitioning,
+            properties: &self.properties,
+        };
+        w.rules().write_ctas_clauses(&mut w, &spec)?;
         self.query.render_into(&mut w)?;
         w.finish()
     }
@@ -352,7 +259,7 @@ impl<'q, S> IcebergCtas<'q, S> {
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
 /// # }
-/// let q = Select::<Raw>::table()
+/// let q = Raw::select()
 ///     .column(Raw::EVENT_ID)
 ///     .column(Raw::USER_ID)
 ///     .expr_as(Raw::EVENT_TS.cast::<chrono::NaiveDate>(), "event_date");
@@ -381,7 +288,6 @@ pub struct HiveCtas<'q, S> {
     partitioned_by: Vec<String>,
     bucketed_by: Vec<String>,
     bucket_count: Option<u32>,
-    dialect: Dialect,
 }
 
 impl<'q, S> HiveCtas<'q, S> {
@@ -395,7 +301,6 @@ impl<'q, S> HiveCtas<'q, S> {
             partitioned_by: Vec::new(),
             bucketed_by: Vec::new(),
             bucket_count: None,
-            dialect: Dialect::Athena,
         }
     }
 
@@ -429,21 +334,15 @@ impl<'q, S> HiveCtas<'q, S> {
         self
     }
 
-    /// Renders for `dialect` (Spark refuses: use [`IcebergCtas`]).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
-        if self.dialect == Dialect::Spark {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                "Hive-format CTAS is rendered for Athena only",
-            )
-            .with_hint("for Spark, create an Iceberg table with IcebergCtas"));
-        }
+    /// Checks, renders and validates the statement for `dialect` (Spark refuses: use
+    /// [`IcebergCtas`]).
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        dialect.rules().check_hive_ctas()?;
         let mut errors = Vec::new();
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
@@ -488,7 +387,7 @@ impl<'q, S> HiveCtas<'q, S> {
             ));
         }
         for c in self.partitioned_by.iter().chain(&self.bucketed_by) {
-            if needs_quotes(c, Grammar::TrinoDml) || needs_quotes(c, Grammar::HiveDdl) {
+            if Grammar::TrinoDml.needs_quotes(c) || Grammar::HiveDdl.needs_quotes(c) {
                 errors.push(Error::new(
                     ErrorKind::UnquotableIdentifier,
                     format!("column `{c}` would need quotes inside a CTAS property string"),
@@ -497,7 +396,7 @@ impl<'q, S> HiveCtas<'q, S> {
         }
         Error::check_all(errors)?;
 
-        let mut w = SqlWriter::new(StatementKind::CreateTableAs, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::CreateTableAs, dialect);
         w.push("CREATE TABLE ").table_name(&self.name);
         w.push("\nWITH (\n  format = 'PARQUET'");
         if let Some(c) = self.compression {
@@ -525,14 +424,17 @@ fn write_array(w: &mut SqlWriter, key: &str, cols: &[String]) {
     if cols.is_empty() {
         return;
     }
-    w.push(",\n  ").push(key).push(" = ARRAY[");
-    for (i, c) in cols.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
-        w.string(c);
-    }
-    w.push_char(']');
+    w.push(",\n  ").push(key).push(" = ");
+    write_string_array(w, cols);
+}
+
+/// `ARRAY['a', 'b']`: Trino's array of names as strings (CTAS and UNLOAD properties).
+fn write_string_array(w: &mut SqlWriter, items: &[String]) {
+    w.push("ARRAY[")
+        .comma_list(items, |w, c| {
+            w.string(c);
+        })
+        .push_char(']');
 }
 
 /// Output format of an [`Unload`].
@@ -593,7 +495,7 @@ impl From<FileFormat> for UnloadFormat {
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
 /// # }
-/// let q = Select::<Ev>::table().column(Ev::USER_ID).column(Ev::STATUS)
+/// let q = Ev::select().column(Ev::USER_ID).column(Ev::STATUS)
 ///     .filter(Ev::USER_ID.eq("tenant-acme"));
 /// let u = Unload::new(&q, "s3://customer-exports/acme/mcp-events-2026-09/")
 ///     .format(UnloadFormat::Parquet)
@@ -603,7 +505,7 @@ impl From<FileFormat> for UnloadFormat {
 ///     "UNLOAD (SELECT user_id, status FROM analytics.mcp_events WHERE user_id = 'tenant-acme') \
 ///      TO 's3://customer-exports/acme/mcp-events-2026-09/' \
 ///      WITH (format = 'PARQUET', compression = 'SNAPPY', partitioned_by = ARRAY['status'])");
-/// assert_eq!(u.dialect(Dialect::Spark).build().unwrap_err().kind(), ErrorKind::Unsupported);
+/// assert_eq!(u.build_for(Dialect::Spark).unwrap_err().kind(), ErrorKind::Unsupported);
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[derive(Debug)]
@@ -614,7 +516,6 @@ pub struct Unload<'q, S> {
     format: UnloadFormat,
     compression: Option<Compression>,
     partitioned_by: Vec<String>,
-    dialect: Dialect,
 }
 
 impl<'q, S> Unload<'q, S> {
@@ -626,7 +527,6 @@ impl<'q, S> Unload<'q, S> {
             format: UnloadFormat::Parquet,
             compression: None,
             partitioned_by: Vec::new(),
-            dialect: Dialect::Athena,
         }
     }
 
@@ -648,24 +548,15 @@ impl<'q, S> Unload<'q, S> {
         self
     }
 
-    /// Renders for `dialect` (Spark refuses: it has no UNLOAD).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
-        if self.dialect == Dialect::Spark {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                "Spark has no UNLOAD statement",
-            )
-            .with_hint(
-                "in Spark write files with INSERT OVERWRITE DIRECTORY '...' USING parquet SELECT ..., \
-                 or create a table with IcebergCtas",
-            ));
-        }
+    /// Checks, renders and validates the statement for `dialect` (Spark refuses: it has
+    /// no UNLOAD).
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        dialect.rules().check_unload()?;
         let mut errors = Vec::new();
         let to = match Location::parse(&self.to) {
             Ok(l) => Some(l),
@@ -711,7 +602,7 @@ impl<'q, S> Unload<'q, S> {
             errors.push(e);
         }
         Error::check_all(errors)?;
-        let mut w = SqlWriter::new(StatementKind::Unload, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::Unload, dialect);
         w.push("UNLOAD (");
         self.query.render_into(&mut w)?;
         w.push(") TO ");
@@ -727,14 +618,8 @@ impl<'q, S> Unload<'q, S> {
             w.push(", compression = ").string(&name);
         }
         if !self.partitioned_by.is_empty() {
-            w.push(", partitioned_by = ARRAY[");
-            for (i, c) in self.partitioned_by.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                w.string(c);
-            }
-            w.push_char(']');
+            w.push(", partitioned_by = ");
+            write_string_array(&mut w, &self.partitioned_by);
         }
         w.push_char(')');
         w.finish()

@@ -2,7 +2,7 @@
 
 use crate::dialect::Dialect;
 use crate::error::Result;
-use crate::model::{TableDef, TableName};
+use crate::model::TableName;
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
 
@@ -12,9 +12,9 @@ use crate::statement::{Statement, StatementKind};
 /// ```
 /// use iceberg_sql::prelude::*;
 /// let name = TableName::new("analytics", "mcp_events");
-/// assert_eq!(DropTable::new(&name).if_exists().build()?.sql(),
+/// assert_eq!(name.drop_table().if_exists().build()?.sql(),
 ///            "DROP TABLE IF EXISTS analytics.mcp_events");
-/// assert_eq!(DropTable::new(&name).dialect(Dialect::Spark).build()?.sql(),
+/// assert_eq!(name.drop_table().build_for(Dialect::Spark)?.sql(),
 ///            "DROP TABLE analytics.mcp_events PURGE");
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
@@ -23,48 +23,40 @@ use crate::statement::{Statement, StatementKind};
 pub struct DropTable<'a> {
     name: &'a TableName,
     if_exists: bool,
-    dialect: Dialect,
 }
 
-impl TableDef {
+impl TableName {
     /// Starts a `DROP TABLE` for this table.
     pub fn drop_table(&self) -> DropTable<'_> {
-        DropTable::new(self.name())
+        DropTable {
+            name: self,
+            if_exists: false,
+        }
     }
 }
 
-impl<'a> DropTable<'a> {
-    /// `DROP TABLE name`.
-    pub fn new(name: &'a TableName) -> Self {
-        DropTable {
-            name,
-            if_exists: false,
-            dialect: Dialect::Athena,
-        }
-    }
-
+impl DropTable<'_> {
     /// Adds `IF EXISTS`.
     pub fn if_exists(mut self) -> Self {
         self.if_exists = true;
         self
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
+    /// Checks the name, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
     }
 
-    /// Checks the name, renders and validates the statement.
-    pub fn build(&self) -> Result<Statement> {
+    /// Checks the name, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
-        let mut w = SqlWriter::new(StatementKind::DropTable, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::DropTable, dialect);
         w.push("DROP TABLE ");
         if self.if_exists {
             w.push("IF EXISTS ");
         }
         w.table_name(self.name);
-        if self.dialect == Dialect::Spark {
+        if w.rules().drop_table_purges() {
             w.push(" PURGE");
         }
         w.finish()

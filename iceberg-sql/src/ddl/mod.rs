@@ -7,5 +7,3 @@ mod show_create_table;
 pub use create_table::CreateTable;
 pub use drop_table::DropTable;
 pub use show_create_table::ShowCreateTable;
-
-pub(crate) use create_table::{spark_property, write_partition_field};

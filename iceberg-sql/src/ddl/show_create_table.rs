@@ -11,10 +11,9 @@ use crate::statement::{Statement, StatementKind};
 ///
 /// ```
 /// use iceberg_sql::prelude::*;
-/// use iceberg_sql::ddl::ShowCreateTable;
 /// let name = TableName::new("analytics", "mcp_events");
-/// assert_eq!(ShowCreateTable::new(&name).build()?.sql(), "SHOW CREATE TABLE analytics.mcp_events");
-/// assert_eq!(ShowCreateTable::new(&TableName::new("analytics", "table")).build()?.sql(),
+/// assert_eq!(name.show_create_table().build()?.sql(), "SHOW CREATE TABLE analytics.mcp_events");
+/// assert_eq!(TableName::new("analytics", "table").show_create_table().build()?.sql(),
 ///            "SHOW CREATE TABLE analytics.`table`");
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
@@ -22,28 +21,25 @@ use crate::statement::{Statement, StatementKind};
 #[must_use]
 pub struct ShowCreateTable<'a> {
     name: &'a TableName,
-    dialect: Dialect,
 }
 
-impl<'a> ShowCreateTable<'a> {
-    /// `SHOW CREATE TABLE name`.
-    pub fn new(name: &'a TableName) -> Self {
-        ShowCreateTable {
-            name,
-            dialect: Dialect::Athena,
-        }
+impl TableName {
+    /// Starts a `SHOW CREATE TABLE` for this table.
+    pub fn show_create_table(&self) -> ShowCreateTable<'_> {
+        ShowCreateTable { name: self }
     }
+}
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-
-    /// Checks the name, renders and validates the statement.
+impl ShowCreateTable<'_> {
+    /// Checks the name, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks the name, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
-        let mut w = SqlWriter::new(StatementKind::ShowCreateTable, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::ShowCreateTable, dialect);
         w.push("SHOW CREATE TABLE ").table_name(self.name);
         w.finish()
     }

@@ -4,17 +4,17 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::context;
 use super::partition::{KeyMaker, PartitionKey};
+use super::{context, write_row};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{TableDef, TableName};
 use crate::record::IcebergTable;
-use crate::render::SqlWriter;
+use crate::render::{separated, SqlWriter};
 use crate::statement::{Statement, StatementKind, MAX_QUERY_BYTES};
-use crate::value::Value;
 
-/// Athena writes at most this many partitions per INSERT (reference §2.5).
+/// Athena writes at most this many partitions per INSERT
+/// (<https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html>).
 pub const ATHENA_MAX_PARTITIONS: usize = 100;
 
 const ROW_SEPARATOR: &str = ",\n  ";
@@ -30,7 +30,6 @@ const ROW_SEPARATOR: &str = ",\n  ";
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::dml::insert;
 /// # use std::sync::OnceLock;
 /// struct Ev { id: String, ms: Option<i64> }
 /// impl IcebergTable for Ev {
@@ -45,17 +44,17 @@ const ROW_SEPARATOR: &str = ",\n  ";
 /// }
 /// let rows = [Ev { id: "O'Reilly".into(), ms: Some(5) }, Ev { id: "b".into(), ms: None }];
 /// assert_eq!(
-///     insert(&rows).build()?.sql(),
+///     Ev::insert(&rows).build()?.sql(),
 ///     "INSERT INTO analytics.ev (id, ms)\nVALUES\n  ('O''Reilly', 5),\n  ('b', CAST(NULL AS bigint))"
 /// );
 /// assert_eq!(
-///     insert(&rows).dialect(Dialect::Spark).build()?.sql(),
+///     Ev::insert(&rows).build_for(Dialect::Spark)?.sql(),
 ///     "INSERT INTO analytics.ev (id, ms)\nVALUES\n  ('O\\'Reilly', 5),\n  ('b', CAST(NULL AS bigint))"
 /// );
-/// let batches = insert(&rows).max_bytes(80).batches()?;
+/// let batches = Ev::insert(&rows).max_bytes(80).batches()?;
 /// assert_eq!(batches.len(), 2);
 /// // With the rows each batch holds:
-/// let with_rows = insert(&rows).max_bytes(80).batches_with_rows()?;
+/// let with_rows = Ev::insert(&rows).max_bytes(80).batches_with_rows()?;
 /// assert_eq!(with_rows.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(), vec![0..1, 1..2]);
 /// assert_eq!(with_rows[1].1, batches[1]);
 /// # Ok::<(), iceberg_sql::Error>(())
@@ -65,7 +64,6 @@ const ROW_SEPARATOR: &str = ",\n  ";
 pub struct Insert<'a, T> {
     rows: &'a [T],
     table: Option<TableName>,
-    dialect: Dialect,
     max_bytes: usize,
     max_partitions: Option<usize>,
 }
@@ -75,7 +73,6 @@ impl<'a, T> Clone for Insert<'a, T> {
         Insert {
             rows: self.rows,
             table: self.table.clone(),
-            dialect: self.dialect,
             max_bytes: self.max_bytes,
             max_partitions: self.max_partitions,
         }
@@ -109,11 +106,10 @@ impl RenderedRows {
 
 impl<'a, T: IcebergTable> Insert<'a, T> {
     /// An INSERT of `rows` into `T`'s table.
-    pub fn new(rows: &'a [T]) -> Self {
+    pub(crate) fn new(rows: &'a [T]) -> Self {
         Insert {
             rows,
             table: None,
-            dialect: Dialect::Athena,
             max_bytes: MAX_QUERY_BYTES,
             max_partitions: None,
         }
@@ -122,12 +118,6 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// Writes into another table with the same columns (e.g. a staging copy).
     pub fn into_table(mut self, name: TableName) -> Self {
         self.table = Some(name);
-        self
-    }
-
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
         self
     }
 
@@ -149,19 +139,16 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// Renders every row once, checking value count, NOT NULL and types; names the row
     /// (0-based index) in any error.
-    fn render_rows(&self, with_keys: bool) -> Result<RenderedRows> {
+    fn render_rows(&self, dialect: Dialect, with_keys: bool) -> Result<RenderedRows> {
         let def: &TableDef = T::table_def();
         let name = self.table.as_ref().unwrap_or(def.name());
         name.check()?;
-        let mut head = SqlWriter::new(StatementKind::Insert, self.dialect);
-        head.push("INSERT INTO ").table_name(name).push(" (");
-        for (i, c) in def.columns().iter().enumerate() {
-            if i > 0 {
-                head.push(", ");
-            }
-            head.ident(&c.name);
-        }
-        head.push(")\nVALUES\n  ");
+        let mut head = SqlWriter::new(StatementKind::Insert, dialect);
+        head.push("INSERT INTO ")
+            .table_name(name)
+            .push(" (")
+            .idents(def.columns().iter().map(|c| c.name.as_str()))
+            .push(")\nVALUES\n  ");
         let header = head.as_str().to_string();
 
         let keys = if with_keys {
@@ -170,42 +157,12 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             None
         };
         let mut arena =
-            SqlWriter::with_capacity(StatementKind::Insert, self.dialect, self.rows.len() * 160);
+            SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
         let mut ends = Vec::with_capacity(self.rows.len());
         let mut row_keys = Vec::with_capacity(if keys.is_some() { self.rows.len() } else { 0 });
-        let columns = def.columns();
         for (r, row) in self.rows.iter().enumerate() {
             let values = row.to_values();
-            if values.len() != columns.len() {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    format!(
-                        "row {r}: {} values for the {} columns of table `{}`",
-                        values.len(),
-                        columns.len(),
-                        def.name()
-                    ),
-                ));
-            }
-            arena.push_char('(');
-            for (i, (v, c)) in values.iter().zip(columns).enumerate() {
-                if i > 0 {
-                    arena.push(", ");
-                }
-                if matches!(v, Value::Null) && !c.nullable {
-                    return Err(Error::new(
-                        ErrorKind::InvalidValue,
-                        format!(
-                            "row {r}: column `{}` is NOT NULL but the value is NULL",
-                            c.name
-                        ),
-                    ));
-                }
-                arena
-                    .literal(v, &c.ty)
-                    .map_err(|e| context(e, format_args!("row {r}, column `{}`", c.name)))?;
-            }
-            arena.push_char(')');
+            write_row(&mut arena, def, &values, ("row", r))?;
             ends.push(arena.len());
             if let Some(k) = &keys {
                 row_keys.push(
@@ -222,21 +179,24 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         })
     }
 
-    fn statement(&self, rendered: &RenderedRows, rows: Range<usize>) -> Result<Statement> {
+    fn statement(
+        &self,
+        dialect: Dialect,
+        rendered: &RenderedRows,
+        rows: Range<usize>,
+    ) -> Result<Statement> {
         let mut w = SqlWriter::with_capacity(
             StatementKind::Insert,
-            self.dialect,
+            dialect,
             rendered.len_of(rows.clone()),
         );
         // The header and rows were rendered by writers of this same kind and dialect
         // (identifiers and literals escaped for the grammar); this only joins them.
         w.push(&rendered.header);
-        for (n, i) in rows.enumerate() {
-            if n > 0 {
-                w.push(ROW_SEPARATOR);
-            }
+        separated(&mut w, rows, ROW_SEPARATOR, |w, i| {
             w.push(rendered.row(i));
-        }
+            Ok(())
+        })?;
         w.finish()
     }
 
@@ -244,13 +204,18 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         Error::new(ErrorKind::InvalidValue, "an INSERT needs at least one row")
     }
 
-    /// All rows in one statement. Errors when there are no rows, or when the text would
-    /// exceed the size limit (use [`Insert::batches`]) or the partition budget.
+    /// All rows in one statement for Athena. Errors when there are no rows, or when the
+    /// text would exceed the size limit (use [`Insert::batches`]) or the partition budget.
     pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// As [`Insert::build`], for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         if self.rows.is_empty() {
             return Err(Self::empty_error());
         }
-        let rendered = self.render_rows(self.max_partitions.is_some())?;
+        let rendered = self.render_rows(dialect, self.max_partitions.is_some())?;
         let all = 0..self.rows.len();
         let len = rendered.len_of(all.clone());
         if len > self.max_bytes {
@@ -277,7 +242,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
                 .with_hint("use `.batches()` to split the rows by partition"));
             }
         }
-        self.statement(&rendered, all)
+        self.statement(dialect, &rendered, all)
     }
 
     /// Splits the rows into as few statements as a greedy, order-keeping packing
@@ -285,25 +250,38 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// [`max_partitions`](Insert::max_partitions), at most that many distinct
     /// partitions. Every row is in exactly one statement, in order. No rows give no
     /// statements. A row that cannot fit any statement on its own is an error naming
-    /// the row (0-based index).
+    /// the row (0-based index). Renders for Athena.
     pub fn batches(&self) -> Result<Vec<Statement>> {
+        self.batches_for(Dialect::default())
+    }
+
+    /// As [`Insert::batches`], for `dialect`.
+    pub fn batches_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
         Ok(self
-            .batches_with_rows()?
+            .batches_with_rows_for(dialect)?
             .into_iter()
             .map(|(_, s)| s)
             .collect())
     }
 
     /// [`batches`](Insert::batches), each with the range of the input rows it holds
-    /// (so a caller can say which rows a committed batch wrote).
+    /// (so a caller can say which rows a committed batch wrote). Renders for Athena.
     pub fn batches_with_rows(&self) -> Result<Vec<(Range<usize>, Statement)>> {
+        self.batches_with_rows_for(Dialect::default())
+    }
+
+    /// As [`Insert::batches_with_rows`], for `dialect`.
+    pub fn batches_with_rows_for(
+        &self,
+        dialect: Dialect,
+    ) -> Result<Vec<(Range<usize>, Statement)>> {
         if self.rows.is_empty() {
             return Ok(Vec::new());
         }
-        let rendered = self.render_rows(self.max_partitions.is_some())?;
+        let rendered = self.render_rows(dialect, self.max_partitions.is_some())?;
         self.pack(&rendered)?
             .into_iter()
-            .map(|r| Ok((r.clone(), self.statement(&rendered, r)?)))
+            .map(|r| Ok((r.clone(), self.statement(dialect, &rendered, r)?)))
             .collect()
     }
 
@@ -315,19 +293,17 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         if self.rows.is_empty() {
             return Ok(Vec::new());
         }
-        let rendered = self.render_rows(self.max_partitions.is_some())?;
+        let rendered = self.render_rows(Dialect::default(), self.max_partitions.is_some())?;
         Ok(self
             .pack(&rendered)?
             .into_iter()
             .map(|rows| {
                 let mut s = String::with_capacity(rendered.len_of(rows.clone()));
                 s.push_str(&rendered.header);
-                for (n, i) in rows.enumerate() {
-                    if n > 0 {
-                        s.push_str(ROW_SEPARATOR);
-                    }
+                let _ = separated(&mut s, rows, ROW_SEPARATOR, |s, i| {
                     s.push_str(rendered.row(i));
-                }
+                    Ok(())
+                });
                 s
             })
             .collect())

@@ -5,33 +5,35 @@
 //! * `UPDATE SET target.col = ...` (qualified SET targets): [`MergeUpdate::set`] takes a
 //!   plain [`Col`], so a qualified target cannot be written.
 //! * `INSERT` values or `WHEN NOT MATCHED AND` conditions that read the target:
-//!   they take expressions of the [`Source`] scope, and [`target`](crate::expr::target)
+//!   they take expressions of the [`Source`] scope, and [`target`](crate::dsl::target)
 //!   builds [`Matched`]-scope expressions, which do not convert:
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
-//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # use iceberg_sql::dsl::*;
+//! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 //! # }
-//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_not_matched()
 //!     .insert(|i| i.value(Ev::STATUS, target(Ev::STATUS))); // target in INSERT values
 //! ```
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
-//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # use iceberg_sql::dsl::*;
+//! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 //! # }
-//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_matched()
 //!     .update(|u| u.set(target(Ev::STATUS), source(Ev::STATUS))); // qualified SET target
 //! ```
@@ -41,14 +43,15 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
-//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # use iceberg_sql::dsl::*;
+//! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 //! # }
-//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_not_matched_by_source()
 //!     .delete();
 //! ```
@@ -70,7 +73,6 @@ use crate::model::TableName;
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
-use crate::value::Value;
 
 /// Name of the helper column of source de-duplication; a table may not have a column
 /// of this name when [`Merge::dedup_source`] is used.
@@ -134,7 +136,8 @@ enum Clause {
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::dml::{merge, MergeSource};
+/// # use iceberg_sql::dsl::source;
+/// # use iceberg_sql::dml::MergeSource;
 /// # use std::sync::OnceLock;
 /// struct Ev;
 /// impl Ev {
@@ -151,7 +154,7 @@ enum Clause {
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 /// }
-/// let upsert = merge::<Ev>(MergeSource::table(TableName::new("analytics", "mcp_events_staging")))
+/// let upsert = Ev::merge_from(MergeSource::table(TableName::new("analytics", "mcp_events_staging")))
 ///     .on_key(Ev::EVENT_ID)
 ///     .when_matched_and(source(Ev::STATUS).eq("deleted")).delete()
 ///     .when_matched().update_all()
@@ -164,7 +167,7 @@ enum Clause {
 ///      WHEN MATCHED THEN UPDATE SET status = source.status\n\
 ///      WHEN NOT MATCHED THEN INSERT (event_id, status) VALUES (source.event_id, source.status)");
 /// // A clause after an unconditional one of the same kind could never run:
-/// let bad = merge::<Ev>(MergeSource::table(TableName::new("analytics", "s")))
+/// let bad = Ev::merge_from(MergeSource::table(TableName::new("analytics", "s")))
 ///     .on_key(Ev::EVENT_ID)
 ///     .when_matched().delete()
 ///     .when_matched_and(source(Ev::STATUS).eq("x")).update_all();
@@ -185,7 +188,6 @@ pub struct Merge<'a, T> {
     null_safe: bool,
     dedup: Option<&'static str>,
     clauses: Vec<Clause>,
-    dialect: Dialect,
 }
 
 impl<'a, T> std::fmt::Debug for Merge<'a, T> {
@@ -196,7 +198,6 @@ impl<'a, T> std::fmt::Debug for Merge<'a, T> {
             .field("null_safe", &self.null_safe)
             .field("dedup", &self.dedup)
             .field("clauses", &self.clauses)
-            .field("dialect", &self.dialect)
             .finish()
     }
 }
@@ -317,7 +318,7 @@ impl<'a, T: IcebergTable> WhenNotMatched<'a, T> {
 
 impl<'a, T: IcebergTable> Merge<'a, T> {
     /// A MERGE into `T`'s table from `source`.
-    pub fn new(source: MergeSource<'a, T>) -> Self {
+    pub(crate) fn new(source: MergeSource<'a, T>) -> Self {
         Merge {
             table: None,
             source,
@@ -325,7 +326,6 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             null_safe: false,
             dedup: None,
             clauses: Vec::new(),
-            dialect: Dialect::Athena,
         }
     }
 
@@ -375,8 +375,8 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     /// Starts `WHEN MATCHED AND cond THEN ...`; `cond` may read [`source`] and
     /// [`target`] columns.
     ///
-    /// [`source`]: crate::expr::source
-    /// [`target`]: crate::expr::target
+    /// [`source`]: crate::dsl::source
+    /// [`target`]: crate::dsl::target
     pub fn when_matched_and<C: IntoOperand<Matched<T>, bool>>(self, cond: C) -> WhenMatched<'a, T> {
         WhenMatched {
             merge: self,
@@ -393,7 +393,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     }
 
     /// Starts `WHEN NOT MATCHED AND cond THEN INSERT ...`; `cond` may read only
-    /// [`source`](crate::expr::source) columns.
+    /// [`source`](crate::dsl::source) columns.
     pub fn when_not_matched_and<C: IntoOperand<Source<T>, bool>>(
         self,
         cond: C,
@@ -404,13 +404,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
     }
 
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-
-    fn check(&self, errors: &mut Vec<Error>) {
+    fn check(&self, dialect: Dialect, errors: &mut Vec<Error>) {
         let def = T::table_def();
         let kind = StatementKind::Merge;
         if let Err(e) = self.target_name().check() {
@@ -471,13 +465,13 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                         ),
                     ));
                 }
-                if stmt.dialect() != self.dialect {
+                if stmt.dialect() != dialect {
                     errors.push(Error::new(
                         ErrorKind::DisallowedSyntax,
                         format!(
                             "the MERGE source query was built for {:?}, the MERGE for {:?}",
                             stmt.dialect(),
-                            self.dialect
+                            dialect
                         ),
                     ));
                 }
@@ -518,7 +512,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             }
             if let Some(c) = cond {
                 check_columns(def, c, errors);
-                refuse_params(kind, c, errors);
+                refuse_params(dialect, kind, c, errors);
                 refuse_aggregates("a WHEN condition", c, errors);
             } else if seen.is_none() {
                 *seen = Some(n);
@@ -534,7 +528,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                             format!("clause {n}: UPDATE SET needs at least one assignment"),
                         ));
                     }
-                    self.check_pairs(n, "UPDATE sets", sets, errors);
+                    self.check_pairs(dialect, n, "UPDATE sets", sets, errors);
                 }
                 Clause::NotMatched {
                     action: NotMatchedAction::Insert(values),
@@ -546,7 +540,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                             format!("clause {n}: INSERT needs at least one value"),
                         ));
                     }
-                    self.check_pairs(n, "INSERT lists", values, errors);
+                    self.check_pairs(dialect, n, "INSERT lists", values, errors);
                     for c in def.columns() {
                         if !c.nullable && !values.iter().any(|(k, _)| *k == c.name) {
                             errors.push(Error::new(
@@ -581,6 +575,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
 
     fn check_pairs(
         &self,
+        dialect: Dialect,
         n: usize,
         what: &str,
         pairs: &[(&'static str, Expr)],
@@ -598,18 +593,23 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 ));
             }
             check_columns(def, value, errors);
-            refuse_params(StatementKind::Merge, value, errors);
+            refuse_params(dialect, StatementKind::Merge, value, errors);
             refuse_aggregates("a MERGE value", value, errors);
         }
     }
 
-    /// Checks, renders and validates the statement.
+    /// Checks, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let mut errors = Vec::new();
-        self.check(&mut errors);
+        self.check(dialect, &mut errors);
         Error::check_all(errors)?;
         let def = T::table_def();
-        let mut w = SqlWriter::new(StatementKind::Merge, self.dialect);
+        let mut w = SqlWriter::new(StatementKind::Merge, dialect);
         w.push("MERGE INTO ")
             .table_name(self.target_name())
             .push(" AS ")
@@ -617,11 +617,10 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         w.push("\nUSING ");
         self.render_source(&mut w)?;
         w.push(" AS ").ident("source");
-        // Athena takes column aliases on the MERGE source itself; Spark refuses them
-        // there (COLUMN_ALIASES_IS_NOT_ALLOWED), so its VALUES are wrapped in a SELECT
-        // that carries the aliases (see `render_source`).
+        // Inline rows carry the column names as aliases on the source itself where the
+        // target allows it; otherwise `render_source` wraps them in a SELECT that does.
         if let MergeSource::Rows(_) = self.source {
-            if self.dedup.is_none() && self.dialect == Dialect::Athena {
+            if self.dedup.is_none() && w.rules().merge_source_column_aliases() {
                 write_column_list(&mut w, def);
             }
         }
@@ -641,7 +640,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 }),
                 right: Box::new(source_col(k)),
             };
-            on = super::update::and_filter(on, eq);
+            on = Expr::and_then(on, eq);
         }
         if let Some(on) = &on {
             on.render(&mut w)?;
@@ -687,21 +686,11 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                             .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
                             .collect(),
                     };
-                    w.push(" THEN INSERT (");
-                    for (i, (n, _)) in values.iter().enumerate() {
-                        if i > 0 {
-                            w.push(", ");
-                        }
-                        w.ident(n);
-                    }
-                    w.push(") VALUES (");
-                    for (i, (_, v)) in values.iter().enumerate() {
-                        if i > 0 {
-                            w.push(", ");
-                        }
-                        v.render(&mut w)?;
-                    }
-                    w.push_char(')');
+                    w.push(" THEN INSERT (")
+                        .idents(values.iter().map(|(n, _)| *n))
+                        .push(") VALUES (")
+                        .try_comma_list(&values, |w, (_, v)| v.render(w))?
+                        .push_char(')');
                 }
             }
         }
@@ -718,41 +707,11 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
 
     fn render_rows(&self, w: &mut SqlWriter, rows: &[T], indent: &str) -> Result<()> {
         let def = T::table_def();
-        let columns = def.columns();
         w.push("(\n").push(indent).push("  VALUES");
         for (r, row) in rows.iter().enumerate() {
-            let values = row.to_values();
-            if values.len() != columns.len() {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    format!(
-                        "source row {r}: {} values for the {} columns of table `{}`",
-                        values.len(),
-                        columns.len(),
-                        def.name()
-                    ),
-                ));
-            }
             w.push(if r == 0 { "\n" } else { ",\n" });
-            w.push(indent).push("    (");
-            for (i, (v, c)) in values.iter().zip(columns).enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                if matches!(v, Value::Null) && !c.nullable {
-                    return Err(Error::new(
-                        ErrorKind::InvalidValue,
-                        format!(
-                            "source row {r}: column `{}` is NOT NULL but the value is NULL",
-                            c.name
-                        ),
-                    ));
-                }
-                w.literal(v, &c.ty).map_err(|e| {
-                    super::context(e, format_args!("source row {r}, column `{}`", c.name))
-                })?;
-            }
-            w.push_char(')');
+            w.push(indent).push("    ");
+            super::write_row(w, def, &row.to_values(), ("source row", r))?;
         }
         w.push_char('\n').push(indent).push_char(')');
         Ok(())
@@ -765,7 +724,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 MergeSource::Table(name) => {
                     w.table_name(name);
                 }
-                MergeSource::Rows(rows) if self.dialect == Dialect::Spark => {
+                MergeSource::Rows(rows) if !w.rules().merge_source_column_aliases() => {
                     w.push("(\n  SELECT * FROM ");
                     self.render_rows(w, rows, "  ")?;
                     w.push(" AS ").ident("source_rows");
@@ -780,20 +739,10 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             }
             return Ok(());
         };
-        w.push("(\n  SELECT ");
-        for (i, c) in def.columns().iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(&c.name);
-        }
-        w.push("\n  FROM (\n    SELECT *, row_number() OVER (PARTITION BY ");
-        for (i, k) in self.keys.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(k);
-        }
+        w.push("(\n  SELECT ")
+            .idents(def.columns().iter().map(|c| c.name.as_str()))
+            .push("\n  FROM (\n    SELECT *, row_number() OVER (PARTITION BY ")
+            .idents(self.keys.iter().copied());
         w.push(" ORDER BY ")
             .ident(order)
             .push(" DESC) AS ")
@@ -823,14 +772,9 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
 
 /// ` (c1, c2, ...)`: the table's columns as an alias list.
 fn write_column_list(w: &mut SqlWriter, def: &crate::model::TableDef) {
-    w.push(" (");
-    for (i, c) in def.columns().iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
-        w.ident(&c.name);
-    }
-    w.push_char(')');
+    w.push(" (")
+        .idents(def.columns().iter().map(|c| c.name.as_str()))
+        .push_char(')');
 }
 
 fn render_cond(w: &mut SqlWriter, cond: &Option<Expr>) -> Result<()> {
@@ -856,12 +800,9 @@ fn render_cond(w: &mut SqlWriter, cond: &Option<Expr>) -> Result<()> {
 
 fn render_update(w: &mut SqlWriter, sets: &[(&str, Expr)]) -> Result<()> {
     w.push(" THEN UPDATE SET ");
-    for (i, (n, v)) in sets.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
+    w.try_comma_list(sets, |w, (n, v)| {
         w.ident(n).push(" = ");
-        v.render(w)?;
-    }
+        v.render(w)
+    })?;
     Ok(())
 }

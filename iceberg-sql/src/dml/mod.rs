@@ -2,26 +2,27 @@
 //! UPDATE, DELETE and MERGE, for Athena (Trino grammar: double quotes, `''` in strings)
 //! and Spark (backticks, backslash escapes).
 //!
-//! Every builder starts from a table record type `T: IcebergTable` and ends in
-//! `build()` (or [`Insert::batches`]), which checks meaning (columns exist on `T`'s
-//! table, NOT NULL columns get values, MERGE clause order, parameters only where Athena
-//! documents them), renders through a [`SqlWriter`](crate::render::SqlWriter) and
+//! Every builder starts from a table record type `T: IcebergTable`, through
+//! [`TableStatements`](crate::TableStatements), and ends in `build()` /
+//! `build_for(dialect)` (or [`Insert::batches`]), which checks meaning (columns exist on
+//! `T`'s table, NOT NULL columns get values, MERGE clause order, parameters only where
+//! the target takes them), renders through a [`SqlWriter`] and
 //! validates the text.
 //!
 //! | statement | entry point |
 //! |---|---|
-//! | `INSERT INTO t (cols) VALUES ...` | [`insert`]`(&rows)` / [`Insert::new`] |
-//! | `INSERT INTO t (cols) SELECT cols FROM s WHERE ...` | [`insert_select`]`::<T>(&from)` |
-//! | `UPDATE t SET ... WHERE ...` | [`update`]`::<T>()` |
-//! | `DELETE FROM t WHERE ...` | [`delete`]`::<T>()` |
-//! | `MERGE INTO t AS target USING ... AS source ...` | [`merge`]`::<T>(source)` |
+//! | `INSERT INTO t (cols) VALUES ...` | `T::insert(&rows)` |
+//! | `INSERT INTO t (cols) SELECT cols FROM s WHERE ...` | `T::insert_from(&s)` |
+//! | `UPDATE t SET ... WHERE ...` | `T::update()` |
+//! | `DELETE FROM t WHERE ...` | `T::delete()` |
+//! | `MERGE INTO t AS target USING ... AS source ...` | `T::merge_from(source)` |
 //!
-//! Parameters (`?` plus `ExecutionParameters`, see [`param`](crate::expr::param)) are
+//! Parameters (`?` plus `ExecutionParameters`, see [`param`](crate::dsl::param)) are
 //! accepted where Athena documents them: the WHERE clause of INSERT INTO ... SELECT
 //! (and SELECT, CTAS, UNLOAD, built elsewhere). UPDATE, DELETE and MERGE refuse them
 //! with [`ErrorKind::Unsupported`].
 //!
-//! Status (issue 4): everything in the issue is implemented. Known limits, by design:
+//! Known limits, by design:
 //! a bucket() partition key uses Iceberg's Murmur3 hash for int, long, decimal, date,
 //! timestamp, timestamptz, string and binary (the spec's bucket source types); the
 //! `LIKE` pattern is sent as written (Spark treats `\` in it as an escape, Athena does
@@ -33,6 +34,7 @@ mod insert;
 mod insert_select;
 mod merge;
 pub mod partition;
+mod target;
 mod update;
 
 pub use delete::Delete;
@@ -43,91 +45,20 @@ pub use merge::{
 };
 pub use update::Update;
 
+use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Expr, Scope};
 use crate::model::{Column, TableDef};
-use crate::record::IcebergTable;
+use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::value::Value;
-
-/// DML entry points on the record type itself, as DESIGN.md sketches them:
-/// `McpEvent::insert(&rows)`, `McpEvent::update()`, `McpEvent::delete()`,
-/// `McpEvent::insert_from(&staging)`, `McpEvent::merge_from(source)`. Implemented for
-/// every [`IcebergTable`]; in the prelude.
-///
-/// ```
-/// # use iceberg_sql::prelude::*;
-/// # use std::sync::OnceLock;
-/// # struct Ev;
-/// # impl Ev { const ID: Col<Ev, i64> = Col::new("id"); }
-/// # impl IcebergTable for Ev {
-/// #     fn table_def() -> &'static TableDef {
-/// #         static DEF: OnceLock<TableDef> = OnceLock::new();
-/// #         DEF.get_or_init(|| TableDef::builder("analytics", "ev")
-/// #             .column(Column::new("id", IcebergType::Long)).build().unwrap())
-/// #     }
-/// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-/// # }
-/// assert_eq!(Ev::delete().filter(Ev::ID.eq(7)).build()?.sql(),
-///            "DELETE FROM analytics.ev\nWHERE id = 7");
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub trait TableWrites: IcebergTable {
-    /// [`insert`]: `INSERT INTO ... VALUES` for `rows`.
-    fn insert(rows: &[Self]) -> Insert<'_, Self> {
-        Insert::new(rows)
-    }
-    /// [`insert_select`]: `INSERT INTO ... SELECT ... FROM from`.
-    fn insert_from(from: &crate::model::TableName) -> InsertSelect<Self> {
-        InsertSelect::new(from)
-    }
-    /// [`update`]: `UPDATE ... SET ... WHERE`.
-    fn update() -> Update<Self> {
-        Update::new()
-    }
-    /// [`delete`]: `DELETE FROM ... WHERE`.
-    fn delete() -> Delete<Self> {
-        Delete::new()
-    }
-    /// [`merge`]: `MERGE INTO ... USING source`.
-    fn merge_from(source: MergeSource<'_, Self>) -> Merge<'_, Self> {
-        Merge::new(source)
-    }
-}
-
-impl<T: IcebergTable> TableWrites for T {}
-
-/// `INSERT INTO <T's table> (all columns) VALUES ...` for `rows`.
-pub fn insert<T: IcebergTable>(rows: &[T]) -> Insert<'_, T> {
-    Insert::new(rows)
-}
-
-/// `INSERT INTO <T's table> (columns) SELECT columns FROM <from> [WHERE ...]`.
-pub fn insert_select<T: IcebergTable>(from: &crate::model::TableName) -> InsertSelect<T> {
-    InsertSelect::new(from)
-}
-
-/// `UPDATE <T's table> SET ... WHERE ...`.
-pub fn update<T: IcebergTable>() -> Update<T> {
-    Update::new()
-}
-
-/// `DELETE FROM <T's table> WHERE ...`.
-pub fn delete<T: IcebergTable>() -> Delete<T> {
-    Delete::new()
-}
-
-/// `MERGE INTO <T's table> AS target USING <source> AS source ...`.
-pub fn merge<'a, T: IcebergTable>(source: MergeSource<'a, T>) -> Merge<'a, T> {
-    Merge::new(source)
-}
 
 /// The column `name` of `def`, or an error naming the table.
 pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {
     def.column(name).ok_or_else(|| {
         Error::new(
-            ErrorKind::InvalidIdentifier,
+            ErrorKind::UnknownColumn,
             format!("`{name}` is not a column of table `{}`", def.name()),
         )
         .with_hint("use the column constants of the table's record type")
@@ -145,9 +76,14 @@ pub(crate) fn check_columns(def: &TableDef, expr: &Expr, errors: &mut Vec<Error>
     }
 }
 
-/// Refuses `?` placeholders in statement kinds Athena documents no parameters for.
-pub(crate) fn refuse_params(kind: StatementKind, expr: &Expr, errors: &mut Vec<Error>) {
-    if expr.contains_param() && !kind.accepts_parameters() {
+/// Refuses `?` placeholders in statement kinds the target takes no parameters for.
+pub(crate) fn refuse_params(
+    dialect: Dialect,
+    kind: StatementKind,
+    expr: &Expr,
+    errors: &mut Vec<Error>,
+) {
+    if expr.contains_param() && !dialect.rules().accepts_parameters(kind) {
         let e = Error::new(
             ErrorKind::Unsupported,
             format!(
@@ -165,6 +101,7 @@ pub(crate) fn refuse_params(kind: StatementKind, expr: &Expr, errors: &mut Vec<E
 /// The checks every WHERE filter gets: its columns exist, `?` only where the kind takes
 /// parameters, no aggregates.
 pub(crate) fn check_filter(
+    dialect: Dialect,
     kind: StatementKind,
     def: &TableDef,
     filter: Option<&Expr>,
@@ -172,7 +109,7 @@ pub(crate) fn check_filter(
 ) {
     if let Some(f) = filter {
         check_columns(def, f, errors);
-        refuse_params(kind, f, errors);
+        refuse_params(dialect, kind, f, errors);
         refuse_aggregates("a WHERE clause", f, errors);
     }
 }
@@ -214,6 +151,47 @@ pub(crate) fn source_col(name: &'static str) -> Expr {
         scope: Scope::Source,
         name,
     }
+}
+
+/// `(v1, v2, …)`: one row's values as literals of their columns' exact types, in
+/// column order. `row` names the row in errors (`("row", 3)`, `("source row", 3)`); the
+/// count of values and NOT NULL are checked here.
+pub(crate) fn write_row(
+    w: &mut SqlWriter,
+    def: &TableDef,
+    values: &[Value],
+    row: (&str, usize),
+) -> Result<()> {
+    let (what, r) = row;
+    let columns = def.columns();
+    if values.len() != columns.len() {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "{what} {r}: {} values for the {} columns of table `{}`",
+                values.len(),
+                columns.len(),
+                def.name()
+            ),
+        ));
+    }
+    w.push_char('(');
+    w.try_comma_list(values.iter().zip(columns), |w, (v, c)| {
+        if matches!(v, Value::Null) && !c.nullable {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "{what} {r}: column `{}` is NOT NULL but the value is NULL",
+                    c.name
+                ),
+            ));
+        }
+        w.literal(v, &c.ty)
+            .map_err(|e| context(e, format_args!("{what} {r}, column `{}`", c.name)))?;
+        Ok(())
+    })?;
+    w.push_char(')');
+    Ok(())
 }
 
 /// Prefixes an error's message with `what` (a row, a column).

@@ -39,7 +39,6 @@ use crate::types::IcebergType;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[must_use]
 pub struct EvolveOptions {
-    dialect: Dialect,
     allow_drops: bool,
     check_nullability: Option<bool>,
     properties: bool,
@@ -48,7 +47,6 @@ pub struct EvolveOptions {
 impl Default for EvolveOptions {
     fn default() -> Self {
         EvolveOptions {
-            dialect: Dialect::Athena,
             allow_drops: false,
             check_nullability: None,
             properties: true,
@@ -57,15 +55,9 @@ impl Default for EvolveOptions {
 }
 
 impl EvolveOptions {
-    /// Athena, no drops, properties synced, nullability not compared.
+    /// No drops, properties synced, nullability compared where the target declares it.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// Plans statements for `dialect` (default Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
     }
 
     /// Lets the plan drop live columns the desired definition no longer has. Without
@@ -75,9 +67,9 @@ impl EvolveOptions {
         self
     }
 
-    /// Whether to compare nullability. Default: only for Spark, where `NOT NULL` is
-    /// declared; Athena DDL cannot declare it, so Athena's live output shows every
-    /// column nullable and "required" is a contract of the typed API there.
+    /// Whether to compare nullability. Default: only for targets whose DDL declares
+    /// `NOT NULL` (Spark); Athena DDL cannot declare it, so Athena's live output shows
+    /// every column nullable and "required" is a contract of the typed API there.
     pub fn check_nullability(mut self, check: bool) -> Self {
         self.check_nullability = Some(check);
         self
@@ -204,8 +196,8 @@ fn rebuild_hint(live: &TableDef) -> String {
     )
 }
 
-/// Plans the legal statements that turn `live` into `desired`, or returns one error
-/// listing every change that cannot be made in place (see the module docs).
+/// Plans the legal Athena statements that turn `live` into `desired`, or returns one
+/// error listing every change that cannot be made in place (see the module docs).
 ///
 /// ```
 /// use iceberg_sql::prelude::*;
@@ -236,9 +228,20 @@ pub fn evolve(
     desired: &TableDef,
     options: EvolveOptions,
 ) -> Result<EvolutionPlan> {
+    evolve_for(live, desired, options, Dialect::default())
+}
+
+/// As [`evolve`], with the statements (and the nullability default) for `dialect`.
+pub fn evolve_for(
+    live: &TableDef,
+    desired: &TableDef,
+    options: EvolveOptions,
+    dialect: Dialect,
+) -> Result<EvolutionPlan> {
     let name = live.name();
-    let spark = options.dialect == Dialect::Spark;
-    let check_null = options.check_nullability.unwrap_or(spark);
+    let check_null = options
+        .check_nullability
+        .unwrap_or(dialect.rules().declares_not_null());
     let mut refusals: Vec<Error> = Vec::new();
 
     if let (Some(a), Some(b)) = (live.location(), desired.location()) {
@@ -465,7 +468,7 @@ pub fn evolve(
 
     let mut steps = Vec::with_capacity(plan_ops.len());
     for (change, breaking, op) in plan_ops {
-        let statement = render(name, &op, options.dialect)?;
+        let statement = render(name, &op, dialect)?;
         steps.push(EvolutionStep {
             change,
             breaking,

@@ -7,10 +7,7 @@
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{
-    Column, Compression, FileFormat, PartitionField, PartitionTransform, TableDef, TableName,
-    TableProperty,
-};
+use crate::model::{Column, PartitionField, PartitionTransform, TableDef, TableName};
 use crate::types::{IcebergType, StructField};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -125,6 +122,7 @@ fn tokenize(text: &str) -> Result<Vec<Tok>> {
 struct P {
     toks: Vec<Tok>,
     pos: usize,
+    /// The engine that printed the text.
     dialect: Dialect,
 }
 
@@ -196,7 +194,9 @@ impl P {
             Some(Tok::Word(w)) => w.to_ascii_lowercase(),
             t => return Err(bad(format!("expected a type, found {t:?}"))),
         };
-        let spark = self.dialect == Dialect::Spark;
+        if let Some(ty) = self.dialect.rules().live_type(&name) {
+            return Ok(ty);
+        }
         Ok(match name.as_str() {
             "boolean" => IcebergType::Boolean,
             "int" | "integer" => IcebergType::Int,
@@ -204,7 +204,6 @@ impl P {
             "float" | "real" => IcebergType::Float,
             "double" => IcebergType::Double,
             "date" => IcebergType::Date,
-            "timestamp" if spark => IcebergType::TimestampTz,
             "timestamp" | "timestamp_ntz" => IcebergType::Timestamp,
             "timestamptz" | "timestamp_ltz" => IcebergType::TimestampTz,
             "string" => IcebergType::String,
@@ -356,47 +355,6 @@ impl P {
     }
 }
 
-/// A live property, or `None` for keys that do not matter here (table_type, engine
-/// bookkeeping, properties Athena does not accept).
-fn live_property(key: &str, value: &str, dialect: Dialect) -> Result<Option<TableProperty>> {
-    let k = key.to_ascii_lowercase();
-    let p = match (dialect, k.as_str()) {
-        (Dialect::Spark, "write.format.default") => {
-            TableProperty::Format(FileFormat::parse(value)?)
-        }
-        (Dialect::Spark, "format") => match value.strip_prefix("iceberg/") {
-            Some(f) => TableProperty::Format(FileFormat::parse(f)?),
-            None => return Ok(None),
-        },
-        (Dialect::Spark, k) if k.starts_with("write.") && k.ends_with(".compression-codec") => {
-            TableProperty::WriteCompression(Compression::parse(value)?)
-        }
-        (Dialect::Spark, "history.expire.min-snapshots-to-keep") => {
-            return TableProperty::parse("vacuum_min_snapshots_to_keep", value).map(Some)
-        }
-        (Dialect::Spark, "history.expire.max-snapshot-age-ms") => {
-            let ms: u64 = value.trim().parse().map_err(|_| {
-                Error::new(
-                    ErrorKind::InvalidProperty,
-                    format!("`{key}` = `{}` is not a number", value.escape_debug()),
-                )
-            })?;
-            TableProperty::VacuumMaxSnapshotAgeSeconds(ms / 1000)
-        }
-        (Dialect::Spark, "write.metadata.previous-versions-max") => {
-            return TableProperty::parse("vacuum_max_metadata_files_to_keep", value).map(Some)
-        }
-        (_, "format" | "write_compression")
-        | (_, "optimize_rewrite_data_file_threshold" | "optimize_rewrite_delete_file_threshold")
-        | (_, "vacuum_min_snapshots_to_keep" | "vacuum_max_snapshot_age_seconds")
-        | (_, "vacuum_max_metadata_files_to_keep" | "write_data_path_enabled") => {
-            return TableProperty::parse(&k, value).map(Some)
-        }
-        _ => return Ok(None),
-    };
-    Ok(Some(p))
-}
-
 /// Parses the text of `SHOW CREATE TABLE` as Athena (`dialect` Athena) or Spark
 /// (`dialect` Spark) prints it into a [`TableDef`].
 ///
@@ -499,7 +457,7 @@ pub fn parse_show_create_table(text: &str, dialect: Dialect) -> Result<TableDef>
                 let k = p.string()?;
                 p.expect_punct('=')?;
                 let v = p.string()?;
-                match live_property(&k, &v, dialect) {
+                match dialect.rules().live_property(&k, &v) {
                     Ok(Some(prop)) => b = b.property(prop),
                     Ok(None) => {}
                     Err(e) => errors.push(e),
@@ -635,7 +593,7 @@ pub fn parse_describe(text: &str, name: &TableName) -> Result<TableDef> {
         }
         if section == Section::Parameters && first.is_empty() {
             if let (Some(k), Some(v)) = (fields.get(1), fields.get(2)) {
-                match live_property(k, v, Dialect::Athena) {
+                match Dialect::Athena.rules().live_property(k, v) {
                     Ok(Some(p)) => b = b.property(p),
                     Ok(None) => {}
                     Err(e) => errors.push(e),

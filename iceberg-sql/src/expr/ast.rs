@@ -7,11 +7,10 @@
 
 use std::fmt::Write as _;
 
-use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::render::SqlWriter;
 use crate::types::IcebergType;
-use crate::value::{self, Value};
+use crate::value::Value;
 
 /// Which relation a column reference belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -316,6 +315,19 @@ impl Expr {
         Expr::Literal { value, ty }
     }
 
+    /// `current AND next` (just `next` when there is no current condition): how
+    /// several filters become one WHERE clause.
+    pub(crate) fn and_then(current: Option<Expr>, next: Expr) -> Option<Expr> {
+        Some(match current {
+            None => next,
+            Some(c) => Expr::Binary {
+                op: BinaryOp::And,
+                left: Box::new(c),
+                right: Box::new(next),
+            },
+        })
+    }
+
     /// A column of the statement's table.
     pub fn column(name: &'static str) -> Expr {
         Expr::Column {
@@ -439,7 +451,6 @@ impl Expr {
     }
 
     fn render_inner(&self, w: &mut SqlWriter) -> Result<()> {
-        let spark = w.dialect() == Dialect::Spark;
         match self {
             Expr::Column { scope, name } => {
                 if let Some(alias) = scope.alias() {
@@ -452,7 +463,7 @@ impl Expr {
             }
             Expr::Param { value, ty } => {
                 let mut text = String::new();
-                value::write_literal(&mut text, value, ty, w.grammar())?;
+                w.grammar().write_literal(&mut text, value, ty)?;
                 if text.chars().count() > MAX_PARAM_CHARS {
                     return Err(Error::new(
                         ErrorKind::InvalidValue,
@@ -503,12 +514,7 @@ impl Expr {
                 }
                 expr.render_min(w, PREC_ARITH)?;
                 w.push(if *negated { " NOT IN (" } else { " IN (" });
-                for (i, e) in list.iter().enumerate() {
-                    if i > 0 {
-                        w.push(", ");
-                    }
-                    e.render_min(w, 0)?;
-                }
+                w.try_comma_list(list, |w, e| e.render_min(w, 0))?;
                 w.push_char(')');
             }
             Expr::Between {
@@ -560,12 +566,7 @@ impl Expr {
             }
             Expr::Coalesce(args) => {
                 w.push("coalesce(");
-                for (i, a) in args.iter().enumerate() {
-                    if i > 0 {
-                        w.push(", ");
-                    }
-                    a.render_min(w, 0)?;
-                }
+                w.try_comma_list(args, |w, a| a.render_min(w, 0))?;
                 w.push_char(')');
             }
             Expr::DateTrunc { unit, expr } => {
@@ -574,18 +575,12 @@ impl Expr {
                 w.push_char(')');
             }
             Expr::CurrentTimestamp => {
-                w.push(if spark {
-                    "current_timestamp()"
-                } else {
-                    "current_timestamp"
-                });
+                let now = w.grammar().current_timestamp();
+                w.push(now);
             }
             Expr::CurrentDate => {
-                w.push(if spark {
-                    "current_date()"
-                } else {
-                    "current_date"
-                });
+                let today = w.grammar().current_date();
+                w.push(today);
             }
             Expr::Interval { amount, unit } => {
                 if matches!(unit, TimeUnit::Quarter | TimeUnit::Week) {

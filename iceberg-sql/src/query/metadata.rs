@@ -1,7 +1,8 @@
-//! Iceberg metadata tables and typed rows for their documented columns (reference §4.2).
+//! Iceberg metadata tables and typed rows for their documented columns.
 //!
 //! Athena names them `"db"."t$snapshots"`; Spark `db.t.snapshots`. The column sets are
-//! the Trino connector's (Athena lists only the table names, reference C12): scalar
+//! the Trino connector's (<https://trino.io/docs/current/connector/iceberg.html#metadata-tables>;
+//! Athena's page lists only the table names: <https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html>): scalar
 //! columns are typed; maps decode into `BTreeMap`s; nested `row(...)` columns whose shape
 //! depends on the table or the engine version (`$partitions.partition` and `.data`,
 //! `$manifests.partition_summaries`) are read as their JSON text.
@@ -65,14 +66,6 @@ pub trait MetadataRow: FromRow {
     /// Columns selected as `CAST(col AS JSON)` (Spark: `to_json(col)`).
     fn json_columns() -> &'static [&'static str] {
         &[]
-    }
-
-    /// Spark's spelling of a column where it differs from Trino's (Spark names or lacks
-    /// some columns): an expression of ours, rendered `<expr> AS <column>` in the
-    /// default projection. `None` means the same name.
-    fn spark_expr(column: &str) -> Option<&'static str> {
-        let _ = column;
-        None
     }
 }
 
@@ -370,15 +363,6 @@ impl MetadataRow for ManifestRow {
     fn json_columns() -> &'static [&'static str] {
         &["partition_summaries"]
     }
-    /// Spark's `manifests` table has no row counts.
-    fn spark_expr(column: &str) -> Option<&'static str> {
-        match column {
-            "added_rows_count" | "existing_rows_count" | "deleted_rows_count" => {
-                Some("CAST(NULL AS bigint)")
-            }
-            _ => None,
-        }
-    }
 }
 
 impl FromRow for ManifestRow {
@@ -437,10 +421,6 @@ impl MetadataRow for PartitionRow {
     }
     fn json_columns() -> &'static [&'static str] {
         &["partition"]
-    }
-    /// Spark calls it `total_data_file_size_in_bytes`.
-    fn spark_expr(column: &str) -> Option<&'static str> {
-        (column == "total_size").then_some("total_data_file_size_in_bytes")
     }
 }
 

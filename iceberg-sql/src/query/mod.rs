@@ -1,5 +1,6 @@
 //! `SELECT`: projections, filters, aggregates, GROUP BY, ORDER BY, LIMIT, joins on typed
-//! keys, time travel and Iceberg metadata tables (reference §4).
+//! keys, time travel and Iceberg metadata tables
+//! (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-data.html>).
 //!
 //! Time travel is typed ([`Snapshot`]) and goes right after the table name:
 //! `FROM db.t FOR VERSION AS OF 5789234567890123456` or
@@ -14,16 +15,16 @@ pub mod metadata;
 
 use std::marker::PhantomData;
 
-use chrono::{DateTime, Timelike, Utc};
+use chrono::{DateTime, Utc};
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::{ColumnValue, Expr, IntoOperand, Scope, SqlExpr};
+use crate::expr::{ColumnValue, Expr, IntoOperand, Scope};
 use crate::ident::{check_name, NameRole};
 use crate::model::{Column, TableName};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind};
 use crate::types::IcebergType;
 use crate::Col;
 
@@ -38,26 +39,6 @@ pub enum Snapshot {
     Version(i64),
     /// `FOR TIMESTAMP AS OF TIMESTAMP '... UTC'`.
     Timestamp(DateTime<Utc>),
-}
-
-impl Snapshot {
-    fn write(&self, w: &mut SqlWriter) {
-        match self {
-            Snapshot::Version(id) => {
-                w.push(" FOR VERSION AS OF ").push(&id.to_string());
-            }
-            Snapshot::Timestamp(ts) => {
-                // A chrono value, never user text: digits, '-', ':', ' ' and '.'.
-                let mut text = ts.format("%Y-%m-%d %H:%M:%S").to_string();
-                if ts.nanosecond() % 1_000_000_000 != 0 {
-                    text.push_str(&ts.format("%.6f").to_string());
-                }
-                w.push(" FOR TIMESTAMP AS OF TIMESTAMP '")
-                    .push(&text)
-                    .push(" UTC'");
-            }
-        }
-    }
 }
 
 /// Sort direction.
@@ -107,8 +88,8 @@ enum Item {
     Nested(String),
     /// A plain column of a metadata table (default projection).
     Name(String),
-    /// Spark's spelling of a metadata column (our static text) `AS` its name.
-    Spark(&'static str, String),
+    /// The target's own expression for a metadata column (our static text) `AS` its name.
+    Renamed(&'static str, String),
 }
 
 /// Builds a `SELECT` over table (or metadata row type) `S`.
@@ -116,7 +97,7 @@ enum Item {
 /// ```
 /// use iceberg_sql::prelude::*;
 /// use iceberg_sql::query::{Select, Snapshot, Order};
-/// use iceberg_sql::expr::count_all;
+/// use iceberg_sql::dsl::count_all;
 /// # #[derive(Debug)] struct McpEvent;
 /// # impl McpEvent {
 /// #     const TOOL_NAME: Col<McpEvent, String> = Col::new("tool_name");
@@ -130,7 +111,7 @@ enum Item {
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
 /// # }
-/// let q = Select::<McpEvent>::table()
+/// let q = McpEvent::select()
 ///     .expr_as(count_all(), "event_count")
 ///     .column(McpEvent::TOOL_NAME)
 ///     .as_of(Snapshot::Version(5789234567890123456))
@@ -150,7 +131,6 @@ pub struct Select<S> {
     relation: Relation,
     columns: Vec<Column>,
     json_columns: &'static [&'static str],
-    spark_expr: fn(&str) -> Option<&'static str>,
     items: Vec<Item>,
     filter: Option<Expr>,
     group_by: Vec<Expr>,
@@ -158,7 +138,6 @@ pub struct Select<S> {
     limit: Option<u64>,
     as_of: Option<Snapshot>,
     joins: Vec<Join>,
-    dialect: Dialect,
     _scope: PhantomData<fn() -> S>,
 }
 
@@ -168,7 +147,6 @@ impl<S> Clone for Select<S> {
             relation: self.relation.clone(),
             columns: self.columns.clone(),
             json_columns: self.json_columns,
-            spark_expr: self.spark_expr,
             items: self.items.clone(),
             filter: self.filter.clone(),
             group_by: self.group_by.clone(),
@@ -176,15 +154,14 @@ impl<S> Clone for Select<S> {
             limit: self.limit,
             as_of: self.as_of,
             joins: self.joins.clone(),
-            dialect: self.dialect,
             _scope: PhantomData,
         }
     }
 }
 
 impl<T: IcebergTable> Select<T> {
-    /// `SELECT ... FROM` the record type's table.
-    pub fn table() -> Self {
+    /// `SELECT ... FROM` the record type's table ([`TableStatements::select`](crate::TableStatements::select)).
+    pub(crate) fn table() -> Self {
         let def = T::table_def();
         Self::new(
             Relation::Table(def.name().clone()),
@@ -212,15 +189,15 @@ impl<T: IcebergTable> Select<T> {
     /// #     }
     /// #     fn to_values(&self) -> Vec<Value> { vec![] }
     /// # }
-    /// let q = Select::<McpEvent>::table()
+    /// let q = McpEvent::select()
     ///     .into_table(TableName::new("analytics", "mcp_events_staging"))
     ///     .column(McpEvent::TOOL_NAME)
     ///     .filter(McpEvent::TOOL_NAME.eq("query_data"));
     /// assert_eq!(q.build()?.sql(),
     ///     "SELECT tool_name FROM analytics.mcp_events_staging WHERE tool_name = 'query_data'");
-    /// assert_eq!(q.dialect(Dialect::Spark).build()?.sql(),
+    /// assert_eq!(q.build_for(Dialect::Spark)?.sql(),
     ///     "SELECT tool_name FROM analytics.mcp_events_staging WHERE tool_name = 'query_data'");
-    /// let bad = Select::<McpEvent>::table().into_table(TableName::new("analytics", "Staging"));
+    /// let bad = McpEvent::select().into_table(TableName::new("analytics", "Staging"));
     /// assert!(bad.build().is_err()); // name checked
     /// # Ok::<(), iceberg_sql::Error>(())
     /// ```
@@ -231,35 +208,14 @@ impl<T: IcebergTable> Select<T> {
 }
 
 impl<R: MetadataRow> Select<R> {
-    /// `SELECT ... FROM` metadata table `R::TABLE` of `table`: Athena
-    /// `"db"."t$snapshots"`, Spark `db.t.snapshots`. Without a projection every column
-    /// of `R` is listed, nested ones as JSON text, so rows decode with `R::from_row`.
-    ///
-    /// ```
-    /// use iceberg_sql::prelude::*;
-    /// use iceberg_sql::query::{Order, Select, SnapshotRow};
-    /// let t = TableName::new("analytics", "mcp_events");
-    /// let q = Select::<SnapshotRow>::metadata(&t)
-    ///     .column(SnapshotRow::SNAPSHOT_ID)
-    ///     .column(SnapshotRow::COMMITTED_AT)
-    ///     .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
-    ///     .limit(20);
-    /// assert_eq!(q.build()?.sql(),
-    ///     "SELECT snapshot_id, committed_at FROM \"analytics\".\"mcp_events$snapshots\" \
-    ///      ORDER BY committed_at DESC LIMIT 20");
-    /// assert_eq!(q.dialect(Dialect::Spark).build()?.sql(),
-    ///     "SELECT snapshot_id, committed_at FROM analytics.mcp_events.snapshots \
-    ///      ORDER BY committed_at DESC LIMIT 20");
-    /// # Ok::<(), iceberg_sql::Error>(())
-    /// ```
-    pub fn metadata(table: &TableName) -> Self {
-        let mut s = Self::new(
+    /// `SELECT ... FROM` metadata table `R::TABLE` of `table`
+    /// ([`TableName::metadata`]).
+    pub(crate) fn metadata(table: &TableName) -> Self {
+        Self::new(
             Relation::Metadata(table.clone(), R::TABLE),
             R::columns(),
             R::json_columns(),
-        );
-        s.spark_expr = R::spark_expr;
-        s
+        )
     }
 }
 
@@ -276,7 +232,6 @@ impl<S> Select<S> {
             relation,
             columns,
             json_columns: json,
-            spark_expr: |_| None,
             items: Vec::new(),
             filter: None,
             group_by: Vec::new(),
@@ -284,20 +239,8 @@ impl<S> Select<S> {
             limit: None,
             as_of: None,
             joins: Vec::new(),
-            dialect: Dialect::Athena,
             _scope: PhantomData,
         }
-    }
-
-    /// Renders for `dialect` (default: Athena).
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-
-    /// The dialect this query renders for.
-    pub fn current_dialect(&self) -> Dialect {
-        self.dialect
     }
 
     /// Projects a column.
@@ -326,16 +269,6 @@ impl<S> Select<S> {
             Expr::literal(value.to_value(), V::iceberg_type()),
             Some(alias.to_string()),
         ));
-        self
-    }
-
-    /// Adds a `WHERE` condition (several are joined with `AND`).
-    pub fn filter<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
-        let c = cond.into_operand();
-        self.filter = Some(match self.filter.take() {
-            None => c,
-            Some(prev) => and(prev, c),
-        });
         self
     }
 
@@ -411,7 +344,7 @@ impl<S> Select<S> {
                     errors.push(scope_err(name));
                 } else if !known(name) {
                     errors.push(Error::new(
-                        ErrorKind::InvalidTable,
+                        ErrorKind::UnknownColumn,
                         format!("`{shown}` has no column `{name}`"),
                     ));
                 } else if joined(name) > 0
@@ -448,7 +381,7 @@ impl<S> Select<S> {
                     Some(j) => {
                         if !j.columns.iter().any(|c| c.name == *name) {
                             errors.push(Error::new(
-                                ErrorKind::InvalidTable,
+                                ErrorKind::UnknownColumn,
                                 format!("`{}` has no column `{name}`", j.table),
                             ));
                         } else if known(name) && !(j.left_key == *name && j.right_key == *name) {
@@ -459,7 +392,7 @@ impl<S> Select<S> {
                         }
                     }
                 },
-                Item::Json(_) | Item::Name(_) | Item::Spark(..) | Item::Nested(_) => {}
+                Item::Json(_) | Item::Name(_) | Item::Renamed(..) | Item::Nested(_) => {}
             }
         }
         if let Some(f) = &self.filter {
@@ -467,7 +400,7 @@ impl<S> Select<S> {
             if f.contains_aggregate() {
                 errors.push(
                     Error::new(
-                        ErrorKind::InvalidValue,
+                        ErrorKind::DisallowedSyntax,
                         "an aggregate cannot appear in WHERE",
                     )
                     .with_hint("filter the aggregate's input with .filter() on the aggregate (FILTER (WHERE ...))"),
@@ -478,7 +411,7 @@ impl<S> Select<S> {
             check_expr(g, &mut errors);
             if g.contains_aggregate() {
                 errors.push(Error::new(
-                    ErrorKind::InvalidValue,
+                    ErrorKind::DisallowedSyntax,
                     "an aggregate cannot appear in GROUP BY",
                 ));
             }
@@ -489,13 +422,13 @@ impl<S> Select<S> {
         for j in &self.joins {
             if !known(j.left_key) {
                 errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!("`{shown}` has no column `{}`", j.left_key),
                 ));
             }
             if !j.columns.iter().any(|c| c.name == j.right_key) {
                 errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!("`{}` has no column `{}`", j.table, j.right_key),
                 ));
             }
@@ -518,12 +451,12 @@ impl<S> Select<S> {
                         .group_by
                         .iter()
                         .any(|g| matches!(g, Expr::Column { name: n, .. } if *n == name.as_str())),
-                    Item::Json(_) | Item::Name(_) | Item::Spark(..) => false,
+                    Item::Json(_) | Item::Name(_) | Item::Renamed(..) => false,
                 };
                 if ungrouped {
                     errors.push(
                         Error::new(
-                            ErrorKind::InvalidValue,
+                            ErrorKind::DisallowedSyntax,
                             "a projected expression that is not an aggregate must be in GROUP BY",
                         )
                         .with_hint("add it with .group_by(...), or aggregate it"),
@@ -553,23 +486,24 @@ impl<S> Select<S> {
         self.render_query(w, false)
     }
 
-    /// Writes the query; with `for_reading` (a SELECT whose rows come back to us), Athena
-    /// reads nested table columns as JSON text so that they decode exactly.
+    /// Writes the query; with `for_reading` (a SELECT whose rows come back to us),
+    /// nested table columns are read as JSON text where the target needs that to decode
+    /// them exactly.
     fn render_query(&self, w: &mut SqlWriter, for_reading: bool) -> Result<()> {
         self.check()?;
-        let spark = w.dialect() == Dialect::Spark;
-        let json_nested = for_reading && !spark;
+        let rules = w.rules();
+        let json_nested = for_reading && rules.nested_columns_as_json();
         w.push("SELECT ");
         let json_items: Vec<Item>;
-        let spark_names = spark
-            && self
-                .columns
-                .iter()
-                .any(|c| (self.spark_expr)(&c.name).is_some());
-        // Athena: list a table's columns so that nested ones can be read as JSON.
-        let nested_default = json_nested
-            && matches!(self.relation, Relation::Table(_))
-            && self.columns.iter().any(|c| !c.ty.is_primitive());
+        let metadata = match &self.relation {
+            Relation::Metadata(_, m) => Some(*m),
+            Relation::Table(_) => None,
+        };
+        let renamed = |column: &str| metadata.and_then(|m| rules.metadata_column(m, column));
+        let any_renamed = self.columns.iter().any(|c| renamed(&c.name).is_some());
+        // List a table's columns so that nested ones can be read as JSON.
+        let nested_default =
+            json_nested && metadata.is_none() && self.columns.iter().any(|c| !c.ty.is_primitive());
         let items = if self.items.is_empty() && nested_default {
             json_items = self
                 .columns
@@ -583,15 +517,15 @@ impl<S> Select<S> {
                 })
                 .collect();
             &json_items
-        } else if self.items.is_empty() && (!self.json_columns.is_empty() || spark_names) {
+        } else if self.items.is_empty() && (!self.json_columns.is_empty() || any_renamed) {
             json_items = self
                 .columns
                 .iter()
                 .map(|c| match self.json_columns.iter().find(|j| **j == c.name) {
                     Some(j) => Item::Json(j),
-                    None => match (spark, (self.spark_expr)(&c.name)) {
-                        (true, Some(e)) => Item::Spark(e, c.name.clone()),
-                        _ => Item::Name(c.name.clone()),
+                    None => match renamed(&c.name) {
+                        Some(e) => Item::Renamed(e, c.name.clone()),
+                        None => Item::Name(c.name.clone()),
                     },
                 })
                 .collect();
@@ -602,10 +536,7 @@ impl<S> Select<S> {
         if items.is_empty() {
             w.push_char('*');
         }
-        for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
+        w.try_comma_list(items, |w, item| {
             match item {
                 Item::Expr(e, alias) => {
                     e.render(w)?;
@@ -619,52 +550,36 @@ impl<S> Select<S> {
                 Item::Name(name) => {
                     w.ident(name);
                 }
-                Item::Spark(expr, name) => {
+                Item::Renamed(expr, name) => {
                     w.push(expr).push(" AS ").ident(name);
                 }
-                Item::Nested(name) if !json_nested => {
-                    w.ident(name);
-                }
+                // Only listed when the target reads nested values as JSON.
                 Item::Nested(name) => {
-                    w.push("CAST(")
-                        .ident(name)
-                        .push(" AS JSON) AS ")
-                        .ident(name);
+                    rules.write_to_json(w, &mut |w| {
+                        w.ident(name);
+                        Ok(())
+                    })?;
+                    w.push(" AS ").ident(name);
                 }
                 Item::Json(name) => {
-                    if spark {
-                        w.push("to_json(").ident(name).push(") AS ").ident(name);
-                    } else {
-                        w.push("CAST(")
-                            .ident(name)
-                            .push(" AS JSON) AS ")
-                            .ident(name);
-                    }
+                    rules.write_to_json(w, &mut |w| {
+                        w.ident(name);
+                        Ok(())
+                    })?;
+                    w.push(" AS ").ident(name);
                 }
             }
-        }
+            Ok(())
+        })?;
         w.push(" FROM ");
         match &self.relation {
             Relation::Table(t) => {
                 w.table_name(t);
             }
-            Relation::Metadata(t, m) => {
-                if spark {
-                    w.table_name(t).push_char('.').push(m.name());
-                } else {
-                    // `$` needs quotes; names are checked [a-z0-9_], so quoting by hand is safe.
-                    w.push_char('"')
-                        .push(&t.database)
-                        .push("\".\"")
-                        .push(&t.table)
-                        .push_char('$')
-                        .push(m.name())
-                        .push_char('"');
-                }
-            }
+            Relation::Metadata(t, m) => rules.write_metadata_table(w, t, *m),
         }
         if let Some(s) = &self.as_of {
-            s.write(w);
+            rules.write_time_travel(w, s);
         }
         for j in &self.joins {
             w.push(match j.kind {
@@ -686,17 +601,20 @@ impl<S> Select<S> {
             w.push(" WHERE ");
             f.render(w)?;
         }
-        for (i, g) in self.group_by.iter().enumerate() {
-            w.push(if i == 0 { " GROUP BY " } else { ", " });
-            g.render(w)?;
+        if !self.group_by.is_empty() {
+            w.push(" GROUP BY ");
+            w.try_comma_list(&self.group_by, |w, g| g.render(w))?;
         }
-        for (i, (o, dir)) in self.order_by.iter().enumerate() {
-            w.push(if i == 0 { " ORDER BY " } else { ", " });
-            o.render(w)?;
-            w.push(match dir {
-                Order::Asc => " ASC",
-                Order::Desc => " DESC",
-            });
+        if !self.order_by.is_empty() {
+            w.push(" ORDER BY ");
+            w.try_comma_list(&self.order_by, |w, (o, dir)| {
+                o.render(w)?;
+                w.push(match dir {
+                    Order::Asc => " ASC",
+                    Order::Desc => " DESC",
+                });
+                Ok(())
+            })?;
         }
         if let Some(n) = self.limit {
             w.push(" LIMIT ").push(&n.to_string());
@@ -717,7 +635,7 @@ impl<S> Select<S> {
                 Item::Expr(Expr::Column { name, .. }, None) => Some(name.to_string()),
                 Item::Expr(..) => None,
                 Item::Joined(_, n) | Item::Json(n) => Some(n.to_string()),
-                Item::Name(n) | Item::Spark(_, n) | Item::Nested(n) => Some(n.clone()),
+                Item::Name(n) | Item::Renamed(_, n) | Item::Nested(n) => Some(n.clone()),
             })
             .collect()
     }
@@ -730,70 +648,69 @@ impl<S> Select<S> {
             .map(|c| c.ty.clone())
     }
 
-    /// Checks, renders and validates the statement.
+    /// Checks, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
-        let mut w = SqlWriter::new(StatementKind::Select, self.dialect);
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        let mut w = SqlWriter::new(StatementKind::Select, dialect);
         self.render_query(&mut w, true)?;
         w.finish()
     }
 }
 
-fn and(a: Expr, b: Expr) -> Expr {
-    Expr::Binary {
-        op: crate::expr::BinaryOp::And,
-        left: Box::new(a),
-        right: Box::new(b),
+impl<S> Filter<S> for Select<S> {
+    fn filter<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
+        self.filter = Expr::and_then(self.filter.take(), cond.into_operand());
+        self
     }
 }
 
-/// Entry points on every record type: `McpEvent::select()`, `McpEvent::metadata::<SnapshotRow>()`,
-/// `McpEvent::optimize()`, `McpEvent::vacuum()`.
-///
-/// ```
-/// use iceberg_sql::prelude::*;
-/// use iceberg_sql::query::SnapshotRow;
-/// # #[derive(Debug)] struct McpEvent;
-/// # impl IcebergTable for McpEvent {
-/// #     fn table_def() -> &'static TableDef {
-/// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
-/// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events")
-/// #             .column(Column::new("tool_name", IcebergType::String))
-/// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
-/// #     }
-/// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// # }
-/// assert_eq!(McpEvent::select().limit(1).build()?.sql(), "SELECT * FROM analytics.mcp_events LIMIT 1");
-/// assert_eq!(McpEvent::metadata::<SnapshotRow>().build()?.sql(),
-///     "SELECT committed_at, snapshot_id, parent_id, operation, manifest_list, \
-///      CAST(summary AS JSON) AS summary FROM \"analytics\".\"mcp_events$snapshots\"");
-/// assert_eq!(McpEvent::optimize().build()?.sql(),
-///     "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK");
-/// assert_eq!(McpEvent::vacuum().build()?.sql(), "VACUUM analytics.mcp_events");
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub trait TableQueries: IcebergTable {
-    /// `SELECT ... FROM` this table.
-    fn select() -> Select<Self> {
-        Select::table()
-    }
-
-    /// `SELECT ... FROM` one of this table's metadata tables.
-    fn metadata<R: MetadataRow>() -> Select<R> {
-        Select::metadata(Self::table_def().name())
-    }
-
-    /// `OPTIMIZE` this table.
-    fn optimize() -> crate::maintenance::Optimize<'static> {
-        Self::table_def().optimize()
-    }
-
-    /// `VACUUM` this table.
-    fn vacuum() -> crate::maintenance::Vacuum<'static> {
-        Self::table_def().vacuum()
+impl TableName {
+    /// `SELECT ... FROM` metadata table `R::TABLE` of this table: Athena
+    /// `"db"."t$snapshots"`, Spark `db.t.snapshots`. Without a projection every column
+    /// of `R` is listed, nested ones as JSON text, so rows decode with `R::from_row`.
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::query::SnapshotRow;
+    /// # #[derive(Debug)] struct McpEvent;
+    /// # impl IcebergTable for McpEvent {
+    /// #     fn table_def() -> &'static TableDef {
+    /// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+    /// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events")
+    /// #             .column(Column::new("tool_name", IcebergType::String))
+    /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
+    /// #     }
+    /// #     fn to_values(&self) -> Vec<Value> { vec![] }
+    /// # }
+    /// assert_eq!(McpEvent::select().limit(1).build()?.sql(), "SELECT * FROM analytics.mcp_events LIMIT 1");
+    /// let table = McpEvent::table_def();
+    /// assert_eq!(table.name().metadata::<SnapshotRow>().build()?.sql(),
+    ///     "SELECT committed_at, snapshot_id, parent_id, operation, manifest_list, \
+    ///      CAST(summary AS JSON) AS summary FROM \"analytics\".\"mcp_events$snapshots\"");
+    /// assert_eq!(table.optimize().build()?.sql(),
+    ///     "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK");
+    /// assert_eq!(table.vacuum().build()?.sql(), "VACUUM analytics.mcp_events");
+    ///
+    /// use iceberg_sql::query::Order;
+    /// let t = TableName::new("analytics", "mcp_events");
+    /// let q = t.metadata::<SnapshotRow>()
+    ///     .column(SnapshotRow::SNAPSHOT_ID)
+    ///     .column(SnapshotRow::COMMITTED_AT)
+    ///     .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
+    ///     .limit(20);
+    /// assert_eq!(q.build()?.sql(),
+    ///     "SELECT snapshot_id, committed_at FROM \"analytics\".\"mcp_events$snapshots\" \
+    ///      ORDER BY committed_at DESC LIMIT 20");
+    /// assert_eq!(q.build_for(Dialect::Spark)?.sql(),
+    ///     "SELECT snapshot_id, committed_at FROM analytics.mcp_events.snapshots \
+    ///      ORDER BY committed_at DESC LIMIT 20");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn metadata<R: MetadataRow>(&self) -> Select<R> {
+        Select::metadata(self)
     }
 }
-
-impl<T: IcebergTable> TableQueries for T {}
-
-/// Typed helper: a condition usable in a [`Select`] over `S`.
-pub type Filter<S> = SqlExpr<S, bool>;

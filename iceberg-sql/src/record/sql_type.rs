@@ -91,21 +91,23 @@ impl SqlKind {
     /// `"day"`, `"hour"`, `"bucket"`, `"truncate"`) accepts a source column of this kind
     /// (the rules of [`crate::PartitionTransform::accepts`]). `Unknown` is accepted.
     pub const fn accepts(self, transform: &str) -> bool {
+        use iceberg_sql_rules::TypeKind as T;
         use SqlKind as K;
-        if matches!(self, K::Unknown) {
-            return true;
-        }
-        match transform.as_bytes() {
-            b"identity" => !matches!(self, K::List | K::Map | K::Struct),
-            b"year" | b"month" | b"day" => matches!(self, K::Date | K::Timestamp),
-            b"hour" => matches!(self, K::Timestamp),
-            b"bucket" => matches!(
-                self,
-                K::Int | K::Long | K::Decimal | K::Date | K::Timestamp | K::String | K::Binary
-            ),
-            b"truncate" => matches!(self, K::Int | K::Long | K::Decimal | K::String | K::Binary),
-            _ => true,
-        }
+        let kind = match self {
+            K::Boolean => T::Boolean,
+            K::Int => T::Int,
+            K::Long => T::Long,
+            K::Float => T::Float,
+            K::Double => T::Double,
+            K::Decimal => T::Decimal,
+            K::Date => T::Date,
+            K::Timestamp => T::Timestamp,
+            K::String => T::String,
+            K::Binary => T::Binary,
+            K::List | K::Map | K::Struct => T::Nested,
+            K::Unknown => return true,
+        };
+        iceberg_sql_rules::transform_accepts(transform, kind)
     }
 }
 

@@ -1,29 +1,31 @@
-//! The allow-list: which parsed shapes each [`StatementKind`] may have in each
-//! [`Grammar`].
+//! The allow-list: which parsed shapes each [`StatementKind`] may have for each target
+//! and [`Grammar`].
 //!
 //! Two layers:
 //!
 //! * the top-level statement must be the variant the kind renders, with every
 //!   clause sqlparser accepts for other engines left empty (`ON CONFLICT`, `RETURNING`,
-//!   `OUTPUT`, Redshift `VACUUM` flags, ClickHouse `OPTIMIZE` options, …);
-//! * a [`Visitor`] over the whole tree refuses constructs the engine lacks (`TOP`,
+//!   `OUTPUT`, Redshift `VACUUM` flags, ClickHouse `OPTIMIZE` options, …). Where targets
+//!   write a kind differently (CREATE TABLE's clauses, OPTIMIZE and VACUUM, UNLOAD,
+//!   `DROP … PURGE`) the target's part in [`super::dialects`] checks it;
+//! * a [`Visitor`] over the whole tree refuses constructs the grammar lacks (`TOP`,
 //!   `QUALIFY`, `::` casts, `LIMIT a, b`, `FOR SYSTEM_TIME`, MERGE `NOT MATCHED BY`, …),
-//!   enforces the grammar's identifier quoting, and counts `?` placeholders.
+//!   enforces its identifier quoting, and counts `?` placeholders.
 
 use std::ops::ControlFlow;
 
 use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
     AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, Expr, FromTable,
-    FunctionArg, FunctionArguments, HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
-    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, ShowCreateObject,
-    Spanned, SqlOption, Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan,
-    Visit, Visitor,
+    Ident, LimitClause, MergeAction, MergeClauseKind, MergeInsertKind, ObjectType, Query, Select,
+    SelectFlavor, SelectItem, ShowCreateObject, Spanned, SqlOption, Statement, TableFactor,
+    TableObject, TableVersion, Value, ValueWithSpan, Visit, Visitor,
 };
 use sqlparser::tokenizer::Span;
 
+use super::dialects::TargetSyntax;
 use super::{grammar_name, hooks, located, to_location};
-use crate::dialect::Grammar;
+use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::StatementKind;
 
@@ -32,9 +34,11 @@ pub(super) fn check(
     stmt: &mut Statement,
     sql: &str,
     kind: StatementKind,
-    grammar: Grammar,
+    dialect: Dialect,
     param_count: usize,
 ) -> Result<()> {
+    let grammar = dialect.grammar(kind);
+    let rules = dialect.rules();
     let create_table_shape_ok = match stmt {
         Statement::CreateTable(ct) => create_table_shape_ok(ct),
         _ => true,
@@ -44,9 +48,12 @@ pub(super) fn check(
         sql,
         grammar,
         kind,
+        engine: rules.name(),
+        target: rules.syntax(),
+        accepts_parameters: rules.accepts_parameters(kind),
         create_table_shape_ok,
     };
-    let mut exempt: Vec<*const Ident> = Vec::new();
+    let mut exempt = Exempt::default();
     check_top(&ctx, stmt, &mut exempt)?;
     let mut v = Checker {
         ctx: &ctx,
@@ -77,30 +84,71 @@ pub(super) fn check(
     Ok(())
 }
 
-struct Ctx<'a> {
-    sql: &'a str,
-    grammar: Grammar,
-    kind: StatementKind,
+/// What every check needs to know about the statement being validated.
+pub(crate) struct Ctx<'a> {
+    /// The text.
+    pub(super) sql: &'a str,
+    /// The grammar it is written in.
+    pub(super) grammar: Grammar,
+    /// What it should do.
+    pub(super) kind: StatementKind,
+    /// The target engine's name, for messages.
+    engine: &'static str,
+    /// The target's part of the allow-list.
+    target: &'static dyn TargetSyntax,
+    /// Whether the target takes `?` parameters for this kind.
+    accepts_parameters: bool,
     /// For CREATE TABLE: whether every clause outside the ones we render is empty.
     create_table_shape_ok: bool,
 }
 
 impl Ctx<'_> {
-    fn at_span(&self, msg: impl Into<String>, span: Span) -> Error {
+    /// A refusal pointing at `span`.
+    pub(super) fn at_span(&self, msg: impl Into<String>, span: Span) -> Error {
         let loc = located(self.sql, to_location(span.start));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
-    fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
+    /// A refusal pointing at the first occurrence of `word` (for nodes without a span).
+    pub(super) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
         let loc = located(self.sql, find_word(self.sql, word));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
-    fn engine(&self) -> &'static str {
-        match self.grammar {
-            Grammar::HiveDdl | Grammar::TrinoDml => "Athena",
-            Grammar::Spark => "Spark",
+    /// The target engine's name (`Athena`, `Spark`).
+    pub(super) fn engine(&self) -> &'static str {
+        self.engine
+    }
+}
+
+/// Names exempt from the quoting check because they are not names in the text: property
+/// keys (`'table_type'`), the UNLOAD target. Kept by position in the text.
+#[derive(Default)]
+pub(crate) struct Exempt(Vec<(Span, String)>);
+
+impl Exempt {
+    /// Exempts `ident`.
+    pub(super) fn add(&mut self, ident: &Ident) {
+        self.0.push((ident.span, ident.value.clone()));
+    }
+
+    /// Exempts every part of every key of `options` (`'key'='value'` lists).
+    pub(super) fn add_keys(&mut self, options: &[SqlOption]) {
+        for opt in options {
+            if let SqlOption::KeyValue { key, .. } = opt {
+                for part in &key.0 {
+                    if let Some(i) = part.as_ident() {
+                        self.add(i);
+                    }
+                }
+            }
         }
+    }
+
+    fn contains(&self, ident: &Ident) -> bool {
+        self.0
+            .iter()
+            .any(|(span, value)| *span == ident.span && *value == ident.value)
     }
 }
 
@@ -160,7 +208,8 @@ fn found_statement(sql: &str, stmt: &Statement) -> String {
     }
 }
 
-fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
+/// The statement is not the one `ctx.kind` renders; `expected` says which it should be.
+pub(super) fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
     let found = found_statement(ctx.sql, stmt);
     let loc = located(ctx.sql, None);
     Error::new(
@@ -173,7 +222,7 @@ fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
     .with_sql(ctx.sql, loc)
 }
 
-fn object_span(name: &sqlparser::ast::ObjectName) -> Span {
+pub(super) fn object_span(name: &sqlparser::ast::ObjectName) -> Span {
     name.span()
 }
 
@@ -181,7 +230,7 @@ fn object_span(name: &sqlparser::ast::ObjectName) -> Span {
 // Top level
 // ---------------------------------------------------------------------------------
 
-fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Vec<*const Ident>) -> Result<()> {
+fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
     use StatementKind as K;
     let g = ctx.grammar;
     match (ctx.kind, stmt) {
@@ -218,12 +267,8 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Vec<*const Ident>) -> Res
                     object_span(&names[0]),
                 ));
             }
-            if *purge && g != Grammar::Spark {
-                return Err(ctx.at_word(
-                    "DROP TABLE … PURGE is Spark syntax: Athena's DROP TABLE on an Iceberg table \
-                     always deletes the data; write DROP TABLE [IF EXISTS] t",
-                    "PURGE",
-                ));
+            if *purge {
+                ctx.target.check_purge(ctx)?;
             }
             Ok(())
         }
@@ -233,13 +278,13 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Vec<*const Ident>) -> Res
             for op in &at.operations {
                 match op {
                     AlterTableOperation::SetTblProperties { table_properties } => {
-                        exempt_keys(table_properties, exempt)
+                        exempt.add_keys(table_properties)
                     }
                     AlterTableOperation::ResetOptions { options } => {
                         for name in options {
                             for part in &name.0 {
                                 if let Some(i) = part.as_ident() {
-                                    exempt.push(i as *const Ident);
+                                    exempt.add(i);
                                 }
                             }
                         }
@@ -327,104 +372,8 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Vec<*const Ident>) -> Res
         (K::Merge, _) => Err(wrong_kind(ctx, stmt, "a MERGE INTO")),
         (K::Select, Statement::Query(_)) => Ok(()),
         (K::Select, _) => Err(wrong_kind(ctx, stmt, "a SELECT")),
-        (
-            K::Unload,
-            Statement::Unload {
-                query,
-                query_text,
-                to,
-                auth,
-                with: _,
-                options,
-            },
-        ) if g == Grammar::TrinoDml => {
-            if query.is_none() || query_text.is_some() || auth.is_some() || !options.is_empty() {
-                return Err(ctx.at_span(
-                    "UNLOAD takes (SELECT …) TO 's3://…' WITH (…) and nothing else in Athena",
-                    to.span,
-                ));
-            }
-            if to.quote_style != Some('\'') {
-                return Err(ctx.at_span(
-                    "UNLOAD target must be a single-quoted S3 URI: TO 's3://bucket/prefix/'",
-                    to.span,
-                ));
-            }
-            exempt.push(to as *const Ident);
-            Ok(())
-        }
-        (K::Unload, _) if g == Grammar::Spark => Err(ctx.at_span(
-            "UNLOAD is Athena-only; Spark has no UNLOAD statement",
-            Span::empty(),
-        )),
-        (K::Unload, _) => Err(wrong_kind(ctx, stmt, "an UNLOAD")),
-        (
-            K::Optimize,
-            Statement::OptimizeTable {
-                has_table_keyword,
-                on_cluster,
-                partition,
-                include_final,
-                deduplicate,
-                zorder,
-                name,
-                ..
-            },
-        ) if g == Grammar::HiveDdl => {
-            if *has_table_keyword
-                || on_cluster.is_some()
-                || partition.is_some()
-                || *include_final
-                || deduplicate.is_some()
-                || zorder.is_some()
-            {
-                return Err(ctx.at_span(
-                    "OPTIMIZE uses options Athena lacks: Athena writes OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]",
-                    object_span(name),
-                ));
-            }
-            Ok(())
-        }
-        (K::Vacuum, Statement::Vacuum(v)) if g == Grammar::HiveDdl => {
-            if v.full
-                || v.sort_only
-                || v.delete_only
-                || v.reindex
-                || v.recluster
-                || v.threshold.is_some()
-                || v.boost
-                || v.table_name.is_none()
-            {
-                return Err(ctx.at_word(
-                    "VACUUM takes no options in Athena: write VACUUM t and set retention with the \
-                     vacuum_* table properties",
-                    "VACUUM",
-                ));
-            }
-            Ok(())
-        }
-        (K::Optimize, Statement::Call(f)) if g == Grammar::Spark => {
-            check_call(ctx, f, "rewrite_data_files")
-        }
-        (K::Vacuum, Statement::Call(f)) if g == Grammar::Spark => {
-            check_call(ctx, f, "expire_snapshots")
-        }
-        (K::Optimize, _) if g == Grammar::Spark => Err(wrong_kind(
-            ctx,
-            stmt,
-            "a CALL <catalog>.system.rewrite_data_files(…)",
-        )),
-        (K::Vacuum, _) if g == Grammar::Spark => Err(wrong_kind(
-            ctx,
-            stmt,
-            "a CALL <catalog>.system.expire_snapshots(…)",
-        )),
-        (K::Optimize, _) => Err(wrong_kind(
-            ctx,
-            stmt,
-            "an OPTIMIZE … REWRITE DATA USING BIN_PACK",
-        )),
-        (K::Vacuum, _) => Err(wrong_kind(ctx, stmt, "a VACUUM")),
+        (K::Unload, _) => ctx.target.check_unload(ctx, stmt, exempt),
+        (K::Optimize | K::Vacuum, _) => ctx.target.check_maintenance(ctx, stmt),
         (
             K::ShowCreateTable,
             Statement::ShowCreate {
@@ -460,20 +409,8 @@ fn returning(ctx: &Ctx) -> Error {
     )
 }
 
-fn exempt_keys(options: &[SqlOption], exempt: &mut Vec<*const Ident>) {
-    for opt in options {
-        if let SqlOption::KeyValue { key, .. } = opt {
-            for part in &key.0 {
-                if let Some(i) = part.as_ident() {
-                    exempt.push(i as *const Ident);
-                }
-            }
-        }
-    }
-}
-
-fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Vec<*const Ident>) -> Result<()> {
-    let g = ctx.grammar;
+/// What every CREATE TABLE (and CTAS) must satisfy; the table clauses are the target's.
+fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()> {
     let name_span = object_span(&ct.name);
     if ct.external {
         return Err(ctx.at_word(
@@ -495,78 +432,13 @@ fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Vec<*const Ident
             format!(
                 "CREATE TABLE uses a clause {} does not accept here ({}); see the documented shape for {}",
                 ctx.engine(),
-                grammar_name(g),
+                grammar_name(ctx.grammar),
                 ctx.kind.name()
             ),
             name_span,
         ));
     }
-    match (g, &ct.table_options) {
-        (Grammar::HiveDdl | Grammar::Spark, CreateTableOptions::TableProperties(props)) => {
-            exempt_keys(props, exempt);
-            if g == Grammar::HiveDdl && !has_iceberg_table_type(props) {
-                return Err(ctx.at_word(
-                    "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
-                    "TBLPROPERTIES",
-                ));
-            }
-        }
-        (Grammar::HiveDdl, _) => return Err(ctx.at_span(
-            "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
-            name_span,
-        )),
-        (Grammar::Spark, CreateTableOptions::None) => {}
-        (Grammar::TrinoDml, CreateTableOptions::With(_) | CreateTableOptions::None) => {}
-        (_, other) => {
-            return Err(ctx.at_span(
-                format!(
-                    "table options written `{other}`: {} CTAS takes WITH (property = value, …)",
-                    ctx.engine()
-                ),
-                name_span,
-            ))
-        }
-    }
-    if g == Grammar::TrinoDml {
-        if !ct.columns.is_empty() || ct.hive_formats.is_some() || ct.partition_by.is_some() {
-            return Err(ctx.at_span(
-                "Athena CTAS takes CREATE TABLE t WITH (…) AS SELECT …: no column list, LOCATION or PARTITIONED BY \
-                 (use the location and partitioning properties)",
-                name_span,
-            ));
-        }
-        if let CreateTableOptions::With(opts) = &ct.table_options {
-            check_ctas_partitioning(ctx, opts)?;
-        }
-    } else {
-        if ct.with_data.is_some() {
-            return Err(ctx.at_word(
-                format!("WITH [NO] DATA is not accepted by {}", ctx.engine()),
-                "DATA",
-            ));
-        }
-        if g == Grammar::Spark
-            && !matches!(
-                ct.hive_formats.as_ref().and_then(|h| h.storage.as_ref()),
-                Some(HiveIOFormat::Using { .. })
-            )
-        {
-            return Err(ctx.at_span("Spark creates Iceberg tables with USING iceberg", name_span));
-        }
-        if ct.query.is_some() && !ct.columns.is_empty() {
-            return Err(ctx.at_span(
-                format!(
-                    "CREATE TABLE … AS SELECT with a column list: {} takes the schema from the query",
-                    ctx.engine()
-                ),
-                name_span,
-            ));
-        }
-        if ct.query.is_none() && ct.columns.is_empty() {
-            return Err(ctx.at_span("CREATE TABLE needs a column list", name_span));
-        }
-    }
-    Ok(())
+    ctx.target.check_create_table(ctx, ct, exempt)
 }
 
 /// Everything other than the clauses we render must be at its default: compare against
@@ -586,91 +458,6 @@ fn create_table_shape_ok(ct: &mut CreateTable) -> bool {
         == CreateTableBuilder::new(ct.name.clone())
             .if_not_exists(ct.if_not_exists)
             .build()
-}
-
-fn has_iceberg_table_type(props: &[SqlOption]) -> bool {
-    props.iter().any(|o| match o {
-        SqlOption::KeyValue { key, value } => {
-            key.0.len() == 1
-                && key.0[0]
-                    .as_ident()
-                    .is_some_and(|k| k.value.eq_ignore_ascii_case("table_type"))
-                && matches!(value, Expr::Value(v)
-                    if matches!(&v.value, Value::SingleQuotedString(s) if s.eq_ignore_ascii_case("iceberg")))
-        }
-        _ => false,
-    })
-}
-
-/// CTAS `partitioning = ARRAY['day(ts)', 'bucket(col, 16)', 'col']`: Trino order.
-fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<()> {
-    for o in opts {
-        let SqlOption::KeyValue { key, value } = o else {
-            continue;
-        };
-        let is_partitioning = key.0.len() == 1
-            && key.0[0]
-                .as_ident()
-                .is_some_and(|k| k.value.eq_ignore_ascii_case("partitioning"));
-        if !is_partitioning {
-            continue;
-        }
-        let Expr::Array(arr) = value else {
-            return Err(ctx.at_span(
-                "CTAS partitioning takes ARRAY['transform', …]",
-                value.span(),
-            ));
-        };
-        for e in &arr.elem {
-            let ok = match e {
-                Expr::Value(v) => match &v.value {
-                    Value::SingleQuotedString(s) => ctas_transform_ok(s),
-                    _ => false,
-                },
-                _ => false,
-            };
-            if !ok {
-                return Err(ctx.at_span(
-                    format!(
-                        "CTAS partitioning entry {e}: Athena CTAS accepts 'col', 'year(col)', 'month(col)', \
-                         'day(col)', 'hour(col)', 'bucket(col, N)' or 'truncate(col, L)' (column first, \
-                         unlike CREATE TABLE's bucket(N, col))"
-                    ),
-                    e.span(),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn is_plain_ident(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-fn ctas_transform_ok(s: &str) -> bool {
-    let s = s.trim();
-    if is_plain_ident(s) {
-        return true;
-    }
-    let Some((name, rest)) = s.split_once('(') else {
-        return false;
-    };
-    let Some(args) = rest.strip_suffix(')') else {
-        return false;
-    };
-    let args: Vec<&str> = args.split(',').map(str::trim).collect();
-    match (name.trim().to_ascii_lowercase().as_str(), args.as_slice()) {
-        ("year" | "month" | "day" | "hour", [col]) => is_plain_ident(col),
-        ("bucket" | "truncate", [col, n]) => {
-            is_plain_ident(col) && n.parse::<u32>().is_ok_and(|n| n > 0)
-        }
-        _ => false,
-    }
 }
 
 fn check_insert(ctx: &Ctx, ins: &sqlparser::ast::Insert) -> Result<()> {
@@ -746,7 +533,7 @@ fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
             MergeClauseKind::NotMatchedBySource | MergeClauseKind::NotMatchedByTarget if trino => {
                 return Err(ctx.at_span(
                     format!(
-                        "WHEN {} is not accepted by Athena MERGE: Athena accepts WHEN MATCHED [AND …] THEN \
+                        "WHEN {} is not accepted by {engine} MERGE: {engine} accepts WHEN MATCHED [AND …] THEN \
                          UPDATE SET … | DELETE and WHEN NOT MATCHED [AND …] THEN INSERT …",
                         c.clause_kind
                     ),
@@ -783,53 +570,6 @@ fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
     Ok(())
 }
 
-/// Spark `CALL <catalog>.system.<procedure>(name => value, …)`.
-fn check_call(ctx: &Ctx, f: &sqlparser::ast::Function, procedure: &str) -> Result<()> {
-    let parts: Vec<&str> = f
-        .name
-        .0
-        .iter()
-        .filter_map(|p| p.as_ident().map(|i| i.value.as_str()))
-        .collect();
-    let ok_name = parts.len() >= 2
-        && parts.len() == f.name.0.len()
-        && parts[parts.len() - 1].eq_ignore_ascii_case(procedure)
-        && parts[parts.len() - 2].eq_ignore_ascii_case("system");
-    if !ok_name {
-        return Err(ctx.at_span(
-            format!(
-                "CALL {}: kind {} runs the Iceberg procedure <catalog>.system.{procedure}(…)",
-                f.name,
-                ctx.kind.name()
-            ),
-            f.name.span(),
-        ));
-    }
-    let args_ok = match &f.args {
-        FunctionArguments::List(l) => {
-            l.duplicate_treatment.is_none()
-                && l.clauses.is_empty()
-                && l.args
-                    .iter()
-                    .all(|a| matches!(a, FunctionArg::Named { .. }))
-        }
-        FunctionArguments::None => false,
-        FunctionArguments::Subquery(_) => false,
-    };
-    if !args_ok
-        || f.filter.is_some()
-        || f.over.is_some()
-        || f.null_treatment.is_some()
-        || !f.within_group.is_empty()
-    {
-        return Err(ctx.at_span(
-            format!("CALL …system.{procedure} takes named arguments only: (table => 'db.t', …)"),
-            f.name.span(),
-        ));
-    }
-    Ok(())
-}
-
 // ---------------------------------------------------------------------------------
 // The visitor
 // ---------------------------------------------------------------------------------
@@ -837,7 +577,7 @@ fn check_call(ctx: &Ctx, f: &sqlparser::ast::Function, procedure: &str) -> Resul
 struct Checker<'a> {
     ctx: &'a Ctx<'a>,
     /// Idents allowed any quote style (TBLPROPERTIES keys, the UNLOAD target).
-    exempt: Vec<*const Ident>,
+    exempt: Exempt,
     placeholders: usize,
     first_extra: Option<Span>,
     param_count: usize,
@@ -883,15 +623,11 @@ impl Visitor for Checker<'_> {
         let Some(q) = ident.quote_style else {
             return ControlFlow::Continue(());
         };
-        if self.exempt.contains(&(ident as *const Ident)) {
+        if self.exempt.contains(ident) {
             return ControlFlow::Continue(());
         }
         let g = self.ctx.grammar;
-        let ok = match g {
-            Grammar::HiveDdl | Grammar::Spark => q == '`',
-            Grammar::TrinoDml => q == '"',
-        };
-        if ok {
+        if q == g.quote_char() {
             return ControlFlow::Continue(());
         }
         let name = &ident.value;
@@ -922,7 +658,7 @@ impl Visitor for Checker<'_> {
         let g = self.ctx.grammar;
         match &value.value {
             Value::Placeholder(p) if p == "?" => {
-                if !self.ctx.kind.accepts_parameters() {
+                if !self.ctx.accepts_parameters {
                     return self.fail(
                         format!(
                             "`?` parameter in {}: Athena accepts execution parameters only in SELECT, \

@@ -18,9 +18,13 @@
 //! | `VACUUM t` | `Statement::Vacuum` with every flag off |
 //! | `row(a double, b int)` | `DataType::Struct(fields, StructBracketKind::Parentheses)` |
 //!
-//! A hook that sees syntax Athena lacks fails with a message tagged [`DISALLOWED`], which
-//! [`super`] turns into [`crate::ErrorKind::DisallowedSyntax`] instead of a parse error.
+//! A hook that sees syntax the engine lacks records a [`Refusal`] (message and
+//! position) in its [`Refusals`] slot and stops the parser with an error; the pipeline
+//! turns that refusal into [`crate::ErrorKind::DisallowedSyntax`] instead of a parse
+//! error. Which statements a target's parser hands to which hook is decided in
+//! `super::dialects`.
 
+use std::cell::RefCell;
 use std::fmt::Display;
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
@@ -38,12 +42,58 @@ use sqlparser::tokenizer::{Location, Token};
 
 use crate::dialect::Grammar;
 
-/// Prefix of a hook error that reports disallowed (rather than malformed) syntax.
-pub(super) const DISALLOWED: &str = "\u{1}disallowed\u{1}";
+/// Syntax a hook refuses because the engine does not accept it (rather than text that
+/// does not parse): what was found and what to write instead, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    /// What was refused and what the engine accepts instead.
+    pub(super) message: String,
+    /// Where in the text.
+    pub(super) location: Location,
+    /// The parser error the hook stopped the parse with.
+    error: String,
+}
 
-/// A hook error for syntax Athena (or Spark) does not accept, pointing at `loc`.
-pub(super) fn disallowed<T>(msg: impl Display, loc: Location) -> Result<T, ParserError> {
-    Err(ParserError::ParserError(format!("{DISALLOWED}{msg}{loc}")))
+/// Where a parse's hooks leave their refusal. sqlparser only carries errors as text, so
+/// a refusing hook also returns a parser error to stop the parse; the pipeline then asks
+/// the slot whether the error it got is that refusal (an error from elsewhere, e.g. a
+/// branch sqlparser tried and abandoned, is not).
+#[derive(Debug, Default)]
+pub(crate) struct Refusals(RefCell<Option<Refusal>>);
+
+impl Refusals {
+    /// The refusal that produced the parser error `error`, if any.
+    pub(super) fn take_for(&self, error: &ParserError) -> Option<Refusal> {
+        let text = error.to_string();
+        let mut slot = self.0.borrow_mut();
+        match slot.take() {
+            Some(r) if text.contains(&r.error) => Some(r),
+            other => {
+                *slot = other;
+                None
+            }
+        }
+    }
+}
+
+/// What every hook needs: the grammar being parsed and the slot for its refusal.
+pub(super) struct Hooks<'a> {
+    pub(super) grammar: Grammar,
+    pub(super) refusals: &'a Refusals,
+}
+
+impl Hooks<'_> {
+    /// Refuses syntax the engine does not accept, pointing at `loc`.
+    pub(super) fn refuse<T>(&self, msg: impl Display, loc: Location) -> Result<T, ParserError> {
+        let message = msg.to_string();
+        let error = format!("{message}{loc}");
+        *self.refusals.0.borrow_mut() = Some(Refusal {
+            message,
+            location: loc,
+            error: error.clone(),
+        });
+        Err(ParserError::ParserError(error))
+    }
 }
 
 /// The keyword of the `n`th next non-whitespace token (`NoKeyword` if it is not an
@@ -78,12 +128,12 @@ fn expect_words(p: &mut Parser, words: &[&str], what: &str) -> Result<(), Parser
 }
 
 /// A `'single-quoted'` string literal (no other string forms).
-fn quoted_string(p: &mut Parser, grammar: Grammar, what: &str) -> Result<String, ParserError> {
+fn quoted_string(h: &Hooks, p: &mut Parser, what: &str) -> Result<String, ParserError> {
     let tok = p.next_token();
     match tok.token {
         Token::SingleQuotedString(s) => {
-            if grammar == Grammar::HiveDdl {
-                check_ddl_string(&s, what, tok.span.start)?;
+            if h.grammar == Grammar::HiveDdl {
+                check_ddl_string(h, &s, what, tok.span.start)?;
             }
             Ok(s)
         }
@@ -93,12 +143,17 @@ fn quoted_string(p: &mut Parser, grammar: Grammar, what: &str) -> Result<String,
 
 /// Hive DDL strings: the Hive lexer's escaping is unverified on Athena, so `'`, `\` and
 /// control characters are refused outright.
-pub(super) fn check_ddl_string(s: &str, what: &str, loc: Location) -> Result<(), ParserError> {
+pub(super) fn check_ddl_string(
+    h: &Hooks,
+    s: &str,
+    what: &str,
+    loc: Location,
+) -> Result<(), ParserError> {
     if let Some(c) = s
         .chars()
         .find(|c| *c == '\'' || *c == '\\' || c.is_control())
     {
-        return disallowed(
+        return h.refuse(
             format_args!(
                 "{what} contains {}: Athena DDL strings go through the Hive lexer, whose escaping is unverified; \
                  use only characters other than ', \\ and control characters",
@@ -118,27 +173,18 @@ pub(super) fn describe_char(c: char) -> String {
     }
 }
 
-/// The statement hook shared by both dialects.
-pub(super) fn parse_statement(
-    p: &mut Parser,
-    grammar: Grammar,
-) -> Option<Result<Statement, ParserError>> {
-    match (kw(p, 0), kw(p, 1), grammar) {
-        (Keyword::CREATE, Keyword::TABLE, Grammar::HiveDdl | Grammar::Spark) => {
-            Some(create_table(p, grammar))
-        }
-        (Keyword::CREATE, Keyword::EXTERNAL, Grammar::HiveDdl) => Some(disallowed(
-            "CREATE EXTERNAL TABLE: Athena rejects EXTERNAL for Iceberg tables \
-             (\"External keyword not supported for table type ICEBERG\"); write CREATE TABLE",
-            p.peek_nth_token_ref(1).span.start,
-        )),
-        (Keyword::ALTER, Keyword::TABLE, Grammar::HiveDdl | Grammar::Spark) => {
-            Some(alter_table(p, grammar))
-        }
-        (Keyword::OPTIMIZE, _, Grammar::HiveDdl) => Some(optimize(p)),
-        (Keyword::VACUUM, _, Grammar::HiveDdl) => Some(vacuum(p)),
-        _ => None,
-    }
+/// Athena refuses `CREATE EXTERNAL TABLE` for Iceberg tables.
+pub(super) fn create_external_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+    h.refuse(
+        "CREATE EXTERNAL TABLE: Athena rejects EXTERNAL for Iceberg tables \
+         (\"External keyword not supported for table type ICEBERG\"); write CREATE TABLE",
+        p.peek_nth_token_ref(1).span.start,
+    )
+}
+
+/// The keywords of the next two tokens, for a parser's statement dispatch.
+pub(super) fn first_keywords(p: &Parser) -> (Keyword, Keyword) {
+    (kw(p, 0), kw(p, 1))
 }
 
 // ---------------------------------------------------------------------------------
@@ -151,14 +197,14 @@ pub(super) fn parse_statement(
 /// Spark: `CREATE TABLE [IF NOT EXISTS] name [(cols)] USING iceberg
 /// [PARTITIONED BY (…)] [LOCATION 's'] [TBLPROPERTIES (…)] [AS query]`, clauses in any
 /// order, each at most once.
-fn create_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserError> {
+pub(super) fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
     p.expect_keywords(&[Keyword::CREATE, Keyword::TABLE])?;
     let if_not_exists = p.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
     let name = p.parse_object_name(false)?;
 
-    let columns = if grammar == Grammar::HiveDdl || p.peek_token_ref().token == Token::LParen {
+    let columns = if h.grammar == Grammar::HiveDdl || p.peek_token_ref().token == Token::LParen {
         p.expect_token(&Token::LParen)?;
-        let cols = p.parse_comma_separated(|p| column_def(p, grammar))?;
+        let cols = p.parse_comma_separated(|p| column_def(h, p))?;
         p.expect_token(&Token::RParen)?;
         cols
     } else {
@@ -171,19 +217,19 @@ fn create_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErr
     let mut using = None;
     let mut query = None;
 
-    if grammar == Grammar::HiveDdl {
+    if h.grammar == Grammar::HiveDdl {
         if p.parse_keywords(&[Keyword::PARTITIONED, Keyword::BY]) {
-            partition_by = Some(partition_transforms(p, grammar)?);
+            partition_by = Some(partition_transforms(h, p)?);
         }
         p.expect_keyword_is(Keyword::LOCATION)?;
-        location = Some(quoted_string(p, grammar, "LOCATION")?);
+        location = Some(quoted_string(h, p, "LOCATION")?);
         if !p.peek_keyword(Keyword::TBLPROPERTIES) {
             return p.expected_ref(
                 "TBLPROPERTIES ('table_type'='ICEBERG', …)",
                 p.peek_token_ref(),
             );
         }
-        properties = table_properties(p, grammar)?;
+        properties = table_properties(h, p)?;
     } else {
         loop {
             let start = here(p);
@@ -191,7 +237,7 @@ fn create_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErr
                 once(using.is_some(), "USING", start)?;
                 let format = p.parse_identifier()?;
                 if !format.value.eq_ignore_ascii_case("iceberg") || format.quote_style.is_some() {
-                    return disallowed(
+                    return h.refuse(
                         format_args!(
                             "USING {format}: Iceberg tables are created with USING iceberg"
                         ),
@@ -201,13 +247,13 @@ fn create_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErr
                 using = Some(format);
             } else if p.parse_keywords(&[Keyword::PARTITIONED, Keyword::BY]) {
                 once(partition_by.is_some(), "PARTITIONED BY", start)?;
-                partition_by = Some(partition_transforms(p, grammar)?);
+                partition_by = Some(partition_transforms(h, p)?);
             } else if p.parse_keyword(Keyword::LOCATION) {
                 once(location.is_some(), "LOCATION", start)?;
-                location = Some(quoted_string(p, grammar, "LOCATION")?);
+                location = Some(quoted_string(h, p, "LOCATION")?);
             } else if p.peek_keyword(Keyword::TBLPROPERTIES) {
                 once(!properties.is_empty(), "TBLPROPERTIES", start)?;
-                properties = table_properties(p, grammar)?;
+                properties = table_properties(h, p)?;
             } else {
                 break;
             }
@@ -253,24 +299,24 @@ fn once(seen: bool, clause: &str, loc: Location) -> Result<(), ParserError> {
 }
 
 /// A column definition: `name type [COMMENT 's']` (Spark also `[NOT NULL]`).
-fn column_def(p: &mut Parser, grammar: Grammar) -> Result<ColumnDef, ParserError> {
+fn column_def(h: &Hooks, p: &mut Parser) -> Result<ColumnDef, ParserError> {
     let type_at = p.peek_nth_token_ref(1).span.start;
     let col = p.parse_column_def()?;
-    check_column_type(&col.data_type, grammar, type_at)?;
+    check_column_type(h, &col.data_type, type_at)?;
     for opt in &col.options {
         let ok = opt.name.is_none()
             && match &opt.option {
                 ColumnOption::Comment(_) => true,
-                ColumnOption::NotNull => grammar == Grammar::Spark,
+                ColumnOption::NotNull => h.grammar == Grammar::Spark,
                 _ => false,
             };
         if !ok {
-            let accepted = if grammar == Grammar::Spark {
+            let accepted = if h.grammar == Grammar::Spark {
                 "Spark column definitions here take only NOT NULL and COMMENT '…'"
             } else {
                 "Athena Iceberg DDL columns take only COMMENT '…'"
             };
-            return disallowed(
+            return h.refuse(
                 format_args!(
                     "column `{}` has the option `{opt}`: {accepted}",
                     col.name.value
@@ -279,8 +325,8 @@ fn column_def(p: &mut Parser, grammar: Grammar) -> Result<ColumnDef, ParserError
             );
         }
         if let ColumnOption::Comment(c) = &opt.option {
-            if grammar == Grammar::HiveDdl {
-                check_ddl_string(c, "a column COMMENT", col.name.span.start)?;
+            if h.grammar == Grammar::HiveDdl {
+                check_ddl_string(h, c, "a column COMMENT", col.name.span.start)?;
             }
         }
     }
@@ -288,13 +334,13 @@ fn column_def(p: &mut Parser, grammar: Grammar) -> Result<ColumnDef, ParserError
 }
 
 /// `TBLPROPERTIES ('k'='v', …)`: keys and values single-quoted strings.
-fn table_properties(p: &mut Parser, grammar: Grammar) -> Result<Vec<SqlOption>, ParserError> {
+fn table_properties(h: &Hooks, p: &mut Parser) -> Result<Vec<SqlOption>, ParserError> {
     let props = p.parse_options(Keyword::TBLPROPERTIES)?;
-    check_properties(&props, grammar)?;
+    check_properties(h, &props)?;
     Ok(props)
 }
 
-fn check_properties(props: &[SqlOption], grammar: Grammar) -> Result<(), ParserError> {
+fn check_properties(h: &Hooks, props: &[SqlOption]) -> Result<(), ParserError> {
     for opt in props {
         let SqlOption::KeyValue { key, value } = opt else {
             return Err(ParserError::ParserError(format!(
@@ -312,7 +358,7 @@ fn check_properties(props: &[SqlOption], grammar: Grammar) -> Result<(), ParserE
             .map(|i| i.span.start)
             .unwrap_or(Location { line: 0, column: 0 });
         if !key_ok {
-            return disallowed(
+            return h.refuse(
                 format_args!(
                     "TBLPROPERTIES key `{key}` must be a single-quoted string: 'key'='value'"
                 ),
@@ -322,12 +368,12 @@ fn check_properties(props: &[SqlOption], grammar: Grammar) -> Result<(), ParserE
         match value {
             Expr::Value(v) => match &v.value {
                 Value::SingleQuotedString(s) => {
-                    if grammar == Grammar::HiveDdl {
-                        check_ddl_string(s, "a TBLPROPERTIES value", v.span.start)?;
+                    if h.grammar == Grammar::HiveDdl {
+                        check_ddl_string(h, s, "a TBLPROPERTIES value", v.span.start)?;
                     }
                 }
                 _ => {
-                    return disallowed(
+                    return h.refuse(
                         format_args!(
                             "TBLPROPERTIES value `{value}` must be a single-quoted string: 'key'='value'"
                         ),
@@ -336,7 +382,7 @@ fn check_properties(props: &[SqlOption], grammar: Grammar) -> Result<(), ParserE
                 }
             },
             _ => {
-                return disallowed(
+                return h.refuse(
                     format_args!(
                         "TBLPROPERTIES value `{value}` must be a single-quoted string: 'key'='value'"
                     ),
@@ -349,12 +395,12 @@ fn check_properties(props: &[SqlOption], grammar: Grammar) -> Result<(), ParserE
 }
 
 /// `(t1, t2, …)` after `PARTITIONED BY`, returned as one `Expr::Tuple`.
-fn partition_transforms(p: &mut Parser, grammar: Grammar) -> Result<Expr, ParserError> {
+fn partition_transforms(h: &Hooks, p: &mut Parser) -> Result<Expr, ParserError> {
     p.expect_token(&Token::LParen)?;
     let items = p.parse_comma_separated(|p| {
         let start = here(p);
         let e = p.parse_expr()?;
-        check_transform(&e, grammar, start)?;
+        check_transform(h, &e, start)?;
         Ok(e)
     })?;
     p.expect_token(&Token::RParen)?;
@@ -367,14 +413,14 @@ const SPARK_TRANSFORMS: &str = "a bare column, years(col), months(col), days(col
      bucket(N, col) or truncate(L, col)";
 
 /// One partition transform: `col` | temporal(col) | bucket|truncate(<int>, col).
-fn check_transform(e: &Expr, grammar: Grammar, loc: Location) -> Result<(), ParserError> {
-    let (accepted, engine) = if grammar == Grammar::Spark {
+fn check_transform(h: &Hooks, e: &Expr, loc: Location) -> Result<(), ParserError> {
+    let (accepted, engine) = if h.grammar == Grammar::Spark {
         (SPARK_TRANSFORMS, "Spark")
     } else {
         (HIVE_TRANSFORMS, "Athena DDL")
     };
     let bad = |why: String| -> Result<(), ParserError> {
-        disallowed(
+        h.refuse(
             format_args!("partition transform `{e}`: {why}; {engine} accepts {accepted}"),
             loc,
         )
@@ -422,7 +468,7 @@ fn check_transform(e: &Expr, grammar: Grammar, loc: Location) -> Result<(), Pars
     };
     let temporal_hive = ["year", "month", "day", "hour"];
     let temporal_spark = ["years", "months", "days", "hours", "date", "date_hour"];
-    let (mine, theirs) = if grammar == Grammar::Spark {
+    let (mine, theirs) = if h.grammar == Grammar::Spark {
         (&temporal_spark[..], &temporal_hive[..])
     } else {
         (&temporal_hive[..], &temporal_spark[..])
@@ -446,7 +492,7 @@ fn check_transform(e: &Expr, grammar: Grammar, loc: Location) -> Result<(), Pars
         return bad(format!("{n} takes a positive integer literal and a column"));
     }
     if theirs.contains(&n) {
-        let other = if grammar == Grammar::Spark {
+        let other = if h.grammar == Grammar::Spark {
             "Athena's"
         } else {
             "Spark's"
@@ -464,8 +510,8 @@ const SPARK_TYPES: &str =
 
 /// Iceberg column types in the grammar's spelling (Hive for Athena DDL, Spark for
 /// Spark); anything else is refused.
-fn check_column_type(t: &DataType, grammar: Grammar, loc: Location) -> Result<(), ParserError> {
-    let spark = grammar == Grammar::Spark;
+fn check_column_type(h: &Hooks, t: &DataType, loc: Location) -> Result<(), ParserError> {
+    let spark = h.grammar == Grammar::Spark;
     let ok = match t {
         DataType::Boolean
         | DataType::Int(None)
@@ -482,21 +528,21 @@ fn check_column_type(t: &DataType, grammar: Grammar, loc: Location) -> Result<()
         | DataType::Binary(None) => true,
         DataType::TimestampNtz(None) => spark,
         DataType::Array(ArrayElemTypeDef::AngleBracket(inner)) => {
-            return check_column_type(inner, grammar, loc);
+            return check_column_type(h, inner, loc);
         }
         DataType::Map(k, v, MapBracketKind::AngleBrackets) => {
-            check_column_type(k, grammar, loc)?;
-            return check_column_type(v, grammar, loc);
+            check_column_type(h, k, loc)?;
+            return check_column_type(h, v, loc);
         }
         DataType::Struct(fields, StructBracketKind::AngleBrackets) => {
             for f in fields {
                 if f.field_name.is_none() || f.options.is_some() {
-                    return disallowed(
+                    return h.refuse(
                         format_args!("struct field `{f}`: write struct<name:type,…>"),
                         loc,
                     );
                 }
-                check_column_type(&f.field_type, grammar, loc)?;
+                check_column_type(h, &f.field_type, loc)?;
             }
             return Ok(());
         }
@@ -519,7 +565,7 @@ fn check_column_type(t: &DataType, grammar: Grammar, loc: Location) -> Result<()
     } else {
         ("an Athena Iceberg DDL type", HIVE_TYPES)
     };
-    disallowed(
+    h.refuse(
         format_args!(
             "type `{t}` is not {what}{hint}; {} accepts {accepted}",
             if spark { "Spark" } else { "Athena DDL" }
@@ -539,8 +585,8 @@ const SPARK_ALTERS: &str = "Spark ALTER TABLE here accepts ADD COLUMN[S], DROP C
      RENAME COLUMN a TO b, ALTER COLUMN c TYPE t, SET TBLPROPERTIES (…), \
      UNSET TBLPROPERTIES (…) and RENAME TO";
 
-fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserError> {
-    let spark = grammar == Grammar::Spark;
+pub(super) fn alter_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+    let spark = h.grammar == Grammar::Spark;
     let accepted = if spark { SPARK_ALTERS } else { HIVE_ALTERS };
     p.expect_keywords(&[Keyword::ALTER, Keyword::TABLE])?;
     let name = p.parse_object_name(false)?;
@@ -551,7 +597,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             p.advance_token();
             p.advance_token();
             p.expect_token(&Token::LParen)?;
-            let cols = p.parse_comma_separated(|p| column_def(p, grammar))?;
+            let cols = p.parse_comma_separated(|p| column_def(h, p))?;
             p.expect_token(&Token::RParen)?;
             cols.into_iter()
                 .map(|column_def| AlterTableOperation::AddColumn {
@@ -565,7 +611,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
         (Keyword::ADD, Keyword::COLUMN) if spark => {
             p.advance_token();
             p.advance_token();
-            let column_def = column_def(p, grammar)?;
+            let column_def = column_def(h, p)?;
             vec![AlterTableOperation::AddColumn {
                 column_keyword: true,
                 if_not_exists: false,
@@ -580,7 +626,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
                 "Athena has no partition evolution (ADD/DROP/REPLACE PARTITION FIELD is Spark syntax); \
                  run it in Spark or rebuild the table with the new PARTITIONED BY"
             };
-            return disallowed(format_args!("ALTER TABLE … {found} PARTITION: {what}"), at);
+            return h.refuse(format_args!("ALTER TABLE … {found} PARTITION: {what}"), at);
         }
         (Keyword::DROP, Keyword::COLUMN) => {
             p.advance_token();
@@ -600,12 +646,12 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             let new_name = p.parse_identifier()?;
             let type_at = here(p);
             let data_type = p.parse_data_type()?;
-            check_column_type(&data_type, grammar, type_at)?;
+            check_column_type(h, &data_type, type_at)?;
             let mut options = Vec::new();
             if p.parse_keyword(Keyword::COMMENT) {
                 options.push(ColumnOption::Comment(quoted_string(
+                    h,
                     p,
-                    grammar,
                     "a column COMMENT",
                 )?));
             }
@@ -636,7 +682,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             }]
         }
         (Keyword::RENAME, Keyword::COLUMN) => {
-            return disallowed(
+            return h.refuse(
                 "ALTER TABLE … RENAME COLUMN is not Athena DDL; rename with \
                  ALTER TABLE t CHANGE COLUMN old_name new_name <current type>",
                 at,
@@ -657,7 +703,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             p.expect_keyword_is(Keyword::TYPE)?;
             let type_at = here(p);
             let data_type = p.parse_data_type()?;
-            check_column_type(&data_type, grammar, type_at)?;
+            check_column_type(h, &data_type, type_at)?;
             vec![AlterTableOperation::AlterColumn {
                 column_name,
                 op: AlterColumnOperation::SetDataType {
@@ -668,7 +714,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             }]
         }
         (Keyword::ALTER, _) => {
-            return disallowed(
+            return h.refuse(
                 "ALTER TABLE … ALTER COLUMN is not Athena DDL; change a column's type with \
                  ALTER TABLE t CHANGE COLUMN c c <new type>",
                 at,
@@ -676,7 +722,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
         }
         (Keyword::SET, Keyword::TBLPROPERTIES) => {
             p.advance_token();
-            let table_properties = table_properties(p, grammar)?;
+            let table_properties = table_properties(h, p)?;
             if table_properties.is_empty() {
                 return p.expected_ref("a property", p.peek_token_ref());
             }
@@ -701,7 +747,7 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
             vec![AlterTableOperation::ResetOptions { options: keys }]
         }
         _ => {
-            return disallowed(format_args!("ALTER TABLE … {found}: {accepted}"), at);
+            return h.refuse(format_args!("ALTER TABLE … {found}: {accepted}"), at);
         }
     };
     let end_token = AttachedToken(p.get_current_token().clone());
@@ -722,10 +768,10 @@ fn alter_table(p: &mut Parser, grammar: Grammar) -> Result<Statement, ParserErro
 // ---------------------------------------------------------------------------------
 
 /// `OPTIMIZE name REWRITE DATA USING BIN_PACK [WHERE predicate]`.
-fn optimize(p: &mut Parser) -> Result<Statement, ParserError> {
+pub(super) fn optimize(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
     p.advance_token();
     if p.peek_keyword(Keyword::TABLE) {
-        return disallowed(
+        return h.refuse(
             "OPTIMIZE TABLE is not Athena syntax; write OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]",
             here(p),
         );
@@ -754,12 +800,12 @@ fn optimize(p: &mut Parser) -> Result<Statement, ParserError> {
 }
 
 /// `VACUUM name`, nothing else.
-fn vacuum(p: &mut Parser) -> Result<Statement, ParserError> {
+pub(super) fn vacuum(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
     p.advance_token();
     let name = p.parse_object_name(false)?;
     let next = p.peek_token_ref();
     if !matches!(next.token, Token::EOF | Token::SemiColon) {
-        return disallowed(
+        return h.refuse(
             format_args!(
                 "VACUUM takes no options in Athena, found `{}`; retention comes from the table \
                  properties: ALTER TABLE t SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='…', \

@@ -9,45 +9,50 @@
 //! The pipeline, per statement:
 //!
 //! 1. size: at most [`MAX_QUERY_BYTES`] UTF-8 bytes;
-//! 2. tokenize with the dialect of the statement's [`Grammar`] (Athena DDL and DML
-//!    share one hand-written `AthenaDialect`; Spark has its own), then a token pre-pass
+//! 2. tokenize with the target's parser for the statement's [`Grammar`] (Athena DDL and
+//!    DML share one hand-written `AthenaDialect`; Spark has its own; see `dialects/`),
+//!    then a token pre-pass
 //!    that refuses comments (generated SQL never has one: a comment means a string
 //!    literal ended early), rewrites `FOR TIMESTAMP|VERSION AS OF`, refuses Athena's
 //!    removed `FOR SYSTEM_TIME AS OF`, and glues Spark's `5L` / `1.5D` suffixes back
 //!    onto their numbers;
 //! 3. parse exactly one statement (hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
 //!    (transforms)`, `ADD COLUMNS`, `UNSET TBLPROPERTIES`, `OPTIMIZE … BIN_PACK`,
-//!    `VACUUM`, Trino `array(T)`/`map(K,V)`/`row(…)` types);
-//! 4. an allow-list of AST shapes for the [`StatementKind`], quoting per grammar
-//!    (Hive DDL and Spark: backticks; Trino DML: double quotes), and the `?`
-//!    placeholders: none for kinds without parameters, Athena's only inside `WHERE`,
-//!    and exactly as many as bound parameters.
+//!    `VACUUM`, Trino `array(T)`/`map(K,V)`/`row(…)` types); a hook that refuses syntax
+//!    the engine lacks leaves the refusal as a value beside the parse;
+//! 4. an allow-list of AST shapes for the [`StatementKind`] (the target's own part for
+//!    the kinds targets write differently), quoting per grammar (Hive DDL and Spark:
+//!    backticks; Trino DML: double quotes), and the `?` placeholders: none for kinds
+//!    without parameters, Athena's only inside `WHERE`, and exactly as many as bound
+//!    parameters.
 //!
 //! Parse failures are [`ErrorKind::Syntax`]; constructs that parse but that the engine
 //! (or this statement kind) does not accept are [`ErrorKind::DisallowedSyntax`]. Both
 //! carry the SQL and the line/column, so the error's `Display` shows the line with a
 //! caret.
 //!
-//! sqlparser only validates here; it never renders. The hooks map Athena-only syntax
-//! onto existing AST nodes, so the `Display` of a parsed [`sqlparser::ast::Statement`]
-//! is not the input text (see the table in the `hooks` module source).
+//! sqlparser is an implementation detail: only our [`Error`]s leave this module
+//! (and [`inspect`]'s plain values). The hooks map Athena-only syntax onto existing
+//! sqlparser nodes; the tree is checked and dropped, never rendered.
 
 mod allow;
-mod dialects;
+pub(crate) mod dialects;
 mod hooks;
+mod inspect;
 mod prepass;
 mod teardown;
 
+pub use inspect::{inspect, Inspection, Name};
+
 use sqlparser::ast::Statement as SqlStatement;
-use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Token, Tokenizer};
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::{StatementKind, MAX_QUERY_BYTES};
 
-use dialects::{AthenaDialect, SparkDialect};
+use dialects::{ParserDialect, TargetSyntax};
 
 /// How deep expressions and types may nest. sqlparser's default (50) allows about 45
 /// nested parentheses; nested struct/array literals with their `CAST … AS row(…)` types
@@ -93,11 +98,12 @@ pub fn validate_sql(
     param_count: usize,
 ) -> Result<()> {
     check_size(sql)?;
-    let grammar = kind.grammar(dialect);
-    let (tokens, deep) = lex(sql, grammar)?;
+    let grammar = dialect.grammar(kind);
+    let target = dialect.rules().syntax();
+    let (tokens, deep) = lex(sql, grammar, target)?;
     let work = move || {
-        let mut stmt = parse_tokens(sql, grammar, tokens)?;
-        let checked = allow::check(&mut stmt, sql, kind, grammar, param_count);
+        let mut stmt = parse_tokens(sql, grammar, target, tokens)?;
+        let checked = allow::check(&mut stmt, sql, kind, dialect, param_count);
         if deep {
             teardown::teardown(stmt);
         }
@@ -125,61 +131,30 @@ pub(crate) fn check_size(sql: &str) -> Result<()> {
     Ok(())
 }
 
-/// Parses `sql` as exactly one statement with the parser for `kind`'s grammar in
-/// `dialect` (Athena DDL: Hive; Athena DML: Trino; Spark), without the allow-list or
-/// the size and placeholder checks.
-///
-/// Use it to inspect what a renderer produced: literal values (after unescaping),
-/// identifiers and their quote style, time-travel clauses.
-///
-/// Athena/Iceberg-only syntax is mapped onto the nearest sqlparser node (for example
-/// `PARTITIONED BY (day(ts), bucket(16, id))` becomes `CreateTable::partition_by =
-/// Some(Expr::Tuple(..))`, `ADD COLUMNS (..)` one `AddColumn` per column, `UNSET
-/// TBLPROPERTIES` a `ResetOptions`, `OPTIMIZE … REWRITE DATA USING BIN_PACK` an
-/// `OptimizeTable` holding only the predicate). So the returned statement's `Display`
-/// is not the input text: never render SQL from it.
-///
-/// A statement with tens of thousands of chained `AND`/`OR`/arithmetic operators is a
-/// tree that deep. Such text is parsed on a helper thread with a large stack, but the
-/// returned tree is dropped by the caller, recursively: callers who parse text like
-/// that should drop the result on a thread with a large stack ([`validate_sql`] frees
-/// such trees iteratively itself).
-///
-/// # Errors
-///
-/// [`ErrorKind::Syntax`] when the text does not parse or holds zero or several
-/// statements; [`ErrorKind::DisallowedSyntax`] for constructs the parser hooks refuse
-/// outright (comments, `FOR SYSTEM_TIME AS OF`, `VACUUM … RETAIN`, Spark partition
-/// transforms in Athena DDL, …). Both carry the SQL and the position.
-///
-/// ```
-/// use iceberg_sql::{Dialect, StatementKind};
-/// use iceberg_sql::validate::parse_statement;
-/// use sqlparser::ast::{Expr, SetExpr, Statement, Value};
-///
-/// let stmt = parse_statement("SELECT 'O''Reilly'", StatementKind::Select, Dialect::Athena)?;
-/// let Statement::Query(q) = stmt else { panic!() };
-/// let SetExpr::Select(s) = q.body.as_ref() else { panic!() };
-/// let sqlparser::ast::SelectItem::UnnamedExpr(Expr::Value(v)) = &s.projection[0] else { panic!() };
-/// assert_eq!(v.value, Value::SingleQuotedString("O'Reilly".into()));
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub fn parse_statement(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<SqlStatement> {
-    let grammar = kind.grammar(dialect);
-    let (tokens, deep) = lex(sql, grammar)?;
+/// Parses `sql` as exactly one statement of `kind` for `dialect` (without the
+/// allow-list, size and placeholder checks) and hands the tree to `f`. Trees of text
+/// with very long operator chains are parsed, read and freed on a big stack.
+pub(crate) fn with_parsed<R: Send>(
+    sql: &str,
+    kind: StatementKind,
+    dialect: Dialect,
+    f: impl FnOnce(&SqlStatement) -> R + Send,
+) -> Result<R> {
+    let grammar = dialect.grammar(kind);
+    let target = dialect.rules().syntax();
+    let (tokens, deep) = lex(sql, grammar, target)?;
+    let work = move || {
+        let stmt = parse_tokens(sql, grammar, target, tokens)?;
+        let out = f(&stmt);
+        if deep {
+            teardown::teardown(stmt);
+        }
+        Ok(out)
+    };
     if deep {
-        on_big_stack(move || parse_tokens(sql, grammar, tokens))
+        on_big_stack(work)
     } else {
-        parse_tokens(sql, grammar, tokens)
-    }
-}
-
-/// Runs `f` with the sqlparser dialect for `grammar`.
-fn with_dialect<R>(grammar: Grammar, f: impl FnOnce(&dyn SqlDialect) -> R) -> R {
-    match grammar {
-        Grammar::HiveDdl => f(&AthenaDialect { ddl: true }),
-        Grammar::TrinoDml => f(&AthenaDialect { ddl: false }),
-        Grammar::Spark => f(&SparkDialect),
+        work()
     }
 }
 
@@ -218,35 +193,31 @@ fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 
 /// Tokenizes `sql` and runs the pre-pass; the flag says whether the text has operator
 /// chains long enough to need the big stack and [`teardown::teardown`].
-fn lex(sql: &str, grammar: Grammar) -> Result<(Vec<sqlparser::tokenizer::TokenWithSpan>, bool)> {
-    with_dialect(grammar, |d| {
-        let mut tokens = Tokenizer::new(d, sql)
-            .tokenize_with_location()
-            .map_err(|e| parser_error(sql, grammar, &e.to_string()))?;
-        let deep = prepass::run(&mut tokens, grammar).map_err(|e| {
-            Error::new(ErrorKind::DisallowedSyntax, e.message)
-                .with_sql(sql, located(sql, to_location(e.location)))
-        })?;
-        Ok((tokens, deep))
-    })
+fn lex(
+    sql: &str,
+    grammar: Grammar,
+    target: &dyn TargetSyntax,
+) -> Result<(Vec<TokenWithSpan>, bool)> {
+    let parser = target.parser(grammar);
+    let mut tokens = Tokenizer::new(parser.as_ref(), sql)
+        .tokenize_with_location()
+        .map_err(|e| syntax_error(sql, grammar, &e.to_string()))?;
+    let deep = prepass::run(&mut tokens, grammar).map_err(|e| {
+        Error::new(ErrorKind::DisallowedSyntax, e.message)
+            .with_sql(sql, located(sql, to_location(e.location)))
+    })?;
+    Ok((tokens, deep))
 }
 
 /// Parses the pre-passed tokens as exactly one statement.
 fn parse_tokens(
     sql: &str,
     grammar: Grammar,
-    tokens: Vec<sqlparser::tokenizer::TokenWithSpan>,
+    target: &dyn TargetSyntax,
+    tokens: Vec<TokenWithSpan>,
 ) -> Result<SqlStatement> {
-    with_dialect(grammar, |d| parse_with(d, sql, grammar, tokens))
-}
-
-fn parse_with(
-    d: &dyn SqlDialect,
-    sql: &str,
-    grammar: Grammar,
-    tokens: Vec<sqlparser::tokenizer::TokenWithSpan>,
-) -> Result<SqlStatement> {
-    let mut parser = Parser::new(d)
+    let d: Box<dyn ParserDialect> = target.parser(grammar);
+    let mut parser = Parser::new(d.as_ref())
         .with_recursion_limit(RECURSION_LIMIT)
         .with_tokens_with_locations(tokens);
     while parser.consume_token(&Token::SemiColon) {}
@@ -259,7 +230,11 @@ fn parse_with(
     }
     let stmt = parser
         .parse_statement()
-        .map_err(|e| parser_error(sql, grammar, &parser_error_text(&e)))?;
+        .map_err(|e| match d.refusals().take_for(&e) {
+            Some(r) => Error::new(ErrorKind::DisallowedSyntax, r.message)
+                .with_sql(sql, located(sql, to_location(r.location))),
+            None => syntax_error(sql, grammar, &parser_error_text(&e)),
+        })?;
     let mut semicolons = 0usize;
     while parser.consume_token(&Token::SemiColon) {
         semicolons += 1;
@@ -296,20 +271,13 @@ fn parser_error_text(e: &ParserError) -> String {
 
 /// Human name of a grammar, for messages.
 pub(crate) fn grammar_name(grammar: Grammar) -> &'static str {
-    match grammar {
-        Grammar::HiveDdl => "Athena DDL (Hive grammar)",
-        Grammar::TrinoDml => "Athena DML (Trino grammar)",
-        Grammar::Spark => "Spark SQL",
-    }
+    grammar.name()
 }
 
-/// Turns a sqlparser message (possibly tagged by a hook) into our error, with the
-/// position parsed out of its `at Line: L, Column: C` suffix.
-fn parser_error(sql: &str, grammar: Grammar, text: &str) -> Error {
+/// Turns a sqlparser message into our error, with the position parsed out of its
+/// `at Line: L, Column: C` suffix.
+fn syntax_error(sql: &str, grammar: Grammar, text: &str) -> Error {
     let (body, loc) = split_location(text);
-    if let Some(msg) = body.strip_prefix(hooks::DISALLOWED) {
-        return Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(sql, located(sql, loc));
-    }
     let loc = loc.or_else(|| {
         // sqlparser reports the end of input without a position.
         body.contains("found: EOF")

@@ -2,22 +2,51 @@
 //! parser reads back with the same structure (operator precedence and grouping kept),
 //! in both dialects.
 
-mod dml_support;
+use std::sync::OnceLock;
 
-use dml_support::McpEvent;
-use iceberg_sql::dml::delete;
-use iceberg_sql::expr::{BinaryOp, Cond, Expr, SqlExpr};
-use iceberg_sql::prelude::*;
-use iceberg_sql::validate::parse_statement;
 use proptest::prelude::*;
 use sqlparser::ast::{
     BinaryOperator, Expr as P, InTarget, Statement as PStatement, UnaryOperator, Value as PValue,
 };
 
+use super::parse_statement;
+use crate::expr::{BinaryOp, Col, Cond, Expr, ExpressionMethods, SqlExpr};
+use crate::record::IcebergTable;
+use crate::statement::{Filter, TableStatements};
+use crate::{Column, Dialect, IcebergType, StatementKind, TableDef, Value};
+
+/// The columns the generated expressions read.
+struct McpEvent;
+
+impl McpEvent {
+    const EVENT_ID: Col<McpEvent, String> = Col::new("event_id");
+    const PAYLOAD: Col<McpEvent, Option<String>> = Col::new("payload");
+    const STATUS: Col<McpEvent, String> = Col::new("status");
+    const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
+}
+
+impl IcebergTable for McpEvent {
+    fn table_def() -> &'static TableDef {
+        static DEF: OnceLock<TableDef> = OnceLock::new();
+        DEF.get_or_init(|| {
+            TableDef::builder("analytics", "mcp_events")
+                .column(Column::new("event_id", IcebergType::String))
+                .column(Column::new("payload", IcebergType::String))
+                .column(Column::new("status", IcebergType::String))
+                .column(Column::new("latency_ms", IcebergType::Long))
+                .build()
+                .expect("a valid table")
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        Vec::new()
+    }
+}
+
 fn int_expr() -> impl Strategy<Value = SqlExpr<McpEvent, i64>> {
     let leaf = prop_oneof![
-        Just(McpEvent::LATENCY_MS.expr()),
-        (0i64..100).prop_map(|n| McpEvent::LATENCY_MS.expr() * n),
+        Just(McpEvent::LATENCY_MS.sql_expr()),
+        (0i64..100).prop_map(|n| McpEvent::LATENCY_MS.sql_expr() * n),
     ];
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![
@@ -196,7 +225,7 @@ proptest! {
     fn rendered_expressions_keep_their_structure(c in cond(), spark in any::<bool>()) {
         let d = if spark { Dialect::Spark } else { Dialect::Athena };
         let expected = ours(c.expr());
-        let stmt = delete::<McpEvent>().filter(c).dialect(d).build().unwrap();
+        let stmt = McpEvent::delete().filter(c).build_for(d).unwrap();
         let parsed = parse_statement(stmt.sql(), StatementKind::Delete, d).unwrap();
         let PStatement::Delete(del) = parsed else { panic!("not a DELETE") };
         let got = theirs(del.selection.as_ref().expect("WHERE"));

@@ -1,0 +1,470 @@
+//! Amazon Athena engine v3: the reference target. The [`DialectRules`] default methods
+//! call the functions here.
+//!
+//! Athena parses DDL (CREATE/ALTER/DROP TABLE, OPTIMIZE, VACUUM, SHOW CREATE TABLE)
+//! with a Hive parser and DML, queries, CTAS and UNLOAD with Trino's
+//! (<https://docs.aws.amazon.com/athena/latest/ug/ddl-sql-reference.html>, and the
+//! Iceberg pages under <https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg.html>).
+
+use chrono::Timelike;
+
+use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, VacuumSpec, WriteFn};
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{
+    FileFormat, PartitionField, PartitionTransform, TableDef, TableName, TableProperties,
+    TableProperty,
+};
+use crate::query::{MetadataTable, Snapshot};
+use crate::render::SqlWriter;
+use crate::statement::StatementKind;
+use crate::types::IcebergType;
+use crate::validate::dialects::athena::AthenaSyntax;
+use crate::validate::dialects::TargetSyntax;
+
+/// Athena: every default of [`DialectRules`].
+pub(crate) struct Athena;
+
+impl DialectRules for Athena {
+    fn name(&self) -> &'static str {
+        "Athena"
+    }
+
+    fn syntax(&self) -> &'static dyn TargetSyntax {
+        &AthenaSyntax
+    }
+}
+
+/// DDL goes through the Hive parser, everything else through Trino's.
+pub(super) fn grammar(kind: StatementKind) -> Grammar {
+    match kind {
+        StatementKind::CreateTable
+        | StatementKind::DropTable
+        | StatementKind::AlterTable
+        | StatementKind::Optimize
+        | StatementKind::Vacuum
+        | StatementKind::ShowCreateTable => Grammar::HiveDdl,
+        StatementKind::CreateTableAs
+        | StatementKind::Insert
+        | StatementKind::Update
+        | StatementKind::Delete
+        | StatementKind::Merge
+        | StatementKind::Select
+        | StatementKind::Unload => Grammar::TrinoDml,
+    }
+}
+
+/// Athena documents `ExecutionParameters` for SELECT, INSERT INTO, CTAS and UNLOAD
+/// (<https://docs.aws.amazon.com/athena/latest/ug/querying-with-prepared-statements.html>).
+pub(super) fn accepts_parameters(kind: StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Select
+            | StatementKind::Insert
+            | StatementKind::CreateTableAs
+            | StatementKind::Unload
+    )
+}
+
+pub(super) fn write_table_name(w: &mut SqlWriter, name: &TableName) {
+    w.ident(&name.database).push_char('.').ident(&name.table);
+}
+
+// ---- CREATE TABLE ------------------------------------------------------------------
+
+/// Athena's DDL declares no `timestamptz` column and needs a location.
+pub(super) fn check_create_table(t: &TableDef, errors: &mut Vec<Error>) {
+    for c in t.columns() {
+        if let Err(e) = c.ty.check_declarable(&c.name) {
+            if e.kind() == ErrorKind::InvalidType && !errors.contains(&e) {
+                errors.push(e);
+            }
+        }
+    }
+    if t.location().is_none() {
+        errors.push(
+            Error::new(
+                ErrorKind::InvalidLocation,
+                format!(
+                    "table `{}` has no location; Athena's CREATE TABLE requires one",
+                    t.name()
+                ),
+            )
+            .with_hint("set an S3 folder, e.g. .location(\"s3://my-bucket/iceberg/my_table/\")"),
+        );
+    }
+}
+
+/// `PARTITIONED BY (day(ts), bucket(16, id))`, `LOCATION`, then `TBLPROPERTIES` with
+/// `'table_type'='ICEBERG'` first. Athena documents no table comment for Iceberg tables,
+/// so none is written.
+pub(super) fn write_table_clauses(w: &mut SqlWriter, t: &TableDef) -> Result<()> {
+    write_partitioned_by(w, t.partition_spec(), write_partition_field);
+    if let Some(loc) = t.location() {
+        w.push("\nLOCATION ");
+        w.ddl_string("location", loc.as_str())?;
+    }
+    let mut props = vec![("table_type".to_string(), "ICEBERG".to_string())];
+    let format = t.properties().format();
+    props.extend(t.properties().iter().map(|p| property(p, format)));
+    write_tblproperties(w, &props)
+}
+
+/// `\nPARTITIONED BY (f1, f2)` when there is a partition spec, each field written by
+/// `field`.
+pub(super) fn write_partitioned_by(
+    w: &mut SqlWriter,
+    spec: &[PartitionField],
+    field: fn(&mut SqlWriter, &PartitionField),
+) {
+    if spec.is_empty() {
+        return;
+    }
+    w.push("\nPARTITIONED BY (")
+        .comma_list(spec, field)
+        .push_char(')');
+}
+
+/// Hive DDL transforms: `day(ts)`, and the number first in `bucket(16, col)` and
+/// `truncate(10, col)`.
+pub(super) fn write_partition_field(w: &mut SqlWriter, p: &PartitionField) {
+    write_transform(w, p, p.transform.name());
+}
+
+/// `name(col)`, `name(N, col)` or the bare column for identity.
+pub(super) fn write_transform(w: &mut SqlWriter, p: &PartitionField, name: &str) {
+    if p.transform == PartitionTransform::Identity {
+        w.ident(&p.source);
+        return;
+    }
+    w.push(name).push_char('(');
+    if let PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n) = p.transform {
+        w.push(&n.to_string()).push(", ");
+    }
+    w.ident(&p.source).push_char(')');
+}
+
+/// `\nTBLPROPERTIES (\n  'k'='v',\n  …\n)`.
+pub(super) fn write_tblproperties(w: &mut SqlWriter, props: &[(String, String)]) -> Result<()> {
+    w.push("\nTBLPROPERTIES (");
+    if !props.is_empty() {
+        w.push("\n  ");
+    }
+    w.list(props, ",\n  ", |w, (k, v)| {
+        w.ddl_string("property key", k)?.push_char('=');
+        w.ddl_string("property value", v)?;
+        Ok(())
+    })?;
+    w.push("\n)");
+    Ok(())
+}
+
+/// A property under Athena's own key and value.
+pub(super) fn property(p: &TableProperty, _format: FileFormat) -> (String, String) {
+    (p.key().to_string(), p.value())
+}
+
+/// A property key as Athena names it (its own).
+pub(super) fn property_key(key: &'static str, _format: FileFormat) -> String {
+    key.to_string()
+}
+
+// ---- ALTER TABLE -------------------------------------------------------------------
+
+/// `CHANGE COLUMN old new <current type>`: Athena renames through CHANGE COLUMN.
+pub(super) fn write_rename_column(w: &mut SqlWriter, from: &str, to: &str, ty: &IcebergType) {
+    w.push("CHANGE COLUMN ")
+        .ident(from)
+        .push_char(' ')
+        .ident(to)
+        .push_char(' ')
+        .ty(ty);
+}
+
+/// `CHANGE COLUMN c c <new type>`.
+pub(super) fn write_widen_column(w: &mut SqlWriter, column: &str, to: &IcebergType) {
+    w.push("CHANGE COLUMN ")
+        .ident(column)
+        .push_char(' ')
+        .ident(column)
+        .push_char(' ')
+        .ty(to);
+}
+
+/// `SET TBLPROPERTIES ('k'='v', …)`, each property named by `name`.
+pub(super) fn write_set_properties(
+    w: &mut SqlWriter,
+    properties: &TableProperties,
+    format: FileFormat,
+    name: fn(&TableProperty, FileFormat) -> (String, String),
+) -> Result<()> {
+    w.push("SET TBLPROPERTIES (");
+    w.try_comma_list(properties.iter(), |w, p| {
+        let (k, v) = name(p, format);
+        w.ddl_string("property key", &k)?.push_char('=');
+        w.ddl_string("property value", &v)?;
+        Ok(())
+    })?;
+    w.push_char(')');
+    Ok(())
+}
+
+/// `UNSET TBLPROPERTIES ('k', …)`, each key named by `name`.
+pub(super) fn write_unset_properties(
+    w: &mut SqlWriter,
+    keys: &[&'static str],
+    format: FileFormat,
+    name: fn(&'static str, FileFormat) -> String,
+) -> Result<()> {
+    w.push("UNSET TBLPROPERTIES (");
+    w.try_comma_list(keys, |w, k| {
+        w.ddl_string("property key", &name(k, format))?;
+        Ok(())
+    })?;
+    w.push_char(')');
+    Ok(())
+}
+
+pub(super) fn partition_evolution_refusal(
+    table: &TableName,
+    verb: &str,
+    field: &PartitionField,
+) -> String {
+    format!(
+        "Athena cannot change the partition spec of `{table}` (ALTER TABLE ... {verb} PARTITION FIELD {field} \
+         is a Spark Iceberg extension; Athena has no partition evolution)"
+    )
+}
+
+// ---- SELECT ------------------------------------------------------------------------
+
+/// `FOR VERSION AS OF <id>` or `FOR TIMESTAMP AS OF TIMESTAMP '… UTC'` (always with an
+/// explicit `UTC`: a zone-less literal means UTC in Athena but the session zone in
+/// Spark, which accepts the same spellings).
+pub(super) fn write_time_travel(w: &mut SqlWriter, snapshot: &Snapshot) {
+    match snapshot {
+        Snapshot::Version(id) => {
+            w.push(" FOR VERSION AS OF ").push(&id.to_string());
+        }
+        Snapshot::Timestamp(ts) => {
+            // A chrono value, never user text: digits, '-', ':', ' ' and '.'.
+            let mut text = ts.format("%Y-%m-%d %H:%M:%S").to_string();
+            if ts.nanosecond() % 1_000_000_000 != 0 {
+                text.push_str(&ts.format("%.6f").to_string());
+            }
+            w.push(" FOR TIMESTAMP AS OF TIMESTAMP '")
+                .push(&text)
+                .push(" UTC'");
+        }
+    }
+}
+
+/// `"db"."t$snapshots"`: the `$` needs quotes, and the whole `t$name` is one name.
+pub(super) fn write_metadata_table(w: &mut SqlWriter, t: &TableName, m: MetadataTable) {
+    // Names are checked [a-z0-9_], so quoting by hand is safe.
+    w.push_char('"')
+        .push(&t.database)
+        .push("\".\"")
+        .push(&t.table)
+        .push_char('$')
+        .push(m.name())
+        .push_char('"');
+}
+
+/// `CAST(x AS JSON)`: Athena returns nested values as text that cannot be parsed back
+/// reliably (`[a, b]`, `{k=v}`); their JSON text decodes exactly.
+pub(super) fn write_to_json(w: &mut SqlWriter, value: WriteFn<'_>) -> Result<()> {
+    w.push("CAST(");
+    value(w)?;
+    w.push(" AS JSON)");
+    Ok(())
+}
+
+/// `coalesce(array_agg(x), CAST(ARRAY[] AS array(T)))`: Trino's `array_agg` is NULL
+/// over no rows.
+pub(super) fn write_array_agg(
+    w: &mut SqlWriter,
+    element: &IcebergType,
+    value: WriteFn<'_>,
+) -> Result<()> {
+    w.push("coalesce(array_agg(");
+    value(w)?;
+    w.push("), CAST(ARRAY[] AS ")
+        .ty(&IcebergType::list(element.clone()))
+        .push("))");
+    Ok(())
+}
+
+// ---- OPTIMIZE / VACUUM -------------------------------------------------------------
+
+/// For statements that cannot quote names at all (Athena's `OPTIMIZE`, `VACUUM`, a
+/// Spark procedure's table argument): errors when `name` would need quotes in either of
+/// Athena's grammars.
+pub(super) fn require_plain_name(name: &str, statement: &str) -> Result<()> {
+    if Grammar::HiveDdl.needs_quotes(name) || Grammar::TrinoDml.needs_quotes(name) {
+        return Err(Error::new(
+            ErrorKind::UnquotableIdentifier,
+            format!(
+                "`{name}` must be quoted (it is a reserved word or does not start with a letter), \
+                 but Athena's {statement} statement has no documented way to quote names"
+            ),
+        )
+        .with_hint(
+            "rename the table or database to a plain name such as `t_".to_string() + name + "`",
+        ));
+    }
+    Ok(())
+}
+
+/// Both parts of `name`, for a statement that cannot quote them.
+pub(super) fn require_plain_names(statement: &str, name: &TableName) -> Result<()> {
+    name.check()?;
+    require_plain_name(&name.database, statement)?;
+    require_plain_name(&name.table, statement)
+}
+
+/// Athena's OPTIMIZE takes no options: its rewrite thresholds are table properties.
+pub(super) fn check_optimize(o: &OptimizeSpec<'_>) -> Result<()> {
+    require_plain_names("OPTIMIZE", o.table)?;
+    if let Some((key, _)) = o.options.first() {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "Athena's OPTIMIZE takes no options (`{key}` is an option of Spark's \
+                 rewrite_data_files procedure); its rewrite thresholds are the optimize_* \
+                 table properties"
+            ),
+        )
+        .with_hint(
+            "set optimize_rewrite_data_file_threshold, optimize_rewrite_delete_file_threshold, \
+             optimize_rewrite_min_data_file_size_bytes or optimize_rewrite_max_data_file_size_bytes \
+             with ALTER TABLE ... SET TBLPROPERTIES, or keep .spark_option(...) for the Spark dialect",
+        ));
+    }
+    Ok(())
+}
+
+/// `OPTIMIZE db.t REWRITE DATA USING BIN_PACK [WHERE …]`
+/// (<https://docs.aws.amazon.com/athena/latest/ug/optimize-statement.html>).
+pub(super) fn write_optimize(w: &mut SqlWriter, o: &OptimizeSpec<'_>) -> Result<()> {
+    w.push("OPTIMIZE ")
+        .table_name(o.table)
+        .push(" REWRITE DATA USING BIN_PACK");
+    if let Some(f) = o.filter {
+        w.push(" WHERE ");
+        f.render(w)?;
+    }
+    Ok(())
+}
+
+/// `VACUUM db.t`, which takes no options: retention comes from the `vacuum_*` table
+/// properties (<https://docs.aws.amazon.com/athena/latest/ug/vacuum-statement.html>).
+pub(super) fn write_vacuum(
+    w: &mut SqlWriter,
+    v: &VacuumSpec<'_>,
+    retention_in_steps: bool,
+) -> Result<()> {
+    let name = v.table;
+    require_plain_names("VACUUM", name)?;
+    if v.older_than.is_some() || v.retain_last.is_some() {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            "Athena's VACUUM takes no options (older_than / retain_last are Spark's expire_snapshots arguments)",
+        )
+        .with_hint(
+            "set retention with .retention(VacuumRetention::days(n).min_snapshots_to_keep(k)) and \
+             run the two statements from .build_steps(): ALTER TABLE ... SET TBLPROPERTIES \
+             ('vacuum_max_snapshot_age_seconds'=..., 'vacuum_min_snapshots_to_keep'=...), then VACUUM",
+        ));
+    }
+    if let (Some(r), false) = (v.retention, retention_in_steps) {
+        // Athena's default `vacuum_max_snapshot_age_seconds` is 432000 (5 days).
+        let secs = r.max_snapshot_age_seconds.unwrap_or(432_000);
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            "Athena's VACUUM has no RETAIN clause (`VACUUM t RETAIN n DAYS` is Delta Lake syntax); \
+             retention comes from the table's vacuum_* properties",
+        )
+        .with_hint(format!(
+            "use .build_steps() to get two statements: ALTER TABLE {name} SET TBLPROPERTIES \
+             ('vacuum_max_snapshot_age_seconds'='{secs}'), then VACUUM {name}"
+        )));
+    }
+    w.push("VACUUM ").table_name(name);
+    Ok(())
+}
+
+// ---- CTAS --------------------------------------------------------------------------
+
+/// The Trino (CTAS) spelling of a partition field, `'day(ts)'`, `'bucket(col, 16)'`,
+/// `'truncate(col, 10)'`, `'col'`: column first, then the number, the opposite of
+/// DDL (<https://docs.aws.amazon.com/athena/latest/ug/create-table-as.html>).
+pub(super) fn trino_partitioning(p: &PartitionField) -> Result<String> {
+    if Grammar::TrinoDml.needs_quotes(&p.source) || Grammar::HiveDdl.needs_quotes(&p.source) {
+        return Err(Error::new(
+            ErrorKind::UnquotableIdentifier,
+            format!(
+                "partition source `{}` would need quotes inside a CTAS partitioning string, which Athena does not document",
+                p.source
+            ),
+        )
+        .with_hint("alias the column to a plain name in the SELECT and partition on the alias"));
+    }
+    Ok(match p.transform {
+        PartitionTransform::Identity => p.source.clone(),
+        PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n) => {
+            format!("{}({}, {n})", p.transform.name(), p.source)
+        }
+        t => format!("{}({})", t.name(), p.source),
+    })
+}
+
+/// `WITH (table_type = 'ICEBERG', is_external = false, location = '…',
+/// partitioning = ARRAY['day(ts)', …], format = 'PARQUET', …) AS`.
+pub(super) fn write_ctas_clauses(w: &mut SqlWriter, c: &CtasSpec<'_>) -> Result<()> {
+    w.push("\nWITH (\n  table_type = 'ICEBERG',\n  is_external = false");
+    if let Some(l) = c.location {
+        w.push(",\n  location = ").string(l.as_str());
+    }
+    if !c.partitioning.is_empty() {
+        w.push(",\n  partitioning = ARRAY[");
+        w.try_comma_list(c.partitioning, |w, p| {
+            w.string(&trino_partitioning(p)?);
+            Ok(())
+        })?;
+        w.push_char(']');
+    }
+    for p in c.properties.iter() {
+        w.push(",\n  ").push(p.key()).push(" = ");
+        match p {
+            TableProperty::Format(f) => {
+                w.string(&f.as_str().to_ascii_uppercase());
+            }
+            TableProperty::WriteCompression(c) => {
+                w.string(&c.as_str().to_ascii_uppercase());
+            }
+            _ => {
+                w.push(&p.value());
+            }
+        }
+    }
+    w.push("\n) AS\n");
+    Ok(())
+}
+
+// ---- reading live definitions ------------------------------------------------------
+
+/// Athena's own property keys; the rest (table_type, engine bookkeeping) do not matter.
+pub(super) fn live_property(key: &str, value: &str) -> Result<Option<TableProperty>> {
+    let k = key.to_ascii_lowercase();
+    match k.as_str() {
+        "format"
+        | "write_compression"
+        | "optimize_rewrite_data_file_threshold"
+        | "optimize_rewrite_delete_file_threshold"
+        | "vacuum_min_snapshots_to_keep"
+        | "vacuum_max_snapshot_age_seconds"
+        | "vacuum_max_metadata_files_to_keep"
+        | "write_data_path_enabled" => TableProperty::parse(&k, value).map(Some),
+        _ => Ok(None),
+    }
+}

@@ -1,0 +1,353 @@
+//! Literal spelling per grammar: a value is always written for a known column type, so
+//! the text has exactly that type (`REAL '1.5'`, `CAST(NULL AS varchar)`,
+//! `TIMESTAMP '... .000000'`).
+//!
+//! Strings are the only place user text enters the SQL: Trino doubles `'`; Spark escapes
+//! `\` and `'` with a backslash (and the `{` of `${`, see [`write_string`]). No other
+//! character can end a literal in either grammar.
+
+use std::fmt::Write;
+
+use chrono::Datelike;
+
+use super::Grammar;
+use crate::error::{Error, ErrorKind, Result};
+use crate::render::separated;
+use crate::types::IcebergType;
+use crate::value::{Decimal, Value};
+
+fn mismatch(value: &Value, ty: &IcebergType) -> Error {
+    Error::new(
+        ErrorKind::InvalidValue,
+        format!(
+            "a {} value cannot be written to a column of type {}",
+            value.kind_name(),
+            ty.iceberg_name()
+        ),
+    )
+}
+
+/// Appends `value` as a literal of type `ty` in `grammar`.
+pub(super) fn write_literal(
+    out: &mut String,
+    value: &Value,
+    ty: &IcebergType,
+    grammar: Grammar,
+) -> Result<()> {
+    use IcebergType as T;
+    let spark = grammar == Grammar::Spark;
+    match (value, ty) {
+        (Value::Null, _) => {
+            out.push_str("CAST(NULL AS ");
+            write_cast_type(out, ty, grammar);
+            out.push(')');
+        }
+        (Value::Boolean(b), T::Boolean) => out.push_str(if *b { "true" } else { "false" }),
+        (Value::Int(i), T::Int) if *i == i32::MIN => {
+            // `-2147483648` is the negation of a bigint literal; keep it an int.
+            out.push_str(if spark {
+                "CAST(-2147483648 AS INT)"
+            } else {
+                "CAST(-2147483648 AS integer)"
+            })
+        }
+        (Value::Int(i), T::Int) => {
+            let _ = write!(out, "{i}");
+        }
+        (Value::Int(i), T::Long) => {
+            let _ = write!(out, "{i}");
+        }
+        (Value::Long(i), T::Long) if *i == i64::MIN => out.push_str(if spark {
+            "CAST('-9223372036854775808' AS BIGINT)"
+        } else {
+            "BIGINT '-9223372036854775808'"
+        }),
+        (Value::Long(i), T::Long) => {
+            let _ = write!(out, "{i}");
+        }
+        (Value::Float(f), T::Float) => write_float(out, f64::from(*f), &f.to_string(), true, spark),
+        (Value::Float(f), T::Double) => {
+            write_float(out, f64::from(*f), &f.to_string(), false, spark)
+        }
+        (Value::Double(f), T::Double) => write_float(out, *f, &f.to_string(), false, spark),
+        (Value::Decimal(d), T::Decimal { precision, scale }) => {
+            let Some(d2) = d
+                .rescale(*scale)
+                .filter(|d2| d2.precision() <= u32::from(*precision))
+            else {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!("decimal {d} does not fit decimal({precision},{scale}) without losing digits"),
+                ));
+            };
+            if spark {
+                let _ = write!(out, "CAST('{d2}' AS DECIMAL({precision},{scale}))");
+            } else {
+                let _ = write!(out, "DECIMAL '{d2}'");
+            }
+        }
+        (Value::Int(i), T::Decimal { .. }) => {
+            return write_literal(
+                out,
+                &Value::Decimal(Decimal::new(i128::from(*i), 0)),
+                ty,
+                grammar,
+            )
+        }
+        (Value::Long(i), T::Decimal { .. }) => {
+            return write_literal(
+                out,
+                &Value::Decimal(Decimal::new(i128::from(*i), 0)),
+                ty,
+                grammar,
+            )
+        }
+        (Value::Date(d), T::Date) => {
+            check_year(d.year(), value)?;
+            let _ = write!(out, "DATE '{}'", d.format("%Y-%m-%d"));
+        }
+        (Value::Timestamp(ts), T::Timestamp) => {
+            check_year(ts.year(), value)?;
+            let kw = if spark { "TIMESTAMP_NTZ" } else { "TIMESTAMP" };
+            let _ = write!(out, "{kw} '{}'", ts.format("%Y-%m-%d %H:%M:%S%.6f"));
+        }
+        (Value::TimestampTz(ts), T::TimestampTz) => {
+            check_year(ts.year(), value)?;
+            if spark {
+                let _ = write!(out, "TIMESTAMP '{}Z'", ts.format("%Y-%m-%d %H:%M:%S%.6f"));
+            } else {
+                let _ = write!(
+                    out,
+                    "TIMESTAMP '{} UTC'",
+                    ts.format("%Y-%m-%d %H:%M:%S%.6f")
+                );
+            }
+        }
+        (Value::String(s), T::String) => write_string(out, s, grammar),
+        (Value::Binary(b), T::Binary) => {
+            out.push_str("X'");
+            for byte in b {
+                let _ = write!(out, "{byte:02x}");
+            }
+            out.push('\'');
+        }
+        (Value::List(items), T::List(elem)) => {
+            if items.is_empty() {
+                out.push_str(if spark {
+                    "CAST(array() AS "
+                } else {
+                    "CAST(ARRAY[] AS "
+                });
+                write_cast_type(out, ty, grammar);
+                out.push(')');
+            } else {
+                out.push_str(if spark { "array(" } else { "ARRAY[" });
+                separated(out, items, ", ", |out, v| {
+                    write_literal(out, v, elem, grammar)
+                })?;
+                out.push(if spark { ')' } else { ']' });
+            }
+        }
+        (Value::Map(entries), T::Map(kt, vt)) => {
+            let mut keys = std::collections::HashSet::new();
+            for (k, _) in entries {
+                if matches!(k, Value::Null) {
+                    return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        "a map key cannot be NULL",
+                    ));
+                }
+                if !keys.insert(k.to_literal(kt, grammar)?) {
+                    return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        "a map value has the same key twice",
+                    ));
+                }
+            }
+            if entries.is_empty() {
+                out.push_str(if spark {
+                    "CAST(map() AS "
+                } else {
+                    "CAST(MAP(ARRAY[], ARRAY[]) AS "
+                });
+                write_cast_type(out, ty, grammar);
+                out.push(')');
+            } else if spark {
+                out.push_str("map(");
+                separated(out, entries, ", ", |out, (k, v)| {
+                    write_literal(out, k, kt, grammar)?;
+                    out.push_str(", ");
+                    write_literal(out, v, vt, grammar)
+                })?;
+                out.push(')');
+            } else {
+                out.push_str("MAP(ARRAY[");
+                separated(out, entries, ", ", |out, (k, _)| {
+                    write_literal(out, k, kt, grammar)
+                })?;
+                out.push_str("], ARRAY[");
+                separated(out, entries, ", ", |out, (_, v)| {
+                    write_literal(out, v, vt, grammar)
+                })?;
+                out.push_str("])");
+            }
+        }
+        (Value::Struct(values), T::Struct(fields)) => {
+            if values.len() != fields.len() {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "a struct value has {} fields, its type {} has {}",
+                        values.len(),
+                        ty.iceberg_name(),
+                        fields.len()
+                    ),
+                ));
+            }
+            if spark {
+                out.push_str("named_struct(");
+                separated(out, values.iter().zip(fields), ", ", |out, (v, f)| {
+                    write_string(out, &f.name, grammar);
+                    out.push_str(", ");
+                    write_literal(out, v, &f.ty, grammar)
+                })?;
+                out.push(')');
+            } else {
+                out.push_str("CAST(ROW(");
+                separated(out, values.iter().zip(fields), ", ", |out, (v, f)| {
+                    write_literal(out, v, &f.ty, grammar)
+                })?;
+                out.push_str(") AS ");
+                write_cast_type(out, ty, grammar);
+                out.push(')');
+            }
+        }
+        _ => return Err(mismatch(value, ty)),
+    }
+    Ok(())
+}
+
+/// The type as written inside `CAST(... AS <type>)`: DML types for Athena (a CAST is
+/// always Trino), Spark types for Spark.
+fn write_cast_type(out: &mut String, ty: &IcebergType, grammar: Grammar) {
+    match grammar {
+        Grammar::Spark => Grammar::Spark.write_type(out, ty),
+        Grammar::HiveDdl | Grammar::TrinoDml => Grammar::TrinoDml.write_type(out, ty),
+    }
+}
+
+fn check_year(year: i32, value: &Value) -> Result<()> {
+    if (1..=9999).contains(&year) {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "{} year {year} is outside 0001-9999, which SQL literals cannot express",
+                value.kind_name()
+            ),
+        ))
+    }
+}
+
+fn write_float(out: &mut String, v: f64, shortest: &str, real: bool, spark: bool) {
+    if v.is_finite() {
+        match (real, spark) {
+            (true, false) => {
+                let _ = write!(out, "REAL '{shortest}'");
+            }
+            (true, true) => {
+                let _ = write!(out, "CAST('{shortest}' AS FLOAT)");
+            }
+            (false, _) => {
+                // Scientific notation makes the literal a double in both Trino and Spark
+                // (a bare `1.5` is a decimal).
+                let s = format!("{v:e}").replace('e', "E");
+                out.push_str(&s);
+            }
+        }
+        return;
+    }
+    let name = if v.is_nan() {
+        "NaN"
+    } else if v > 0.0 {
+        "Infinity"
+    } else {
+        "-Infinity"
+    };
+    match (spark, real) {
+        (true, true) => {
+            let _ = write!(out, "CAST('{name}' AS FLOAT)");
+        }
+        (true, false) => {
+            let _ = write!(out, "CAST('{name}' AS DOUBLE)");
+        }
+        (false, _) => {
+            let f = match name {
+                "NaN" => "nan()",
+                "Infinity" => "infinity()",
+                _ => "-infinity()",
+            };
+            let t = if real { "real" } else { "double" };
+            let _ = write!(out, "CAST({f} AS {t})");
+        }
+    }
+}
+
+/// Appends a DML string literal for `s`: `'...'` with `'` doubled (Trino) or with `\`
+/// and `'` backslash-escaped, and the `{` of `${` escaped against Spark's variable
+/// substitution (Spark). Any Rust string round-trips.
+pub(super) fn write_string(out: &mut String, s: &str, grammar: Grammar) {
+    out.reserve(s.len() + 2);
+    out.push('\'');
+    match grammar {
+        Grammar::Spark => {
+            let mut prev = '\0';
+            for c in s.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\'' => out.push_str("\\'"),
+                    // Stock Spark (Glue, EMR) substitutes `${var}` in the SQL text before
+                    // parsing, even inside literals; `$\{` is not a variable, and Spark's
+                    // lexer reads `\{` as `{`.
+                    '{' if prev == '$' => out.push_str("\\{"),
+                    c => out.push(c),
+                }
+                prev = c;
+            }
+        }
+        Grammar::TrinoDml | Grammar::HiveDdl => {
+            for (i, part) in s.split('\'').enumerate() {
+                if i > 0 {
+                    out.push_str("''");
+                }
+                out.push_str(part);
+            }
+        }
+    }
+    out.push('\'');
+}
+
+/// Appends a DDL string literal (LOCATION, COMMENT, property values). The Hive lexer's
+/// escaping is unverified, so text with `'`, `\` or control characters is refused; `what`
+/// names the text in the error.
+pub(super) fn write_ddl_string(
+    out: &mut String,
+    what: &str,
+    s: &str,
+    grammar: Grammar,
+) -> Result<()> {
+    if grammar == Grammar::Spark && s.contains("${") {
+        // DDL strings cannot hold escapes, and stock Spark would substitute `${var}`.
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("{what} contains `${{`, which Spark replaces with a variable's value"),
+        )
+        .with_hint("remove the `${` sequence from the text"));
+    }
+    crate::model::check_ddl_text(what, s)?;
+    out.push('\'');
+    out.push_str(s);
+    out.push('\'');
+    Ok(())
+}

@@ -1,0 +1,230 @@
+//! Grammars: the SQL languages statement text is written in.
+//!
+//! A target engine may parse different statements with different parsers: Athena reads
+//! its DDL with a Hive parser and its DML and queries with Trino's. A [`Grammar`] is one
+//! such parser's language, and it alone decides the spelling of text details:
+//!
+//! | detail | Hive DDL | Trino | Spark |
+//! |---|---|---|---|
+//! | quoted name | `` `date` `` | `"first"` | `` `user` `` |
+//! | types | `string`, `struct<a:int>` | `varchar`, `row(a integer)` | `string`, `struct<a: int>` |
+//! | `'` in a string | (refused) | `''` | `\'` |
+//! | float literal | `REAL '1.5'` | `REAL '1.5'` | `CAST('1.5' AS FLOAT)` |
+//! | now | `current_timestamp` | `current_timestamp` | `current_timestamp()` |
+//!
+//! Which grammar a statement kind is written in is the target's decision
+//! ([`Dialect::grammar`](super::Dialect::grammar)).
+
+mod literals;
+mod reserved;
+mod types;
+
+pub use reserved::{HIVE_DDL_RESERVED, TRINO_DML_RESERVED};
+
+use crate::error::Result;
+use crate::types::IcebergType;
+use crate::value::Value;
+
+/// The parser a statement's text goes through. It decides quoting, type names and
+/// literal spelling: nobody calling the API picks them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Grammar {
+    /// Athena DDL (CREATE TABLE, ALTER, DROP, ...): backticks, Hive type names,
+    /// string literals without escapes.
+    HiveDdl,
+    /// Athena DML and queries (SELECT, INSERT, UPDATE, DELETE, MERGE, CTAS, UNLOAD):
+    /// double quotes, Trino type names, `''` inside strings.
+    TrinoDml,
+    /// Spark SQL: backticks, Spark type names, backslash escapes inside strings.
+    Spark,
+}
+
+impl Grammar {
+    /// The grammar's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Grammar::HiveDdl => "Athena DDL (Hive grammar)",
+            Grammar::TrinoDml => "Athena DML (Trino grammar)",
+            Grammar::Spark => "Spark SQL",
+        }
+    }
+
+    /// The character that quotes a name.
+    pub fn quote_char(self) -> char {
+        match self {
+            Grammar::HiveDdl | Grammar::Spark => '`',
+            Grammar::TrinoDml => '"',
+        }
+    }
+
+    /// True when `word` (lower case) is reserved. Spark's own reserved set depends on
+    /// its ANSI mode; every word either Athena list reserves is a safe superset.
+    pub fn is_reserved(self, word: &str) -> bool {
+        let ddl = || HIVE_DDL_RESERVED.contains(&word);
+        let dml = || TRINO_DML_RESERVED.contains(&word);
+        match self {
+            Grammar::HiveDdl => ddl(),
+            Grammar::TrinoDml => dml(),
+            Grammar::Spark => ddl() || dml(),
+        }
+    }
+
+    /// True when `name` must be quoted: it is reserved, or it does not start with a
+    /// letter (Athena: `_x` needs backticks in DDL, `1x` double quotes in DML).
+    pub fn needs_quotes(self, name: &str) -> bool {
+        let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        !plain || self.is_reserved(name)
+    }
+
+    /// Appends `name`, quoted if it must be.
+    ///
+    /// Names are checked by [`check_name`](crate::ident::check_name) before they reach a
+    /// renderer, so they never contain a quote character; the doubling below is a
+    /// second line of defence.
+    pub fn write_ident(self, out: &mut String, name: &str) {
+        if !self.needs_quotes(name) {
+            out.push_str(name);
+            return;
+        }
+        let q = self.quote_char();
+        out.push(q);
+        for c in name.chars() {
+            if c == q {
+                out.push(q);
+            }
+            out.push(c);
+        }
+        out.push(q);
+    }
+
+    /// `name`, quoted if it must be.
+    ///
+    /// ```
+    /// use iceberg_sql::Grammar;
+    /// assert_eq!(Grammar::HiveDdl.quote_ident("date"), "`date`");
+    /// assert_eq!(Grammar::TrinoDml.quote_ident("date"), "date");
+    /// assert_eq!(Grammar::TrinoDml.quote_ident("first"), "\"first\"");
+    /// ```
+    pub fn quote_ident(self, name: &str) -> String {
+        let mut s = String::with_capacity(name.len() + 2);
+        self.write_ident(&mut s, name);
+        s
+    }
+
+    /// Appends `ty` as this grammar spells it.
+    pub(crate) fn write_type(self, out: &mut String, ty: &IcebergType) {
+        types::write_type(out, ty, self);
+    }
+
+    /// Appends `value` as a literal of type `ty`.
+    pub(crate) fn write_literal(
+        self,
+        out: &mut String,
+        value: &Value,
+        ty: &IcebergType,
+    ) -> Result<()> {
+        literals::write_literal(out, value, ty, self)
+    }
+
+    /// Appends a string literal holding any text, escaped for this grammar: Trino (and
+    /// Hive) double `'`; Spark backslash-escapes `\` and `'`, and the `{` of `${`
+    /// against its variable substitution. Any Rust string round-trips.
+    ///
+    /// ```
+    /// use iceberg_sql::Grammar;
+    /// let mut sql = String::new();
+    /// Grammar::Spark.write_string(&mut sql, "it's ${x}");
+    /// assert_eq!(sql, r"'it\'s $\{x}'");
+    /// ```
+    pub fn write_string(self, out: &mut String, text: &str) {
+        literals::write_string(out, text, self);
+    }
+
+    /// Appends a DDL string literal (location, comment, property key or value); `what`
+    /// names it in the error when the text cannot be written (quotes, backslashes and
+    /// control characters anywhere; `${` in Spark).
+    pub(crate) fn write_ddl_string(self, out: &mut String, what: &str, text: &str) -> Result<()> {
+        literals::write_ddl_string(out, what, text, self)
+    }
+
+    /// Whether string literals in this grammar are limited to text without quotes,
+    /// backslashes and control characters (the Hive lexer's escaping is undocumented
+    /// for Athena, so we never rely on it).
+    pub(crate) fn restricts_string_literals(self) -> bool {
+        self == Grammar::HiveDdl
+    }
+
+    /// The current timestamp (Spark spells functions without arguments with `()`).
+    pub(crate) fn current_timestamp(self) -> &'static str {
+        match self {
+            Grammar::Spark => "current_timestamp()",
+            Grammar::HiveDdl | Grammar::TrinoDml => "current_timestamp",
+        }
+    }
+
+    /// The current date.
+    pub(crate) fn current_date(self) -> &'static str {
+        match self {
+            Grammar::Spark => "current_date()",
+            Grammar::HiveDdl | Grammar::TrinoDml => "current_date",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_follows_the_grammar() {
+        // `date` is reserved in DDL only, `first` in DML only.
+        assert_eq!(Grammar::HiveDdl.quote_ident("date"), "`date`");
+        assert_eq!(Grammar::TrinoDml.quote_ident("date"), "date");
+        assert_eq!(Grammar::HiveDdl.quote_ident("first"), "first");
+        assert_eq!(Grammar::TrinoDml.quote_ident("first"), "\"first\"");
+        assert_eq!(Grammar::HiveDdl.quote_ident("_x"), "`_x`");
+        assert_eq!(Grammar::TrinoDml.quote_ident("1x"), "\"1x\"");
+        assert_eq!(Grammar::Spark.quote_ident("user"), "`user`");
+    }
+
+    #[test]
+    fn reserved_lists_are_sorted_and_lower_case() {
+        for list in [HIVE_DDL_RESERVED, TRINO_DML_RESERVED] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{:?}", list);
+            assert!(list
+                .iter()
+                .all(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+        }
+    }
+
+    #[test]
+    fn type_spellings_per_grammar() {
+        let t = IcebergType::structure([
+            ("lat", IcebergType::Double),
+            ("tags", IcebergType::list(IcebergType::String)),
+            (
+                "m",
+                IcebergType::map(IcebergType::String, IcebergType::Float),
+            ),
+        ]);
+        assert_eq!(
+            t.to_sql(Grammar::HiveDdl),
+            "struct<lat:double,tags:array<string>,m:map<string,float>>"
+        );
+        assert_eq!(
+            t.to_sql(Grammar::TrinoDml),
+            "row(lat double, tags array(varchar), m map(varchar, real))"
+        );
+        assert_eq!(
+            t.to_sql(Grammar::Spark),
+            "struct<lat: double, tags: array<string>, m: map<string, float>>"
+        );
+        assert_eq!(
+            IcebergType::Timestamp.to_sql(Grammar::Spark),
+            "timestamp_ntz"
+        );
+    }
+}

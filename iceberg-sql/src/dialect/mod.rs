@@ -1,0 +1,334 @@
+//! Target engines: every decision that depends on which engine a statement is for.
+//!
+//! Builders describe a statement (its table, columns, values, clauses) and check its
+//! meaning; they never test which engine they render for. Whatever differs between
+//! engines is asked of the target's rules (the crate-internal trait `DialectRules`):
+//!
+//! * whole-statement or whole-clause hooks where engines differ in structure: the
+//!   table clauses of CREATE TABLE and CTAS, SET/UNSET table properties, OPTIMIZE and
+//!   VACUUM, metadata table references, time travel;
+//! * small hooks where a detail differs: NOT NULL in DDL, `DROP TABLE … PURGE`, the
+//!   column aliases of a MERGE source, reading nested values as JSON;
+//! * refusals, with the engine's reason, for what a target cannot express (`UNLOAD` and
+//!   Hive CTAS on Spark, options of Athena's VACUUM).
+//!
+//! Athena (`athena.rs`) is the reference: the trait's default methods call its
+//! functions, and each other target (`spark.rs`) overrides only what differs. Text
+//! details below the statement level (quoting, type names, literals) belong to the
+//! [`Grammar`] a statement kind is written in, which the target chooses per kind.
+//!
+//! Adding a target: a file here implementing `DialectRules`, a [`Dialect`] variant with
+//! its line in `Dialect::rules`, and its validator part in `validate/dialects/`.
+
+mod athena;
+pub mod grammar;
+mod spark;
+
+pub use grammar::Grammar;
+
+use chrono::{DateTime, Utc};
+
+use crate::error::{Error, Result};
+use crate::expr::Expr;
+use crate::maintenance::VacuumRetention;
+use crate::model::{
+    FileFormat, Location, PartitionField, TableDef, TableName, TableProperties, TableProperty,
+};
+use crate::query::{MetadataTable, Snapshot};
+use crate::render::SqlWriter;
+use crate::statement::StatementKind;
+use crate::types::IcebergType;
+use crate::validate::dialects::TargetSyntax;
+
+/// The engine a statement is rendered for: pass it to a builder's `build_for`
+/// (`build()` renders for [`Dialect::Athena`], the default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// Amazon Athena engine v3: Hive-style DDL, Trino-style DML.
+    #[default]
+    Athena,
+    /// Apache Spark 3.5 with Iceberg's SQL extensions (Glue, EMR, local tests).
+    Spark,
+}
+
+impl Dialect {
+    /// The rules of this target: the one place a [`Dialect`] is mapped to behaviour.
+    pub(crate) fn rules(self) -> &'static dyn DialectRules {
+        match self {
+            Dialect::Athena => &athena::Athena,
+            Dialect::Spark => &spark::Spark,
+        }
+    }
+
+    /// The engine's name, for messages (`Athena`, `Spark`).
+    pub fn name(self) -> &'static str {
+        self.rules().name()
+    }
+
+    /// The grammar statements of `kind` are written in for this target.
+    ///
+    /// ```
+    /// use iceberg_sql::{Dialect, Grammar, StatementKind};
+    /// assert_eq!(Dialect::Athena.grammar(StatementKind::CreateTable), Grammar::HiveDdl);
+    /// assert_eq!(Dialect::Athena.grammar(StatementKind::Select), Grammar::TrinoDml);
+    /// assert_eq!(Dialect::Spark.grammar(StatementKind::CreateTable), Grammar::Spark);
+    /// ```
+    pub fn grammar(self, kind: StatementKind) -> Grammar {
+        self.rules().grammar(kind)
+    }
+}
+
+/// What an `OPTIMIZE` (compaction) asks for, checked by its builder.
+pub(crate) struct OptimizeSpec<'a> {
+    /// The table.
+    pub table: &'a TableName,
+    /// The condition on identity partition columns, if any.
+    pub filter: Option<&'a Expr>,
+    /// Engine options (Spark's `rewrite_data_files` options), in order.
+    pub options: &'a [(String, String)],
+    /// The catalog the engine's maintenance procedures live in.
+    pub catalog: &'a str,
+}
+
+/// What a `VACUUM` (snapshot expiry) asks for.
+pub(crate) struct VacuumSpec<'a> {
+    /// The table.
+    pub table: &'a TableName,
+    /// Retention through the table's properties.
+    pub retention: Option<&'a VacuumRetention>,
+    /// Expire snapshots older than this.
+    pub older_than: Option<DateTime<Utc>>,
+    /// Keep at least this many snapshots.
+    pub retain_last: Option<u32>,
+    /// The catalog the engine's maintenance procedures live in.
+    pub catalog: &'a str,
+}
+
+/// The table clauses of an Iceberg `CREATE TABLE … AS SELECT`.
+pub(crate) struct CtasSpec<'a> {
+    /// The S3 folder, if given.
+    pub location: Option<&'a Location>,
+    /// The partition spec.
+    pub partitioning: &'a [PartitionField],
+    /// Table properties.
+    pub properties: &'a TableProperties,
+}
+
+/// Writes part of a statement through the writer (used where a hook wraps text the
+/// builder writes, e.g. a JSON conversion around an expression).
+pub(crate) type WriteFn<'a> = &'a mut dyn FnMut(&mut SqlWriter) -> Result<()>;
+
+/// The rules of one target engine. Default methods are Athena's behaviour (the
+/// reference, in `athena.rs`); a target overrides what differs.
+///
+/// Hooks that write text get the statement's [`SqlWriter`], whose grammar already
+/// decides quoting, type names and literals.
+pub(crate) trait DialectRules: Sync {
+    /// The engine's name, for messages.
+    fn name(&self) -> &'static str;
+
+    /// The validator's part of this target: its parsers and the statement shapes in
+    /// which targets differ (`validate/dialects/`).
+    fn syntax(&self) -> &'static dyn TargetSyntax;
+
+    // ---- grammar and parameters ------------------------------------------------------
+
+    /// The grammar statements of `kind` are written in.
+    fn grammar(&self, kind: StatementKind) -> Grammar {
+        athena::grammar(kind)
+    }
+
+    /// Whether `kind` may carry `?` execution parameters.
+    fn accepts_parameters(&self, kind: StatementKind) -> bool {
+        athena::accepts_parameters(kind)
+    }
+
+    /// Writes a table reference (`db.t`).
+    fn write_table_name(&self, w: &mut SqlWriter, name: &TableName) {
+        athena::write_table_name(w, name);
+    }
+
+    // ---- CREATE / DROP TABLE ---------------------------------------------------------
+
+    /// Whether column definitions declare `NOT NULL` (otherwise nullability is a
+    /// contract of the typed API only).
+    fn declares_not_null(&self) -> bool {
+        false
+    }
+
+    /// Adds the target's own problems with creating `table` (types it cannot declare,
+    /// a missing location) to `errors`, skipping any already listed.
+    fn check_create_table(&self, table: &TableDef, errors: &mut Vec<Error>) {
+        athena::check_create_table(table, errors);
+    }
+
+    /// Writes everything after a CREATE TABLE's column list: partition spec, location,
+    /// comment, properties.
+    fn write_table_clauses(&self, w: &mut SqlWriter, table: &TableDef) -> Result<()> {
+        athena::write_table_clauses(w, table)
+    }
+
+    /// Whether `DROP TABLE` needs `PURGE` to delete the table's data as well.
+    fn drop_table_purges(&self) -> bool {
+        false
+    }
+
+    // ---- ALTER TABLE -----------------------------------------------------------------
+
+    /// Writes the operation renaming column `from` (of type `ty`) to `to`.
+    fn write_rename_column(&self, w: &mut SqlWriter, from: &str, to: &str, ty: &IcebergType) {
+        athena::write_rename_column(w, from, to, ty);
+    }
+
+    /// Writes the operation changing `column`'s type to the wider `to`.
+    fn write_widen_column(&self, w: &mut SqlWriter, column: &str, to: &IcebergType) {
+        athena::write_widen_column(w, column, to);
+    }
+
+    /// Writes the operation setting `properties` (`format` is the table's file format
+    /// after the change, which some property names depend on).
+    fn write_set_properties(
+        &self,
+        w: &mut SqlWriter,
+        properties: &TableProperties,
+        format: FileFormat,
+    ) -> Result<()> {
+        athena::write_set_properties(w, properties, format, athena::property)
+    }
+
+    /// Writes the operation removing the properties `keys` (Athena's key names).
+    fn write_unset_properties(
+        &self,
+        w: &mut SqlWriter,
+        keys: &[&'static str],
+        format: FileFormat,
+    ) -> Result<()> {
+        athena::write_unset_properties(w, keys, format, athena::property_key)
+    }
+
+    /// Why `ALTER TABLE table {verb} PARTITION FIELD field` is refused.
+    fn partition_evolution_refusal(
+        &self,
+        table: &TableName,
+        verb: &str,
+        field: &PartitionField,
+    ) -> String {
+        athena::partition_evolution_refusal(table, verb, field)
+    }
+
+    // ---- MERGE -----------------------------------------------------------------------
+
+    /// Whether a MERGE source `(VALUES …) AS source (c1, …)` may carry column aliases;
+    /// when it may not, the rows are wrapped in a SELECT that carries them.
+    fn merge_source_column_aliases(&self) -> bool {
+        true
+    }
+
+    // ---- SELECT ----------------------------------------------------------------------
+
+    /// Writes a time-travel clause after a table name (with its leading space).
+    fn write_time_travel(&self, w: &mut SqlWriter, snapshot: &Snapshot) {
+        athena::write_time_travel(w, snapshot);
+    }
+
+    /// Writes the reference to metadata table `m` of `table`.
+    fn write_metadata_table(&self, w: &mut SqlWriter, table: &TableName, m: MetadataTable) {
+        athena::write_metadata_table(w, table, m);
+    }
+
+    /// The target's expression for column `column` of metadata table `m` when it names
+    /// or lacks it differently (rendered `<expr> AS column`); `None` for the same name.
+    fn metadata_column(&self, m: MetadataTable, column: &str) -> Option<&'static str> {
+        let _ = (m, column);
+        None
+    }
+
+    /// Whether nested values (list, map, struct) in rows that come back to us are read
+    /// as JSON text, because the engine's own text form for them cannot be parsed back.
+    fn nested_columns_as_json(&self) -> bool {
+        true
+    }
+
+    /// Writes the JSON text of the nested value `value` writes.
+    fn write_to_json(&self, w: &mut SqlWriter, value: WriteFn<'_>) -> Result<()> {
+        athena::write_to_json(w, value)
+    }
+
+    /// Writes an aggregate collecting `value` into an array of `element`s: an empty
+    /// array, not NULL, when there are no rows.
+    fn write_array_agg(
+        &self,
+        w: &mut SqlWriter,
+        element: &IcebergType,
+        value: WriteFn<'_>,
+    ) -> Result<()> {
+        athena::write_array_agg(w, element, value)
+    }
+
+    // ---- OPTIMIZE / VACUUM -----------------------------------------------------------
+
+    /// Refuses what the target's compaction cannot express, before the builder checks
+    /// the filters.
+    fn check_optimize(&self, o: &OptimizeSpec<'_>) -> Result<()> {
+        athena::check_optimize(o)
+    }
+
+    /// Writes the compaction statement.
+    fn write_optimize(&self, w: &mut SqlWriter, o: &OptimizeSpec<'_>) -> Result<()> {
+        athena::write_optimize(w, o)
+    }
+
+    /// Checks and writes the snapshot-expiry statement. `retention_in_steps` is true when
+    /// an `ALTER TABLE … SET TBLPROPERTIES` step before it sets the retention.
+    fn write_vacuum(
+        &self,
+        w: &mut SqlWriter,
+        v: &VacuumSpec<'_>,
+        retention_in_steps: bool,
+    ) -> Result<()> {
+        athena::write_vacuum(w, v, retention_in_steps)
+    }
+
+    // ---- CTAS / UNLOAD ---------------------------------------------------------------
+
+    /// Whether an Iceberg CTAS must name its location.
+    fn ctas_requires_location(&self) -> bool {
+        true
+    }
+
+    /// Refuses a CTAS partition field the target cannot write.
+    fn check_ctas_partition(&self, field: &PartitionField) -> Result<()> {
+        athena::trino_partitioning(field).map(drop)
+    }
+
+    /// Writes an Iceberg CTAS's table clauses, between the table name and the query.
+    fn write_ctas_clauses(&self, w: &mut SqlWriter, c: &CtasSpec<'_>) -> Result<()> {
+        athena::write_ctas_clauses(w, c)
+    }
+
+    /// Refuses a Hive-format CTAS if the target has none.
+    fn check_hive_ctas(&self) -> Result<()> {
+        Ok(())
+    }
+
+    /// Refuses `UNLOAD` if the target has none.
+    fn check_unload(&self) -> Result<()> {
+        Ok(())
+    }
+
+    // ---- reading live definitions ----------------------------------------------------
+
+    /// The Iceberg type of a type name as the engine prints it where that differs from
+    /// the common spellings (`None`: the common reading).
+    fn live_type(&self, name: &str) -> Option<IcebergType> {
+        let _ = name;
+        None
+    }
+
+    /// The typed property for a property as the engine prints it; `None` for keys that
+    /// do not matter to us.
+    fn live_property(&self, key: &str, value: &str) -> Result<Option<TableProperty>> {
+        athena::live_property(key, value)
+    }
+}

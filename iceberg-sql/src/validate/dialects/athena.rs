@@ -1,0 +1,401 @@
+//! Athena's part of the validator: its parser for both of its grammars (Hive DDL and
+//! Trino DML), and its statement shapes: Hive `CREATE TABLE … TBLPROPERTIES
+//! ('table_type'='ICEBERG')`, CTAS `WITH (…)`, `OPTIMIZE … REWRITE DATA USING BIN_PACK`,
+//! `VACUUM`, `UNLOAD`; no `DROP TABLE … PURGE`.
+
+use sqlparser::ast::Spanned;
+use sqlparser::ast::{
+    CreateTable, CreateTableOptions, DataType, Expr, SqlOption, Statement, Value,
+};
+use sqlparser::dialect::Dialect as SqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+
+use super::{ParserDialect, TargetSyntax};
+use crate::dialect::Grammar;
+use crate::error::Result;
+use crate::statement::StatementKind;
+use crate::validate::allow::{object_span, wrong_kind, Ctx, Exempt};
+use crate::validate::hooks::{self, Hooks, Refusals};
+
+/// Athena's allow-list part.
+pub(crate) struct AthenaSyntax;
+
+impl TargetSyntax for AthenaSyntax {
+    fn parser(&self, grammar: Grammar) -> Box<dyn ParserDialect> {
+        Box::new(AthenaDialect {
+            ddl: grammar == Grammar::HiveDdl,
+            refusals: Refusals::default(),
+        })
+    }
+
+    /// Hive DDL `CREATE TABLE` with `'table_type'='ICEBERG'`, or a Trino CTAS
+    /// `CREATE TABLE t WITH (…) AS SELECT …`.
+    fn check_create_table(&self, ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()> {
+        let name_span = object_span(&ct.name);
+        if ctx.grammar == Grammar::HiveDdl {
+            let CreateTableOptions::TableProperties(props) = &ct.table_options else {
+                return Err(ctx.at_span(
+                    "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
+                    name_span,
+                ));
+            };
+            exempt.add_keys(props);
+            if !has_iceberg_table_type(props) {
+                return Err(ctx.at_word(
+                    "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
+                    "TBLPROPERTIES",
+                ));
+            }
+            if ct.with_data.is_some() {
+                return Err(ctx.at_word(
+                    format!("WITH [NO] DATA is not accepted by {}", ctx.engine()),
+                    "DATA",
+                ));
+            }
+            if ct.query.is_some() && !ct.columns.is_empty() {
+                return Err(ctx.at_span(
+                    format!(
+                        "CREATE TABLE … AS SELECT with a column list: {} takes the schema from the query",
+                        ctx.engine()
+                    ),
+                    name_span,
+                ));
+            }
+            if ct.query.is_none() && ct.columns.is_empty() {
+                return Err(ctx.at_span("CREATE TABLE needs a column list", name_span));
+            }
+            return Ok(());
+        }
+        match &ct.table_options {
+            CreateTableOptions::With(_) | CreateTableOptions::None => {}
+            other => {
+                return Err(ctx.at_span(
+                    format!(
+                        "table options written `{other}`: {} CTAS takes WITH (property = value, …)",
+                        ctx.engine()
+                    ),
+                    name_span,
+                ))
+            }
+        }
+        if !ct.columns.is_empty() || ct.hive_formats.is_some() || ct.partition_by.is_some() {
+            return Err(ctx.at_span(
+                "Athena CTAS takes CREATE TABLE t WITH (…) AS SELECT …: no column list, LOCATION or PARTITIONED BY \
+                 (use the location and partitioning properties)",
+                name_span,
+            ));
+        }
+        if let CreateTableOptions::With(opts) = &ct.table_options {
+            check_ctas_partitioning(ctx, opts)?;
+        }
+        Ok(())
+    }
+
+    fn check_purge(&self, ctx: &Ctx) -> Result<()> {
+        Err(ctx.at_word(
+            "DROP TABLE … PURGE is Spark syntax: Athena's DROP TABLE on an Iceberg table \
+             always deletes the data; write DROP TABLE [IF EXISTS] t",
+            "PURGE",
+        ))
+    }
+
+    /// `OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]` and `VACUUM t`, no options.
+    fn check_maintenance(&self, ctx: &Ctx, stmt: &Statement) -> Result<()> {
+        match (ctx.kind, stmt) {
+            (
+                StatementKind::Optimize,
+                Statement::OptimizeTable {
+                    has_table_keyword,
+                    on_cluster,
+                    partition,
+                    include_final,
+                    deduplicate,
+                    zorder,
+                    name,
+                    ..
+                },
+            ) => {
+                if *has_table_keyword
+                    || on_cluster.is_some()
+                    || partition.is_some()
+                    || *include_final
+                    || deduplicate.is_some()
+                    || zorder.is_some()
+                {
+                    return Err(ctx.at_span(
+                        "OPTIMIZE uses options Athena lacks: Athena writes OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]",
+                        object_span(name),
+                    ));
+                }
+                Ok(())
+            }
+            (StatementKind::Vacuum, Statement::Vacuum(v)) => {
+                if v.full
+                    || v.sort_only
+                    || v.delete_only
+                    || v.reindex
+                    || v.recluster
+                    || v.threshold.is_some()
+                    || v.boost
+                    || v.table_name.is_none()
+                {
+                    return Err(ctx.at_word(
+                        "VACUUM takes no options in Athena: write VACUUM t and set retention with the \
+                         vacuum_* table properties",
+                        "VACUUM",
+                    ));
+                }
+                Ok(())
+            }
+            (StatementKind::Optimize, _) => Err(wrong_kind(
+                ctx,
+                stmt,
+                "an OPTIMIZE … REWRITE DATA USING BIN_PACK",
+            )),
+            _ => Err(wrong_kind(ctx, stmt, "a VACUUM")),
+        }
+    }
+
+    /// `UNLOAD (SELECT …) TO 's3://…' WITH (…)`.
+    fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
+        let Statement::Unload {
+            query,
+            query_text,
+            to,
+            auth,
+            with: _,
+            options,
+        } = stmt
+        else {
+            return Err(wrong_kind(ctx, stmt, "an UNLOAD"));
+        };
+        if query.is_none() || query_text.is_some() || auth.is_some() || !options.is_empty() {
+            return Err(ctx.at_span(
+                "UNLOAD takes (SELECT …) TO 's3://…' WITH (…) and nothing else in Athena",
+                to.span,
+            ));
+        }
+        if to.quote_style != Some('\'') {
+            return Err(ctx.at_span(
+                "UNLOAD target must be a single-quoted S3 URI: TO 's3://bucket/prefix/'",
+                to.span,
+            ));
+        }
+        exempt.add(to);
+        Ok(())
+    }
+}
+
+/// Athena engine v3. One type for both of Athena's grammars: `ddl` switches the
+/// statement hooks (Hive DDL shapes) and the data type hook (Trino `array(T)` types,
+/// DML only). Quoting is checked after the parse (see `validate::allow`), so both `"` and
+/// backtick open a delimited identifier here and the checker can say which one the
+/// statement's grammar wants.
+#[derive(Debug, Default)]
+pub(crate) struct AthenaDialect {
+    /// `true` for [`Grammar::HiveDdl`], `false` for [`Grammar::TrinoDml`].
+    ddl: bool,
+    refusals: Refusals,
+}
+
+impl ParserDialect for AthenaDialect {
+    fn refusals(&self) -> &Refusals {
+        &self.refusals
+    }
+}
+
+impl SqlDialect for AthenaDialect {
+    fn is_identifier_start(&self, ch: char) -> bool {
+        ch.is_ascii_alphabetic() || ch == '_'
+    }
+
+    fn is_identifier_part(&self, ch: char) -> bool {
+        ch.is_ascii_alphanumeric() || ch == '_'
+    }
+
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        ch == '"' || ch == '`'
+    }
+
+    /// Aliases are names, never `'strings'`.
+    fn supports_string_literal_column_alias(&self, _explicit: bool) -> bool {
+        false
+    }
+
+    fn supports_string_literal_table_alias(&self, _explicit: bool) -> bool {
+        false
+    }
+
+    fn identifier_quote_style(&self, _identifier: &str) -> Option<char> {
+        Some(if self.ddl { '`' } else { '"' })
+    }
+
+    /// Trino: `'O''Reilly'`; a backslash is an ordinary character.
+    fn supports_string_literal_backslash_escape(&self) -> bool {
+        false
+    }
+
+    /// Trino `U&'\0041'` (otherwise it would parse as `U & '\0041'`).
+    fn supports_unicode_string_literal(&self) -> bool {
+        !self.ddl
+    }
+
+    /// `count(*) FILTER (WHERE …)`.
+    fn supports_filter_during_aggregation(&self) -> bool {
+        true
+    }
+
+    /// `ROLLUP`, `CUBE`, `GROUPING SETS`.
+    fn supports_group_by_expr(&self) -> bool {
+        true
+    }
+
+    /// `FOR TIMESTAMP|VERSION AS OF` (after the token pre-pass removes `FOR`).
+    fn supports_table_versioning(&self) -> bool {
+        true
+    }
+
+    /// Trino lambdas: `transform(xs, x -> x + 1)`.
+    fn supports_lambda_functions(&self) -> bool {
+        true
+    }
+
+    /// Hive `struct<a:int>` column types (DDL).
+    fn supports_struct_literal(&self) -> bool {
+        true
+    }
+
+    /// Hive `map<k,v>` column types (DDL).
+    fn supports_map_literal_with_angle_brackets(&self) -> bool {
+        true
+    }
+
+    /// `INTERVAL '7' DAY`, never a bare `INTERVAL '7'`.
+    fn require_interval_qualifier(&self) -> bool {
+        true
+    }
+
+    /// Parsed only so the allow-list can reject MySQL's `LIMIT a, b` with a clear message.
+    fn supports_limit_comma(&self) -> bool {
+        true
+    }
+
+    /// `MERGE … USING (VALUES (…), (…)) AS source (a, b)`.
+    fn supports_values_as_table_factor(&self) -> bool {
+        true
+    }
+
+    /// Hive DDL: Iceberg CREATE TABLE and ALTER TABLE, OPTIMIZE and VACUUM (sqlparser has
+    /// no grammar for them); `CREATE EXTERNAL TABLE` is refused.
+    fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
+        if !self.ddl {
+            return None;
+        }
+        let h = Hooks {
+            grammar: Grammar::HiveDdl,
+            refusals: &self.refusals,
+        };
+        match hooks::first_keywords(parser) {
+            (Keyword::CREATE, Keyword::TABLE) => Some(hooks::create_table(&h, parser)),
+            (Keyword::CREATE, Keyword::EXTERNAL) => Some(hooks::create_external_table(&h, parser)),
+            (Keyword::ALTER, Keyword::TABLE) => Some(hooks::alter_table(&h, parser)),
+            (Keyword::OPTIMIZE, _) => Some(hooks::optimize(&h, parser)),
+            (Keyword::VACUUM, _) => Some(hooks::vacuum(&h, parser)),
+            _ => None,
+        }
+    }
+
+    fn parse_data_type(&self, parser: &mut Parser) -> Option<Result<DataType, ParserError>> {
+        if self.ddl {
+            None
+        } else {
+            hooks::trino_paren_type(parser)
+        }
+    }
+}
+
+fn has_iceberg_table_type(props: &[SqlOption]) -> bool {
+    props.iter().any(|o| match o {
+        SqlOption::KeyValue { key, value } => {
+            key.0.len() == 1
+                && key.0[0]
+                    .as_ident()
+                    .is_some_and(|k| k.value.eq_ignore_ascii_case("table_type"))
+                && matches!(value, Expr::Value(v)
+                    if matches!(&v.value, Value::SingleQuotedString(s) if s.eq_ignore_ascii_case("iceberg")))
+        }
+        _ => false,
+    })
+}
+
+/// CTAS `partitioning = ARRAY['day(ts)', 'bucket(col, 16)', 'col']`: Trino order.
+fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<()> {
+    for o in opts {
+        let SqlOption::KeyValue { key, value } = o else {
+            continue;
+        };
+        let is_partitioning = key.0.len() == 1
+            && key.0[0]
+                .as_ident()
+                .is_some_and(|k| k.value.eq_ignore_ascii_case("partitioning"));
+        if !is_partitioning {
+            continue;
+        }
+        let Expr::Array(arr) = value else {
+            return Err(ctx.at_span(
+                "CTAS partitioning takes ARRAY['transform', …]",
+                value.span(),
+            ));
+        };
+        for e in &arr.elem {
+            let ok = match e {
+                Expr::Value(v) => match &v.value {
+                    Value::SingleQuotedString(s) => ctas_transform_ok(s),
+                    _ => false,
+                },
+                _ => false,
+            };
+            if !ok {
+                return Err(ctx.at_span(
+                    format!(
+                        "CTAS partitioning entry {e}: Athena CTAS accepts 'col', 'year(col)', 'month(col)', \
+                         'day(col)', 'hour(col)', 'bucket(col, N)' or 'truncate(col, L)' (column first, \
+                         unlike CREATE TABLE's bucket(N, col))"
+                    ),
+                    e.span(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_plain_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn ctas_transform_ok(s: &str) -> bool {
+    let s = s.trim();
+    if is_plain_ident(s) {
+        return true;
+    }
+    let Some((name, rest)) = s.split_once('(') else {
+        return false;
+    };
+    let Some(args) = rest.strip_suffix(')') else {
+        return false;
+    };
+    let args: Vec<&str> = args.split(',').map(str::trim).collect();
+    match (name.trim().to_ascii_lowercase().as_str(), args.as_slice()) {
+        ("year" | "month" | "day" | "hour", [col]) => is_plain_ident(col),
+        ("bucket" | "truncate", [col, n]) => {
+            is_plain_ident(col) && n.parse::<u32>().is_ok_and(|n| n > 0)
+        }
+        _ => false,
+    }
+}

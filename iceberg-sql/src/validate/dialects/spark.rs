@@ -1,0 +1,254 @@
+//! Spark's part of the validator: its parser (backtick names, backslash escapes, Spark
+//! type names, `USING iceberg`, `CALL catalog.system.procedure(…)`) and its statement
+//! shapes: `CREATE TABLE … USING iceberg`, `DROP TABLE … PURGE`, maintenance through
+//! Iceberg's procedures, no UNLOAD.
+
+use sqlparser::ast::{
+    CreateTable, CreateTableOptions, FunctionArg, FunctionArguments, HiveIOFormat, Spanned,
+    Statement,
+};
+use sqlparser::dialect::Dialect as SqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Span;
+
+use super::{ParserDialect, TargetSyntax};
+use crate::dialect::Grammar;
+use crate::error::Result;
+use crate::statement::StatementKind;
+use crate::validate::allow::{object_span, wrong_kind, Ctx, Exempt};
+use crate::validate::hooks::{self, Hooks, Refusals};
+
+/// Spark's allow-list part.
+pub(crate) struct SparkSyntax;
+
+impl TargetSyntax for SparkSyntax {
+    fn parser(&self, _grammar: Grammar) -> Box<dyn ParserDialect> {
+        Box::new(SparkDialect::default())
+    }
+
+    /// `CREATE TABLE t (…) USING iceberg …` or `CREATE TABLE t USING iceberg … AS SELECT`.
+    fn check_create_table(&self, ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()> {
+        let name_span = object_span(&ct.name);
+        match &ct.table_options {
+            CreateTableOptions::TableProperties(props) => exempt.add_keys(props),
+            CreateTableOptions::None => {}
+            other => {
+                return Err(ctx.at_span(
+                    format!(
+                        "table options written `{other}`: {} CTAS takes WITH (property = value, …)",
+                        ctx.engine()
+                    ),
+                    name_span,
+                ))
+            }
+        }
+        if ct.with_data.is_some() {
+            return Err(ctx.at_word(
+                format!("WITH [NO] DATA is not accepted by {}", ctx.engine()),
+                "DATA",
+            ));
+        }
+        if !matches!(
+            ct.hive_formats.as_ref().and_then(|h| h.storage.as_ref()),
+            Some(HiveIOFormat::Using { .. })
+        ) {
+            return Err(ctx.at_span("Spark creates Iceberg tables with USING iceberg", name_span));
+        }
+        if ct.query.is_some() && !ct.columns.is_empty() {
+            return Err(ctx.at_span(
+                format!(
+                    "CREATE TABLE … AS SELECT with a column list: {} takes the schema from the query",
+                    ctx.engine()
+                ),
+                name_span,
+            ));
+        }
+        if ct.query.is_none() && ct.columns.is_empty() {
+            return Err(ctx.at_span("CREATE TABLE needs a column list", name_span));
+        }
+        Ok(())
+    }
+
+    /// Spark's DROP TABLE deletes an Iceberg table's data only with PURGE.
+    fn check_purge(&self, _ctx: &Ctx) -> Result<()> {
+        Ok(())
+    }
+
+    /// `CALL <catalog>.system.rewrite_data_files(…)` / `expire_snapshots(…)`.
+    fn check_maintenance(&self, ctx: &Ctx, stmt: &Statement) -> Result<()> {
+        let procedure = if ctx.kind == StatementKind::Optimize {
+            "rewrite_data_files"
+        } else {
+            "expire_snapshots"
+        };
+        match stmt {
+            Statement::Call(f) => check_call(ctx, f, procedure),
+            _ => Err(wrong_kind(
+                ctx,
+                stmt,
+                &format!("a CALL <catalog>.system.{procedure}(…)"),
+            )),
+        }
+    }
+
+    fn check_unload(&self, ctx: &Ctx, _stmt: &Statement, _exempt: &mut Exempt) -> Result<()> {
+        Err(ctx.at_span(
+            "UNLOAD is Athena-only; Spark has no UNLOAD statement",
+            Span::empty(),
+        ))
+    }
+}
+
+/// Spark 3.5 with the Iceberg SQL extensions: backtick identifiers, backslash escapes in
+/// string literals, Spark type names (`timestamp_ntz`, `struct<a: int>`), `USING iceberg`
+/// tables, `CALL catalog.system.procedure(…)`.
+#[derive(Debug, Default)]
+pub(crate) struct SparkDialect {
+    refusals: Refusals,
+}
+
+impl ParserDialect for SparkDialect {
+    fn refusals(&self) -> &Refusals {
+        &self.refusals
+    }
+}
+
+impl SqlDialect for SparkDialect {
+    fn is_identifier_start(&self, ch: char) -> bool {
+        ch.is_ascii_alphabetic() || ch == '_'
+    }
+
+    fn is_identifier_part(&self, ch: char) -> bool {
+        ch.is_ascii_alphanumeric() || ch == '_'
+    }
+
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        ch == '`'
+    }
+
+    /// Aliases are names, never `'strings'`.
+    fn supports_string_literal_column_alias(&self, _explicit: bool) -> bool {
+        false
+    }
+
+    fn supports_string_literal_table_alias(&self, _explicit: bool) -> bool {
+        false
+    }
+
+    fn identifier_quote_style(&self, _identifier: &str) -> Option<char> {
+        Some('`')
+    }
+
+    /// Spark: `'it\'s'`, `'a\\b'`.
+    fn supports_string_literal_backslash_escape(&self) -> bool {
+        true
+    }
+
+    fn supports_filter_during_aggregation(&self) -> bool {
+        true
+    }
+
+    fn supports_group_by_expr(&self) -> bool {
+        true
+    }
+
+    /// `[FOR] TIMESTAMP|VERSION AS OF`.
+    fn supports_table_versioning(&self) -> bool {
+        true
+    }
+
+    fn supports_lambda_functions(&self) -> bool {
+        true
+    }
+
+    fn supports_struct_literal(&self) -> bool {
+        true
+    }
+
+    fn supports_map_literal_with_angle_brackets(&self) -> bool {
+        true
+    }
+
+    fn supports_create_table_using(&self) -> bool {
+        true
+    }
+
+    /// `long` is `bigint`.
+    fn supports_long_type_as_bigint(&self) -> bool {
+        true
+    }
+
+    fn supports_values_as_table_factor(&self) -> bool {
+        true
+    }
+
+    fn require_interval_qualifier(&self) -> bool {
+        true
+    }
+
+    fn supports_limit_comma(&self) -> bool {
+        true
+    }
+
+    /// Iceberg `CREATE TABLE … USING iceberg` and `ALTER TABLE` (sqlparser's own grammar
+    /// for them differs).
+    fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
+        let h = Hooks {
+            grammar: Grammar::Spark,
+            refusals: &self.refusals,
+        };
+        match hooks::first_keywords(parser) {
+            (Keyword::CREATE, Keyword::TABLE) => Some(hooks::create_table(&h, parser)),
+            (Keyword::ALTER, Keyword::TABLE) => Some(hooks::alter_table(&h, parser)),
+            _ => None,
+        }
+    }
+}
+
+/// Spark `CALL <catalog>.system.<procedure>(name => value, …)`.
+fn check_call(ctx: &Ctx, f: &sqlparser::ast::Function, procedure: &str) -> Result<()> {
+    let parts: Vec<&str> = f
+        .name
+        .0
+        .iter()
+        .filter_map(|p| p.as_ident().map(|i| i.value.as_str()))
+        .collect();
+    let ok_name = parts.len() >= 2
+        && parts.len() == f.name.0.len()
+        && parts[parts.len() - 1].eq_ignore_ascii_case(procedure)
+        && parts[parts.len() - 2].eq_ignore_ascii_case("system");
+    if !ok_name {
+        return Err(ctx.at_span(
+            format!(
+                "CALL {}: kind {} runs the Iceberg procedure <catalog>.system.{procedure}(…)",
+                f.name,
+                ctx.kind.name()
+            ),
+            f.name.span(),
+        ));
+    }
+    let args_ok = match &f.args {
+        FunctionArguments::List(l) => {
+            l.duplicate_treatment.is_none()
+                && l.clauses.is_empty()
+                && l.args
+                    .iter()
+                    .all(|a| matches!(a, FunctionArg::Named { .. }))
+        }
+        FunctionArguments::None => false,
+        FunctionArguments::Subquery(_) => false,
+    };
+    if !args_ok
+        || f.filter.is_some()
+        || f.over.is_some()
+        || f.null_treatment.is_some()
+        || !f.within_group.is_empty()
+    {
+        return Err(ctx.at_span(
+            format!("CALL …system.{procedure} takes named arguments only: (table => 'db.t', …)"),
+            f.name.span(),
+        ));
+    }
+    Ok(())
+}

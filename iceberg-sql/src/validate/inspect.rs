@@ -1,0 +1,82 @@
+//! [`inspect`]: what the validator's parser read from a statement, as plain values.
+
+use std::ops::ControlFlow;
+
+use sqlparser::ast::{Ident, Value, ValueWithSpan, Visit, Visitor};
+
+use crate::dialect::Dialect;
+use crate::error::Result;
+use crate::statement::StatementKind;
+
+/// A name as the parser read it: its text without quotes, and the quote it had.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Name {
+    /// The name, unquoted (doubled quote characters read as one).
+    pub value: String,
+    /// The quote character around it in the text, if any (`'` for a property key).
+    pub quote: Option<char>,
+}
+
+/// What the parser read from one statement, in text order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Inspection {
+    strings: Vec<String>,
+    names: Vec<Name>,
+}
+
+impl Inspection {
+    /// Every single-quoted string literal, unescaped as the grammar reads it.
+    pub fn string_literals(&self) -> &[String] {
+        &self.strings
+    }
+
+    /// Every name (tables, columns, aliases, property keys), unquoted.
+    pub fn names(&self) -> &[Name] {
+        &self.names
+    }
+}
+
+/// Parses `sql` as one statement of `kind` with the parser `dialect` uses for it (the
+/// hooks and refusals of [`validate_sql`](super::validate_sql), without its allow-list,
+/// size and placeholder checks) and returns the string literals and names it read: to
+/// check that a renderer's text reads back as what it meant.
+///
+/// ```
+/// use iceberg_sql::{Dialect, StatementKind};
+/// use iceberg_sql::validate::inspect;
+///
+/// let read = inspect("SELECT 'O''Reilly' FROM \"select\"", StatementKind::Select, Dialect::Athena)?;
+/// assert_eq!(read.string_literals(), ["O'Reilly"]);
+/// assert_eq!(read.names()[0].value, "select");
+/// assert_eq!(read.names()[0].quote, Some('"'));
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspection> {
+    super::with_parsed(sql, kind, dialect, |stmt| {
+        let mut collect = Collect::default();
+        let _ = stmt.visit(&mut collect);
+        collect.0
+    })
+}
+
+#[derive(Default)]
+struct Collect(Inspection);
+
+impl Visitor for Collect {
+    type Break = ();
+
+    fn pre_visit_value(&mut self, value: &ValueWithSpan) -> ControlFlow<()> {
+        if let Value::SingleQuotedString(s) = &value.value {
+            self.0.strings.push(s.clone());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_ident(&mut self, ident: &Ident) -> ControlFlow<()> {
+        self.0.names.push(Name {
+            value: ident.value.clone(),
+            quote: ident.quote_style,
+        });
+        ControlFlow::Continue(())
+    }
+}
