@@ -11,6 +11,7 @@ use chrono::{Datelike, NaiveDateTime, Timelike};
 use super::coercion::single_type;
 use super::types::{EngineType, TableFormat, MAX_DECIMAL_PRECISION, MAX_TIME_PRECISION};
 use crate::error::{Error, ErrorKind, Result};
+use crate::expr::TimeUnit;
 use crate::types::IcebergType;
 use crate::value::{Decimal, Value};
 
@@ -206,6 +207,35 @@ fn is_zone_shape(zone: &str) -> bool {
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'+')
         }) && zone.starts_with(|c: char| c.is_ascii_alphabetic())
+}
+
+/// The type of `INTERVAL 'amount' unit`, or Trino's "Invalid INTERVAL YEAR value: ..."
+/// (`DateTimeUtils.parseYearMonthInterval` / `parseDayTimeInterval`, release 417): the
+/// amount is read into a Java `int` (at most 2,147,483,647), and a year interval is
+/// counted in months (`IntervalYearMonth.toMonths`), so at most 178,956,970 years.
+/// Quarter and week are not interval units.
+pub(crate) fn interval_literal_type(amount: u32, unit: TimeUnit) -> Result<EngineType> {
+    let invalid = |why: &str| {
+        let name = format!("{unit:?}").to_uppercase();
+        Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("Invalid INTERVAL {name} value: {amount} ({why})"),
+        ))
+    };
+    let max = match unit {
+        TimeUnit::Year => i32::MAX as u32 / 12,
+        TimeUnit::Quarter | TimeUnit::Week => {
+            return invalid("not an interval unit in Trino; use months or days")
+        }
+        _ => i32::MAX as u32,
+    };
+    if amount > max {
+        return invalid(&format!("at most {max}"));
+    }
+    Ok(match unit {
+        TimeUnit::Year | TimeUnit::Month => EngineType::IntervalYearToMonth,
+        _ => EngineType::IntervalDayToSecond,
+    })
 }
 
 /// The engine type of the literal we write for `value` as a column of type `ty` in an
@@ -594,6 +624,27 @@ mod tests {
         assert!(
             literal_type(&Decimal::parse("1.234").unwrap().into(), &I::decimal(10, 2)).is_err()
         );
+    }
+
+    #[test]
+    fn interval_literals() {
+        assert_eq!(
+            interval_literal_type(7, TimeUnit::Day).unwrap(),
+            t("interval day to second")
+        );
+        assert_eq!(
+            interval_literal_type(178_956_970, TimeUnit::Year).unwrap(),
+            t("interval year to month")
+        );
+        assert_eq!(
+            interval_literal_type(178_956_971, TimeUnit::Year)
+                .unwrap_err()
+                .message(),
+            "Invalid INTERVAL YEAR value: 178956971 (at most 178956970)"
+        );
+        assert!(interval_literal_type(i32::MAX as u32, TimeUnit::Second).is_ok());
+        assert!(interval_literal_type(i32::MAX as u32 + 1, TimeUnit::Month).is_err());
+        assert!(interval_literal_type(1, TimeUnit::Week).is_err());
     }
 
     #[test]
