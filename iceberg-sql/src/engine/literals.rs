@@ -16,10 +16,10 @@ use crate::types::IcebergType;
 use crate::value::{Decimal, Value};
 
 /// Years a DATE or TIMESTAMP literal may have here. Trino's literal parser takes any
-/// signed year of four or more digits (`DateTimes.DATETIME_PATTERN`), but Hive and
-/// Parquet readers, Spark and Athena's documentation stay within 0001-9999, and chrono
-/// prints other years with a sign (`+10000`) that the Hive DDL grammar does not read:
-/// this range holds on every reading.
+/// signed year of four or more digits (`DateTimes.DATETIME_PATTERN`), but Spark's date
+/// type is documented for "[0001-01-01, 9999-12-31]" (`DateType` in apache/spark),
+/// statements are rendered for both engines, and chrono prints other years with a sign
+/// (`+10000`): this range holds on every reading.
 pub(crate) const SAFE_YEARS: std::ops::RangeInclusive<i32> = 1..=9999;
 
 /// The type of an integer literal whose digits are `magnitude`: `integer` up to

@@ -4,7 +4,7 @@
 //! Sources: trinodb/trino `plugin/trino-iceberg/src/main/java/io/trino/plugin/iceberg/`
 //! `SnapshotsTable`, `HistoryTable`, `ManifestsTable`, `PartitionTable`, `FilesTable`,
 //! `RefsTable`, `PropertiesTable` at release 417, and `system/*Table.java` in current
-//! master for what was added since (trinodb/trino pull requests named per column).
+//! master for what was added since (the trinodb/trino pull request is named per column).
 //! Athena documents six of them (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html):
 //! `$files`, `$manifests`, `$history`, `$partitions`, `$snapshots`, `$refs`. Athena does
 //! not say which Trino release its engine tracks, so a column is safe to name only when
@@ -23,21 +23,21 @@ pub(crate) enum SystemTable {
     History,
     /// `$manifests`
     Manifests,
-    /// `$all_manifests` (trinodb/trino#24330, after 417)
+    /// `$all_manifests` (https://github.com/trinodb/trino/pull/24330, after 417)
     AllManifests,
     /// `$partitions`
     Partitions,
     /// `$files`
     Files,
-    /// `$entries` (trinodb/trino#24172, after 417)
+    /// `$entries` (https://github.com/trinodb/trino/pull/24172, after 417)
     Entries,
-    /// `$all_entries` (trinodb/trino#24543, after 417)
+    /// `$all_entries` (https://github.com/trinodb/trino/pull/24543, after 417)
     AllEntries,
     /// `$refs`
     Refs,
     /// `$properties`
     Properties,
-    /// `$metadata_log_entries` (trinodb/trino#20410, after 417)
+    /// `$metadata_log_entries` (https://github.com/trinodb/trino/pull/20410, after 417)
     MetadataLogEntries,
 }
 
@@ -46,9 +46,9 @@ pub(crate) enum SystemTable {
 pub(crate) enum Availability {
     /// In release 417 and in current master.
     Stable,
-    /// Added after release 417, by the named trinodb/trino pull request.
+    /// Added after release 417, by the trinodb/trino pull request at this URL.
     AddedLater(&'static str),
-    /// In release 417, renamed or removed since, by the named pull request.
+    /// In release 417, renamed or removed since, by the pull request at this URL.
     RemovedLater(&'static str),
 }
 
@@ -99,10 +99,18 @@ impl SystemTable {
     /// Whether the table exists on every release (see [`Availability`]).
     pub fn availability(self) -> Availability {
         match self {
-            SystemTable::AllManifests => Availability::AddedLater("trinodb/trino#24330"),
-            SystemTable::Entries => Availability::AddedLater("trinodb/trino#24172"),
-            SystemTable::AllEntries => Availability::AddedLater("trinodb/trino#24543"),
-            SystemTable::MetadataLogEntries => Availability::AddedLater("trinodb/trino#20410"),
+            SystemTable::AllManifests => {
+                Availability::AddedLater("https://github.com/trinodb/trino/pull/24330")
+            }
+            SystemTable::Entries => {
+                Availability::AddedLater("https://github.com/trinodb/trino/pull/24172")
+            }
+            SystemTable::AllEntries => {
+                Availability::AddedLater("https://github.com/trinodb/trino/pull/24543")
+            }
+            SystemTable::MetadataLogEntries => {
+                Availability::AddedLater("https://github.com/trinodb/trino/pull/20410")
+            }
             _ => Availability::Stable,
         }
     }
@@ -159,7 +167,11 @@ impl SystemTable {
                 col("is_current_ancestor", E::Boolean, Stable),
             ],
             SystemTable::Manifests => vec![
-                col("content", E::Integer, AddedLater("trinodb/trino#27975")),
+                col(
+                    "content",
+                    E::Integer,
+                    AddedLater("https://github.com/trinodb/trino/pull/27975"),
+                ),
                 col("path", E::VARCHAR, Stable),
                 col("length", E::Bigint, Stable),
                 col("partition_spec_id", E::Integer, Stable),
@@ -173,18 +185,22 @@ impl SystemTable {
                 col(
                     "partitions",
                     summaries(),
-                    RemovedLater("trinodb/trino#24103"),
+                    RemovedLater("https://github.com/trinodb/trino/pull/24103"),
                 ),
                 col(
                     "partition_summaries",
                     summaries(),
-                    AddedLater("trinodb/trino#24103"),
+                    AddedLater("https://github.com/trinodb/trino/pull/24103"),
                 ),
             ],
             SystemTable::AllManifests => {
-                let a = AddedLater("trinodb/trino#24330");
+                let a = AddedLater("https://github.com/trinodb/trino/pull/24330");
                 vec![
-                    col("content", E::Integer, AddedLater("trinodb/trino#27975")),
+                    col(
+                        "content",
+                        E::Integer,
+                        AddedLater("https://github.com/trinodb/trino/pull/27975"),
+                    ),
                     col("path", E::VARCHAR, a),
                     col("length", E::Bigint, a),
                     col("partition_spec_id", E::Integer, a),
@@ -213,7 +229,7 @@ impl SystemTable {
                 v
             }
             SystemTable::Files => {
-                let later = AddedLater("trinodb/trino#24102");
+                let later = AddedLater("https://github.com/trinodb/trino/pull/24102");
                 let mut v = vec![
                     col("content", E::Integer, Stable),
                     col("file_path", E::VARCHAR, Stable),

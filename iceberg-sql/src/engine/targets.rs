@@ -5,7 +5,8 @@
 //! "Type not supported for Iceberg", "Timestamp precision (3) not supported for
 //! Iceberg. Use \"timestamp(6)\" instead."); Trino's Hive `HiveMetadata.validateTimestampTypes`
 //! ("Incorrect timestamp precision for timestamp(6); the configured precision is
-//! MILLISECONDS", reported for Athena CTAS and UNLOAD in aws/aws-sdk-pandas issue 2252) and
+//! MILLISECONDS", reported for Athena CTAS and UNLOAD in
+//! https://github.com/aws/aws-sdk-pandas/issues/2252) and
 //! `HiveTypeTranslator.toTypeInfo` ("Unsupported Hive type: ..."); `StatementAnalyzer`
 //! ("Column type is unknown: x"); and AWS's "Supported data types for Iceberg tables in
 //! Athena" (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html:
@@ -102,7 +103,7 @@ fn iceberg_refusal(ty: &EngineType) -> Option<Refusal> {
         )),
         // Trino itself would create `timestamp(6) with time zone`; Athena's Iceberg DDL
         // cannot (field report: "Unsupported Hive type: timestamp(6) with time zone",
-        // apache/iceberg issue 15761).
+        // https://github.com/apache/iceberg/issues/15761).
         E::TimestampWithTimeZone(_) => refuse(format!("Unsupported Hive type: {ty}")),
         _ => refuse(format!("Type not supported for Iceberg: {ty}")),
     }

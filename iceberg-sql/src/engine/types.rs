@@ -330,8 +330,8 @@ impl EngineType {
             EngineType::Varchar(Some(n)) if *n > MAX_VARCHAR_LENGTH => {
                 bad(format!("{self}: varchar length is too large"))
             }
-            EngineType::Char(n) if *n == 0 || *n > MAX_CHAR_LENGTH => bad(format!(
-                "{self}: CHAR length must be in range [1, {MAX_CHAR_LENGTH}]"
+            EngineType::Char(n) if *n > MAX_CHAR_LENGTH => bad(format!(
+                "{self}: CHAR length must be in range [0, {MAX_CHAR_LENGTH}]"
             )),
             EngineType::Array(e) => e.check(),
             EngineType::Map(k, v) => {
@@ -799,9 +799,9 @@ mod tests {
         assert!(EngineType::decimal(5, 6).check().is_err());
         assert!(EngineType::Timestamp(12).check().is_ok());
         assert!(EngineType::Timestamp(13).check().is_err());
-        assert!(EngineType::Char(0).check().is_err());
-        // Trino: "key type must be comparable" (MapType); json keys are comparable, a
-        // map key is not.
+        assert!(EngineType::Char(0).check().is_ok());
+        assert!(EngineType::Char(65_537).check().is_err());
+        // Trino: "key type must be comparable" (MapType); every type modelled here is.
         assert!(EngineType::map(EngineType::Json, EngineType::Integer)
             .check()
             .is_ok());
