@@ -98,6 +98,8 @@ pub mod ddl;
 pub mod dialect;
 pub mod dml;
 pub mod dsl;
+// Athena's engine (Trino) as a type system; crate-internal until the builders use it.
+pub(crate) mod engine;
 pub mod error;
 pub mod evolve;
 pub mod expr;
