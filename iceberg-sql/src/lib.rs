@@ -31,7 +31,7 @@
 //! | table model (no SQL) | [`model`] (tables, columns, partition spec, properties, location), [`types`], [`value`], [`ident`] (name rules, reserved words) |
 //! | records and results | [`record`] (`SqlType`, `IcebergTable`, result rows and `FromRow`, Athena's cell text), `#[derive(IcebergTable)]`, `#[derive(FromRow)]`; with features: `serde` (`record::serde`, `TableDef` as JSON), `arrow` (`arrow`: Arrow record batches), `tz` (named zones in timestamptz cells) |
 //! | typed expressions | [`expr`] (`Col<T, V>` handles, [`ExpressionMethods`](expr::ExpressionMethods), conditions, aggregates, MERGE scopes), [`dsl`] (SQL functions: `param`, `source`, `count_all`, `days`, …) |
-//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`]; entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`] |
+//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE, DESCRIBE; CREATE/DROP DATABASE, SHOW TABLES; CREATE/DROP VIEW), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`]; entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`], [`DatabaseName`] |
 //! | targets | [`dialect`] ([`Dialect`]: Athena, Spark; every engine-specific clause, name and refusal; [`Grammar`]: quoting, reserved words, type names, literals per parser) |
 //! | rendering | [`render`] (`SqlWriter`: one statement's text, written for one target) |
 //! | validation | [`validate`] (size limit, one statement, sqlparser re-parse through our own dialects, allow-list per [`StatementKind`]; [`validate::inspect`] for tests) |
@@ -118,7 +118,9 @@ pub mod value;
 pub use dialect::{Dialect, Grammar};
 pub use error::{Error, ErrorKind, Result};
 pub use expr::Col;
-pub use model::{Column, Location, PartitionField, PartitionTransform, TableDef, TableName};
+pub use model::{
+    Column, DatabaseName, Location, PartitionField, PartitionTransform, TableDef, TableName,
+};
 pub use model::{Compression, FileFormat, TableProperties, TableProperty};
 pub use record::{FromRow, IcebergTable, Row, SqlType};
 pub use statement::{Filter, Statement, StatementKind, TableStatements, MAX_QUERY_BYTES};
@@ -140,8 +142,8 @@ pub mod prelude {
     pub use crate::expr::{Col, Cond, ExpressionMethods, SqlExpr, TimeUnit};
     pub use crate::maintenance::VacuumRetention;
     pub use crate::model::{
-        Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
-        TableName, TableProperties, TableProperty,
+        Column, Compression, DatabaseName, FileFormat, Location, PartitionField,
+        PartitionTransform, TableDef, TableName, TableProperties, TableProperty,
     };
     pub use crate::query::{Select, Snapshot};
     pub use crate::record::{FromRow, IcebergTable, Row, SqlType};

@@ -44,6 +44,18 @@ pub enum StatementKind {
     Unload,
     /// `SHOW CREATE TABLE` (reads a live definition for schema evolution).
     ShowCreateTable,
+    /// `CREATE DATABASE`.
+    CreateDatabase,
+    /// `DROP DATABASE`.
+    DropDatabase,
+    /// `SHOW TABLES IN db`.
+    ShowTables,
+    /// `DESCRIBE db.t` (columns and partitioning of a live table).
+    Describe,
+    /// `CREATE [OR REPLACE] VIEW ... AS SELECT`.
+    CreateView,
+    /// `DROP VIEW`.
+    DropView,
 }
 
 impl StatementKind {
@@ -63,6 +75,12 @@ impl StatementKind {
             StatementKind::Vacuum => "VACUUM",
             StatementKind::Unload => "UNLOAD",
             StatementKind::ShowCreateTable => "SHOW CREATE TABLE",
+            StatementKind::CreateDatabase => "CREATE DATABASE",
+            StatementKind::DropDatabase => "DROP DATABASE",
+            StatementKind::ShowTables => "SHOW TABLES",
+            StatementKind::Describe => "DESCRIBE",
+            StatementKind::CreateView => "CREATE VIEW",
+            StatementKind::DropView => "DROP VIEW",
         }
     }
 }

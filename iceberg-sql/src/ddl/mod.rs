@@ -1,9 +1,16 @@
-//! Table DDL: CREATE TABLE, DROP TABLE and SHOW CREATE TABLE.
+//! DDL: tables (CREATE, DROP, SHOW CREATE TABLE, DESCRIBE), databases (CREATE, DROP,
+//! SHOW TABLES) and views (CREATE, DROP).
 
 mod create_table;
+mod database;
+mod describe;
 mod drop_table;
 mod show_create_table;
+mod view;
 
 pub use create_table::CreateTable;
+pub use database::{CreateDatabase, DropDatabase, ShowTables};
+pub use describe::Describe;
 pub use drop_table::DropTable;
 pub use show_create_table::ShowCreateTable;
+pub use view::{CreateView, DropView};

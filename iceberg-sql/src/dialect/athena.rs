@@ -34,7 +34,11 @@ impl DialectRules for Athena {
     }
 }
 
-/// DDL goes through the Hive parser, everything else through Trino's.
+/// DDL goes through the Hive parser (including `CREATE DATABASE`, `DROP DATABASE`,
+/// `SHOW TABLES` and `DESCRIBE`: <https://docs.aws.amazon.com/athena/latest/ug/ddl-reference.html>),
+/// everything else through Trino's. Views are Trino views: their statements are Trino
+/// text, with double-quoted names
+/// (<https://docs.aws.amazon.com/athena/latest/ug/views.html>).
 pub(super) fn grammar(kind: StatementKind) -> Grammar {
     match kind {
         StatementKind::CreateTable
@@ -42,14 +46,20 @@ pub(super) fn grammar(kind: StatementKind) -> Grammar {
         | StatementKind::AlterTable
         | StatementKind::Optimize
         | StatementKind::Vacuum
-        | StatementKind::ShowCreateTable => Grammar::HiveDdl,
+        | StatementKind::ShowCreateTable
+        | StatementKind::CreateDatabase
+        | StatementKind::DropDatabase
+        | StatementKind::ShowTables
+        | StatementKind::Describe => Grammar::HiveDdl,
         StatementKind::CreateTableAs
         | StatementKind::Insert
         | StatementKind::Update
         | StatementKind::Delete
         | StatementKind::Merge
         | StatementKind::Select
-        | StatementKind::Unload => Grammar::TrinoDml,
+        | StatementKind::Unload
+        | StatementKind::CreateView
+        | StatementKind::DropView => Grammar::TrinoDml,
     }
 }
 
@@ -166,6 +176,16 @@ pub(super) fn property(p: &TableProperty, _format: FileFormat) -> (String, Strin
 /// A property key as Athena names it (its own).
 pub(super) fn property_key(key: &'static str, _format: FileFormat) -> String {
     key.to_string()
+}
+
+// ---- databases ---------------------------------------------------------------------
+
+/// `SHOW TABLES IN db 'pattern'`: Athena's filter is a bare string after the database
+/// (<https://docs.aws.amazon.com/athena/latest/ug/show-tables.html>).
+pub(super) fn write_show_tables_pattern(w: &mut SqlWriter, pattern: &str) -> Result<()> {
+    w.push_char(' ');
+    w.ddl_string("SHOW TABLES pattern", pattern)?;
+    Ok(())
 }
 
 // ---- ALTER TABLE -------------------------------------------------------------------

@@ -8,9 +8,11 @@
 //!   table clauses of CREATE TABLE and CTAS, SET/UNSET table properties, OPTIMIZE and
 //!   VACUUM, metadata table references, time travel;
 //! * small hooks where a detail differs: NOT NULL in DDL, `DROP TABLE … PURGE`, the
-//!   column aliases of a MERGE source, reading nested values as JSON;
+//!   column aliases of a MERGE source, reading nested values as JSON, the table-name
+//!   filter of `SHOW TABLES`;
 //! * refusals, with the engine's reason, for what a target cannot express (`UNLOAD` and
-//!   Hive CTAS on Spark, options of Athena's VACUUM).
+//!   Hive CTAS on Spark, `DROP DATABASE … CASCADE` on Spark, options of Athena's
+//!   VACUUM).
 //!
 //! Athena (`athena.rs`) is the reference: the trait's default methods call its
 //! functions, and each other target (`spark.rs`) overrides only what differs. Text
@@ -32,7 +34,8 @@ use crate::error::{Error, Result};
 use crate::expr::Expr;
 use crate::maintenance::VacuumRetention;
 use crate::model::{
-    FileFormat, Location, PartitionField, TableDef, TableName, TableProperties, TableProperty,
+    DatabaseName, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
+    TableProperty,
 };
 use crate::query::{MetadataTable, Snapshot};
 use crate::render::SqlWriter;
@@ -172,6 +175,21 @@ pub(crate) trait DialectRules: Sync {
     /// Whether `DROP TABLE` needs `PURGE` to delete the table's data as well.
     fn drop_table_purges(&self) -> bool {
         false
+    }
+
+    // ---- databases -------------------------------------------------------------------
+
+    /// Refuses `DROP DATABASE … CASCADE` where it does not do what Athena's does: drop
+    /// every table of the database together with its data.
+    fn check_drop_database_cascade(&self, database: &DatabaseName) -> Result<()> {
+        let _ = database;
+        Ok(())
+    }
+
+    /// Writes the table-name filter of `SHOW TABLES IN db` (with its leading space);
+    /// `pattern` is checked plain text: names, `*` and `|`.
+    fn write_show_tables_pattern(&self, w: &mut SqlWriter, pattern: &str) -> Result<()> {
+        athena::write_show_tables_pattern(w, pattern)
     }
 
     // ---- ALTER TABLE -----------------------------------------------------------------

@@ -12,7 +12,7 @@ use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, VacuumSpec, WriteFn};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 use crate::model::{
-    Compression, FileFormat, PartitionField, PartitionTransform, TableDef, TableName,
+    Compression, DatabaseName, FileFormat, PartitionField, PartitionTransform, TableDef, TableName,
     TableProperties, TableProperty,
 };
 use crate::query::MetadataTable;
@@ -65,6 +65,31 @@ impl DialectRules for Spark {
     /// Athena's DROP TABLE deletes an Iceberg table's data; Spark's only with `PURGE`.
     fn drop_table_purges(&self) -> bool {
         true
+    }
+
+    /// Iceberg's Spark catalog ignores CASCADE: `SparkCatalog.dropNamespace` drops only
+    /// an empty namespace and never a table's data
+    /// (<https://github.com/apache/iceberg/blob/main/spark/v3.5/spark/src/main/java/org/apache/iceberg/spark/SparkCatalog.java>).
+    fn check_drop_database_cascade(&self, database: &DatabaseName) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "DROP DATABASE {database} CASCADE on Spark: Iceberg's Spark catalog ignores CASCADE \
+                 (it drops only an empty database and deletes no table data), so it cannot do what \
+                 Athena's CASCADE does"
+            ),
+        )
+        .with_hint(format!(
+            "drop each table first (TableName::drop_table(), which writes DROP TABLE ... PURGE on \
+             Spark), then DROP DATABASE {database}"
+        )))
+    }
+
+    /// `SHOW TABLES IN db LIKE 'pattern'`
+    /// (<https://spark.apache.org/docs/3.5.0/sql-ref-syntax-aux-show-tables.html>).
+    fn write_show_tables_pattern(&self, w: &mut SqlWriter, pattern: &str) -> Result<()> {
+        w.push(" LIKE ").string(pattern);
+        Ok(())
     }
 
     fn write_rename_column(&self, w: &mut SqlWriter, from: &str, to: &str, _ty: &IcebergType) {

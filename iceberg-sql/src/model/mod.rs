@@ -15,4 +15,4 @@ pub use location::Location;
 pub use partition::{PartitionField, PartitionTransform};
 pub use properties::{Compression, FileFormat, TableProperties, TableProperty};
 pub(crate) use table::check_ddl_text;
-pub use table::{Column, TableDef, TableDefBuilder, TableName};
+pub use table::{Column, DatabaseName, TableDef, TableDefBuilder, TableName};

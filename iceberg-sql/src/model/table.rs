@@ -39,9 +39,50 @@ impl TableName {
     }
 }
 
+impl TableName {
+    /// The database the table is in.
+    ///
+    /// ```
+    /// use iceberg_sql::{DatabaseName, TableName};
+    /// assert_eq!(TableName::new("analytics", "mcp_events").database_name(),
+    ///            DatabaseName::new("analytics"));
+    /// ```
+    pub fn database_name(&self) -> DatabaseName {
+        DatabaseName::new(self.database.clone())
+    }
+}
+
 impl fmt::Display for TableName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}", self.database, self.table)
+    }
+}
+
+/// A database (Glue schema; a Spark namespace) name. Where the statements on a whole
+/// database start: `create_database()`, `drop_database()`, `show_tables()`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DatabaseName(String);
+
+impl DatabaseName {
+    /// The database `name`; checked by [`DatabaseName::check`] and every builder.
+    pub fn new(name: impl Into<String>) -> Self {
+        DatabaseName(name.into())
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Checks the name against Athena's name rules.
+    pub fn check(&self) -> Result<()> {
+        check_name(&self.0, NameRole::Database)
+    }
+}
+
+impl fmt::Display for DatabaseName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
 }
 

@@ -16,9 +16,10 @@ use std::ops::ControlFlow;
 
 use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
-    AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, Expr, FromTable,
-    Ident, LimitClause, MergeAction, MergeClauseKind, MergeInsertKind, ObjectType, Query, Select,
-    SelectFlavor, SelectItem, ShowCreateObject, Spanned, SqlOption, Statement, TableFactor,
+    AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, DescribeAlias, Expr,
+    FromTable, HiveDescribeFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
+    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, ShowCreateObject,
+    ShowStatementFilterPosition, ShowStatementInClause, Spanned, SqlOption, Statement, TableFactor,
     TableObject, TableVersion, Value, ValueWithSpan, Visit, Visitor,
 };
 use sqlparser::tokenizer::Span;
@@ -382,7 +383,161 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
             },
         ) if obj_name.0.len() <= 2 => Ok(()),
         (K::ShowCreateTable, _) => Err(wrong_kind(ctx, stmt, "a SHOW CREATE TABLE")),
+        // Built by our hook: only the clauses it accepts reach here.
+        (K::CreateDatabase, Statement::CreateDatabase { .. }) => Ok(()),
+        (K::CreateDatabase, _) => Err(wrong_kind(ctx, stmt, "a CREATE DATABASE")),
+        (
+            K::DropDatabase,
+            Statement::Drop {
+                object_type: ObjectType::Database,
+                names,
+                cascade,
+                restrict,
+                purge,
+                temporary,
+                table,
+                ..
+            },
+        ) => {
+            if names.len() != 1 || names[0].0.len() != 1 {
+                return Err(ctx.at_word(
+                    "DROP DATABASE takes one database name: drop one database per statement",
+                    "DATABASE",
+                ));
+            }
+            if *restrict || *purge || *temporary || table.is_some() {
+                return Err(ctx.at_span(
+                    "DROP DATABASE takes only [IF EXISTS], the name and [CASCADE]",
+                    object_span(&names[0]),
+                ));
+            }
+            if *cascade {
+                ctx.target.check_drop_database_cascade(ctx)?;
+            }
+            Ok(())
+        }
+        (K::DropDatabase, _) => Err(wrong_kind(ctx, stmt, "a DROP DATABASE")),
+        (
+            K::ShowTables,
+            Statement::ShowTables {
+                terse,
+                history,
+                extended,
+                full,
+                external,
+                show_options,
+            },
+        ) => {
+            let in_one_database = show_options.show_in.as_ref().is_some_and(|i| {
+                i.clause == ShowStatementInClause::IN
+                    && i.parent_type.is_none()
+                    && i.parent_name.as_ref().is_some_and(|n| n.0.len() == 1)
+            });
+            if *terse
+                || *history
+                || *extended
+                || *full
+                || *external
+                || !in_one_database
+                || show_options.starts_with.is_some()
+                || show_options.limit.is_some()
+                || show_options.limit_from.is_some()
+            {
+                return Err(ctx.at_word(
+                    format!(
+                        "SHOW TABLES takes IN <database> and a table-name filter only in what this \
+                         crate writes for {}",
+                        ctx.engine()
+                    ),
+                    "TABLES",
+                ));
+            }
+            let filter =
+                match &show_options.filter_position {
+                    None => None,
+                    Some(ShowStatementFilterPosition::Suffix(f)) => Some(f),
+                    Some(ShowStatementFilterPosition::Infix(_)) => return Err(ctx.at_word(
+                        "SHOW TABLES with its filter before IN: write SHOW TABLES IN db <filter>",
+                        "TABLES",
+                    )),
+                };
+            ctx.target.check_show_tables_filter(ctx, filter)
+        }
+        (K::ShowTables, _) => Err(wrong_kind(ctx, stmt, "a SHOW TABLES")),
+        (
+            K::Describe,
+            Statement::ExplainTable {
+                describe_alias: DescribeAlias::Describe,
+                hive_format,
+                has_table_keyword: false,
+                table_name,
+            },
+        ) if table_name.0.len() <= 2
+            && matches!(hive_format, None | Some(HiveDescribeFormat::Formatted)) =>
+        {
+            Ok(())
+        }
+        (K::Describe, _) => Err(wrong_kind(ctx, stmt, "a DESCRIBE [FORMATTED] db.t")),
+        (K::CreateView, Statement::CreateView(v)) => check_create_view(ctx, v),
+        (K::CreateView, _) => Err(wrong_kind(ctx, stmt, "a CREATE VIEW … AS SELECT")),
+        (
+            K::DropView,
+            Statement::Drop {
+                object_type: ObjectType::View,
+                names,
+                cascade,
+                restrict,
+                purge,
+                temporary,
+                table,
+                ..
+            },
+        ) => {
+            if names.len() != 1 {
+                return Err(ctx.at_word(
+                    "DROP VIEW with several views: drop one view per statement",
+                    ",",
+                ));
+            }
+            if *cascade || *restrict || *purge || *temporary || table.is_some() {
+                return Err(ctx.at_span(
+                    "DROP VIEW takes only [IF EXISTS] and the view name",
+                    object_span(&names[0]),
+                ));
+            }
+            Ok(())
+        }
+        (K::DropView, _) => Err(wrong_kind(ctx, stmt, "a DROP VIEW")),
     }
+}
+
+/// `CREATE [OR REPLACE] VIEW name AS query`: Athena's documented form; Spark accepts it
+/// too. Every other clause sqlparser knows (column list, IF NOT EXISTS, options,
+/// COMMENT, MATERIALIZED, TEMPORARY, …) is refused.
+fn check_create_view(ctx: &Ctx, v: &sqlparser::ast::CreateView) -> Result<()> {
+    let plain = !v.or_alter
+        && !v.materialized
+        && !v.secure
+        && !v.if_not_exists
+        && !v.temporary
+        && !v.copy_grants
+        && !v.with_no_schema_binding
+        && v.columns.is_empty()
+        && v.options == CreateTableOptions::None
+        && v.cluster_by.is_empty()
+        && v.comment.is_none()
+        && v.to.is_none()
+        && v.params.is_none();
+    if !plain {
+        return Err(ctx.at_span(
+            format!(
+                "CREATE VIEW uses a clause this crate does not write for {}: CREATE [OR REPLACE] VIEW v AS SELECT …",
+                ctx.engine()
+            ),
+            object_span(&v.name),
+        ));
+    }
+    Ok(())
 }
 
 /// A DML target: a table name (with an optional alias), no time travel or arguments.

@@ -16,6 +16,7 @@
 //! | `CHANGE [COLUMN] a b int [COMMENT 'x']` | `AlterTableOperation::ChangeColumn` |
 //! | `OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE p]` | `Statement::OptimizeTable { predicate: p, .. }` |
 //! | `VACUUM t` | `Statement::Vacuum` with every flag off |
+//! | `CREATE DATABASE d [COMMENT 'c'] [LOCATION 'l']` | `Statement::CreateDatabase { comment, location, .. }` |
 //! | `row(a double, b int)` | `DataType::Struct(fields, StructBracketKind::Parentheses)` |
 //!
 //! A hook that sees syntax the engine lacks records a [`Refusal`] (message and
@@ -761,6 +762,64 @@ pub(super) fn alter_table(h: &Hooks, p: &mut Parser) -> Result<Statement, Parser
         table_type: None,
         end_token,
     }))
+}
+
+// ---------------------------------------------------------------------------------
+// CREATE DATABASE
+// ---------------------------------------------------------------------------------
+
+/// `CREATE DATABASE [IF NOT EXISTS] name [COMMENT 's'] [LOCATION 's']`: Hive DDL in
+/// that order, Spark in any order (each clause once). sqlparser's own grammar for it
+/// has no COMMENT before LOCATION; `WITH DBPROPERTIES` is neither generated nor
+/// parsed.
+pub(super) fn create_database(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+    p.expect_keywords(&[Keyword::CREATE, Keyword::DATABASE])?;
+    let if_not_exists = p.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
+    let db_name = p.parse_object_name(false)?;
+    let mut comment = None;
+    let mut location = None;
+    loop {
+        let start = here(p);
+        if p.parse_keyword(Keyword::COMMENT) {
+            once(comment.is_some(), "COMMENT", start)?;
+            if h.grammar == Grammar::HiveDdl && location.is_some() {
+                return h.refuse(
+                    "COMMENT after LOCATION: Athena writes CREATE DATABASE db [COMMENT '…'] [LOCATION '…']",
+                    start,
+                );
+            }
+            comment = Some(quoted_string(h, p, "database COMMENT")?);
+        } else if p.parse_keyword(Keyword::LOCATION) {
+            once(location.is_some(), "LOCATION", start)?;
+            location = Some(quoted_string(h, p, "LOCATION")?);
+        } else {
+            break;
+        }
+    }
+    Ok(Statement::CreateDatabase {
+        db_name,
+        if_not_exists,
+        location,
+        managed_location: None,
+        or_replace: false,
+        transient: false,
+        clone: None,
+        data_retention_time_in_days: None,
+        max_data_extension_time_in_days: None,
+        external_volume: None,
+        catalog: None,
+        replace_invalid_characters: None,
+        default_ddl_collation: None,
+        storage_serialization_policy: None,
+        comment,
+        default_charset: None,
+        default_collation: None,
+        catalog_sync: None,
+        catalog_sync_namespace_mode: None,
+        catalog_sync_namespace_flatten_delimiter: None,
+        with_tags: None,
+        with_contacts: None,
+    })
 }
 
 // ---------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 //! Athena's part of the validator: its parser for both of its grammars (Hive DDL and
 //! Trino DML), and its statement shapes: Hive `CREATE TABLE … TBLPROPERTIES
 //! ('table_type'='ICEBERG')`, CTAS `WITH (…)`, `OPTIMIZE … REWRITE DATA USING BIN_PACK`,
-//! `VACUUM`, `UNLOAD`; no `DROP TABLE … PURGE`.
+//! `VACUUM`, `UNLOAD`, `SHOW TABLES IN db 'pattern'`; no `DROP TABLE … PURGE`.
 
 use sqlparser::ast::Spanned;
 use sqlparser::ast::{
-    CreateTable, CreateTableOptions, DataType, Expr, SqlOption, Statement, Value,
+    CreateTable, CreateTableOptions, DataType, Expr, ShowStatementFilter, SqlOption, Statement,
+    Value,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::Keyword;
@@ -187,6 +188,24 @@ impl TargetSyntax for AthenaSyntax {
     }
 }
 
+/// `SHOW TABLES IN db 'pattern'`: a bare single-quoted pattern, no LIKE
+/// (<https://docs.aws.amazon.com/athena/latest/ug/show-tables.html>).
+pub(crate) fn check_show_tables_filter(
+    ctx: &Ctx,
+    filter: Option<&ShowStatementFilter>,
+) -> Result<()> {
+    match filter {
+        None | Some(ShowStatementFilter::NoKeyword(_)) => Ok(()),
+        Some(f) => Err(ctx.at_word(
+            format!(
+                "SHOW TABLES filter `{f}`: {} writes the pattern as a bare string, SHOW TABLES IN db 'pattern'",
+                ctx.engine()
+            ),
+            "TABLES",
+        )),
+    }
+}
+
 /// Athena engine v3. One type for both of Athena's grammars: `ddl` switches the
 /// statement hooks (Hive DDL shapes) and the data type hook (Trino `array(T)` types,
 /// DML only). Quoting is checked after the parse (see `validate::allow`), so both `"` and
@@ -286,8 +305,8 @@ impl SqlDialect for AthenaDialect {
         true
     }
 
-    /// Hive DDL: Iceberg CREATE TABLE and ALTER TABLE, OPTIMIZE and VACUUM (sqlparser has
-    /// no grammar for them); `CREATE EXTERNAL TABLE` is refused.
+    /// Hive DDL: Iceberg CREATE TABLE and ALTER TABLE, CREATE DATABASE, OPTIMIZE and
+    /// VACUUM (sqlparser has no grammar for them); `CREATE EXTERNAL TABLE` is refused.
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
         if !self.ddl {
             return None;
@@ -299,6 +318,7 @@ impl SqlDialect for AthenaDialect {
         match hooks::first_keywords(parser) {
             (Keyword::CREATE, Keyword::TABLE) => Some(hooks::create_table(&h, parser)),
             (Keyword::CREATE, Keyword::EXTERNAL) => Some(hooks::create_external_table(&h, parser)),
+            (Keyword::CREATE, Keyword::DATABASE) => Some(hooks::create_database(&h, parser)),
             (Keyword::ALTER, Keyword::TABLE) => Some(hooks::alter_table(&h, parser)),
             (Keyword::OPTIMIZE, _) => Some(hooks::optimize(&h, parser)),
             (Keyword::VACUUM, _) => Some(hooks::vacuum(&h, parser)),

@@ -1,6 +1,7 @@
 //! Each target's part of the validator: the sqlparser dialect it reads each grammar
 //! with, and the statement shapes in which targets differ (CREATE TABLE clauses,
-//! OPTIMIZE and VACUUM, UNLOAD, `DROP TABLE … PURGE`).
+//! OPTIMIZE and VACUUM, UNLOAD, `DROP TABLE … PURGE`, the `SHOW TABLES` filter,
+//! `DROP DATABASE … CASCADE`).
 //!
 //! The parser dialects are written by hand (no `derive_dialect!`) and keep their own
 //! `TypeId`, so none of sqlparser's `dialect_of!(… | GenericDialect)` branches for other
@@ -13,7 +14,7 @@
 pub(crate) mod athena;
 pub(crate) mod spark;
 
-use sqlparser::ast::{CreateTable, Statement};
+use sqlparser::ast::{CreateTable, ShowStatementFilter, Statement};
 use sqlparser::dialect::Dialect as SqlDialect;
 
 use super::allow::{Ctx, Exempt};
@@ -44,4 +45,21 @@ pub(crate) trait TargetSyntax: Sync {
 
     /// `UNLOAD`, or its refusal where the engine has none.
     fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()>;
+
+    /// The table-name filter of `SHOW TABLES IN db` (`None` without one). Default:
+    /// Athena's bare `'pattern'`.
+    fn check_show_tables_filter(
+        &self,
+        ctx: &Ctx,
+        filter: Option<&ShowStatementFilter>,
+    ) -> Result<()> {
+        athena::check_show_tables_filter(ctx, filter)
+    }
+
+    /// `DROP DATABASE … CASCADE`, refused where it does not drop the tables with their
+    /// data. Default: Athena's, which does.
+    fn check_drop_database_cascade(&self, ctx: &Ctx) -> Result<()> {
+        let _ = ctx;
+        Ok(())
+    }
 }

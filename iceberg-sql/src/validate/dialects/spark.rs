@@ -1,11 +1,12 @@
 //! Spark's part of the validator: its parser (backtick names, backslash escapes, Spark
 //! type names, `USING iceberg`, `CALL catalog.system.procedure(…)`) and its statement
 //! shapes: `CREATE TABLE … USING iceberg`, `DROP TABLE … PURGE`, maintenance through
-//! Iceberg's procedures, no UNLOAD.
+//! Iceberg's procedures, `SHOW TABLES IN db LIKE 'pattern'`, no UNLOAD and no
+//! `DROP DATABASE … CASCADE`.
 
 use sqlparser::ast::{
-    CreateTable, CreateTableOptions, FunctionArg, FunctionArguments, HiveIOFormat, Spanned,
-    Statement,
+    CreateTable, CreateTableOptions, FunctionArg, FunctionArguments, HiveIOFormat,
+    ShowStatementFilter, Spanned, Statement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::Keyword;
@@ -96,6 +97,30 @@ impl TargetSyntax for SparkSyntax {
         Err(ctx.at_span(
             "UNLOAD is Athena-only; Spark has no UNLOAD statement",
             Span::empty(),
+        ))
+    }
+
+    /// `SHOW TABLES IN db LIKE 'pattern'`.
+    fn check_show_tables_filter(
+        &self,
+        ctx: &Ctx,
+        filter: Option<&ShowStatementFilter>,
+    ) -> Result<()> {
+        match filter {
+            None | Some(ShowStatementFilter::Like(_)) => Ok(()),
+            Some(f) => Err(ctx.at_word(
+                format!("SHOW TABLES filter `{f}`: Spark writes SHOW TABLES IN db LIKE 'pattern'"),
+                "TABLES",
+            )),
+        }
+    }
+
+    /// Iceberg's Spark catalog ignores CASCADE (see the dialect's rules).
+    fn check_drop_database_cascade(&self, ctx: &Ctx) -> Result<()> {
+        Err(ctx.at_word(
+            "DROP DATABASE … CASCADE on Spark: Iceberg's Spark catalog ignores CASCADE and deletes \
+             no table data; drop each table (DROP TABLE … PURGE), then the database",
+            "CASCADE",
         ))
     }
 }
@@ -191,8 +216,8 @@ impl SqlDialect for SparkDialect {
         true
     }
 
-    /// Iceberg `CREATE TABLE … USING iceberg` and `ALTER TABLE` (sqlparser's own grammar
-    /// for them differs).
+    /// Iceberg `CREATE TABLE … USING iceberg`, `ALTER TABLE` and `CREATE DATABASE`
+    /// (sqlparser's own grammar for them differs).
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
         let h = Hooks {
             grammar: Grammar::Spark,
@@ -200,6 +225,7 @@ impl SqlDialect for SparkDialect {
         };
         match hooks::first_keywords(parser) {
             (Keyword::CREATE, Keyword::TABLE) => Some(hooks::create_table(&h, parser)),
+            (Keyword::CREATE, Keyword::DATABASE) => Some(hooks::create_database(&h, parser)),
             (Keyword::ALTER, Keyword::TABLE) => Some(hooks::alter_table(&h, parser)),
             _ => None,
         }

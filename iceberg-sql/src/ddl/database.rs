@@ -1,0 +1,267 @@
+//! Statements on a whole database: `CREATE DATABASE`, `DROP DATABASE`, `SHOW TABLES`.
+//!
+//! Athena runs them through its Hive DDL parser
+//! (<https://docs.aws.amazon.com/athena/latest/ug/create-database.html>,
+//! <https://docs.aws.amazon.com/athena/latest/ug/drop-database.html>,
+//! <https://docs.aws.amazon.com/athena/latest/ug/show-tables.html>); Spark has the same
+//! statements for its namespaces.
+
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{DatabaseName, Location};
+use crate::render::SqlWriter;
+use crate::statement::{Statement, StatementKind};
+
+/// Builds `CREATE DATABASE [IF NOT EXISTS] db [COMMENT '…'] [LOCATION 's3://…/']`.
+///
+/// The location is where tables of the database without their own location would go
+/// (this crate always gives tables one); the comment becomes the Glue database's
+/// description.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// let db = DatabaseName::new("analytics");
+/// assert_eq!(db.create_database().if_not_exists().build()?.sql(),
+///            "CREATE DATABASE IF NOT EXISTS analytics");
+/// let full = db.create_database()
+///     .comment("MCP tool events")
+///     .location("s3://my-datalake/iceberg/");
+/// assert_eq!(full.build()?.sql(),
+///            "CREATE DATABASE analytics\nCOMMENT 'MCP tool events'\nLOCATION 's3://my-datalake/iceberg/'");
+/// assert_eq!(full.build_for(Dialect::Spark)?.sql(),
+///            "CREATE DATABASE analytics\nCOMMENT 'MCP tool events'\nLOCATION 's3://my-datalake/iceberg/'");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct CreateDatabase<'a> {
+    name: &'a DatabaseName,
+    if_not_exists: bool,
+    comment: Option<String>,
+    location: Option<String>,
+}
+
+/// Builds `DROP DATABASE [IF EXISTS] db [CASCADE]`.
+///
+/// Without `cascade()` the engine refuses to drop a database that still has tables.
+/// With it, Athena drops every table of the database **and deletes their data**
+/// (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-additional-operations.html>);
+/// Spark's Iceberg catalog cannot, so CASCADE is refused for Spark.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// let db = DatabaseName::new("scratch");
+/// assert_eq!(db.drop_database().if_exists().build()?.sql(), "DROP DATABASE IF EXISTS scratch");
+/// assert_eq!(db.drop_database().cascade().build()?.sql(), "DROP DATABASE scratch CASCADE");
+/// assert_eq!(db.drop_database().cascade().build_for(Dialect::Spark).unwrap_err().kind(),
+///            ErrorKind::Unsupported);
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct DropDatabase<'a> {
+    name: &'a DatabaseName,
+    if_exists: bool,
+    cascade: bool,
+}
+
+/// Builds `SHOW TABLES IN db` with an optional table-name filter: one result row per
+/// table (and view), its name in the first column.
+///
+/// The filter is a pattern of name characters, `*` (any run of characters) and `|`
+/// (either side), which both engines read the same way; Athena writes it as a bare
+/// string, Spark after `LIKE`.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// let db = DatabaseName::new("analytics");
+/// assert_eq!(db.show_tables().build()?.sql(), "SHOW TABLES IN analytics");
+/// assert_eq!(db.show_tables().like("mcp_*|audit_*").build()?.sql(),
+///            "SHOW TABLES IN analytics 'mcp_*|audit_*'");
+/// assert_eq!(db.show_tables().like("mcp_*").build_for(Dialect::Spark)?.sql(),
+///            "SHOW TABLES IN analytics LIKE 'mcp_*'");
+/// assert_eq!(db.show_tables().like("mcp_%").build().unwrap_err().kind(), ErrorKind::InvalidValue);
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct ShowTables<'a> {
+    name: &'a DatabaseName,
+    pattern: Option<String>,
+}
+
+impl DatabaseName {
+    /// Starts a `CREATE DATABASE` for this database.
+    pub fn create_database(&self) -> CreateDatabase<'_> {
+        CreateDatabase {
+            name: self,
+            if_not_exists: false,
+            comment: None,
+            location: None,
+        }
+    }
+
+    /// Starts a `DROP DATABASE` for this database.
+    pub fn drop_database(&self) -> DropDatabase<'_> {
+        DropDatabase {
+            name: self,
+            if_exists: false,
+            cascade: false,
+        }
+    }
+
+    /// Starts a `SHOW TABLES IN` this database.
+    pub fn show_tables(&self) -> ShowTables<'_> {
+        ShowTables {
+            name: self,
+            pattern: None,
+        }
+    }
+}
+
+impl CreateDatabase<'_> {
+    /// Adds `IF NOT EXISTS`: an existing database is left as it is.
+    pub fn if_not_exists(mut self) -> Self {
+        self.if_not_exists = true;
+        self
+    }
+
+    /// Sets the database's comment (its Glue description).
+    pub fn comment(mut self, comment: impl Into<String>) -> Self {
+        self.comment = Some(comment.into());
+        self
+    }
+
+    /// Sets the database's S3 folder.
+    pub fn location(mut self, location: impl Into<String>) -> Self {
+        self.location = Some(location.into());
+        self
+    }
+
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        let mut errors = Vec::new();
+        if let Err(e) = self.name.check() {
+            errors.extend(e.into_vec());
+        }
+        let location = match self.location.as_deref().map(Location::parse).transpose() {
+            Ok(l) => l,
+            Err(e) => {
+                errors.extend(e.into_vec());
+                None
+            }
+        };
+        Error::check_all(errors)?;
+        let mut w = SqlWriter::new(StatementKind::CreateDatabase, dialect);
+        w.push("CREATE DATABASE ");
+        if self.if_not_exists {
+            w.push("IF NOT EXISTS ");
+        }
+        w.ident(self.name.as_str());
+        if let Some(comment) = &self.comment {
+            w.push("\nCOMMENT ");
+            w.ddl_string("database comment", comment)?;
+        }
+        if let Some(location) = &location {
+            w.push("\nLOCATION ");
+            w.ddl_string("location", location.as_str())?;
+        }
+        w.finish()
+    }
+}
+
+impl DropDatabase<'_> {
+    /// Adds `IF EXISTS`.
+    pub fn if_exists(mut self) -> Self {
+        self.if_exists = true;
+        self
+    }
+
+    /// Adds `CASCADE`: drop the database's tables too (on Athena with their data).
+    /// Refused for Spark, whose Iceberg catalog ignores it.
+    pub fn cascade(mut self) -> Self {
+        self.cascade = true;
+        self
+    }
+
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        self.name.check()?;
+        let mut w = SqlWriter::new(StatementKind::DropDatabase, dialect);
+        if self.cascade {
+            w.rules().check_drop_database_cascade(self.name)?;
+        }
+        w.push("DROP DATABASE ");
+        if self.if_exists {
+            w.push("IF EXISTS ");
+        }
+        w.ident(self.name.as_str());
+        if self.cascade {
+            w.push(" CASCADE");
+        }
+        w.finish()
+    }
+}
+
+impl ShowTables<'_> {
+    /// Lists only the tables whose names match `pattern`: name characters (`a-z`,
+    /// `0-9`, `_`), `*` for any run of characters and `|` between alternatives.
+    pub fn like(mut self, pattern: impl Into<String>) -> Self {
+        self.pattern = Some(pattern.into());
+        self
+    }
+
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        self.name.check()?;
+        if let Some(p) = &self.pattern {
+            check_table_pattern(p)?;
+        }
+        let mut w = SqlWriter::new(StatementKind::ShowTables, dialect);
+        w.push("SHOW TABLES IN ").ident(self.name.as_str());
+        if let Some(p) = &self.pattern {
+            w.rules().write_show_tables_pattern(&mut w, p)?;
+        }
+        w.finish()
+    }
+}
+
+/// A `SHOW TABLES` pattern both engines read alike: `[a-z0-9_*|]`, 1 to 255 bytes.
+/// Other regular-expression characters mean different things per engine and catalog
+/// (Athena documents `.*` only for Hive metastores), so they are refused.
+fn check_table_pattern(pattern: &str) -> Result<()> {
+    let bad = pattern
+        .chars()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '*' | '|')));
+    if pattern.is_empty() || pattern.len() > 255 || bad.is_some() {
+        let why = match bad {
+            Some(c) => format!("contains {c:?}"),
+            None if pattern.is_empty() => "is empty".to_string(),
+            None => format!("is {} bytes long (at most 255)", pattern.len()),
+        };
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("SHOW TABLES pattern `{}` {why}", pattern.escape_debug()),
+        )
+        .with_hint(
+            "use lower-case name characters, `*` for any run of characters and `|` between \
+             alternatives, e.g. \"mcp_*|audit_*\"",
+        ));
+    }
+    Ok(())
+}
