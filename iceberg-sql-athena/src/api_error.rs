@@ -1,17 +1,16 @@
 //! Turning the SDK's errors into [`ApiError`]s: the call, the service's code and
 //! message on one line, the request id, and a class for retry decisions.
 
+use crate::error::{ApiError, ApiErrorClass, CommitState};
+use crate::submission::Submission;
 use aws_sdk_athena::config::http::HttpResponse;
 use aws_sdk_athena::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_athena::operation::RequestId;
-use iceberg_sql::Statement;
-
-use crate::error::{ApiError, ApiErrorClass, CommitState};
 
 /// What an API error is about.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Ctx<'a> {
-    pub(crate) statement: Option<&'a Statement>,
+    pub(crate) submission: Option<&'a Submission<'a>>,
     pub(crate) query_id: Option<&'a str>,
     pub(crate) token: Option<&'a str>,
     pub(crate) commit_state: Option<CommitState>,
@@ -110,7 +109,7 @@ where
     };
     ApiError {
         operation,
-        statement_kind: ctx.statement.map(Statement::kind),
+        statement_kind: ctx.submission.and_then(|s| s.kind),
         code,
         message,
         http_status,
@@ -118,7 +117,7 @@ where
         class,
         query_id: ctx.query_id.map(str::to_string),
         client_request_token: ctx.token.map(str::to_string),
-        sql: ctx.statement.map(|s| s.sql().to_string()),
+        sql: ctx.submission.map(|s| s.sql.to_string()),
         commit_state: ctx.commit_state.unwrap_or(CommitState::Unknown),
         source: Box::new(err),
     }

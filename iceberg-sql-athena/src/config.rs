@@ -170,13 +170,14 @@ impl Resubmit {
     ///
     /// | kind | policy | why |
     /// |---|---|---|
-    /// | `SELECT`, `SHOW CREATE TABLE` | new token | reads |
-    /// | `CREATE TABLE`, `DROP TABLE`, `ALTER TABLE` | new token | a failed DDL statement changed nothing; the builders write `IF [NOT] EXISTS` |
+    /// | `SELECT`, `SHOW CREATE TABLE`, `SHOW TABLES`, `DESCRIBE` | new token | reads |
+    /// | `CREATE TABLE`, `DROP TABLE`, `ALTER TABLE`, `CREATE DATABASE`, `CREATE VIEW`, `DROP VIEW` | new token | a failed DDL statement changed nothing; the builders write `IF [NOT] EXISTS` / `OR REPLACE` where asked |
+    /// | `DROP DATABASE` | new token | a `CASCADE` stopped part-way is finished by running it again |
     /// | `INSERT`, `UPDATE`, `DELETE`, `MERGE` | new token | an Iceberg commit is atomic; only failures that committed nothing are resubmitted |
     /// | `OPTIMIZE`, `VACUUM` | new token | re-running maintenance is harmless |
     /// | `CREATE TABLE AS` | after cleanup | not atomic on Athena: a failed CTAS can leave the table in the catalog and files at its location, and a retry then fails with "Cannot create a table on a non-empty location"; the hook must drop the table and empty the location |
     /// | `UNLOAD` | after cleanup | a failed UNLOAD can leave files under its target prefix, and UNLOAD refuses a non-empty prefix; the hook must empty it |
-    /// | kinds added later | never | unknown until reviewed |
+    /// | kinds added later, and [`UncheckedSql`](crate::UncheckedSql) | never | unknown until reviewed |
     pub fn for_kind(kind: StatementKind) -> Resubmit {
         match kind {
             StatementKind::Select
@@ -189,7 +190,13 @@ impl Resubmit {
             | StatementKind::Delete
             | StatementKind::Merge
             | StatementKind::Optimize
-            | StatementKind::Vacuum => Resubmit::NewToken,
+            | StatementKind::Vacuum
+            | StatementKind::CreateDatabase
+            | StatementKind::DropDatabase
+            | StatementKind::ShowTables
+            | StatementKind::Describe
+            | StatementKind::CreateView
+            | StatementKind::DropView => Resubmit::NewToken,
             StatementKind::CreateTableAs | StatementKind::Unload => Resubmit::AfterCleanup,
             _ => Resubmit::Never,
         }

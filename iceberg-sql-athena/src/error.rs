@@ -32,7 +32,13 @@ pub const AFTER_WRITE_ERROR_TYPES: [i32; 3] = [238, 401, 402];
 
 /// Whether statements of `kind` change tables or files (so a failure's timing matters).
 pub(crate) fn writes_data(kind: StatementKind) -> bool {
-    !matches!(kind, StatementKind::Select | StatementKind::ShowCreateTable)
+    !matches!(
+        kind,
+        StatementKind::Select
+            | StatementKind::ShowCreateTable
+            | StatementKind::ShowTables
+            | StatementKind::Describe
+    )
 }
 
 /// The final state of a query execution.
@@ -243,6 +249,28 @@ impl QueryError {
                     || t.contains("table_not_found")
                     || t.contains("entitynotfoundexception")
                     || (t.contains("table '") && t.contains("does not exist"))
+            })
+    }
+
+    /// Whether the failure says the database does not exist: Hive's `Database does
+    /// not exist: db` (`SemanticException [Error 10072]`, what Athena's DDL path
+    /// prints; `DATABASE_NOT_EXISTS` in Hive's
+    /// <https://github.com/apache/hive/blob/master/ql/src/java/org/apache/hadoop/hive/ql/ErrorMsg.java>),
+    /// Trino's `SCHEMA_NOT_FOUND` / `Schema '…' does not exist`, or Glue's
+    /// `Database … not found`, in the reason or message (case-insensitive).
+    pub fn is_database_not_found(&self) -> bool {
+        if self.state != QueryState::Failed {
+            return false;
+        }
+        [self.reason.as_deref(), self.message.as_deref()]
+            .into_iter()
+            .flatten()
+            .map(str::to_ascii_lowercase)
+            .any(|t| {
+                t.contains("database does not exist")
+                    || t.contains("schema_not_found")
+                    || (t.contains("schema '") && t.contains("does not exist"))
+                    || (t.contains("database ") && t.contains(" not found"))
             })
     }
 
@@ -476,8 +504,8 @@ pub enum Error {
         /// The steps that were not allowed, described.
         refused: Vec<String>,
     },
-    /// The text `SHOW CREATE TABLE` returned could not be read into a table
-    /// definition (e.g. a column type the core crate does not know).
+    /// The text `SHOW CREATE TABLE` (or `DESCRIBE`) returned could not be read into a
+    /// table definition (e.g. a column type the core crate does not know).
     #[error(
         "cannot read the live definition of {table} (query {query_id}): {source}\n  text: {}",
         excerpt(text)
@@ -669,6 +697,38 @@ mod tests {
         let mut cancelled = failure("Table not found analytics.t", Some(1110));
         cancelled.state = QueryState::Cancelled;
         assert!(!cancelled.is_table_not_found());
+    }
+
+    #[test]
+    fn missing_databases_are_recognised() {
+        let hits = [
+            failure(
+                "FAILED: SemanticException [Error 10072]: Database does not exist: analytics",
+                None,
+            ),
+            failure("Schema 'analytics' does not exist", Some(1000)),
+            failure(
+                "SCHEMA_NOT_FOUND: line 1:1: Schema 'analytics' does not exist",
+                None,
+            ),
+            failure(
+                "EntityNotFoundException: Database analytics not found. (Service: AWSGlue)",
+                None,
+            ),
+        ];
+        for q in &hits {
+            assert!(q.is_database_not_found(), "{q}");
+        }
+        let misses = [
+            failure("Table not found analytics.t", Some(1110)),
+            failure("NOT_SUPPORTED: SHOW CREATE TABLE", Some(1200)),
+        ];
+        for q in &misses {
+            assert!(!q.is_database_not_found(), "{q}");
+        }
+        let mut cancelled = failure("Database does not exist: analytics", None);
+        cancelled.state = QueryState::Cancelled;
+        assert!(!cancelled.is_database_not_found());
     }
 
     #[test]

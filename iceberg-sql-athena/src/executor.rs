@@ -1,4 +1,4 @@
-//! [`AthenaExecutor`]: start, observe, stop, resubmit, and read results.
+//! [`AthenaExecutor`]: start, observe, stop and resubmit statements.
 //!
 //! One statement's life: `StartQueryExecution` with a `ClientRequestToken`; when the
 //! answer is lost (the SDK gave up on 5xx, timeouts, connection errors, throttling)
@@ -8,7 +8,6 @@
 //! answered by stopping the query. A retryable failure that committed nothing is
 //! resubmitted with a new (derived) token when the statement kind allows it.
 
-use std::collections::VecDeque;
 use std::fmt;
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,8 +21,6 @@ use aws_sdk_athena::types::{
 };
 use aws_sdk_athena::Client;
 use futures::future::{self, BoxFuture};
-use futures::stream::{self, Stream, StreamExt, TryStreamExt};
-use iceberg_sql::record::{ColumnMeta, Columns, FromRow, Row};
 use iceberg_sql::{Statement, StatementKind};
 use tokio::sync::Notify;
 use tokio::time::Instant;
@@ -36,6 +33,8 @@ use crate::error::{
     QueryState, Result,
 };
 use crate::outcome::{QueryOutcome, QueryStats, Run, RunEnd};
+use crate::results::writes_rows;
+use crate::submission::{Submission, UncheckedSql};
 use crate::token::{attempt_token, new_client_request_token};
 
 /// Runs [`Statement`]s on Amazon Athena.
@@ -272,7 +271,7 @@ fn map_state(state: Option<&QueryExecutionState>) -> QueryState {
 
 fn query_error(
     id: &str,
-    statement: &Statement,
+    sub: &Submission<'_>,
     token: &str,
     state: QueryState,
     exec: &QueryExecution,
@@ -281,7 +280,7 @@ fn query_error(
     let athena = status.and_then(|s| s.athena_error.as_ref());
     QueryError {
         query_id: id.to_string(),
-        sql: statement.sql().to_string(),
+        sql: sub.sql.to_string(),
         state,
         reason: status.and_then(|s| s.state_change_reason.clone()),
         category: athena
@@ -290,7 +289,7 @@ fn query_error(
         error_type: athena.and_then(|a| a.error_type),
         retryable: athena.is_some_and(|a| a.retryable),
         message: athena.and_then(|a| a.error_message.clone()),
-        statement_kind: Some(statement.kind()),
+        statement_kind: sub.kind,
         client_request_token: Some(token.to_string()),
     }
 }
@@ -435,6 +434,79 @@ impl AthenaExecutor {
         statement: &Statement,
         options: ExecuteOptions,
     ) -> Result<QueryOutcome> {
+        self.submit(Submission::statement(statement), options).await
+    }
+
+    /// Runs SQL that no builder made ([`UncheckedSql`]) to completion, like
+    /// [`execute`](Self::execute): same start with an idempotency token, polling,
+    /// timeout, cancel and stop on drop, but a `FAILED` query is never resubmitted (the
+    /// executor cannot know whether running unknown text again is safe). Its rows are
+    /// read with [`decode`](Self::decode) or [`rows`](Self::rows).
+    ///
+    /// The name says it: nothing checked the text. Prefer a builder wherever one
+    /// exists.
+    ///
+    /// ```
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+    /// #     .on_contains("SHOW VIEWS", |_| Plan::rows(ResultSet {
+    /// #         columns: vec![("views".into(), "varchar".into())],
+    /// #         rows: vec![vec![Some("calls_per_tool".into())]],
+    /// #         header: false,
+    /// #     }).statement_type("DDL").substatement("SHOW_VIEWS")))).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// use futures::TryStreamExt;
+    ///
+    /// // No builder writes SHOW VIEWS.
+    /// let sql = UncheckedSql::new("SHOW VIEWS IN analytics")?;
+    /// let outcome = executor.execute_unchecked(&sql).await?;
+    /// let views: Vec<(String,)> = executor.decode(&outcome).try_collect().await?;
+    /// assert_eq!(views, [("calls_per_tool".to_string(),)]);
+    /// # Ok(()) }
+    /// ```
+    pub async fn execute_unchecked(&self, sql: &UncheckedSql) -> Result<QueryOutcome> {
+        self.execute_unchecked_with(sql, ExecuteOptions::new())
+            .await
+    }
+
+    /// [`execute_unchecked`](Self::execute_unchecked) with a token of your own or a
+    /// cancel handle ([`ExecuteOptions`]).
+    ///
+    /// ```
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// let sql = UncheckedSql::new("MSCK REPAIR TABLE analytics.raw_logs")?;
+    /// let token = "repair-raw-logs-2026-01-01-0000000000000";
+    /// let first = executor
+    ///     .execute_unchecked_with(&sql, ExecuteOptions::new().client_request_token(token))
+    ///     .await?;
+    /// // The same token finds the same execution: nothing runs twice.
+    /// let again = executor
+    ///     .execute_unchecked_with(&sql, ExecuteOptions::new().client_request_token(token))
+    ///     .await?;
+    /// assert_eq!(first.query_id, again.query_id);
+    /// # Ok(()) }
+    /// ```
+    pub async fn execute_unchecked_with(
+        &self,
+        sql: &UncheckedSql,
+        options: ExecuteOptions,
+    ) -> Result<QueryOutcome> {
+        self.submit(Submission::unchecked(sql), options).await
+    }
+
+    /// Runs one submission to completion, then reads its `UpdateCount` when it wrote
+    /// rows.
+    async fn submit(&self, sub: Submission<'_>, options: ExecuteOptions) -> Result<QueryOutcome> {
         let base = match options.client_request_token {
             Some(t) if (32..=128).contains(&t.len()) => t,
             Some(t) => {
@@ -447,29 +519,37 @@ impl AthenaExecutor {
         };
         let span = tracing::info_span!(
             "athena_query",
-            kind = statement.kind().name(),
+            kind = sub.kind_name(),
             query_id = field::Empty,
             attempts = field::Empty,
             state = field::Empty,
             bytes_scanned = field::Empty,
         );
-        self.run_statement(statement, &base, options.cancel.as_ref())
-            .instrument(span)
-            .await
+        let mut outcome = self
+            .run_statement(&sub, &base, options.cancel.as_ref())
+            .instrument(span.clone())
+            .await?;
+        if writes_rows(sub.kind, &outcome) {
+            outcome.rows_affected = self
+                .read_update_count(&outcome.query_id)
+                .instrument(span)
+                .await;
+        }
+        Ok(outcome)
     }
 
     async fn run_statement(
         &self,
-        statement: &Statement,
+        sub: &Submission<'_>,
         base: &str,
         cancel: Option<&CancelHandle>,
     ) -> Result<QueryOutcome> {
         let c = &self.config;
-        let sql = statement.sql();
-        let kind = statement.kind();
+        let sql = sub.sql;
+        let kind = sub.kind;
         let span = tracing::Span::current();
         let call_started = SystemTime::now();
-        let maintenance = matches!(kind, StatementKind::Optimize | StatementKind::Vacuum);
+        let maintenance = matches!(kind, Some(StatementKind::Optimize | StatementKind::Vacuum));
         let overall_limit = if maintenance {
             c.maintenance_deadline
         } else {
@@ -510,10 +590,7 @@ impl AthenaExecutor {
                 _ => (overall, overall_limit.unwrap_or_default()),
             };
             span.record("attempts", runs.len() + 1);
-            let observed = match self
-                .run_once(statement, &token, deadline, limit, cancel)
-                .await
-            {
+            let observed = match self.run_once(sub, &token, deadline, limit, cancel).await {
                 Ok(o) => o,
                 Err(e) => return Err(with_runs(&runs, e)),
             };
@@ -546,8 +623,8 @@ impl AthenaExecutor {
                 );
                 runs.push(run(RunEnd::Final));
                 let substatement_type = exec.substatement_type.clone();
-                let has_header =
-                    kind == StatementKind::Select || substatement_type.as_deref() == Some("SELECT");
+                let has_header = kind == Some(StatementKind::Select)
+                    || substatement_type.as_deref() == Some("SELECT");
                 return Ok(QueryOutcome {
                     query_id: id.clone(),
                     state: *state,
@@ -558,9 +635,18 @@ impl AthenaExecutor {
                     runs,
                     has_header,
                     sql: sql.to_string(),
+                    rows_affected: None,
+                    output_location: exec
+                        .result_configuration
+                        .as_ref()
+                        .and_then(|r| r.output_location.clone()),
+                    data_manifest_location: exec
+                        .statistics
+                        .as_ref()
+                        .and_then(|s| s.data_manifest_location.clone()),
                 });
             }
-            let qe = query_error(id, statement, &token, *state, exec);
+            let qe = query_error(id, sub, &token, *state, exec);
             let is_new = observed.is_new(call_started);
             if !is_new
                 && qe.commit_state() == CommitState::NotCommitted
@@ -598,7 +684,8 @@ impl AthenaExecutor {
                 attempt += 1;
                 continue;
             }
-            let policy = Resubmit::for_kind(kind);
+            // Unchecked SQL does who knows what: never resubmitted.
+            let policy = kind.map_or(Resubmit::Never, Resubmit::for_kind);
             let may_resubmit = qe.is_retryable()
                 && qe.commit_state() == CommitState::NotCommitted
                 && resubmits < c.retry.max_resubmits
@@ -616,7 +703,7 @@ impl AthenaExecutor {
                 return Err(with_runs(&runs, Error::Failed(Box::new(qe))));
             }
             if policy == Resubmit::AfterCleanup {
-                if let Some(hook) = &self.before_resubmit {
+                if let (Some(hook), Some(statement)) = (&self.before_resubmit, sub.statement) {
                     if let Err(e) = hook.before_resubmit(self, statement, &qe).await {
                         return Err(with_runs(
                             &runs,
@@ -648,15 +735,13 @@ impl AthenaExecutor {
     /// Starts (or finds) the execution for `token` and observes it to its end.
     async fn run_once(
         &self,
-        statement: &Statement,
+        sub: &Submission<'_>,
         token: &str,
         deadline: Option<Instant>,
         limit: Duration,
         cancel: Option<&CancelHandle>,
     ) -> Result<Observed> {
-        let id = self
-            .start_resolving(statement, token, deadline, limit)
-            .await?;
+        let id = self.start_resolving(sub, token, deadline, limit).await?;
         tracing::info!(query_id = %id, "query started");
         let in_flight = InFlight::default();
         in_flight.set(&id);
@@ -664,9 +749,7 @@ impl AthenaExecutor {
             client: self.client.clone(),
             in_flight: in_flight.clone(),
         };
-        let result = self
-            .observe(statement, &id, token, deadline, limit, cancel)
-            .await;
+        let result = self.observe(sub, &id, token, deadline, limit, cancel).await;
         // Returned (with a final state or an error): nothing to stop on drop.
         in_flight.take();
         drop(guard);
@@ -677,7 +760,7 @@ impl AthenaExecutor {
     /// have created the query, until Athena answers or the deadline passes.
     async fn start_resolving(
         &self,
-        statement: &Statement,
+        sub: &Submission<'_>,
         token: &str,
         deadline: Option<Instant>,
         limit: Duration,
@@ -686,7 +769,7 @@ impl AthenaExecutor {
         // Whether an earlier attempt may have created the query.
         let mut maybe_created = false;
         loop {
-            let attempt = self.start(statement, token);
+            let attempt = self.start(sub, token);
             let result = match deadline {
                 Some(d) => tokio::time::timeout_at(d, attempt).await.ok(),
                 None => Some(attempt.await),
@@ -698,7 +781,7 @@ impl AthenaExecutor {
                     return Err(Error::Timeout {
                         query_id: None,
                         client_request_token: Some(token.to_string()),
-                        sql: statement.sql().to_string(),
+                        sql: sub.sql.to_string(),
                         elapsed: limit,
                         stop_sent: false,
                         // The call was cut off mid-flight: it may have created the query.
@@ -728,12 +811,12 @@ impl AthenaExecutor {
         }
     }
 
-    async fn start(&self, statement: &Statement, token: &str) -> Result<String> {
+    async fn start(&self, sub: &Submission<'_>, token: &str) -> Result<String> {
         let c = &self.config;
         let mut req = self
             .client
             .start_query_execution()
-            .query_string(statement.sql())
+            .query_string(sub.sql)
             .client_request_token(token)
             .set_work_group(c.work_group.clone());
         if c.database.is_some() || c.catalog.is_some() {
@@ -777,11 +860,11 @@ impl AthenaExecutor {
                     .build(),
             );
         }
-        if !statement.params().is_empty() {
-            req = req.set_execution_parameters(Some(statement.params().to_vec()));
+        if !sub.params.is_empty() {
+            req = req.set_execution_parameters(Some(sub.params.to_vec()));
         }
-        if let (StatementKind::Select, Some(minutes)) =
-            (statement.kind(), c.result_reuse_max_age_minutes)
+        if let (Some(StatementKind::Select), Some(minutes)) =
+            (sub.kind, c.result_reuse_max_age_minutes)
         {
             req = req.result_reuse_configuration(
                 ResultReuseConfiguration::builder()
@@ -799,7 +882,7 @@ impl AthenaExecutor {
                 "StartQueryExecution",
                 e,
                 Ctx {
-                    statement: Some(statement),
+                    submission: Some(sub),
                     token: Some(token),
                     ..Ctx::default()
                 },
@@ -826,7 +909,7 @@ impl AthenaExecutor {
     /// query is stopped only when the deadline passes or on cancel.
     async fn observe(
         &self,
-        statement: &Statement,
+        sub: &Submission<'_>,
         id: &str,
         token: &str,
         deadline: Option<Instant>,
@@ -843,7 +926,7 @@ impl AthenaExecutor {
         let timed_out = |stop_sent: bool, commit_state: CommitState| Error::Timeout {
             query_id: Some(id.to_string()),
             client_request_token: Some(token.to_string()),
-            sql: statement.sql().to_string(),
+            sql: sub.sql.to_string(),
             elapsed: limit,
             stop_sent,
             commit_state,
@@ -913,7 +996,7 @@ impl AthenaExecutor {
                         "GetQueryExecution",
                         e,
                         Ctx {
-                            statement: Some(statement),
+                            submission: Some(sub),
                             query_id: Some(id),
                             token: Some(token),
                             commit_state: Some(CommitState::Unknown),
@@ -950,7 +1033,7 @@ impl AthenaExecutor {
             if let Some(Stopping::Timeout { stop_sent, .. }) = stopping {
                 let commit_state = match state {
                     QueryState::Succeeded => CommitState::Committed,
-                    _ => query_error(id, statement, token, state, &exec).commit_state(),
+                    _ => query_error(id, sub, token, state, &exec).commit_state(),
                 };
                 return Err(timed_out(stop_sent, commit_state));
             }
@@ -999,175 +1082,6 @@ impl AthenaExecutor {
             tokio::time::sleep(delay).await;
         }
     }
-
-    /// The rows of a finished query, page by page (`GetQueryResults`, `page_size` rows
-    /// per call), as a stream. The header row of a `SELECT` is skipped (first page
-    /// only).
-    pub fn rows(&self, outcome: &QueryOutcome) -> impl Stream<Item = Result<Row>> + Send + 'static {
-        self.rows_by_id(&outcome.query_id, outcome.has_header)
-    }
-
-    /// Like [`rows`](Self::rows) for a query id; `has_header` says whether the first row
-    /// of the first page holds column labels (true for `SELECT`, false for DDL/SHOW).
-    pub fn rows_by_id(
-        &self,
-        query_id: &str,
-        has_header: bool,
-    ) -> impl Stream<Item = Result<Row>> + Send + 'static {
-        struct Pager {
-            client: Client,
-            id: String,
-            page_size: i32,
-            next_token: Option<String>,
-            first: bool,
-            done: bool,
-            has_header: bool,
-            columns: Option<Arc<Columns>>,
-            backoff: crate::config::Backoff,
-            retry_for: Duration,
-        }
-        let pager = Pager {
-            client: self.client.clone(),
-            id: query_id.to_string(),
-            page_size: self.config.page_size.clamp(1, 1000),
-            next_token: None,
-            first: true,
-            done: false,
-            has_header,
-            columns: None,
-            backoff: self.config.api_backoff,
-            // Throttled or failed pages are retried this long (the timeout, or 5 min).
-            retry_for: self.config.timeout.unwrap_or(Duration::from_secs(300)),
-        };
-        stream::try_unfold(pager, |mut p| async move {
-            if p.done {
-                return Ok::<_, Error>(None);
-            }
-            let started = Instant::now();
-            let mut failures = 0u32;
-            let out = loop {
-                let answer = p
-                    .client
-                    .get_query_results()
-                    .query_execution_id(&p.id)
-                    .max_results(p.page_size)
-                    .set_next_token(p.next_token.clone())
-                    .send()
-                    .await;
-                let e = match answer {
-                    Ok(out) => break out,
-                    // The query succeeded before its results were read.
-                    Err(e) => api_error(
-                        "GetQueryResults",
-                        e,
-                        Ctx::query(&p.id, CommitState::Committed),
-                    ),
-                };
-                failures += 1;
-                let delay = p.backoff.delay(failures);
-                if !e.is_retryable() || started.elapsed() + delay > p.retry_for {
-                    return Err(Error::Api(Box::new(e)));
-                }
-                tracing::debug!(query_id = %p.id, error = %e, failures, "GetQueryResults failed; reading the page again");
-                tokio::time::sleep(delay).await;
-            };
-            p.next_token = out.next_token;
-            p.done = p.next_token.is_none();
-            let result_set = out
-                .result_set
-                .unwrap_or_else(|| aws_sdk_athena::types::ResultSet::builder().build());
-            let skip_header = p.first && p.has_header;
-            p.first = false;
-            let page: VecDeque<Result<Row>> =
-                rows_from_result_set(result_set, &mut p.columns, skip_header)
-                    .into_iter()
-                    .map(Ok)
-                    .collect();
-            Ok(Some((stream::iter(page), p)))
-        })
-        .try_flatten()
-    }
-
-    /// The rows of a finished query decoded into `T`: any [`FromRow`] type (a table
-    /// record, a `#[derive(FromRow)]` projection, a tuple, [`Row`]).
-    pub fn decode<T: FromRow + Send + 'static>(
-        &self,
-        outcome: &QueryOutcome,
-    ) -> impl Stream<Item = Result<T>> + Send + 'static {
-        let id = outcome.query_id.clone();
-        self.rows(outcome).enumerate().map(move |(n, r)| {
-            r.and_then(|row| {
-                T::from_row_owned(row).map_err(|source| Error::Decode {
-                    query_id: id.clone(),
-                    row: n as u64,
-                    source: Box::new(source),
-                })
-            })
-        })
-    }
-
-    /// Runs `statement` and collects its rows decoded into `T`.
-    pub async fn query<T: FromRow + Send + 'static>(
-        &self,
-        statement: &Statement,
-    ) -> Result<Vec<T>> {
-        let outcome = self.execute(statement).await?;
-        self.decode::<T>(&outcome).try_collect().await
-    }
-}
-
-/// Turns one `GetQueryResults` page into [`Row`]s (moving the cell strings, no copies).
-///
-/// `columns` holds the result's columns: taken from this page's metadata when it is
-/// `None` (the first page), reused otherwise. With `skip_header`, the first row (the
-/// column labels Athena puts at the top of a `SELECT`'s first page) is dropped. This is
-/// what [`AthenaExecutor::rows`] does per page; it is public for callers that page
-/// themselves.
-pub fn rows_from_result_set(
-    result_set: aws_sdk_athena::types::ResultSet,
-    columns: &mut Option<Arc<Columns>>,
-    skip_header: bool,
-) -> Vec<Row> {
-    let cols = match columns {
-        Some(c) => c.clone(),
-        None => {
-            let meta = result_set
-                .result_set_metadata
-                .and_then(|m| m.column_info)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|c| {
-                    let nullable = c.nullable.as_ref().and_then(|n| match n.as_str() {
-                        "NULLABLE" => Some(true),
-                        "NOT_NULL" => Some(false),
-                        _ => None,
-                    });
-                    // 0 means "not given" in the SDK's ColumnInfo.
-                    let size = |n: i32| u32::try_from(n).ok().filter(|n| *n > 0);
-                    ColumnMeta::new(c.name, c.r#type)
-                        .with_nullable(nullable)
-                        .with_precision_scale(size(c.precision), size(c.scale))
-                })
-                .collect();
-            let c = Arc::new(Columns::new(meta));
-            *columns = Some(c.clone());
-            c
-        }
-    };
-    let rows = result_set.rows.unwrap_or_default();
-    let skip = usize::from(skip_header && !rows.is_empty());
-    rows.into_iter()
-        .skip(skip)
-        .map(|r| {
-            let cells = r
-                .data
-                .unwrap_or_default()
-                .into_iter()
-                .map(|d| d.var_char_value)
-                .collect();
-            Row::new(cols.clone(), cells)
-        })
-        .collect()
 }
 
 impl FailureKind {

@@ -37,14 +37,18 @@
 //! ```
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api_error;
 mod append;
+mod catalog;
 mod config;
 mod error;
 mod executor;
 mod lifecycle;
 mod outcome;
+mod results;
+mod submission;
 mod token;
 
 pub use append::{
@@ -55,9 +59,7 @@ pub use error::{
     ApiError, ApiErrorClass, CommitState, Error, ErrorCategory, FailureKind, QueryError,
     QueryState, Result, AFTER_WRITE_ERROR_TYPES,
 };
-pub use executor::{
-    rows_from_result_set, AthenaExecutor, BeforeResubmit, CancelHandle, ExecuteOptions,
-};
+pub use executor::{AthenaExecutor, BeforeResubmit, CancelHandle, ExecuteOptions};
 /// Result rows and decoding: the core crate's one row model, re-exported (`FromRow` is
 /// both the trait and its derive).
 pub use iceberg_sql::record::{ColumnMeta, Columns, Row};
@@ -66,6 +68,13 @@ pub use lifecycle::{
     EnsureOptions, EnsureReport, LiveDefinition, MaintenanceOptions, MaintenanceReport,
 };
 pub use outcome::{estimate_cost_usd, QueryOutcome, QueryStats, Run, RunEnd, BYTES_PER_TB};
+pub use results::rows_from_result_set;
+pub use submission::UncheckedSql;
+
+/// The Arrow crate whose `RecordBatch` the `arrow` feature's methods return.
+#[cfg(feature = "arrow")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
+pub use arrow_array;
 
 /// The SDK this crate is built on, re-exported so callers use the same version.
 pub use aws_sdk_athena;

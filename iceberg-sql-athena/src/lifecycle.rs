@@ -12,6 +12,7 @@ use iceberg_sql::maintenance::VacuumRetention;
 use iceberg_sql::record::Row;
 use iceberg_sql::{Dialect, IcebergTable, Statement, StatementKind, TableDef, TableName};
 
+use crate::catalog::text_of;
 use crate::error::{Error, QueryError, Result};
 use crate::executor::AthenaExecutor;
 use crate::outcome::{QueryOutcome, QueryStats, Run};
@@ -19,13 +20,24 @@ use crate::outcome::{QueryOutcome, QueryStats, Run};
 /// What [`AthenaExecutor::ensure_table`] may do to an existing table.
 ///
 /// Default: run only non-breaking steps (new columns, changed table properties); refuse
-/// a plan with renames, type promotions or drops before running any of it.
+/// a plan with renames, type promotions or drops before running any of it; never
+/// create the database.
+///
+/// ```
+/// use iceberg_sql_athena::EnsureOptions;
+/// // A first deployment into a new account: create the database if it is missing.
+/// let first_run = EnsureOptions::new().create_database();
+/// // A release that renames a column (`Column::renamed_from`).
+/// let rename = EnsureOptions::new().allow_breaking();
+/// # let _ = (first_run, rename);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[must_use]
 pub struct EnsureOptions {
     allow_breaking: bool,
     allow_drops: bool,
     sync_properties: bool,
+    create_database: bool,
 }
 
 impl Default for EnsureOptions {
@@ -34,14 +46,24 @@ impl Default for EnsureOptions {
             allow_breaking: false,
             allow_drops: false,
             sync_properties: true,
+            create_database: false,
         }
     }
 }
 
 impl EnsureOptions {
-    /// Non-breaking steps only; no drops; table properties synced.
+    /// Non-breaking steps only; no drops; table properties synced; the database must
+    /// exist.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// When the table is missing, first run `CREATE DATABASE IF NOT EXISTS` for its
+    /// database (without a location or comment: tables carry their own location), so
+    /// that a new account needs nothing created by hand.
+    pub fn create_database(mut self) -> Self {
+        self.create_database = true;
+        self
     }
 
     /// Also run breaking steps: renames (`Column::renamed_from`) and legal type
@@ -86,11 +108,14 @@ impl EnsureOptions {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum EnsureReport {
-    /// `SHOW CREATE TABLE` failed with table-not-found; `CREATE TABLE IF NOT EXISTS`
-    /// ran.
+    /// `SHOW CREATE TABLE` failed with table-not-found (or database-not-found);
+    /// `CREATE TABLE IF NOT EXISTS` ran, after `CREATE DATABASE IF NOT EXISTS` when
+    /// [`EnsureOptions::create_database`] asked for it.
     Created {
         /// The `SHOW CREATE TABLE` failure that said the table is missing.
         not_found: Box<QueryError>,
+        /// The `CREATE DATABASE IF NOT EXISTS` execution, when asked for.
+        database: Option<Box<QueryOutcome>>,
         /// The `CREATE TABLE IF NOT EXISTS` execution.
         create: QueryOutcome,
     },
@@ -125,11 +150,12 @@ impl EnsureReport {
         matches!(self, EnsureReport::Unchanged { .. })
     }
 
-    /// Statements run to change the table: 1 for a create, the plan's step count for
-    /// an evolution, 0 when unchanged (`SHOW CREATE TABLE` is not counted).
+    /// Statements run to change the table: 1 for a create (2 with the database), the
+    /// plan's step count for an evolution, 0 when unchanged (`SHOW CREATE TABLE` is not
+    /// counted).
     pub fn changes(&self) -> usize {
         match self {
-            EnsureReport::Created { .. } => 1,
+            EnsureReport::Created { database, .. } => 1 + usize::from(database.is_some()),
             EnsureReport::Evolved { steps, .. } => steps.len(),
             EnsureReport::Unchanged { .. } => 0,
         }
@@ -139,7 +165,13 @@ impl EnsureReport {
     /// succeeded).
     pub fn outcomes(&self) -> Vec<&QueryOutcome> {
         match self {
-            EnsureReport::Created { create, .. } => vec![create],
+            EnsureReport::Created {
+                database, create, ..
+            } => database
+                .as_deref()
+                .into_iter()
+                .chain(std::iter::once(create))
+                .collect(),
             EnsureReport::Evolved { show, steps, .. } => {
                 std::iter::once(show).chain(steps.iter()).collect()
             }
@@ -160,7 +192,12 @@ impl EnsureReport {
 impl fmt::Display for EnsureReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EnsureReport::Created { create, .. } => {
+            EnsureReport::Created {
+                database, create, ..
+            } => {
+                if let Some(db) = database {
+                    write!(f, "database ensured (query {}), ", db.query_id)?;
+                }
                 write!(f, "created (query {})", create.query_id)
             }
             EnsureReport::Evolved { steps, plan, .. } => {
@@ -221,40 +258,93 @@ pub struct MaintenanceReport {
     pub vacuum: QueryOutcome,
 }
 
-/// The text of a `SHOW CREATE TABLE` result: one line per row; a row's cells (one, in
-/// practice) joined with tabs, NULL as empty.
-fn show_create_text(rows: &[Row]) -> String {
-    let lines: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            r.cells()
-                .iter()
-                .map(|c| c.as_deref().unwrap_or(""))
-                .collect::<Vec<_>>()
-                .join("\t")
-        })
-        .collect();
-    lines.join("\n")
+impl MaintenanceReport {
+    /// Every execution, in the order it ran (each with all its runs).
+    pub fn outcomes(&self) -> Vec<&QueryOutcome> {
+        std::iter::once(&self.optimize)
+            .chain(self.retention.iter())
+            .chain(std::iter::once(&self.vacuum))
+            .collect()
+    }
+
+    /// The statistics of every run of every step, summed.
+    pub fn total_stats(&self) -> QueryStats {
+        let mut total = QueryStats::default();
+        for o in self.outcomes() {
+            total.add(&o.total_stats);
+        }
+        total
+    }
+}
+
+/// One line: each step with its number of runs and last query id, then the bytes
+/// scanned and the estimated cost of all runs.
+///
+/// ```
+/// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql_athena::*;
+/// # use iceberg_sql_test_server::{Failure, ScriptedEngine, ServerConfig, TestServer};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+/// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+/// #     .more_runs_needed("OPTIMIZE", 2, Failure::optimize_more_runs_needed()))).await?;
+/// # let executor = AthenaExecutor::new(server.client(),
+/// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+/// let table = TableDef::builder("analytics", "mcp_events")
+///     .column(Column::new("event_id", IcebergType::String))
+///     .location("s3://my-datalake/iceberg/mcp_events/")
+///     .build()?;
+/// let report = executor.maintain_def(&table, MaintenanceOptions::new().retain_days(7)).await?;
+/// let line = report.to_string();
+/// assert!(line.starts_with("OPTIMIZE 3 runs (last query "), "{line}");
+/// assert!(line.contains(", retention set (query "), "{line}");
+/// assert!(line.contains(", VACUUM 1 run (last query "), "{line}");
+/// assert!(line.ends_with("0 bytes scanned, est. $0.000000"), "{line}");
+/// # Ok(()) }
+/// ```
+impl fmt::Display for MaintenanceReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let runs = |o: &QueryOutcome| {
+            let n = o.attempts();
+            format!(
+                "{n} run{} (last query {})",
+                if n == 1 { "" } else { "s" },
+                o.query_id
+            )
+        };
+        write!(f, "OPTIMIZE {}", runs(&self.optimize))?;
+        if let Some(r) = &self.retention {
+            write!(f, ", retention set (query {})", r.query_id)?;
+        }
+        let total = self.total_stats();
+        write!(
+            f,
+            ", VACUUM {}; {} bytes scanned, est. ${:.6}",
+            runs(&self.vacuum),
+            total.data_scanned_bytes,
+            total.cost_usd
+        )
+    }
 }
 
 impl AthenaExecutor {
     /// Runs `SHOW CREATE TABLE name` and parses its text into the live definition.
     ///
-    /// `Ok(None)` when Athena answers that the table does not exist (see
-    /// [`QueryError::is_table_not_found`]); the failure is returned alongside for
-    /// reporting. Other failures (e.g. `UNSUPPORTED` for a table with properties Athena
+    /// [`LiveDefinition::Missing`] when Athena answers that the table or its database
+    /// does not exist (see [`QueryError::is_table_not_found`] and
+    /// [`QueryError::is_database_not_found`]), with the failure for reporting. Other failures (e.g. `UNSUPPORTED` for a table with properties Athena
     /// cannot print) are errors.
     pub async fn live_definition(&self, name: &TableName) -> Result<LiveDefinition> {
         let show = name.show_create_table().build()?;
         let outcome = match self.execute(&show).await {
             Ok(o) => o,
-            Err(Error::Failed(qe)) if qe.is_table_not_found() => {
+            Err(Error::Failed(qe)) if qe.is_table_not_found() || qe.is_database_not_found() => {
                 return Ok(LiveDefinition::Missing(qe));
             }
             Err(e) => return Err(e),
         };
         let rows: Vec<Row> = self.rows(&outcome).try_collect().await?;
-        let text = show_create_text(&rows);
+        let text = text_of(&rows);
         match parse_show_create_table(&text, Dialect::Athena) {
             Ok(def) => Ok(LiveDefinition::Present {
                 def: Box::new(def),
@@ -273,8 +363,11 @@ impl AthenaExecutor {
     /// Brings the table to `desired`.
     ///
     /// 1. `SHOW CREATE TABLE` ([`live_definition`](Self::live_definition)). If Athena
-    ///    says the table does not exist: `CREATE TABLE IF NOT EXISTS` from `desired`,
-    ///    [`EnsureReport::Created`].
+    ///    says the table (or its database) does not exist: `CREATE DATABASE IF NOT
+    ///    EXISTS` when [`EnsureOptions::create_database`] asks for it, then `CREATE
+    ///    TABLE IF NOT EXISTS` from `desired`, [`EnsureReport::Created`]. A missing
+    ///    database without `create_database()` is the `SHOW CREATE TABLE` failure,
+    ///    [`Error::Failed`].
     /// 2. Otherwise the result rows are joined into the DDL text, parsed
     ///    (`iceberg_sql::evolve::parse_show_create_table`, Athena dialect) and planned
     ///    with `iceberg_sql::evolve::evolve(&live, desired, ..)`. Changes Athena cannot
@@ -296,11 +389,31 @@ impl AthenaExecutor {
     ) -> Result<EnsureReport> {
         let name = desired.name();
         let (live, show) = match self.live_definition(name).await? {
+            LiveDefinition::Missing(not_found)
+                if not_found.is_database_not_found() && !options.create_database =>
+            {
+                // Nothing can be created in a missing database; say so as Athena did.
+                return Err(Error::Failed(not_found));
+            }
             LiveDefinition::Missing(not_found) => {
                 tracing::info!(table = %name, reason = ?not_found.reason, "table not found; creating it");
+                let database = if options.create_database {
+                    let db = name
+                        .database_name()
+                        .create_database()
+                        .if_not_exists()
+                        .build()?;
+                    Some(Box::new(self.execute(&db).await?))
+                } else {
+                    None
+                };
                 let create = desired.create_table().if_not_exists().build()?;
                 let create = self.execute(&create).await?;
-                return Ok(EnsureReport::Created { not_found, create });
+                return Ok(EnsureReport::Created {
+                    not_found,
+                    database,
+                    create,
+                });
             }
             LiveDefinition::Present { def, show, .. } => (def, *show),
         };
@@ -503,7 +616,7 @@ impl AthenaExecutor {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum LiveDefinition {
-    /// `SHOW CREATE TABLE` failed with table-not-found.
+    /// `SHOW CREATE TABLE` failed with table-not-found or database-not-found.
     Missing(Box<QueryError>),
     /// The table exists.
     Present {

@@ -143,6 +143,19 @@ pub struct QueryOutcome {
     pub has_header: bool,
     /// The SQL.
     pub sql: String,
+    /// How many rows an `INSERT`, `UPDATE`, `DELETE`, `MERGE` or CTAS wrote: Athena's
+    /// `UpdateCount` (`GetQueryResults`,
+    /// <https://docs.aws.amazon.com/athena/latest/APIReference/API_GetQueryResults.html>),
+    /// read once after the statement succeeded. `None` for statements that write no
+    /// rows, when Athena gives no count, or when reading it failed (logged; the
+    /// statement committed all the same).
+    pub rows_affected: Option<u64>,
+    /// Where Athena wrote the result file (`ResultConfiguration.OutputLocation`, e.g.
+    /// `s3://…/<query id>.csv`), when it reports one.
+    pub output_location: Option<String>,
+    /// The manifest of the files an `INSERT`, CTAS or `UNLOAD` wrote
+    /// (`Statistics.DataManifestLocation`), when Athena reports one.
+    pub data_manifest_location: Option<String>,
 }
 
 impl QueryOutcome {

@@ -189,7 +189,10 @@ async fn missing_table_is_created() {
             ]
         );
         assert!(create.sql().starts_with("CREATE TABLE IF NOT EXISTS"));
-        let EnsureReport::Created { not_found, create } = &report else {
+        let EnsureReport::Created {
+            not_found, create, ..
+        } = &report
+        else {
             panic!("expected Created, got {report:?}")
         };
         assert!(not_found.is_table_not_found());

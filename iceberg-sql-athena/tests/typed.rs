@@ -156,7 +156,7 @@ async fn parameterized_select_sends_exact_text_and_execution_parameters() {
             },
         ]
     );
-    let again: Vec<Ev> = ex.query(&stmt).await.unwrap();
+    let again: Vec<Ev> = ex.fetch_all(&stmt).await.unwrap();
     assert_eq!(again, rows);
 }
 

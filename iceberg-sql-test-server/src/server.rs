@@ -385,12 +385,18 @@ impl ServerState {
             q.insert("SubstatementType".into(), json!(t));
         }
         q.insert("Status".into(), Value::Object(status));
-        q.insert(
-            "Statistics".into(),
-            json!({"DataScannedInBytes": p.plan.data_scanned_bytes,
-                   "EngineExecutionTimeInMillis": 10, "TotalExecutionTimeInMillis": 12,
-                   "QueryQueueTimeInMillis": 1, "QueryPlanningTimeInMillis": 1}),
-        );
+        let mut statistics = json!({"DataScannedInBytes": p.plan.data_scanned_bytes,
+               "EngineExecutionTimeInMillis": 10, "TotalExecutionTimeInMillis": 12,
+               "QueryQueueTimeInMillis": 1, "QueryPlanningTimeInMillis": 1});
+        // A statement that wrote data files lists them in a manifest next to its result
+        // file: `<output location>/<query id>-manifest.csv`.
+        let wrote_files =
+            matches!(p.plan.end, End::Succeed { commits: true, .. }) && e.state == State::Succeeded;
+        if let (true, Some(out)) = (wrote_files, &p.output_location) {
+            let sep = if out.ends_with('/') { "" } else { "/" };
+            statistics["DataManifestLocation"] = json!(format!("{out}{sep}{}-manifest.csv", e.id));
+        }
+        q.insert("Statistics".into(), statistics);
         q.insert(
             "WorkGroup".into(),
             json!(p.work_group.as_deref().unwrap_or("primary")),

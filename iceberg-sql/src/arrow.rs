@@ -53,7 +53,7 @@ use chrono::{DateTime, NaiveDate, Timelike};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Column, TableDef};
-use crate::record::{IcebergTable, Row};
+use crate::record::{Columns, IcebergTable, Row};
 use crate::types::IcebergType;
 use crate::value::{Decimal, Value};
 
@@ -195,22 +195,50 @@ pub fn records_to_batch<T: IcebergTable>(records: &[T]) -> Result<RecordBatch> {
 /// ([`Columns::iceberg_type`](crate::record::Columns::iceberg_type)); a column of
 /// another type (`json`, `time`, unknown) is `Utf8` holding the cell text. All rows
 /// must share one column list (one result); an empty slice gives an empty batch with
-/// no columns.
+/// no columns ([`result_batch`] keeps the schema of a result without rows).
 pub fn rows_to_batch(rows: &[Row]) -> Result<RecordBatch> {
-    let Some(first) = rows.first() else {
-        return Ok(RecordBatch::new_empty(SchemaRef::new(Schema::empty())));
-    };
-    let meta = first.columns();
-    let columns: Vec<Column> = (0..meta.len())
-        .map(|i| {
-            let m = meta.get(i).expect("index below len");
-            let ty = meta.iceberg_type(i).cloned().unwrap_or(IcebergType::String);
+    match rows.first() {
+        Some(first) => result_batch(first.columns(), rows),
+        None => Ok(RecordBatch::new_empty(SchemaRef::new(Schema::empty()))),
+    }
+}
+
+/// A batch of rows of the result whose columns are `columns` (as
+/// [`rows_to_batch`], typed by each column's Athena type), with that schema even when
+/// `rows` is empty: one page of a result, the first page of an empty one included.
+///
+/// ```
+/// use std::sync::Arc;
+/// use iceberg_sql::record::{ColumnMeta, Columns, Row};
+///
+/// let columns = Arc::new(Columns::new(vec![
+///     ColumnMeta::new("n", "bigint"),
+///     ColumnMeta::new("at", "timestamp(6)"),
+/// ]));
+/// let empty = iceberg_sql::arrow::result_batch(&columns, &[])?;
+/// assert_eq!((empty.num_rows(), empty.num_columns()), (0, 2));
+/// let rows = vec![Row::new(columns.clone(), vec![Some("7".into()), None])];
+/// let batch = iceberg_sql::arrow::result_batch(&columns, &rows)?;
+/// assert_eq!(batch.schema(), empty.schema());
+/// assert_eq!(batch.num_rows(), 1);
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub fn result_batch(columns: &Columns, rows: &[Row]) -> Result<RecordBatch> {
+    let schema_columns: Vec<Column> = columns
+        .as_slice()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let ty = columns
+                .iceberg_type(i)
+                .cloned()
+                .unwrap_or(IcebergType::String);
             Column::new(&m.name, ty).nullable(m.nullable != Some(false))
         })
         .collect();
-    let mut by_column: Vec<Vec<Value>> = vec![Vec::with_capacity(rows.len()); columns.len()];
+    let mut by_column: Vec<Vec<Value>> = vec![Vec::with_capacity(rows.len()); schema_columns.len()];
     for row in rows {
-        if !Arc::ptr_eq(row.columns_arc(), first.columns_arc()) && row.columns() != meta {
+        if !std::ptr::eq(row.columns(), columns) && row.columns() != columns {
             return Err(Error::new(
                 ErrorKind::InvalidValue,
                 "rows from different results cannot share one batch",
@@ -220,7 +248,7 @@ pub fn rows_to_batch(rows: &[Row]) -> Result<RecordBatch> {
             col.push(row.value_at(i)?);
         }
     }
-    batch(&columns, by_column)
+    batch(&schema_columns, by_column)
 }
 
 /// A batch of result rows read as `columns` (by name, each cell parsed as the column's
