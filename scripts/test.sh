@@ -50,7 +50,9 @@ fi
 # so the default test threads are fine.
 log="$(mktemp "${TMPDIR:-/tmp}/iceberg-sql-test.XXXXXX.log")"
 t0=$SECONDS
-scope=(--workspace)
+# The executor's optional `arrow` and `serde` features are on, so that their methods'
+# doc tests, tests and the new-user example (tests/new_user.rs) run too.
+scope=(--workspace --features iceberg-sql-athena/arrow,iceberg-sql-athena/serde)
 for a in "$@"; do   # `-p crate` narrows the run (with --workspace cargo would run everything)
     case "$a" in -p|--package|--package=*|-p?*) scope=() ;; --) break ;; esac
 done
