@@ -205,10 +205,27 @@ impl AthenaExecutor {
     /// Stops at the first batch that does not commit and returns the report of every
     /// batch in an [`AppendError`]. `progress` is called after each committed batch.
     ///
-    /// ```no_run
+    /// ```
     /// # use iceberg_sql::prelude::*;
-    /// # use iceberg_sql_athena::{AppendOptions, AthenaExecutor};
-    /// # async fn run(executor: AthenaExecutor, batches: Vec<Statement>) {
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Fault, Op, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().row_key("event_id")).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String, tool_name: String }
+    ///
+    /// let rows: Vec<McpEvent> = (0..500)
+    ///     .map(|i| McpEvent { event_id: format!("e-{i:04}"), tool_name: "query_data".into() })
+    ///     .collect();
+    /// let batches = McpEvent::insert(&rows).max_bytes(8_000).batches()?;
+    /// // The answer to the second batch's start is lost after Athena created the
+    /// // query: sent again with the same token, it finds that execution.
+    /// server.script(Op::StartQueryExecution, [Fault::Pass, Fault::LostResponse]);
     /// let options = AppendOptions::new("events-2024-05-01");
     /// let report = loop {
     ///     match executor.append(&batches, options.clone(), |p| println!("{}/{}", p.done, p.total)).await {
@@ -218,7 +235,8 @@ impl AthenaExecutor {
     ///     }
     /// };
     /// assert!(report.is_complete());
-    /// # }
+    /// assert_eq!(server.ledger().rows_committed(), 500); // each row once
+    /// # Ok(()) }
     /// ```
     pub async fn append(
         &self,
@@ -236,11 +254,25 @@ impl AthenaExecutor {
     /// INSERT limit, run as [`append`](Self::append) runs them. The report gives each
     /// batch's input rows.
     ///
-    /// ```no_run
+    /// ```
     /// # use iceberg_sql::prelude::*;
-    /// # use iceberg_sql_athena::{AppendOptions, AthenaExecutor, BatchState};
-    /// # async fn run<T: IcebergTable>(executor: AthenaExecutor, rows: Vec<T>) {
-    /// match executor.append_rows(&rows, AppendOptions::new("events-2024-05-01"), |_| {}).await {
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Fault, Op, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().row_key("event_id")).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String, tool_name: String }
+    ///
+    /// let rows: Vec<McpEvent> = (0..500)
+    ///     .map(|i| McpEvent { event_id: format!("e-{i:04}"), tool_name: "query_data".into() })
+    ///     .collect();
+    /// let options = AppendOptions::new("events-2024-05-01").max_batch_bytes(8_000);
+    /// match executor.append_rows(&rows, options, |_| {}).await {
     ///     Ok(report) => println!("{} batches committed", report.batches.len()),
     ///     Err(e) => {
     ///         for b in &e.report.batches {
@@ -248,7 +280,8 @@ impl AthenaExecutor {
     ///         }
     ///     }
     /// }
-    /// # }
+    /// assert_eq!(server.ledger().rows_committed(), 500);
+    /// # Ok(()) }
     /// ```
     pub async fn append_rows<T: IcebergTable>(
         &self,

@@ -341,7 +341,27 @@ fn remaining(deadline: Option<Instant>) -> Option<Duration> {
 }
 
 impl AthenaExecutor {
-    /// An executor over an existing client.
+    /// An executor over an existing client: `aws_sdk_athena::Client::new(&sdk_config)`,
+    /// or one with settings of your own (endpoint, retries, timeouts), here one for
+    /// the in-process Athena test server.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// let server = TestServer::start(ServerConfig::new()).await?;
+    /// let executor = AthenaExecutor::new(
+    ///     server.client(),
+    ///     ExecutorConfig::default()
+    ///         .work_group("analytics-v3")
+    ///         .output_location("s3://my-athena-results/iceberg-sql/")
+    ///         .timeout(std::time::Duration::from_secs(600)),
+    /// );
+    /// assert_eq!(executor.config().work_group.as_deref(), Some("analytics-v3"));
+    /// # Ok(()) }
+    /// ```
     pub fn new(client: Client, config: ExecutorConfig) -> Self {
         AthenaExecutor {
             client,
@@ -350,14 +370,60 @@ impl AthenaExecutor {
         }
     }
 
-    /// An executor with a client built from shared AWS settings.
+    /// An executor with a client built from shared AWS settings (an
+    /// `aws_types::SdkConfig`, usually from `aws_config::load_defaults`: see
+    /// [`from_env`](Self::from_env)). Here the settings are written out by hand to
+    /// point at the in-process test server.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// use aws_sdk_athena::config::{BehaviorVersion, Credentials, Region, SharedCredentialsProvider};
+    ///
+    /// let sdk_config = aws_types::SdkConfig::builder()
+    ///     .behavior_version(BehaviorVersion::latest())
+    ///     .region(Region::new("eu-west-1"))
+    ///     .credentials_provider(SharedCredentialsProvider::new(Credentials::for_tests()))
+    ///     .endpoint_url(server.endpoint())
+    ///     .build();
+    /// let executor = AthenaExecutor::from_sdk_config(&sdk_config, ExecutorConfig::default());
+    /// let outcome = executor.execute_unchecked(&UncheckedSql::new("SELECT 1")?).await?;
+    /// assert_eq!(outcome.state, QueryState::Succeeded);
+    /// # Ok(()) }
+    /// ```
     pub fn from_sdk_config(sdk_config: &aws_types::SdkConfig, config: ExecutorConfig) -> Self {
         Self::new(Client::new(sdk_config), config)
     }
 
-    /// An executor configured from the environment (credential chain, region,
-    /// `AWS_ENDPOINT_URL_ATHENA`, ...) through `aws-config`.
+    /// An executor configured from the environment through `aws-config` (feature
+    /// `aws-config`): the default credential chain (environment, profile, SSO, web
+    /// identity, instance role), `AWS_REGION` / the profile's region, and
+    /// `AWS_ENDPOINT_URL_ATHENA` when set. The same as
+    /// [`from_sdk_config`](Self::from_sdk_config) with
+    /// `aws_config::load_defaults(BehaviorVersion::latest())`.
+    ///
+    /// `no_run`: it needs AWS credentials; the `from_sdk_config` example runs the same
+    /// calls against the test server.
+    ///
+    /// ```no_run
+    /// use iceberg_sql_athena::{AthenaExecutor, ExecutorConfig};
+    ///
+    /// # async fn run() {
+    /// let executor = AthenaExecutor::from_env(
+    ///     ExecutorConfig::default()
+    ///         .work_group("analytics-v3")
+    ///         .output_location("s3://my-athena-results/iceberg-sql/"),
+    /// )
+    /// .await;
+    /// # let _ = executor;
+    /// # }
+    /// ```
     #[cfg(feature = "aws-config")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "aws-config")))]
     pub async fn from_env(config: ExecutorConfig) -> Self {
         let sdk = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
         Self::from_sdk_config(&sdk, config)
@@ -365,6 +431,40 @@ impl AthenaExecutor {
 
     /// Sets the cleanup that runs before a failed CTAS or UNLOAD is resubmitted
     /// (without one they are never resubmitted).
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// use std::sync::Arc;
+    /// use futures::future::BoxFuture;
+    ///
+    /// /// Drops the half-made table and empties its location before a CTAS runs again.
+    /// struct CleanUp;
+    /// impl BeforeResubmit for CleanUp {
+    ///     fn before_resubmit<'a>(
+    ///         &'a self,
+    ///         executor: &'a AthenaExecutor,
+    ///         statement: &'a Statement,
+    ///         failure: &'a QueryError,
+    ///     ) -> BoxFuture<'a, iceberg_sql_athena::Result<()>> {
+    ///         Box::pin(async move {
+    ///             println!("cleaning up after {} ({})", failure.query_id, statement.kind().name());
+    ///             // executor.execute(&drop_table).await?; then delete the S3 prefix
+    ///             let _ = executor;
+    ///             Ok(())
+    ///         })
+    ///     }
+    /// }
+    ///
+    /// let executor = AthenaExecutor::new(server.client(), ExecutorConfig::default())
+    ///     .before_resubmit(Arc::new(CleanUp));
+    /// # let _ = executor;
+    /// # Ok(()) }
+    /// ```
     pub fn before_resubmit(mut self, hook: Arc<dyn BeforeResubmit>) -> Self {
         self.before_resubmit = Some(hook);
         self
@@ -381,7 +481,35 @@ impl AthenaExecutor {
     }
 
     /// Runs `statement` to completion with a new random `ClientRequestToken`
-    /// ([`execute_with`](Self::execute_with) with default options).
+    /// ([`execute_with`](Self::execute_with) with default options). The outcome says
+    /// what ran: the query id, statistics and cost, every run, the rows a write
+    /// changed (`rows_affected`, Athena's `UpdateCount`) and where the result is.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+    /// #     .on_contains("DELETE", |_| Plan::succeed().substatement("DELETE").update_count(2)))).await?;
+    /// # let executor = AthenaExecutor::new(server.client(), ExecutorConfig::default()
+    /// #     .output_location("s3://my-athena-results/")
+    /// #     .poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String, user_id: String }
+    ///
+    /// let forget = McpEvent::delete().filter(McpEvent::USER_ID.eq("u-42")).build()?;
+    /// let outcome = executor.execute(&forget).await?;
+    /// assert_eq!(outcome.rows_affected, Some(2));
+    /// assert_eq!(outcome.output_location,
+    ///            Some(format!("s3://my-athena-results/{}.csv", outcome.query_id)));
+    /// println!("{} ran {} time(s), ${:.6}", outcome.query_id, outcome.attempts(),
+    ///          outcome.total_stats.cost_usd);
+    /// # Ok(()) }
+    /// ```
     pub async fn execute(&self, statement: &Statement) -> Result<QueryOutcome> {
         self.execute_with(statement, ExecuteOptions::new()).await
     }
@@ -413,10 +541,16 @@ impl AthenaExecutor {
     ///
     /// Every error says what is known about the commit ([`Error::commit_state`]).
     ///
-    /// ```no_run
+    /// ```
     /// # use iceberg_sql::prelude::*;
-    /// # use iceberg_sql_athena::{AthenaExecutor, ExecuteOptions};
-    /// # async fn run(executor: AthenaExecutor, statement: Statement) -> iceberg_sql_athena::Result<()> {
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// # let statement = TableName::new("analytics", "mcp_events").show_create_table().build()?;
     /// match executor.execute(&statement).await {
     ///     Ok(outcome) => println!("done: {}", outcome.query_id),
     ///     Err(e) if e.outcome_unknown() => {
@@ -425,8 +559,13 @@ impl AthenaExecutor {
     ///         let options = ExecuteOptions::new().client_request_token(token);
     ///         executor.execute_with(&statement, options).await?;
     ///     }
-    ///     Err(e) => return Err(e),
+    ///     Err(e) => return Err(e.into()),
     /// }
+    /// // Cancel from elsewhere: the query is stopped and the call returns.
+    /// let cancel = CancelHandle::new();
+    /// let options = ExecuteOptions::new().cancel_handle(&cancel);
+    /// let outcome = executor.execute_with(&statement, options).await?;
+    /// # let _ = outcome;
     /// # Ok(()) }
     /// ```
     pub async fn execute_with(
@@ -1046,7 +1185,24 @@ impl AthenaExecutor {
         }
     }
 
-    /// Sends `StopQueryExecution`.
+    /// Sends `StopQueryExecution` for a query this process did not start (or lost
+    /// track of); queries started by [`execute`](Self::execute) are stopped by it.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+    /// #     .on_contains("SELECT", |_| Plan::rows(ResultSet::default()).running_forever()))).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// # let query_id = executor.client().start_query_execution().query_string("SELECT 1")
+    /// #     .send().await?.query_execution_id.unwrap_or_default();
+    /// executor.stop(&query_id).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn stop(&self, query_id: &str) -> Result<()> {
         self.client
             .stop_query_execution()

@@ -334,6 +334,28 @@ impl AthenaExecutor {
     /// does not exist (see [`QueryError::is_table_not_found`] and
     /// [`QueryError::is_database_not_found`]), with the failure for reporting. Other failures (e.g. `UNSUPPORTED` for a table with properties Athena
     /// cannot print) are errors.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+    /// #     .on_contains("SHOW CREATE TABLE", |_| Plan::fail(Failure::new(2, 1000, false,
+    /// #         "FAILED: SemanticException [Error 10072]: Database does not exist: analytics"))))).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// match executor.live_definition(&TableName::new("analytics", "mcp_events")).await? {
+    ///     LiveDefinition::Present { def, .. } => println!("{} columns", def.columns().len()),
+    ///     LiveDefinition::Missing(why) => {
+    ///         assert!(why.is_database_not_found());
+    ///         println!("not there yet: {}", why.reason.as_deref().unwrap_or_default());
+    ///     }
+    ///     _ => {}
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn live_definition(&self, name: &TableName) -> Result<LiveDefinition> {
         let show = name.show_create_table().build()?;
         let outcome = match self.execute(&show).await {
@@ -382,6 +404,34 @@ impl AthenaExecutor {
     ///
     /// Two callers racing on a missing table both see "not found"; `IF NOT EXISTS`
     /// makes the second create a no-op.
+    ///
+    /// On a new account (here the test server answers as Athena does when the
+    /// database is missing), `create_database()` creates the database first:
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+    /// #     .on_contains("SHOW CREATE TABLE", |_| Plan::fail(Failure::new(2, 1000, false,
+    /// #         "FAILED: SemanticException [Error 10072]: Database does not exist: analytics"))))).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// let table = TableDef::builder("analytics", "mcp_events")
+    ///     .column(Column::new("event_id", IcebergType::String).required())
+    ///     .column(Column::new("tool_name", IcebergType::String))
+    ///     .location("s3://my-datalake/iceberg/mcp_events/")
+    ///     .build()?;
+    /// let report = executor.ensure_table(&table, EnsureOptions::new().create_database()).await?;
+    /// assert!(report.is_created());
+    /// let ran: Vec<&str> = report.outcomes().iter().map(|o| o.sql.as_str()).collect();
+    /// assert_eq!(ran[0], "CREATE DATABASE IF NOT EXISTS analytics");
+    /// assert!(ran[1].starts_with("CREATE TABLE IF NOT EXISTS analytics.mcp_events"));
+    /// println!("{report}");
+    /// # Ok(()) }
+    /// ```
     pub async fn ensure_table(
         &self,
         desired: &TableDef,
@@ -432,6 +482,27 @@ impl AthenaExecutor {
     }
 
     /// [`ensure_table`](Self::ensure_table) for `T`'s table (`T::table_def()`).
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+    /// #     .on_contains("SHOW CREATE TABLE", |_| Plan::fail(Failure::new(2, 1110, false,
+    /// #         "TABLE_NOT_FOUND: Table not found analytics.mcp_events"))))).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String, tool_name: String }
+    ///
+    /// let report = executor.ensure_table_for::<McpEvent>(EnsureOptions::new()).await?;
+    /// assert_eq!(report.changes(), 1); // CREATE TABLE IF NOT EXISTS
+    /// # Ok(()) }
+    /// ```
     pub async fn ensure_table_for<T: IcebergTable>(
         &self,
         options: EnsureOptions,
@@ -441,6 +512,28 @@ impl AthenaExecutor {
 
     /// Runs a `CREATE TABLE IF NOT EXISTS` statement (checked to be one), without
     /// reading the live definition.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String, tool_name: String }
+    ///
+    /// let create = McpEvent::table_def().create_table().if_not_exists().build()?;
+    /// executor.create_if_missing(&create).await?;
+    /// // Anything else is refused before it is sent.
+    /// let plain = McpEvent::table_def().create_table().build()?;
+    /// assert!(executor.create_if_missing(&plain).await.is_err());
+    /// # Ok(()) }
+    /// ```
     pub async fn create_if_missing(&self, create: &Statement) -> Result<QueryOutcome> {
         let head: String = create
             .sql()
@@ -462,6 +555,33 @@ impl AthenaExecutor {
     /// one statement per step, in order. A plan with breaking steps (drops, renames,
     /// type changes) is refused unless `allow_breaking` ([`Error::BreakingChange`]);
     /// nothing is run then. Stops at the first failing step.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// use iceberg_sql::evolve::{evolve, EvolveOptions};
+    ///
+    /// let v1 = TableDef::builder("analytics", "mcp_events")
+    ///     .column(Column::new("event_id", IcebergType::String).required())
+    ///     .location("s3://my-datalake/iceberg/mcp_events/")
+    ///     .build()?;
+    /// let v2 = TableDef::builder("analytics", "mcp_events")
+    ///     .column(Column::new("event_id", IcebergType::String).required())
+    ///     .column(Column::new("latency_ms", IcebergType::Long))
+    ///     .location("s3://my-datalake/iceberg/mcp_events/")
+    ///     .build()?;
+    /// let plan = evolve(&v1, &v2, EvolveOptions::new())?;
+    /// let outcomes = executor.apply_evolution(&plan, false).await?;
+    /// assert_eq!(outcomes.len(), 1);
+    /// assert!(outcomes[0].sql.starts_with("ALTER TABLE analytics.mcp_events ADD COLUMNS"));
+    /// # Ok(()) }
+    /// ```
     pub async fn apply_evolution(
         &self,
         plan: &EvolutionPlan,
@@ -498,6 +618,25 @@ impl AthenaExecutor {
     /// Maintenance of `table`: `OPTIMIZE ... REWRITE DATA USING BIN_PACK` until done;
     /// with a retention in `options`, `ALTER TABLE ... SET TBLPROPERTIES
     /// ('vacuum_max_snapshot_age_seconds'=...)` once; then `VACUUM` until done.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// let table = TableDef::builder("analytics", "mcp_events")
+    ///     .column(Column::new("event_id", IcebergType::String))
+    ///     .location("s3://my-datalake/iceberg/mcp_events/")
+    ///     .build()?;
+    /// let report = executor.maintain_def(&table, MaintenanceOptions::new()).await?;
+    /// assert!(report.retention.is_none());
+    /// println!("{report}");
+    /// # Ok(()) }
+    /// ```
     pub async fn maintain_def(
         &self,
         table: &TableDef,
@@ -513,6 +652,25 @@ impl AthenaExecutor {
     }
 
     /// [`maintain_def`](Self::maintain_def) for `T`'s table.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String, tool_name: String }
+    ///
+    /// let report = executor.maintain_table::<McpEvent>(MaintenanceOptions::new().retain_days(7)).await?;
+    /// assert!(report.retention.is_some());
+    /// # Ok(()) }
+    /// ```
     pub async fn maintain_table<T: IcebergTable>(
         &self,
         options: MaintenanceOptions,
@@ -526,6 +684,28 @@ impl AthenaExecutor {
     /// `maintenance_deadline`. A failure after some runs completed is
     /// [`Error::MaintenanceIncomplete`] listing them (OPTIMIZE's, the retention's,
     /// VACUUM's).
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+    /// #     .more_runs_needed("OPTIMIZE", 1, Failure::optimize_more_runs_needed()))).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String, tool_name: String }
+    ///
+    /// let optimize = McpEvent::table_def().optimize().build()?;
+    /// let vacuum = McpEvent::table_def().vacuum().build()?;
+    /// let report = executor.maintain(&optimize, &vacuum).await?;
+    /// assert_eq!(report.optimize.attempts(), 2); // MORE_RUNS_NEEDED once
+    /// # Ok(()) }
+    /// ```
     pub async fn maintain(
         &self,
         optimize: &Statement,
@@ -538,6 +718,28 @@ impl AthenaExecutor {
     /// Like [`maintain`](Self::maintain) with the vacuum as `Vacuum::build_steps()`
     /// returns it: an optional `ALTER TABLE ... SET TBLPROPERTIES` (run once after
     /// OPTIMIZE), then the `VACUUM` (run until done).
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new()).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String, tool_name: String }
+    ///
+    /// let optimize = McpEvent::table_def().optimize().build()?;
+    /// let vacuum = McpEvent::table_def().vacuum().retain_days(7).build_steps()?;
+    /// assert_eq!(vacuum.len(), 2); // ALTER TABLE ... SET TBLPROPERTIES, VACUUM
+    /// let report = executor.maintain_steps(&optimize, &vacuum).await?;
+    /// assert_eq!(report.outcomes().len(), 3);
+    /// # Ok(()) }
+    /// ```
     pub async fn maintain_steps(
         &self,
         optimize: &Statement,
