@@ -372,7 +372,7 @@ impl AthenaExecutor {
 
     /// An executor with a client built from shared AWS settings (an
     /// `aws_types::SdkConfig`, usually from `aws_config::load_defaults`: see
-    /// [`from_env`](Self::from_env)). Here the settings are written out by hand to
+    /// `from_env`, feature `aws-config`). Here the settings are written out by hand to
     /// point at the in-process test server.
     ///
     /// ```

@@ -2,37 +2,57 @@
 //!
 //! Runs [`iceberg_sql::Statement`]s on Amazon Athena: start with an idempotency token,
 //! poll with adaptive backoff, stop on timeout or when the future is dropped, retry
-//! what is safe to retry, and read results as a stream of rows decoded into your types.
+//! what is safe to retry, and read results in one call: typed rows
+//! ([`fetch_all`](AthenaExecutor::fetch_all), [`fetch`](AthenaExecutor::fetch)),
+//! `serde` types (feature `serde`), Arrow record batches (feature `arrow`), metadata
+//! rows ([`snapshots`](AthenaExecutor::snapshots)). SQL no builder covers runs only
+//! through [`execute_unchecked`](AthenaExecutor::execute_unchecked).
 //!
-//! ```no_run
+//! Build an executor with `AthenaExecutor::from_env` (feature `aws-config`: the
+//! default credential chain and region), [`AthenaExecutor::from_sdk_config`] or
+//! [`AthenaExecutor::new`]. An application also needs `tokio` 1 (the runtime) and
+//! `futures` 0.3 (the stream traits); `tracing-subscriber` 0.3 shows the executor's
+//! spans. The example below runs against the in-process Athena test server
+//! (`iceberg-sql-test-server`); on Athena only the constructor differs.
+//!
+//! ```
 //! use iceberg_sql::prelude::*;
-//! use iceberg_sql_athena::{AthenaExecutor, EnsureOptions, ExecutorConfig, FromRow, Row};
-//! use futures::TryStreamExt;
+//! use iceberg_sql_athena::{AthenaExecutor, EnsureOptions, ExecutorConfig};
+//! # use iceberg_sql_test_server::{Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
 //!
-//! # async fn run(sdk_config: aws_types::SdkConfig) -> Result<(), Box<dyn std::error::Error>> {
-//! let executor = AthenaExecutor::from_sdk_config(
-//!     &sdk_config,
-//!     ExecutorConfig::default()
-//!         .work_group("analytics-v3")
-//!         .output_location("s3://my-athena-results/iceberg-sql/"),
-//! );
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+//! #     .on_contains("SHOW CREATE TABLE", |_| Plan::fail(Failure::new(2, 1000, false,
+//! #         "FAILED: SemanticException [Error 10072]: Database does not exist: analytics")))
+//! #     .on_contains("SELECT", |_| Plan::rows(ResultSet::select(
+//! #         &[("event_id", "varchar"), ("payload", "varchar")],
+//! #         vec![vec![Some("e1".into()), None]]))))).await?;
+//! # let client = server.client();
+//! let config = ExecutorConfig::default()
+//!     .work_group("analytics-v3")
+//!     .output_location("s3://my-athena-results/iceberg-sql/");
+//! // On AWS: AthenaExecutor::from_env(config).await (feature `aws-config`).
+//! let executor = AthenaExecutor::new(client, config);
+//! # let executor = AthenaExecutor::new(server.client(), executor.config().clone()
+//! #     .poll(iceberg_sql_athena::PollConfig::fixed(std::time::Duration::from_millis(5))));
 //!
-//! let table = TableDef::builder("analytics", "mcp_events")
-//!     .column(Column::new("event_id", IcebergType::String).required())
-//!     .column(Column::new("payload", IcebergType::String))
-//!     .location("s3://my-datalake/iceberg/mcp_events/")
-//!     .build()?;
-//! // Create the table, or read its live definition and add what is missing:
-//! let report = executor.ensure_table(&table, EnsureOptions::new()).await?;
+//! #[derive(IcebergTable, Debug, Clone)]
+//! #[iceberg(database = "analytics", name = "mcp_events",
+//!           location = "s3://my-datalake/iceberg/mcp_events/")]
+//! struct McpEvent { event_id: String, payload: Option<String> }
+//!
+//! // Create the database and the table, or read the live definition and add what is
+//! // missing:
+//! let report = executor
+//!     .ensure_table_for::<McpEvent>(EnsureOptions::new().create_database())
+//!     .await?;
 //! println!("{report}; cost ${:.6}", report.total_stats().cost_usd);
 //!
-//! // Results of a SELECT (built with a SELECT builder) decode into your own type:
-//! #[derive(FromRow)]
-//! struct Event { event_id: String, payload: Option<String> }
-//! # let select = table.create_table().build()?;
-//! let outcome = executor.execute(&select).await?;
-//! let events: Vec<Event> = executor.decode::<Event>(&outcome).try_collect().await?;
-//! # let _ = Row::untyped(["x"], vec![None]);
+//! // A SELECT's rows decode into your type (a record, a `#[derive(FromRow)]`
+//! // projection, a tuple), in one call:
+//! let events: Vec<McpEvent> = executor.fetch_all(&McpEvent::select().build()?).await?;
+//! assert_eq!(events[0].payload, None);
 //! # Ok(()) }
 //! ```
 
