@@ -41,6 +41,16 @@ pub(crate) fn writes_data(kind: StatementKind) -> bool {
     )
 }
 
+/// Whether `text` (lower case) says `database <name> not found`, Glue's wording; a
+/// table's `... not found in database <name>` does not count.
+fn names_missing_database(text: &str) -> bool {
+    text.match_indices("database ").any(|(i, m)| {
+        let rest = &text[i + m.len()..];
+        let name_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        name_end > 0 && rest[name_end..].starts_with(" not found")
+    })
+}
+
 /// The final state of a query execution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum QueryState {
@@ -270,7 +280,7 @@ impl QueryError {
                 t.contains("database does not exist")
                     || t.contains("schema_not_found")
                     || (t.contains("schema '") && t.contains("does not exist"))
-                    || (t.contains("database ") && t.contains(" not found"))
+                    || names_missing_database(&t)
             })
     }
 
@@ -721,6 +731,10 @@ mod tests {
         }
         let misses = [
             failure("Table not found analytics.t", Some(1110)),
+            failure(
+                "EntityNotFoundException: Table t not found in database analytics",
+                None,
+            ),
             failure("NOT_SUPPORTED: SHOW CREATE TABLE", Some(1200)),
         ];
         for q in &misses {
