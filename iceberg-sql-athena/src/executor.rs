@@ -387,7 +387,8 @@ impl AthenaExecutor {
     /// let sdk_config = aws_types::SdkConfig::builder()
     ///     .behavior_version(BehaviorVersion::latest())
     ///     .region(Region::new("eu-west-1"))
-    ///     .credentials_provider(SharedCredentialsProvider::new(Credentials::for_tests()))
+    ///     .credentials_provider(SharedCredentialsProvider::new(
+    ///         Credentials::new("AKIDEXAMPLE", "example-secret", None, None, "example")))
     ///     .endpoint_url(server.endpoint())
     ///     .build();
     /// let executor = AthenaExecutor::from_sdk_config(&sdk_config, ExecutorConfig::default());
