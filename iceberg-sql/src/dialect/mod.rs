@@ -32,7 +32,8 @@ use crate::error::{Error, Result};
 use crate::expr::Expr;
 use crate::maintenance::VacuumRetention;
 use crate::model::{
-    FileFormat, Location, PartitionField, TableDef, TableName, TableProperties, TableProperty,
+    Column, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
+    TableProperty,
 };
 use crate::query::{MetadataTable, Snapshot};
 use crate::render::SqlWriter;
@@ -175,6 +176,20 @@ pub(crate) trait DialectRules: Sync {
     }
 
     // ---- ALTER TABLE -----------------------------------------------------------------
+
+    /// How many columns one `ALTER TABLE … ADD` statement may add (`None`: any number).
+    /// A plan that adds more writes one statement per group.
+    fn columns_per_add(&self) -> Option<usize> {
+        None
+    }
+
+    /// Writes the operation adding `columns` (at most [`columns_per_add`] of them,
+    /// nullable, at the end).
+    ///
+    /// [`columns_per_add`]: DialectRules::columns_per_add
+    fn write_add_columns(&self, w: &mut SqlWriter, columns: &[Column]) -> Result<()> {
+        athena::write_add_columns(w, columns)
+    }
 
     /// Writes the operation renaming column `from` (of type `ty`) to `to`.
     fn write_rename_column(&self, w: &mut SqlWriter, from: &str, to: &str, ty: &IcebergType) {

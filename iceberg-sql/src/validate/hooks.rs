@@ -98,7 +98,7 @@ impl Hooks<'_> {
 
 /// The keyword of the `n`th next non-whitespace token (`NoKeyword` if it is not an
 /// unquoted keyword).
-fn kw(p: &Parser, n: usize) -> Keyword {
+pub(super) fn kw(p: &Parser, n: usize) -> Keyword {
     match &p.peek_nth_token_ref(n).token {
         Token::Word(w) if w.quote_style.is_none() => w.keyword,
         _ => Keyword::NoKeyword,
@@ -106,12 +106,12 @@ fn kw(p: &Parser, n: usize) -> Keyword {
 }
 
 /// Whether the `n`th next token is the unquoted word `s` (any case).
-fn word_is(p: &Parser, n: usize, s: &str) -> bool {
+pub(super) fn word_is(p: &Parser, n: usize, s: &str) -> bool {
     matches!(&p.peek_nth_token_ref(n).token,
         Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(s))
 }
 
-fn here(p: &Parser) -> Location {
+pub(super) fn here(p: &Parser) -> Location {
     p.peek_token_ref().span.start
 }
 
@@ -128,7 +128,7 @@ fn expect_words(p: &mut Parser, words: &[&str], what: &str) -> Result<(), Parser
 }
 
 /// A `'single-quoted'` string literal (no other string forms).
-fn quoted_string(h: &Hooks, p: &mut Parser, what: &str) -> Result<String, ParserError> {
+pub(super) fn quoted_string(h: &Hooks, p: &mut Parser, what: &str) -> Result<String, ParserError> {
     let tok = p.next_token();
     match tok.token {
         Token::SingleQuotedString(s) => {

@@ -44,4 +44,25 @@ pub(crate) trait TargetSyntax: Sync {
 
     /// `UNLOAD`, or its refusal where the engine has none.
     fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()>;
+
+    /// The name of `grammar` in this target's messages (Athena: "Athena DML (Trino
+    /// grammar)"; a target that parses everything with Trino's grammar calls it Trino).
+    fn grammar_name(&self, grammar: Grammar) -> &'static str {
+        grammar.name()
+    }
+
+    /// The short name of `grammar` in quoting messages ("Athena DDL", "Athena DML").
+    fn grammar_label(&self, grammar: Grammar) -> &'static str {
+        match grammar {
+            Grammar::HiveDdl => "Athena DDL",
+            Grammar::TrinoDml => "Athena DML",
+            Grammar::Spark => "Spark SQL",
+        }
+    }
+
+    /// Why `FOR SYSTEM_TIME|SYSTEM_VERSION AS OF` is refused in Trino grammar (it parses,
+    /// so the reason is the engine's): completes "FOR SYSTEM_TIME AS OF is …".
+    fn system_time_refusal(&self) -> &'static str {
+        "Athena engine v2 syntax, removed in engine v3"
+    }
 }
