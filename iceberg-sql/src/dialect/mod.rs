@@ -23,6 +23,7 @@
 mod athena;
 pub mod grammar;
 mod spark;
+mod trino;
 
 pub use grammar::Grammar;
 
@@ -51,6 +52,9 @@ pub enum Dialect {
     Athena,
     /// Apache Spark 3.5 with Iceberg's SQL extensions (Glue, EMR, local tests).
     Spark,
+    /// Trino's Iceberg connector (Trino, Amazon EMR's Trino, Starburst): Trino grammar
+    /// for every statement, `WITH (…)` table properties, `ALTER TABLE … EXECUTE`.
+    Trino,
 }
 
 impl Dialect {
@@ -59,6 +63,7 @@ impl Dialect {
         match self {
             Dialect::Athena => &athena::Athena,
             Dialect::Spark => &spark::Spark,
+            Dialect::Trino => &trino::Trino,
         }
     }
 

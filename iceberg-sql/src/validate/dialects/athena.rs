@@ -330,7 +330,7 @@ fn has_iceberg_table_type(props: &[SqlOption]) -> bool {
 }
 
 /// CTAS `partitioning = ARRAY['day(ts)', 'bucket(col, 16)', 'col']`: Trino order.
-fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<()> {
+pub(super) fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<()> {
     for o in opts {
         let SqlOption::KeyValue { key, value } = o else {
             continue;

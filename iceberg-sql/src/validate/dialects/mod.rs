@@ -12,6 +12,7 @@
 
 pub(crate) mod athena;
 pub(crate) mod spark;
+pub(crate) mod trino;
 
 use sqlparser::ast::{CreateTable, Statement};
 use sqlparser::dialect::Dialect as SqlDialect;
