@@ -19,10 +19,11 @@ use iceberg_sql::query::{Order, SnapshotRow};
 use iceberg_sql::Result;
 
 /// Every target this crate renders for, with its snapshot name.
-const TARGETS: [(Dialect, &str); 3] = [
+const TARGETS: [(Dialect, &str); 4] = [
     (Dialect::Athena, "athena"),
     (Dialect::Spark, "spark"),
     (Dialect::Trino, "trino"),
+    (Dialect::AthenaS3Tables, "athena_s3_tables"),
 ];
 
 /// One corpus entry: a label, and the statements the builder returns for a target.
@@ -44,14 +45,18 @@ fn date(y: i32, m: u32, d: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(y, m, d).expect("valid date")
 }
 
-/// A small table partitioned by its `day`.
-fn tool_stats() -> TableDefBuilder {
+/// A small table partitioned by its `day`, with no location.
+fn tool_stats_anywhere() -> TableDefBuilder {
     TableDef::builder("analytics", "tool_stats")
         .column(Column::new("tool_name", IcebergType::String).required())
         .column(Column::new("day", IcebergType::Date))
         .column(Column::new("calls", IcebergType::Int))
         .partition(PartitionField::identity("day"))
-        .location("s3://my-datalake/iceberg/tool_stats/")
+}
+
+/// [`tool_stats_anywhere`] in an S3 folder.
+fn tool_stats() -> TableDefBuilder {
+    tool_stats_anywhere().location("s3://my-datalake/iceberg/tool_stats/")
 }
 
 /// [`tool_stats`] with `props`.
@@ -79,6 +84,15 @@ fn corpus(d: Dialect) -> Vec<Entry> {
     ];
     vec![
         ("create table", one(t.create_table().build_for(d))),
+        (
+            "create table without a location",
+            one(tool_stats_anywhere()
+                .property(TableProperty::Format(FileFormat::Parquet))
+                .build()
+                .expect("valid table")
+                .create_table()
+                .build_for(d)),
+        ),
         (
             "create table with shared properties",
             one(with_properties(&shared).create_table().build_for(d)),
@@ -167,6 +181,15 @@ fn corpus(d: Dialect) -> Vec<Entry> {
                 .alter()
                 .add_partition_field(PartitionField::identity("status"))
                 .build_for(d)),
+        ),
+        (
+            "iceberg ctas without a location",
+            one(
+                IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+                    .partition(PartitionField::new("event_ts", PartitionTransform::Day))
+                    .property(TableProperty::Format(FileFormat::Parquet))
+                    .build_for(d),
+            ),
         ),
         (
             "iceberg ctas",

@@ -19,8 +19,11 @@
 //!
 //! Adding a target: a file here implementing `DialectRules`, a [`Dialect`] variant with
 //! its line in `Dialect::rules`, and its validator part in `validate/dialects/`.
+//! `trino.rs` (another engine: its own grammar for every statement) and
+//! `athena_s3_tables.rs` (the same engine with a different catalog) are the examples.
 
 mod athena;
+mod athena_s3_tables;
 pub mod grammar;
 mod spark;
 mod trino;
@@ -55,6 +58,11 @@ pub enum Dialect {
     /// Trino's Iceberg connector (Trino, Amazon EMR's Trino, Starburst): Trino grammar
     /// for every statement, `WITH (…)` table properties, `ALTER TABLE … EXECUTE`.
     Trino,
+    /// Amazon Athena engine v3 on Iceberg tables in an Amazon S3 table bucket: Athena's
+    /// SQL, run in the catalog `s3tablescatalog/<table bucket>`
+    /// ([`Dialect::check_execution_catalog`]); no LOCATION, OPTIMIZE, VACUUM or table
+    /// rename.
+    AthenaS3Tables,
 }
 
 impl Dialect {
@@ -64,12 +72,30 @@ impl Dialect {
             Dialect::Athena => &athena::Athena,
             Dialect::Spark => &spark::Spark,
             Dialect::Trino => &trino::Trino,
+            Dialect::AthenaS3Tables => &athena_s3_tables::AthenaS3Tables,
         }
     }
 
     /// The engine's name, for messages (`Athena`, `Spark`).
     pub fn name(self) -> &'static str {
         self.rules().name()
+    }
+
+    /// Checks that a statement for this target may run on Athena with
+    /// `QueryExecutionContext.Catalog` = `catalog` (`None`: Athena's default catalog).
+    /// [`Dialect::AthenaS3Tables`] statements name `namespace.table` and run only in
+    /// their table bucket's catalog `s3tablescatalog/<table bucket>`; a statement for
+    /// another target does not run there. Executors call this before they submit.
+    ///
+    /// ```
+    /// use iceberg_sql::Dialect;
+    /// assert!(Dialect::AthenaS3Tables.check_execution_catalog(Some("s3tablescatalog/analytics-bucket")).is_ok());
+    /// assert!(Dialect::AthenaS3Tables.check_execution_catalog(None).is_err());
+    /// assert!(Dialect::Athena.check_execution_catalog(Some("s3tablescatalog/analytics-bucket")).is_err());
+    /// assert!(Dialect::Athena.check_execution_catalog(Some("AwsDataCatalog")).is_ok());
+    /// ```
+    pub fn check_execution_catalog(self, catalog: Option<&str>) -> Result<()> {
+        self.rules().check_execution_catalog(catalog)
     }
 
     /// The grammar statements of `kind` are written in for this target.
@@ -335,6 +361,14 @@ pub(crate) trait DialectRules: Sync {
     /// Refuses `UNLOAD` if the target has none.
     fn check_unload(&self) -> Result<()> {
         Ok(())
+    }
+
+    // ---- running -------------------------------------------------------------------
+
+    /// Checks the Athena catalog (`QueryExecutionContext.Catalog`) a statement is about to
+    /// run in; `None` is Athena's default catalog.
+    fn check_execution_catalog(&self, catalog: Option<&str>) -> Result<()> {
+        athena_s3_tables::refuse_s3_tables_catalog(self.name(), catalog)
     }
 
     // ---- reading live definitions ----------------------------------------------------

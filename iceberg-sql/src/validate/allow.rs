@@ -297,7 +297,7 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
                     _ => {}
                 }
             }
-            Ok(())
+            ctx.target.check_alter_table(ctx, at)
         }
         (K::AlterTable, _) => Err(wrong_kind(ctx, stmt, "an ALTER TABLE")),
         (K::Insert, Statement::Insert(ins)) => check_insert(ctx, ins),

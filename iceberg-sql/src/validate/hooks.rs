@@ -192,7 +192,7 @@ pub(super) fn first_keywords(p: &Parser) -> (Keyword, Keyword) {
 // ---------------------------------------------------------------------------------
 
 /// Athena: `CREATE TABLE [IF NOT EXISTS] name (cols) [PARTITIONED BY (transforms)]
-/// LOCATION 's' TBLPROPERTIES (…)`, clauses in that order.
+/// [LOCATION 's'] TBLPROPERTIES (…)`, clauses in that order.
 ///
 /// Spark: `CREATE TABLE [IF NOT EXISTS] name [(cols)] USING iceberg
 /// [PARTITIONED BY (…)] [LOCATION 's'] [TBLPROPERTIES (…)] [AS query]`, clauses in any
@@ -221,8 +221,11 @@ pub(super) fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, Parse
         if p.parse_keywords(&[Keyword::PARTITIONED, Keyword::BY]) {
             partition_by = Some(partition_transforms(h, p)?);
         }
-        p.expect_keyword_is(Keyword::LOCATION)?;
-        location = Some(quoted_string(h, p, "LOCATION")?);
+        // Whether the target needs a LOCATION is its part's decision
+        // (`TargetSyntax::check_create_table`): Amazon S3 Tables chooses it.
+        if p.parse_keyword(Keyword::LOCATION) {
+            location = Some(quoted_string(h, p, "LOCATION")?);
+        }
         if !p.peek_keyword(Keyword::TBLPROPERTIES) {
             return p.expected_ref(
                 "TBLPROPERTIES ('table_type'='ICEBERG', …)",
