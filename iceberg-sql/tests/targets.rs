@@ -16,7 +16,7 @@ use iceberg_sql::dsl::source;
 use iceberg_sql::model::TableDefBuilder;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, SnapshotRow};
-use iceberg_sql::Result;
+use iceberg_sql::{Grammar, Result};
 
 /// Every target this crate renders for, with its snapshot name.
 const TARGETS: [(Dialect, &str); 4] = [
@@ -364,4 +364,169 @@ fn matrix() {
         out.push('\n');
     }
     insta::assert_snapshot!("target_matrix", out);
+}
+
+/// The interpreter with Trino's grammar installed (`scripts/trino_grammar.sh`), or `None`
+/// (the test prints SKIP) when it is not set up; with `CI` set that is a failure.
+fn trino_grammar_python() -> Option<String> {
+    if let Some(p) = std::env::var_os("TRINO_GRAMMAR_PYTHON") {
+        return Some(p.to_string_lossy().into_owned());
+    }
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false");
+    assert!(
+        !ci,
+        "CI is set but TRINO_GRAMMAR_PYTHON is not: run `source scripts/trino_grammar.sh && ensure_trino_grammar`"
+    );
+    eprintln!("SKIP: TRINO_GRAMMAR_PYTHON not set (scripts/trino_grammar.sh sets it up)");
+    None
+}
+
+/// Runs `scripts/trino_parse.py` over `statements`: its report and whether all parsed.
+fn trino_parse(python: &str, statements: &[String]) -> (String, bool) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/trino_parse.py");
+    let mut child = Command::new(python)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run scripts/trino_parse.py");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(statements.join("\0").as_bytes())
+        .expect("write statements");
+    let out = child.wait_with_output().expect("trino_parse.py output");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+/// Trino's own grammar (an independent parser: the real engines in this repository are
+/// Spark, which cannot run Trino SQL) accepts every statement the Trino target writes,
+/// and every statement Athena writes in Trino grammar except UNLOAD (Athena's own).
+#[test]
+fn trino_grammar_parses_every_trino_statement() {
+    let Some(python) = trino_grammar_python() else {
+        return;
+    };
+    let mut statements = Vec::new();
+    for d in [Dialect::Trino, Dialect::Athena, Dialect::AthenaS3Tables] {
+        for (_, result) in corpus(d) {
+            for s in result.into_iter().flatten() {
+                if d.grammar(s.kind()) == Grammar::TrinoDml && s.kind() != StatementKind::Unload {
+                    statements.push(s.sql().to_string());
+                }
+            }
+        }
+    }
+    assert!(statements.len() > 40, "{} statements", statements.len());
+    let (report, ok) = trino_parse(&python, &statements);
+    let failures: Vec<String> = report
+        .lines()
+        .filter_map(|l| {
+            let (i, e) = l.split_once('\t')?;
+            Some(format!(
+                "{e}\n  in: {}",
+                statements[i.parse::<usize>().ok()?]
+            ))
+        })
+        .collect();
+    assert!(ok, "Trino's grammar refuses:\n{}", failures.join("\n"));
+    assert_eq!(report.trim(), format!("parsed {}", statements.len()));
+
+    // The check can fail: Athena's Hive DDL is not Trino SQL.
+    let hive = McpEvent::table_def()
+        .create_table()
+        .build()
+        .expect("athena ddl");
+    let (_, ok) = trino_parse(&python, &[hive.sql().to_string()]);
+    assert!(!ok, "Trino's grammar accepted Hive DDL:\n{}", hive.sql());
+}
+
+/// Each new target's validator part refuses what its engine lacks, with the reason.
+#[test]
+fn validator_parts_refuse_what_their_engine_lacks() {
+    use iceberg_sql::validate::validate_sql;
+    use StatementKind as K;
+    let refused = |sql: &str, kind: K, d: Dialect, says: &str| {
+        let e = validate_sql(sql, kind, d, 0).expect_err(sql);
+        assert!(e.to_string().contains(says), "{sql}: {e}");
+    };
+    let t = Dialect::Trino;
+    refused(
+        "ALTER TABLE a.t SET TBLPROPERTIES ('format'='orc')",
+        K::AlterTable,
+        t,
+        "SET PROPERTIES",
+    );
+    refused(
+        "ALTER TABLE a.t CHANGE COLUMN x y varchar",
+        K::AlterTable,
+        t,
+        "RENAME COLUMN a TO b",
+    );
+    refused(
+        "CREATE TABLE a.t (x string)",
+        K::CreateTable,
+        t,
+        "Trino accepts",
+    );
+    refused("SELECT `x` FROM a.t", K::Select, t, "double quotes");
+    refused("DROP TABLE a.t PURGE", K::DropTable, t, "PURGE");
+    refused(
+        "ALTER TABLE a.t EXECUTE remove_orphan_files",
+        K::Vacuum,
+        t,
+        "EXECUTE optimize and",
+    );
+    refused(
+        "ALTER TABLE a.t EXECUTE expire_snapshots(older_than => '7d')",
+        K::Vacuum,
+        t,
+        "retention_threshold",
+    );
+    refused(
+        "OPTIMIZE a.t REWRITE DATA USING BIN_PACK",
+        K::Optimize,
+        t,
+        "Trino does not parse",
+    );
+    validate_sql(
+        "CREATE TABLE a.t (x varchar NOT NULL, y row(z integer)) COMMENT 'c' WITH (format = 'ORC')",
+        K::CreateTable,
+        t,
+        0,
+    )
+    .expect("Trino DDL");
+
+    let s3 = Dialect::AthenaS3Tables;
+    refused(
+        "CREATE TABLE a.t (x string) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        K::CreateTable,
+        s3,
+        "table bucket chooses",
+    );
+    refused(
+        "ALTER TABLE a.t RENAME TO a.u",
+        K::AlterTable,
+        s3,
+        "not supported on S3 Tables",
+    );
+    refused("VACUUM a.t", K::Vacuum, s3, "Amazon S3 runs compaction");
+    refused(
+        "OPTIMIZE a.t REWRITE DATA USING BIN_PACK",
+        K::Optimize,
+        s3,
+        "Amazon S3 runs",
+    );
+    refused(
+        "CREATE TABLE a.t (x string) TBLPROPERTIES ('table_type'='ICEBERG')",
+        K::CreateTable,
+        Dialect::Athena,
+        "needs LOCATION",
+    );
 }
