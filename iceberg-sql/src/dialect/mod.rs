@@ -13,7 +13,8 @@
 //!   Hive CTAS on Spark, options of Athena's VACUUM).
 //!
 //! Athena (`athena.rs`) is the reference: the trait's default methods call its
-//! functions, and each other target (`spark.rs`) overrides only what differs. Text
+//! functions, and each other target (`spark.rs`, `trino.rs`, `athena_s3_tables.rs`)
+//! overrides only what differs. Text
 //! details below the statement level (quoting, type names, literals) belong to the
 //! [`Grammar`] a statement kind is written in, which the target chooses per kind.
 //!
@@ -76,7 +77,7 @@ impl Dialect {
         }
     }
 
-    /// The engine's name, for messages (`Athena`, `Spark`).
+    /// The engine's name, for messages (`Athena`, `Spark`, `Trino`, `Athena on S3 Tables`).
     pub fn name(self) -> &'static str {
         self.rules().name()
     }
@@ -105,6 +106,7 @@ impl Dialect {
     /// assert_eq!(Dialect::Athena.grammar(StatementKind::CreateTable), Grammar::HiveDdl);
     /// assert_eq!(Dialect::Athena.grammar(StatementKind::Select), Grammar::TrinoDml);
     /// assert_eq!(Dialect::Spark.grammar(StatementKind::CreateTable), Grammar::Spark);
+    /// assert_eq!(Dialect::Trino.grammar(StatementKind::CreateTable), Grammar::TrinoDml);
     /// ```
     pub fn grammar(self, kind: StatementKind) -> Grammar {
         self.rules().grammar(kind)
