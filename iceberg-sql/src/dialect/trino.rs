@@ -146,7 +146,7 @@ impl DialectRules for Trino {
         Ok(())
     }
 
-    /// `SET PROPERTIES k = DEFAULT, …`.
+    /// `SET PROPERTIES k = DEFAULT, …` (Trino's way to remove a property).
     fn write_unset_properties(
         &self,
         w: &mut SqlWriter,
@@ -155,6 +155,8 @@ impl DialectRules for Trino {
     ) -> Result<()> {
         let mut entries = Vec::new();
         for key in keys {
+            // The Trino name (or the refusal) comes from `property`, asked with any value
+            // of the key's property.
             let sample = match *key {
                 "format" => TableProperty::Format(format),
                 "write_compression" => TableProperty::WriteCompression(Compression::Zstd),
@@ -169,7 +171,13 @@ impl DialectRules for Trino {
                 }
                 "vacuum_min_snapshots_to_keep" => TableProperty::VacuumMinSnapshotsToKeep(1),
                 "vacuum_max_snapshot_age_seconds" => TableProperty::VacuumMaxSnapshotAgeSeconds(1),
-                _ => TableProperty::WriteDataPathEnabled(false),
+                "write_data_path_enabled" => TableProperty::WriteDataPathEnabled(false),
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidProperty,
+                        format!("no typed table property is named `{other}`"),
+                    ))
+                }
             };
             let (k, _) = property(&sample, format, Use::Alter)?;
             entries.push((k, Val::Raw("DEFAULT".to_string())));
