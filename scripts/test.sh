@@ -5,6 +5,8 @@
 #      - the real Iceberg engine (scripts/engine.sh: Spark 3.5.9 + Iceberg 1.10.2, cached
 #        under ${XDG_CACHE_HOME:-~/.cache}/iceberg-sql/engine after the first run);
 #      - moto (scripts/moto.sh, if present: its start_moto exports MOTO_ENDPOINT);
+#      - Trino's grammar (scripts/trino_grammar.sh: trino-query-parser, exports
+#        TRINO_GRAMMAR_PYTHON), which re-parses the Trino target's statements;
 # 2. runs `cargo test --workspace --no-fail-fast` (every crate, every test binary, doctests,
 #    all of them even when one fails);
 # 3. prints one closing line: "summary: N passed, N failed, N skipped".
@@ -39,6 +41,16 @@ if [ -f scripts/moto.sh ]; then
         problems+=("moto could not be started (scripts/moto.sh start_moto)")
         echo "test.sh: WARNING: moto unavailable; its tests will SKIP (or fail with CI set)" >&2
     fi
+fi
+
+# --- Trino's grammar (second parser for the Trino target) ------------------------------
+t0=$SECONDS
+# shellcheck source=scripts/trino_grammar.sh
+if source scripts/trino_grammar.sh && ensure_trino_grammar; then
+    echo "test.sh: Trino grammar ready ($((SECONDS - t0)) s)"
+else
+    problems+=("Trino grammar could not be installed (scripts/trino_grammar.sh)")
+    echo "test.sh: WARNING: Trino grammar unavailable; its test will SKIP (or fail with CI set)" >&2
 fi
 
 if ci_set && [ ${#problems[@]} -gt 0 ]; then

@@ -358,6 +358,28 @@ impl ExecutorConfig {
         self.catalog = Some(name.into());
         self
     }
+    /// Runs statements built for [`Dialect::AthenaS3Tables`] on the tables of the Amazon
+    /// S3 table bucket `table_bucket`: `QueryExecutionContext.Catalog` becomes
+    /// `s3tablescatalog/<table_bucket>` (set [`database`](Self::database) to a namespace
+    /// for unqualified names), and result reuse is off (AWS: "Query result reuse is not
+    /// supported",
+    /// <https://docs.aws.amazon.com/athena/latest/ug/gdc-register-s3-table-bucket-cat.html>).
+    /// The executor refuses an S3 Tables statement in any other catalog, and any other
+    /// statement in this one ([`Dialect::check_execution_catalog`]).
+    ///
+    /// ```
+    /// use iceberg_sql_athena::ExecutorConfig;
+    /// let config = ExecutorConfig::default().s3_tables("analytics-bucket");
+    /// assert_eq!(config.catalog.as_deref(), Some("s3tablescatalog/analytics-bucket"));
+    /// ```
+    ///
+    /// [`Dialect::AthenaS3Tables`]: iceberg_sql::Dialect::AthenaS3Tables
+    /// [`Dialect::check_execution_catalog`]: iceberg_sql::Dialect::check_execution_catalog
+    pub fn s3_tables(mut self, table_bucket: impl AsRef<str>) -> Self {
+        self.catalog = Some(format!("s3tablescatalog/{}", table_bucket.as_ref()));
+        self.result_reuse_max_age_minutes = None;
+        self
+    }
     /// Sets the S3 folder for query results.
     pub fn output_location(mut self, s3_uri: impl Into<String>) -> Self {
         self.output_location = Some(s3_uri.into());

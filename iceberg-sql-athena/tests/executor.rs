@@ -807,3 +807,83 @@ async fn a_query_that_can_no_longer_be_observed_is_not_stopped_and_its_outcome_i
         "a query we cannot observe may be healthy: it is not stopped"
     );
 }
+
+/// A table in an Amazon S3 table bucket: no location, the bucket chooses it.
+fn s3_table() -> iceberg_sql::TableDef {
+    iceberg_sql::TableDef::builder("analytics", "mcp_events")
+        .column(iceberg_sql::Column::new("event_id", iceberg_sql::IcebergType::String).required())
+        .build()
+        .unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn s3_tables_statement_runs_in_its_table_bucket_catalog() {
+    let fake = scripted(|_, _| execution("q-1", "SUCCEEDED"));
+    let cfg = config()
+        .result_reuse(60)
+        .s3_tables("analytics-bucket")
+        .database("analytics");
+    assert_eq!(
+        cfg.result_reuse_max_age_minutes, None,
+        "AWS: no result reuse on S3 Tables"
+    );
+    let ex = AthenaExecutor::new(fake.client(), cfg);
+    let stmt = s3_table()
+        .create_table()
+        .build_for(iceberg_sql::Dialect::AthenaS3Tables)
+        .unwrap();
+    assert!(!stmt.sql().contains("LOCATION"), "{}", stmt.sql());
+    ex.execute(&stmt).await.unwrap();
+    let starts = fake.bodies("StartQueryExecution");
+    assert_eq!(starts.len(), 1);
+    let mut body = starts[0].clone();
+    body.as_object_mut().unwrap().remove("ClientRequestToken");
+    assert_eq!(
+        body,
+        json!({
+            "QueryString": stmt.sql(),
+            "WorkGroup": "wg-test",
+            "QueryExecutionContext": {
+                "Database": "analytics",
+                "Catalog": "s3tablescatalog/analytics-bucket"
+            }
+        })
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn statements_never_run_in_another_targets_catalog() {
+    let s3 = s3_table()
+        .create_table()
+        .build_for(iceberg_sql::Dialect::AthenaS3Tables)
+        .unwrap();
+    let athena = create_stmt();
+    for (cfg, stmt, says) in [
+        // `analytics.mcp_events` would be the Glue table of that name.
+        (config(), &s3, "s3tablescatalog/<table bucket>"),
+        (config().catalog("AwsDataCatalog"), &s3, "`AwsDataCatalog`"),
+        // ... and here the table bucket's.
+        (
+            config().s3_tables("analytics-bucket"),
+            &athena,
+            "build it with",
+        ),
+        // Not a table bucket name.
+        (
+            config().s3_tables("Analytics_Bucket"),
+            &s3,
+            "table bucket name",
+        ),
+    ] {
+        let fake = scripted(|_, _| execution("q-1", "SUCCEEDED"));
+        let ex = AthenaExecutor::new(fake.client(), cfg);
+        match ex.execute(stmt).await {
+            Err(Error::Statement(e)) => assert!(e.to_string().contains(says), "{e}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        assert!(
+            fake.bodies("StartQueryExecution").is_empty(),
+            "nothing is sent"
+        );
+    }
+}

@@ -54,10 +54,11 @@
 //!   ddl/ dml/ query/ alter/ evolve/               builders: describe a statement, check its meaning
 //!   maintenance/ ctas/ recipes.rs
 //!   dialect/  mod.rs                              Dialect, the DialectRules trait, Dialect::rules
-//!             athena.rs spark.rs                  one file per target (Athena is the default)
+//!             athena.rs spark.rs trino.rs         one file per target (Athena is the default)
+//!             athena_s3_tables.rs
 //!             grammar/                            quoting, reserved words, types, literals
 //!   render/                                       SqlWriter, comma lists
-//!   validate/ dialects/athena.rs spark.rs         the validator; each target's parser and shapes
+//!   validate/ dialects/<target>.rs                the validator; each target's parser and shapes
 //! ```
 //!
 //! A statement's way from builder to text:
@@ -82,7 +83,14 @@
 //! 3. `src/validate/dialects/<target>.rs`: its `TargetSyntax` (the sqlparser dialect
 //!    per grammar; the CREATE TABLE, maintenance and UNLOAD shapes it accepts), declared
 //!    in `validate/dialects/mod.rs`.
-//! 4. Snapshot tests for the new target. No builder changes.
+//! 4. Its line in `tests/targets.rs` (every statement kind rendered or refused, one
+//!    snapshot per target). No builder changes.
+//!
+//! The two examples: `dialect/trino.rs` with `validate/dialects/trino.rs` (another
+//! engine: Trino grammar for every statement, `WITH (…)` properties, `ALTER TABLE …
+//! EXECUTE`) and `dialect/athena_s3_tables.rs` with `validate/dialects/athena_s3_tables.rs`
+//! (Athena over S3 table buckets: no LOCATION, no OPTIMIZE/VACUUM, its catalog checked
+//! through [`Dialect::check_execution_catalog`]).
 //! 5. Only if no existing [`Grammar`] spells its names, types and literals: a new
 //!    `Grammar` variant, with its arms in `dialect/grammar/` and the validator.
 

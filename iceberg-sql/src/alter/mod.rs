@@ -126,18 +126,7 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
     let mut w = SqlWriter::new(StatementKind::AlterTable, dialect);
     w.push("ALTER TABLE ").table_name(table).push_char(' ');
     match op {
-        AlterOp::AddColumns(cols) => {
-            w.push("ADD COLUMNS (");
-            w.try_comma_list(cols, |w, c| {
-                w.ident(&c.name).push_char(' ').ty(&c.ty);
-                if let Some(comment) = &c.comment {
-                    w.push(" COMMENT ");
-                    w.ddl_string(&format!("comment of column `{}`", c.name), comment)?;
-                }
-                Ok(())
-            })?;
-            w.push_char(')');
-        }
+        AlterOp::AddColumns(cols) => rules.write_add_columns(&mut w, cols)?,
         AlterOp::DropColumn(c) => {
             w.push("DROP COLUMN ").ident(c);
         }

@@ -11,7 +11,7 @@ use chrono::Timelike;
 use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, VacuumSpec, WriteFn};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
-    FileFormat, PartitionField, PartitionTransform, TableDef, TableName, TableProperties,
+    Column, FileFormat, PartitionField, PartitionTransform, TableDef, TableName, TableProperties,
     TableProperty,
 };
 use crate::query::{MetadataTable, Snapshot};
@@ -189,6 +189,26 @@ pub(super) fn write_show_tables_pattern(w: &mut SqlWriter, pattern: &str) -> Res
 }
 
 // ---- ALTER TABLE -------------------------------------------------------------------
+
+/// `ADD COLUMNS (c type [COMMENT '…'], …)`: any number of new columns in one statement.
+pub(super) fn write_add_columns(w: &mut SqlWriter, columns: &[Column]) -> Result<()> {
+    w.push("ADD COLUMNS (");
+    w.try_comma_list(columns, |w, c| {
+        w.ident(&c.name).push_char(' ').ty(&c.ty);
+        write_column_comment(w, c)
+    })?;
+    w.push_char(')');
+    Ok(())
+}
+
+/// ` COMMENT '…'` after a column definition, if the column has one.
+pub(super) fn write_column_comment(w: &mut SqlWriter, c: &Column) -> Result<()> {
+    if let Some(comment) = &c.comment {
+        w.push(" COMMENT ");
+        w.ddl_string(&format!("comment of column `{}`", c.name), comment)?;
+    }
+    Ok(())
+}
 
 /// `CHANGE COLUMN old new <current type>`: Athena renames through CHANGE COLUMN.
 pub(super) fn write_rename_column(w: &mut SqlWriter, from: &str, to: &str, ty: &IcebergType) {

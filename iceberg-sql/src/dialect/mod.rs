@@ -15,16 +15,21 @@
 //!   VACUUM).
 //!
 //! Athena (`athena.rs`) is the reference: the trait's default methods call its
-//! functions, and each other target (`spark.rs`) overrides only what differs. Text
+//! functions, and each other target (`spark.rs`, `trino.rs`, `athena_s3_tables.rs`)
+//! overrides only what differs. Text
 //! details below the statement level (quoting, type names, literals) belong to the
 //! [`Grammar`] a statement kind is written in, which the target chooses per kind.
 //!
 //! Adding a target: a file here implementing `DialectRules`, a [`Dialect`] variant with
 //! its line in `Dialect::rules`, and its validator part in `validate/dialects/`.
+//! `trino.rs` (another engine: its own grammar for every statement) and
+//! `athena_s3_tables.rs` (the same engine with a different catalog) are the examples.
 
 mod athena;
+mod athena_s3_tables;
 pub mod grammar;
 mod spark;
+mod trino;
 
 pub use grammar::Grammar;
 
@@ -34,7 +39,8 @@ use crate::error::{Error, Result};
 use crate::expr::Expr;
 use crate::maintenance::VacuumRetention;
 use crate::model::{
-    DatabaseName, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
+    Column, DatabaseName, FileFormat, Location, PartitionField, TableDef, TableName,
+    TableProperties,
     TableProperty,
 };
 use crate::query::{MetadataTable, Snapshot};
@@ -53,6 +59,14 @@ pub enum Dialect {
     Athena,
     /// Apache Spark 3.5 with Iceberg's SQL extensions (Glue, EMR, local tests).
     Spark,
+    /// Trino's Iceberg connector (Trino, Amazon EMR's Trino, Starburst): Trino grammar
+    /// for every statement, `WITH (…)` table properties, `ALTER TABLE … EXECUTE`.
+    Trino,
+    /// Amazon Athena engine v3 on Iceberg tables in an Amazon S3 table bucket: Athena's
+    /// SQL, run in the catalog `s3tablescatalog/<table bucket>`
+    /// ([`Dialect::check_execution_catalog`]); no LOCATION, OPTIMIZE, VACUUM or table
+    /// rename.
+    AthenaS3Tables,
 }
 
 impl Dialect {
@@ -61,12 +75,31 @@ impl Dialect {
         match self {
             Dialect::Athena => &athena::Athena,
             Dialect::Spark => &spark::Spark,
+            Dialect::Trino => &trino::Trino,
+            Dialect::AthenaS3Tables => &athena_s3_tables::AthenaS3Tables,
         }
     }
 
-    /// The engine's name, for messages (`Athena`, `Spark`).
+    /// The engine's name, for messages (`Athena`, `Spark`, `Trino`, `Athena on S3 Tables`).
     pub fn name(self) -> &'static str {
         self.rules().name()
+    }
+
+    /// Checks that a statement for this target may run on Athena with
+    /// `QueryExecutionContext.Catalog` = `catalog` (`None`: Athena's default catalog).
+    /// [`Dialect::AthenaS3Tables`] statements name `namespace.table` and run only in
+    /// their table bucket's catalog `s3tablescatalog/<table bucket>`; a statement for
+    /// another target does not run there. Executors call this before they submit.
+    ///
+    /// ```
+    /// use iceberg_sql::Dialect;
+    /// assert!(Dialect::AthenaS3Tables.check_execution_catalog(Some("s3tablescatalog/analytics-bucket")).is_ok());
+    /// assert!(Dialect::AthenaS3Tables.check_execution_catalog(None).is_err());
+    /// assert!(Dialect::Athena.check_execution_catalog(Some("s3tablescatalog/analytics-bucket")).is_err());
+    /// assert!(Dialect::Athena.check_execution_catalog(Some("AwsDataCatalog")).is_ok());
+    /// ```
+    pub fn check_execution_catalog(self, catalog: Option<&str>) -> Result<()> {
+        self.rules().check_execution_catalog(catalog)
     }
 
     /// The grammar statements of `kind` are written in for this target.
@@ -76,6 +109,7 @@ impl Dialect {
     /// assert_eq!(Dialect::Athena.grammar(StatementKind::CreateTable), Grammar::HiveDdl);
     /// assert_eq!(Dialect::Athena.grammar(StatementKind::Select), Grammar::TrinoDml);
     /// assert_eq!(Dialect::Spark.grammar(StatementKind::CreateTable), Grammar::Spark);
+    /// assert_eq!(Dialect::Trino.grammar(StatementKind::CreateTable), Grammar::TrinoDml);
     /// ```
     pub fn grammar(self, kind: StatementKind) -> Grammar {
         self.rules().grammar(kind)
@@ -193,6 +227,20 @@ pub(crate) trait DialectRules: Sync {
     }
 
     // ---- ALTER TABLE -----------------------------------------------------------------
+
+    /// How many columns one `ALTER TABLE … ADD` statement may add (`None`: any number).
+    /// A plan that adds more writes one statement per group.
+    fn columns_per_add(&self) -> Option<usize> {
+        None
+    }
+
+    /// Writes the operation adding `columns` (at most [`columns_per_add`] of them,
+    /// nullable, at the end).
+    ///
+    /// [`columns_per_add`]: DialectRules::columns_per_add
+    fn write_add_columns(&self, w: &mut SqlWriter, columns: &[Column]) -> Result<()> {
+        athena::write_add_columns(w, columns)
+    }
 
     /// Writes the operation renaming column `from` (of type `ty`) to `to`.
     fn write_rename_column(&self, w: &mut SqlWriter, from: &str, to: &str, ty: &IcebergType) {
@@ -333,6 +381,14 @@ pub(crate) trait DialectRules: Sync {
     /// Refuses `UNLOAD` if the target has none.
     fn check_unload(&self) -> Result<()> {
         Ok(())
+    }
+
+    // ---- running -------------------------------------------------------------------
+
+    /// Checks the Athena catalog (`QueryExecutionContext.Catalog`) a statement is about to
+    /// run in; `None` is Athena's default catalog.
+    fn check_execution_catalog(&self, catalog: Option<&str>) -> Result<()> {
+        athena_s3_tables::refuse_s3_tables_catalog(self.name(), catalog)
     }
 
     // ---- reading live definitions ----------------------------------------------------

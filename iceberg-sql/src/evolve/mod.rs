@@ -437,11 +437,17 @@ pub fn evolve_for(
             AlterOp::Widen { column, to },
         ));
     }
-    if !adds.is_empty() {
+    // One statement adds as many columns as the target allows (Athena: all of them).
+    let per_add = dialect
+        .rules()
+        .columns_per_add()
+        .unwrap_or(usize::MAX)
+        .max(1);
+    for group in adds.chunks(per_add) {
         plan_ops.push((
-            Change::AddColumns(adds.iter().map(|c| c.name.clone()).collect()),
+            Change::AddColumns(group.iter().map(|c| c.name.clone()).collect()),
             false,
-            AlterOp::AddColumns(adds),
+            AlterOp::AddColumns(group.to_vec()),
         ));
     }
     for d in drops {

@@ -25,7 +25,7 @@ use sqlparser::ast::{
 use sqlparser::tokenizer::Span;
 
 use super::dialects::TargetSyntax;
-use super::{grammar_name, hooks, located, to_location};
+use super::{hooks, located, to_location};
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::StatementKind;
@@ -119,6 +119,11 @@ impl Ctx<'_> {
     /// The target engine's name (`Athena`, `Spark`).
     pub(super) fn engine(&self) -> &'static str {
         self.engine
+    }
+
+    /// The statement's grammar as the target names it in messages.
+    pub(super) fn grammar_name(&self) -> &'static str {
+        self.target.grammar_name(self.grammar)
     }
 }
 
@@ -293,7 +298,7 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
                     _ => {}
                 }
             }
-            Ok(())
+            ctx.target.check_alter_table(ctx, at)
         }
         (K::AlterTable, _) => Err(wrong_kind(ctx, stmt, "an ALTER TABLE")),
         (K::Insert, Statement::Insert(ins)) => check_insert(ctx, ins),
@@ -587,7 +592,7 @@ fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Resul
             format!(
                 "CREATE TABLE uses a clause {} does not accept here ({}); see the documented shape for {}",
                 ctx.engine(),
-                grammar_name(ctx.grammar),
+                ctx.grammar_name(),
                 ctx.kind.name()
             ),
             name_span,
@@ -786,23 +791,24 @@ impl Visitor for Checker<'_> {
             return ControlFlow::Continue(());
         }
         let name = &ident.value;
+        let label = self.ctx.target.grammar_label(g);
         let msg = match (g, q) {
             (Grammar::HiveDdl, '"') => format!(
-                "double-quoted name \"{name}\" in Athena DDL: the Hive DDL parser quotes names with backticks (`{name}`)"
+                "double-quoted name \"{name}\" in {label}: the Hive DDL parser quotes names with backticks (`{name}`)"
             ),
             (Grammar::TrinoDml, '`') => format!(
-                "backticked name `{name}` in Athena DML: Trino quotes names with double quotes (\"{name}\")"
+                "backticked name `{name}` in {label}: Trino quotes names with double quotes (\"{name}\")"
             ),
             (Grammar::Spark, '"') => format!(
-                "double-quoted name \"{name}\" in Spark SQL: Spark quotes names with backticks (`{name}`)"
+                "double-quoted name \"{name}\" in {label}: Spark quotes names with backticks (`{name}`)"
             ),
             (_, '\'') => format!(
                 "single-quoted '{name}' where {} expects a name",
-                grammar_name(g)
+                self.ctx.grammar_name()
             ),
             (_, other) => format!(
                 "name {other}{name} quoted with `{other}`: {} quotes names with {}",
-                grammar_name(g),
+                self.ctx.grammar_name(),
                 if g == Grammar::TrinoDml { "double quotes" } else { "backticks" }
             ),
         };
@@ -867,14 +873,14 @@ impl Visitor for Checker<'_> {
             Value::DoubleQuotedString(_) => self.fail(
                 format!(
                     "double-quoted string literal in {}: write string literals in single quotes",
-                    grammar_name(g)
+                    self.ctx.grammar_name()
                 ),
                 value.span,
             ),
             other => self.fail(
                 format!(
                     "literal {other} is not a {} literal form: write strings as '…' and binary as X'…'",
-                    grammar_name(g)
+                    self.ctx.grammar_name()
                 ),
                 value.span,
             ),
@@ -1053,7 +1059,7 @@ impl Visitor for Checker<'_> {
                     });
                 if args.is_some() && trino && !is_unnest {
                     return self.fail(
-                        format!("{name}(…) as a table is not accepted by Athena"),
+                        format!("{name}(…) as a table is not accepted by {engine}"),
                         object_span(name),
                     );
                 }

@@ -99,7 +99,7 @@ impl Hooks<'_> {
 
 /// The keyword of the `n`th next non-whitespace token (`NoKeyword` if it is not an
 /// unquoted keyword).
-fn kw(p: &Parser, n: usize) -> Keyword {
+pub(super) fn kw(p: &Parser, n: usize) -> Keyword {
     match &p.peek_nth_token_ref(n).token {
         Token::Word(w) if w.quote_style.is_none() => w.keyword,
         _ => Keyword::NoKeyword,
@@ -107,12 +107,12 @@ fn kw(p: &Parser, n: usize) -> Keyword {
 }
 
 /// Whether the `n`th next token is the unquoted word `s` (any case).
-fn word_is(p: &Parser, n: usize, s: &str) -> bool {
+pub(super) fn word_is(p: &Parser, n: usize, s: &str) -> bool {
     matches!(&p.peek_nth_token_ref(n).token,
         Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(s))
 }
 
-fn here(p: &Parser) -> Location {
+pub(super) fn here(p: &Parser) -> Location {
     p.peek_token_ref().span.start
 }
 
@@ -129,7 +129,7 @@ fn expect_words(p: &mut Parser, words: &[&str], what: &str) -> Result<(), Parser
 }
 
 /// A `'single-quoted'` string literal (no other string forms).
-fn quoted_string(h: &Hooks, p: &mut Parser, what: &str) -> Result<String, ParserError> {
+pub(super) fn quoted_string(h: &Hooks, p: &mut Parser, what: &str) -> Result<String, ParserError> {
     let tok = p.next_token();
     match tok.token {
         Token::SingleQuotedString(s) => {
@@ -193,7 +193,7 @@ pub(super) fn first_keywords(p: &Parser) -> (Keyword, Keyword) {
 // ---------------------------------------------------------------------------------
 
 /// Athena: `CREATE TABLE [IF NOT EXISTS] name (cols) [PARTITIONED BY (transforms)]
-/// LOCATION 's' TBLPROPERTIES (…)`, clauses in that order.
+/// [LOCATION 's'] TBLPROPERTIES (…)`, clauses in that order.
 ///
 /// Spark: `CREATE TABLE [IF NOT EXISTS] name [(cols)] USING iceberg
 /// [PARTITIONED BY (…)] [LOCATION 's'] [TBLPROPERTIES (…)] [AS query]`, clauses in any
@@ -222,8 +222,11 @@ pub(super) fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, Parse
         if p.parse_keywords(&[Keyword::PARTITIONED, Keyword::BY]) {
             partition_by = Some(partition_transforms(h, p)?);
         }
-        p.expect_keyword_is(Keyword::LOCATION)?;
-        location = Some(quoted_string(h, p, "LOCATION")?);
+        // Whether the target needs a LOCATION is its part's decision
+        // (`TargetSyntax::check_create_table`): Amazon S3 Tables chooses it.
+        if p.parse_keyword(Keyword::LOCATION) {
+            location = Some(quoted_string(h, p, "LOCATION")?);
+        }
         if !p.peek_keyword(Keyword::TBLPROPERTIES) {
             return p.expected_ref(
                 "TBLPROPERTIES ('table_type'='ICEBERG', …)",

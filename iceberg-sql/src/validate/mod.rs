@@ -100,7 +100,7 @@ pub fn validate_sql(
     check_size(sql)?;
     let grammar = dialect.grammar(kind);
     let target = dialect.rules().syntax();
-    let (tokens, deep) = lex(sql, grammar, target)?;
+    let (tokens, deep) = lex(sql, grammar, dialect)?;
     let work = move || {
         let mut stmt = parse_tokens(sql, grammar, target, tokens)?;
         let checked = allow::check(&mut stmt, sql, kind, dialect, param_count);
@@ -142,7 +142,7 @@ pub(crate) fn with_parsed<R: Send>(
 ) -> Result<R> {
     let grammar = dialect.grammar(kind);
     let target = dialect.rules().syntax();
-    let (tokens, deep) = lex(sql, grammar, target)?;
+    let (tokens, deep) = lex(sql, grammar, dialect)?;
     let work = move || {
         let stmt = parse_tokens(sql, grammar, target, tokens)?;
         let out = f(&stmt);
@@ -193,16 +193,17 @@ fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 
 /// Tokenizes `sql` and runs the pre-pass; the flag says whether the text has operator
 /// chains long enough to need the big stack and [`teardown::teardown`].
-fn lex(
-    sql: &str,
-    grammar: Grammar,
-    target: &dyn TargetSyntax,
-) -> Result<(Vec<TokenWithSpan>, bool)> {
+fn lex(sql: &str, grammar: Grammar, dialect: Dialect) -> Result<(Vec<TokenWithSpan>, bool)> {
+    let target = dialect.rules().syntax();
     let parser = target.parser(grammar);
     let mut tokens = Tokenizer::new(parser.as_ref(), sql)
         .tokenize_with_location()
-        .map_err(|e| syntax_error(sql, grammar, &e.to_string()))?;
-    let deep = prepass::run(&mut tokens, grammar).map_err(|e| {
+        .map_err(|e| syntax_error(sql, target.grammar_name(grammar), &e.to_string()))?;
+    let target_words = prepass::Target {
+        engine: dialect.name(),
+        system_time_refusal: target.system_time_refusal(),
+    };
+    let deep = prepass::run(&mut tokens, grammar, &target_words).map_err(|e| {
         Error::new(ErrorKind::DisallowedSyntax, e.message)
             .with_sql(sql, located(sql, to_location(e.location)))
     })?;
@@ -233,7 +234,7 @@ fn parse_tokens(
         .map_err(|e| match d.refusals().take_for(&e) {
             Some(r) => Error::new(ErrorKind::DisallowedSyntax, r.message)
                 .with_sql(sql, located(sql, to_location(r.location))),
-            None => syntax_error(sql, grammar, &parser_error_text(&e)),
+            None => syntax_error(sql, target.grammar_name(grammar), &parser_error_text(&e)),
         })?;
     let mut semicolons = 0usize;
     while parser.consume_token(&Token::SemiColon) {
@@ -251,7 +252,7 @@ fn parse_tokens(
         } else {
             format!(
                 "{}: expected the end of the statement, found `{}`",
-                grammar_name(grammar),
+                target.grammar_name(grammar),
                 next.token
             )
         };
@@ -269,14 +270,9 @@ fn parser_error_text(e: &ParserError) -> String {
     }
 }
 
-/// Human name of a grammar, for messages.
-pub(crate) fn grammar_name(grammar: Grammar) -> &'static str {
-    grammar.name()
-}
-
 /// Turns a sqlparser message into our error, with the position parsed out of its
-/// `at Line: L, Column: C` suffix.
-fn syntax_error(sql: &str, grammar: Grammar, text: &str) -> Error {
+/// `at Line: L, Column: C` suffix; `grammar` names the grammar that was parsed.
+fn syntax_error(sql: &str, grammar: &str, text: &str) -> Error {
     let (body, loc) = split_location(text);
     let loc = loc.or_else(|| {
         // sqlparser reports the end of input without a position.
@@ -286,7 +282,7 @@ fn syntax_error(sql: &str, grammar: Grammar, text: &str) -> Error {
     });
     Error::new(
         ErrorKind::Syntax,
-        format!("{} does not parse: {body}", grammar_name(grammar)),
+        format!("{grammar} does not parse: {body}"),
     )
     .with_sql(sql, located(sql, loc))
 }

@@ -5,13 +5,21 @@
 //! * `FOR TIMESTAMP AS OF` / `FOR VERSION AS OF` lose their `FOR` (sqlparser has no
 //!   hook where table factors are parsed, and only knows the `FOR`-less spelling). The
 //!   token is replaced by a space, so spans still point into the original text.
-//! * Athena only: the `FOR`-less spelling and engine v2's `FOR SYSTEM_TIME|SYSTEM_VERSION
-//!   AS OF` are refused with a message saying what Athena accepts.
+//! * Trino grammar only: the `FOR`-less spelling and `FOR SYSTEM_TIME|SYSTEM_VERSION AS
+//!   OF` (Athena engine v2's) are refused with a message saying what the target accepts.
 
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Whitespace};
 
 use crate::dialect::Grammar;
+
+/// What the pre-pass needs to know about the target, for its messages.
+pub(super) struct Target {
+    /// The engine's name.
+    pub(super) engine: &'static str,
+    /// Why `FOR SYSTEM_TIME AS OF` is refused (completes "… is …").
+    pub(super) system_time_refusal: &'static str,
+}
 
 /// A rejection found by the pre-pass.
 pub(super) struct PrepassError {
@@ -30,7 +38,11 @@ const DEEP_OPERATOR_CHAIN: usize = 2_000;
 
 /// Runs the pass over `tokens` in place. Returns whether the text has enough binary
 /// operators that its tree should be dropped iteratively.
-pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<bool, PrepassError> {
+pub(super) fn run(
+    tokens: &mut [TokenWithSpan],
+    grammar: Grammar,
+    target: &Target,
+) -> Result<bool, PrepassError> {
     let n = tokens.len();
     let mut operators = 0usize;
     // Whether the previous significant token ends an operand (so `+`/`-` are binary).
@@ -120,8 +132,9 @@ pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<bool
                         None if grammar == Grammar::TrinoDml => {
                             return Err(PrepassError {
                                 message: format!(
-                                    "time travel written `{kind} AS OF` without FOR: Athena accepts \
-                                     FOR TIMESTAMP AS OF <timestamp> and FOR VERSION AS OF <snapshot id>"
+                                    "time travel written `{kind} AS OF` without FOR: {} accepts \
+                                     FOR TIMESTAMP AS OF <timestamp> and FOR VERSION AS OF <snapshot id>",
+                                    target.engine
                                 ),
                                 location: tokens[kind_idx].span.start,
                             });
@@ -131,8 +144,9 @@ pub(super) fn run(tokens: &mut [TokenWithSpan], grammar: Grammar) -> Result<bool
                 } else if system && for_idx.is_some() && grammar == Grammar::TrinoDml {
                     return Err(PrepassError {
                         message: format!(
-                            "FOR {kind} AS OF is Athena engine v2 syntax, removed in engine v3: \
-                             Athena accepts FOR TIMESTAMP AS OF <timestamp> and FOR VERSION AS OF <snapshot id>"
+                            "FOR {kind} AS OF is {}: {} accepts FOR TIMESTAMP AS OF <timestamp> \
+                             and FOR VERSION AS OF <snapshot id>",
+                            target.system_time_refusal, target.engine
                         ),
                         location: tokens[kind_idx].span.start,
                     });

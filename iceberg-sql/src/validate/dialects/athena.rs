@@ -30,65 +30,19 @@ impl TargetSyntax for AthenaSyntax {
         })
     }
 
-    /// Hive DDL `CREATE TABLE` with `'table_type'='ICEBERG'`, or a Trino CTAS
-    /// `CREATE TABLE t WITH (…) AS SELECT …`.
+    /// Hive DDL `CREATE TABLE … LOCATION '…'` with `'table_type'='ICEBERG'`, or a Trino
+    /// CTAS `CREATE TABLE t WITH (…) AS SELECT …`.
     fn check_create_table(&self, ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()> {
-        let name_span = object_span(&ct.name);
-        if ctx.grammar == Grammar::HiveDdl {
-            let CreateTableOptions::TableProperties(props) = &ct.table_options else {
-                return Err(ctx.at_span(
-                    "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
-                    name_span,
-                ));
-            };
-            exempt.add_keys(props);
-            if !has_iceberg_table_type(props) {
-                return Err(ctx.at_word(
-                    "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
-                    "TBLPROPERTIES",
-                ));
-            }
-            if ct.with_data.is_some() {
-                return Err(ctx.at_word(
-                    format!("WITH [NO] DATA is not accepted by {}", ctx.engine()),
-                    "DATA",
-                ));
-            }
-            if ct.query.is_some() && !ct.columns.is_empty() {
-                return Err(ctx.at_span(
-                    format!(
-                        "CREATE TABLE … AS SELECT with a column list: {} takes the schema from the query",
-                        ctx.engine()
-                    ),
-                    name_span,
-                ));
-            }
-            if ct.query.is_none() && ct.columns.is_empty() {
-                return Err(ctx.at_span("CREATE TABLE needs a column list", name_span));
-            }
-            return Ok(());
-        }
-        match &ct.table_options {
-            CreateTableOptions::With(_) | CreateTableOptions::None => {}
-            other => {
-                return Err(ctx.at_span(
-                    format!(
-                        "table options written `{other}`: {} CTAS takes WITH (property = value, …)",
-                        ctx.engine()
-                    ),
-                    name_span,
-                ))
-            }
-        }
-        if !ct.columns.is_empty() || ct.hive_formats.is_some() || ct.partition_by.is_some() {
+        check_create_table_shape(ctx, ct, exempt)?;
+        let has_location = ct
+            .hive_formats
+            .as_ref()
+            .is_some_and(|h| h.location.is_some());
+        if ctx.grammar == Grammar::HiveDdl && !has_location {
             return Err(ctx.at_span(
-                "Athena CTAS takes CREATE TABLE t WITH (…) AS SELECT …: no column list, LOCATION or PARTITIONED BY \
-                 (use the location and partitioning properties)",
-                name_span,
+                "Athena's CREATE TABLE for an Iceberg table needs LOCATION 's3://…/'",
+                object_span(&ct.name),
             ));
-        }
-        if let CreateTableOptions::With(opts) = &ct.table_options {
-            check_ctas_partitioning(ctx, opts)?;
         }
         Ok(())
     }
@@ -335,6 +289,73 @@ impl SqlDialect for AthenaDialect {
     }
 }
 
+/// The Hive `CREATE TABLE` or Trino CTAS shape both Athena targets share; whether a
+/// LOCATION is needed is each target's decision.
+pub(super) fn check_create_table_shape(
+    ctx: &Ctx,
+    ct: &CreateTable,
+    exempt: &mut Exempt,
+) -> Result<()> {
+    let name_span = object_span(&ct.name);
+    if ctx.grammar == Grammar::HiveDdl {
+        let CreateTableOptions::TableProperties(props) = &ct.table_options else {
+            return Err(ctx.at_span(
+                "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
+                name_span,
+            ));
+        };
+        exempt.add_keys(props);
+        if !has_iceberg_table_type(props) {
+            return Err(ctx.at_word(
+                "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
+                "TBLPROPERTIES",
+            ));
+        }
+        if ct.with_data.is_some() {
+            return Err(ctx.at_word(
+                format!("WITH [NO] DATA is not accepted by {}", ctx.engine()),
+                "DATA",
+            ));
+        }
+        if ct.query.is_some() && !ct.columns.is_empty() {
+            return Err(ctx.at_span(
+                format!(
+                    "CREATE TABLE … AS SELECT with a column list: {} takes the schema from the query",
+                    ctx.engine()
+                ),
+                name_span,
+            ));
+        }
+        if ct.query.is_none() && ct.columns.is_empty() {
+            return Err(ctx.at_span("CREATE TABLE needs a column list", name_span));
+        }
+        return Ok(());
+    }
+    match &ct.table_options {
+        CreateTableOptions::With(_) | CreateTableOptions::None => {}
+        other => {
+            return Err(ctx.at_span(
+                format!(
+                    "table options written `{other}`: {} CTAS takes WITH (property = value, …)",
+                    ctx.engine()
+                ),
+                name_span,
+            ))
+        }
+    }
+    if !ct.columns.is_empty() || ct.hive_formats.is_some() || ct.partition_by.is_some() {
+        return Err(ctx.at_span(
+            "Athena CTAS takes CREATE TABLE t WITH (…) AS SELECT …: no column list, LOCATION or PARTITIONED BY \
+             (use the location and partitioning properties)",
+            name_span,
+        ));
+    }
+    if let CreateTableOptions::With(opts) = &ct.table_options {
+        check_ctas_partitioning(ctx, opts)?;
+    }
+    Ok(())
+}
+
 fn has_iceberg_table_type(props: &[SqlOption]) -> bool {
     props.iter().any(|o| match o {
         SqlOption::KeyValue { key, value } => {
@@ -350,7 +371,7 @@ fn has_iceberg_table_type(props: &[SqlOption]) -> bool {
 }
 
 /// CTAS `partitioning = ARRAY['day(ts)', 'bucket(col, 16)', 'col']`: Trino order.
-fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<()> {
+pub(super) fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<()> {
     for o in opts {
         let SqlOption::KeyValue { key, value } = o else {
             continue;

@@ -12,9 +12,11 @@
 //! (`syntax()`); a new target adds one file.
 
 pub(crate) mod athena;
+pub(crate) mod athena_s3_tables;
 pub(crate) mod spark;
+pub(crate) mod trino;
 
-use sqlparser::ast::{CreateTable, ShowStatementFilter, Statement};
+use sqlparser::ast::{AlterTable, CreateTable, ShowStatementFilter, Statement};
 use sqlparser::dialect::Dialect as SqlDialect;
 
 use super::allow::{Ctx, Exempt};
@@ -36,6 +38,13 @@ pub(crate) trait TargetSyntax: Sync {
     /// The clauses of a CREATE TABLE or CTAS (the kind is `ctx.kind`); names that are
     /// not names (property keys) go into `exempt`.
     fn check_create_table(&self, ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()>;
+
+    /// An `ALTER TABLE` the parser accepted, for operations the engine's catalog refuses
+    /// although its grammar has them (every operation by default).
+    fn check_alter_table(&self, ctx: &Ctx, at: &AlterTable) -> Result<()> {
+        let _ = (ctx, at);
+        Ok(())
+    }
 
     /// `DROP TABLE … PURGE`, refused where the engine lacks it.
     fn check_purge(&self, ctx: &Ctx) -> Result<()>;
@@ -61,5 +70,26 @@ pub(crate) trait TargetSyntax: Sync {
     fn check_drop_database_cascade(&self, ctx: &Ctx) -> Result<()> {
         let _ = ctx;
         Ok(())
+    }
+
+    /// The name of `grammar` in this target's messages (Athena: "Athena DML (Trino
+    /// grammar)"; a target that parses everything with Trino's grammar calls it Trino).
+    fn grammar_name(&self, grammar: Grammar) -> &'static str {
+        grammar.name()
+    }
+
+    /// The short name of `grammar` in quoting messages ("Athena DDL", "Athena DML").
+    fn grammar_label(&self, grammar: Grammar) -> &'static str {
+        match grammar {
+            Grammar::HiveDdl => "Athena DDL",
+            Grammar::TrinoDml => "Athena DML",
+            Grammar::Spark => "Spark SQL",
+        }
+    }
+
+    /// Why `FOR SYSTEM_TIME|SYSTEM_VERSION AS OF` is refused in Trino grammar (it parses,
+    /// so the reason is the engine's): completes "FOR SYSTEM_TIME AS OF is …".
+    fn system_time_refusal(&self) -> &'static str {
+        "Athena engine v2 syntax, removed in engine v3"
     }
 }

@@ -249,7 +249,7 @@ fn wide_expressions_pass() {
 
 #[test]
 fn grammar_names_are_distinct() {
-    let names = [Grammar::HiveDdl, Grammar::TrinoDml, Grammar::Spark].map(grammar_name);
+    let names = [Grammar::HiveDdl, Grammar::TrinoDml, Grammar::Spark].map(Grammar::name);
     assert_ne!(names[0], names[1]);
     assert_ne!(names[1], names[2]);
 }
@@ -375,6 +375,11 @@ fn big_stack_runs_the_closure_once() {
     assert_eq!((r, calls), (7, 1));
 }
 
+const ATHENA_WORDS: prepass::Target = prepass::Target {
+    engine: "Athena",
+    system_time_refusal: "Athena engine v2 syntax, removed in engine v3",
+};
+
 #[test]
 fn signs_are_not_counted_as_operator_chains() {
     let d = dialects::athena::AthenaSyntax.parser(Grammar::TrinoDml);
@@ -385,7 +390,7 @@ fn signs_are_not_counted_as_operator_chains() {
         .tokenize_with_location()
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(matches!(
-        prepass::run(&mut tokens, Grammar::TrinoDml),
+        prepass::run(&mut tokens, Grammar::TrinoDml, &ATHENA_WORDS),
         Ok(false)
     ));
     let ors = vec!["a - 1 > 0"; 1_500].join(" OR ");
@@ -394,7 +399,7 @@ fn signs_are_not_counted_as_operator_chains() {
         .tokenize_with_location()
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(matches!(
-        prepass::run(&mut tokens, Grammar::TrinoDml),
+        prepass::run(&mut tokens, Grammar::TrinoDml, &ATHENA_WORDS),
         Ok(true)
     ));
 }

@@ -1,0 +1,521 @@
+//! Trino's Iceberg connector (Trino itself, Amazon EMR's Trino, Starburst): what differs
+//! from Athena.
+//!
+//! Trino reads every statement with one grammar, its own: the Trino spellings Athena uses
+//! for DML (double quotes, `varchar`, `''` in strings) also spell its DDL. The rest follows
+//! Trino's documentation:
+//!
+//! * the connector (table properties, `ALTER TABLE … EXECUTE`, metadata tables, time
+//!   travel, `NOT NULL`): <https://trino.io/docs/current/connector/iceberg.html>;
+//! * the statements: <https://trino.io/docs/current/sql/create-table.html>,
+//!   <https://trino.io/docs/current/sql/create-table-as.html>,
+//!   <https://trino.io/docs/current/sql/alter-table.html>.
+//!
+//! What Trino cannot express is refused with the reason: Athena's own table properties
+//! (OPTIMIZE and VACUUM settings), `UNLOAD` and Hive-format CTAS, Spark's procedure
+//! options, and snapshot expiry before a fixed timestamp.
+
+use super::athena;
+use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, VacuumSpec};
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{
+    Column, Compression, FileFormat, PartitionField, TableDef, TableName, TableProperties,
+    TableProperty,
+};
+use crate::render::SqlWriter;
+use crate::statement::StatementKind;
+use crate::types::IcebergType;
+use crate::validate::dialects::trino::TrinoSyntax;
+use crate::validate::dialects::TargetSyntax;
+
+/// The Iceberg connector's documentation, cited by every refusal.
+const CONNECTOR_DOCS: &str = "https://trino.io/docs/current/connector/iceberg.html";
+
+/// Trino: Athena's defaults where the engines agree, these overrides where not.
+pub(crate) struct Trino;
+
+impl DialectRules for Trino {
+    fn name(&self) -> &'static str {
+        "Trino"
+    }
+
+    fn syntax(&self) -> &'static dyn TargetSyntax {
+        &TrinoSyntax
+    }
+
+    /// One parser, Trino's, for every statement.
+    fn grammar(&self, _kind: StatementKind) -> Grammar {
+        Grammar::TrinoDml
+    }
+
+    /// The connector enforces `NOT NULL` on writes.
+    fn declares_not_null(&self) -> bool {
+        true
+    }
+
+    /// Every Iceberg type is declarable (`timestamp(6) with time zone` too) and the
+    /// location is optional (the schema's location is the default); Athena's own table
+    /// properties have no Trino counterpart.
+    fn check_create_table(&self, table: &TableDef, errors: &mut Vec<Error>) {
+        let format = table.properties().format();
+        for p in table.properties().iter() {
+            if let Err(e) = property(p, format, Use::Create) {
+                errors.push(e);
+            }
+        }
+        for p in table.partition_spec() {
+            if let Err(e) = athena::trino_partitioning(p) {
+                errors.push(e);
+            }
+        }
+    }
+
+    /// `COMMENT '…'`, then `WITH (format = …, compression_codec = …, partitioning =
+    /// ARRAY['day(ts)', 'bucket(id, 16)'], location = …, max_previous_versions = …)` (no
+    /// `WITH` when there is nothing to say).
+    fn write_table_clauses(&self, w: &mut SqlWriter, t: &TableDef) -> Result<()> {
+        if let Some(comment) = t.comment() {
+            w.push("\nCOMMENT ");
+            w.ddl_string("table comment", comment)?;
+        }
+        let format = t.properties().format();
+        let mut entries = Vec::new();
+        for p in t.properties().iter() {
+            entries.push(property(p, format, Use::Create)?);
+        }
+        if !t.partition_spec().is_empty() {
+            entries.push(partitioning(t.partition_spec())?);
+        }
+        if let Some(l) = t.location() {
+            entries.push(("location", Val::Str(l.as_str().to_string())));
+        }
+        write_with(w, &entries, "\nWITH (\n  ", ",\n  ", "\n)")?;
+        Ok(())
+    }
+
+    /// One column per statement: `ADD COLUMN c type [COMMENT '…']`.
+    fn columns_per_add(&self) -> Option<usize> {
+        Some(1)
+    }
+
+    fn write_add_columns(&self, w: &mut SqlWriter, columns: &[Column]) -> Result<()> {
+        let [c] = columns else {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "Trino's ALTER TABLE adds one column per statement ({} given)",
+                    columns.len()
+                ),
+            )
+            .with_hint(
+                "call .add_columns([...]) once per column; the evolution planner (evolve_for) \
+                 already writes one statement per new column for Trino",
+            ));
+        };
+        w.push("ADD COLUMN ")
+            .ident(&c.name)
+            .push_char(' ')
+            .ty(&c.ty);
+        athena::write_column_comment(w, c)
+    }
+
+    fn write_rename_column(&self, w: &mut SqlWriter, from: &str, to: &str, _ty: &IcebergType) {
+        w.push("RENAME COLUMN ").ident(from).push(" TO ").ident(to);
+    }
+
+    /// `ALTER COLUMN c SET DATA TYPE t`: the connector widens int, real and decimal.
+    fn write_widen_column(&self, w: &mut SqlWriter, column: &str, to: &IcebergType) {
+        w.push("ALTER COLUMN ")
+            .ident(column)
+            .push(" SET DATA TYPE ")
+            .ty(to);
+    }
+
+    /// `SET PROPERTIES k = v, …` with the properties Trino can change after creation.
+    fn write_set_properties(
+        &self,
+        w: &mut SqlWriter,
+        properties: &TableProperties,
+        format: FileFormat,
+    ) -> Result<()> {
+        let mut entries = Vec::new();
+        for p in properties.iter() {
+            entries.push(property(p, format, Use::Alter)?);
+        }
+        write_with(w, &entries, "SET PROPERTIES ", ", ", "")?;
+        Ok(())
+    }
+
+    /// `SET PROPERTIES k = DEFAULT, …` (Trino's way to remove a property).
+    fn write_unset_properties(
+        &self,
+        w: &mut SqlWriter,
+        keys: &[&'static str],
+        format: FileFormat,
+    ) -> Result<()> {
+        let mut entries = Vec::new();
+        for key in keys {
+            // The Trino name (or the refusal) comes from `property`, asked with any value
+            // of the key's property.
+            let sample = match *key {
+                "format" => TableProperty::Format(format),
+                "write_compression" => TableProperty::WriteCompression(Compression::Zstd),
+                "vacuum_max_metadata_files_to_keep" => {
+                    TableProperty::VacuumMaxMetadataFilesToKeep(1)
+                }
+                "optimize_rewrite_data_file_threshold" => {
+                    TableProperty::OptimizeRewriteDataFileThreshold(1)
+                }
+                "optimize_rewrite_delete_file_threshold" => {
+                    TableProperty::OptimizeRewriteDeleteFileThreshold(1)
+                }
+                "vacuum_min_snapshots_to_keep" => TableProperty::VacuumMinSnapshotsToKeep(1),
+                "vacuum_max_snapshot_age_seconds" => TableProperty::VacuumMaxSnapshotAgeSeconds(1),
+                "write_data_path_enabled" => TableProperty::WriteDataPathEnabled(false),
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidProperty,
+                        format!("no typed table property is named `{other}`"),
+                    ))
+                }
+            };
+            let (k, _) = property(&sample, format, Use::Alter)?;
+            entries.push((k, Val::Raw("DEFAULT".to_string())));
+        }
+        write_with(w, &entries, "SET PROPERTIES ", ", ", "")?;
+        Ok(())
+    }
+
+    fn partition_evolution_refusal(
+        &self,
+        table: &TableName,
+        verb: &str,
+        field: &PartitionField,
+    ) -> String {
+        format!(
+            "partition evolution of `{table}` ({verb} PARTITION FIELD {field}) is not generated for Trino: \
+             Trino replaces the whole spec with ALTER TABLE … SET PROPERTIES partitioning = ARRAY[…], \
+             which this crate does not write, so that the tables it manages keep the spec Athena \
+             (which has no partition evolution) created"
+        )
+    }
+
+    /// Trino's `optimize` takes only `file_size_threshold`, which this crate does not
+    /// write; Spark's `rewrite_data_files` options have no meaning here.
+    fn check_optimize(&self, o: &OptimizeSpec<'_>) -> Result<()> {
+        o.table.check()?;
+        if let Some((key, _)) = o.options.first() {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "Trino's optimize takes no `{key}` (an option of Spark's rewrite_data_files \
+                     procedure); its only argument is file_size_threshold ({CONNECTOR_DOCS}#optimize)"
+                ),
+            )
+            .with_hint("keep .spark_option(...) for the Spark dialect"));
+        }
+        Ok(())
+    }
+
+    /// `ALTER TABLE t EXECUTE optimize [WHERE …]`.
+    fn write_optimize(&self, w: &mut SqlWriter, o: &OptimizeSpec<'_>) -> Result<()> {
+        w.push("ALTER TABLE ")
+            .table_name(o.table)
+            .push(" EXECUTE optimize");
+        if let Some(f) = o.filter {
+            w.push(" WHERE ");
+            f.render(w)?;
+        }
+        Ok(())
+    }
+
+    /// `ALTER TABLE t EXECUTE expire_snapshots[(retention_threshold => '7d'[, retain_last
+    /// => n])]`: the retention is the procedure's arguments, not table properties.
+    fn write_vacuum(
+        &self,
+        w: &mut SqlWriter,
+        v: &VacuumSpec<'_>,
+        retention_in_steps: bool,
+    ) -> Result<()> {
+        v.table.check()?;
+        if v.older_than.is_some() {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "Trino's expire_snapshots takes a retention relative to when it runs \
+                     (retention_threshold => '7d'), not a timestamp ({CONNECTOR_DOCS}#expire-snapshots)"
+                ),
+            )
+            .with_hint("use .retain_days(n) or .retention(VacuumRetention::seconds(n))"));
+        }
+        let retention = v.retention.copied().unwrap_or_default();
+        if retention.max_metadata_files_to_keep.is_some() && !retention_in_steps {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "Trino's expire_snapshots has no argument for the number of metadata files to keep; \
+                 that is the table property max_previous_versions",
+            )
+            .with_hint(
+                "use .build_steps_for(Dialect::Trino) (ALTER TABLE … SET PROPERTIES \
+                 max_previous_versions = n, then expire_snapshots), or set it with \
+                 alter().set_property(TableProperty::VacuumMaxMetadataFilesToKeep(n))",
+            ));
+        }
+        let retain_last = match (retention.min_snapshots_to_keep, v.retain_last) {
+            (Some(a), Some(b)) if a != b => {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "two numbers of snapshots to keep ({a} from the retention, {b} from \
+                         retain_last); Trino's expire_snapshots takes one retain_last"
+                    ),
+                ))
+            }
+            (a, b) => a.or(b),
+        };
+        if retain_last == Some(0) {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                "retain_last must be at least 1",
+            ));
+        }
+        w.push("ALTER TABLE ")
+            .table_name(v.table)
+            .push(" EXECUTE expire_snapshots");
+        let mut args = Vec::new();
+        if let Some(secs) = retention.max_snapshot_age_seconds {
+            args.push(("retention_threshold", Val::Str(duration(secs))));
+        }
+        if let Some(n) = retain_last {
+            args.push(("retain_last", Val::Raw(n.to_string())));
+        }
+        write_args(w, &args);
+        Ok(())
+    }
+
+    fn ctas_requires_location(&self) -> bool {
+        false
+    }
+
+    /// `WITH (format = …, location = …, partitioning = ARRAY[…]) AS` (no `WITH` when
+    /// there is nothing to say).
+    fn write_ctas_clauses(&self, w: &mut SqlWriter, c: &CtasSpec<'_>) -> Result<()> {
+        let format = c.properties.format();
+        let mut entries = Vec::new();
+        for p in c.properties.iter() {
+            entries.push(property(p, format, Use::Create)?);
+        }
+        if let Some(l) = c.location {
+            entries.push(("location", Val::Str(l.as_str().to_string())));
+        }
+        if !c.partitioning.is_empty() {
+            entries.push(partitioning(c.partitioning)?);
+        }
+        write_with(w, &entries, "\nWITH (\n  ", ",\n  ", "\n)")?;
+        w.push(if entries.is_empty() {
+            "\nAS\n"
+        } else {
+            " AS\n"
+        });
+        Ok(())
+    }
+
+    fn check_hive_ctas(&self) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            "a Hive-format CTAS (external_location, partitioned_by, bucketed_by) is Athena's Hive table; \
+             Trino's Iceberg connector creates Iceberg tables",
+        )
+        .with_hint("use IcebergCtas, which Trino writes as CREATE TABLE … WITH (format = …) AS SELECT …"))
+    }
+
+    fn check_unload(&self) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            "Trino has no UNLOAD statement (UNLOAD is Athena's; https://trino.io/docs/current/sql.html lists none)",
+        )
+        .with_hint(
+            "write the files with IcebergCtas (CREATE TABLE … WITH (format = 'PARQUET', location = '…') AS SELECT …)",
+        ))
+    }
+}
+
+/// A value in a `WITH (…)` list or a procedure's arguments.
+enum Val {
+    /// A string literal.
+    Str(String),
+    /// SQL text: a number, `DEFAULT`, `ARRAY['…', …]` built from checked parts.
+    Raw(String),
+    /// `ARRAY['a', 'b']`.
+    Array(Vec<String>),
+}
+
+/// Where a property is written: Trino changes fewer properties than it creates with.
+#[derive(Clone, Copy, PartialEq)]
+enum Use {
+    Create,
+    Alter,
+}
+
+/// Writes `open k = v sep k = v close`, or nothing for no entries.
+fn write_with(
+    w: &mut SqlWriter,
+    entries: &[(&str, Val)],
+    open: &str,
+    sep: &str,
+    close: &str,
+) -> Result<()> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    w.push(open);
+    w.list(entries, sep, |w, (key, value)| {
+        w.push(key).push(" = ");
+        write_val(w, value);
+        Ok(())
+    })?;
+    w.push(close);
+    Ok(())
+}
+
+/// `(name => value, …)`, or nothing for no arguments.
+fn write_args(w: &mut SqlWriter, args: &[(&str, Val)]) {
+    if args.is_empty() {
+        return;
+    }
+    w.push_char('(')
+        .comma_list(args, |w, (name, value)| {
+            w.push(name).push(" => ");
+            write_val(w, value);
+        })
+        .push_char(')');
+}
+
+fn write_val(w: &mut SqlWriter, value: &Val) {
+    match value {
+        Val::Str(s) => {
+            w.string(s);
+        }
+        Val::Raw(s) => {
+            w.push(s);
+        }
+        Val::Array(items) => {
+            w.push("ARRAY[")
+                .comma_list(items, |w, s| {
+                    w.string(s);
+                })
+                .push_char(']');
+        }
+    }
+}
+
+/// `partitioning = ARRAY['day(ts)', 'bucket(id, 16)']`: Trino's transform strings, column
+/// first (the connector's "Partitioned tables").
+fn partitioning(spec: &[PartitionField]) -> Result<(&'static str, Val)> {
+    let items = spec
+        .iter()
+        .map(athena::trino_partitioning)
+        .collect::<Result<Vec<_>>>()?;
+    Ok(("partitioning", Val::Array(items)))
+}
+
+/// A Trino duration (`7d`, `36h`, `90m`, `45s`): the largest unit that is exact.
+fn duration(secs: u64) -> String {
+    match secs {
+        s if s > 0 && s % 86_400 == 0 => format!("{}d", s / 86_400),
+        s if s > 0 && s % 3_600 == 0 => format!("{}h", s / 3_600),
+        s if s > 0 && s % 60 == 0 => format!("{}m", s / 60),
+        s => format!("{s}s"),
+    }
+}
+
+/// One of our (Athena's) typed properties as the Trino table property with the same
+/// effect, or why there is none.
+///
+/// | Athena | Trino |
+/// |---|---|
+/// | `format` | `format` (`'PARQUET'`, `'ORC'`, `'AVRO'`) |
+/// | `write_compression` | `compression_codec` (Trino 477 and later; only in CREATE TABLE and CTAS) |
+/// | `vacuum_max_metadata_files_to_keep` | `max_previous_versions` |
+/// | `optimize_rewrite_*`, `vacuum_min_snapshots_to_keep`, `vacuum_max_snapshot_age_seconds`, `write_data_path_enabled` | none: refused |
+fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static str, Val)> {
+    let unsupported = |why: String, hint: &str| {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "table property `{}`: {why} ({CONNECTOR_DOCS}#table-properties)",
+                p.key()
+            ),
+        )
+        .with_hint(hint.to_string()))
+    };
+    match *p {
+        TableProperty::Format(f) => Ok(("format", Val::Str(f.as_str().to_ascii_uppercase()))),
+        TableProperty::WriteCompression(_) if at == Use::Alter => unsupported(
+            "Trino sets compression_codec only when it creates a table; ALTER TABLE … SET PROPERTIES \
+             cannot change it"
+                .into(),
+            "set the codec in the CREATE TABLE (or CTAS) for Trino, or change it from Athena with \
+             ALTER TABLE … SET TBLPROPERTIES",
+        ),
+        TableProperty::WriteCompression(c) => {
+            let codec = match c {
+                Compression::Gzip => "GZIP",
+                Compression::Snappy => "SNAPPY",
+                Compression::Zstd => "ZSTD",
+                Compression::Lz4 => "LZ4",
+                // Trino's GZIP writes ORC's ZLIB (`HiveCompressionCodec.GZIP` in
+                // plugin/trino-hive, io/trino/plugin/hive/HiveCompressionCodec.java); Athena
+                // accepts zlib for ORC only.
+                Compression::Zlib if format == FileFormat::Orc => "GZIP",
+                Compression::Zlib => {
+                    return unsupported(
+                        format!("Trino has no zlib codec for {}", format.as_str()),
+                        "use gzip, snappy, zstd or none",
+                    )
+                }
+                Compression::None => "NONE",
+            };
+            Ok(("compression_codec", Val::Str(codec.to_string())))
+        }
+        TableProperty::VacuumMaxMetadataFilesToKeep(n) => {
+            Ok(("max_previous_versions", Val::Raw(n.to_string())))
+        }
+        TableProperty::OptimizeRewriteDataFileThreshold(_)
+        | TableProperty::OptimizeRewriteDeleteFileThreshold(_) => unsupported(
+            "this is a setting of Athena's OPTIMIZE; Trino's Iceberg connector has no such table property \
+             (its optimize takes file_size_threshold as an argument)"
+                .into(),
+            "leave it out of the definition built for Trino, or set it from Athena with \
+             ALTER TABLE … SET TBLPROPERTIES",
+        ),
+        TableProperty::VacuumMinSnapshotsToKeep(_) | TableProperty::VacuumMaxSnapshotAgeSeconds(_) => {
+            unsupported(
+                "this is a setting of Athena's VACUUM; Trino has no such table property: its \
+                 expire_snapshots takes the retention as arguments"
+                    .into(),
+                "leave it out of the definition built for Trino and expire with \
+                 vacuum().retention(...).build_for(Dialect::Trino) (ALTER TABLE … EXECUTE \
+                 expire_snapshots(retention_threshold => …, retain_last => …))",
+            )
+        }
+        TableProperty::WriteDataPathEnabled(_) => unsupported(
+            "an Athena table property with no Trino counterpart".into(),
+            "leave it out of the definition built for Trino",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration;
+
+    #[test]
+    fn durations_use_the_largest_exact_unit() {
+        assert_eq!(duration(604_800), "7d");
+        assert_eq!(duration(7_200), "2h");
+        assert_eq!(duration(90 * 60), "90m");
+        assert_eq!(duration(45), "45s");
+        assert_eq!(duration(0), "0s");
+    }
+}

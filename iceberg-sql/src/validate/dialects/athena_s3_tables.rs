@@ -1,0 +1,78 @@
+//! The validator's part for Athena on Amazon S3 Tables: Athena's parsers and shapes,
+//! with what AWS documents as different for tables in a table bucket
+//! (<https://docs.aws.amazon.com/athena/latest/ug/gdc-register-s3-table-bucket-cat.html>):
+//! CREATE TABLE without LOCATION (S3 Tables chooses it), no `ALTER TABLE … RENAME`, no
+//! OPTIMIZE or VACUUM (S3 runs compaction and snapshot expiry).
+
+use sqlparser::ast::{AlterTable, AlterTableOperation, CreateTable, Statement};
+
+use super::athena::{check_create_table_shape, AthenaSyntax};
+use super::{ParserDialect, TargetSyntax};
+use crate::dialect::Grammar;
+use crate::error::Result;
+use crate::validate::allow::{object_span, Ctx, Exempt};
+
+/// AWS's page on S3 Tables in Athena, cited by every refusal.
+const S3_TABLES_IN_ATHENA: &str =
+    "https://docs.aws.amazon.com/athena/latest/ug/gdc-register-s3-table-bucket-cat.html";
+
+/// Athena on S3 Tables' allow-list part.
+pub(crate) struct AthenaS3TablesSyntax;
+
+impl TargetSyntax for AthenaS3TablesSyntax {
+    fn parser(&self, grammar: Grammar) -> Box<dyn ParserDialect> {
+        AthenaSyntax.parser(grammar)
+    }
+
+    /// Athena's shapes; a CREATE TABLE names no LOCATION.
+    fn check_create_table(&self, ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()> {
+        check_create_table_shape(ctx, ct, exempt)?;
+        if ct
+            .hive_formats
+            .as_ref()
+            .is_some_and(|h| h.location.is_some())
+        {
+            return Err(ctx.at_word(
+                format!(
+                    "LOCATION in a CREATE TABLE on S3 Tables: the table bucket chooses every \
+                     table's location ({S3_TABLES_IN_ATHENA})"
+                ),
+                "LOCATION",
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_alter_table(&self, ctx: &Ctx, at: &AlterTable) -> Result<()> {
+        for op in &at.operations {
+            if let AlterTableOperation::RenameTable { .. } = op {
+                return Err(ctx.at_span(
+                    format!(
+                        "ALTER TABLE … RENAME TO is not supported on S3 Tables ({S3_TABLES_IN_ATHENA})"
+                    ),
+                    object_span(&at.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_purge(&self, ctx: &Ctx) -> Result<()> {
+        AthenaSyntax.check_purge(ctx)
+    }
+
+    fn check_maintenance(&self, ctx: &Ctx, _stmt: &Statement) -> Result<()> {
+        Err(ctx.at_word(
+            format!(
+                "{} is not supported on S3 Tables: Amazon S3 runs compaction and snapshot expiry \
+                 itself ({S3_TABLES_IN_ATHENA})",
+                ctx.kind.name()
+            ),
+            ctx.kind.name(),
+        ))
+    }
+
+    fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
+        AthenaSyntax.check_unload(ctx, stmt, exempt)
+    }
+}

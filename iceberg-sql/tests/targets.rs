@@ -1,0 +1,532 @@
+//! Every statement kind in every target: one corpus of builder calls, rendered for each
+//! [`Dialect`]. Each entry is the SQL the target writes (validated by its part of the
+//! validator, since every `Statement` is) or the target's refusal with its reason.
+//!
+//! The corpus calls the builders exactly as an application does; a target changes only
+//! the `Dialect` passed to `build_for`. The matrix snapshot lists, per target and entry,
+//! whether it renders or is refused.
+
+mod dml_support;
+
+use chrono::{NaiveDate, TimeZone, Utc};
+use dml_support::{ts, McpEvent};
+use iceberg_sql::ctas::{HiveCtas, IcebergCtas, Unload, UnloadFormat};
+use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::source;
+use iceberg_sql::model::TableDefBuilder;
+use iceberg_sql::prelude::*;
+use iceberg_sql::query::{Order, SnapshotRow};
+use iceberg_sql::{Grammar, Result};
+
+/// Every target this crate renders for, with its snapshot name.
+const TARGETS: [(Dialect, &str); 4] = [
+    (Dialect::Athena, "athena"),
+    (Dialect::Spark, "spark"),
+    (Dialect::Trino, "trino"),
+    (Dialect::AthenaS3Tables, "athena_s3_tables"),
+];
+
+/// One corpus entry: a label, and the statements the builder returns for a target.
+type Entry = (&'static str, Result<Vec<Statement>>);
+
+fn one(s: Result<Statement>) -> Result<Vec<Statement>> {
+    s.map(|s| vec![s])
+}
+
+fn staging() -> TableName {
+    TableName::new("analytics", "mcp_events_staging")
+}
+
+/// The identity partition column of the `tool_stats` table below.
+struct ToolStats;
+const DAY: Col<ToolStats, NaiveDate> = Col::new("day");
+
+fn date(y: i32, m: u32, d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, d).expect("valid date")
+}
+
+/// A small table partitioned by its `day`, with no location.
+fn tool_stats_anywhere() -> TableDefBuilder {
+    TableDef::builder("analytics", "tool_stats")
+        .column(Column::new("tool_name", IcebergType::String).required())
+        .column(Column::new("day", IcebergType::Date))
+        .column(Column::new("calls", IcebergType::Int))
+        .partition(PartitionField::identity("day"))
+}
+
+/// [`tool_stats_anywhere`] in an S3 folder.
+fn tool_stats() -> TableDefBuilder {
+    tool_stats_anywhere().location("s3://my-datalake/iceberg/tool_stats/")
+}
+
+/// [`tool_stats`] with `props`.
+fn with_properties(props: &[TableProperty]) -> TableDef {
+    let mut b = tool_stats();
+    for p in props {
+        b = b.property(*p);
+    }
+    b.build().expect("valid table")
+}
+
+fn corpus(d: Dialect) -> Vec<Entry> {
+    let t = McpEvent::table_def();
+    let rows = [McpEvent::seed()];
+    let q = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::EVENT_TS)
+        .column(McpEvent::STATUS)
+        .filter(McpEvent::EVENT_TS.ge(ts(2026, 9, 1, 0)));
+    let shared = [
+        TableProperty::Format(FileFormat::Parquet),
+        TableProperty::WriteCompression(Compression::Zstd),
+        TableProperty::VacuumMaxMetadataFilesToKeep(10),
+    ];
+    vec![
+        ("create table", one(t.create_table().build_for(d))),
+        (
+            "create table without a location",
+            one(tool_stats_anywhere()
+                .property(TableProperty::Format(FileFormat::Parquet))
+                .build()
+                .expect("valid table")
+                .create_table()
+                .build_for(d)),
+        ),
+        (
+            "create table with shared properties",
+            one(with_properties(&shared).create_table().build_for(d)),
+        ),
+        (
+            "create table with a comment",
+            one(tool_stats()
+                .comment("calls per tool and day")
+                .build()
+                .expect("valid table")
+                .create_table()
+                .build_for(d)),
+        ),
+        (
+            "create table with an OPTIMIZE property",
+            one(
+                with_properties(&[TableProperty::OptimizeRewriteDataFileThreshold(5)])
+                    .create_table()
+                    .build_for(d),
+            ),
+        ),
+        ("drop table", one(t.name().drop_table().build_for(d))),
+        (
+            "add one column",
+            one(t
+                .alter()
+                .add_columns([Column::new("region", IcebergType::String)])
+                .build_for(d)),
+        ),
+        (
+            "add two columns",
+            one(t
+                .alter()
+                .add_columns([
+                    Column::new("region", IcebergType::String),
+                    Column::new("cost", IcebergType::Double),
+                ])
+                .build_for(d)),
+        ),
+        (
+            "drop column",
+            one(t.alter().drop_column("payload").build_for(d)),
+        ),
+        (
+            "rename column",
+            one(t.alter().rename_column("payload", "body").build_for(d)),
+        ),
+        (
+            "widen column",
+            one(with_properties(&[])
+                .alter()
+                .widen_column("calls", IcebergType::Long)
+                .build_for(d)),
+        ),
+        (
+            "set format",
+            one(t
+                .alter()
+                .set_property(TableProperty::Format(FileFormat::Orc))
+                .build_for(d)),
+        ),
+        (
+            "set compression",
+            one(t
+                .alter()
+                .set_property(TableProperty::WriteCompression(Compression::Snappy))
+                .build_for(d)),
+        ),
+        (
+            "unset metadata files to keep",
+            one(t
+                .alter()
+                .unset_properties(["vacuum_max_metadata_files_to_keep"])
+                .build_for(d)),
+        ),
+        (
+            "rename table",
+            one(t
+                .alter()
+                .rename_table(TableName::new("analytics", "mcp_events_v2"))
+                .build_for(d)),
+        ),
+        (
+            "add partition field",
+            one(t
+                .alter()
+                .add_partition_field(PartitionField::identity("status"))
+                .build_for(d)),
+        ),
+        (
+            "iceberg ctas without a location",
+            one(
+                IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+                    .partition(PartitionField::new("event_ts", PartitionTransform::Day))
+                    .property(TableProperty::Format(FileFormat::Parquet))
+                    .build_for(d),
+            ),
+        ),
+        (
+            "iceberg ctas",
+            one(
+                IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+                    .location("s3://my-datalake/iceberg/mcp_daily/")
+                    .partition(PartitionField::new("event_ts", PartitionTransform::Day))
+                    .partition(PartitionField::new(
+                        "user_id",
+                        PartitionTransform::Bucket(16),
+                    ))
+                    .property(TableProperty::Format(FileFormat::Parquet))
+                    .build_for(d),
+            ),
+        ),
+        (
+            "hive ctas",
+            one(
+                HiveCtas::new(TableName::new("analytics", "mcp_parquet"), &q)
+                    .external_location("s3://my-datalake/mcp-parquet/")
+                    .build_for(d),
+            ),
+        ),
+        (
+            "unload",
+            one(Unload::new(&q, "s3://exports/acme/")
+                .format(UnloadFormat::Parquet)
+                .build_for(d)),
+        ),
+        ("insert", one(McpEvent::insert(&rows).build_for(d))),
+        (
+            "update",
+            one(McpEvent::update()
+                .set(McpEvent::STATUS, "retried")
+                .filter(McpEvent::EVENT_ID.eq("evt-001"))
+                .build_for(d)),
+        ),
+        (
+            "delete",
+            one(McpEvent::delete()
+                .filter(McpEvent::EVENT_TS.lt(ts(2026, 9, 1, 0)))
+                .build_for(d)),
+        ),
+        (
+            "merge from a table",
+            one(McpEvent::merge_from(MergeSource::table(staging()))
+                .on_key(McpEvent::EVENT_ID)
+                .when_matched()
+                .update(|u| u.set(McpEvent::STATUS, source(McpEvent::STATUS)))
+                .when_not_matched()
+                .insert_all()
+                .build_for(d)),
+        ),
+        (
+            "merge rows",
+            one(McpEvent::merge_from(MergeSource::rows(&rows))
+                .on_key(McpEvent::EVENT_ID)
+                .when_not_matched()
+                .insert_all()
+                .build_for(d)),
+        ),
+        ("select", one(q.build_for(d))),
+        (
+            "time travel to a version",
+            one(McpEvent::select()
+                .column(McpEvent::EVENT_ID)
+                .as_of(Snapshot::Version(5_789_234_567_890_123_456))
+                .build_for(d)),
+        ),
+        (
+            "time travel to a timestamp",
+            one(McpEvent::select()
+                .column(McpEvent::EVENT_ID)
+                .as_of(Snapshot::Timestamp(
+                    Utc.with_ymd_and_hms(2026, 9, 1, 12, 0, 0).unwrap(),
+                ))
+                .build_for(d)),
+        ),
+        (
+            "snapshots metadata table",
+            one(t
+                .name()
+                .metadata::<SnapshotRow>()
+                .column(SnapshotRow::SNAPSHOT_ID)
+                .column(SnapshotRow::COMMITTED_AT)
+                .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
+                .limit(5)
+                .build_for(d)),
+        ),
+        ("optimize", one(t.optimize().build_for(d))),
+        (
+            "optimize where",
+            one(with_properties(&[])
+                .optimize()
+                .filter(DAY.ge(date(2026, 9, 1)))
+                .build_for(d)),
+        ),
+        ("vacuum", one(t.vacuum().build_for(d))),
+        (
+            "vacuum keeping 7 days (steps)",
+            t.vacuum().retain_days(7).build_steps_for(d),
+        ),
+        (
+            "vacuum keeping 7 days and 3 snapshots",
+            one(t
+                .vacuum()
+                .retention(VacuumRetention::days(7).min_snapshots_to_keep(3))
+                .build_for(d)),
+        ),
+        (
+            "vacuum older than a timestamp",
+            one(t
+                .vacuum()
+                .older_than(Utc.with_ymd_and_hms(2026, 9, 1, 0, 0, 0).unwrap())
+                .build_for(d)),
+        ),
+        (
+            "show create table",
+            one(t.name().show_create_table().build_for(d)),
+        ),
+    ]
+}
+
+fn render(d: Dialect) -> String {
+    let mut out = String::new();
+    for (label, result) in corpus(d) {
+        match result {
+            Ok(statements) => {
+                out.push_str(&format!("-- {label}\n"));
+                for s in statements {
+                    assert_eq!(s.dialect(), d);
+                    out.push_str(s.sql());
+                    out.push('\n');
+                }
+            }
+            Err(e) => {
+                out.push_str(&format!("-- {label}: REFUSED ({:?})\n", e.kind()));
+                out.push_str(&format!("{e}\n"));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn every_statement_kind_in_every_target() {
+    for (d, name) in TARGETS {
+        insta::assert_snapshot!(format!("target_{name}"), render(d));
+    }
+}
+
+/// Which entries each target renders and which it refuses, side by side.
+#[test]
+fn matrix() {
+    let columns: Vec<Vec<Entry>> = TARGETS.iter().map(|(d, _)| corpus(*d)).collect();
+    let mut out = String::from("| statement |");
+    for (_, name) in TARGETS {
+        out.push_str(&format!(" {name} |"));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(TARGETS.len()));
+    out.push('\n');
+    for i in 0..columns[0].len() {
+        out.push_str(&format!("| {} |", columns[0][i].0));
+        for c in &columns {
+            out.push_str(match &c[i].1 {
+                Ok(_) => " SQL |",
+                Err(_) => " refused |",
+            });
+        }
+        out.push('\n');
+    }
+    insta::assert_snapshot!("target_matrix", out);
+}
+
+/// The interpreter with Trino's grammar installed (`scripts/trino_grammar.sh`), or `None`
+/// (the test prints SKIP) when it is not set up; with `CI` set that is a failure.
+fn trino_grammar_python() -> Option<String> {
+    if let Some(p) = std::env::var_os("TRINO_GRAMMAR_PYTHON") {
+        return Some(p.to_string_lossy().into_owned());
+    }
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false");
+    assert!(
+        !ci,
+        "CI is set but TRINO_GRAMMAR_PYTHON is not: run `source scripts/trino_grammar.sh && ensure_trino_grammar`"
+    );
+    eprintln!("SKIP: TRINO_GRAMMAR_PYTHON not set (scripts/trino_grammar.sh sets it up)");
+    None
+}
+
+/// Runs `scripts/trino_parse.py` over `statements`: its report and whether all parsed.
+fn trino_parse(python: &str, statements: &[String]) -> (String, bool) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/trino_parse.py");
+    let mut child = Command::new(python)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run scripts/trino_parse.py");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(statements.join("\0").as_bytes())
+        .expect("write statements");
+    let out = child.wait_with_output().expect("trino_parse.py output");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+/// Trino's own grammar (an independent parser: the real engines in this repository are
+/// Spark, which cannot run Trino SQL) accepts every statement the Trino target writes,
+/// and every statement Athena writes in Trino grammar except UNLOAD (Athena's own).
+#[test]
+fn trino_grammar_parses_every_trino_statement() {
+    let Some(python) = trino_grammar_python() else {
+        return;
+    };
+    let mut statements = Vec::new();
+    for d in [Dialect::Trino, Dialect::Athena, Dialect::AthenaS3Tables] {
+        for (_, result) in corpus(d) {
+            for s in result.into_iter().flatten() {
+                if d.grammar(s.kind()) == Grammar::TrinoDml && s.kind() != StatementKind::Unload {
+                    statements.push(s.sql().to_string());
+                }
+            }
+        }
+    }
+    assert!(statements.len() > 40, "{} statements", statements.len());
+    let (report, ok) = trino_parse(&python, &statements);
+    let failures: Vec<String> = report
+        .lines()
+        .filter_map(|l| {
+            let (i, e) = l.split_once('\t')?;
+            Some(format!(
+                "{e}\n  in: {}",
+                statements[i.parse::<usize>().ok()?]
+            ))
+        })
+        .collect();
+    assert!(ok, "Trino's grammar refuses:\n{}", failures.join("\n"));
+    assert_eq!(report.trim(), format!("parsed {}", statements.len()));
+
+    // The check can fail: Athena's Hive DDL is not Trino SQL.
+    let hive = McpEvent::table_def()
+        .create_table()
+        .build()
+        .expect("athena ddl");
+    let (_, ok) = trino_parse(&python, &[hive.sql().to_string()]);
+    assert!(!ok, "Trino's grammar accepted Hive DDL:\n{}", hive.sql());
+}
+
+/// Each new target's validator part refuses what its engine lacks, with the reason.
+#[test]
+fn validator_parts_refuse_what_their_engine_lacks() {
+    use iceberg_sql::validate::validate_sql;
+    use StatementKind as K;
+    let refused = |sql: &str, kind: K, d: Dialect, says: &str| {
+        let e = validate_sql(sql, kind, d, 0).expect_err(sql);
+        assert!(e.to_string().contains(says), "{sql}: {e}");
+    };
+    let t = Dialect::Trino;
+    refused(
+        "ALTER TABLE a.t SET TBLPROPERTIES ('format'='orc')",
+        K::AlterTable,
+        t,
+        "SET PROPERTIES",
+    );
+    refused(
+        "ALTER TABLE a.t CHANGE COLUMN x y varchar",
+        K::AlterTable,
+        t,
+        "RENAME COLUMN a TO b",
+    );
+    refused(
+        "CREATE TABLE a.t (x string)",
+        K::CreateTable,
+        t,
+        "Trino accepts",
+    );
+    refused("SELECT `x` FROM a.t", K::Select, t, "double quotes");
+    refused("DROP TABLE a.t PURGE", K::DropTable, t, "PURGE");
+    refused(
+        "ALTER TABLE a.t EXECUTE remove_orphan_files",
+        K::Vacuum,
+        t,
+        "EXECUTE optimize and",
+    );
+    refused(
+        "ALTER TABLE a.t EXECUTE expire_snapshots(older_than => '7d')",
+        K::Vacuum,
+        t,
+        "retention_threshold",
+    );
+    refused(
+        "OPTIMIZE a.t REWRITE DATA USING BIN_PACK",
+        K::Optimize,
+        t,
+        "Trino does not parse",
+    );
+    validate_sql(
+        "CREATE TABLE a.t (x varchar NOT NULL, y row(z integer)) COMMENT 'c' WITH (format = 'ORC')",
+        K::CreateTable,
+        t,
+        0,
+    )
+    .expect("Trino DDL");
+
+    let s3 = Dialect::AthenaS3Tables;
+    refused(
+        "CREATE TABLE a.t (x string) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        K::CreateTable,
+        s3,
+        "table bucket chooses",
+    );
+    refused(
+        "ALTER TABLE a.t RENAME TO a.u",
+        K::AlterTable,
+        s3,
+        "not supported on S3 Tables",
+    );
+    refused("VACUUM a.t", K::Vacuum, s3, "Amazon S3 runs compaction");
+    refused(
+        "OPTIMIZE a.t REWRITE DATA USING BIN_PACK",
+        K::Optimize,
+        s3,
+        "Amazon S3 runs",
+    );
+    refused(
+        "CREATE TABLE a.t (x string) TBLPROPERTIES ('table_type'='ICEBERG')",
+        K::CreateTable,
+        Dialect::Athena,
+        "needs LOCATION",
+    );
+}
