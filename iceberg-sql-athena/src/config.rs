@@ -189,7 +189,9 @@ impl Resubmit {
             | StatementKind::Delete
             | StatementKind::Merge
             | StatementKind::Optimize
-            | StatementKind::Vacuum => Resubmit::NewToken,
+            | StatementKind::Vacuum
+            | StatementKind::CreateStagingTable
+            | StatementKind::DropStagingTable => Resubmit::NewToken,
             StatementKind::CreateTableAs | StatementKind::Unload => Resubmit::AfterCleanup,
             _ => Resubmit::Never,
         }

@@ -44,6 +44,13 @@ pub enum StatementKind {
     Unload,
     /// `SHOW CREATE TABLE` (reads a live definition for schema evolution).
     ShowCreateTable,
+    /// The table a staged load reads its Parquet files through (Athena: `CREATE
+    /// EXTERNAL TABLE … STORED AS PARQUET LOCATION`; Spark: `CREATE TEMPORARY VIEW …
+    /// USING parquet`); see [`load`](crate::load).
+    CreateStagingTable,
+    /// Drops a staged load's staging table (Athena: `DROP TABLE IF EXISTS`; Spark:
+    /// `DROP VIEW IF EXISTS`).
+    DropStagingTable,
 }
 
 impl StatementKind {
@@ -63,6 +70,8 @@ impl StatementKind {
             StatementKind::Vacuum => "VACUUM",
             StatementKind::Unload => "UNLOAD",
             StatementKind::ShowCreateTable => "SHOW CREATE TABLE",
+            StatementKind::CreateStagingTable => "CREATE STAGING TABLE",
+            StatementKind::DropStagingTable => "DROP STAGING TABLE",
         }
     }
 }
