@@ -45,6 +45,9 @@ mod error;
 mod executor;
 mod lifecycle;
 mod outcome;
+#[cfg(feature = "staged-load")]
+#[cfg_attr(docsrs, doc(cfg(feature = "staged-load")))]
+pub mod staged;
 mod token;
 
 pub use append::{
