@@ -196,7 +196,9 @@ impl Resubmit {
             | StatementKind::ShowTables
             | StatementKind::Describe
             | StatementKind::CreateView
-            | StatementKind::DropView => Resubmit::NewToken,
+            | StatementKind::DropView
+            | StatementKind::CreateStagingTable
+            | StatementKind::DropStagingTable => Resubmit::NewToken,
             StatementKind::CreateTableAs | StatementKind::Unload => Resubmit::AfterCleanup,
             _ => Resubmit::Never,
         }

@@ -68,6 +68,9 @@ mod executor;
 mod lifecycle;
 mod outcome;
 mod results;
+#[cfg(feature = "staged-load")]
+#[cfg_attr(docsrs, doc(cfg(feature = "staged-load")))]
+pub mod staged;
 mod submission;
 mod token;
 

@@ -93,6 +93,16 @@ pub(crate) fn batch_token(load_id: &str, batch: usize) -> String {
     ])
 }
 
+/// The token of the write of staged load `load_id` into `database.table`.
+pub(crate) fn staged_write_token(database: &str, table: &str, load_id: &str) -> String {
+    digest(&[
+        b"iceberg-sql staged load",
+        database.as_bytes(),
+        table.as_bytes(),
+        load_id.as_bytes(),
+    ])
+}
+
 /// A uniformly random fraction in [0, 1).
 pub(crate) fn random_fraction() -> f64 {
     (random_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -575,3 +575,237 @@ fn value(a: &dyn Array, i: usize) -> Result<Value> {
         }
     })
 }
+
+// ---------------------------------------------------------------------------------------
+// Staged form (for staged loads)
+// ---------------------------------------------------------------------------------------
+
+/// Checks that `batch` holds rows of `columns` (a table's columns, in order): the same
+/// names, each column of its Arrow type ([`data_type`]; nested field names and a
+/// `timestamptz` column's zone name may differ), no NULL in a required column.
+pub fn check_batch(batch: &RecordBatch, columns: &[Column]) -> Result<()> {
+    let schema = batch.schema();
+    if schema.fields().len() != columns.len() {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "the batch has {} columns; the table has {}",
+                schema.fields().len(),
+                columns.len()
+            ),
+        )
+        .with_hint("build batches with iceberg_sql::arrow::table_schema(&table)"));
+    }
+    for ((f, c), a) in schema.fields().iter().zip(columns).zip(batch.columns()) {
+        let want = data_type(&c.ty);
+        let same = match (f.data_type(), &want) {
+            (
+                DataType::Timestamp(TimeUnit::Microsecond, Some(_)),
+                DataType::Timestamp(_, Some(_)),
+            ) => true,
+            (got, want) => got.equals_datatype(want),
+        };
+        if f.name() != &c.name || !same {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "batch column `{}` of type {} does not fit column `{}` of type {} (Arrow {want})",
+                    f.name(),
+                    f.data_type(),
+                    c.name,
+                    c.ty.iceberg_name()
+                ),
+            )
+            .with_hint("build batches with iceberg_sql::arrow::table_schema(&table)"));
+        }
+        if !c.nullable && a.null_count() > 0 {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "column `{}` is NOT NULL but the batch has {} NULLs in it",
+                    c.name,
+                    a.null_count()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `batch` (rows of `columns`, checked with [`check_batch`]) in the form a staged load
+/// writes to its Parquet files: each column of its
+/// [`staging_type`](crate::load::staging_type) (timestamps as text with six fractional
+/// digits, `+00:00` after a `timestamptz`; dates as days since 1970-01-01; nested
+/// values element by element; every other array unchanged), and with `first_row`, a
+/// last column [`ROW_COLUMN`](crate::load::ROW_COLUMN) numbering the rows from it.
+///
+/// ```
+/// use arrow_array::{Array, StringArray};
+/// use iceberg_sql::{Column, IcebergType as T, Value};
+/// let ts = chrono::NaiveDate::from_ymd_opt(1, 1, 1).unwrap().and_hms_micro_opt(0, 0, 0, 7).unwrap();
+/// let columns = [Column::new("ts", T::Timestamp)];
+/// let batch = iceberg_sql::arrow::values_to_batch(&columns, vec![vec![Value::Timestamp(ts)], vec![Value::Null]])?;
+/// let staged = iceberg_sql::arrow::staged_batch(&batch, &columns, Some(10))?;
+/// let text = staged.column(0).as_any().downcast_ref::<StringArray>().unwrap();
+/// assert_eq!(text.value(0), "0001-01-01 00:00:00.000007");
+/// assert!(text.is_null(1));
+/// assert_eq!(staged.schema().field(1).name(), "iceberg_sql_stage_row");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub fn staged_batch(
+    batch: &RecordBatch,
+    columns: &[Column],
+    first_row: Option<i64>,
+) -> Result<RecordBatch> {
+    check_batch(batch, columns)?;
+    let mut fields: Vec<Field> = Vec::with_capacity(columns.len() + 1);
+    let mut arrays: Vec<ArrayRef> = Vec::with_capacity(columns.len() + 1);
+    for (c, a) in columns.iter().zip(batch.columns()) {
+        let staged = crate::load::staging_type(&c.ty);
+        fields.push(Field::new(&c.name, data_type(&staged), true));
+        arrays.push(staged_array(a, &c.ty)?);
+    }
+    if let Some(first) = first_row {
+        let n = batch.num_rows() as i64;
+        fields.push(Field::new(crate::load::ROW_COLUMN, DataType::Int64, true));
+        arrays.push(Arc::new(Int64Array::from_iter_values(first..first + n)));
+    }
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)
+        .map_err(|e| arrow_error("staged batch", e))
+}
+
+/// One array of `ty` (in [`data_type`]'s form) in its staged form.
+fn staged_array(a: &ArrayRef, ty: &IcebergType) -> Result<ArrayRef> {
+    use IcebergType as T;
+    if !crate::engine::staging::needs_conversion(ty) {
+        return Ok(a.clone());
+    }
+    Ok(match ty {
+        T::Timestamp | T::TimestampTz => {
+            let ts = a.as_primitive::<TimestampMicrosecondType>();
+            let suffix = if matches!(ty, T::TimestampTz) {
+                "+00:00"
+            } else {
+                ""
+            };
+            let mut out = arrow_array::builder::StringBuilder::with_capacity(
+                ts.len(),
+                ts.len() * (26 + suffix.len()),
+            );
+            let mut text = String::with_capacity(40);
+            for v in ts.iter() {
+                match v {
+                    None => out.append_null(),
+                    Some(us) => {
+                        text.clear();
+                        timestamp_text(&mut text, us)?;
+                        text.push_str(suffix);
+                        out.append_value(&text);
+                    }
+                }
+            }
+            Arc::new(out.finish())
+        }
+        T::Date => {
+            let d = a.as_primitive::<Date32Type>();
+            Arc::new(Int32Array::new(d.values().clone(), d.nulls().cloned()))
+        }
+        T::List(elem) => {
+            let l = a.as_list::<i32>();
+            let child = staged_array(l.values(), elem)?;
+            Arc::new(
+                ListArray::try_new(
+                    Arc::new(Field::new(
+                        LIST_ELEMENT,
+                        data_type(&crate::load::staging_type(elem)),
+                        true,
+                    )),
+                    l.offsets().clone(),
+                    child,
+                    l.nulls().cloned(),
+                )
+                .map_err(|e| arrow_error("list", e))?,
+            )
+        }
+        T::Map(kt, vt) => {
+            let m = a.as_map();
+            let keys = staged_array(m.keys(), kt)?;
+            let vals = staged_array(m.values(), vt)?;
+            let entries_field = map_entries_field(
+                &crate::load::staging_type(kt),
+                &crate::load::staging_type(vt),
+            );
+            let DataType::Struct(entry_fields) = entries_field.data_type().clone() else {
+                unreachable!("map entries are a struct");
+            };
+            let entries = StructArray::try_new(entry_fields, vec![keys, vals], None)
+                .map_err(|e| arrow_error("map entries", e))?;
+            Arc::new(
+                MapArray::try_new(
+                    Arc::new(entries_field),
+                    m.offsets().clone(),
+                    entries,
+                    m.nulls().cloned(),
+                    false,
+                )
+                .map_err(|e| arrow_error("map", e))?,
+            )
+        }
+        T::Struct(fields) => {
+            let s = a.as_struct();
+            let children = fields
+                .iter()
+                .zip(s.columns())
+                .map(|(f, c)| staged_array(c, &f.ty))
+                .collect::<Result<Vec<_>>>()?;
+            let staged = crate::load::staging_type(ty);
+            let T::Struct(staged_fields) = &staged else {
+                unreachable!("a struct stages as a struct");
+            };
+            Arc::new(
+                StructArray::try_new(struct_fields(staged_fields), children, s.nulls().cloned())
+                    .map_err(|e| arrow_error("struct", e))?,
+            )
+        }
+        _ => a.clone(),
+    })
+}
+
+/// `YYYY-MM-DD HH:MM:SS.ffffff` (proleptic Gregorian, UTC) of microseconds since the
+/// epoch; years outside 0000-9999 get a sign and at least four digits (ISO 8601's
+/// expanded form, which Trino and Spark both parse).
+fn timestamp_text(out: &mut String, us: i64) -> Result<()> {
+    use chrono::{Datelike, Timelike};
+    let ts = DateTime::from_timestamp_micros(us)
+        .ok_or_else(|| arrow_error("timestamp", format!("{us} µs is out of range")))?
+        .naive_utc();
+    let year = ts.year();
+    if (0..=9999).contains(&year) {
+        push_digits(out, year as u32, 4);
+    } else {
+        out.push_str(&format!("{year:+05}"));
+    }
+    out.push('-');
+    push_digits(out, ts.month(), 2);
+    out.push('-');
+    push_digits(out, ts.day(), 2);
+    out.push(' ');
+    push_digits(out, ts.hour(), 2);
+    out.push(':');
+    push_digits(out, ts.minute(), 2);
+    out.push(':');
+    push_digits(out, ts.second(), 2);
+    out.push('.');
+    push_digits(out, ts.nanosecond() / 1000, 6);
+    Ok(())
+}
+
+fn push_digits(out: &mut String, mut n: u32, width: usize) {
+    let mut buf = [b'0'; 10];
+    for i in (0..width).rev() {
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    // ASCII digits only.
+    out.push_str(std::str::from_utf8(&buf[..width]).unwrap_or_default());
+}

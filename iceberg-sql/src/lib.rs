@@ -112,6 +112,7 @@ pub mod error;
 pub mod evolve;
 pub mod expr;
 pub mod ident;
+pub mod load;
 pub mod maintenance;
 pub mod model;
 pub mod query;

@@ -56,6 +56,13 @@ pub enum StatementKind {
     CreateView,
     /// `DROP VIEW`.
     DropView,
+    /// The table a staged load reads its Parquet files through (Athena: `CREATE
+    /// EXTERNAL TABLE … STORED AS PARQUET LOCATION`; Spark: `CREATE TEMPORARY VIEW …
+    /// USING parquet`); see [`load`](crate::load).
+    CreateStagingTable,
+    /// Drops a staged load's staging table (Athena: `DROP TABLE IF EXISTS`; Spark:
+    /// `DROP VIEW IF EXISTS`).
+    DropStagingTable,
 }
 
 impl StatementKind {
@@ -81,6 +88,8 @@ impl StatementKind {
             StatementKind::Describe => "DESCRIBE",
             StatementKind::CreateView => "CREATE VIEW",
             StatementKind::DropView => "DROP VIEW",
+            StatementKind::CreateStagingTable => "CREATE STAGING TABLE",
+            StatementKind::DropStagingTable => "DROP STAGING TABLE",
         }
     }
 }

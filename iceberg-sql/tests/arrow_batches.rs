@@ -232,3 +232,102 @@ fn values_that_do_not_fit_are_refused() {
     .unwrap_err();
     assert!(e.message().contains("map key cannot be NULL"), "{e}");
 }
+
+/// The staged form a staged load writes: timestamps as exact text (year 1 to 9999,
+/// every microsecond), dates as day counts, nested values converted inside, NULLs kept
+/// at every level, everything else unchanged; and the row numbers of a merge.
+#[test]
+fn staged_form_keeps_every_value() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Int32Type, Int64Type};
+    use iceberg_sql::IcebergType as T;
+    let ts = |y, mo, d, h, mi, s, us| {
+        chrono::NaiveDate::from_ymd_opt(y, mo, d)
+            .unwrap()
+            .and_hms_micro_opt(h, mi, s, us)
+            .unwrap()
+    };
+    let columns = [
+        Column::new("ts", T::Timestamp),
+        Column::new("tz", T::TimestampTz),
+        Column::new("d", T::Date),
+        Column::new("n", T::decimal(38, 10)),
+        Column::new("l", T::list(T::Timestamp)),
+        Column::new("m", T::map(T::String, T::Date)),
+        Column::new("s", T::structure([("at", T::Timestamp), ("x", T::Long)])),
+    ];
+    let min = ts(1, 1, 1, 0, 0, 0, 0);
+    let max = ts(9999, 12, 31, 23, 59, 59, 999_999);
+    let rows = vec![
+        vec![
+            Value::Timestamp(min),
+            Value::TimestampTz(max.and_utc()),
+            Value::Date(min.date()),
+            Value::Decimal(iceberg_sql::Decimal::new(-(10i128.pow(38) - 1), 10)),
+            Value::List(vec![Value::Timestamp(max), Value::Null]),
+            Value::Map(vec![
+                ("a".into(), Value::Date(max.date())),
+                ("b".into(), Value::Null),
+            ]),
+            Value::Struct(vec![
+                Value::Timestamp(ts(2024, 2, 29, 12, 0, 0, 1)),
+                Value::Null,
+            ]),
+        ],
+        vec![Value::Null; 7],
+    ];
+    let batch = iceberg_sql::arrow::values_to_batch(&columns, rows).unwrap();
+    let staged = iceberg_sql::arrow::staged_batch(&batch, &columns, Some(41)).unwrap();
+    let text = |i: usize| staged.column(i).as_string::<i32>().clone();
+    assert_eq!(text(0).value(0), "0001-01-01 00:00:00.000000");
+    assert_eq!(text(1).value(0), "9999-12-31 23:59:59.999999+00:00");
+    let days = staged.column(2).as_primitive::<Int32Type>();
+    assert_eq!(
+        days.value(0),
+        -719_162,
+        "0001-01-01 is 719,162 days before 1970"
+    );
+    assert_eq!(staged.column(3).data_type(), batch.column(3).data_type());
+    let list = staged.column(4).as_list::<i32>().value(0);
+    assert_eq!(
+        list.as_string::<i32>().value(0),
+        "9999-12-31 23:59:59.999999"
+    );
+    assert!(list.is_null(1));
+    let map = staged.column(5).as_map().value(0);
+    assert_eq!(
+        map.column(1).as_primitive::<Int32Type>().value(0),
+        2_932_896
+    );
+    assert!(map.column(1).is_null(1));
+    let s = staged.column(6).as_struct();
+    assert_eq!(
+        s.column(0).as_string::<i32>().value(0),
+        "2024-02-29 12:00:00.000001"
+    );
+    assert!(s.column(1).is_null(0));
+    for c in 0..7 {
+        assert!(staged.column(c).is_null(1), "column {c}: NULL stays NULL");
+    }
+    let rows = staged.column(7).as_primitive::<Int64Type>();
+    assert_eq!((rows.value(0), rows.value(1)), (41, 42));
+    assert_eq!(
+        staged.schema().field(7).name(),
+        iceberg_sql::load::ROW_COLUMN
+    );
+    // A batch of another shape is refused with the column named.
+    let wrong = [Column::new("ts", T::Long)];
+    let e = iceberg_sql::arrow::check_batch(&batch.project(&[0]).unwrap(), &wrong).unwrap_err();
+    assert!(
+        e.message()
+            .contains("does not fit column `ts` of type long"),
+        "{e}"
+    );
+    let required = [Column::new("ts", T::Timestamp).required()];
+    let e = iceberg_sql::arrow::check_batch(&batch.project(&[0]).unwrap(), &required).unwrap_err();
+    assert!(
+        e.message()
+            .contains("is NOT NULL but the batch has 1 NULLs"),
+        "{e}"
+    );
+}

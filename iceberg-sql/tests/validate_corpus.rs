@@ -1426,3 +1426,69 @@ fn athena_accepts_unnest_but_no_other_table_function() {
         "as a table is not accepted by Athena",
     );
 }
+
+#[test]
+fn staging_table_shapes() {
+    let ok = |d, k, sql: &str| {
+        iceberg_sql::validate::validate_sql(sql, k, d, 0).unwrap_or_else(|e| panic!("{sql}: {e}"))
+    };
+    ok(A, K::CreateStagingTable,
+       "CREATE EXTERNAL TABLE db.s (a int, b array<string>) STORED AS PARQUET LOCATION 's3://b/s/'");
+    ok(A, K::DropStagingTable, "DROP TABLE IF EXISTS db.s");
+    ok(
+        S,
+        K::CreateStagingTable,
+        "CREATE TEMPORARY VIEW s (a int, b array<string>) USING parquet OPTIONS (path 's3://b/s/')",
+    );
+    ok(S, K::DropStagingTable, "DROP VIEW IF EXISTS s");
+    // Only these shapes.
+    reject(
+        A,
+        K::CreateStagingTable,
+        0,
+        "CREATE EXTERNAL TABLE db.s (a int) STORED AS ORC LOCATION 's3://b/s/'",
+        ErrorKind::Syntax,
+        "PARQUET",
+    );
+    reject(
+        A,
+        K::CreateStagingTable,
+        0,
+        "CREATE TABLE db.s (a int) LOCATION 's3://b/s/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        ErrorKind::DisallowedSyntax,
+        "expected a CREATE EXTERNAL TABLE … STORED AS PARQUET",
+    );
+    reject(
+        A,
+        K::DropStagingTable,
+        0,
+        "DROP TABLE db.s",
+        ErrorKind::DisallowedSyntax,
+        "DROP TABLE IF EXISTS",
+    );
+    reject(
+        S,
+        K::CreateStagingTable,
+        0,
+        "CREATE TEMPORARY VIEW s (a int) USING csv OPTIONS (path 's3://b/s/')",
+        ErrorKind::DisallowedSyntax,
+        "USING csv: staged files are read with USING parquet",
+    );
+    reject(
+        S,
+        K::DropStagingTable,
+        0,
+        "DROP TABLE IF EXISTS s",
+        ErrorKind::DisallowedSyntax,
+        "DROP VIEW IF EXISTS",
+    );
+    // EXTERNAL stays refused for Iceberg tables.
+    reject(
+        A,
+        K::CreateTable,
+        0,
+        "CREATE EXTERNAL TABLE db.s (a int) STORED AS PARQUET LOCATION 's3://b/s/'",
+        ErrorKind::DisallowedSyntax,
+        "CREATE EXTERNAL TABLE",
+    );
+}

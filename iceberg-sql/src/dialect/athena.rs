@@ -8,7 +8,8 @@
 
 use chrono::Timelike;
 
-use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, VacuumSpec, WriteFn};
+use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec, WriteFn};
+use crate::engine::staging::needs_conversion;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
     Column, FileFormat, PartitionField, PartitionTransform, TableDef, TableName, TableProperties,
@@ -50,7 +51,9 @@ pub(super) fn grammar(kind: StatementKind) -> Grammar {
         | StatementKind::CreateDatabase
         | StatementKind::DropDatabase
         | StatementKind::ShowTables
-        | StatementKind::Describe => Grammar::HiveDdl,
+        | StatementKind::Describe
+        | StatementKind::CreateStagingTable
+        | StatementKind::DropStagingTable => Grammar::HiveDdl,
         StatementKind::CreateTableAs
         | StatementKind::Insert
         | StatementKind::Update
@@ -488,6 +491,169 @@ pub(super) fn write_ctas_clauses(w: &mut SqlWriter, c: &CtasSpec<'_>) -> Result<
         }
     }
     w.push("\n) AS\n");
+    Ok(())
+}
+
+// ---- staged loads ------------------------------------------------------------------
+
+/// `CREATE EXTERNAL TABLE db.t (cols) STORED AS PARQUET LOCATION 's3://…'`: a Hive
+/// table over the staged files
+/// (<https://docs.aws.amazon.com/athena/latest/ug/create-table.html>). Athena reads
+/// Parquet columns by name, and ignores objects whose names start with `_` or `.`.
+pub(super) fn write_create_staging(w: &mut SqlWriter, s: &StagingSpec<'_>) -> Result<()> {
+    w.push("CREATE EXTERNAL TABLE ")
+        .table_name(s.table)
+        .push(" (\n  ");
+    w.list(s.columns, ",\n  ", |w, c| {
+        w.ident(&c.name).push_char(' ').ty(&c.ty);
+        Ok(())
+    })?;
+    w.push("\n)\nSTORED AS PARQUET\nLOCATION ");
+    w.ddl_string("location", s.location.as_str())?;
+    Ok(())
+}
+
+/// `DROP TABLE IF EXISTS db.t`: for a Hive (external) table Athena drops the metadata
+/// only; the staged files are deleted by the load itself.
+pub(super) fn write_drop_staging(w: &mut SqlWriter, table: &TableName) {
+    w.push("DROP TABLE IF EXISTS ").table_name(table);
+}
+
+/// The value of `ty` from its staged form: timestamps CAST from their text (exact: all
+/// six fractional digits are in the text), dates from their day count, nested values
+/// element by element (`transform`, `transform_keys`, `transform_values`, a rebuilt
+/// row that stays NULL when the staged row is NULL). `depth` names lambda variables.
+pub(super) fn write_unstaged(
+    w: &mut SqlWriter,
+    ty: &IcebergType,
+    value: WriteFn<'_>,
+    depth: usize,
+) -> Result<()> {
+    use IcebergType as T;
+    if !needs_conversion(ty) {
+        return value(w);
+    }
+    let rules = w.rules();
+    match ty {
+        T::Timestamp | T::TimestampTz => {
+            w.push("CAST(");
+            value(w)?;
+            w.push(" AS ").ty(ty).push_char(')');
+            Ok(())
+        }
+        T::Date => rules.write_date_from_days(w, value),
+        T::List(element) => {
+            let x = format!("x{depth}");
+            w.push("transform(");
+            value(w)?;
+            w.push(", ").push(&x).push(" -> ");
+            write_unstaged(
+                w,
+                element,
+                &mut |w| {
+                    w.push(&x);
+                    Ok(())
+                },
+                depth + 1,
+            )?;
+            w.push_char(')');
+            Ok(())
+        }
+        T::Map(key, val) => {
+            let (k, v) = (format!("k{depth}"), format!("v{depth}"));
+            let lambda = |w: &mut SqlWriter| {
+                w.push(", (").push(&k).push(", ").push(&v).push(") -> ");
+            };
+            let convert_values = needs_conversion(val);
+            if convert_values {
+                w.push("transform_values(");
+            }
+            if needs_conversion(key) {
+                w.push("transform_keys(");
+                value(w)?;
+                lambda(w);
+                write_unstaged(
+                    w,
+                    key,
+                    &mut |w| {
+                        w.push(&k);
+                        Ok(())
+                    },
+                    depth + 1,
+                )?;
+                w.push_char(')');
+            } else {
+                value(w)?;
+            }
+            if convert_values {
+                lambda(w);
+                write_unstaged(
+                    w,
+                    val,
+                    &mut |w| {
+                        w.push(&v);
+                        Ok(())
+                    },
+                    depth + 1,
+                )?;
+                w.push_char(')');
+            }
+            Ok(())
+        }
+        T::Struct(fields) => {
+            w.push("CASE WHEN ");
+            value(w)?;
+            w.push(" IS NULL THEN NULL ELSE ");
+            rules.write_struct_value(w, ty, &mut |w, i| {
+                let f = &fields[i];
+                write_unstaged(
+                    w,
+                    &f.ty,
+                    &mut |w| {
+                        value(w)?;
+                        w.push_char('.').ident(&f.name);
+                        Ok(())
+                    },
+                    depth + 1,
+                )
+            })?;
+            w.push(" END");
+            Ok(())
+        }
+        _ => value(w),
+    }
+}
+
+/// `date_add('day', n, DATE '1970-01-01')`: day arithmetic on the proleptic Gregorian
+/// calendar (Trino's `date_add` on ISO chronology), exact for every date.
+pub(super) fn write_date_from_days(w: &mut SqlWriter, days: WriteFn<'_>) -> Result<()> {
+    w.push("date_add('day', ");
+    days(w)?;
+    w.push(", DATE '1970-01-01')");
+    Ok(())
+}
+
+/// `CAST(ROW(v1, v2) AS row(a T1, b T2))`: Trino's row constructor has anonymous
+/// fields; the CAST names them.
+pub(super) fn write_struct_value(
+    w: &mut SqlWriter,
+    ty: &IcebergType,
+    field: &mut dyn FnMut(&mut SqlWriter, usize) -> Result<()>,
+) -> Result<()> {
+    let IcebergType::Struct(fields) = ty else {
+        return Err(Error::new(
+            ErrorKind::InvalidType,
+            format!("a struct value of type {}", ty.iceberg_name()),
+        ));
+    };
+    w.push("CAST(ROW(");
+    for i in 0..fields.len() {
+        if i > 0 {
+            w.push(", ");
+        }
+        field(w, i)?;
+    }
+    w.push(") AS ").ty(ty).push_char(')');
     Ok(())
 }
 

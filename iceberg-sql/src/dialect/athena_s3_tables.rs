@@ -22,7 +22,7 @@
 //!   this target's validator part).
 
 use super::athena;
-use super::{CtasSpec, DialectRules, OptimizeSpec, VacuumSpec};
+use super::{CtasSpec, DialectRules, OptimizeSpec, StagingSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{FileFormat, TableDef, TableName, TableProperties, TableProperty};
 use crate::render::SqlWriter;
@@ -143,6 +143,19 @@ impl DialectRules for AthenaS3Tables {
             ),
         )
         .with_hint("use IcebergCtas (without a location) for S3 Tables"))
+    }
+
+    /// A staged load's external Parquet table is a Hive table, which a table bucket cannot
+    /// hold: it holds Apache Iceberg tables only.
+    fn write_create_staging(&self, _w: &mut SqlWriter, _s: &StagingSpec<'_>) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "a staged load needs an external Parquet table over the staged files; a table \
+                 bucket holds Apache Iceberg tables only ({S3_TABLES_IN_ATHENA})"
+            ),
+        )
+        .with_hint("load S3 Tables with insert(&rows).batches() (the executor's append_rows)"))
     }
 
     fn check_execution_catalog(&self, catalog: Option<&str>) -> Result<()> {

@@ -40,8 +40,7 @@ use crate::expr::Expr;
 use crate::maintenance::VacuumRetention;
 use crate::model::{
     Column, DatabaseName, FileFormat, Location, PartitionField, TableDef, TableName,
-    TableProperties,
-    TableProperty,
+    TableProperties, TableProperty,
 };
 use crate::query::{MetadataTable, Snapshot};
 use crate::render::SqlWriter;
@@ -150,6 +149,17 @@ pub(crate) struct CtasSpec<'a> {
     pub partitioning: &'a [PartitionField],
     /// Table properties.
     pub properties: &'a TableProperties,
+}
+
+/// The staging table of a staged load: Parquet files under `location` with `columns`
+/// (already of their staging types).
+pub(crate) struct StagingSpec<'a> {
+    /// The staging table's name.
+    pub table: &'a TableName,
+    /// Its columns, of their staging types.
+    pub columns: &'a [Column],
+    /// The S3 folder holding the Parquet files.
+    pub location: &'a Location,
 }
 
 /// Writes part of a statement through the writer (used where a hook wraps text the
@@ -389,6 +399,50 @@ pub(crate) trait DialectRules: Sync {
     /// run in; `None` is Athena's default catalog.
     fn check_execution_catalog(&self, catalog: Option<&str>) -> Result<()> {
         athena_s3_tables::refuse_s3_tables_catalog(self.name(), catalog)
+    }
+
+    // ---- staged loads ----------------------------------------------------------------
+
+    /// Writes the statement that exposes a staged load's Parquet files as a table.
+    fn write_create_staging(&self, w: &mut SqlWriter, s: &StagingSpec<'_>) -> Result<()> {
+        athena::write_create_staging(w, s)
+    }
+
+    /// Writes the statement that drops a staged load's table (if it exists).
+    fn write_drop_staging(&self, w: &mut SqlWriter, table: &TableName) {
+        athena::write_drop_staging(w, table);
+    }
+
+    /// Writes a reference to the staging table in a DML statement.
+    fn write_staging_name(&self, w: &mut SqlWriter, table: &TableName) {
+        w.table_name(table);
+    }
+
+    /// Writes the value of Iceberg type `ty` from its staged form, which `value`
+    /// writes (see `engine::staging` for what each type is staged as).
+    fn write_unstaged(
+        &self,
+        w: &mut SqlWriter,
+        ty: &IcebergType,
+        value: WriteFn<'_>,
+    ) -> Result<()> {
+        athena::write_unstaged(w, ty, value, 0)
+    }
+
+    /// Writes a `date` from a count of days since 1970-01-01, which `days` writes.
+    fn write_date_from_days(&self, w: &mut SqlWriter, days: WriteFn<'_>) -> Result<()> {
+        athena::write_date_from_days(w, days)
+    }
+
+    /// Writes a value of struct type `ty` from one expression per field, in order
+    /// (`field(w, i)` writes field `i`).
+    fn write_struct_value(
+        &self,
+        w: &mut SqlWriter,
+        ty: &IcebergType,
+        field: &mut dyn FnMut(&mut SqlWriter, usize) -> Result<()>,
+    ) -> Result<()> {
+        athena::write_struct_value(w, ty, field)
     }
 
     // ---- reading live definitions ----------------------------------------------------

@@ -8,7 +8,7 @@
 //! (<https://iceberg.apache.org/docs/latest/spark-queries/#inspecting-tables>).
 
 use super::athena;
-use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, VacuumSpec, WriteFn};
+use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec, WriteFn};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 use crate::model::{
@@ -279,6 +279,64 @@ impl DialectRules for Spark {
                  or create a table with IcebergCtas",
             ),
         )
+    }
+
+    /// `CREATE TEMPORARY VIEW v (cols) USING parquet OPTIONS (path 's3://…')`: a view
+    /// over the files that lives only in this session, so it needs no catalog that
+    /// accepts non-Iceberg tables and nothing is left in one if the session dies
+    /// (<https://spark.apache.org/docs/latest/sql-ref-syntax-ddl-create-view.html>).
+    /// Spark, like Hive, skips files whose names start with `_` or `.`.
+    fn write_create_staging(&self, w: &mut SqlWriter, s: &StagingSpec<'_>) -> Result<()> {
+        w.push("CREATE TEMPORARY VIEW ")
+            .ident(&s.table.table)
+            .push(" (\n  ");
+        w.list(s.columns, ",\n  ", |w, c| {
+            w.ident(&c.name).push_char(' ').ty(&c.ty);
+            Ok(())
+        })?;
+        w.push("\n)\nUSING parquet\nOPTIONS (path ");
+        w.ddl_string("location", s.location.as_str())?;
+        w.push_char(')');
+        Ok(())
+    }
+
+    fn write_drop_staging(&self, w: &mut SqlWriter, table: &TableName) {
+        w.push("DROP VIEW IF EXISTS ").ident(&table.table);
+    }
+
+    /// A temporary view has a one-part name.
+    fn write_staging_name(&self, w: &mut SqlWriter, table: &TableName) {
+        w.ident(&table.table);
+    }
+
+    /// `date_from_unix_date(n)` (Spark 3.1+).
+    fn write_date_from_days(&self, w: &mut SqlWriter, days: WriteFn<'_>) -> Result<()> {
+        w.push("date_from_unix_date(");
+        days(w)?;
+        w.push_char(')');
+        Ok(())
+    }
+
+    /// `named_struct('a', v1, 'b', v2)`.
+    fn write_struct_value(
+        &self,
+        w: &mut SqlWriter,
+        ty: &IcebergType,
+        field: &mut dyn FnMut(&mut SqlWriter, usize) -> Result<()>,
+    ) -> Result<()> {
+        let IcebergType::Struct(fields) = ty else {
+            return athena::write_struct_value(w, ty, field);
+        };
+        w.push("named_struct(");
+        for (i, f) in fields.iter().enumerate() {
+            if i > 0 {
+                w.push(", ");
+            }
+            w.string(&f.name).push(", ");
+            field(w, i)?;
+        }
+        w.push_char(')');
+        Ok(())
     }
 
     /// Spark prints Iceberg `timestamptz` as `timestamp`.

@@ -16,7 +16,7 @@
 //! options, and snapshot expiry before a fixed timestamp.
 
 use super::athena;
-use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, VacuumSpec};
+use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
     Column, Compression, FileFormat, PartitionField, TableDef, TableName, TableProperties,
@@ -327,6 +327,18 @@ impl DialectRules for Trino {
              Trino's Iceberg connector creates Iceberg tables",
         )
         .with_hint("use IcebergCtas, which Trino writes as CREATE TABLE … WITH (format = …) AS SELECT …"))
+    }
+
+    /// A staged load reads its Parquet files through an external table, which the Iceberg
+    /// connector cannot create: it creates Iceberg tables only
+    /// (<https://trino.io/docs/current/connector/iceberg.html>).
+    fn write_create_staging(&self, _w: &mut SqlWriter, _s: &StagingSpec<'_>) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            "a staged load needs an external Parquet table over the staged files; Trino's Iceberg \
+             connector creates Iceberg tables only (https://trino.io/docs/current/connector/iceberg.html)",
+        )
+        .with_hint("load with insert(&rows).batches() for Trino, or stage through Athena"))
     }
 
     fn check_unload(&self) -> Result<()> {

@@ -17,7 +17,7 @@ use std::ops::ControlFlow;
 use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
     AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, DescribeAlias, Expr,
-    FromTable, HiveDescribeFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
+    FromTable, HiveDescribeFormat, HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
     MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, ShowCreateObject,
     ShowStatementFilterPosition, ShowStatementInClause, Spanned, SqlOption, Statement, TableFactor,
     TableObject, TableVersion, Value, ValueWithSpan, Visit, Visitor,
@@ -513,6 +513,49 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
             Ok(())
         }
         (K::DropView, _) => Err(wrong_kind(ctx, stmt, "a DROP VIEW")),
+        (K::CreateStagingTable | K::DropStagingTable, _) => ctx.target.check_staging(ctx, stmt),
+    }
+}
+
+/// A staging table's CREATE: columns, the Parquet format `format` accepts, a location,
+/// and nothing else (the target checks EXTERNAL / TEMPORARY).
+pub(super) fn staging_shape(ct: &CreateTable, format: impl Fn(&HiveIOFormat) -> bool) -> bool {
+    let Some(h) = &ct.hive_formats else {
+        return false;
+    };
+    let mut probe = ct.clone();
+    probe.columns.clear();
+    probe.hive_formats = None;
+    probe.external = false;
+    probe.temporary = false;
+    !ct.columns.is_empty()
+        && h.row_format.is_none()
+        && h.serde_properties.is_none()
+        && h.location.is_some()
+        && h.storage.as_ref().is_some_and(format)
+        && probe == CreateTableBuilder::new(ct.name.clone()).build()
+}
+
+/// `DROP <object> IF EXISTS name`: one name, no other option.
+pub(super) fn check_drop_staging(
+    ctx: &Ctx,
+    stmt: &Statement,
+    object: ObjectType,
+    expected: &str,
+) -> Result<()> {
+    match stmt {
+        Statement::Drop {
+            object_type,
+            if_exists: true,
+            names,
+            cascade: false,
+            restrict: false,
+            purge: false,
+            temporary: false,
+            table: None,
+            ..
+        } if *object_type == object && names.len() == 1 => Ok(()),
+        _ => Err(wrong_kind(ctx, stmt, &format!("{expected} <one name>"))),
     }
 }
 

@@ -183,6 +183,68 @@ pub(super) fn create_external_table(h: &Hooks, p: &mut Parser) -> Result<Stateme
     )
 }
 
+/// A staged load's staging table, in one of two shapes:
+///
+/// * Athena (Hive DDL): `CREATE EXTERNAL TABLE name (cols) STORED AS PARQUET LOCATION 's'`;
+/// * Spark: `CREATE TEMPORARY VIEW name (cols) USING parquet OPTIONS (path 's')`.
+///
+/// Mapped onto a `CreateTable` with `external` (Athena) or `temporary` (Spark) set,
+/// the format in `hive_formats.storage` and the path in `hive_formats.location`.
+pub(super) fn create_staging_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+    let spark = h.grammar == Grammar::Spark;
+    p.expect_keyword_is(Keyword::CREATE)?;
+    if spark {
+        p.expect_keywords(&[Keyword::TEMPORARY, Keyword::VIEW])?;
+    } else {
+        p.expect_keywords(&[Keyword::EXTERNAL, Keyword::TABLE])?;
+    }
+    let name = p.parse_object_name(false)?;
+    p.expect_token(&Token::LParen)?;
+    let columns = p.parse_comma_separated(|p| column_def(h, p))?;
+    p.expect_token(&Token::RParen)?;
+    let storage = if spark {
+        p.expect_keyword_is(Keyword::USING)?;
+        let format = p.parse_identifier()?;
+        if !format.value.eq_ignore_ascii_case("parquet") || format.quote_style.is_some() {
+            return h.refuse(
+                format_args!("USING {format}: staged files are read with USING parquet"),
+                format.span.start,
+            );
+        }
+        HiveIOFormat::Using { format }
+    } else {
+        p.expect_keywords(&[Keyword::STORED, Keyword::AS])?;
+        expect_words(p, &["PARQUET"], "PARQUET (staged files are Parquet)")?;
+        HiveIOFormat::FileFormat {
+            format: sqlparser::ast::FileFormat::PARQUET,
+        }
+    };
+    let location = if spark {
+        p.expect_keyword_is(Keyword::OPTIONS)?;
+        p.expect_token(&Token::LParen)?;
+        expect_words(p, &["path"], "path 's3://…' (the only option)")?;
+        let path = quoted_string(h, p, "the staging path")?;
+        p.expect_token(&Token::RParen)?;
+        path
+    } else {
+        p.expect_keyword_is(Keyword::LOCATION)?;
+        quoted_string(h, p, "LOCATION")?
+    };
+    Ok(Statement::CreateTable(
+        CreateTableBuilder::new(name)
+            .external(!spark)
+            .temporary(spark)
+            .columns(columns)
+            .hive_formats(Some(HiveFormat {
+                row_format: None,
+                serde_properties: None,
+                storage: Some(storage),
+                location: Some(location),
+            }))
+            .build(),
+    ))
+}
+
 /// The keywords of the next two tokens, for a parser's statement dispatch.
 pub(super) fn first_keywords(p: &Parser) -> (Keyword, Keyword) {
     (kw(p, 0), kw(p, 1))

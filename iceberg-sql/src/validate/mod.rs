@@ -100,9 +100,9 @@ pub fn validate_sql(
     check_size(sql)?;
     let grammar = dialect.grammar(kind);
     let target = dialect.rules().syntax();
-    let (tokens, deep) = lex(sql, grammar, dialect)?;
+    let (tokens, deep) = lex(sql, kind, grammar, dialect)?;
     let work = move || {
-        let mut stmt = parse_tokens(sql, grammar, target, tokens)?;
+        let mut stmt = parse_tokens(sql, kind, grammar, target, tokens)?;
         let checked = allow::check(&mut stmt, sql, kind, dialect, param_count);
         if deep {
             teardown::teardown(stmt);
@@ -142,9 +142,9 @@ pub(crate) fn with_parsed<R: Send>(
 ) -> Result<R> {
     let grammar = dialect.grammar(kind);
     let target = dialect.rules().syntax();
-    let (tokens, deep) = lex(sql, grammar, dialect)?;
+    let (tokens, deep) = lex(sql, kind, grammar, dialect)?;
     let work = move || {
-        let stmt = parse_tokens(sql, grammar, target, tokens)?;
+        let stmt = parse_tokens(sql, kind, grammar, target, tokens)?;
         let out = f(&stmt);
         if deep {
             teardown::teardown(stmt);
@@ -193,9 +193,14 @@ fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 
 /// Tokenizes `sql` and runs the pre-pass; the flag says whether the text has operator
 /// chains long enough to need the big stack and [`teardown::teardown`].
-fn lex(sql: &str, grammar: Grammar, dialect: Dialect) -> Result<(Vec<TokenWithSpan>, bool)> {
+fn lex(
+    sql: &str,
+    kind: StatementKind,
+    grammar: Grammar,
+    dialect: Dialect,
+) -> Result<(Vec<TokenWithSpan>, bool)> {
     let target = dialect.rules().syntax();
-    let parser = target.parser(grammar);
+    let parser = target.parser(grammar, kind);
     let mut tokens = Tokenizer::new(parser.as_ref(), sql)
         .tokenize_with_location()
         .map_err(|e| syntax_error(sql, target.grammar_name(grammar), &e.to_string()))?;
@@ -213,11 +218,12 @@ fn lex(sql: &str, grammar: Grammar, dialect: Dialect) -> Result<(Vec<TokenWithSp
 /// Parses the pre-passed tokens as exactly one statement.
 fn parse_tokens(
     sql: &str,
+    kind: StatementKind,
     grammar: Grammar,
     target: &dyn TargetSyntax,
     tokens: Vec<TokenWithSpan>,
 ) -> Result<SqlStatement> {
-    let d: Box<dyn ParserDialect> = target.parser(grammar);
+    let d: Box<dyn ParserDialect> = target.parser(grammar, kind);
     let mut parser = Parser::new(d.as_ref())
         .with_recursion_limit(RECURSION_LIMIT)
         .with_tokens_with_locations(tokens);

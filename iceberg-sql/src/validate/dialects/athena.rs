@@ -5,8 +5,8 @@
 
 use sqlparser::ast::Spanned;
 use sqlparser::ast::{
-    CreateTable, CreateTableOptions, DataType, Expr, ShowStatementFilter, SqlOption, Statement,
-    Value,
+    CreateTable, CreateTableOptions, DataType, Expr, FileFormat, HiveIOFormat, ObjectType,
+    ShowStatementFilter, SqlOption, Statement, Value,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::Keyword;
@@ -16,16 +16,19 @@ use super::{ParserDialect, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
-use crate::validate::allow::{object_span, wrong_kind, Ctx, Exempt};
+use crate::validate::allow::{
+    check_drop_staging, object_span, staging_shape, wrong_kind, Ctx, Exempt,
+};
 use crate::validate::hooks::{self, Hooks, Refusals};
 
 /// Athena's allow-list part.
 pub(crate) struct AthenaSyntax;
 
 impl TargetSyntax for AthenaSyntax {
-    fn parser(&self, grammar: Grammar) -> Box<dyn ParserDialect> {
+    fn parser(&self, grammar: Grammar, kind: StatementKind) -> Box<dyn ParserDialect> {
         Box::new(AthenaDialect {
             ddl: grammar == Grammar::HiveDdl,
+            staging: kind == StatementKind::CreateStagingTable,
             refusals: Refusals::default(),
         })
     }
@@ -112,6 +115,33 @@ impl TargetSyntax for AthenaSyntax {
         }
     }
 
+    /// `CREATE EXTERNAL TABLE t (cols) STORED AS PARQUET LOCATION '…'` (the hook's
+    /// shape) and `DROP TABLE IF EXISTS t`.
+    fn check_staging(&self, ctx: &Ctx, stmt: &Statement) -> Result<()> {
+        match (ctx.kind, stmt) {
+            (StatementKind::CreateStagingTable, Statement::CreateTable(ct))
+                if ct.external
+                    && !ct.temporary
+                    && staging_shape(ct, |f| {
+                        matches!(
+                            f,
+                            HiveIOFormat::FileFormat {
+                                format: FileFormat::PARQUET
+                            }
+                        )
+                    }) =>
+            {
+                Ok(())
+            }
+            (StatementKind::CreateStagingTable, _) => Err(wrong_kind(
+                ctx,
+                stmt,
+                "a CREATE EXTERNAL TABLE … STORED AS PARQUET LOCATION '…'",
+            )),
+            (_, stmt) => check_drop_staging(ctx, stmt, ObjectType::Table, "a DROP TABLE IF EXISTS"),
+        }
+    }
+
     /// `UNLOAD (SELECT …) TO 's3://…' WITH (…)`.
     fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
         let Statement::Unload {
@@ -169,6 +199,8 @@ pub(crate) fn check_show_tables_filter(
 pub(crate) struct AthenaDialect {
     /// `true` for [`Grammar::HiveDdl`], `false` for [`Grammar::TrinoDml`].
     ddl: bool,
+    /// Parsing a staged load's `CREATE EXTERNAL TABLE` (refused for every other kind).
+    staging: bool,
     refusals: Refusals,
 }
 
@@ -271,6 +303,9 @@ impl SqlDialect for AthenaDialect {
         };
         match hooks::first_keywords(parser) {
             (Keyword::CREATE, Keyword::TABLE) => Some(hooks::create_table(&h, parser)),
+            (Keyword::CREATE, Keyword::EXTERNAL) if self.staging => {
+                Some(hooks::create_staging_table(&h, parser))
+            }
             (Keyword::CREATE, Keyword::EXTERNAL) => Some(hooks::create_external_table(&h, parser)),
             (Keyword::CREATE, Keyword::DATABASE) => Some(hooks::create_database(&h, parser)),
             (Keyword::ALTER, Keyword::TABLE) => Some(hooks::alter_table(&h, parser)),

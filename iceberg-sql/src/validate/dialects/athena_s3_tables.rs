@@ -10,6 +10,7 @@ use super::athena::{check_create_table_shape, AthenaSyntax};
 use super::{ParserDialect, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::error::Result;
+use crate::statement::StatementKind;
 use crate::validate::allow::{object_span, Ctx, Exempt};
 
 /// AWS's page on S3 Tables in Athena, cited by every refusal.
@@ -20,8 +21,8 @@ const S3_TABLES_IN_ATHENA: &str =
 pub(crate) struct AthenaS3TablesSyntax;
 
 impl TargetSyntax for AthenaS3TablesSyntax {
-    fn parser(&self, grammar: Grammar) -> Box<dyn ParserDialect> {
-        AthenaSyntax.parser(grammar)
+    fn parser(&self, grammar: Grammar, kind: StatementKind) -> Box<dyn ParserDialect> {
+        AthenaSyntax.parser(grammar, kind)
     }
 
     /// Athena's shapes; a CREATE TABLE names no LOCATION.
@@ -74,5 +75,16 @@ impl TargetSyntax for AthenaS3TablesSyntax {
 
     fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
         AthenaSyntax.check_unload(ctx, stmt, exempt)
+    }
+
+    /// Never built: the dialect refuses staged loads on S3 Tables.
+    fn check_staging(&self, ctx: &Ctx, _stmt: &Statement) -> Result<()> {
+        Err(ctx.at_word(
+            format!(
+                "a staging table on S3 Tables: a table bucket holds Apache Iceberg tables only \
+                 ({S3_TABLES_IN_ATHENA})"
+            ),
+            "TABLE",
+        ))
     }
 }

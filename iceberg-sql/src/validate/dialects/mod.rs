@@ -23,6 +23,7 @@ use super::allow::{Ctx, Exempt};
 use super::hooks::Refusals;
 use crate::dialect::Grammar;
 use crate::error::Result;
+use crate::statement::StatementKind;
 
 /// A sqlparser dialect whose hooks leave their refusals in a slot of their own.
 pub(crate) trait ParserDialect: SqlDialect {
@@ -32,8 +33,8 @@ pub(crate) trait ParserDialect: SqlDialect {
 
 /// The validator's part of one target.
 pub(crate) trait TargetSyntax: Sync {
-    /// A parser for `grammar` (with an empty refusal slot).
-    fn parser(&self, grammar: Grammar) -> Box<dyn ParserDialect>;
+    /// A parser for statements of `kind` in `grammar` (with an empty refusal slot).
+    fn parser(&self, grammar: Grammar, kind: StatementKind) -> Box<dyn ParserDialect>;
 
     /// The clauses of a CREATE TABLE or CTAS (the kind is `ctx.kind`); names that are
     /// not names (property keys) go into `exempt`.
@@ -92,4 +93,7 @@ pub(crate) trait TargetSyntax: Sync {
     fn system_time_refusal(&self) -> &'static str {
         "Athena engine v2 syntax, removed in engine v3"
     }
+    /// A staged load's staging table: its creation over the staged files (kind
+    /// `CreateStagingTable`) or its removal (`DropStagingTable`).
+    fn check_staging(&self, ctx: &Ctx, stmt: &Statement) -> Result<()>;
 }

@@ -5,7 +5,7 @@
 //! `DROP DATABASE … CASCADE`.
 
 use sqlparser::ast::{
-    CreateTable, CreateTableOptions, FunctionArg, FunctionArguments, HiveIOFormat,
+    CreateTable, CreateTableOptions, FunctionArg, FunctionArguments, HiveIOFormat, ObjectType,
     ShowStatementFilter, Spanned, Statement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
@@ -17,15 +17,20 @@ use super::{ParserDialect, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
-use crate::validate::allow::{object_span, wrong_kind, Ctx, Exempt};
+use crate::validate::allow::{
+    check_drop_staging, object_span, staging_shape, wrong_kind, Ctx, Exempt,
+};
 use crate::validate::hooks::{self, Hooks, Refusals};
 
 /// Spark's allow-list part.
 pub(crate) struct SparkSyntax;
 
 impl TargetSyntax for SparkSyntax {
-    fn parser(&self, _grammar: Grammar) -> Box<dyn ParserDialect> {
-        Box::new(SparkDialect::default())
+    fn parser(&self, _grammar: Grammar, kind: StatementKind) -> Box<dyn ParserDialect> {
+        Box::new(SparkDialect {
+            staging: kind == StatementKind::CreateStagingTable,
+            refusals: Refusals::default(),
+        })
     }
 
     /// `CREATE TABLE t (…) USING iceberg …` or `CREATE TABLE t USING iceberg … AS SELECT`.
@@ -93,6 +98,30 @@ impl TargetSyntax for SparkSyntax {
         }
     }
 
+    /// `CREATE TEMPORARY VIEW v (cols) USING parquet OPTIONS (path '…')` (the hook's
+    /// shape) and `DROP VIEW IF EXISTS v`.
+    fn check_staging(&self, ctx: &Ctx, stmt: &Statement) -> Result<()> {
+        match (ctx.kind, stmt) {
+            (StatementKind::CreateStagingTable, Statement::CreateTable(ct))
+                if ct.temporary
+                    && !ct.external
+                    && ct.name.0.len() == 1
+                    && staging_shape(
+                        ct,
+                        |f| matches!(f, HiveIOFormat::Using { format } if format.value.eq_ignore_ascii_case("parquet")),
+                    ) =>
+            {
+                Ok(())
+            }
+            (StatementKind::CreateStagingTable, _) => Err(wrong_kind(
+                ctx,
+                stmt,
+                "a CREATE TEMPORARY VIEW v (…) USING parquet OPTIONS (path '…')",
+            )),
+            (_, stmt) => check_drop_staging(ctx, stmt, ObjectType::View, "a DROP VIEW IF EXISTS"),
+        }
+    }
+
     fn check_unload(&self, ctx: &Ctx, _stmt: &Statement, _exempt: &mut Exempt) -> Result<()> {
         Err(ctx.at_span(
             "UNLOAD is Athena-only; Spark has no UNLOAD statement",
@@ -130,6 +159,8 @@ impl TargetSyntax for SparkSyntax {
 /// tables, `CALL catalog.system.procedure(…)`.
 #[derive(Debug, Default)]
 pub(crate) struct SparkDialect {
+    /// Parsing a staged load's `CREATE TEMPORARY VIEW … USING parquet`.
+    staging: bool,
     refusals: Refusals,
 }
 
@@ -226,6 +257,9 @@ impl SqlDialect for SparkDialect {
         match hooks::first_keywords(parser) {
             (Keyword::CREATE, Keyword::TABLE) => Some(hooks::create_table(&h, parser)),
             (Keyword::CREATE, Keyword::DATABASE) => Some(hooks::create_database(&h, parser)),
+            (Keyword::CREATE, Keyword::TEMPORARY) if self.staging => {
+                Some(hooks::create_staging_table(&h, parser))
+            }
             (Keyword::ALTER, Keyword::TABLE) => Some(hooks::alter_table(&h, parser)),
             _ => None,
         }

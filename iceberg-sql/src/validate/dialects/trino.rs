@@ -40,7 +40,7 @@ use crate::validate::hooks::{self, here, kw, word_is, Hooks, Refusals};
 pub(crate) struct TrinoSyntax;
 
 impl TargetSyntax for TrinoSyntax {
-    fn parser(&self, _grammar: Grammar) -> Box<dyn ParserDialect> {
+    fn parser(&self, _grammar: Grammar, _kind: StatementKind) -> Box<dyn ParserDialect> {
         Box::new(TrinoDialect::default())
     }
 
@@ -102,6 +102,14 @@ impl TargetSyntax for TrinoSyntax {
     fn check_unload(&self, ctx: &Ctx, _stmt: &Statement, _exempt: &mut Exempt) -> Result<()> {
         Err(ctx.at_span(
             "UNLOAD is Athena-only; Trino has no UNLOAD statement",
+            Span::empty(),
+        ))
+    }
+
+    /// Never built: the dialect refuses staged loads on Trino.
+    fn check_staging(&self, ctx: &Ctx, _stmt: &Statement) -> Result<()> {
+        Err(ctx.at_span(
+            "a staging table on Trino: the Iceberg connector creates Iceberg tables only",
             Span::empty(),
         ))
     }

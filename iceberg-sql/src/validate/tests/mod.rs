@@ -382,7 +382,7 @@ const ATHENA_WORDS: prepass::Target = prepass::Target {
 
 #[test]
 fn signs_are_not_counted_as_operator_chains() {
-    let d = dialects::athena::AthenaSyntax.parser(Grammar::TrinoDml);
+    let d = dialects::athena::AthenaSyntax.parser(Grammar::TrinoDml, StatementKind::Select);
     let d = d.as_ref();
     let rows = vec!["(-1, -2.5)"; 3_000].join(", ");
     let sql = format!("INSERT INTO db.t (a, b) VALUES {rows}");

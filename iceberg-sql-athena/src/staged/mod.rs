@@ -1,0 +1,973 @@
+//! Staged loads (feature `staged-load`): a table's rows written as Parquet files under
+//! an S3 prefix, exposed as a staging table, and copied into the Iceberg table with one
+//! `INSERT … SELECT` (or `MERGE` on keys): one query, one commit, one snapshot, however
+//! many rows.
+//!
+//! ```no_run
+//! use iceberg_sql::prelude::*;
+//! use iceberg_sql_athena::staged::{LoadOptions, Staging};
+//! # async fn run<T: IcebergTable + Sync>(executor: iceberg_sql_athena::AthenaExecutor, rows: Vec<T>) -> Result<(), Box<dyn std::error::Error>> {
+//! let staging = Staging::s3_from_env(Location::parse("s3://my-datalake/staging/")?)?;
+//! let report = executor
+//!     .load_rows(&rows, LoadOptions::new("events-2024-05-01", staging), |p| println!("{p}"))
+//!     .await?;
+//! println!("{} rows in {} files, one commit: {}", report.rows, report.files.len(),
+//!          report.write.as_ref().map_or("", |o| o.query_id.as_str()));
+//! # Ok(()) }
+//! ```
+//!
+//! The parts: the plan ([`iceberg_sql::load::LoadPlan`], its statements in the
+//! target's dialect), the [`StagingWriter`] (Arrow to Parquet to an object store), and
+//! the driver ([`run_load`]) that runs the plan's statements through a [`LoadRunner`]:
+//! the [`AthenaExecutor`] in production, another engine in tests.
+//!
+//! # Safety of a load
+//!
+//! * **Exactly once.** The write statement runs with a `ClientRequestToken` derived
+//!   from the load id and the target table ([`write_token`]); the staging table and
+//!   folder are named after them too, so a run of the same load again sends the same
+//!   statement text with the same token, and Athena answers with the execution that
+//!   already ran instead of writing again. A write that committed is never repeated
+//!   while Athena remembers the token (AWS does not document for how long); after
+//!   that, [`LoadOptions::skip_committed`] with the earlier report does not depend on
+//!   Athena's memory. A merge is idempotent by key in any case.
+//! * **Cleanup on every path.** Before staging, a staging table and files a crashed run
+//!   of the same load left are removed; after the write, or after a failure at any
+//!   step (staging, exposing, writing), the staging table is dropped and every object
+//!   under the prefix deleted. A failed cleanup is reported ([`LoadStep::CleaningUp`])
+//!   with the write's commit state. If the future is dropped, the executor's entry
+//!   points start the cleanup in a task on the current runtime.
+//! * **A partial prefix is never read.** The staging table is created only after
+//!   every file is complete, and only if the prefix holds exactly the files this run
+//!   wrote (names and sizes).
+//! * **No collision.** Staging names derive from the target and the load id: loads with
+//!   different ids never share a table or folder.
+
+mod writer;
+
+pub use writer::{StagedFile, StagingWriter, WriterOptions};
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrow_array::RecordBatch;
+use futures::future::BoxFuture;
+use futures::stream::{self, BoxStream, Stream, StreamExt};
+use object_store::path::Path;
+use object_store::ObjectStore;
+use tracing::Instrument;
+
+use iceberg_sql::load::{LoadMode, LoadPlan, MergeOn, StagedLoad};
+use iceberg_sql::{Column, IcebergTable, Location, Statement, TableDef, TableName};
+
+use crate::error::CommitState;
+use crate::executor::{AthenaExecutor, ExecuteOptions};
+use crate::lifecycle::EnsureOptions;
+use crate::outcome::QueryOutcome;
+
+/// A boxed error from a source, a runner or the store.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Why staging failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StagingError {
+    /// A batch does not fit the table (names, types, NULL in a required column).
+    #[error("{0}")]
+    Batch(Box<iceberg_sql::Error>),
+    /// The Parquet encoder failed.
+    #[error("parquet: {0}")]
+    Parquet(#[source] parquet::errors::ParquetError),
+    /// The object store failed.
+    #[error("object store: {0}")]
+    Store(#[source] object_store::Error),
+    /// A writer task failed.
+    #[error("staging task: {0}")]
+    Task(String),
+    /// The staging location or store does not fit.
+    #[error("{0}")]
+    Config(String),
+    /// The prefix holds objects this run did not write.
+    #[error("the staging prefix {prefix} holds objects this load did not write ({found:?}); it is not exposed")]
+    ForeignObjects {
+        /// The prefix.
+        prefix: String,
+        /// What was listed that the load did not write, or did not find.
+        found: Vec<String>,
+    },
+    /// The rows' source failed.
+    #[error("the rows' source failed: {0}")]
+    Input(BoxError),
+}
+
+/// Where a load's files go: an object store for the bucket of `root`, and the S3
+/// folder under which each load gets its own folder.
+#[derive(Clone)]
+pub struct Staging {
+    store: Arc<dyn ObjectStore>,
+    root: Location,
+}
+
+impl fmt::Debug for Staging {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Staging")
+            .field("store", &self.store.to_string())
+            .field("root", &self.root)
+            .finish()
+    }
+}
+
+impl Staging {
+    /// `store` holds the objects of `root`'s bucket, by key (`s3://bucket/a/b` is
+    /// `a/b` in it): an `AmazonS3` for that bucket in production, a `LocalFileSystem`
+    /// rooted at a directory standing for the bucket, or an `InMemory` store in tests.
+    pub fn new(store: Arc<dyn ObjectStore>, root: Location) -> Self {
+        Staging { store, root }
+    }
+
+    /// An S3 store for `root`'s bucket from the environment (`AWS_ACCESS_KEY_ID`,
+    /// `AWS_REGION`, `AWS_ENDPOINT`, web identity, ECS and EC2 instance credentials:
+    /// object_store's `AmazonS3Builder::from_env`).
+    pub fn s3_from_env(root: Location) -> Result<Self, StagingError> {
+        let bucket = bucket_of(&root)?;
+        let store = object_store::aws::AmazonS3Builder::from_env()
+            .with_bucket_name(bucket)
+            .build()
+            .map_err(StagingError::Store)?;
+        Ok(Staging::new(Arc::new(store), root))
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn ObjectStore> {
+        &self.store
+    }
+
+    /// The root folder.
+    pub fn root(&self) -> &Location {
+        &self.root
+    }
+
+    /// The store path of `location` (a folder in the root's bucket).
+    pub fn path_of(&self, location: &Location) -> Result<Path, StagingError> {
+        let bucket = bucket_of(&self.root)?;
+        let head = format!("s3://{bucket}/");
+        let key = location.as_str().strip_prefix(&head).ok_or_else(|| {
+            StagingError::Config(format!(
+                "{location} is not in bucket {bucket} of the staging store"
+            ))
+        })?;
+        Path::parse(key.trim_end_matches('/'))
+            .map_err(|e| StagingError::Config(format!("staging path {key}: {e}")))
+    }
+}
+
+fn bucket_of(root: &Location) -> Result<String, StagingError> {
+    root.as_str()
+        .strip_prefix("s3://")
+        .and_then(|r| r.split('/').next())
+        .filter(|b| !b.is_empty())
+        .map(str::to_string)
+        .ok_or_else(|| StagingError::Config(format!("{root} names no bucket")))
+}
+
+/// How to run a staged load.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct LoadOptions {
+    load_id: String,
+    staging: Staging,
+    mode: LoadMode,
+    staging_database: Option<String>,
+    writer: WriterOptions,
+    batch_rows: usize,
+    ensure: Option<EnsureOptions>,
+    skip: Option<LoadReport>,
+}
+
+impl LoadOptions {
+    /// An append named `load_id` (pass the same id to run the same load again),
+    /// staged through `staging`.
+    pub fn new(load_id: impl Into<String>, staging: Staging) -> Self {
+        LoadOptions {
+            load_id: load_id.into(),
+            staging,
+            mode: LoadMode::Append,
+            staging_database: None,
+            writer: WriterOptions::default(),
+            batch_rows: 8192,
+            ensure: None,
+            skip: None,
+        }
+    }
+
+    /// Upserts on `key` (call again for a compound key): a staged row whose key
+    /// matches a table row replaces it; of staged rows sharing a key the last wins.
+    pub fn merge_on(mut self, key: &str) -> Self {
+        match &mut self.mode {
+            LoadMode::Merge(m) => m.keys.push(key.to_string()),
+            _ => {
+                self.mode = LoadMode::Merge(MergeOn {
+                    keys: vec![key.to_string()],
+                    order_by: None,
+                    null_safe: false,
+                })
+            }
+        }
+        self
+    }
+
+    /// For a merge: of staged rows sharing a key, the greatest `column` wins (ties:
+    /// the later row).
+    pub fn dedup_by(mut self, column: &str) -> Self {
+        if let LoadMode::Merge(m) = &mut self.mode {
+            m.order_by = Some(column.to_string());
+        }
+        self
+    }
+
+    /// For a merge: NULL keys match NULL keys.
+    pub fn null_safe_keys(mut self) -> Self {
+        if let LoadMode::Merge(m) = &mut self.mode {
+            m.null_safe = true;
+        }
+        self
+    }
+
+    /// Creates the staging table in `database` instead of the target's.
+    pub fn staging_database(mut self, database: impl Into<String>) -> Self {
+        self.staging_database = Some(database.into());
+        self
+    }
+
+    /// File size, row groups, parallel files.
+    pub fn writer(mut self, writer: WriterOptions) -> Self {
+        self.writer = writer;
+        self
+    }
+
+    /// Rows per Arrow batch when loading records (default 8,192).
+    pub fn batch_rows(mut self, rows: usize) -> Self {
+        self.batch_rows = rows.max(1);
+        self
+    }
+
+    /// Ensures the table first ([`AthenaExecutor::ensure_table`]: create it, or evolve
+    /// it to the definition as these options allow).
+    pub fn ensure_table(mut self, options: EnsureOptions) -> Self {
+        self.ensure = Some(options);
+        self
+    }
+
+    /// Does nothing but clean up if `report` (of an earlier run of the same load) says
+    /// the write committed: a resume that does not depend on Athena remembering the
+    /// write's token.
+    pub fn skip_committed(mut self, report: &LoadReport) -> Self {
+        self.skip = Some(report.clone());
+        self
+    }
+
+    /// The load id.
+    pub fn load_id(&self) -> &str {
+        &self.load_id
+    }
+
+    /// The plan of this load into `table` for `dialect`.
+    pub fn plan(
+        &self,
+        table: &TableDef,
+        dialect: iceberg_sql::Dialect,
+    ) -> iceberg_sql::Result<LoadPlan> {
+        let mut load = StagedLoad::new(table, self.load_id.clone(), self.staging.root.clone())
+            .mode(self.mode.clone());
+        if let Some(db) = &self.staging_database {
+            load = load.staging_database(db.clone());
+        }
+        load.build_for(dialect)
+    }
+}
+
+/// Where a load is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LoadStep {
+    /// Ensuring the table, removing what a crashed run of the load left.
+    Preparing,
+    /// Writing the Parquet files.
+    Staging,
+    /// Creating the staging table over the files.
+    Exposing,
+    /// Running the write (`INSERT … SELECT` / `MERGE`).
+    Writing,
+    /// Dropping the staging table, deleting the files.
+    CleaningUp,
+    /// Finished.
+    Done,
+}
+
+impl fmt::Display for LoadStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LoadStep::Preparing => "preparing",
+            LoadStep::Staging => "staging",
+            LoadStep::Exposing => "exposing the staged files",
+            LoadStep::Writing => "writing the table",
+            LoadStep::CleaningUp => "cleaning up",
+            LoadStep::Done => "done",
+        })
+    }
+}
+
+/// Progress of a load: reported at each step, and after each batch staged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LoadProgress {
+    /// The step.
+    pub step: LoadStep,
+    /// Rows staged so far (encoded into files).
+    pub rows: u64,
+    /// Bytes written to the store so far.
+    pub bytes: u64,
+    /// Files completed so far.
+    pub files: usize,
+    /// The write's query id, once known.
+    pub query_id: Option<String>,
+}
+
+impl fmt::Display for LoadProgress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} rows, {} bytes, {} files staged",
+            self.step, self.rows, self.bytes, self.files
+        )?;
+        if let Some(q) = &self.query_id {
+            write!(f, "; write {q}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What a load did.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct LoadReport {
+    /// The load id.
+    pub load_id: String,
+    /// The table loaded.
+    pub target: TableName,
+    /// The staging table (a temporary view on Spark).
+    pub staging_table: TableName,
+    /// The staging folder.
+    pub location: Location,
+    /// Rows staged.
+    pub rows: u64,
+    /// Bytes staged.
+    pub bytes: u64,
+    /// The staged files.
+    pub files: Vec<StagedFile>,
+    /// Whether the write committed.
+    pub commit_state: CommitState,
+    /// The write's outcome (on Athena).
+    pub write: Option<QueryOutcome>,
+    /// The write's token.
+    pub write_token: String,
+    /// Objects deleted by the cleanup (and before staging).
+    pub objects_deleted: usize,
+    /// Whether the staging table was dropped at the end.
+    pub staging_dropped: bool,
+    /// Time spent staging (from the first batch to the last file closed).
+    pub staging_time: Duration,
+    /// Time spent in the write statement.
+    pub write_time: Duration,
+}
+
+/// A load that did not finish: which step failed, what was done (the write's commit
+/// state in particular), and why. Run the same load again (same load id, same rows)
+/// to finish it: nothing is written twice.
+#[derive(Debug, thiserror::Error)]
+#[error("staged load {load_id} stopped while {step} (write {commit}): {source}{also}",
+    load_id = report.load_id,
+    commit = commit_text(report.commit_state),
+    also = cleanup_error.as_ref().map(|e| format!("; cleanup also failed: {e}")).unwrap_or_default())]
+#[non_exhaustive]
+pub struct LoadError {
+    /// The step that failed.
+    pub step: LoadStep,
+    /// What was done.
+    pub report: LoadReport,
+    /// Why.
+    #[source]
+    pub source: BoxError,
+    /// The cleanup's own failure, when a failure's cleanup failed too (the staging
+    /// table or files are left; the next run of the load removes them).
+    pub cleanup_error: Option<BoxError>,
+}
+
+fn commit_text(c: CommitState) -> &'static str {
+    match c {
+        CommitState::Committed => "committed",
+        CommitState::NotCommitted => "not committed",
+        CommitState::Unknown => "commit unknown",
+    }
+}
+
+/// A statement's failure, as a [`LoadRunner`] reports it.
+#[derive(Debug)]
+pub struct RunFailure {
+    /// Whether it committed anyway.
+    pub commit_state: CommitState,
+    /// Why it failed.
+    pub error: BoxError,
+}
+
+/// What runs a load's statements.
+pub trait LoadRunner: Sync {
+    /// Runs `statement`. For the load's write `token` is set: the same for every run
+    /// of the same load, so the runner can recognise a write that already ran.
+    fn run<'a>(
+        &'a self,
+        statement: &'a Statement,
+        token: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<QueryOutcome>, RunFailure>>;
+}
+
+impl LoadRunner for AthenaExecutor {
+    fn run<'a>(
+        &'a self,
+        statement: &'a Statement,
+        token: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<QueryOutcome>, RunFailure>> {
+        Box::pin(async move {
+            let mut options = ExecuteOptions::new();
+            if let Some(t) = token {
+                options = options.client_request_token(t);
+            }
+            self.execute_with(statement, options)
+                .await
+                .map(Some)
+                .map_err(|e| RunFailure {
+                    commit_state: e.commit_state(),
+                    error: Box::new(e),
+                })
+        })
+    }
+}
+
+/// The token of load `load_id`'s write into `target`: 64 hex digits, stable across
+/// runs, builds and platforms.
+pub fn write_token(target: &TableName, load_id: &str) -> String {
+    crate::token::staged_write_token(&target.database, &target.table, load_id)
+}
+
+/// Runs `plan` through `runner`, staging `batches` (rows of `columns`, the target's
+/// columns) with `staging`: prepare, stage, expose, write, clean up (also after any
+/// failure). See the [module docs](self).
+pub async fn run_load<S, E>(
+    runner: &(impl LoadRunner + ?Sized),
+    plan: &LoadPlan,
+    staging: &Staging,
+    columns: &[Column],
+    batches: S,
+    writer: WriterOptions,
+    progress: &mut (dyn FnMut(&LoadProgress) + Send),
+) -> Result<LoadReport, LoadError>
+where
+    S: Stream<Item = Result<RecordBatch, E>> + Send,
+    E: Into<BoxError>,
+{
+    let span = tracing::info_span!(
+        "staged_load",
+        load_id = plan.load_id(),
+        target = %plan.target(),
+        staging_table = %plan.staging_table(),
+        rows = tracing::field::Empty,
+        files = tracing::field::Empty,
+        bytes = tracing::field::Empty,
+    );
+    Driver {
+        runner,
+        plan,
+        staging,
+        report: LoadReport {
+            load_id: plan.load_id().to_string(),
+            target: plan.target().clone(),
+            staging_table: plan.staging_table().clone(),
+            location: plan.location().clone(),
+            rows: 0,
+            bytes: 0,
+            files: Vec::new(),
+            commit_state: CommitState::NotCommitted,
+            write: None,
+            write_token: write_token(plan.target(), plan.load_id()),
+            objects_deleted: 0,
+            staging_dropped: false,
+            staging_time: Duration::ZERO,
+            write_time: Duration::ZERO,
+        },
+        progress,
+    }
+    .run(columns, batches, writer)
+    .instrument(span)
+    .await
+}
+
+struct Driver<'a, R: ?Sized> {
+    runner: &'a R,
+    plan: &'a LoadPlan,
+    staging: &'a Staging,
+    report: LoadReport,
+    progress: &'a mut (dyn FnMut(&LoadProgress) + Send),
+}
+
+impl<R: LoadRunner + ?Sized> Driver<'_, R> {
+    fn tell(&mut self, step: LoadStep) {
+        let p = LoadProgress {
+            step,
+            rows: self.report.rows,
+            bytes: self.report.bytes,
+            files: self.report.files.len(),
+            query_id: self.report.write.as_ref().map(|o| o.query_id.clone()),
+        };
+        (self.progress)(&p);
+    }
+
+    async fn run<S, E>(
+        mut self,
+        columns: &[Column],
+        batches: S,
+        writer: WriterOptions,
+    ) -> Result<LoadReport, LoadError>
+    where
+        S: Stream<Item = Result<RecordBatch, E>> + Send,
+        E: Into<BoxError>,
+    {
+        let prefix = match self.staging.path_of(self.plan.location()) {
+            Ok(p) => p,
+            Err(e) => return Err(self.failed(LoadStep::Preparing, Box::new(e), None)),
+        };
+        let outcome = self.steps(&prefix, columns, batches, writer).await;
+        // Cleanup runs whatever happened above.
+        self.tell(LoadStep::CleaningUp);
+        let cleanup = self.cleanup(&prefix).await;
+        match (outcome, cleanup) {
+            (Ok(()), Ok(())) => {
+                self.tell(LoadStep::Done);
+                tracing::info!(
+                    rows = self.report.rows,
+                    files = self.report.files.len(),
+                    bytes = self.report.bytes,
+                    "staged load done"
+                );
+                Ok(self.report)
+            }
+            (Ok(()), Err(e)) => Err(self.failed(LoadStep::CleaningUp, e, None)),
+            (Err((step, e)), cleanup) => Err(self.failed(step, e, cleanup.err())),
+        }
+    }
+
+    fn failed(
+        self,
+        step: LoadStep,
+        source: BoxError,
+        cleanup_error: Option<BoxError>,
+    ) -> LoadError {
+        tracing::warn!(%step, error = %source, commit = ?self.report.commit_state, "staged load failed");
+        LoadError {
+            step,
+            report: self.report,
+            source,
+            cleanup_error,
+        }
+    }
+
+    async fn steps<S, E>(
+        &mut self,
+        prefix: &Path,
+        columns: &[Column],
+        batches: S,
+        writer: WriterOptions,
+    ) -> Result<(), (LoadStep, BoxError)>
+    where
+        S: Stream<Item = Result<RecordBatch, E>> + Send,
+        E: Into<BoxError>,
+    {
+        let at = |step: LoadStep| move |e: BoxError| (step, e);
+        // 1. What a crashed run of this load left.
+        self.tell(LoadStep::Preparing);
+        self.statement(self.plan.drop_staging(), None)
+            .await
+            .map_err(at(LoadStep::Preparing))?;
+        self.report.objects_deleted += writer::delete_prefix(self.staging.store(), prefix)
+            .await
+            .map_err(|e| (LoadStep::Preparing, Box::new(e) as BoxError))?;
+
+        // 2. Stage.
+        self.tell(LoadStep::Staging);
+        let started = Instant::now();
+        let mut w = StagingWriter::new(
+            self.staging.store().clone(),
+            prefix.clone(),
+            columns,
+            self.plan.staged_columns(),
+            writer,
+        );
+        let mut batches = std::pin::pin!(batches);
+        let staged: Result<(), StagingError> = async {
+            while let Some(batch) = batches.next().await {
+                let batch = batch.map_err(|e| StagingError::Input(e.into()))?;
+                w.write(batch).await?;
+                let (rows, bytes, files) = w.written();
+                let p = LoadProgress {
+                    step: LoadStep::Staging,
+                    rows,
+                    bytes,
+                    files,
+                    query_id: None,
+                };
+                (self.progress)(&p);
+            }
+            Ok(())
+        }
+        .await;
+        let files = match staged {
+            Ok(()) => w.finish().await,
+            // Close the lanes (their uploads are aborted), keep the first error.
+            Err(e) => {
+                let _ = w.finish().await;
+                Err(e)
+            }
+        }
+        .map_err(|e| (LoadStep::Staging, Box::new(e) as BoxError))?;
+        self.report.rows = files.iter().map(|f| f.rows).sum();
+        self.report.bytes = files.iter().map(|f| f.bytes).sum();
+        self.report.files = files;
+        self.report.staging_time = started.elapsed();
+        let span = tracing::Span::current();
+        span.record("rows", self.report.rows);
+        span.record("files", self.report.files.len());
+        span.record("bytes", self.report.bytes);
+        tracing::info!(
+            rows = self.report.rows,
+            files = self.report.files.len(),
+            bytes = self.report.bytes,
+            ms = self.report.staging_time.as_millis() as u64,
+            "staged"
+        );
+
+        // 3. Expose: only a prefix holding exactly the files written.
+        let listed = writer::list_prefix(self.staging.store(), prefix)
+            .await
+            .map_err(|e| (LoadStep::Exposing, Box::new(e) as BoxError))?;
+        let wrote: Vec<(String, u64)> = self
+            .report
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.bytes))
+            .collect();
+        if listed != wrote {
+            let found = listed
+                .iter()
+                .filter(|x| !wrote.contains(x))
+                .chain(wrote.iter().filter(|x| !listed.contains(x)))
+                .map(|(p, n)| format!("{p} ({n} bytes)"))
+                .collect();
+            return Err((
+                LoadStep::Exposing,
+                Box::new(StagingError::ForeignObjects {
+                    prefix: prefix.to_string(),
+                    found,
+                }),
+            ));
+        }
+        self.tell(LoadStep::Exposing);
+        self.statement(self.plan.create_staging(), None)
+            .await
+            .map_err(at(LoadStep::Exposing))?;
+
+        // 4. Write, once.
+        self.tell(LoadStep::Writing);
+        let started = Instant::now();
+        let token = self.report.write_token.clone();
+        let result = self.runner.run(self.plan.write(), Some(&token)).await;
+        self.report.write_time = started.elapsed();
+        match result {
+            Ok(outcome) => {
+                self.report.commit_state = CommitState::Committed;
+                self.report.write = outcome;
+                Ok(())
+            }
+            Err(f) => {
+                self.report.commit_state = f.commit_state;
+                Err((LoadStep::Writing, f.error))
+            }
+        }
+    }
+
+    async fn statement(&self, s: &Statement, token: Option<&str>) -> Result<(), BoxError> {
+        self.runner
+            .run(s, token)
+            .await
+            .map(drop)
+            .map_err(|f| f.error)
+    }
+
+    /// Drops the staging table and deletes the files; both are tried.
+    async fn cleanup(&mut self, prefix: &Path) -> Result<(), BoxError> {
+        let dropped = self.statement(self.plan.drop_staging(), None).await;
+        self.report.staging_dropped = dropped.is_ok();
+        let deleted = writer::delete_prefix(self.staging.store(), prefix).await;
+        match (dropped, deleted) {
+            (Ok(()), Ok(n)) => {
+                self.report.objects_deleted += n;
+                Ok(())
+            }
+            (Err(e), Ok(n)) => {
+                self.report.objects_deleted += n;
+                Err(e)
+            }
+            (_, Err(e)) => Err(Box::new(e)),
+        }
+    }
+}
+
+impl AthenaExecutor {
+    /// Loads `rows` into `T`'s table as one staged load (see the [`staged`](self)
+    /// module): Parquet files, one `INSERT … SELECT` or `MERGE`, cleanup on every path.
+    pub async fn load_rows<T: IcebergTable + Sync>(
+        &self,
+        rows: &[T],
+        options: LoadOptions,
+        progress: impl FnMut(&LoadProgress) + Send,
+    ) -> Result<LoadReport, LoadError> {
+        let n = options.batch_rows;
+        let batches = stream::iter(rows.chunks(n)).map(iceberg_sql::arrow::records_to_batch);
+        self.load_batches(T::table_def(), batches, options, progress)
+            .await
+    }
+
+    /// Loads the records of `rows` (any iterator; constant memory: `batch_rows` records
+    /// at a time) into `T`'s table.
+    pub async fn load_iter<T: IcebergTable + Send, I>(
+        &self,
+        rows: I,
+        options: LoadOptions,
+        progress: impl FnMut(&LoadProgress) + Send,
+    ) -> Result<LoadReport, LoadError>
+    where
+        I: IntoIterator<Item = T>,
+        I::IntoIter: Send,
+    {
+        let n = options.batch_rows;
+        let mut rows = rows.into_iter();
+        let batches = stream::iter(std::iter::from_fn(move || {
+            let chunk: Vec<T> = rows.by_ref().take(n).collect();
+            (!chunk.is_empty()).then(|| iceberg_sql::arrow::records_to_batch(&chunk))
+        }));
+        self.load_batches(T::table_def(), batches, options, progress)
+            .await
+    }
+
+    /// Loads the records of a stream (constant memory) into `T`'s table; an `Err` item
+    /// stops the load (and cleans up).
+    pub async fn load_stream<T, E, S>(
+        &self,
+        rows: S,
+        options: LoadOptions,
+        progress: impl FnMut(&LoadProgress) + Send,
+    ) -> Result<LoadReport, LoadError>
+    where
+        T: IcebergTable + Send,
+        E: Into<BoxError> + Send,
+        S: Stream<Item = Result<T, E>> + Send,
+    {
+        let n = options.batch_rows;
+        let batches = rows.chunks(n).map(|chunk| {
+            let chunk = chunk
+                .into_iter()
+                .collect::<Result<Vec<T>, E>>()
+                .map_err(Into::into)?;
+            iceberg_sql::arrow::records_to_batch(&chunk).map_err(|e| Box::new(e) as BoxError)
+        });
+        self.load_batches(T::table_def(), batches, options, progress)
+            .await
+    }
+
+    /// Loads Arrow record batches with `table`'s schema
+    /// ([`iceberg_sql::arrow::table_schema`]) into `table`.
+    pub async fn load_batches<S, E>(
+        &self,
+        table: &TableDef,
+        batches: S,
+        options: LoadOptions,
+        mut progress: impl FnMut(&LoadProgress) + Send,
+    ) -> Result<LoadReport, LoadError>
+    where
+        S: Stream<Item = Result<RecordBatch, E>> + Send,
+        E: Into<BoxError>,
+    {
+        let plan = match options.plan(table, iceberg_sql::Dialect::Athena) {
+            Ok(p) => p,
+            Err(e) => return Err(not_started(&options, table, Box::new(e))),
+        };
+        if let Some(earlier) = &options.skip {
+            if earlier.commit_state == CommitState::Committed
+                && earlier.load_id == plan.load_id()
+                && earlier.target == *plan.target()
+            {
+                tracing::info!(
+                    load_id = plan.load_id(),
+                    "the load committed in an earlier run; cleaning up only"
+                );
+                return self
+                    .cleanup_only(&plan, &options, earlier.clone(), &mut progress)
+                    .await;
+            }
+        }
+        if let Some(ensure) = &options.ensure {
+            // Boxed: the ensure future is deep, and inlined here it passes the
+            // compiler's default type-layout depth in a caller's async fn.
+            if let Err(e) = Box::pin(self.ensure_table(table, *ensure)).await {
+                return Err(not_started(&options, table, Box::new(e)));
+            }
+        }
+        let guard = CleanupOnDrop::new(self, &plan, &options.staging);
+        let result = run_load(
+            self,
+            &plan,
+            &options.staging,
+            table.columns(),
+            batches,
+            options.writer,
+            &mut progress,
+        )
+        .await;
+        guard.disarm();
+        result
+    }
+
+    async fn cleanup_only(
+        &self,
+        plan: &LoadPlan,
+        options: &LoadOptions,
+        mut earlier: LoadReport,
+        progress: &mut (dyn FnMut(&LoadProgress) + Send),
+    ) -> Result<LoadReport, LoadError> {
+        let mut driver = Driver {
+            runner: self,
+            plan,
+            staging: &options.staging,
+            report: earlier.clone(),
+            progress,
+        };
+        let prefix = match options.staging.path_of(plan.location()) {
+            Ok(p) => p,
+            Err(e) => return Err(driver.failed(LoadStep::CleaningUp, Box::new(e), None)),
+        };
+        driver.tell(LoadStep::CleaningUp);
+        match driver.cleanup(&prefix).await {
+            Ok(()) => {
+                earlier.staging_dropped = driver.report.staging_dropped;
+                earlier.objects_deleted = driver.report.objects_deleted;
+                driver.tell(LoadStep::Done);
+                Ok(earlier)
+            }
+            Err(e) => Err(driver.failed(LoadStep::CleaningUp, e, None)),
+        }
+    }
+}
+
+/// A load refused before anything ran.
+fn not_started(options: &LoadOptions, table: &TableDef, source: BoxError) -> LoadError {
+    LoadError {
+        step: LoadStep::Preparing,
+        report: LoadReport {
+            load_id: options.load_id.clone(),
+            target: table.name().clone(),
+            staging_table: table.name().clone(),
+            location: options.staging.root.clone(),
+            rows: 0,
+            bytes: 0,
+            files: Vec::new(),
+            commit_state: CommitState::NotCommitted,
+            write: None,
+            write_token: write_token(table.name(), &options.load_id),
+            objects_deleted: 0,
+            staging_dropped: false,
+            staging_time: Duration::ZERO,
+            write_time: Duration::ZERO,
+        },
+        source,
+        cleanup_error: None,
+    }
+}
+
+/// If the load's future is dropped before its cleanup ran, a task on the current
+/// runtime drops the staging table and deletes the files.
+/// What the drop guard needs to clean up: the executor, the DROP of the staging
+/// table, the store and the staging prefix.
+type Cleanup = (
+    AthenaExecutor,
+    Statement,
+    Arc<dyn ObjectStore>,
+    Option<Path>,
+);
+
+struct CleanupOnDrop {
+    armed: Option<Cleanup>,
+}
+
+impl CleanupOnDrop {
+    fn new(executor: &AthenaExecutor, plan: &LoadPlan, staging: &Staging) -> Self {
+        CleanupOnDrop {
+            armed: Some((
+                executor.clone(),
+                plan.drop_staging().clone(),
+                staging.store().clone(),
+                staging.path_of(plan.location()).ok(),
+            )),
+        }
+    }
+
+    fn disarm(mut self) {
+        self.armed = None;
+    }
+}
+
+impl Drop for CleanupOnDrop {
+    fn drop(&mut self) {
+        let Some((executor, drop_staging, store, prefix)) = self.armed.take() else {
+            return;
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => {
+                tracing::warn!("staged load dropped before its cleanup; cleaning up in a task");
+                handle.spawn(async move {
+                    if let Err(e) = executor.execute(&drop_staging).await {
+                        tracing::warn!(error = %e, "dropping the staging table failed");
+                    }
+                    if let Some(prefix) = prefix {
+                        if let Err(e) = writer::delete_prefix(&store, &prefix).await {
+                            tracing::warn!(error = %e, "deleting the staged files failed");
+                        }
+                    }
+                });
+            }
+            Err(_) => tracing::warn!(
+                "staged load dropped outside a tokio runtime: its staging table and files are left; \
+                 the next run of the same load removes them"
+            ),
+        }
+    }
+}
+
+/// Batches of a stream of boxed errors (for [`run_load`] callers with infallible input).
+pub fn infallible(
+    batches: impl IntoIterator<Item = RecordBatch> + Send + 'static,
+) -> BoxStream<'static, Result<RecordBatch, BoxError>>
+where
+    <Vec<RecordBatch> as IntoIterator>::IntoIter: Send,
+{
+    let v: Vec<RecordBatch> = batches.into_iter().collect();
+    stream::iter(v.into_iter().map(Ok)).boxed()
+}

@@ -1,0 +1,480 @@
+//! Staged loads against the Athena-protocol test server, with the staging files in a
+//! local directory standing for the bucket. The server's engine reads the staged files
+//! when the write statement commits, so the ledger counts every row the write put in
+//! the table: each row exactly once, after any failure and any re-run.
+use std::collections::BTreeMap;
+use std::path::{Path as FsPath, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use arrow_array::{Array, StringArray};
+use futures::stream;
+use iceberg_sql::prelude::*;
+use iceberg_sql_athena::staged::{LoadOptions, LoadStep, Staging, WriterOptions};
+use iceberg_sql_athena::{
+    AthenaExecutor, Backoff, CommitState, ExecutorConfig, PollConfig, RetryPolicy,
+};
+use iceberg_sql_test_server::{
+    Failure, Fault, FaultPlan, Op, Plan, ScriptedEngine, ServerConfig, State, TestServer,
+};
+use object_store::local::LocalFileSystem;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+#[derive(Debug, Clone, PartialEq)]
+struct Ev {
+    event_id: String,
+    n: i64,
+}
+
+impl IcebergTable for Ev {
+    fn table_def() -> &'static TableDef {
+        static DEF: OnceLock<TableDef> = OnceLock::new();
+        DEF.get_or_init(|| {
+            TableDef::builder("analytics", "ev")
+                .column(Column::new("event_id", IcebergType::String).required())
+                .column(Column::new("n", IcebergType::Long))
+                .location("s3://lake/ev/")
+                .build()
+                .unwrap()
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        vec![Value::String(self.event_id.clone()), Value::Long(self.n)]
+    }
+}
+
+fn rows(n: usize) -> Vec<Ev> {
+    (0..n)
+        .map(|i| Ev {
+            event_id: format!("e-{i:05}"),
+            n: i as i64,
+        })
+        .collect()
+}
+
+fn config() -> ExecutorConfig {
+    ExecutorConfig::default()
+        .poll(PollConfig::fixed(Duration::from_millis(2)))
+        .retry(RetryPolicy {
+            max_resubmits: 2,
+            base_delay: Duration::from_millis(5),
+            max_delay: Duration::from_millis(20),
+        })
+        .api_backoff(Backoff {
+            initial: Duration::from_millis(2),
+            max: Duration::from_millis(20),
+        })
+        .timeout(Duration::from_secs(20))
+}
+
+/// A fresh directory standing for bucket `lake`.
+fn bucket_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("iceberg-sql-staged-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn staging(dir: &FsPath) -> Staging {
+    let store = LocalFileSystem::new_with_prefix(dir).unwrap();
+    Staging::new(
+        Arc::new(store),
+        Location::parse("s3://lake/staging/").unwrap(),
+    )
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &FsPath) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The `event_id`s in the Parquet files under `dir`.
+fn staged_ids(dir: &FsPath) -> Vec<String> {
+    let mut ids = Vec::new();
+    for f in files_under(dir) {
+        let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&f).unwrap())
+            .unwrap()
+            .build()
+            .unwrap();
+        for batch in reader {
+            let batch = batch.unwrap();
+            let col = batch
+                .column_by_name("event_id")
+                .unwrap()
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .unwrap();
+            ids.extend((0..col.len()).map(|i| col.value(i).to_string()));
+        }
+    }
+    ids
+}
+
+/// The rows each committed write put into the table, by execution id: the engine
+/// reads the staging folder when it plans a write that commits.
+type Written = Arc<Mutex<BTreeMap<String, Vec<String>>>>;
+
+/// An engine whose writes (`INSERT INTO analytics.ev` / `MERGE INTO analytics.ev`) read
+/// the staged files; `write` decides each write's plan from its run number.
+fn engine(
+    dir: &FsPath,
+    written: &Written,
+    mut write: impl FnMut(usize) -> Plan + Send + 'static,
+) -> ScriptedEngine {
+    let dir = dir.to_path_buf();
+    let written = written.clone();
+    ScriptedEngine::new().on(
+        |sql| {
+            sql.starts_with("INSERT INTO analytics.ev")
+                || sql.starts_with("MERGE INTO analytics.ev")
+        },
+        move |q| {
+            let plan = write(q.earlier_runs);
+            let commits = matches!(
+                plan.end,
+                iceberg_sql_test_server::End::Succeed { commits: true, .. }
+                    | iceberg_sql_test_server::End::Fail {
+                        after_commit: true,
+                        ..
+                    }
+            );
+            if commits {
+                written
+                    .lock()
+                    .unwrap()
+                    .insert(q.id.to_string(), staged_ids(&dir));
+            }
+            plan
+        },
+    )
+}
+
+/// Each row of `expected` committed exactly once, counting only executions that
+/// committed in the server's ledger.
+fn assert_exactly_once(s: &TestServer, written: &Written, expected: &[Ev]) {
+    s.settle();
+    let ledger = s.ledger();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let written = written.lock().unwrap();
+    for e in &ledger.executions {
+        if e.state == State::Succeeded || e.state == State::Failed {
+            if let Some(ids) = written.get(&e.id) {
+                for id in ids {
+                    *counts.entry(id.clone()).or_default() += 1;
+                }
+            }
+        }
+    }
+    let want: BTreeMap<String, usize> = expected.iter().map(|r| (r.event_id.clone(), 1)).collect();
+    assert_eq!(counts.len(), want.len(), "rows committed");
+    assert!(counts == want, "every row exactly once");
+}
+
+fn statements(s: &TestServer) -> Vec<String> {
+    s.ledger()
+        .executions
+        .iter()
+        .map(|e| {
+            e.sql
+                .split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_load_stages_files_writes_once_and_removes_everything() {
+    let dir = bucket_dir("ok");
+    let written = Written::default();
+    let s = TestServer::start(ServerConfig::new().engine(engine(&dir, &written, |_| {
+        Plan::succeed().substatement("INSERT")
+    })))
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), config());
+    let data = rows(5000);
+    let mut steps = Vec::new();
+    let options = LoadOptions::new("ev-2024-05-01", staging(&dir))
+        .batch_rows(500)
+        .writer(
+            WriterOptions::default()
+                .lanes(2)
+                .row_group_rows(400)
+                .max_file_bytes(4096),
+        );
+    let report = ex
+        .load_rows(&data, options, |p| steps.push(p.step))
+        .await
+        .expect("loaded");
+    assert_eq!(report.rows, 5000);
+    assert!(
+        report.files.len() > 2,
+        "bounded files: {}",
+        report.files.len()
+    );
+    assert_eq!(report.commit_state, CommitState::Committed);
+    assert!(report.staging_dropped);
+    assert_eq!(report.objects_deleted, report.files.len());
+    assert!(files_under(&dir).is_empty(), "no staged file left");
+    assert_eq!(
+        statements(&s),
+        [
+            "DROP TABLE IF",
+            "CREATE EXTERNAL TABLE",
+            "INSERT INTO analytics.ev",
+            "DROP TABLE IF"
+        ]
+    );
+    let write = &s.ledger().executions[2];
+    assert_eq!(write.token, report.write_token);
+    assert_eq!(report.write.as_ref().unwrap().query_id, write.id);
+    assert_exactly_once(&s, &written, &data);
+    steps.dedup();
+    assert_eq!(
+        steps,
+        [
+            LoadStep::Preparing,
+            LoadStep::Staging,
+            LoadStep::Exposing,
+            LoadStep::Writing,
+            LoadStep::CleaningUp,
+            LoadStep::Done
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_failed_write_commits_nothing_and_cleans_up() {
+    let dir = bucket_dir("write-fails");
+    let written = Written::default();
+    let s = TestServer::start(ServerConfig::new().engine(engine(&dir, &written, |_| {
+        Plan::fail(Failure::user_data_error())
+    })))
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), config());
+    let err = ex
+        .load_rows(
+            &rows(100),
+            LoadOptions::new("ev-fail", staging(&dir)),
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.step, LoadStep::Writing, "{err}");
+    assert_eq!(err.report.commit_state, CommitState::NotCommitted);
+    assert!(err.cleanup_error.is_none());
+    assert!(err.report.staging_dropped);
+    assert!(files_under(&dir).is_empty(), "no staged file left");
+    assert_eq!(statements(&s).last().unwrap(), "DROP TABLE IF");
+    assert_exactly_once(&s, &written, &[]);
+}
+
+#[tokio::test]
+async fn a_failed_create_never_writes_and_cleans_up() {
+    let dir = bucket_dir("create-fails");
+    let written = Written::default();
+    let s = TestServer::start(ServerConfig::new().engine(
+        engine(&dir, &written, |_| Plan::succeed()).on_contains("CREATE EXTERNAL TABLE", |_| {
+            Plan::fail(Failure::new(2, 1100, false, "Glue: access denied")).statement_type("DDL")
+        }),
+    ))
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), config());
+    let err = ex
+        .load_rows(
+            &rows(100),
+            LoadOptions::new("ev-create", staging(&dir)),
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.step, LoadStep::Exposing, "{err}");
+    assert_eq!(err.report.commit_state, CommitState::NotCommitted);
+    assert!(files_under(&dir).is_empty(), "no staged file left");
+    assert_eq!(
+        statements(&s),
+        ["DROP TABLE IF", "CREATE EXTERNAL TABLE", "DROP TABLE IF"]
+    );
+}
+
+#[tokio::test]
+async fn a_source_failure_while_staging_exposes_nothing_and_deletes_the_files() {
+    let dir = bucket_dir("source-fails");
+    let written = Written::default();
+    let s =
+        TestServer::start(ServerConfig::new().engine(engine(&dir, &written, |_| Plan::succeed())))
+            .await
+            .unwrap();
+    let ex = AthenaExecutor::new(s.client(), config());
+    let good = rows(300);
+    let items: Vec<Result<Ev, std::io::Error>> = good
+        .into_iter()
+        .map(Ok)
+        .chain([Err(std::io::Error::other("the source broke"))])
+        .collect();
+    let options = LoadOptions::new("ev-source", staging(&dir)).batch_rows(100);
+    let err = ex
+        .load_stream(stream::iter(items), options, |_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(err.step, LoadStep::Staging, "{err}");
+    assert!(err.to_string().contains("the source broke"), "{err}");
+    assert!(files_under(&dir).is_empty(), "no staged file left");
+    assert_eq!(statements(&s), ["DROP TABLE IF", "DROP TABLE IF"]);
+}
+
+/// The write committed but the load failed afterwards (its cleanup's DROP failed): a
+/// re-run of the same load sends the same write with the same token, Athena answers
+/// with the execution that committed, and no row is written twice.
+#[tokio::test]
+async fn a_rerun_after_a_committed_write_does_not_write_again() {
+    let dir = bucket_dir("rerun");
+    let written = Written::default();
+    let drops = Arc::new(Mutex::new(0usize));
+    let d = drops.clone();
+    let s = TestServer::start(ServerConfig::new().engine(
+        engine(&dir, &written, |_| Plan::succeed().substatement("INSERT")).on_contains(
+            "DROP TABLE IF EXISTS",
+            move |_| {
+                let mut n = d.lock().unwrap();
+                *n += 1;
+                // The second DROP (the first run's cleanup) fails.
+                if *n == 2 {
+                    Plan::fail(Failure::new(2, 1100, false, "Glue: throttled for good"))
+                        .statement_type("DDL")
+                } else {
+                    Plan::succeed().statement_type("DDL")
+                }
+            },
+        ),
+    ))
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), config());
+    let data = rows(1000);
+    let err = ex
+        .load_rows(&data, LoadOptions::new("ev-rerun", staging(&dir)), |_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(err.step, LoadStep::CleaningUp, "{err}");
+    assert_eq!(err.report.commit_state, CommitState::Committed);
+    assert!(err.to_string().contains("committed"), "{err}");
+    let first_write = err.report.write.clone().unwrap().query_id;
+
+    let again = ex
+        .load_rows(&data, LoadOptions::new("ev-rerun", staging(&dir)), |_| {})
+        .await
+        .expect("the re-run finishes");
+    assert_eq!(
+        again.write.unwrap().query_id,
+        first_write,
+        "the same execution"
+    );
+    assert!(files_under(&dir).is_empty(), "no staged file left");
+    assert_eq!(
+        s.ledger().executions_of("INSERT INTO analytics.ev").len(),
+        1
+    );
+    assert_exactly_once(&s, &written, &data);
+
+    // With the earlier report, a resume does not depend on Athena's token memory.
+    let resumed = ex
+        .load_rows(
+            &data,
+            LoadOptions::new("ev-rerun", staging(&dir)).skip_committed(&err.report),
+            |_| {},
+        )
+        .await
+        .expect("cleanup only");
+    assert_eq!(resumed.commit_state, CommitState::Committed);
+    assert_eq!(
+        s.ledger().executions_of("INSERT INTO analytics.ev").len(),
+        1
+    );
+    assert_exactly_once(&s, &written, &data);
+}
+
+/// A write whose answer is lost (the query exists, the SDK gives up): the executor
+/// finds it again by its token; the rows are written once.
+#[tokio::test]
+async fn a_lost_start_of_the_write_is_found_by_its_token() {
+    let dir = bucket_dir("lost");
+    let written = Written::default();
+    let s = TestServer::start(
+        ServerConfig::new()
+            .engine(engine(&dir, &written, |_| {
+                Plan::succeed().substatement("INSERT")
+            }))
+            .faults(FaultPlan::seeded(3).script(
+                Op::StartQueryExecution,
+                // DROP and CREATE go through; the write's first answer is lost and the
+                // SDK's two retries fail.
+                [
+                    Fault::Pass,
+                    Fault::Pass,
+                    Fault::LostResponse,
+                    Fault::ServerError,
+                    Fault::ServerError,
+                ],
+            )),
+    )
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), config());
+    let data = rows(200);
+    let report = ex
+        .load_rows(&data, LoadOptions::new("ev-lost", staging(&dir)), |_| {})
+        .await
+        .expect("loaded");
+    assert_eq!(report.commit_state, CommitState::Committed);
+    assert_eq!(
+        s.ledger().executions_of("INSERT INTO analytics.ev").len(),
+        1
+    );
+    assert_exactly_once(&s, &written, &data);
+}
+
+#[tokio::test]
+async fn a_merge_load_runs_one_merge() {
+    let dir = bucket_dir("merge");
+    let written = Written::default();
+    let s = TestServer::start(ServerConfig::new().engine(engine(&dir, &written, |_| {
+        Plan::succeed().substatement("MERGE")
+    })))
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), config());
+    let data = rows(50);
+    let report = ex
+        .load_rows(
+            &data,
+            LoadOptions::new("ev-merge", staging(&dir))
+                .merge_on("event_id")
+                .dedup_by("n"),
+            |_| {},
+        )
+        .await
+        .expect("merged");
+    assert_eq!(report.rows, 50);
+    let merges = s.ledger().executions_of("MERGE INTO analytics.ev").len();
+    assert_eq!(merges, 1);
+    assert!(files_under(&dir).is_empty());
+}
