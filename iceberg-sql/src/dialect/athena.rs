@@ -351,7 +351,7 @@ pub(super) fn write_optimize(w: &mut SqlWriter, o: &OptimizeSpec<'_>) -> Result<
         .push(" REWRITE DATA USING BIN_PACK");
     if let Some(f) = o.filter {
         w.push(" WHERE ");
-        f.render(w)?;
+        f.write(w)?;
     }
     Ok(())
 }

@@ -279,6 +279,9 @@ pub(crate) fn literal_type(value: &Value, ty: &IcebergType) -> Result<EngineType
         (Value::Date(_), T::Date) => EngineType::Date,
         (Value::Timestamp(_), T::Timestamp) => EngineType::Timestamp(6),
         (Value::TimestampTz(_), T::TimestampTz) => EngineType::TimestampWithTimeZone(6),
+        // The same instant in the column's form (`write_literal`): UTC wall clock.
+        (Value::TimestampTz(_), T::Timestamp) => EngineType::Timestamp(6),
+        (Value::Timestamp(_), T::TimestampTz) => EngineType::TimestampWithTimeZone(6),
         (Value::String(s), T::String) => string_literal_type(s),
         (Value::Binary(_), T::Binary) => EngineType::Varbinary,
         (Value::List(items), T::List(_)) if items.is_empty() => column()?,
