@@ -127,6 +127,7 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
     w.push("ALTER TABLE ").table_name(table).push_char(' ');
     match op {
         AlterOp::AddColumns(cols) => {
+            rules.check_added_columns(cols)?;
             w.push("ADD COLUMNS (");
             w.try_comma_list(cols, |w, c| {
                 w.ident(&c.name).push_char(' ').ty(&c.ty);

@@ -239,6 +239,12 @@ pub(crate) trait DialectRules: Sync {
         athena::check_create_table(table, errors);
     }
 
+    /// Checks columns added by `ALTER TABLE … ADD COLUMNS`: Athena's DDL declares no
+    /// `timestamptz` column (it would write `timestamp`, another type, silently).
+    fn check_added_columns(&self, columns: &[Column]) -> Result<()> {
+        athena::check_added_columns(columns)
+    }
+
     /// Writes everything after a CREATE TABLE's column list: partition spec, location,
     /// comment, properties.
     fn write_table_clauses(&self, w: &mut SqlWriter, table: &TableDef) -> Result<()> {

@@ -118,6 +118,11 @@ impl DialectRules for Spark {
 
     fn check_create_table(&self, _table: &TableDef, _errors: &mut Vec<Error>) {}
 
+    /// Spark declares `timestamp` (with time zone) columns.
+    fn check_added_columns(&self, _columns: &[Column]) -> Result<()> {
+        Ok(())
+    }
+
     /// `USING iceberg`, `PARTITIONED BY (days(ts), …)`, `COMMENT`, `LOCATION`, then
     /// `TBLPROPERTIES` with `'format-version'='2'` first and Iceberg's property names.
     fn write_table_clauses(&self, w: &mut SqlWriter, t: &TableDef) -> Result<()> {

@@ -19,6 +19,7 @@ use chrono::{DateTime, Utc};
 
 use crate::dialect::typing::{Checked, TypeScope, Written};
 use crate::dialect::{Dialect, DialectRules};
+use crate::engine::literals::check_date_time;
 use crate::engine::targets::OutputTarget;
 use crate::engine::types::EngineType;
 use crate::error::{Error, ErrorKind, Result};
@@ -569,6 +570,12 @@ impl<S> Select<S> {
                     m.name()
                 ),
             ));
+        }
+        // A leap second or a year outside 0001-9999 is no valid TIMESTAMP literal.
+        if let Some(Snapshot::Timestamp(ts)) = &self.as_of {
+            if let Err(e) = check_date_time(&ts.naive_utc(), "time travel timestamp") {
+                errors.push(e);
+            }
         }
         let (Relation::Table(t) | Relation::Metadata(t, _)) = &self.relation;
         if let Err(e) = t.check() {
