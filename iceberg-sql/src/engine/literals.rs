@@ -220,7 +220,8 @@ pub(crate) fn interval_literal_type(amount: u32, unit: TimeUnit) -> Result<Engin
         Err(Error::new(
             ErrorKind::InvalidValue,
             format!("Invalid INTERVAL {name} value: {amount} ({why})"),
-        ))
+        )
+        .with_hint("Athena reads an interval's amount as a 32-bit integer: use a larger unit or a smaller amount"))
     };
     let max = match unit {
         TimeUnit::Year => i32::MAX as u32 / 12,
