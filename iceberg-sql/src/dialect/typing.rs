@@ -154,7 +154,7 @@ impl Checked {
 
     /// Writes the value (and its conversion).
     pub(crate) fn write(&self, w: &mut SqlWriter) -> Result<()> {
-        audit::rendered_root(self);
+        let _written = audit::checked_write();
         if self.convert_to.is_some() {
             w.push("CAST(");
         }
@@ -327,7 +327,6 @@ pub(crate) mod audit {
 
     #[cfg(not(test))]
     mod silent {
-        use super::super::Checked;
         use crate::engine::types::EngineType;
         use crate::expr::Expr;
 
@@ -335,8 +334,12 @@ pub(crate) mod audit {
         pub(crate) fn typed(_e: &Expr, _ty: &EngineType) {}
         #[inline(always)]
         pub(crate) fn rendered(_e: &Expr) {}
+        /// Marks the writing of a checked value (nothing outside tests).
+        pub(crate) struct Writing;
         #[inline(always)]
-        pub(crate) fn rendered_root(_c: &Checked) {}
+        pub(crate) fn checked_write() -> Writing {
+            Writing
+        }
         #[inline(always)]
         pub(crate) fn check(_what: &str, _detail: impl FnOnce() -> String) {}
     }
@@ -345,9 +348,8 @@ pub(crate) mod audit {
 
     #[cfg(test)]
     mod recording {
-        use std::cell::RefCell;
+        use std::cell::{Cell, RefCell};
 
-        use super::super::Checked;
         use crate::engine::types::EngineType;
         use crate::expr::Expr;
 
@@ -356,16 +358,16 @@ pub(crate) mod audit {
         pub(crate) struct Log {
             /// Every expression node typed, with its type.
             pub typed: Vec<(Expr, EngineType)>,
-            /// Every expression node rendered.
-            pub rendered: Vec<Expr>,
-            /// Every checked value written.
-            pub roots: usize,
+            /// Every expression node rendered, and whether it was written as part of a
+            /// value the type rules checked.
+            pub rendered: Vec<(Expr, bool)>,
             /// Every assignment, output column and row value checked: (what, detail).
             pub checks: Vec<(String, String)>,
         }
 
         thread_local! {
             static LOG: RefCell<Option<Log>> = const { RefCell::new(None) };
+            static IN_CHECKED: Cell<usize> = const { Cell::new(0) };
         }
 
         fn with(f: impl FnOnce(&mut Log)) {
@@ -381,11 +383,22 @@ pub(crate) mod audit {
         }
 
         pub(crate) fn rendered(e: &Expr) {
-            with(|l| l.rendered.push(e.clone()));
+            let checked = IN_CHECKED.with(Cell::get) > 0;
+            with(|l| l.rendered.push((e.clone(), checked)));
         }
 
-        pub(crate) fn rendered_root(_c: &Checked) {
-            with(|l| l.roots += 1);
+        /// Marks the writing of a checked value until dropped.
+        pub(crate) struct Writing;
+
+        impl Drop for Writing {
+            fn drop(&mut self) {
+                IN_CHECKED.with(|c| c.set(c.get().saturating_sub(1)));
+            }
+        }
+
+        pub(crate) fn checked_write() -> Writing {
+            IN_CHECKED.with(|c| c.set(c.get() + 1));
+            Writing
         }
 
         pub(crate) fn check(what: &str, detail: impl FnOnce() -> String) {
@@ -393,7 +406,6 @@ pub(crate) mod audit {
         }
 
         /// Runs `f` with recording on, and returns what it recorded.
-        #[allow(dead_code)] // until the builder walk test uses it
         pub(crate) fn capture<R>(f: impl FnOnce() -> R) -> (R, Log) {
             LOG.with(|l| *l.borrow_mut() = Some(Log::default()));
             let r = f();
@@ -402,3 +414,6 @@ pub(crate) mod audit {
         }
     }
 }
+
+#[cfg(test)]
+mod walk_tests;
