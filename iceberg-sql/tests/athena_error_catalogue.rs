@@ -16,7 +16,7 @@ use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use common::*;
 use iceberg_sql::ctas::{HiveCtas, IcebergCtas, Unload};
 use iceberg_sql::dml::MergeSource;
-use iceberg_sql::dsl::{count_all, current_date, current_timestamp, hours, years};
+use iceberg_sql::dsl::{count_all, current_date, current_timestamp, days, hours, years};
 use iceberg_sql::expr::TimeUnit;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{JoinKind, Snapshot};
@@ -429,7 +429,10 @@ fn comparison_of_incompatible_types() {
 
 #[test]
 fn aggregate_of_a_type_the_function_does_not_take() {
-    let q = McpEvent::select().expr_as(McpEvent::STATUS.approx_percentile(0.5), "median");
+    // `approx_percentile` of a `String` column does not compile; a handle declared
+    // with the wrong Rust type is caught by the table's own column type.
+    const STATUS_AS_NUMBER: Col<McpEvent, i64> = Col::new("status");
+    let q = McpEvent::select().expr_as(STATUS_AS_NUMBER.approx_percentile(0.5), "median");
     check(
         Case {
             class: "an aggregate function over a type it does not take",
@@ -621,6 +624,7 @@ fn utc_datetime_compared_and_assigned() {
     let u = Odd::update()
         .set(Odd::SEEN, at)
         .filter(Odd::SEEN.lt(at).and(Odd::ID.eq(1i64)))
+        .filter(Odd::SEEN.gt((current_timestamp() - days(30)).at_utc()))
         .build();
     check(
         Case {
@@ -632,7 +636,8 @@ fn utc_datetime_compared_and_assigned() {
             outcome: Outcome::Renders {
                 contains: &[
                     "SET seen = TIMESTAMP '2026-01-02 03:04:05.000000'",
-                    "WHERE seen < TIMESTAMP '2026-01-02 03:04:05.000000' AND id = 1",
+                    "WHERE seen < TIMESTAMP '2026-01-02 03:04:05.000000' AND id = 1 \
+                     AND seen > current_timestamp - INTERVAL '30' DAY",
                 ],
                 not: &["UTC'"],
             },
