@@ -110,12 +110,11 @@ fn keyword_names_utc_values_and_typed_merge_sources_run_on_spark() {
 
     // MERGE from a built SELECT of a staging table: the nested column keeps its type.
     let staging = TableName::new("limit", "keywords_staging");
-    engine.run(format!(
-        "CREATE TABLE `limit`.keywords_staging USING iceberg AS SELECT * FROM `limit`.keywords WHERE id <= 2"
-    ));
-    engine.run(format!(
-        "UPDATE `limit`.keywords_staging SET tags = array('merged'), `all` = 'from-staging'"
-    ));
+    engine.run(
+        "CREATE TABLE `limit`.keywords_staging USING iceberg AS SELECT * FROM `limit`.keywords WHERE id <= 2",
+    );
+    engine
+        .run("UPDATE `limit`.keywords_staging SET tags = array('merged'), `all` = 'from-staging'");
     let staged = Keywords::select().into_table(staging);
     let merge = Keywords::merge_from(MergeSource::select(&staged))
         .on_key(Keywords::ID)
