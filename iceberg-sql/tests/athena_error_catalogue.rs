@@ -100,6 +100,7 @@ impl Odd {
     const INTERVAL: Col<Odd, i64> = Col::new("interval");
     const CURRENT_ROLE: Col<Odd, String> = Col::new("current_role");
     const TRIM: Col<Odd, String> = Col::new("trim");
+    const ALL: Col<Odd, String> = Col::new("all");
     const DAY: Col<Odd, NaiveDate> = Col::new("day");
 }
 
@@ -114,8 +115,11 @@ impl IcebergTable for Odd {
                 .column(Column::new("interval", IcebergType::Long))
                 .column(Column::new("current_role", IcebergType::String))
                 .column(Column::new("trim", IcebergType::String))
+                .column(Column::new("current_time", IcebergType::String))
+                .column(Column::new("all", IcebergType::String))
                 .column(Column::new("day", IcebergType::Date))
                 .partition(PartitionField::identity("trim"))
+                .partition(PartitionField::identity("current_time"))
                 .location("s3://my-datalake/iceberg/odd/")
                 .build()
                 .unwrap()
@@ -556,7 +560,9 @@ fn reserved_words_are_quoted_and_non_reserved_ones_accepted() {
     let u = Odd::update()
         .set(Odd::CURRENT_ROLE, "admin")
         .filter(Odd::TRIM.eq("x").and(Odd::INTERVAL.gt(3i64)))
+        .filter(Odd::ALL.ne("y"))
         .build();
+    let create = Odd::table_def().create_table().build();
     check(
         Case {
             class: "a reserved word as an unquoted name; a non-reserved keyword refused as a name",
@@ -567,12 +573,13 @@ fn reserved_words_are_quoted_and_non_reserved_ones_accepted() {
                 contains: &[
                     "UPDATE limit.odd",
                     "SET \"current_role\" = 'admin'",
-                    "WHERE \"trim\" = 'x' AND interval > 3",
+                    "WHERE \"trim\" = 'x' AND interval > 3 AND \"all\" <> 'y'",
+                    "PARTITIONED BY (`trim`, `current_time`)",
                 ],
                 not: &[],
             },
         },
-        one(u),
+        u.and_then(|u| create.map(|c| vec![u, c])),
     );
 }
 
