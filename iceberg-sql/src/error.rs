@@ -24,6 +24,10 @@ pub enum ErrorKind {
     InvalidLocation,
     /// A value that cannot be written as a literal of the column's type.
     InvalidValue,
+    /// Types Athena's engine would refuse when it runs the statement (an assignment, a
+    /// comparison, a function's argument, a CAST), or would convert with another
+    /// meaning (rounding silently).
+    TypeMismatch,
     /// A table definition that is inconsistent (no columns, duplicate names, ...).
     InvalidTable,
     /// A name that is not a column of the table (or query) a statement reads or writes.

@@ -3,10 +3,31 @@
 //! Define Apache Iceberg tables as Rust values and get correct, validated Amazon Athena
 //! (or Spark) SQL for the whole life of a table.
 //!
-//! Every builder ends in `build()` (Athena) or `build_for(dialect)`, which renders the
-//! statement for that target and then validates the text (size limit, exactly one statement, a re-parse through our own
+//! Every builder ends in `build()` (Athena) or `build_for(dialect)`, which checks the
+//! statement's types with the target's rules, renders it for that target and then
+//! validates the text (size limit, exactly one statement, a re-parse through our own
 //! sqlparser dialect, an allow-list of AST shapes). A [`Statement`] that exists has
 //! passed all of it.
+//!
+//! ## What "validated" means
+//!
+//! * **Grammar**: the text parses under the target's grammar and has an allowed shape;
+//!   every word any reading of Trino's grammar reserves is quoted, and words it does not
+//!   reserve (`limit`, `interval`) are accepted as names.
+//! * **Types**: every expression is typed as Athena's engine (Trino) types it, and every
+//!   assignment (INSERT, UPDATE SET, MERGE SET/INSERT, CTAS and UNLOAD outputs) and
+//!   comparison follows Trino's coercion rules: the builder writes the conversion where
+//!   the intent is unambiguous (`CAST(current_timestamp AS timestamp(6))`, `CAST(ts AS
+//!   timestamp(3))` for Hive CTAS and UNLOAD) and refuses the statement otherwise, with
+//!   the engine's error text and the fix. Spark's rules are lenient.
+//! * **Limits**: query size, parameters, decimal precision, interval amounts, timestamp
+//!   ranges (no leap second, years 0001-9999), table property ranges.
+//! * **Names**: `[a-z0-9_]`, at most 255 bytes; OPTIMIZE and VACUUM refuse names they
+//!   cannot quote.
+//!
+//! Not checked: what depends on data or the live catalog (missing tables, a failing
+//! CAST or overflow on a row, partitions written by INSERT … SELECT), permissions, and
+//! which Trino release Athena runs (the form valid on every release is written).
 //!
 //! ```
 //! use iceberg_sql::prelude::*;
@@ -56,6 +77,8 @@
 //!   dialect/  mod.rs                              Dialect, the DialectRules trait, Dialect::rules
 //!             athena.rs spark.rs trino.rs         one file per target (Athena is the default)
 //!             athena_s3_tables.rs
+//!             typing.rs athena_types.rs           type rules: checked values; Athena's (Trino's) rules
+//!   engine/                                       Trino's type model: types, coercions, casts, literals
 //!             grammar/                            quoting, reserved words, types, literals
 //!   render/                                       SqlWriter, comma lists
 //!   validate/ dialects/<target>.rs                the validator; each target's parser and shapes

@@ -15,12 +15,13 @@
 
 use chrono::NaiveDate;
 
+use crate::dialect::typing::{AssignIn, TypeScope, Written};
 use crate::dialect::Dialect;
+use crate::dml::retype_literal;
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::Col;
-use crate::expr::ExpressionMethods;
-use crate::model::{PartitionTransform, TableDef};
-use crate::query::{MetadataTable, Select};
+use crate::expr::{BinaryOp, Col, Expr, ExpressionMethods};
+use crate::model::{Column, PartitionTransform, TableDef};
+use crate::query::{MetadataTable, Projected, Select, Usage};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind, TableStatements};
@@ -157,6 +158,72 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
         }
         Error::check_all(errors)?;
 
+        // Each output column is stored in the summary column of its name: the target's
+        // rules check the pair as an INSERT (a `max(status)` aliased into a bigint
+        // column is refused, a clock value converted).
+        let rules = dialect.rules();
+        let mut projected = self.query.projections(rules, Usage::Rows)?;
+        let scope = self.query.type_scope();
+        let pairs: Vec<(&Column, Written)> = if projected.is_empty() {
+            // `SELECT *` of a table with the summary's columns.
+            cols.iter()
+                .filter_map(|n| def.column(n))
+                .map(|c| (c, Written::Column(c.name.clone())))
+                .collect()
+        } else {
+            projected
+                .iter()
+                .zip(&cols)
+                .filter_map(|(p, n)| {
+                    let c = def.column(n)?;
+                    let value = match p.expr() {
+                        Some(e) => Written::Expr(retype_literal(e.clone(), &c.ty)),
+                        None => Written::Column(n.clone()),
+                    };
+                    Some((c, value))
+                })
+                .collect()
+        };
+        let checked = rules.check_assignments(&scope, AssignIn::Insert, &pairs)?;
+        if !projected.is_empty() {
+            for (p, c) in projected.iter_mut().zip(checked) {
+                p.set_value(c);
+            }
+        }
+
+        // The day column must hold exactly `day`: a literal of another day is refused,
+        // any other expression is filtered on the day, so that the INSERT writes only
+        // rows of the day the DELETE removed (a re-run then replaces them instead of
+        // duplicating or losing rows).
+        let day_expr = projected
+            .iter()
+            .find(|p| p.name() == Some(day_name))
+            .and_then(Projected::expr);
+        let wrap = match day_expr {
+            Some(Expr::Literal {
+                value: Value::Date(d),
+                ..
+            }) if *d == self.day => false,
+            Some(Expr::Literal { value, .. }) => {
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "the refresh query writes {} into the day column `{day_name}`, but the refresh deletes day {}",
+                        match value {
+                            Value::Date(d) => d.to_string(),
+                            other => other.kind_name().to_string(),
+                        },
+                        self.day
+                    ),
+                )
+                .with_hint(format!(
+                    "project the day being refreshed: .value_as(day, \"{day_name}\") with day = {}",
+                    self.day
+                )));
+            }
+            _ => true,
+        };
+
         let delete = T::delete()
             .filter(self.day_column.eq(self.day))
             .build_for(dialect)?;
@@ -166,7 +233,24 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
             .push(" (")
             .idents(cols.iter().map(String::as_str))
             .push(")\n");
-        self.query.render_into(&mut w)?;
+        if wrap {
+            w.push("SELECT ")
+                .idents(cols.iter().map(String::as_str))
+                .push(" FROM (\n");
+            self.query.write_with(&mut w, &projected)?;
+            w.push("\n) AS ").ident("refreshed").push(" WHERE ");
+            let only_day = Expr::Binary {
+                op: BinaryOp::Eq,
+                left: Box::new(Expr::column(day_name)),
+                right: Box::new(Expr::literal(Value::Date(self.day), IcebergType::Date)),
+            };
+            let refreshed = TypeScope::table(def.columns());
+            rules
+                .check_condition(&refreshed, &only_day, "WHERE clause")?
+                .write(&mut w)?;
+        } else {
+            self.query.write_with(&mut w, &projected)?;
+        }
         Ok(vec![delete, w.finish()?])
     }
 }

@@ -105,6 +105,9 @@ pub struct Statement {
     kind: StatementKind,
     dialect: Dialect,
     params: Vec<String>,
+    /// Whether nested columns are read as JSON text (a SELECT whose rows come back to
+    /// us): such rows do not have the table's types.
+    reads_json: bool,
 }
 
 impl Statement {
@@ -122,7 +125,17 @@ impl Statement {
             kind,
             dialect,
             params,
+            reads_json: false,
         })
+    }
+
+    pub(crate) fn set_reads_json(&mut self, reads_json: bool) {
+        self.reads_json = reads_json;
+    }
+
+    /// Whether the statement reads nested columns back as JSON text.
+    pub(crate) fn reads_json(&self) -> bool {
+        self.reads_json
     }
 
     /// The SQL text (no trailing semicolon).

@@ -126,7 +126,10 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
     let mut w = SqlWriter::new(StatementKind::AlterTable, dialect);
     w.push("ALTER TABLE ").table_name(table).push_char(' ');
     match op {
-        AlterOp::AddColumns(cols) => rules.write_add_columns(&mut w, cols)?,
+        AlterOp::AddColumns(cols) => {
+            rules.check_added_columns(cols)?;
+            rules.write_add_columns(&mut w, cols)?;
+        }
         AlterOp::DropColumn(c) => {
             w.push("DROP COLUMN ").ident(c);
         }

@@ -13,12 +13,13 @@
 //!   partitioned_by)`. Athena only: Spark has no UNLOAD.
 
 use crate::dialect::{CtasSpec, Dialect, Grammar};
+use crate::engine::targets::OutputTarget;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
     Compression, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
     TableProperty,
 };
-use crate::query::Select;
+use crate::query::{Select, Usage};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
 
@@ -64,6 +65,38 @@ fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error
             )
         })
         .collect()
+}
+
+/// A CTAS names every output column once: Trino's "Column name not specified at
+/// position N" and "Column name 'x' specified more than once" (`StatementAnalyzer`,
+/// CREATE TABLE AS).
+fn check_output_names<S>(query: &Select<S>, what: &str) -> Vec<Error> {
+    let names = query.output_names();
+    let mut errors = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        match n {
+            None => errors.push(
+                Error::new(
+                    ErrorKind::InvalidTable,
+                    format!(
+                        "{what}: output column {} has no name (Athena: \"Column name not specified at position {}\")",
+                        i + 1,
+                        i + 1
+                    ),
+                )
+                .with_hint("give the expression a name with .expr_as(expr, \"column\")"),
+            ),
+            Some(n) if names[..i].iter().any(|m| m.as_deref() == Some(n.as_str())) => errors.push(
+                Error::new(
+                    ErrorKind::InvalidTable,
+                    format!("{what}: Column name '{n}' specified more than once"),
+                )
+                .with_hint("alias one of them to another name"),
+            ),
+            Some(_) => {}
+        }
+    }
+    errors
 }
 
 fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<Option<Location>> {
@@ -199,6 +232,7 @@ impl<'q, S> IcebergCtas<'q, S> {
                 );
             }
         }
+        errors.extend(check_output_names(self.query, "an Iceberg CTAS"));
         let sources: Vec<String> = self.partitioning.iter().map(|p| p.source.clone()).collect();
         errors.extend(check_outputs(self.query, &sources, "partitioning"));
         for p in &self.partitioning {
@@ -231,7 +265,8 @@ impl<'q, S> IcebergCtas<'q, S> {
             properties: &self.properties,
         };
         w.rules().write_ctas_clauses(&mut w, &spec)?;
-        self.query.render_into(&mut w)?;
+        self.query
+            .render_for(&mut w, Usage::Output(OutputTarget::IcebergCtas))?;
         w.finish()
     }
 }
@@ -363,6 +398,7 @@ impl<'q, S> HiveCtas<'q, S> {
                 .with_hint("use SNAPPY, GZIP, ZSTD or NONE"),
             );
         }
+        errors.extend(check_output_names(self.query, "a Hive CTAS"));
         errors.extend(check_outputs(
             self.query,
             &self.partitioned_by,
@@ -415,7 +451,8 @@ impl<'q, S> HiveCtas<'q, S> {
             w.push(",\n  bucket_count = ").push(&n.to_string());
         }
         w.push("\n) AS\n");
-        self.query.render_into(&mut w)?;
+        self.query
+            .render_for(&mut w, Usage::Output(OutputTarget::HiveCtas))?;
         w.finish()
     }
 }
@@ -604,7 +641,8 @@ impl<'q, S> Unload<'q, S> {
         Error::check_all(errors)?;
         let mut w = SqlWriter::new(StatementKind::Unload, dialect);
         w.push("UNLOAD (");
-        self.query.render_into(&mut w)?;
+        self.query
+            .render_for(&mut w, Usage::Output(OutputTarget::Unload))?;
         w.push(") TO ");
         if let Some(l) = &to {
             w.string(l.as_str());

@@ -8,7 +8,7 @@
 use crate::dialect::Dialect;
 use crate::error::Result;
 use crate::model::TableName;
-use crate::query::Select;
+use crate::query::{Select, Usage};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
 
@@ -112,7 +112,8 @@ impl<S> CreateView<'_, S> {
             w.push("OR REPLACE ");
         }
         w.push("VIEW ").table_name(self.name).push(" AS\n");
-        self.query.render_into(&mut w)?;
+        // A view keeps its columns' types: no read-side conversions.
+        self.query.render_for(&mut w, Usage::Rows)?;
         w.finish()
     }
 }

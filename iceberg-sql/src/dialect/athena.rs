@@ -110,6 +110,16 @@ pub(super) fn check_create_table(t: &TableDef, errors: &mut Vec<Error>) {
 /// `PARTITIONED BY (day(ts), bucket(16, id))`, `LOCATION`, then `TBLPROPERTIES` with
 /// `'table_type'='ICEBERG'` first. Athena documents no table comment for Iceberg tables,
 /// so none is written.
+/// Athena's DDL declares no `timestamptz` column
+/// (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html>).
+pub(super) fn check_added_columns(columns: &[crate::model::Column]) -> Result<()> {
+    let errors = columns
+        .iter()
+        .filter_map(|c| c.ty.check_declarable(&c.name).err())
+        .collect();
+    Error::check_all(errors)
+}
+
 pub(super) fn write_table_clauses(w: &mut SqlWriter, t: &TableDef) -> Result<()> {
     write_partitioned_by(w, t.partition_spec(), write_partition_field);
     if let Some(loc) = t.location() {
@@ -289,7 +299,8 @@ pub(super) fn write_time_travel(w: &mut SqlWriter, snapshot: &Snapshot) {
             w.push(" FOR VERSION AS OF ").push(&id.to_string());
         }
         Snapshot::Timestamp(ts) => {
-            // A chrono value, never user text: digits, '-', ':', ' ' and '.'.
+            // A chrono value, never user text: digits, '-', ':', ' ' and '.'. The range
+            // (years 0001-9999, no leap second) is checked when the query is built.
             let mut text = ts.format("%Y-%m-%d %H:%M:%S").to_string();
             if ts.nanosecond() % 1_000_000_000 != 0 {
                 text.push_str(&ts.format("%.6f").to_string());
@@ -352,7 +363,9 @@ pub(super) fn require_plain_name(name: &str, statement: &str) -> Result<()> {
             ),
         )
         .with_hint(
-            "rename the table or database to a plain name such as `t_".to_string() + name + "`",
+            "rename it to a plain name such as `t_".to_string()
+                + name
+                + "` (ALTER TABLE … RENAME TO for a table, CHANGE COLUMN for a column)",
         ));
     }
     Ok(())
@@ -393,8 +406,12 @@ pub(super) fn write_optimize(w: &mut SqlWriter, o: &OptimizeSpec<'_>) -> Result<
         .table_name(o.table)
         .push(" REWRITE DATA USING BIN_PACK");
     if let Some(f) = o.filter {
+        // The WHERE names partition columns, and OPTIMIZE cannot quote them either.
+        for (_, column) in f.expr().map(|e| e.columns()).unwrap_or_default() {
+            require_plain_name(column, "OPTIMIZE")?;
+        }
         w.push(" WHERE ");
-        f.render(w)?;
+        f.write(w)?;
     }
     Ok(())
 }

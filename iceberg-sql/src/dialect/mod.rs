@@ -27,14 +27,17 @@
 
 mod athena;
 mod athena_s3_tables;
+mod athena_types;
 pub mod grammar;
 mod spark;
 mod trino;
+pub(crate) mod typing;
 
 pub use grammar::Grammar;
 
 use chrono::{DateTime, Utc};
 
+use crate::engine::targets::OutputTarget;
 use crate::error::{Error, Result};
 use crate::expr::Expr;
 use crate::maintenance::VacuumRetention;
@@ -47,6 +50,8 @@ use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::validate::dialects::TargetSyntax;
+use crate::value::Value;
+use typing::{AssignIn, Checked, TypeScope, Written};
 
 /// The engine a statement is rendered for: pass it to a builder's `build_for`
 /// (`build()` renders for [`Dialect::Athena`], the default).
@@ -119,8 +124,9 @@ impl Dialect {
 pub(crate) struct OptimizeSpec<'a> {
     /// The table.
     pub table: &'a TableName,
-    /// The condition on identity partition columns, if any.
-    pub filter: Option<&'a Expr>,
+    /// The condition on identity partition columns, if any (checked by the target's
+    /// type rules).
+    pub filter: Option<&'a Checked>,
     /// Engine options (Spark's `rewrite_data_files` options), in order.
     pub options: &'a [(String, String)],
     /// The catalog the engine's maintenance procedures live in.
@@ -196,6 +202,75 @@ pub(crate) trait DialectRules: Sync {
         athena::write_table_name(w, name);
     }
 
+    // ---- types ----------------------------------------------------------------------
+    //
+    // Every value a builder writes goes through these (see `typing`): Athena's rules are
+    // Trino's (`athena_types.rs`); a target with other rules overrides all of them.
+
+    /// Types a row-level value (a projection, a join key).
+    fn check_value(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+        athena_types::check_value(scope, expr)
+    }
+
+    /// Types a condition of `clause` (`WHERE`, a `WHEN … AND` condition), which must be
+    /// boolean.
+    fn check_condition(&self, scope: &TypeScope<'_>, expr: &Expr, clause: &str) -> Result<Checked> {
+        athena_types::check_condition(scope, expr, clause)
+    }
+
+    /// Types an `ORDER BY` key.
+    fn check_sort_key(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+        athena_types::check_sort_key(scope, expr)
+    }
+
+    /// Types a `GROUP BY` key.
+    fn check_group_key(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+        athena_types::check_group_key(scope, expr)
+    }
+
+    /// Checks that two join keys (name, type) compare as one type.
+    fn check_join_keys(
+        &self,
+        left: (&str, &IcebergType),
+        right: (&str, &IcebergType),
+    ) -> Result<()> {
+        athena_types::check_join_keys(left, right)
+    }
+
+    /// Checks the values one statement (or MERGE clause) stores in columns, together,
+    /// and returns each value to write (with any conversion the target writes).
+    fn check_assignments(
+        &self,
+        scope: &TypeScope<'_>,
+        into: AssignIn,
+        pairs: &[(&Column, Written)],
+    ) -> Result<Vec<Checked>> {
+        athena_types::check_assignments(scope, into, pairs)
+    }
+
+    /// Checks one output column `name` of a CTAS or UNLOAD against what `target` can
+    /// store, and returns it to write (converted where that is unambiguous).
+    fn check_output(
+        &self,
+        scope: &TypeScope<'_>,
+        target: OutputTarget,
+        name: &str,
+        value: Written,
+    ) -> Result<Checked> {
+        athena_types::check_output(scope, target, name, value)
+    }
+
+    /// Checks one value of an `INSERT … VALUES` row against its column.
+    fn check_row_value(&self, value: &Value, column: &Column) -> Result<()> {
+        athena_types::check_row_value(value, column)
+    }
+
+    /// Checks that the nested column `column` of type `ty` can be read back as JSON
+    /// text (see [`DialectRules::nested_columns_as_json`]).
+    fn check_json_read(&self, column: &str, ty: &IcebergType) -> Result<()> {
+        athena_types::check_json_read(column, ty)
+    }
+
     // ---- CREATE / DROP TABLE ---------------------------------------------------------
 
     /// Whether column definitions declare `NOT NULL` (otherwise nullability is a
@@ -208,6 +283,12 @@ pub(crate) trait DialectRules: Sync {
     /// a missing location) to `errors`, skipping any already listed.
     fn check_create_table(&self, table: &TableDef, errors: &mut Vec<Error>) {
         athena::check_create_table(table, errors);
+    }
+
+    /// Checks columns added by `ALTER TABLE … ADD COLUMNS`: Athena's DDL declares no
+    /// `timestamptz` column (it would write `timestamp`, another type, silently).
+    fn check_added_columns(&self, columns: &[Column]) -> Result<()> {
+        athena::check_added_columns(columns)
     }
 
     /// Writes everything after a CREATE TABLE's column list: partition spec, location,

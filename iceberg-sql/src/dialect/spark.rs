@@ -8,12 +8,15 @@
 //! (<https://iceberg.apache.org/docs/latest/spark-queries/#inspecting-tables>).
 
 use super::athena;
+use super::typing::{normalize, AssignIn, Checked, TypeScope, Written};
 use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec, WriteFn};
+use crate::engine::targets::OutputTarget;
 use crate::error::{Error, ErrorKind, Result};
+use crate::expr::Expr;
 use crate::ident::{check_name, NameRole};
 use crate::model::{
-    Compression, DatabaseName, FileFormat, PartitionField, PartitionTransform, TableDef, TableName,
-    TableProperties, TableProperty,
+    Column, Compression, DatabaseName, FileFormat, PartitionField, PartitionTransform, TableDef,
+    TableName, TableProperties, TableProperty,
 };
 use crate::query::MetadataTable;
 use crate::render::SqlWriter;
@@ -40,11 +43,85 @@ impl DialectRules for Spark {
         Grammar::Spark
     }
 
+    // Spark's type rules are lenient (it casts on assignment under its store-assignment
+    // policy and coerces in comparisons), so values are written as they are; Trino's
+    // refusals do not apply to Spark renderings.
+
+    fn check_value(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+        Ok(as_is(scope, expr))
+    }
+
+    fn check_condition(
+        &self,
+        scope: &TypeScope<'_>,
+        expr: &Expr,
+        _clause: &str,
+    ) -> Result<Checked> {
+        Ok(as_is(scope, expr))
+    }
+
+    fn check_sort_key(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+        Ok(as_is(scope, expr))
+    }
+
+    fn check_group_key(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+        Ok(as_is(scope, expr))
+    }
+
+    fn check_join_keys(
+        &self,
+        _left: (&str, &IcebergType),
+        _right: (&str, &IcebergType),
+    ) -> Result<()> {
+        Ok(())
+    }
+
+    fn check_assignments(
+        &self,
+        scope: &TypeScope<'_>,
+        _into: AssignIn,
+        pairs: &[(&Column, Written)],
+    ) -> Result<Vec<Checked>> {
+        Ok(pairs
+            .iter()
+            .map(|(_, v)| match v {
+                Written::Expr(e) => as_is(scope, e),
+                column => Checked::plain(column.clone(), None),
+            })
+            .collect())
+    }
+
+    fn check_output(
+        &self,
+        scope: &TypeScope<'_>,
+        _target: OutputTarget,
+        _name: &str,
+        value: Written,
+    ) -> Result<Checked> {
+        Ok(match value {
+            Written::Expr(e) => as_is(scope, &e),
+            column => Checked::plain(column, None),
+        })
+    }
+
+    fn check_row_value(&self, _value: &Value, _column: &Column) -> Result<()> {
+        Ok(())
+    }
+
+    fn check_json_read(&self, _column: &str, _ty: &IcebergType) -> Result<()> {
+        Ok(())
+    }
+
     fn declares_not_null(&self) -> bool {
         true
     }
 
     fn check_create_table(&self, _table: &TableDef, _errors: &mut Vec<Error>) {}
+
+    /// Spark declares `timestamp` (with time zone) columns.
+    fn check_added_columns(&self, _columns: &[Column]) -> Result<()> {
+        Ok(())
+    }
 
     /// `USING iceberg`, `PARTITIONED BY (days(ts), …)`, `COMMENT`, `LOCATION`, then
     /// `TBLPROPERTIES` with `'format-version'='2'` first and Iceberg's property names.
@@ -193,7 +270,7 @@ impl DialectRules for Spark {
         if let Some(f) = o.filter {
             // The predicate is Spark SQL inside a string literal.
             let mut pred = SqlWriter::new(StatementKind::Select, w.dialect());
-            f.render(&mut pred)?;
+            f.write(&mut pred)?;
             w.push(", where => ").string(pred.as_str());
         }
         if !o.options.is_empty() {
@@ -496,4 +573,9 @@ fn check_options(options: &[(String, String)]) -> Result<()> {
         }
     }
     Error::check_all(errors)
+}
+
+/// A value under Spark's lenient rules: written as it is.
+fn as_is(scope: &TypeScope<'_>, expr: &Expr) -> Checked {
+    Checked::plain(Written::Expr(normalize(scope, expr)), None)
 }

@@ -93,6 +93,11 @@ impl DialectRules for Trino {
         Ok(())
     }
 
+    /// Trino's grammar names every Iceberg type, `timestamp(6) with time zone` included.
+    fn check_added_columns(&self, _columns: &[Column]) -> Result<()> {
+        Ok(())
+    }
+
     /// One column per statement: `ADD COLUMN c type [COMMENT '…']`.
     fn columns_per_add(&self) -> Option<usize> {
         Some(1)
@@ -224,7 +229,7 @@ impl DialectRules for Trino {
             .push(" EXECUTE optimize");
         if let Some(f) = o.filter {
             w.push(" WHERE ");
-            f.render(w)?;
+            f.write(w)?;
         }
         Ok(())
     }

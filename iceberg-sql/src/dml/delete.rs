@@ -1,6 +1,7 @@
 //! `DELETE FROM ... WHERE ...`.
 
 use super::target::{builder_traits, Target};
+use crate::dialect::typing::TypeScope;
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::expr::IntoOperand;
@@ -87,9 +88,11 @@ impl<T: IcebergTable> Delete<T> {
         let mut errors = self.target.check_table(kind, true);
         self.target.check_filter(dialect, kind, &mut errors);
         Error::check_all(errors)?;
+        let scope = TypeScope::table(T::table_def().columns());
+        let filter = self.target.check_filter_types(dialect.rules(), &scope)?;
         let mut w = SqlWriter::new(kind, dialect);
         w.push("DELETE FROM ").table_name(self.target.table());
-        self.target.write_where(&mut w)?;
+        Target::<T>::write_where(&mut w, filter.as_ref())?;
         w.finish()
     }
 }

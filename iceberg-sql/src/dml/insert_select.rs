@@ -1,11 +1,12 @@
 //! `INSERT INTO t (cols) SELECT cols FROM source [WHERE ...]`.
 
-use super::column;
 use super::target::{builder_traits, Target};
+use super::{column, combine};
+use crate::dialect::typing::{AssignIn, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, IntoOperand};
-use crate::model::TableName;
+use crate::model::{Column, TableName};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -135,6 +136,20 @@ impl<T: IcebergTable> InsertSelect<T> {
         self.target.check_filter(dialect, kind, &mut errors);
         Error::check_all(errors)?;
 
+        // The source has `T`'s columns: each is stored in its own column, and the
+        // filter reads the source rows.
+        let rules = dialect.rules();
+        let scope = TypeScope::table(def.columns());
+        let pairs: Vec<(&Column, Written)> = def
+            .columns()
+            .iter()
+            .filter(|c| cols.contains(&c.name.as_str()))
+            .map(|c| (c, Written::Column(c.name.clone())))
+            .collect();
+        let values = rules.check_assignments(&scope, AssignIn::Insert, &pairs);
+        let filter = self.target.check_filter_types(rules, &scope);
+        let (_, filter) = combine(values, filter)?;
+
         let mut w = SqlWriter::new(kind, dialect);
         w.push("INSERT INTO ")
             .table_name(into)
@@ -144,7 +159,7 @@ impl<T: IcebergTable> InsertSelect<T> {
             .idents(cols.iter().copied())
             .push("\nFROM ")
             .table_name(&self.from);
-        self.target.write_where(&mut w)?;
+        Target::<T>::write_where(&mut w, filter.as_ref())?;
         w.finish()
     }
 }

@@ -66,10 +66,13 @@ use std::marker::PhantomData;
 use super::{
     check_columns, column, null_of, refuse_aggregates, refuse_params, retype_literal, source_col,
 };
-use crate::dialect::Dialect;
+use crate::dialect::typing::{AssignIn, Checked, TypeScope, Written};
+use crate::dialect::{Dialect, DialectRules};
+use crate::engine::types::EngineType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{BinaryOp, Col, ColumnValue, Expr, IntoOperand, Matched, Scope, Source};
-use crate::model::TableName;
+use crate::model::{Column, TableName};
+use crate::query::{Select, Usage};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
@@ -86,11 +89,88 @@ pub enum MergeSource<'a, T> {
     /// Inline typed rows: `(VALUES ...) AS source (c1, ...)`.
     Rows(&'a [T]),
     /// A SELECT statement built by this crate (same dialect, no parameters) whose
-    /// result has `T`'s columns, in order.
+    /// result has `T`'s columns, in order. A SELECT built to read rows back (one that
+    /// reads nested columns as JSON text) is refused: use [`MergeSource::select`].
     Query(&'a Statement),
+    /// A query described by a [`Select`](crate::query::Select) producing `T`'s columns by
+    /// name: written for the MERGE's target with the values' own types, and its output
+    /// checked against the target's columns.
+    Select(SourceQuery<'a>),
+}
+
+/// A [`Select`](crate::query::Select) used as a MERGE source (see
+/// [`MergeSource::select`]).
+pub struct SourceQuery<'a> {
+    query: &'a (dyn QuerySource + 'a),
+}
+
+impl std::fmt::Debug for SourceQuery<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SourceQuery")
+    }
+}
+
+/// What a MERGE needs of its source query, whatever its scope type.
+pub(crate) trait QuerySource {
+    /// The output columns' names and types, as `rules` see them.
+    fn output_types(
+        &self,
+        rules: &dyn DialectRules,
+    ) -> Result<Vec<(Option<String>, Option<EngineType>)>>;
+    /// Writes the query (rows keep their types).
+    fn write(&self, w: &mut SqlWriter) -> Result<()>;
+}
+
+impl<S> QuerySource for Select<S> {
+    fn output_types(
+        &self,
+        rules: &dyn DialectRules,
+    ) -> Result<Vec<(Option<String>, Option<EngineType>)>> {
+        Select::output_types(self, rules, Usage::Rows)
+    }
+
+    fn write(&self, w: &mut SqlWriter) -> Result<()> {
+        self.render_for(w, Usage::Rows)
+    }
 }
 
 impl<'a, T> MergeSource<'a, T> {
+    /// A query producing `T`'s columns by name (any order; aliases name expressions).
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql::dml::MergeSource;
+    /// # use std::sync::OnceLock;
+    /// struct Ev;
+    /// impl Ev {
+    ///     const EVENT_ID: Col<Ev, String> = Col::new("event_id");
+    ///     const TAGS: Col<Ev, Vec<String>> = Col::new("tags");
+    /// }
+    /// impl IcebergTable for Ev {
+    ///     fn table_def() -> &'static TableDef {
+    ///         static DEF: OnceLock<TableDef> = OnceLock::new();
+    ///         DEF.get_or_init(|| TableDef::builder("analytics", "ev")
+    ///             .column(Column::new("event_id", IcebergType::String).required())
+    ///             .column(Column::new("tags", IcebergType::list(IcebergType::String)))
+    ///             .build().unwrap())
+    ///     }
+    ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+    /// }
+    /// let staged = Ev::select().into_table(TableName::new("analytics", "ev_staging"));
+    /// let m = Ev::merge_from(MergeSource::select(&staged))
+    ///     .on_key(Ev::EVENT_ID)
+    ///     .when_matched().update_all()
+    ///     .build()?;
+    /// // The nested column keeps its type (a SELECT built to read rows back would read
+    /// // it as JSON text, which Athena cannot store in an array column).
+    /// assert_eq!(m.sql(), "MERGE INTO analytics.ev AS target\nUSING (\n  SELECT * FROM analytics.ev_staging\n) AS source\n\
+    ///     ON target.event_id = source.event_id\nWHEN MATCHED THEN UPDATE SET tags = source.tags");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn select<S>(query: &'a Select<S>) -> Self {
+        MergeSource::Select(SourceQuery { query })
+    }
+
     /// Another table with `T`'s columns.
     pub fn table(name: TableName) -> Self {
         MergeSource::Table(name)
@@ -481,7 +561,23 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                         "MERGE statements cannot take `?` parameters, and the source query has some",
                     ));
                 }
+                if stmt.reads_json() {
+                    errors.push(
+                        Error::new(
+                            ErrorKind::TypeMismatch,
+                            "the MERGE source query was built to read rows back: it reads nested columns as \
+                             JSON text (CAST(c AS JSON)), which Athena cannot store in the target's nested \
+                             columns (\"MERGE table column types don't match for MERGE case 0, SET expressions: \
+                             Table: [array(varchar)], Expressions: [json]\")",
+                        )
+                        .with_hint(
+                            "pass the query itself, MergeSource::select(&query), so that it is written with \
+                             the columns' own types",
+                        ),
+                    );
+                }
             }
+            MergeSource::Select(_) => {}
         }
         if self.clauses.is_empty() {
             errors.push(Error::new(
@@ -609,22 +705,35 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         self.check(dialect, &mut errors);
         Error::check_all(errors)?;
         let def = T::table_def();
-        let mut w = SqlWriter::new(StatementKind::Merge, dialect);
-        w.push("MERGE INTO ")
-            .table_name(self.target_name())
-            .push(" AS ")
-            .ident("target");
-        w.push("\nUSING ");
-        self.render_source(&mut w)?;
-        w.push(" AS ").ident("source");
-        // Inline rows carry the column names as aliases on the source itself where the
-        // target allows it; otherwise `render_source` wraps them in a SELECT that does.
-        if let MergeSource::Rows(_) = self.source {
-            if self.dedup.is_none() && w.rules().merge_source_column_aliases() {
-                write_column_list(&mut w, def);
+        let rules = dialect.rules();
+
+        // The source's columns: the table's own, or a query's output by name.
+        let mut scope = TypeScope::table(def.columns());
+        if let MergeSource::Select(q) = &self.source {
+            let outputs = q.query.output_types(rules)?;
+            let missing: Vec<Error> = def
+                .columns()
+                .iter()
+                .filter(|c| !outputs.iter().any(|(n, _)| n.as_deref() == Some(c.name.as_str())))
+                .map(|c| {
+                    Error::new(
+                        ErrorKind::UnknownColumn,
+                        format!("the MERGE source query does not produce column `{}` of `{}`", c.name, def.name()),
+                    )
+                    .with_hint("project every column of the target (give expressions aliases with .expr_as)")
+                })
+                .collect();
+            Error::check_all(missing)?;
+            let typed: Vec<(String, EngineType)> = outputs
+                .into_iter()
+                .filter_map(|(n, t)| Some((n?, t?)))
+                .collect();
+            if !typed.is_empty() {
+                scope = scope.with_source(typed);
             }
         }
-        w.push("\nON ");
+
+        // ON, the WHEN conditions and every clause's values, through the target's rules.
         let op = if self.null_safe {
             BinaryOp::IsNotDistinctFrom
         } else {
@@ -642,54 +751,133 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             };
             on = Expr::and_then(on, eq);
         }
-        if let Some(on) = &on {
-            on.render(&mut w)?;
-        }
-        for clause in &self.clauses {
-            match clause {
-                Clause::Matched { cond, action } => {
-                    w.push("\nWHEN MATCHED");
-                    render_cond(&mut w, cond)?;
-                    match action {
-                        MatchedAction::Delete => {
-                            w.push(" THEN DELETE");
-                        }
-                        MatchedAction::Update(sets) => {
-                            let sets: Vec<(&str, Expr)> = sets
-                                .iter()
-                                .map(|(n, v)| (*n, self.typed(n, v.clone())))
-                                .collect();
-                            render_update(&mut w, &sets)?;
-                        }
-                        MatchedAction::UpdateAll => {
-                            let sets: Vec<(&str, Expr)> = def
-                                .columns()
-                                .iter()
-                                .filter(|c| !self.keys.contains(&c.name.as_str()))
-                                .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
-                                .collect();
-                            render_update(&mut w, &sets)?;
-                        }
-                    }
+        let mut errors = Vec::new();
+        fn keep<X>(errors: &mut Vec<Error>, r: Result<X>) -> Option<X> {
+            match r {
+                Ok(x) => Some(x),
+                Err(e) => {
+                    errors.extend(e.into_vec());
+                    None
                 }
-                Clause::NotMatched { cond, action } => {
-                    w.push("\nWHEN NOT MATCHED");
-                    render_cond(&mut w, cond)?;
-                    let values: Vec<(&str, Expr)> = match action {
-                        NotMatchedAction::Insert(values) => values
-                            .iter()
-                            .map(|(n, v)| (*n, self.typed(n, v.clone())))
-                            .collect(),
-                        NotMatchedAction::InsertAll => def
-                            .columns()
-                            .iter()
-                            .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
-                            .collect(),
-                    };
+            }
+        }
+        let on = on.and_then(|on| {
+            keep(
+                &mut errors,
+                rules.check_condition(&scope, &on, "The MERGE predicate"),
+            )
+        });
+        let mut clauses = Vec::with_capacity(self.clauses.len());
+        for (case, clause) in self.clauses.iter().enumerate() {
+            let (matched, cond) = match clause {
+                Clause::Matched { cond, .. } => (true, cond),
+                Clause::NotMatched { cond, .. } => (false, cond),
+            };
+            let cond = cond.as_ref().and_then(|c| {
+                keep(
+                    &mut errors,
+                    rules.check_condition(&scope, c, "a WHEN condition"),
+                )
+            });
+            let pairs: Vec<(&str, Expr)> = match clause {
+                Clause::Matched {
+                    action: MatchedAction::Delete,
+                    ..
+                } => Vec::new(),
+                Clause::Matched {
+                    action: MatchedAction::Update(sets),
+                    ..
+                } => sets
+                    .iter()
+                    .map(|(n, v)| (*n, self.typed(n, v.clone())))
+                    .collect(),
+                Clause::Matched {
+                    action: MatchedAction::UpdateAll,
+                    ..
+                } => def
+                    .columns()
+                    .iter()
+                    .filter(|c| !self.keys.contains(&c.name.as_str()))
+                    .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
+                    .collect(),
+                Clause::NotMatched {
+                    action: NotMatchedAction::Insert(values),
+                    ..
+                } => values
+                    .iter()
+                    .map(|(n, v)| (*n, self.typed(n, v.clone())))
+                    .collect(),
+                Clause::NotMatched {
+                    action: NotMatchedAction::InsertAll,
+                    ..
+                } => def
+                    .columns()
+                    .iter()
+                    .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
+                    .collect(),
+            };
+            let columns: Vec<(&Column, Written)> = pairs
+                .iter()
+                .filter_map(|(n, v)| Some((def.column(n)?, Written::Expr(v.clone()))))
+                .collect();
+            let values = if columns.is_empty() {
+                Some(Vec::new())
+            } else {
+                keep(
+                    &mut errors,
+                    rules.check_assignments(&scope, AssignIn::Merge { case }, &columns),
+                )
+            };
+            let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
+            clauses.push((clause, matched, cond, names, values.unwrap_or_default()));
+        }
+        Error::check_all(errors)?;
+
+        let mut w = SqlWriter::new(StatementKind::Merge, dialect);
+        w.push("MERGE INTO ")
+            .table_name(self.target_name())
+            .push(" AS ")
+            .ident("target");
+        w.push("\nUSING ");
+        self.render_source(&mut w)?;
+        w.push(" AS ").ident("source");
+        // Inline rows carry the column names as aliases on the source itself where the
+        // target allows it; otherwise `render_source` wraps them in a SELECT that does.
+        if let MergeSource::Rows(_) = self.source {
+            if self.dedup.is_none() && w.rules().merge_source_column_aliases() {
+                write_column_list(&mut w, def);
+            }
+        }
+        w.push("\nON ");
+        if let Some(on) = &on {
+            on.write(&mut w)?;
+        }
+        for (clause, matched, cond, names, values) in &clauses {
+            w.push(if *matched {
+                "\nWHEN MATCHED"
+            } else {
+                "\nWHEN NOT MATCHED"
+            });
+            render_cond(&mut w, cond.as_ref())?;
+            match clause {
+                Clause::Matched {
+                    action: MatchedAction::Delete,
+                    ..
+                } => {
+                    w.push(" THEN DELETE");
+                }
+                Clause::Matched { .. } => {
+                    w.push(" THEN UPDATE SET ");
+                    w.try_comma_list(names.iter().zip(values), |w, (n, v)| {
+                        w.ident(n).push(" = ");
+                        v.write(w)
+                    })?;
+                }
+                Clause::NotMatched { .. } => {
                     w.push(" THEN INSERT (")
-                        .idents(values.iter().map(|(n, _)| *n))
+                        .idents(names.iter().copied())
                         .push(") VALUES (")
-                        .try_comma_list(&values, |w, (_, v)| v.render(w))?
+                        .try_comma_list(values, |w, v| v.write(w))?
                         .push_char(')');
                 }
             }
@@ -736,6 +924,11 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     // A validated SELECT of the same dialect, built by this crate.
                     w.push("(\n  ").push(stmt.sql()).push("\n)");
                 }
+                MergeSource::Select(q) => {
+                    w.push("(\n  ");
+                    q.query.write(w)?;
+                    w.push("\n)");
+                }
             }
             return Ok(());
         };
@@ -763,6 +956,11 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     .push("\n    ) AS ")
                     .ident("source_query");
             }
+            MergeSource::Select(q) => {
+                w.push("(\n      ");
+                q.query.write(w)?;
+                w.push("\n    ) AS ").ident("source_query");
+            }
         }
         w.push("\n  ) AS ").ident("ranked");
         w.push("\n  WHERE ").ident(DEDUP_COLUMN).push(" = 1\n)");
@@ -777,32 +975,24 @@ fn write_column_list(w: &mut SqlWriter, def: &crate::model::TableDef) {
         .push_char(')');
 }
 
-fn render_cond(w: &mut SqlWriter, cond: &Option<Expr>) -> Result<()> {
+fn render_cond(w: &mut SqlWriter, cond: Option<&Checked>) -> Result<()> {
     if let Some(c) = cond {
         w.push(" AND ");
         // Parenthesise an OR so that `AND a OR b` cannot be misread.
-        if matches!(
-            c,
-            Expr::Binary {
+        let or = matches!(
+            c.expr(),
+            Some(Expr::Binary {
                 op: BinaryOp::Or,
                 ..
-            }
-        ) {
+            })
+        );
+        if or {
             w.push_char('(');
-            c.render(w)?;
+        }
+        c.write(w)?;
+        if or {
             w.push_char(')');
-        } else {
-            c.render(w)?;
         }
     }
-    Ok(())
-}
-
-fn render_update(w: &mut SqlWriter, sets: &[(&str, Expr)]) -> Result<()> {
-    w.push(" THEN UPDATE SET ");
-    w.try_comma_list(sets, |w, (n, v)| {
-        w.ident(n).push(" = ");
-        v.render(w)
-    })?;
     Ok(())
 }

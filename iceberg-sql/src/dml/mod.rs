@@ -41,7 +41,8 @@ pub use delete::Delete;
 pub use insert::{Insert, ATHENA_MAX_PARTITIONS};
 pub use insert_select::InsertSelect;
 pub use merge::{
-    Merge, MergeInsert, MergeSource, MergeUpdate, WhenMatched, WhenNotMatched, DEDUP_COLUMN,
+    Merge, MergeInsert, MergeSource, MergeUpdate, SourceQuery, WhenMatched, WhenNotMatched,
+    DEDUP_COLUMN,
 };
 pub use update::Update;
 
@@ -186,12 +187,28 @@ pub(crate) fn write_row(
                 ),
             ));
         }
-        w.literal(v, &c.ty)
+        let rules = w.rules();
+        rules
+            .check_row_value(v, c)
+            .and_then(|()| w.literal(v, &c.ty).map(drop))
             .map_err(|e| context(e, format_args!("{what} {r}, column `{}`", c.name)))?;
         Ok(())
     })?;
     w.push_char(')');
     Ok(())
+}
+
+/// Both results, or every error of both.
+pub(crate) fn combine<A, B>(a: Result<A>, b: Result<B>) -> Result<(A, B)> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+        (Err(a), Err(b)) => {
+            let mut all = a.into_vec();
+            all.extend(b.into_vec());
+            Error::check_all(all).map(|()| unreachable!("two errors were combined"))
+        }
+    }
 }
 
 /// Prefixes an error's message with `what` (a row, a column).

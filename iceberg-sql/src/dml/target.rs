@@ -5,7 +5,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::check_filter;
-use crate::dialect::Dialect;
+use crate::dialect::typing::{Checked, TypeScope};
+use crate::dialect::{Dialect, DialectRules};
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Expr;
 use crate::model::TableName;
@@ -147,11 +148,23 @@ impl<T: IcebergTable> Target<T> {
         }
     }
 
+    /// The filter as the target's type rules check it (`None` without a filter).
+    pub(crate) fn check_filter_types(
+        &self,
+        rules: &dyn DialectRules,
+        scope: &TypeScope<'_>,
+    ) -> Result<Option<Checked>> {
+        self.filter
+            .as_ref()
+            .map(|f| rules.check_condition(scope, f, "WHERE clause"))
+            .transpose()
+    }
+
     /// `\nWHERE <filter>`, when there is one.
-    pub(crate) fn write_where(&self, w: &mut SqlWriter) -> Result<()> {
-        if let Some(f) = &self.filter {
+    pub(crate) fn write_where(w: &mut SqlWriter, filter: Option<&Checked>) -> Result<()> {
+        if let Some(f) = filter {
             w.push("\nWHERE ");
-            f.render(w)?;
+            f.write(w)?;
         }
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! `UPDATE ... SET ... WHERE ...`.
 
 use super::target::{builder_traits, Target};
-use super::{check_columns, column, refuse_aggregates, refuse_params, retype_literal};
+use super::{check_columns, column, combine, refuse_aggregates, refuse_params, retype_literal};
+use crate::dialect::typing::{AssignIn, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, ColumnValue, Expr, IntoOperand};
@@ -121,7 +122,7 @@ impl<T: IcebergTable> Update<T> {
         let mut sets = Vec::with_capacity(self.sets.len());
         for (name, value) in &self.sets {
             match column(def, name) {
-                Ok(c) => sets.push((*name, retype_literal(value.clone(), &c.ty))),
+                Ok(c) => sets.push((c, Written::Expr(retype_literal(value.clone(), &c.ty)))),
                 Err(e) => errors.push(e),
             }
             if assigned.contains(name) {
@@ -138,13 +139,20 @@ impl<T: IcebergTable> Update<T> {
         self.target.check_filter(dialect, kind, &mut errors);
         Error::check_all(errors)?;
 
+        // The target's type rules check every value against its column and the filter.
+        let rules = dialect.rules();
+        let scope = TypeScope::table(def.columns());
+        let values = rules.check_assignments(&scope, AssignIn::Update, &sets);
+        let filter = self.target.check_filter_types(rules, &scope);
+        let (values, filter) = combine(values, filter)?;
+
         let mut w = SqlWriter::new(kind, dialect);
         w.push("UPDATE ").table_name(name).push("\nSET ");
-        w.try_comma_list(&sets, |w, (name, value)| {
-            w.ident(name).push(" = ");
-            value.render(w)
+        w.try_comma_list(sets.iter().zip(&values), |w, ((c, _), value)| {
+            w.ident(&c.name).push(" = ");
+            value.write(w)
         })?;
-        self.target.write_where(&mut w)?;
+        Target::<T>::write_where(&mut w, filter.as_ref())?;
         w.finish()
     }
 }

@@ -220,7 +220,8 @@ pub(crate) fn interval_literal_type(amount: u32, unit: TimeUnit) -> Result<Engin
         Err(Error::new(
             ErrorKind::InvalidValue,
             format!("Invalid INTERVAL {name} value: {amount} ({why})"),
-        ))
+        )
+        .with_hint("Athena reads an interval's amount as a 32-bit integer: use a larger unit or a smaller amount"))
     };
     let max = match unit {
         TimeUnit::Year => i32::MAX as u32 / 12,
@@ -279,6 +280,9 @@ pub(crate) fn literal_type(value: &Value, ty: &IcebergType) -> Result<EngineType
         (Value::Date(_), T::Date) => EngineType::Date,
         (Value::Timestamp(_), T::Timestamp) => EngineType::Timestamp(6),
         (Value::TimestampTz(_), T::TimestampTz) => EngineType::TimestampWithTimeZone(6),
+        // The same instant in the column's form (`write_literal`): UTC wall clock.
+        (Value::TimestampTz(_), T::Timestamp) => EngineType::Timestamp(6),
+        (Value::Timestamp(_), T::TimestampTz) => EngineType::TimestampWithTimeZone(6),
         (Value::String(s), T::String) => string_literal_type(s),
         (Value::Binary(_), T::Binary) => EngineType::Varbinary,
         (Value::List(items), T::List(_)) if items.is_empty() => column()?,

@@ -130,7 +130,7 @@ pub enum TimeUnit {
 }
 
 impl TimeUnit {
-    fn keyword(self) -> &'static str {
+    pub(crate) fn keyword(self) -> &'static str {
         match self {
             TimeUnit::Year => "YEAR",
             TimeUnit::Quarter => "QUARTER",
@@ -451,6 +451,7 @@ impl Expr {
     }
 
     fn render_inner(&self, w: &mut SqlWriter) -> Result<()> {
+        crate::dialect::typing::audit::rendered(self);
         match self {
             Expr::Column { scope, name } => {
                 if let Some(alias) = scope.alias() {

@@ -173,8 +173,12 @@ pub trait ExpressionMethods: Sized {
     fn max(self) -> SqlExpr<Self::Scope, Self::Value> {
         aggregate(Aggregate::Max, self)
     }
-    /// `approx_percentile(self, p)` with `0 <= p <= 1` (checked when rendered).
-    fn approx_percentile(self, p: f64) -> SqlExpr<Self::Scope, Self::Value> {
+    /// `approx_percentile(self, p)` with `0 <= p <= 1` (checked when rendered), over
+    /// numbers (Trino has no approx_percentile of text or time values).
+    fn approx_percentile(self, p: f64) -> SqlExpr<Self::Scope, Self::Value>
+    where
+        Self::Value: Numeric,
+    {
         aggregate(Aggregate::ApproxPercentile(p), self)
     }
     /// `sum(self)` (numbers).

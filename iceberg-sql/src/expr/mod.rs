@@ -27,7 +27,61 @@
 //! # Ok::<(), iceberg_sql::Error>(())
 //! ```
 //!
-//! Operand types are checked by the compiler:
+//! Operand types are checked by the compiler, so the common type mismatches Athena
+//! refuses at run time do not compile: text into a timestamp column (Athena: "UPDATE
+//! table column types don't match SET expressions: Table: [timestamp(6)], Expressions:
+//! [varchar(19)]"), an aggregate of text where a number is expected, a timestamp
+//! compared with a date column's text.
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # struct Ev;
+//! # impl Ev { const TS: Col<Ev, chrono::NaiveDateTime> = Col::new("ts"); }
+//! # impl IcebergTable for Ev {
+//! #     fn table_def() -> &'static TableDef { unimplemented!() }
+//! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+//! # }
+//! let _ = Ev::update().set(Ev::TS, "2024-03-06 14:25:04"); // text is not a timestamp
+//! ```
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # struct Ev;
+//! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
+//! let _ = Ev::STATUS.sum(); // sum takes numbers
+//! ```
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # struct Ev;
+//! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
+//! let _ = Ev::STATUS.approx_percentile(0.5); // approx_percentile takes numbers
+//! ```
+//!
+//! ```compile_fail
+//! # use iceberg_sql::prelude::*;
+//! # struct Ev;
+//! # impl Ev {
+//! #     const TS: Col<Ev, chrono::NaiveDateTime> = Col::new("ts");
+//! #     const DAY: Col<Ev, String> = Col::new("day");
+//! # }
+//! let _ = Ev::TS.eq(Ev::DAY); // timestamp(6) = varchar: no common type
+//! ```
+//!
+//! A `DateTime<Utc>` column compares with and takes its own values, and the clock
+//! through [`Free::at_utc`]:
+//!
+//! ```
+//! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::{current_timestamp, days};
+//! # use chrono::{DateTime, TimeZone, Utc};
+//! # struct Ev;
+//! # impl Ev { const SEEN: Col<Ev, DateTime<Utc>> = Col::new("seen"); }
+//! let at = Utc.with_ymd_and_hms(2026, 1, 2, 3, 4, 5).unwrap();
+//! let f = Ev::SEEN.lt((current_timestamp() - days(7)).at_utc()).or(Ev::SEEN.eq(at));
+//! # let _ = f;
+//! ```
+//!
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;

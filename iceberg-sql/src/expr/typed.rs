@@ -141,6 +141,28 @@ impl<V> Free<V> {
     }
 }
 
+impl Free<NaiveDateTime> {
+    /// The same zone-less clock value (`current_timestamp() - days(7)`) where a
+    /// `DateTime<Utc>` is expected. Such a column holds the UTC wall clock and Athena
+    /// reads zone-less values in UTC (its session zone), so both sides mean the same
+    /// instant; written as it is (stored into the column, the target's type rules
+    /// write the conversion).
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql::dsl::{current_timestamp, days};
+    /// # use chrono::{DateTime, Utc};
+    /// # struct Ev;
+    /// # impl Ev { const SEEN: Col<Ev, DateTime<Utc>> = Col::new("seen"); }
+    /// let f = Ev::SEEN.lt((current_timestamp() - days(7)).at_utc());
+    /// assert_eq!(f.to_sql(Dialect::Athena)?, "seen < current_timestamp - INTERVAL '7' DAY");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn at_utc(self) -> Free<DateTime<Utc>> {
+        Free::from_expr(self.expr)
+    }
+}
+
 /// Something that can stand where scope `S` expects a value of type `V`: a column of
 /// that table, a typed expression, a literal (`"x"`, `320`, a `NaiveDateTime`), a
 /// [`Free`] expression or a [`param`](crate::dsl::param).

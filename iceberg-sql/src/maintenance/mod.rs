@@ -28,6 +28,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::dialect::typing::TypeScope;
 use crate::dialect::{Dialect, OptimizeSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Expr, IntoOperand};
@@ -264,14 +265,21 @@ impl<'a> Optimize<'a> {
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let rules = dialect.rules();
-        let spec = OptimizeSpec {
+        let mut spec = OptimizeSpec {
             table: self.table.name(),
-            filter: self.filter.as_ref(),
+            filter: None,
             options: &self.spark_options,
             catalog: &self.catalog,
         };
         rules.check_optimize(&spec)?;
         self.check_filter(dialect)?;
+        let scope = TypeScope::table(self.table.columns());
+        let filter = self
+            .filter
+            .as_ref()
+            .map(|f| rules.check_condition(&scope, f, "OPTIMIZE WHERE clause"))
+            .transpose()?;
+        spec.filter = filter.as_ref();
         let mut w = SqlWriter::new(StatementKind::Optimize, dialect);
         rules.write_optimize(&mut w, &spec)?;
         w.finish()

@@ -17,7 +17,11 @@ use std::marker::PhantomData;
 
 use chrono::{DateTime, Utc};
 
-use crate::dialect::Dialect;
+use crate::dialect::typing::{Checked, TypeScope, Written};
+use crate::dialect::{Dialect, DialectRules};
+use crate::engine::literals::check_date_time;
+use crate::engine::targets::OutputTarget;
+use crate::engine::types::EngineType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{ColumnValue, Expr, IntoOperand, Scope};
 use crate::ident::{check_name, NameRole};
@@ -90,6 +94,100 @@ enum Item {
     Name(String),
     /// The target's own expression for a metadata column (our static text) `AS` its name.
     Renamed(&'static str, String),
+}
+
+/// What a SELECT's rows are for, which decides how its projection is checked and
+/// written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Usage {
+    /// The rows come back to us: nested columns are read as JSON text where the target
+    /// needs that to decode them.
+    Read,
+    /// A subquery whose rows feed another statement (MERGE source, INSERT … SELECT):
+    /// values keep their types.
+    Rows,
+    /// The rows a CTAS or UNLOAD stores: each output column must be one the target can
+    /// store.
+    Output(OutputTarget),
+}
+
+/// One projected column as the target's rules checked it.
+#[derive(Debug, Clone)]
+pub(crate) enum Projected {
+    /// A value, written `value [AS alias]`.
+    Value {
+        /// The checked value.
+        value: Checked,
+        /// The alias written after it.
+        alias: Option<String>,
+        /// The output column's name, where known.
+        name: Option<String>,
+    },
+    /// A nested column read as JSON text, `AS` its name.
+    Json(String),
+    /// The target's own expression for a metadata column (our static text) `AS` its name.
+    Renamed(&'static str, String),
+}
+
+impl Projected {
+    /// The output column's name, where known.
+    pub(crate) fn name(&self) -> Option<&str> {
+        match self {
+            Projected::Value { name, .. } => name.as_deref(),
+            Projected::Json(n) | Projected::Renamed(_, n) => Some(n),
+        }
+    }
+
+    /// Its engine type, where the target's rules know it.
+    pub(crate) fn ty(&self) -> Option<&EngineType> {
+        match self {
+            Projected::Value { value, .. } => value.ty(),
+            Projected::Json(_) => Some(&EngineType::Json),
+            Projected::Renamed(..) => None,
+        }
+    }
+
+    /// The expression it writes, when it is a plain value.
+    pub(crate) fn expr(&self) -> Option<&Expr> {
+        match self {
+            Projected::Value { value, .. } => value.expr(),
+            _ => None,
+        }
+    }
+
+    /// Replaces the value written (e.g. by the one an assignment check returned),
+    /// keeping the output column's name.
+    pub(crate) fn set_value(&mut self, checked: Checked) {
+        if let Projected::Value { value, alias, name } = self {
+            if checked.conversion().is_some() && alias.is_none() {
+                *alias = name.clone();
+            }
+            *value = checked;
+        }
+    }
+
+    fn write(&self, w: &mut SqlWriter) -> Result<()> {
+        match self {
+            Projected::Value { value, alias, .. } => {
+                value.write(w)?;
+                if let Some(a) = alias {
+                    w.push(" AS ").ident(a);
+                }
+            }
+            Projected::Json(name) => {
+                let rules = w.rules();
+                rules.write_to_json(w, &mut |w| {
+                    w.ident(name);
+                    Ok(())
+                })?;
+                w.push(" AS ").ident(name);
+            }
+            Projected::Renamed(expr, name) => {
+                w.push(expr).push(" AS ").ident(name);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Builds a `SELECT` over table (or metadata row type) `S`.
@@ -473,6 +571,12 @@ impl<S> Select<S> {
                 ),
             ));
         }
+        // A leap second or a year outside 0001-9999 is no valid TIMESTAMP literal.
+        if let Some(Snapshot::Timestamp(ts)) = &self.as_of {
+            if let Err(e) = check_date_time(&ts.naive_utc(), "time travel timestamp") {
+                errors.push(e);
+            }
+        }
         let (Relation::Table(t) | Relation::Metadata(t, _)) = &self.relation;
         if let Err(e) = t.check() {
             errors.extend(e.into_vec());
@@ -480,21 +584,27 @@ impl<S> Select<S> {
         Error::check_all(errors)
     }
 
-    /// Writes the query (checked) into `w`; used by CTAS, UNLOAD and INSERT ... SELECT,
-    /// where nested columns keep their types.
-    pub(crate) fn render_into(&self, w: &mut SqlWriter) -> Result<()> {
-        self.render_query(w, false)
+    /// The relations the query's column references resolve in.
+    pub(crate) fn type_scope(&self) -> TypeScope<'_> {
+        self.joins
+            .iter()
+            .fold(TypeScope::table(&self.columns), |scope, j| {
+                scope.join(&j.columns)
+            })
     }
 
-    /// Writes the query; with `for_reading` (a SELECT whose rows come back to us),
-    /// nested table columns are read as JSON text where the target needs that to decode
-    /// them exactly.
-    fn render_query(&self, w: &mut SqlWriter, for_reading: bool) -> Result<()> {
+    /// The projection as the target's rules check it for `usage`, in order. Nested
+    /// columns of a default projection are read as JSON text when the rows come back to
+    /// us and the target needs that; a CTAS or UNLOAD lists the columns when one of them
+    /// must be converted for the target to store it.
+    pub(crate) fn projections(
+        &self,
+        rules: &dyn DialectRules,
+        usage: Usage,
+    ) -> Result<Vec<Projected>> {
         self.check()?;
-        let rules = w.rules();
-        let json_nested = for_reading && rules.nested_columns_as_json();
-        w.push("SELECT ");
-        let json_items: Vec<Item>;
+        let scope = self.type_scope();
+        let json_nested = usage == Usage::Read && rules.nested_columns_as_json();
         let metadata = match &self.relation {
             Relation::Metadata(_, m) => Some(*m),
             Relation::Table(_) => None,
@@ -504,8 +614,11 @@ impl<S> Select<S> {
         // List a table's columns so that nested ones can be read as JSON.
         let nested_default =
             json_nested && metadata.is_none() && self.columns.iter().any(|c| !c.ty.is_primitive());
-        let items = if self.items.is_empty() && nested_default {
-            json_items = self
+        let listed: Vec<Item>;
+        let items = if !self.items.is_empty() {
+            &self.items
+        } else if nested_default {
+            listed = self
                 .columns
                 .iter()
                 .map(|c| {
@@ -516,9 +629,9 @@ impl<S> Select<S> {
                     }
                 })
                 .collect();
-            &json_items
-        } else if self.items.is_empty() && (!self.json_columns.is_empty() || any_renamed) {
-            json_items = self
+            &listed
+        } else if !self.json_columns.is_empty() || any_renamed {
+            listed = self
                 .columns
                 .iter()
                 .map(|c| match self.json_columns.iter().find(|j| **j == c.name) {
@@ -529,48 +642,191 @@ impl<S> Select<S> {
                     },
                 })
                 .collect();
-            &json_items
+            &listed
         } else {
-            &self.items
-        };
-        if items.is_empty() {
-            w.push_char('*');
-        }
-        w.try_comma_list(items, |w, item| {
-            match item {
-                Item::Expr(e, alias) => {
-                    e.render(w)?;
-                    if let Some(a) = alias {
-                        w.push(" AS ").ident(a);
-                    }
-                }
-                Item::Joined(_, name) => {
-                    w.ident(name);
-                }
-                Item::Name(name) => {
-                    w.ident(name);
-                }
-                Item::Renamed(expr, name) => {
-                    w.push(expr).push(" AS ").ident(name);
-                }
-                // Only listed when the target reads nested values as JSON.
-                Item::Nested(name) => {
-                    rules.write_to_json(w, &mut |w| {
-                        w.ident(name);
-                        Ok(())
-                    })?;
-                    w.push(" AS ").ident(name);
-                }
-                Item::Json(name) => {
-                    rules.write_to_json(w, &mut |w| {
-                        w.ident(name);
-                        Ok(())
-                    })?;
-                    w.push(" AS ").ident(name);
+            // `SELECT *`, unless an output column must be converted for the target.
+            let Usage::Output(target) = usage else {
+                return Ok(Vec::new());
+            };
+            let mut out = Vec::with_capacity(self.columns.len());
+            let mut errors = Vec::new();
+            for c in &self.columns {
+                match rules.check_output(&scope, target, &c.name, Written::Column(c.name.clone())) {
+                    Ok(v) => out.push(Projected::Value {
+                        alias: v.conversion().map(|_| c.name.clone()),
+                        name: Some(c.name.clone()),
+                        value: v,
+                    }),
+                    Err(e) => errors.push(e),
                 }
             }
-            Ok(())
-        })?;
+            Error::check_all(errors)?;
+            if out
+                .iter()
+                .any(|p| matches!(p, Projected::Value { alias: Some(_), .. }))
+            {
+                return Ok(out);
+            }
+            return Ok(Vec::new());
+        };
+        let names = self.output_names();
+        let mut out = Vec::with_capacity(items.len());
+        let mut errors = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let name = if self.items.is_empty() {
+                None
+            } else {
+                names.get(i).cloned().flatten()
+            };
+            let projected = match item {
+                Item::Expr(e, alias) => {
+                    let checked = match usage {
+                        Usage::Output(target) => rules.check_output(
+                            &scope,
+                            target,
+                            name.as_deref().unwrap_or("_col"),
+                            Written::Expr(e.clone()),
+                        ),
+                        Usage::Read | Usage::Rows => rules.check_value(&scope, e),
+                    };
+                    checked.map(|value| {
+                        // A converted plain column keeps its name.
+                        let alias = alias
+                            .clone()
+                            .or_else(|| value.conversion().and(name.clone()));
+                        Projected::Value {
+                            value,
+                            alias,
+                            name: name.clone(),
+                        }
+                    })
+                }
+                Item::Joined(_, column) => {
+                    let written = Written::Column(column.to_string());
+                    let checked = match usage {
+                        Usage::Output(target) => {
+                            rules.check_output(&scope, target, column, written)
+                        }
+                        Usage::Read | Usage::Rows => Ok(Checked::plain(
+                            written,
+                            scope.column_type(Scope::Table, column),
+                        )),
+                    };
+                    checked.map(|value| Projected::Value {
+                        alias: value.conversion().map(|_| column.to_string()),
+                        name: Some(column.to_string()),
+                        value,
+                    })
+                }
+                Item::Name(column) => {
+                    let written = Written::Column(column.clone());
+                    let checked = match usage {
+                        Usage::Output(target) => {
+                            rules.check_output(&scope, target, column, written)
+                        }
+                        Usage::Read | Usage::Rows => Ok(Checked::plain(
+                            written,
+                            scope.column_type(Scope::Table, column),
+                        )),
+                    };
+                    checked.map(|value| Projected::Value {
+                        alias: value.conversion().map(|_| column.clone()),
+                        name: Some(column.clone()),
+                        value,
+                    })
+                }
+                Item::Nested(column) => {
+                    let ty = self.output_type(column);
+                    match ty.map(|t| rules.check_json_read(column, &t)) {
+                        Some(Err(e)) => Err(e),
+                        _ => Ok(Projected::Json(column.clone())),
+                    }
+                }
+                Item::Json(column) => Ok(Projected::Json(column.to_string())),
+                Item::Renamed(expr, column) => Ok(Projected::Renamed(expr, column.clone())),
+            };
+            match projected {
+                Ok(p) => out.push(p),
+                Err(e) => errors.extend(e.into_vec()),
+            }
+        }
+        Error::check_all(errors)?;
+        Ok(out)
+    }
+
+    /// The output columns' names and engine types (where the target's rules know them),
+    /// for `usage`.
+    pub(crate) fn output_types(
+        &self,
+        rules: &dyn DialectRules,
+        usage: Usage,
+    ) -> Result<Vec<(Option<String>, Option<EngineType>)>> {
+        let projected = self.projections(rules, usage)?;
+        if projected.is_empty() {
+            let scope = self.type_scope();
+            return Ok(self
+                .columns
+                .iter()
+                .map(|c| {
+                    (
+                        Some(c.name.clone()),
+                        scope.column_type(Scope::Table, &c.name),
+                    )
+                })
+                .collect());
+        }
+        Ok(projected
+            .iter()
+            .map(|p| (p.name().map(str::to_string), p.ty().cloned()))
+            .collect())
+    }
+
+    /// Writes the query with `projected` (from [`Select::projections`]; empty for `*`):
+    /// its filter, grouping and order checked by the target's rules.
+    pub(crate) fn write_with(&self, w: &mut SqlWriter, projected: &[Projected]) -> Result<()> {
+        let rules = w.rules();
+        let scope = self.type_scope();
+        let mut errors = Vec::new();
+        let mut keep = |r: Result<Checked>| match r {
+            Ok(c) => Some(c),
+            Err(e) => {
+                errors.extend(e.into_vec());
+                None
+            }
+        };
+        let filter = self
+            .filter
+            .as_ref()
+            .and_then(|f| keep(rules.check_condition(&scope, f, "WHERE clause")));
+        let group_by: Vec<Checked> = self
+            .group_by
+            .iter()
+            .filter_map(|g| keep(rules.check_group_key(&scope, g)))
+            .collect();
+        let order_by: Vec<(Checked, Order)> = self
+            .order_by
+            .iter()
+            .filter_map(|(o, dir)| keep(rules.check_sort_key(&scope, o)).map(|c| (c, *dir)))
+            .collect();
+        for j in &self.joins {
+            let left = self.columns.iter().find(|c| c.name == j.left_key);
+            let right = j.columns.iter().find(|c| c.name == j.right_key);
+            if let (Some(l), Some(r)) = (left, right) {
+                if let Err(e) = rules.check_join_keys((j.left_key, &l.ty), (j.right_key, &r.ty)) {
+                    errors.push(e);
+                }
+            }
+        }
+        Error::check_all(errors)?;
+
+        w.push("SELECT ");
+        if projected.is_empty() {
+            w.push_char('*');
+        }
+        w.try_comma_list(projected, |w, p| p.write(w))?;
+        if projected.iter().any(|p| matches!(p, Projected::Json(_))) {
+            w.mark_reads_json();
+        }
         w.push(" FROM ");
         match &self.relation {
             Relation::Table(t) => {
@@ -597,18 +853,18 @@ impl<S> Select<S> {
                 w.table_name(&j.table).push_char('.').ident(j.right_key);
             }
         }
-        if let Some(f) = &self.filter {
+        if let Some(f) = &filter {
             w.push(" WHERE ");
-            f.render(w)?;
+            f.write(w)?;
         }
-        if !self.group_by.is_empty() {
+        if !group_by.is_empty() {
             w.push(" GROUP BY ");
-            w.try_comma_list(&self.group_by, |w, g| g.render(w))?;
+            w.try_comma_list(&group_by, |w, g| g.write(w))?;
         }
-        if !self.order_by.is_empty() {
+        if !order_by.is_empty() {
             w.push(" ORDER BY ");
-            w.try_comma_list(&self.order_by, |w, (o, dir)| {
-                o.render(w)?;
+            w.try_comma_list(&order_by, |w, (o, dir)| {
+                o.write(w)?;
                 w.push(match dir {
                     Order::Asc => " ASC",
                     Order::Desc => " DESC",
@@ -620,6 +876,12 @@ impl<S> Select<S> {
             w.push(" LIMIT ").push(&n.to_string());
         }
         Ok(())
+    }
+
+    /// Writes the query for `usage` (checked by the writer's target rules).
+    pub(crate) fn render_for(&self, w: &mut SqlWriter, usage: Usage) -> Result<()> {
+        let projected = self.projections(w.rules(), usage)?;
+        self.write_with(w, &projected)
     }
 
     /// The names of the projected columns, in order, where they are known (a column,
@@ -656,7 +918,7 @@ impl<S> Select<S> {
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let mut w = SqlWriter::new(StatementKind::Select, dialect);
-        self.render_query(&mut w, true)?;
+        self.render_for(&mut w, Usage::Read)?;
         w.finish()
     }
 }

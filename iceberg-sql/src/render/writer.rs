@@ -18,6 +18,7 @@ pub struct SqlWriter {
     rules: &'static dyn DialectRules,
     grammar: Grammar,
     params: Vec<String>,
+    reads_json: bool,
 }
 
 impl fmt::Debug for SqlWriter {
@@ -48,6 +49,7 @@ impl SqlWriter {
             rules,
             grammar: rules.grammar(kind),
             params: Vec::new(),
+            reads_json: false,
         }
     }
 
@@ -139,8 +141,16 @@ impl SqlWriter {
         self
     }
 
+    /// Notes that the statement reads nested values back as JSON text
+    /// (`CAST(c AS JSON)`): its rows are for decoding, not for another statement.
+    pub(crate) fn mark_reads_json(&mut self) {
+        self.reads_json = true;
+    }
+
     /// Validates the text and returns the [`Statement`].
     pub fn finish(self) -> Result<Statement> {
-        Statement::validated(self.sql, self.kind, self.dialect, self.params)
+        let mut s = Statement::validated(self.sql, self.kind, self.dialect, self.params)?;
+        s.set_reads_json(self.reads_json);
+        Ok(s)
     }
 }

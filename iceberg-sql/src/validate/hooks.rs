@@ -32,7 +32,7 @@ use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
     AlterColumnOperation, AlterTable, AlterTableOperation, ArrayElemTypeDef, ColumnDef,
-    ColumnOption, CreateTableOptions, DataType, ExactNumberInfo, Expr, FunctionArg,
+    ColumnOption, CommentDef, CreateTableOptions, DataType, ExactNumberInfo, Expr, FunctionArg,
     FunctionArgExpr, FunctionArguments, HiveFormat, HiveIOFormat, Ident, MapBracketKind,
     MySQLColumnPosition, ObjectName, RenameTableNameKind, SqlOption, Statement, StructBracketKind,
     StructField, TimezoneInfo, VacuumStatement, Value,
@@ -258,8 +258,8 @@ pub(super) fn first_keywords(p: &Parser) -> (Keyword, Keyword) {
 /// [LOCATION 's'] TBLPROPERTIES (…)`, clauses in that order.
 ///
 /// Spark: `CREATE TABLE [IF NOT EXISTS] name [(cols)] USING iceberg
-/// [PARTITIONED BY (…)] [LOCATION 's'] [TBLPROPERTIES (…)] [AS query]`, clauses in any
-/// order, each at most once.
+/// [PARTITIONED BY (…)] [COMMENT 's'] [LOCATION 's'] [TBLPROPERTIES (…)] [AS query]`,
+/// clauses in any order, each at most once.
 pub(super) fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
     p.expect_keywords(&[Keyword::CREATE, Keyword::TABLE])?;
     let if_not_exists = p.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
@@ -278,6 +278,7 @@ pub(super) fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, Parse
     let mut location = None;
     let mut properties = Vec::new();
     let mut using = None;
+    let mut comment = None;
     let mut query = None;
 
     if h.grammar == Grammar::HiveDdl {
@@ -317,6 +318,9 @@ pub(super) fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, Parse
             } else if p.parse_keyword(Keyword::LOCATION) {
                 once(location.is_some(), "LOCATION", start)?;
                 location = Some(quoted_string(h, p, "LOCATION")?);
+            } else if p.parse_keyword(Keyword::COMMENT) {
+                once(comment.is_some(), "COMMENT", start)?;
+                comment = Some(CommentDef::WithoutEq(quoted_string(h, p, "COMMENT")?));
             } else if p.peek_keyword(Keyword::TBLPROPERTIES) {
                 once(!properties.is_empty(), "TBLPROPERTIES", start)?;
                 properties = table_properties(h, p)?;
@@ -350,6 +354,7 @@ pub(super) fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, Parse
             .partition_by(partition_by.map(Box::new))
             .hive_formats(hive_formats)
             .table_options(table_options)
+            .comment_after_column_def(comment)
             .query(query)
             .build(),
     ))

@@ -8,9 +8,8 @@
 
 use std::fmt::Write;
 
-use chrono::Datelike;
-
 use super::Grammar;
+use crate::engine::literals::check_temporal_range;
 use crate::error::{Error, ErrorKind, Result};
 use crate::render::separated;
 use crate::types::IcebergType;
@@ -102,17 +101,28 @@ pub(super) fn write_literal(
                 grammar,
             )
         }
+        (Value::Date(_), T::Date) | (Value::Timestamp(_) | Value::TimestampTz(_), _)
+            if check_temporal_range(value).is_err() =>
+        {
+            return check_temporal_range(value);
+        }
         (Value::Date(d), T::Date) => {
-            check_year(d.year(), value)?;
             let _ = write!(out, "DATE '{}'", d.format("%Y-%m-%d"));
         }
         (Value::Timestamp(ts), T::Timestamp) => {
-            check_year(ts.year(), value)?;
             let kw = if spark { "TIMESTAMP_NTZ" } else { "TIMESTAMP" };
             let _ = write!(out, "{kw} '{}'", ts.format("%Y-%m-%d %H:%M:%S%.6f"));
         }
+        // A `DateTime<Utc>` is stored as its UTC wall clock in a `timestamp` column, and
+        // a zone-less value in a `timestamptz` column is the UTC instant: the same
+        // instant either way.
+        (Value::TimestampTz(ts), T::Timestamp) => {
+            return write_literal(out, &Value::Timestamp(ts.naive_utc()), ty, grammar)
+        }
+        (Value::Timestamp(ts), T::TimestampTz) => {
+            return write_literal(out, &Value::TimestampTz(ts.and_utc()), ty, grammar)
+        }
         (Value::TimestampTz(ts), T::TimestampTz) => {
-            check_year(ts.year(), value)?;
             if spark {
                 let _ = write!(out, "TIMESTAMP '{}Z'", ts.format("%Y-%m-%d %H:%M:%S%.6f"));
             } else {
@@ -233,20 +243,6 @@ fn write_cast_type(out: &mut String, ty: &IcebergType, grammar: Grammar) {
     match grammar {
         Grammar::Spark => Grammar::Spark.write_type(out, ty),
         Grammar::HiveDdl | Grammar::TrinoDml => Grammar::TrinoDml.write_type(out, ty),
-    }
-}
-
-fn check_year(year: i32, value: &Value) -> Result<()> {
-    if (1..=9999).contains(&year) {
-        Ok(())
-    } else {
-        Err(Error::new(
-            ErrorKind::InvalidValue,
-            format!(
-                "{} year {year} is outside 0001-9999, which SQL literals cannot express",
-                value.kind_name()
-            ),
-        ))
     }
 }
 

@@ -21,9 +21,15 @@ mod types;
 
 pub use reserved::{HIVE_DDL_RESERVED, TRINO_DML_RESERVED};
 
+use crate::engine::reserved::{is_reserved_in_dml, TRINO_417_RESERVED};
 use crate::error::Result;
 use crate::types::IcebergType;
 use crate::value::Value;
+
+/// Words Trino does not reserve but also reads as quantifiers (`x = ALL (…)`,
+/// `SELECT ALL …`): quoted in DML all the same, which is valid on every reading
+/// (<https://trino.io/docs/current/language/reserved.html>).
+const TRINO_AMBIGUOUS: &[&str] = &["all", "any", "some"];
 
 /// The parser a statement's text goes through. It decides quoting, type names and
 /// literal spelling: nobody calling the API picks them.
@@ -61,9 +67,17 @@ impl Grammar {
     /// its ANSI mode; every word either Athena list reserves is a safe superset.
     pub fn is_reserved(self, word: &str) -> bool {
         let ddl = || HIVE_DDL_RESERVED.contains(&word);
-        let dml = || TRINO_DML_RESERVED.contains(&word);
+        // AWS's list lacks `current_role`, which Trino reserves, and Trino reserved more
+        // words later (`auto`, `primary`): quote every word any reading reserves.
+        let dml = || {
+            TRINO_DML_RESERVED.contains(&word)
+                || is_reserved_in_dml(word)
+                || TRINO_AMBIGUOUS.contains(&word)
+        };
         match self {
-            Grammar::HiveDdl => ddl(),
+            // Backticks are always accepted in Hive DDL: a word Trino reserves
+            // (`current_time`, `trim`) is quoted there too, whatever Hive's own list says.
+            Grammar::HiveDdl => ddl() || TRINO_417_RESERVED.binary_search(&word).is_ok(),
             Grammar::TrinoDml => dml(),
             Grammar::Spark => ddl() || dml(),
         }
@@ -188,6 +202,21 @@ mod tests {
         assert_eq!(Grammar::HiveDdl.quote_ident("_x"), "`_x`");
         assert_eq!(Grammar::TrinoDml.quote_ident("1x"), "\"1x\"");
         assert_eq!(Grammar::Spark.quote_ident("user"), "`user`");
+        // Trino reserves `current_role` (AWS's list lacks it) and `trim`; it does not
+        // reserve `limit` or `interval`; `all` is quoted for its quantifier reading.
+        assert_eq!(
+            Grammar::TrinoDml.quote_ident("current_role"),
+            "\"current_role\""
+        );
+        assert_eq!(Grammar::TrinoDml.quote_ident("primary"), "\"primary\"");
+        assert_eq!(Grammar::TrinoDml.quote_ident("limit"), "limit");
+        assert_eq!(Grammar::TrinoDml.quote_ident("interval"), "interval");
+        assert_eq!(Grammar::TrinoDml.quote_ident("all"), "\"all\"");
+        assert_eq!(
+            Grammar::HiveDdl.quote_ident("current_time"),
+            "`current_time`"
+        );
+        assert_eq!(Grammar::HiveDdl.quote_ident("trim"), "`trim`");
     }
 
     #[test]

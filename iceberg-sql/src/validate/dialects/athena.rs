@@ -9,11 +9,13 @@ use sqlparser::ast::{
     ShowStatementFilter, SqlOption, Statement, Value,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
-use sqlparser::keywords::Keyword;
+use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 
 use super::{ParserDialect, TargetSyntax};
+use crate::dialect::grammar::HIVE_DDL_RESERVED;
 use crate::dialect::Grammar;
+use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::allow::{
@@ -210,7 +212,38 @@ impl ParserDialect for AthenaDialect {
     }
 }
 
+impl AthenaDialect {
+    /// Whether `kw` is reserved in the statement's grammar, so that it cannot be a name
+    /// unquoted. sqlparser's own list is not Athena's: Trino parses `limit`, `interval`
+    /// or `all` as names (they are not in its reserved list,
+    /// https://trino.io/docs/current/language/reserved.html), while `trim` and
+    /// `current_time` are reserved there; Hive DDL reserves its own set
+    /// (https://docs.aws.amazon.com/athena/latest/ug/reserved-words.html).
+    fn reserves(&self, kw: Keyword) -> bool {
+        if kw == Keyword::NoKeyword {
+            return false;
+        }
+        let word = format!("{kw:?}").to_ascii_lowercase();
+        if self.ddl {
+            HIVE_DDL_RESERVED.contains(&word.as_str())
+        } else {
+            is_reserved_in_dml(&word)
+        }
+    }
+}
+
 impl SqlDialect for AthenaDialect {
+    /// A keyword the grammar does not reserve is a name where a name can stand.
+    fn is_reserved_for_identifier(&self, kw: Keyword) -> bool {
+        self.reserves(kw)
+    }
+
+    /// `FROM limit.t`: a table name may be any word the grammar does not reserve (a
+    /// reserved one keeps sqlparser's reading: `UNNEST(…)`, `LATERAL`, …).
+    fn is_table_factor(&self, kw: &Keyword, _parser: &mut Parser) -> bool {
+        !self.reserves(*kw) || !keywords::RESERVED_FOR_TABLE_FACTOR.contains(kw)
+    }
+
     fn is_identifier_start(&self, ch: char) -> bool {
         ch.is_ascii_alphabetic() || ch == '_'
     }

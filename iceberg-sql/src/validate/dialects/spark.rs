@@ -9,7 +9,7 @@ use sqlparser::ast::{
     ShowStatementFilter, Spanned, Statement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
-use sqlparser::keywords::Keyword;
+use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Span;
 
@@ -171,6 +171,16 @@ impl ParserDialect for SparkDialect {
 }
 
 impl SqlDialect for SparkDialect {
+    /// `FROM limit.t`: Spark's grammar (default, non-ANSI mode) takes its non-reserved
+    /// keywords as names; a word our renderer quotes for Spark keeps sqlparser's reading
+    /// (<https://spark.apache.org/docs/3.5.0/sql-ref-ansi-compliance.html#sql-keywords-optional-disabled-by-default>).
+    fn is_table_factor(&self, kw: &Keyword, _parser: &mut Parser) -> bool {
+        let word = format!("{kw:?}").to_ascii_lowercase();
+        *kw == Keyword::NoKeyword
+            || !Grammar::Spark.is_reserved(&word)
+            || !keywords::RESERVED_FOR_TABLE_FACTOR.contains(kw)
+    }
+
     fn is_identifier_start(&self, ch: char) -> bool {
         ch.is_ascii_alphabetic() || ch == '_'
     }

@@ -1,0 +1,629 @@
+//! Athena's type rules (Trino's, engine v3): the default type rules of every target.
+//!
+//! Every expression is typed bottom-up as Trino types it (`crate::engine`: literal
+//! types, coercions, function and operator results), so that what Athena's analyzer
+//! would refuse at run time (TYPE_MISMATCH, FUNCTION_NOT_FOUND, NOT_SUPPORTED, ...) is
+//! refused when the statement is built, with the engine's own words and the fix; and
+//! where Athena would run it with another meaning, the conversion is written out or the
+//! statement refused.
+//!
+//! Assignments (INSERT, UPDATE SET, MERGE SET and INSERT) follow Trino's store rule
+//! (`StatementAnalyzer.typesMatchForInsert`, trinodb/trino release 417;
+//! `TypeCoercion.isStoreAssignable` in current master): an exact or implicit match is
+//! written as is; a conversion between time zones is written out as a CAST (see
+//! [`check_assignments`]); one that can only fail loudly (a numeric overflow) is
+//! Trino's own CAST; one that rounds or drops the time of day silently, and every
+//! mismatch, is refused.
+
+use super::typing::{audit, AssignIn, Checked, TypeScope, Written};
+use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
+use crate::engine::coercion::{
+    assignment, comparison_type, is_comparable, is_orderable, single_type, Assignment, Comparison,
+    NoCommonType,
+};
+use crate::engine::functions::{
+    aggregate_type, arithmetic_type, date_trunc_type, AggregateFn, Arithmetic, Clock, TruncUnit,
+};
+use crate::engine::literals::{interval_literal_type, literal_type};
+use crate::engine::targets::{check_output_column, output_cast, OutputTarget};
+use crate::engine::types::{EngineType, TableFormat};
+use crate::error::{Error, ErrorKind, Result};
+use crate::expr::{Aggregate, BinaryOp, Expr, Scope, TimeUnit};
+use crate::model::Column;
+use crate::types::IcebergType;
+use crate::value::Value;
+
+fn mismatch(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::TypeMismatch, message)
+}
+
+/// The Rust type the typed API uses for values of an Iceberg type, for hints.
+fn rust_type(ty: &IcebergType) -> Option<&'static str> {
+    Some(match ty {
+        IcebergType::Boolean => "bool",
+        IcebergType::Int => "i32",
+        IcebergType::Long => "i64",
+        IcebergType::Float => "f32",
+        IcebergType::Double => "f64",
+        IcebergType::Decimal { .. } => "Decimal",
+        IcebergType::Date => "chrono::NaiveDate",
+        IcebergType::Timestamp => "chrono::NaiveDateTime",
+        IcebergType::TimestampTz => "chrono::DateTime<Utc>",
+        IcebergType::String => "String",
+        _ => return None,
+    })
+}
+
+/// The type of `e` as Trino gives it, or the error Trino's analyzer would raise.
+pub(super) fn type_of(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
+    let ty = type_inner(scope, e)?;
+    audit::typed(e, &ty);
+    Ok(ty)
+}
+
+fn expect_boolean(ty: &EngineType, what: &str) -> Result<()> {
+    match ty {
+        EngineType::Boolean | EngineType::Unknown => Ok(()),
+        other => Err(mismatch(format!(
+            "{what} must evaluate to a boolean (actual: {other})"
+        ))),
+    }
+}
+
+fn operator_symbol(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::And => "AND",
+        BinaryOp::Or => "OR",
+        BinaryOp::Eq => "=",
+        BinaryOp::NotEq => "<>",
+        BinaryOp::Lt => "<",
+        BinaryOp::LtEq => "<=",
+        BinaryOp::Gt => ">",
+        BinaryOp::GtEq => ">=",
+        BinaryOp::IsDistinctFrom => "IS DISTINCT FROM",
+        BinaryOp::IsNotDistinctFrom => "IS NOT DISTINCT FROM",
+        BinaryOp::Plus => "+",
+        BinaryOp::Minus => "-",
+        BinaryOp::Multiply => "*",
+        BinaryOp::Divide => "/",
+        BinaryOp::Modulo => "%",
+    }
+}
+
+const CONVERT_HINT: &str =
+    "compare or combine values of one type: convert one side with .cast::<T>() (CAST(x AS type))";
+
+/// Trino's "... must be the same type or coercible to a common type" (`ExpressionAnalyzer.coerceToSingleType`).
+fn no_common_type(what: &str, types: &[EngineType], e: NoCommonType) -> Error {
+    let mut distinct: Vec<String> = Vec::new();
+    for t in types {
+        let s = t.to_string();
+        if !distinct.contains(&s) {
+            distinct.push(s);
+        }
+    }
+    mismatch(format!(
+        "{what} must be the same type or coercible to a common type. Cannot find common type between {} and {}, \
+         all types (without duplicates): [{}]",
+        e.so_far,
+        e.offending,
+        distinct.join(", ")
+    ))
+    .with_hint(CONVERT_HINT)
+}
+
+fn trunc_unit(unit: TimeUnit) -> TruncUnit {
+    match unit {
+        TimeUnit::Year => TruncUnit::Year,
+        TimeUnit::Quarter => TruncUnit::Quarter,
+        TimeUnit::Month => TruncUnit::Month,
+        TimeUnit::Week => TruncUnit::Week,
+        TimeUnit::Day => TruncUnit::Day,
+        TimeUnit::Hour => TruncUnit::Hour,
+        TimeUnit::Minute => TruncUnit::Minute,
+        TimeUnit::Second => TruncUnit::Second,
+    }
+}
+
+fn aggregate_fn(func: Aggregate) -> AggregateFn {
+    match func {
+        Aggregate::CountAll | Aggregate::Count | Aggregate::CountDistinct => AggregateFn::Count,
+        Aggregate::Sum => AggregateFn::Sum,
+        Aggregate::Avg => AggregateFn::Avg,
+        Aggregate::Min => AggregateFn::Min,
+        Aggregate::Max => AggregateFn::Max,
+        Aggregate::ApproxPercentile(_) => AggregateFn::ApproxPercentile,
+    }
+}
+
+fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
+    use EngineType as E;
+    Ok(match e {
+        Expr::Column { scope: s, name } => scope.column_type(*s, name).ok_or_else(|| {
+            let shown = match s.alias() {
+                Some(a) => format!("{a}.{name}"),
+                None => (*name).to_string(),
+            };
+            Error::new(
+                ErrorKind::UnknownColumn,
+                format!("Column '{shown}' cannot be resolved"),
+            )
+        })?,
+        Expr::Literal { value, ty } | Expr::Param { value, ty } => literal_type(value, ty)?,
+        Expr::Binary { op, left, right } => {
+            let l = type_of(scope, left)?;
+            let r = type_of(scope, right)?;
+            binary_type(*op, &l, &r, left, right)?
+        }
+        Expr::Not(x) => {
+            expect_boolean(&type_of(scope, x)?, "the operand of NOT")?;
+            E::Boolean
+        }
+        Expr::Negate(x) => {
+            let t = type_of(scope, x)?;
+            if t.is_numeric()
+                || matches!(
+                    t,
+                    E::Unknown | E::IntervalDayToSecond | E::IntervalYearToMonth
+                )
+            {
+                t
+            } else {
+                return Err(mismatch(format!("Cannot negate {t}")));
+            }
+        }
+        Expr::IsNull { expr, .. } => {
+            type_of(scope, expr)?;
+            E::Boolean
+        }
+        Expr::InList { expr, list, .. } => {
+            let mut types = vec![type_of(scope, expr)?];
+            for item in list {
+                types.push(type_of(scope, item)?);
+            }
+            let common = single_type(&types)
+                .map_err(|e| no_common_type("IN value and list items", &types, e))?;
+            if !is_comparable(&common) {
+                return Err(mismatch(format!(
+                    "{common} is not comparable, and therefore cannot be used in IN"
+                )));
+            }
+            E::Boolean
+        }
+        Expr::Between {
+            expr, low, high, ..
+        } => {
+            let types = [
+                type_of(scope, expr)?,
+                type_of(scope, low)?,
+                type_of(scope, high)?,
+            ];
+            let ordered = single_type(&types).ok().filter(is_orderable).is_some();
+            if !ordered {
+                return Err(mismatch(format!(
+                    "Cannot check if {} is BETWEEN {} and {}",
+                    types[0], types[1], types[2]
+                ))
+                .with_hint(CONVERT_HINT));
+            }
+            E::Boolean
+        }
+        Expr::Like { expr, pattern, .. } => {
+            for (x, side) in [(expr, "Left side"), (pattern, "Pattern")] {
+                let t = type_of(scope, x)?;
+                if !matches!(t, E::Varchar(_) | E::Char(_) | E::Unknown) {
+                    return Err(mismatch(format!(
+                        "{side} of LIKE expression must evaluate to a varchar (actual: {t})"
+                    )));
+                }
+            }
+            E::Boolean
+        }
+        Expr::Cast { expr, ty } => {
+            let from = type_of(scope, expr)?;
+            let to = EngineType::of_column(ty, TableFormat::Iceberg)?;
+            if !can_cast(&from, &to) {
+                return Err(mismatch(format!("Cannot cast {from} to {to}")).with_hint(
+                    "Athena has no such CAST; convert through another type (e.g. format a date with \
+                     date_format, parse text with CAST from varchar)",
+                ));
+            }
+            to
+        }
+        Expr::Case {
+            branches,
+            otherwise,
+        } => {
+            let mut results = Vec::with_capacity(branches.len() + 1);
+            for (c, v) in branches {
+                expect_boolean(&type_of(scope, c)?, "a CASE WHEN condition")?;
+                results.push(type_of(scope, v)?);
+            }
+            if let Some(o) = otherwise {
+                results.push(type_of(scope, o)?);
+            }
+            single_type(&results).map_err(|e| no_common_type("All CASE results", &results, e))?
+        }
+        Expr::Coalesce(args) => {
+            let types = args
+                .iter()
+                .map(|a| type_of(scope, a))
+                .collect::<Result<Vec<_>>>()?;
+            single_type(&types).map_err(|e| no_common_type("All COALESCE operands", &types, e))?
+        }
+        Expr::DateTrunc { unit, expr } => {
+            let t = type_of(scope, expr)?;
+            date_trunc_type(trunc_unit(*unit), &t).map_err(|e| {
+                let mut err = mismatch(e.message());
+                if let Some(h) = e.hint() {
+                    err = err.with_hint(h);
+                }
+                err
+            })?
+        }
+        Expr::CurrentTimestamp => Clock::CurrentTimestamp(None).result_type(),
+        Expr::CurrentDate => Clock::CurrentDate.result_type(),
+        Expr::Interval {
+            unit: unit @ (TimeUnit::Quarter | TimeUnit::Week),
+            ..
+        } => {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "INTERVAL ... {} is not an interval unit in Athena; use months or days",
+                    unit.keyword()
+                ),
+            ))
+        }
+        Expr::Interval { amount, unit } => interval_literal_type(*amount, *unit)?,
+        Expr::Aggregate { func, arg, filter } => {
+            if let Some(f) = filter {
+                expect_boolean(&type_of(scope, f)?, "an aggregate's FILTER (WHERE ...)")?;
+            }
+            let arg = match arg {
+                Some(a) => Some(type_of(scope, a)?),
+                None => None,
+            };
+            aggregate_type(aggregate_fn(*func), arg.as_ref()).map_err(|e| {
+                mismatch(e.message()).with_hint(
+                    "aggregate a column of a type the function takes (sum and avg: numbers; \
+                     approx_percentile: numbers; min and max: not json or map)",
+                )
+            })?
+        }
+    })
+}
+
+fn binary_type(
+    op: BinaryOp,
+    l: &EngineType,
+    r: &EngineType,
+    left: &Expr,
+    right: &Expr,
+) -> Result<EngineType> {
+    use BinaryOp as B;
+    let arith = |a: Arithmetic| -> Result<EngineType> {
+        // `date ± INTERVAL 'n' HOUR` types as a date but fails on every row.
+        let sub_day = |x: &Expr| {
+            matches!(
+                x,
+                Expr::Interval {
+                    unit: TimeUnit::Hour | TimeUnit::Minute | TimeUnit::Second,
+                    ..
+                }
+            )
+        };
+        let date_with_time =
+            (*l == EngineType::Date && sub_day(right)) || (*r == EngineType::Date && sub_day(left));
+        if date_with_time {
+            let text = if a == Arithmetic::Add {
+                "Cannot add hour, minutes or seconds to a date"
+            } else {
+                "Cannot subtract hour, minutes or seconds from a date"
+            };
+            return Err(mismatch(format!(
+                "{l} {} {r}: Athena fails every row with \"{text}\"",
+                operator_symbol(op)
+            ))
+            .with_hint(
+                "move a date by whole days (days(n), months(n), years(n)), or work on a timestamp",
+            ));
+        }
+        arithmetic_type(a, l, r).map_err(|e| mismatch(e.message()).with_hint(CONVERT_HINT))
+    };
+    match op {
+        B::And | B::Or => {
+            expect_boolean(l, &format!("the left operand of {}", operator_symbol(op)))?;
+            expect_boolean(r, &format!("the right operand of {}", operator_symbol(op)))?;
+            Ok(EngineType::Boolean)
+        }
+        B::Eq | B::NotEq | B::IsDistinctFrom | B::IsNotDistinctFrom => {
+            if comparison_type(Comparison::Equality, l, r).is_none() {
+                let text = if matches!(op, B::IsDistinctFrom | B::IsNotDistinctFrom) {
+                    format!("Cannot check if {l} is distinct from {r}")
+                } else {
+                    format!("Cannot apply operator: {l} {} {r}", operator_symbol(op))
+                };
+                return Err(mismatch(text).with_hint(CONVERT_HINT));
+            }
+            Ok(EngineType::Boolean)
+        }
+        B::Lt | B::LtEq | B::Gt | B::GtEq => {
+            if comparison_type(Comparison::Ordering, l, r).is_none() {
+                return Err(mismatch(format!(
+                    "Cannot apply operator: {l} {} {r}",
+                    operator_symbol(op)
+                ))
+                .with_hint(CONVERT_HINT));
+            }
+            Ok(EngineType::Boolean)
+        }
+        B::Plus => arith(Arithmetic::Add),
+        B::Minus => arith(Arithmetic::Subtract),
+        B::Multiply => arith(Arithmetic::Multiply),
+        B::Divide => arith(Arithmetic::Divide),
+        B::Modulo => arith(Arithmetic::Modulus),
+    }
+}
+
+/// A row-level value (a projection, a join key): typed, written as it is.
+pub(super) fn check_value(scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    let e = super::typing::normalize(scope, expr);
+    let ty = type_of(scope, &e)?;
+    Ok(Checked::plain(Written::Expr(e), Some(ty)))
+}
+
+/// A condition (`WHERE`, `WHEN … AND`, `ON`): typed, and boolean.
+pub(super) fn check_condition(scope: &TypeScope<'_>, expr: &Expr, clause: &str) -> Result<Checked> {
+    let checked = check_value(scope, expr)?;
+    if let Some(ty) = checked.ty() {
+        expect_boolean(ty, clause)?;
+    }
+    Ok(checked)
+}
+
+/// An `ORDER BY` key: typed and orderable (not `json` or `map`).
+pub(super) fn check_sort_key(scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    let checked = check_value(scope, expr)?;
+    if let Some(ty) = checked.ty().filter(|t| !is_orderable(t)) {
+        return Err(mismatch(format!(
+            "Type {ty} is not orderable, and therefore cannot be used in ORDER BY"
+        ))
+        .with_hint("order by a scalar column or expression"));
+    }
+    Ok(checked)
+}
+
+/// A `GROUP BY` key: typed and comparable.
+pub(super) fn check_group_key(scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    let checked = check_value(scope, expr)?;
+    if let Some(ty) = checked.ty().filter(|t| !is_comparable(t)) {
+        return Err(mismatch(format!(
+            "{ty} is not comparable, and therefore cannot be used in GROUP BY"
+        )));
+    }
+    Ok(checked)
+}
+
+/// The two keys of a join compare as one type.
+pub(super) fn check_join_keys(
+    left: (&str, &IcebergType),
+    right: (&str, &IcebergType),
+) -> Result<()> {
+    let l = EngineType::of_column(left.1, TableFormat::Iceberg)?;
+    let r = EngineType::of_column(right.1, TableFormat::Iceberg)?;
+    audit::check("join keys", || format!("{} {l} = {} {r}", left.0, right.0));
+    if comparison_type(Comparison::Equality, &l, &r).is_none() {
+        return Err(mismatch(format!(
+            "join on `{}` = `{}`: Cannot apply operator: {l} = {r}",
+            left.0, right.0
+        ))
+        .with_hint("join on keys of one type"));
+    }
+    Ok(())
+}
+
+/// What storing one value does, for the statement's refusal.
+enum Problem {
+    /// Trino refuses the types.
+    Mismatch,
+    /// Trino accepts and rounds, or drops the time of day, silently.
+    Silent(&'static str),
+}
+
+/// Checks a statement's (or a MERGE clause's) assignments together, as Trino does, and
+/// returns each value to write.
+///
+/// * exact or implicit: written as it is;
+/// * a conversion between `timestamp with time zone` and `timestamp` (e.g.
+///   `current_timestamp`, a `timestamp(3) with time zone`, into an Iceberg `timestamp`
+///   column, a `timestamp(6)`): written out as `CAST(x AS timestamp(6))`. Trino's source
+///   accepts the pair and adds that very CAST (`typesMatchForInsert`: the types are
+///   compatible), keeping the wall-clock time in the value's zone, which for
+///   `current_timestamp` is the session zone, UTC on Athena; a field report has Athena
+///   fail an UPDATE with "UPDATE table column types don't match SET expressions" for
+///   such a SET (elementary-data/elementary pull request 1451, where a `varchar(19)` in
+///   the same SET fails on either reading). With the CAST written, both readings run the
+///   statement and store the same value;
+/// * a numeric narrowing that can only fail loudly (overflow): Trino's own CAST;
+/// * rounding, dropping the time of day, or a mismatch: refused, with the fix.
+pub(super) fn check_assignments(
+    scope: &TypeScope<'_>,
+    into: AssignIn,
+    pairs: &[(&Column, Written)],
+) -> Result<Vec<Checked>> {
+    let mut out = Vec::with_capacity(pairs.len());
+    let mut table_types = Vec::with_capacity(pairs.len());
+    let mut value_types = Vec::with_capacity(pairs.len());
+    let mut problems = Vec::new();
+    for (column, value) in pairs {
+        let (written, vt) = typed(scope, value.clone())?;
+        let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
+        audit::check("assignment", || format!("{} {ct} <- {vt}", column.name));
+        let outcome = assignment(&vt, &ct);
+        match outcome {
+            Assignment::Exact | Assignment::Implicit => {
+                out.push(Checked::plain(written, Some(vt.clone())))
+            }
+            Assignment::Cast(c) if c.rounds => {
+                problems.push((column, vt.clone(), ct.clone(), Problem::Silent("rounds")))
+            }
+            Assignment::Cast(c) if c.drops_time_of_day => problems.push((
+                column,
+                vt.clone(),
+                ct.clone(),
+                Problem::Silent("drops the time of day of"),
+            )),
+            Assignment::Cast(c) if c.zone_dependent => {
+                out.push(Checked::converted(written, Some(vt.clone()), ct.clone()))
+            }
+            Assignment::Cast(_) => out.push(Checked::plain(written, Some(vt.clone()))),
+            Assignment::Mismatch => {
+                problems.push((column, vt.clone(), ct.clone(), Problem::Mismatch))
+            }
+        }
+        table_types.push(ct);
+        value_types.push(vt);
+    }
+    if problems.is_empty() {
+        return Ok(out);
+    }
+    let list = |types: &[EngineType]| {
+        types
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (table, values) = (list(&table_types), list(&value_types));
+    let engine_text = match into {
+        AssignIn::Insert => {
+            format!("Insert query has mismatched column types: Table: [{table}], Query: [{values}]")
+        }
+        AssignIn::Update => format!(
+            "UPDATE table column types don't match SET expressions: Table: [{table}], Expressions: [{values}]"
+        ),
+        AssignIn::Merge { case } => format!(
+            "MERGE table column types don't match for MERGE case {case}, SET expressions: Table: [{table}], Expressions: [{values}]"
+        ),
+    };
+    let statement = match into {
+        AssignIn::Insert => "INSERT".to_string(),
+        AssignIn::Update => "UPDATE".to_string(),
+        AssignIn::Merge { case } => format!("MERGE clause {}", case + 1),
+    };
+    let errors = problems
+        .into_iter()
+        .map(|(column, vt, ct, problem)| {
+            let rust = rust_type(&column.ty)
+                .map(|r| format!(".cast::<{r}>()"))
+                .unwrap_or_else(|| "a CAST".to_string());
+            match problem {
+                Problem::Mismatch => {
+                    let err = mismatch(format!(
+                        "{statement} stores a {vt} value in column `{}` of type {ct}; Athena refuses the statement: \"{engine_text}\"",
+                        column.name
+                    ));
+                    if can_cast(&vt, &ct) {
+                        err.with_hint(format!(
+                            "convert the value to the column's type explicitly ({rust}, CAST(x AS {ct})), or store a value of type {ct}"
+                        ))
+                    } else {
+                        err.with_hint(format!(
+                            "Athena has no CAST from {vt} to {ct}: store a value of type {ct} instead"
+                        ))
+                    }
+                }
+                Problem::Silent(what) => mismatch(format!(
+                    "{statement} stores a {vt} value in column `{}` of type {ct}: Athena accepts it but {what} the value silently",
+                    column.name
+                ))
+                .with_hint(format!(
+                    "convert it yourself in the way you mean (e.g. round it) to {ct}, or widen the column"
+                )),
+            }
+        })
+        .collect();
+    Err(Error::combine(errors).unwrap_or_else(|| mismatch(engine_text)))
+}
+
+/// A value to write (normalized) and its type.
+fn typed(scope: &TypeScope<'_>, written: Written) -> Result<(Written, EngineType)> {
+    Ok(match written {
+        Written::Expr(e) => {
+            let e = super::typing::normalize(scope, &e);
+            let ty = type_of(scope, &e)?;
+            (Written::Expr(e), ty)
+        }
+        Written::Column(c) => {
+            let ty = scope.column_type(Scope::Table, &c).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::UnknownColumn,
+                    format!("Column '{c}' cannot be resolved"),
+                )
+            })?;
+            (Written::Column(c), ty)
+        }
+    })
+}
+
+/// One output column of a CTAS or UNLOAD: typed, and checked against what `target`
+/// can write. Where one conversion makes it writable (a timestamp's precision, a time
+/// zone dropped to the UTC wall clock, a small integer widened) it is written out: a
+/// Hive target holds milliseconds, so microseconds are rounded away there (Athena's
+/// Hive connector runs with MILLISECONDS precision; aws/aws-sdk-pandas issue 2252).
+pub(super) fn check_output(
+    scope: &TypeScope<'_>,
+    target: OutputTarget,
+    name: &str,
+    written: Written,
+) -> Result<Checked> {
+    let (written, ty) = typed(scope, written)?;
+    audit::check("output", || format!("{target} {name} {ty}"));
+    match check_output_column(target, name, &ty) {
+        Ok(()) => Ok(Checked::plain(written, Some(ty))),
+        Err(e) => match output_cast(target, &ty) {
+            Some(to) => Ok(Checked::converted(written, Some(ty), to)),
+            None => Err(Error::new(ErrorKind::TypeMismatch, e.message()).with_hint(
+                e.hint()
+                    .unwrap_or("project a value of a type the target can store")
+                    .to_string(),
+            )),
+        },
+    }
+}
+
+/// One literal of an `INSERT … VALUES` row (or a MERGE's inline source row): the
+/// literal written for the value has the column's type, or one that coerces to it.
+pub(super) fn check_row_value(value: &Value, column: &Column) -> Result<()> {
+    let lt = literal_type(value, &column.ty)?;
+    let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
+    audit::check("row value", || format!("{} {ct} <- {lt}", column.name));
+    match assignment(&lt, &ct) {
+        Assignment::Exact | Assignment::Implicit => Ok(()),
+        _ => Err(mismatch(format!(
+            "column `{}`: the literal for the value is of type {lt}, which Athena does not store in a {ct} column as it is",
+            column.name
+        ))),
+    }
+}
+
+/// A nested column read back as JSON text (`CAST(c AS JSON)`): Trino casts only some
+/// types to JSON (`JsonUtil.canCastToJson`).
+pub(super) fn check_json_read(column: &str, ty: &IcebergType) -> Result<()> {
+    let t = EngineType::of_column(ty, TableFormat::Iceberg)?;
+    audit::check("json read", || format!("{column} {t}"));
+    if can_cast_to_json(&t) {
+        return Ok(());
+    }
+    let blockers: Vec<String> = json_blockers(&t).iter().map(ToString::to_string).collect();
+    Err(mismatch(format!(
+        "column `{column}` is read back as JSON text, but Athena fails with \"Cannot cast {t} to json\" \
+         (it holds {}, which Trino cannot cast to JSON)",
+        blockers.join(", ")
+    ))
+    .with_hint(
+        "project the columns you need with .column(...) (a nested column projected by name comes back \
+         in Athena's own text form), or read this column with a separate query",
+    ))
+}
