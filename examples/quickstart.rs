@@ -1,4 +1,4 @@
-//! Quickstart: the seed's `mcp_events` table as a plain struct, and validated Athena SQL
+//! Quickstart: an `mcp_events` table as a plain struct, and validated Athena SQL
 //! for its whole life: create, load, correct, upsert, audit, evolve, maintain.
 //!
 //! Run with `cargo run --example quickstart`.
@@ -165,6 +165,6 @@ fn main() -> Result<(), Error> {
         .unwrap_err();
     println!("-- a definition with three mistakes:\n{err}\n");
     let err = def.vacuum().retain_days(7).build().unwrap_err();
-    println!("-- VACUUM ... RETAIN 7 DAYS (seed 000):\n{err}");
+    println!("-- VACUUM ... RETAIN 7 DAYS (Delta Lake syntax, not Athena's):\n{err}");
     Ok(())
 }

@@ -125,7 +125,7 @@ pub fn check_location(uri: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Athena's Iceberg table property keys (reference §1.4), in rendering order.
+/// Athena's Iceberg table property keys (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-creating-tables.html), in rendering order.
 pub const PROPERTY_KEYS: &[&str] = &[
     "format",
     "write_compression",
@@ -191,7 +191,7 @@ pub fn check_property(key: &str, value: &str) -> Result<Option<String>, String> 
     }
 }
 
-/// The codecs Athena accepts for a format (reference §1.5).
+/// The codecs Athena accepts for a format (same page).
 pub fn compressions(format: &str) -> &'static [&'static str] {
     match format {
         "orc" => &["lz4", "snappy", "zlib", "zstd", "none"],

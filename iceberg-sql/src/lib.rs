@@ -94,7 +94,6 @@ pub mod prelude {
     pub use crate::value::Value;
     #[cfg(feature = "derive")]
     pub use iceberg_sql_derive::IcebergTable;
-    // Reads, evolution and upkeep (issue 5).
     pub use crate::evolve::{evolve, EvolveOptions};
     pub use crate::maintenance::VacuumRetention;
     pub use crate::query::{Select, Snapshot, TableQueries};

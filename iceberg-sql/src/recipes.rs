@@ -1,9 +1,9 @@
-//! Recipes for the daily-summary pattern of seed 001, without Glue API calls.
+//! Recipes for a daily summary table, without Glue API calls.
 //!
-//! The seed materialises one day of an event table into a Hive table by deleting S3
-//! objects, dropping a Glue partition, running a CTAS into a temporary table and adding
-//! the partition back by hand, and finds missing days by paging Glue partitions. With
-//! an Iceberg summary table both are plain SQL:
+//! With Hive tables, refreshing one day means deleting S3 objects, dropping a Glue
+//! partition, running a CTAS into a temporary table and adding the partition back by
+//! hand, and finding missing days means paging Glue partitions. With an Iceberg summary
+//! table both are plain SQL:
 //!
 //! * [`DailyRefresh`]: `DELETE FROM summary WHERE day = DATE 'd'` then
 //!   `INSERT INTO summary (...) SELECT ... ` for that day. Running it twice gives the
@@ -11,9 +11,7 @@
 //!   transaction: if the INSERT fails, the day is empty until the refresh is re-run.
 //! * [`MissingDays`]: the days between two dates that have no partition in the summary
 //!   table's `$partitions`: `array_except(sequence(from, to, INTERVAL '1' DAY),
-//!   array_agg(partition.day))` (Spark: `collect_list`). (An `UNNEST(sequence(...))`
-//!   row-per-day form would also be valid Trino, but our validator does not accept
-//!   `UNNEST` as a table yet.)
+//!   array_agg(partition.day))` (Spark: `collect_list`), one row with every missing day.
 
 use chrono::NaiveDate;
 

@@ -158,7 +158,8 @@ primitive_sql_type! {
 }
 
 /// Stored as an Iceberg `timestamp` holding the UTC wall time: Athena cannot declare
-/// `timestamptz` columns (reference §1.3). Reads accept `timestamp` and `timestamptz`.
+/// `timestamptz` columns (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html).
+/// Reads accept `timestamp` and `timestamptz`.
 impl SqlType for DateTime<Utc> {
     fn iceberg_type() -> IcebergType {
         IcebergType::Timestamp

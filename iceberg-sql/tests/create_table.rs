@@ -4,7 +4,7 @@
 use iceberg_sql::prelude::*;
 use iceberg_sql::{StructField, MAX_QUERY_BYTES};
 
-/// The seed 000 table, with the column set from reference §1.6.
+/// The example `mcp_events` table, with one column of every type.
 fn mcp_events() -> TableDef {
     TableDef::builder("analytics", "mcp_events")
         .column(
@@ -29,7 +29,7 @@ fn mcp_events() -> TableDef {
         .property_str("write_compression", "snappy")
         .property_str("optimize_rewrite_delete_file_threshold", "10")
         .build()
-        .expect("the seed table is valid")
+        .expect("the example table is valid")
 }
 
 /// One column of every Iceberg type, nested types included, and reserved-word names.

@@ -23,7 +23,7 @@ fn events() -> Select<McpEvent> {
         .column(McpEvent::STATUS)
 }
 
-/// Seed 001's summary query for one day, as typed code.
+/// A daily summary query for one day, as typed code.
 fn daily_summary(day: NaiveDate) -> Select<McpEvent> {
     let start = day.and_hms_opt(0, 0, 0).unwrap();
     Select::<McpEvent>::table()
@@ -83,7 +83,7 @@ fn iceberg_ctas_with_every_property() {
 
 #[test]
 fn iceberg_ctas_from_a_table_definition() {
-    // The corrected daily summary of seed 001: an Iceberg table, not Hive partitions
+    // The daily summary as an Iceberg table, not Hive partitions
     // registered by hand.
     let q = daily_summary(date(2026, 10, 1));
     insta::assert_snapshot!(
@@ -94,7 +94,7 @@ fn iceberg_ctas_from_a_table_definition() {
 
 #[test]
 fn hive_parquet_ctas() {
-    // Seed 001's format conversion, partition column last.
+    // A CSV-to-Parquet conversion, partition column last.
     let q = Select::<McpEvent>::table()
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::SESSION_ID)

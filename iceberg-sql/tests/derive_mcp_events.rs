@@ -1,4 +1,4 @@
-//! The seed's `mcp_events` table as a derived struct: the same `TableDef`, and the same
+//! The example `mcp_events` table as a derived struct: the same `TableDef`, and the same
 //! CREATE TABLE text in both dialects, as the hand-built definition.
 
 use iceberg_sql::prelude::*;
@@ -46,7 +46,7 @@ fn hand_built() -> TableDef {
         .property_str("write_compression", "snappy")
         .property_str("optimize_rewrite_delete_file_threshold", "10")
         .build()
-        .expect("the seed table is valid")
+        .expect("the example table is valid")
 }
 
 #[test]

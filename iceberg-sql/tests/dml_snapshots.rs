@@ -165,7 +165,7 @@ fn delete_expressions_and_all_rows() {
 
 #[test]
 fn merge_seed() {
-    // The seed's MERGE: conditional delete, update, insert (the seed's `tool_payload`
+    // The example MERGE: conditional delete, update, insert (the example's `tool_payload`
     // is this table's `payload`).
     both("merge_seed", |d| {
         merge::<McpEvent>(MergeSource::table(staging()))

@@ -421,7 +421,7 @@ fn merge_sources_are_checked() {
 
 #[test]
 fn seed_delete_cutoff_literal() {
-    // The seed's DELETE, with its exact cutoff.
+    // The example DELETE, with its exact cutoff.
     let sql = delete::<McpEvent>()
         .filter(
             McpEvent::USER_ID

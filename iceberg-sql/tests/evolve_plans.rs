@@ -355,7 +355,7 @@ fn every_refusal_is_listed_at_once() {
 
 #[test]
 fn seed_schema_evolution_plan() {
-    // The seed's evolution: add error_code + retry_count, rename payload, drop
+    // The example evolution: add error_code + retry_count, rename payload, drop
     // latency_ms, widen retry_count.
     let live = common::mcp_events_builder()
         .partition(PartitionField::new("event_ts", PartitionTransform::Day))

@@ -118,7 +118,7 @@ fn retention_helper_sets_the_vacuum_properties() {
 
 #[test]
 fn optimize_where_on_a_transformed_source_is_refused() {
-    // The seed's OPTIMIZE ... WHERE event_ts >= ... on a day(event_ts) table.
+    // The common OPTIMIZE ... WHERE event_ts >= ... on a day(event_ts) table.
     let e = McpEvent::table_def()
         .optimize()
         .filter(McpEvent::EVENT_TS, Cmp::Ge, ts(2026, 10, 1, 0))

@@ -1,5 +1,7 @@
-//! Reference §7: the corrected form of every statement of seed 000, and the seed's
-//! invalid forms refused with an error that says what Athena accepts instead.
+//! Hand-written statements for an `mcp_events` table that Athena rejects (Delta Lake's
+//! `VACUUM … RETAIN`, `OPTIMIZE … WHERE` on a hidden partition's source, `timestamptz` in
+//! DDL, …): the corrected form of each, and each invalid form refused with an error that
+//! says what Athena accepts instead.
 
 #[path = "query_common/mod.rs"]
 mod common;
@@ -150,7 +152,7 @@ fn e4_widening_depends_on_the_current_type() {
     assert!(evolve(&bigint, &bigint, EvolveOptions::new())
         .unwrap()
         .is_empty());
-    // From int, the planner produces exactly the seed's statement.
+    // From int, the planner produces exactly the hand-written statement.
     let plan = evolve(t(), &bigint, EvolveOptions::new().sync_properties(false)).unwrap();
     assert_eq!(plan.steps.len(), 1);
     assert!(plan.steps[0].breaking);
@@ -209,7 +211,7 @@ fn e7_optimize_where_on_a_hidden_partition_source_is_refused() {
     assert!(s.sql().ends_with("WHERE event_date >= DATE '2026-10-01'"));
 }
 
-/// The corrected versions of the whole seed set (reference §7), both dialects.
+/// The corrected versions of the whole set, both dialects.
 #[test]
 fn corrected_seed_set() {
     let staging = TableName::new("analytics", "mcp_events_staging");

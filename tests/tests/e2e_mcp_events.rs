@@ -1,4 +1,4 @@
-//! End-to-end, seed 000 (`mcp_events`) on the real engine (Spark 3.5 + Iceberg 1.10):
+//! End-to-end, the example `mcp_events` table on the real engine (Spark 3.5 + Iceberg 1.10):
 //! create (day(event_ts), bucket(16, user_id)), load 20,000 generated rows through
 //! size-limited INSERT batches, correct_record (UPDATE), targeted DELETE, MERGE from a
 //! staging table (twice) and from inline rows, time travel by version and by timestamp, and the

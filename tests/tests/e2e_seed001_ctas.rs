@@ -1,4 +1,4 @@
-//! End-to-end, seed 001 (daily summary of `mcp_events` by CTAS, refreshed per day, and
+//! End-to-end, a daily summary of `mcp_events` by CTAS, refreshed per day, and
 //! the missing-days check), built on the crate:
 //!
 //! * the summary table is created by `IcebergCtas` (Spark form: `CREATE TABLE ... USING

@@ -1,4 +1,4 @@
-//! End-to-end, seed 004 (an Iceberg "destination": create the table if missing, append,
+//! End-to-end, a loader (an Iceberg "destination": create the table if missing, append,
 //! evolve the schema when the incoming records gain a field), built on the crate: the
 //! loader reads the live definition from Spark's `SHOW CREATE TABLE`, plans with
 //! `evolve`, applies the plan, then appends through INSERT batches. Two derived structs

@@ -1,5 +1,5 @@
 //! `ALTER TABLE` for Iceberg tables: add, drop, rename and widen columns, set and unset
-//! table properties (reference §5).
+//! table properties (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-evolving-table-schema.html).
 //!
 //! Every operation is one statement (Athena drops one column per statement and runs one
 //! statement per API call). The two dialects differ where the engines do:

@@ -1,4 +1,5 @@
-//! `CREATE TABLE ... AS SELECT` and `UNLOAD` (reference §2).
+//! `CREATE TABLE ... AS SELECT` and `UNLOAD` (https://docs.aws.amazon.com/athena/latest/ug/create-table-as.html,
+//! https://docs.aws.amazon.com/athena/latest/ug/unload.html).
 //!
 //! * [`IcebergCtas`]: Athena `WITH (table_type = 'ICEBERG', is_external = false,
 //!   location = ..., partitioning = ARRAY['day(ts)', 'bucket(col, 16)'], ...)`: note the

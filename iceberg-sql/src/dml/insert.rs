@@ -14,7 +14,8 @@ use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind, MAX_QUERY_BYTES};
 use crate::value::Value;
 
-/// Athena writes at most this many partitions per INSERT (reference §2.5).
+/// Athena writes at most this many partitions per INSERT
+/// (https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html).
 pub const ATHENA_MAX_PARTITIONS: usize = 100;
 
 const ROW_SEPARATOR: &str = ",\n  ";

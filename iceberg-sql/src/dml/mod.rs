@@ -21,7 +21,7 @@
 //! (and SELECT, CTAS, UNLOAD, built elsewhere). UPDATE, DELETE and MERGE refuse them
 //! with [`ErrorKind::Unsupported`].
 //!
-//! Status (issue 4): everything in the issue is implemented. Known limits, by design:
+//! Known limits, by design:
 //! a bucket() partition key uses Iceberg's Murmur3 hash for int, long, decimal, date,
 //! timestamp, timestamptz, string and binary (the spec's bucket source types); the
 //! `LIKE` pattern is sent as written (Spark treats `\` in it as an escape, Athena does
@@ -52,7 +52,7 @@ use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::value::Value;
 
-/// DML entry points on the record type itself, as DESIGN.md sketches them:
+/// DML entry points on the record type itself:
 /// `McpEvent::insert(&rows)`, `McpEvent::update()`, `McpEvent::delete()`,
 /// `McpEvent::insert_from(&staging)`, `McpEvent::merge_from(source)`. Implemented for
 /// every [`IcebergTable`]; in the prelude.

@@ -1,4 +1,5 @@
-//! Table upkeep: compaction (`OPTIMIZE`) and snapshot expiry (`VACUUM`), reference §6.1-6.2.
+//! Table upkeep: compaction (`OPTIMIZE`) and snapshot expiry (`VACUUM`)
+//! (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-data-optimization.html).
 //!
 //! | | Athena | Spark (Iceberg procedures) |
 //! |---|---|---|
@@ -434,7 +435,7 @@ impl VacuumRetention {
 /// assert_eq!(t.vacuum().build()?.sql(), "VACUUM analytics.mcp_events");
 /// assert_eq!(t.vacuum().build_for(Dialect::Spark)?.sql(),
 ///            "CALL `local`.system.expire_snapshots(table => 'analytics.mcp_events')");
-/// // The seed's `VACUUM ... RETAIN 7 DAYS`, corrected:
+/// // The common `VACUUM ... RETAIN 7 DAYS` (Delta Lake syntax), as Athena takes it:
 /// let steps = t.vacuum().retain_days(7).build_steps()?;
 /// assert_eq!(steps[0].sql(),
 ///     "ALTER TABLE analytics.mcp_events SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='604800')");

@@ -1,4 +1,5 @@
-//! Partition transforms and their source-type rules (Iceberg spec, reference §1.2).
+//! Partition transforms and their source-type rules (Iceberg spec, "Partition Transforms":
+//! <https://iceberg.apache.org/spec/#partition-transforms>).
 
 use std::fmt;
 

@@ -1,5 +1,6 @@
 //! Typed Iceberg table properties: exactly the keys and values Athena accepts
-//! (reference §1.4-1.5). Athena rejects unknown keys, so there is no escape hatch.
+//! (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-creating-tables.html). Athena rejects unknown keys, so
+//! there is no escape hatch.
 
 use std::fmt;
 

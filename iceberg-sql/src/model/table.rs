@@ -99,7 +99,7 @@ impl Column {
 }
 
 /// Comments and other DDL strings go through Athena's Hive lexer, whose escaping is
-/// unverified (reference §3.7): refuse what could end or bend the literal.
+/// not documented for Athena: refuse what could end or bend the literal.
 pub(crate) fn check_ddl_text(what: &str, text: &str) -> Result<()> {
     if let Some(c) = text
         .chars()

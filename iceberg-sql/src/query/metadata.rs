@@ -1,7 +1,8 @@
-//! Iceberg metadata tables and typed rows for their documented columns (reference §4.2).
+//! Iceberg metadata tables and typed rows for their documented columns.
 //!
 //! Athena names them `"db"."t$snapshots"`; Spark `db.t.snapshots`. The column sets are
-//! the Trino connector's (Athena lists only the table names, reference C12): scalar
+//! the Trino connector's (<https://trino.io/docs/current/connector/iceberg.html#metadata-tables>;
+//! Athena's page lists only the table names: https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html): scalar
 //! columns are typed; maps decode into `BTreeMap`s; nested `row(...)` columns whose shape
 //! depends on the table or the engine version (`$partitions.partition` and `.data`,
 //! `$manifests.partition_summaries`) are read as their JSON text.

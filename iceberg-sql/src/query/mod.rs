@@ -1,5 +1,6 @@
 //! `SELECT`: projections, filters, aggregates, GROUP BY, ORDER BY, LIMIT, joins on typed
-//! keys, time travel and Iceberg metadata tables (reference §4).
+//! keys, time travel and Iceberg metadata tables
+//! (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-data.html).
 //!
 //! Time travel is typed ([`Snapshot`]) and goes right after the table name:
 //! `FROM db.t FOR VERSION AS OF 5789234567890123456` or

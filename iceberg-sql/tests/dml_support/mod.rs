@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use chrono::{NaiveDate, NaiveDateTime};
 use iceberg_sql::prelude::*;
 
-/// The seeds' `analytics.mcp_events` table.
+/// The example `analytics.mcp_events` table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpEvent {
     pub event_id: String,
@@ -29,7 +29,7 @@ impl McpEvent {
     pub const STATUS: Col<McpEvent, String> = Col::new("status");
     pub const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
 
-    /// The seed's first row.
+    /// The example's first row.
     pub fn seed() -> McpEvent {
         McpEvent {
             event_id: "evt-001".into(),

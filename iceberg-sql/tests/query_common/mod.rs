@@ -1,4 +1,4 @@
-//! Shared fixtures for the query/alter/evolve/maintenance/ctas/seed tests: hand-written
+//! Shared fixtures for the query/alter/evolve/maintenance/ctas/errata tests: hand-written
 //! `IcebergTable` impls (the derive is tested on its own).
 #![allow(dead_code)]
 
@@ -32,7 +32,7 @@ pub fn both_steps(f: impl Fn(Dialect) -> Result<Vec<Statement>>) -> String {
     )
 }
 
-/// The seed's event table (reference §7 (5), with the day(event_ts) spec of (3)).
+/// The example event table, partitioned by day(event_ts).
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpEvent {
     pub event_id: String,
@@ -138,7 +138,7 @@ impl IcebergTable for DatedEvent {
     }
 }
 
-/// Seed 001's daily summary, as an Iceberg table partitioned by identity on `dt`.
+/// A daily summary, as an Iceberg table partitioned by identity on `dt`.
 pub struct DailySummary;
 
 impl DailySummary {
