@@ -6,7 +6,7 @@
 use chrono::{NaiveDate, NaiveDateTime};
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select, Snapshot, SnapshotRow};
+use iceberg_sql::query::{Order, Snapshot, SnapshotRow};
 
 /// One MCP tool call. `Option<T>` is a nullable column; everything else is NOT NULL.
 #[derive(IcebergTable, Debug, Clone)]
@@ -127,14 +127,15 @@ fn main() -> Result<(), Error> {
     );
     show(
         "audit: the table as of a snapshot",
-        &Select::<McpEvent>::table()
+        &McpEvent::select()
             .as_of(Snapshot::Version(5_789_234_567_890_123_456))
             .filter(McpEvent::TOOL_NAME.eq("query_data"))
             .build()?,
     );
     show(
         "audit: snapshots",
-        &Select::<SnapshotRow>::metadata(def.name())
+        &def.name()
+            .metadata::<SnapshotRow>()
             .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
             .limit(20)
             .build()?,

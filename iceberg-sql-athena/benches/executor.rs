@@ -96,11 +96,7 @@ impl Sim {
             sim_client(state.clone()),
             ExecutorConfig::default().poll(poll).no_timeout(),
         );
-        let statement = TableDef::builder("analytics", "mcp_events")
-            .column(Column::new("event_id", IcebergType::String).required())
-            .location("s3://my-datalake/iceberg/mcp_events/")
-            .build()
-            .expect("table")
+        let statement = TableName::new("analytics", "mcp_events")
             .drop_table()
             .if_exists()
             .build()

@@ -5,12 +5,14 @@
 use std::fmt;
 
 use futures::TryStreamExt;
-use iceberg_sql::ddl::ShowCreateTable;
+
 use iceberg_sql::evolve::{
     evolve, parse_show_create_table, Change, EvolutionPlan, EvolutionStep, EvolveOptions,
 };
 use iceberg_sql::maintenance::VacuumRetention;
-use iceberg_sql::{Dialect, IcebergTable, Statement, StatementKind, TableDef, TableName};
+use iceberg_sql::{
+    Dialect, IcebergTable, Statement, StatementKind, TableDef, TableName, TableStatements,
+};
 
 use crate::error::{AppendError, Error, QueryError, Result};
 use crate::executor::AthenaExecutor;
@@ -260,7 +262,7 @@ impl AthenaExecutor {
     /// reporting. Other failures (e.g. `UNSUPPORTED` for a table with properties Athena
     /// cannot print) are errors.
     pub async fn live_definition(&self, name: &TableName) -> Result<LiveDefinition> {
-        let show = ShowCreateTable::new(name).build()?;
+        let show = name.show_create_table().build()?;
         let outcome = match self.execute(&show).await {
             Ok(o) => o,
             Err(Error::Failed(qe)) if qe.is_table_not_found() => {
@@ -441,7 +443,7 @@ impl AthenaExecutor {
         rows: &[T],
         progress: impl FnMut(&AppendProgress),
     ) -> std::result::Result<Vec<QueryOutcome>, AppendError> {
-        let batches = iceberg_sql::dml::insert(rows)
+        let batches = T::insert(rows)
             .max_partitions(100)
             .batches()
             .map_err(|e| AppendError {

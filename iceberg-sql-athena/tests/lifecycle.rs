@@ -513,7 +513,15 @@ async fn maintenance_with_retention_runs_optimize_alter_vacuum_in_order() {
         .unwrap();
     let sent = sent_sql(&f);
     assert_eq!(sent.len(), 3);
-    assert_eq!(sent[1], r.alter(&table).build().unwrap().sql());
+    assert_eq!(
+        sent[1],
+        table
+            .alter()
+            .set_properties(r.properties())
+            .build()
+            .unwrap()
+            .sql()
+    );
     assert!(
         sent[1].contains("'vacuum_min_snapshots_to_keep'='5'"),
         "{}",

@@ -8,7 +8,6 @@ use common::*;
 use futures::TryStreamExt;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::Select;
 use iceberg_sql_athena::{
     AthenaExecutor, EnsureOptions, Error, ExecutorConfig, MaintenanceOptions, PollConfig, RunEnd,
 };
@@ -125,7 +124,7 @@ fn sent_sql(fake: &FakeAthena) -> Vec<String> {
 async fn parameterized_select_sends_exact_text_and_execution_parameters() {
     let fake = fake(None);
     let ex = AthenaExecutor::new(fake.client(), config().work_group("wg").result_reuse(15));
-    let stmt = Select::<Ev>::table()
+    let stmt = Ev::select()
         .filter(Ev::STATUS.eq(param("it's ok")))
         .build()
         .unwrap();
@@ -200,10 +199,7 @@ async fn typed_lifecycle_create_append_maintain() {
         .append_rows(&rows, |p| progress.push((p.done, p.total)))
         .await
         .unwrap();
-    let expected_batches = iceberg_sql::dml::insert(&rows)
-        .max_partitions(100)
-        .batches()
-        .unwrap();
+    let expected_batches = Ev::insert(&rows).max_partitions(100).batches().unwrap();
     assert_eq!(appended.len(), expected_batches.len());
     assert_eq!(
         progress.last(),

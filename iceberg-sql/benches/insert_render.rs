@@ -18,8 +18,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dml_support::McpEvent;
-use iceberg_sql::dml::insert;
-use iceberg_sql::MAX_QUERY_BYTES;
+use iceberg_sql::{TableStatements, MAX_QUERY_BYTES};
 
 const ROWS: usize = 100_000;
 const HEADER: &str = "INSERT INTO analytics.mcp_events (event_id, session_id, tool_name, user_id, event_ts, payload, status, latency_ms)\nVALUES\n  ";
@@ -87,10 +86,10 @@ fn baseline(rows: &[McpEvent]) -> Vec<String> {
 
 fn bench(c: &mut Criterion) {
     let rows: Vec<McpEvent> = (0..ROWS).map(McpEvent::nth).collect();
-    let ours = insert(&rows).batch_texts_unvalidated().unwrap();
+    let ours = McpEvent::insert(&rows).batch_texts_unvalidated().unwrap();
     let theirs = baseline(&rows);
     assert_eq!(ours, theirs, "the baseline must produce the same text");
-    let validated = insert(&rows).batches().unwrap();
+    let validated = McpEvent::insert(&rows).batches().unwrap();
     assert_eq!(validated.len(), ours.len());
     let bytes: usize = ours.iter().map(String::len).sum();
     eprintln!(
@@ -105,10 +104,16 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(baseline(black_box(&rows))))
     });
     g.bench_function("render_batches", |b| {
-        b.iter(|| black_box(insert(black_box(&rows)).batch_texts_unvalidated().unwrap()))
+        b.iter(|| {
+            black_box(
+                McpEvent::insert(black_box(&rows))
+                    .batch_texts_unvalidated()
+                    .unwrap(),
+            )
+        })
     });
     g.bench_function("batches_validated", |b| {
-        b.iter(|| black_box(insert(black_box(&rows)).batches().unwrap()))
+        b.iter(|| black_box(McpEvent::insert(black_box(&rows)).batches().unwrap()))
     });
     g.finish();
 }

@@ -65,7 +65,7 @@ pub use expr::Col;
 pub use model::{Column, Location, PartitionField, PartitionTransform, TableDef, TableName};
 pub use model::{Compression, FileFormat, TableProperties, TableProperty};
 pub use record::{IcebergTable, Row, SqlType};
-pub use statement::{Statement, StatementKind, MAX_QUERY_BYTES};
+pub use statement::{Statement, StatementKind, TableStatements, MAX_QUERY_BYTES};
 pub use types::{IcebergType, StructField};
 pub use value::{Decimal, Value};
 
@@ -77,24 +77,24 @@ pub use iceberg_sql_derive::IcebergTable;
 pub mod prelude {
     pub use crate::ddl::{CreateTable, DropTable};
     pub use crate::dialect::Dialect;
-    pub use crate::dml::{MergeSource, TableWrites};
+    pub use crate::dml::MergeSource;
     pub use crate::error::{Error, ErrorKind};
+    pub use crate::evolve::{evolve, EvolveOptions};
     pub use crate::expr::Col;
     pub use crate::expr::{
         case_when, count_all, current_date, current_timestamp, days, hours, minutes, months, param,
         seconds, source, target, years, Cond, SqlExpr, TimeUnit,
     };
+    pub use crate::maintenance::VacuumRetention;
     pub use crate::model::{
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
         TableName, TableProperties, TableProperty,
     };
+    pub use crate::query::{Select, Snapshot};
     pub use crate::record::{IcebergTable, Row, SqlType};
-    pub use crate::statement::{Statement, StatementKind};
+    pub use crate::statement::{Statement, StatementKind, TableStatements};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;
     #[cfg(feature = "derive")]
     pub use iceberg_sql_derive::IcebergTable;
-    pub use crate::evolve::{evolve, EvolveOptions};
-    pub use crate::maintenance::VacuumRetention;
-    pub use crate::query::{Select, Snapshot, TableQueries};
 }

@@ -74,7 +74,7 @@ use crate::value::Value;
 /// # }
 /// let day = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
 /// let start = day.and_hms_opt(0, 0, 0).unwrap();
-/// let q = Select::<Ev>::table()
+/// let q = Ev::select()
 ///     .column(Ev::TOOL_NAME)
 ///     .expr_as(count_all(), "call_count")
 ///     .value_as(day, "dt")

@@ -3,7 +3,11 @@
 use std::fmt;
 
 use crate::dialect::Dialect;
+use crate::dml::{Delete, Insert, InsertSelect, Merge, MergeSource, Update};
 use crate::error::Result;
+use crate::model::TableName;
+use crate::query::Select;
+use crate::record::IcebergTable;
 
 /// Athena's limit on the UTF-8 length of one query string.
 pub const MAX_QUERY_BYTES: usize = 262_144;
@@ -131,3 +135,67 @@ impl AsRef<str> for Statement {
         &self.sql
     }
 }
+
+/// Where the statements on a table's rows start: on the record type itself,
+/// `McpEvent::insert(&rows)`, `McpEvent::update()`, `McpEvent::select()`. Implemented for
+/// every [`IcebergTable`]; in the prelude.
+///
+/// Statements on the table itself start from its [`TableDef`](crate::TableDef)
+/// (`create_table()`, `alter()`, `optimize()`, `vacuum()`) or, where only the name
+/// matters, its [`TableName`] (`drop_table()`, `show_create_table()`,
+/// `metadata::<SnapshotRow>()`).
+///
+/// ```
+/// # use iceberg_sql::prelude::*;
+/// # use std::sync::OnceLock;
+/// # struct Ev;
+/// # impl Ev { const ID: Col<Ev, i64> = Col::new("id"); }
+/// # impl IcebergTable for Ev {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static DEF: OnceLock<TableDef> = OnceLock::new();
+/// #         DEF.get_or_init(|| TableDef::builder("analytics", "ev")
+/// #             .column(Column::new("id", IcebergType::Long)).build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+/// #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
+/// # }
+/// assert_eq!(Ev::delete().filter(Ev::ID.eq(7)).build()?.sql(),
+///            "DELETE FROM analytics.ev\nWHERE id = 7");
+/// assert_eq!(Ev::select().column(Ev::ID).limit(1).build()?.sql(),
+///            "SELECT id FROM analytics.ev LIMIT 1");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub trait TableStatements: IcebergTable {
+    /// `INSERT INTO ... VALUES` for `rows` (see [`Insert`]).
+    fn insert(rows: &[Self]) -> Insert<'_, Self> {
+        Insert::new(rows)
+    }
+
+    /// `INSERT INTO ... SELECT ... FROM from`, copying rows of a table with the same
+    /// columns (see [`InsertSelect`]).
+    fn insert_from(from: &TableName) -> InsertSelect<Self> {
+        InsertSelect::new(from)
+    }
+
+    /// `UPDATE ... SET ... WHERE` (see [`Update`]).
+    fn update() -> Update<Self> {
+        Update::new()
+    }
+
+    /// `DELETE FROM ... WHERE` (see [`Delete`]).
+    fn delete() -> Delete<Self> {
+        Delete::new()
+    }
+
+    /// `MERGE INTO ... USING source` (see [`Merge`]).
+    fn merge_from(source: MergeSource<'_, Self>) -> Merge<'_, Self> {
+        Merge::new(source)
+    }
+
+    /// `SELECT ... FROM` this table (see [`Select`]).
+    fn select() -> Select<Self> {
+        Select::table()
+    }
+}
+
+impl<T: IcebergTable> TableStatements for T {}

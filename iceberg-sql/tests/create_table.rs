@@ -150,18 +150,26 @@ fn create_if_not_exists_and_drop() {
     let t = mcp_events();
     let sql = [
         t.create_table().if_not_exists().build().unwrap().into_sql(),
-        t.drop_table().build().unwrap().into_sql(),
-        t.drop_table().if_exists().build().unwrap().into_sql(),
-        t.drop_table()
+        t.name().drop_table().build().unwrap().into_sql(),
+        t.name()
+            .drop_table()
+            .if_exists()
+            .build()
+            .unwrap()
+            .into_sql(),
+        t.name()
+            .drop_table()
             .if_exists()
             .build_for(Dialect::Spark)
             .unwrap()
             .into_sql(),
-        DropTable::new(&TableName::new("analytics", "table"))
+        TableName::new("analytics", "table")
+            .drop_table()
             .build()
             .unwrap()
             .into_sql(),
-        DropTable::new(&TableName::new("analytics", "table"))
+        TableName::new("analytics", "table")
+            .drop_table()
             .build_for(Dialect::Spark)
             .unwrap()
             .into_sql(),

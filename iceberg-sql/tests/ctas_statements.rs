@@ -13,7 +13,7 @@ use iceberg_sql::query::Select;
 use iceberg_sql::recipes::{DailyRefresh, MissingDays};
 
 fn events() -> Select<McpEvent> {
-    Select::<McpEvent>::table()
+    McpEvent::select()
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::USER_ID)
         .expr_as(
@@ -26,7 +26,7 @@ fn events() -> Select<McpEvent> {
 /// A daily summary query for one day, as typed code.
 fn daily_summary(day: NaiveDate) -> Select<McpEvent> {
     let start = day.and_hms_opt(0, 0, 0).unwrap();
-    Select::<McpEvent>::table()
+    McpEvent::select()
         .column(McpEvent::TOOL_NAME)
         .column(McpEvent::STATUS)
         .expr_as(count_all(), "call_count")
@@ -88,14 +88,19 @@ fn iceberg_ctas_from_a_table_definition() {
     let q = daily_summary(date(2026, 10, 1));
     insta::assert_snapshot!(
         "daily_summary_ctas",
-        both(|d| DailySummary::table_def().create_table_as(&q).build_for(d))
+        both(|d| {
+            let def = DailySummary::table_def();
+            IcebergCtas::new(def.name().clone(), &q)
+                .like(def)
+                .build_for(d)
+        })
     );
 }
 
 #[test]
 fn hive_parquet_ctas() {
     // A CSV-to-Parquet conversion, partition column last.
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::SESSION_ID)
         .column(McpEvent::TOOL_NAME)
@@ -117,7 +122,7 @@ fn hive_parquet_ctas() {
 
 #[test]
 fn unload() {
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .column(McpEvent::USER_ID)
         .column(McpEvent::TOOL_NAME)
         .column(McpEvent::EVENT_TS)
@@ -334,7 +339,7 @@ fn unload_rules() {
 fn recipe_rules() {
     let day = date(2026, 10, 1);
     // A query that misses summary columns.
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .column(McpEvent::TOOL_NAME)
         .value_as(day, "dt")
         .group_by(McpEvent::TOOL_NAME);

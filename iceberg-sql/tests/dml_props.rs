@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use dml_support::{McpEvent, Nested};
 use iceberg_sql::dml::partition::KeyMaker;
-use iceberg_sql::dml::{delete, insert, insert_select, merge, update, MergeSource};
+use iceberg_sql::dml::MergeSource;
 use iceberg_sql::prelude::*;
 use iceberg_sql::validate::inspect;
 use iceberg_sql::Decimal;
@@ -81,7 +81,7 @@ fn dialect() -> impl Strategy<Value = Dialect> {
 
 /// The `(...)` text of one row, as a one-row INSERT renders it.
 fn row_text(row: &Nested, d: Dialect) -> String {
-    let sql = insert(std::slice::from_ref(row))
+    let sql = Nested::insert(std::slice::from_ref(row))
         .build_for(d)
         .unwrap()
         .into_sql();
@@ -111,7 +111,7 @@ proptest! {
         d in dialect(),
     ) {
         let texts: Vec<String> = rows.iter().map(|r| row_text(r, d)).collect();
-        let mut ins = insert(&rows).max_bytes(max_bytes);
+        let mut ins = Nested::insert(&rows).max_bytes(max_bytes);
         if let Some(n) = max_parts {
             ins = ins.max_partitions(n);
         }
@@ -123,7 +123,7 @@ proptest! {
                 let i: usize = e.message()
                     .strip_prefix("row ").unwrap()
                     .split(' ').next().unwrap().parse().unwrap();
-                let header = insert(std::slice::from_ref(&rows[i])).build_for(d).unwrap()
+                let header = Nested::insert(std::slice::from_ref(&rows[i])).build_for(d).unwrap()
                     .sql().len() - texts[i].len();
                 prop_assert!(header + texts[i].len() > max_bytes);
                 // and every earlier row fits on its own
@@ -219,11 +219,17 @@ fn check_everywhere(s: &str, d: Dialect) {
         ],
     }];
     let stmts: Vec<(&str, Statement)> = vec![
-        ("insert values", insert(&rows).build_for(d).unwrap()),
-        ("insert nested", insert(&nested).build_for(d).unwrap()),
+        (
+            "insert values",
+            McpEvent::insert(&rows).build_for(d).unwrap(),
+        ),
+        (
+            "insert nested",
+            Nested::insert(&nested).build_for(d).unwrap(),
+        ),
         (
             "update set",
-            update::<McpEvent>()
+            McpEvent::update()
                 .set(McpEvent::STATUS, s)
                 .set(McpEvent::PAYLOAD, s)
                 .filter(McpEvent::EVENT_ID.eq("evt-001"))
@@ -232,7 +238,7 @@ fn check_everywhere(s: &str, d: Dialect) {
         ),
         (
             "update where",
-            update::<McpEvent>()
+            McpEvent::update()
                 .set(McpEvent::STATUS, "x")
                 .filter(McpEvent::PAYLOAD.eq(s).or(McpEvent::STATUS.is_in([s, "y"])))
                 .build_for(d)
@@ -240,7 +246,7 @@ fn check_everywhere(s: &str, d: Dialect) {
         ),
         (
             "delete where",
-            delete::<McpEvent>()
+            McpEvent::delete()
                 .filter(
                     McpEvent::USER_ID
                         .like(s)
@@ -251,14 +257,14 @@ fn check_everywhere(s: &str, d: Dialect) {
         ),
         (
             "insert select where",
-            insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
+            McpEvent::insert_from(&TableName::new("analytics", "staging"))
                 .filter(McpEvent::STATUS.ne(s))
                 .build_for(d)
                 .unwrap(),
         ),
         (
             "merge rows and clauses",
-            merge::<McpEvent>(MergeSource::rows(&rows))
+            McpEvent::merge_from(MergeSource::rows(&rows))
                 .on_key(McpEvent::EVENT_ID)
                 .when_matched_and(source(McpEvent::STATUS).eq(s))
                 .delete()
@@ -287,7 +293,7 @@ fn check_everywhere(s: &str, d: Dialect) {
         );
     }
     // As a parameter, the ExecutionParameters entry is one literal that parses back to s.
-    let p = insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
+    let p = McpEvent::insert_from(&TableName::new("analytics", "staging"))
         .filter(McpEvent::STATUS.eq(param(s)))
         .build_for(d);
     match p {
@@ -320,11 +326,15 @@ fn very_long_strings_fit_or_fail_loudly() {
         let long: String = "a'b\\c\u{2019};--/*\n".repeat(4_000);
         let mut row = McpEvent::seed();
         row.payload = Some(long.clone());
-        let stmt = insert(std::slice::from_ref(&row)).build_for(d).unwrap();
+        let stmt = McpEvent::insert(std::slice::from_ref(&row))
+            .build_for(d)
+            .unwrap();
         assert!(string_literals(stmt.sql(), StatementKind::Insert, d).contains(&long));
         // Over the limit: an error naming the row, never a truncated literal.
         row.payload = Some("'".repeat(200_000));
-        let e = insert(&[McpEvent::seed(), row]).batches_for(d).unwrap_err();
+        let e = McpEvent::insert(&[McpEvent::seed(), row])
+            .batches_for(d)
+            .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::QueryTooLong);
         assert!(e.message().starts_with("row 1 "));
     }
@@ -334,7 +344,7 @@ fn very_long_strings_fit_or_fail_loudly() {
 fn partition_budget_splits_seed_rows() {
     // 100 seed-shaped rows over 28 days x 16 buckets: batches of at most 5 partitions.
     let rows: Vec<McpEvent> = (0..100).map(McpEvent::nth).collect();
-    let batches = insert(&rows).max_partitions(5).batches().unwrap();
+    let batches = McpEvent::insert(&rows).max_partitions(5).batches().unwrap();
     assert!(batches.len() >= 20);
     let keys = KeyMaker::new(McpEvent::table_def()).unwrap();
     let mut i = 0;

@@ -4,7 +4,7 @@
 mod dml_support;
 
 use dml_support::{ts, McpEvent, Nested};
-use iceberg_sql::dml::{delete, insert, insert_select, merge, update, MergeSource};
+use iceberg_sql::dml::MergeSource;
 use iceberg_sql::expr::{case_when, lit};
 use iceberg_sql::prelude::*;
 use iceberg_sql::{Decimal, Result};
@@ -29,7 +29,7 @@ fn staging() -> TableName {
 #[test]
 fn insert_seed_row() {
     let rows = [McpEvent::seed()];
-    both("insert_seed", |d| insert(&rows).build_for(d));
+    both("insert_seed", |d| McpEvent::insert(&rows).build_for(d));
 }
 
 #[test]
@@ -40,14 +40,17 @@ fn insert_hostile_and_null_values() {
     let mut b = McpEvent::nth(5);
     b.payload = None;
     let rows = [a, b];
-    both("insert_hostile", |d| insert(&rows).build_for(d));
+    both("insert_hostile", |d| McpEvent::insert(&rows).build_for(d));
 }
 
 #[test]
 fn insert_batches_small_limit() {
     let rows: Vec<McpEvent> = (0..5).map(McpEvent::nth).collect();
     for (d, suffix) in [(Dialect::Athena, "athena"), (Dialect::Spark, "spark")] {
-        let batches = insert(&rows).max_bytes(700).batches_for(d).unwrap();
+        let batches = McpEvent::insert(&rows)
+            .max_bytes(700)
+            .batches_for(d)
+            .unwrap();
         assert!(batches.len() > 1);
         let all: Vec<&str> = batches.iter().map(|s| s.sql()).collect();
         insta::assert_snapshot!(
@@ -85,16 +88,16 @@ fn insert_nested_values() {
             ],
         },
     ];
-    both("insert_nested", |d| insert(&rows).build_for(d));
+    both("insert_nested", |d| Nested::insert(&rows).build_for(d));
 }
 
 #[test]
 fn insert_select_all_columns_and_subset_with_param() {
     both("insert_select_all", |d| {
-        insert_select::<McpEvent>(&staging()).build_for(d)
+        McpEvent::insert_from(&staging()).build_for(d)
     });
     both("insert_select_param", |d| {
-        insert_select::<McpEvent>(&staging())
+        McpEvent::insert_from(&staging())
             .filter(McpEvent::TOOL_NAME.eq(param("query_data")))
             .filter(McpEvent::EVENT_TS.ge(param(ts(2026, 10, 1, 0))))
             .build_for(d)
@@ -104,7 +107,7 @@ fn insert_select_all_columns_and_subset_with_param() {
 #[test]
 fn update_seed() {
     both("update_seed", |d| {
-        update::<McpEvent>()
+        McpEvent::update()
             .set(McpEvent::STATUS, "retried")
             .set(McpEvent::LATENCY_MS, 320)
             .filter(McpEvent::EVENT_ID.eq("evt-001"))
@@ -115,7 +118,7 @@ fn update_seed() {
 #[test]
 fn update_with_expressions() {
     both("update_expressions", |d| {
-        update::<McpEvent>()
+        McpEvent::update()
             .set(McpEvent::LATENCY_MS, McpEvent::LATENCY_MS + 10)
             .set_null(McpEvent::PAYLOAD)
             .set(
@@ -135,7 +138,7 @@ fn update_with_expressions() {
 #[test]
 fn delete_seed() {
     both("delete_seed", |d| {
-        delete::<McpEvent>()
+        McpEvent::delete()
             .filter(McpEvent::USER_ID.eq("user-123"))
             .filter(McpEvent::EVENT_TS.lt(ts(2026, 9, 1, 0)))
             .build_for(d)
@@ -145,7 +148,7 @@ fn delete_seed() {
 #[test]
 fn delete_expressions_and_all_rows() {
     both("delete_expressions", |d| {
-        delete::<McpEvent>()
+        McpEvent::delete()
             .filter(
                 McpEvent::EVENT_TS
                     .date_trunc(TimeUnit::Day)
@@ -159,7 +162,7 @@ fn delete_expressions_and_all_rows() {
             .build_for(d)
     });
     both("delete_all_rows", |d| {
-        delete::<McpEvent>().all_rows().build_for(d)
+        McpEvent::delete().all_rows().build_for(d)
     });
 }
 
@@ -168,7 +171,7 @@ fn merge_seed() {
     // The example MERGE: conditional delete, update, insert (the example's `tool_payload`
     // is this table's `payload`).
     both("merge_seed", |d| {
-        merge::<McpEvent>(MergeSource::table(staging()))
+        McpEvent::merge_from(MergeSource::table(staging()))
             .on_key(McpEvent::EVENT_ID)
             .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
             .delete()
@@ -187,7 +190,7 @@ fn merge_seed() {
 #[test]
 fn merge_helpers_update_all_insert_all() {
     both("merge_all", |d| {
-        merge::<McpEvent>(MergeSource::table(staging()))
+        McpEvent::merge_from(MergeSource::table(staging()))
             .on_key(McpEvent::EVENT_ID)
             .when_matched()
             .update_all()
@@ -201,7 +204,7 @@ fn merge_helpers_update_all_insert_all() {
 fn merge_inline_rows() {
     let rows = [McpEvent::seed(), McpEvent::nth(5)];
     both("merge_rows", |d| {
-        merge::<McpEvent>(MergeSource::rows(&rows))
+        McpEvent::merge_from(MergeSource::rows(&rows))
             .on_key(McpEvent::EVENT_ID)
             .when_matched_and(
                 target(McpEvent::LATENCY_MS)
@@ -232,7 +235,7 @@ fn merge_inline_rows() {
 #[test]
 fn merge_null_safe_dedup() {
     both("merge_dedup_table", |d| {
-        merge::<McpEvent>(MergeSource::table(staging()))
+        McpEvent::merge_from(MergeSource::table(staging()))
             .on_key(McpEvent::EVENT_ID)
             .on_key(McpEvent::USER_ID)
             .null_safe_keys()
@@ -245,7 +248,7 @@ fn merge_null_safe_dedup() {
     });
     let rows = [McpEvent::seed(), McpEvent::seed()];
     both("merge_dedup_rows", |d| {
-        merge::<McpEvent>(MergeSource::rows(&rows))
+        McpEvent::merge_from(MergeSource::rows(&rows))
             .on_key(McpEvent::EVENT_ID)
             .dedup_source(McpEvent::EVENT_TS)
             .when_matched()
@@ -320,9 +323,8 @@ fn expressions_render_in_both_dialects() {
 
 #[test]
 fn merge_from_a_select_query() {
-    use iceberg_sql::query::Select;
     both("merge_query", |d| {
-        let q = Select::<McpEvent>::table()
+        let q = McpEvent::select()
             .column(McpEvent::EVENT_ID)
             .column(McpEvent::SESSION_ID)
             .column(McpEvent::TOOL_NAME)
@@ -333,7 +335,7 @@ fn merge_from_a_select_query() {
             .column(McpEvent::LATENCY_MS)
             .filter(McpEvent::EVENT_TS.ge(current_timestamp() - days(1)))
             .build_for(d)?;
-        merge::<McpEvent>(MergeSource::query(&q))
+        McpEvent::merge_from(MergeSource::query(&q))
             .on_key(McpEvent::EVENT_ID)
             .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
             .delete()
@@ -342,7 +344,7 @@ fn merge_from_a_select_query() {
             .build_for(d)
     });
     both("merge_query_dedup", |d| {
-        let q = Select::<McpEvent>::table()
+        let q = McpEvent::select()
             .column(McpEvent::EVENT_ID)
             .column(McpEvent::SESSION_ID)
             .column(McpEvent::TOOL_NAME)
@@ -352,7 +354,7 @@ fn merge_from_a_select_query() {
             .column(McpEvent::STATUS)
             .column(McpEvent::LATENCY_MS)
             .build_for(d)?;
-        merge::<McpEvent>(MergeSource::query(&q))
+        McpEvent::merge_from(MergeSource::query(&q))
             .on_key(McpEvent::EVENT_ID)
             .dedup_source(McpEvent::EVENT_TS)
             .when_matched()

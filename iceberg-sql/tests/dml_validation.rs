@@ -5,7 +5,7 @@
 mod dml_support;
 
 use dml_support::{ts, McpEvent, Nested};
-use iceberg_sql::dml::{delete, insert, insert_select, merge, update, MergeSource};
+use iceberg_sql::dml::MergeSource;
 use iceberg_sql::expr::{Interval, TimeUnit};
 use iceberg_sql::prelude::*;
 use iceberg_sql::Decimal;
@@ -18,21 +18,21 @@ const NOT_A_COLUMN: Col<McpEvent, String> = Col::new("no_such_column");
 
 #[test]
 fn update_and_delete_need_where_or_all_rows() {
-    let e = update::<McpEvent>()
+    let e = McpEvent::update()
         .set(McpEvent::STATUS, "x")
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
     assert!(e.message().contains("without a WHERE"), "{e}");
     assert!(e.hint().unwrap().contains("all_rows"));
-    assert!(update::<McpEvent>()
+    assert!(McpEvent::update()
         .set(McpEvent::STATUS, "x")
         .all_rows()
         .build()
         .is_ok());
-    let e = delete::<McpEvent>().build().unwrap_err();
+    let e = McpEvent::delete().build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
-    let both = delete::<McpEvent>()
+    let both = McpEvent::delete()
         .all_rows()
         .filter(McpEvent::STATUS.eq("x"))
         .build()
@@ -42,12 +42,12 @@ fn update_and_delete_need_where_or_all_rows() {
 
 #[test]
 fn update_needs_assignments_once_each() {
-    let e = update::<McpEvent>()
+    let e = McpEvent::update()
         .filter(McpEvent::STATUS.eq("x"))
         .build()
         .unwrap_err();
     assert!(e.message().contains("at least one `.set"));
-    let e = update::<McpEvent>()
+    let e = McpEvent::update()
         .set(McpEvent::STATUS, "a")
         .set(McpEvent::STATUS, "b")
         .filter(McpEvent::STATUS.eq("x"))
@@ -58,7 +58,7 @@ fn update_needs_assignments_once_each() {
 
 #[test]
 fn columns_must_exist_on_the_table() {
-    let e = update::<McpEvent>()
+    let e = McpEvent::update()
         .set(NOT_A_COLUMN, "a")
         .filter(McpEvent::STATUS.eq("x"))
         .build()
@@ -67,12 +67,12 @@ fn columns_must_exist_on_the_table() {
     assert!(e
         .message()
         .contains("`no_such_column` is not a column of table `analytics.mcp_events`"));
-    let e = delete::<McpEvent>()
+    let e = McpEvent::delete()
         .filter(NOT_A_COLUMN.eq("x"))
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(NOT_A_COLUMN)
         .when_matched()
         .delete()
@@ -83,7 +83,7 @@ fn columns_must_exist_on_the_table() {
 
 #[test]
 fn parameters_only_where_athena_documents_them() {
-    let e = update::<McpEvent>()
+    let e = McpEvent::update()
         .set(McpEvent::STATUS, "x")
         .filter(McpEvent::EVENT_ID.eq(param("evt-001")))
         .build()
@@ -92,19 +92,19 @@ fn parameters_only_where_athena_documents_them() {
     assert!(e
         .message()
         .starts_with("UPDATE statements cannot take `?` parameters"));
-    let e = update::<McpEvent>()
+    let e = McpEvent::update()
         .set(McpEvent::STATUS, param("x"))
         .all_rows()
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
-    let e = delete::<McpEvent>()
+    let e = McpEvent::delete()
         .filter(McpEvent::EVENT_ID.eq(param("evt-001")))
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
     assert!(e.message().starts_with("DELETE"));
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .when_matched_and(source(McpEvent::STATUS).eq(param("deleted")))
         .delete()
@@ -113,13 +113,13 @@ fn parameters_only_where_athena_documents_them() {
     assert_eq!(e.kind(), ErrorKind::Unsupported);
     assert!(e.message().starts_with("MERGE"));
     // INSERT INTO ... SELECT ... WHERE ? is documented.
-    let ok = insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
+    let ok = McpEvent::insert_from(&TableName::new("analytics", "staging"))
         .filter(McpEvent::EVENT_ID.eq(param("evt-001")))
         .build()
         .unwrap();
     assert_eq!(ok.params(), ["'evt-001'"]);
     // Athena's ExecutionParameters entries are at most 1024 characters.
-    let e = insert_select::<McpEvent>(&TableName::new("analytics", "staging"))
+    let e = McpEvent::insert_from(&TableName::new("analytics", "staging"))
         .filter(McpEvent::EVENT_ID.eq(param("x".repeat(1100))))
         .build()
         .unwrap_err();
@@ -129,7 +129,7 @@ fn parameters_only_where_athena_documents_them() {
 
 #[test]
 fn aggregates_are_refused_in_row_positions() {
-    let e = delete::<McpEvent>()
+    let e = McpEvent::delete()
         .filter(McpEvent::LATENCY_MS.max().gt(5))
         .build()
         .unwrap_err();
@@ -139,12 +139,12 @@ fn aggregates_are_refused_in_row_positions() {
 
 #[test]
 fn expression_values_are_checked_when_rendered() {
-    let e = delete::<McpEvent>()
+    let e = McpEvent::delete()
         .filter(McpEvent::EVENT_TS.lt(current_timestamp() - Interval::new(1, TimeUnit::Quarter)))
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
-    let e = delete::<McpEvent>()
+    let e = McpEvent::delete()
         .filter(McpEvent::LATENCY_MS.approx_percentile(1.5).gt(3))
         .build()
         .unwrap_err();
@@ -155,13 +155,13 @@ fn expression_values_are_checked_when_rendered() {
         .to_sql(Dialect::Athena)
         .is_err());
     // A decimal literal takes its column's type in SET: 1.234 does not fit decimal(10,2).
-    let e = update::<Nested>()
+    let e = Nested::update()
         .set(Nested::AMOUNT, Decimal::parse("1.234").unwrap())
         .all_rows()
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
-    assert!(update::<Nested>()
+    assert!(Nested::update()
         .set(Nested::AMOUNT, Decimal::parse("1.2").unwrap())
         .all_rows()
         .build()
@@ -174,10 +174,10 @@ fn expression_values_are_checked_when_rendered() {
 fn insert_rows_are_checked_and_named() {
     let none: [McpEvent; 0] = [];
     assert_eq!(
-        insert(&none).build().unwrap_err().kind(),
+        McpEvent::insert(&none).build().unwrap_err().kind(),
         ErrorKind::InvalidValue
     );
-    assert!(insert(&none).batches().unwrap().is_empty());
+    assert!(McpEvent::insert(&none).batches().unwrap().is_empty());
 
     // A NULL in a NOT NULL column names row and column.
     let bad = Nested {
@@ -196,7 +196,7 @@ fn insert_rows_are_checked_and_named() {
         ],
     };
     let rows = [good.clone(), bad];
-    let e = insert(&rows).batches().unwrap_err();
+    let e = Nested::insert(&rows).batches().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
     assert_eq!(
         e.message(),
@@ -207,7 +207,7 @@ fn insert_rows_are_checked_and_named() {
     let short = Nested {
         values: vec![Value::Long(1)],
     };
-    let e = insert(&[good.clone(), good.clone(), short])
+    let e = Nested::insert(&[good.clone(), good.clone(), short])
         .build()
         .unwrap_err();
     assert!(
@@ -218,7 +218,7 @@ fn insert_rows_are_checked_and_named() {
     // Wrong value kind.
     let mut wrong = good.clone();
     wrong.values[0] = Value::from("seven");
-    let e = insert(&[wrong]).build().unwrap_err();
+    let e = Nested::insert(&[wrong]).build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
     assert!(
         e.message()
@@ -231,12 +231,15 @@ fn insert_rows_are_checked_and_named() {
 fn a_row_too_large_for_any_statement_is_named() {
     let mut rows: Vec<McpEvent> = (0..10).map(McpEvent::nth).collect();
     rows[7].payload = Some("x".repeat(300_000));
-    let e = insert(&rows).batches().unwrap_err();
+    let e = McpEvent::insert(&rows).batches().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::QueryTooLong);
     assert!(e.message().starts_with("row 7 alone renders to"), "{e}");
     // With a lower limit, a smaller row is already too large.
     rows[7].payload = Some("x".repeat(2_000));
-    let e = insert(&rows).max_bytes(1_000).batches().unwrap_err();
+    let e = McpEvent::insert(&rows)
+        .max_bytes(1_000)
+        .batches()
+        .unwrap_err();
     assert!(e.message().starts_with("row 7 alone"), "{e}");
     assert!(e.message().contains("1000 bytes"));
 }
@@ -244,33 +247,36 @@ fn a_row_too_large_for_any_statement_is_named() {
 #[test]
 fn build_refuses_what_only_batches_can_do() {
     let rows: Vec<McpEvent> = (0..3000).map(McpEvent::nth).collect();
-    let e = insert(&rows).build().unwrap_err();
+    let e = McpEvent::insert(&rows).build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::QueryTooLong);
     assert!(e.hint().unwrap().contains("batches()"));
     let rows: Vec<McpEvent> = (0..50).map(McpEvent::nth).collect();
-    let e = insert(&rows).max_partitions(3).build().unwrap_err();
+    let e = McpEvent::insert(&rows)
+        .max_partitions(3)
+        .build()
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidPartition);
 }
 
 #[test]
 fn insert_select_rules() {
     let same = McpEvent::table_def().name().clone();
-    let e = insert_select::<McpEvent>(&same).build().unwrap_err();
+    let e = McpEvent::insert_from(&same).build().unwrap_err();
     assert!(e.message().contains("SELECT FROM the same table"));
-    let e = insert_select::<McpEvent>(&TableName::new("analytics", "s"))
+    let e = McpEvent::insert_from(&TableName::new("analytics", "s"))
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::PAYLOAD)
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
     assert!(e.message().contains("column `session_id` is NOT NULL"));
-    let e = insert_select::<McpEvent>(&TableName::new("analytics", "s"))
+    let e = McpEvent::insert_from(&TableName::new("analytics", "s"))
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::EVENT_ID)
         .build()
         .unwrap_err();
     assert!(e.all().any(|e| e.message().contains("twice")));
-    let e = insert_select::<McpEvent>(&TableName::new("Analytics", "s"))
+    let e = McpEvent::insert_from(&TableName::new("Analytics", "s"))
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
@@ -278,18 +284,18 @@ fn insert_select_rules() {
 
 #[test]
 fn merge_needs_keys_and_clauses() {
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .when_matched()
         .delete()
         .build()
         .unwrap_err();
     assert!(e.message().contains("at least one key column"));
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .build()
         .unwrap_err();
     assert!(e.message().contains("at least one WHEN clause"));
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .on_key(McpEvent::EVENT_ID)
         .when_matched()
@@ -301,7 +307,7 @@ fn merge_needs_keys_and_clauses() {
 
 #[test]
 fn merge_rejects_clauses_after_an_unconditional_one_of_the_same_kind() {
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .when_matched()
         .update_all()
@@ -314,7 +320,7 @@ fn merge_rejects_clauses_after_an_unconditional_one_of_the_same_kind() {
         e.message(),
         "clause 2 (WHEN MATCHED) can never run: clause 1 is an unconditional WHEN MATCHED and matches first"
     );
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .when_not_matched()
         .insert_all()
@@ -328,7 +334,7 @@ fn merge_rejects_clauses_after_an_unconditional_one_of_the_same_kind() {
         .message()
         .starts_with("clause 3 (WHEN NOT MATCHED) can never run: clause 1"));
     // Different kinds do not shadow each other; conditional before unconditional is fine.
-    assert!(merge::<McpEvent>(staging())
+    assert!(McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .when_not_matched()
         .insert_all()
@@ -342,7 +348,7 @@ fn merge_rejects_clauses_after_an_unconditional_one_of_the_same_kind() {
 
 #[test]
 fn merge_actions_are_checked() {
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .when_matched()
         .update(|u| u)
@@ -351,14 +357,14 @@ fn merge_actions_are_checked() {
     assert!(e
         .message()
         .contains("UPDATE SET needs at least one assignment"));
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .when_matched()
         .update(|u| u.set(McpEvent::STATUS, "a").set(McpEvent::STATUS, "b"))
         .build()
         .unwrap_err();
     assert!(e.message().contains("column `status` twice"));
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .when_not_matched()
         .insert(|i| i.value(McpEvent::EVENT_ID, source(McpEvent::EVENT_ID)))
@@ -368,7 +374,7 @@ fn merge_actions_are_checked() {
     assert!(e
         .message()
         .contains("column `session_id` is NOT NULL but the INSERT gives it no value"));
-    let e = merge::<McpEvent>(staging())
+    let e = McpEvent::merge_from(staging())
         .on_key(McpEvent::EVENT_ID)
         .when_not_matched()
         .insert(|i| i)
@@ -380,7 +386,7 @@ fn merge_actions_are_checked() {
 #[test]
 fn merge_sources_are_checked() {
     let none: [McpEvent; 0] = [];
-    let e = merge::<McpEvent>(MergeSource::rows(&none))
+    let e = McpEvent::merge_from(MergeSource::rows(&none))
         .on_key(McpEvent::EVENT_ID)
         .when_matched()
         .delete()
@@ -392,7 +398,7 @@ fn merge_sources_are_checked() {
         .unwrap()
         .and_hms_opt(0, 0, 0)
         .unwrap();
-    let e = merge::<McpEvent>(MergeSource::rows(std::slice::from_ref(&bad)))
+    let e = McpEvent::merge_from(MergeSource::rows(std::slice::from_ref(&bad)))
         .on_key(McpEvent::EVENT_ID)
         .when_matched()
         .delete()
@@ -402,15 +408,15 @@ fn merge_sources_are_checked() {
         e.message().starts_with("source row 0, column `event_ts`"),
         "{e}"
     );
-    let not_select = delete::<McpEvent>().all_rows().build().unwrap();
-    let e = merge::<McpEvent>(MergeSource::query(&not_select))
+    let not_select = McpEvent::delete().all_rows().build().unwrap();
+    let e = McpEvent::merge_from(MergeSource::query(&not_select))
         .on_key(McpEvent::EVENT_ID)
         .when_matched()
         .delete()
         .build()
         .unwrap_err();
     assert!(e.message().contains("must be a SELECT, not DELETE"));
-    let e = merge::<McpEvent>(MergeSource::table(TableName::new("analytics", "Staging")))
+    let e = McpEvent::merge_from(MergeSource::table(TableName::new("analytics", "Staging")))
         .on_key(McpEvent::EVENT_ID)
         .when_matched()
         .delete()
@@ -422,7 +428,7 @@ fn merge_sources_are_checked() {
 #[test]
 fn seed_delete_cutoff_literal() {
     // The example DELETE, with its exact cutoff.
-    let sql = delete::<McpEvent>()
+    let sql = McpEvent::delete()
         .filter(
             McpEvent::USER_ID
                 .eq("user-123")

@@ -6,9 +6,9 @@
 mod common;
 
 use common::*;
-use iceberg_sql::dml::{self, MergeSource};
+use iceberg_sql::dml::MergeSource;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{JoinKind, Select};
+use iceberg_sql::query::JoinKind;
 
 fn staging() -> TableName {
     TableName::new("analytics", "mcp_events_staging")
@@ -22,7 +22,7 @@ fn bad_name() -> TableName {
 fn update_into_table() {
     insta::assert_snapshot!(
         "update_into_table",
-        both(|d| dml::update::<McpEvent>()
+        both(|d| McpEvent::update()
             .into_table(staging())
             .set(McpEvent::STATUS, "retried")
             .set(McpEvent::LATENCY_MS, McpEvent::LATENCY_MS + 1)
@@ -30,14 +30,14 @@ fn update_into_table() {
             .build_for(d))
     );
     // Without the override, the record type's own table.
-    let own = dml::update::<McpEvent>()
+    let own = McpEvent::update()
         .set(McpEvent::STATUS, "x")
         .all_rows()
         .build()
         .unwrap();
     assert!(own.sql().starts_with("UPDATE analytics.mcp_events\n"));
     // The name is checked like Insert::into_table's, and the columns are still `T`'s.
-    let e = dml::update::<McpEvent>()
+    let e = McpEvent::update()
         .into_table(bad_name())
         .set(McpEvent::STATUS, "x")
         .all_rows()
@@ -45,7 +45,7 @@ fn update_into_table() {
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier, "{e}");
     // A reserved word as table name is quoted in the statement's grammar.
-    let s = dml::update::<McpEvent>()
+    let s = McpEvent::update()
         .into_table(TableName::new("analytics", "table"))
         .set(McpEvent::STATUS, "x")
         .all_rows()
@@ -58,13 +58,13 @@ fn update_into_table() {
 fn delete_into_table() {
     insta::assert_snapshot!(
         "delete_into_table",
-        both(|d| dml::delete::<McpEvent>()
+        both(|d| McpEvent::delete()
             .into_table(staging())
             .filter(McpEvent::USER_ID.eq("user-123"))
             .build_for(d))
     );
     assert_eq!(
-        dml::delete::<McpEvent>()
+        McpEvent::delete()
             .into_table(staging())
             .all_rows()
             .build()
@@ -72,17 +72,14 @@ fn delete_into_table() {
             .sql(),
         "DELETE FROM analytics.mcp_events_staging"
     );
-    let e = dml::delete::<McpEvent>()
+    let e = McpEvent::delete()
         .into_table(bad_name())
         .all_rows()
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier, "{e}");
     // The WHERE-or-all_rows rule still holds.
-    assert!(dml::delete::<McpEvent>()
-        .into_table(staging())
-        .build()
-        .is_err());
+    assert!(McpEvent::delete().into_table(staging()).build().is_err());
 }
 
 #[test]
@@ -90,7 +87,7 @@ fn merge_into_table() {
     let mirror = TableName::new("analytics", "mcp_events_mirror");
     insta::assert_snapshot!(
         "merge_into_table",
-        both(|d| dml::merge::<McpEvent>(MergeSource::table(staging()))
+        both(|d| McpEvent::merge_from(MergeSource::table(staging()))
             .into_table(mirror.clone())
             .on_key(McpEvent::EVENT_ID)
             .dedup_source(McpEvent::EVENT_TS)
@@ -102,7 +99,7 @@ fn merge_into_table() {
             .insert_all()
             .build_for(d))
     );
-    let e = dml::merge::<McpEvent>(MergeSource::table(staging()))
+    let e = McpEvent::merge_from(MergeSource::table(staging()))
         .into_table(bad_name())
         .on_key(McpEvent::EVENT_ID)
         .when_not_matched()
@@ -116,7 +113,7 @@ fn merge_into_table() {
 fn select_into_table() {
     insta::assert_snapshot!(
         "select_into_table",
-        both(|d| Select::<McpEvent>::table()
+        both(|d| McpEvent::select()
             .into_table(staging())
             .column(McpEvent::EVENT_ID)
             .join(JoinKind::Left, McpEvent::USER_ID, McpUser::ID)
@@ -124,13 +121,13 @@ fn select_into_table() {
             .filter(McpEvent::TOOL_NAME.eq("query_data"))
             .build_for(d))
     );
-    let e = Select::<McpEvent>::table()
+    let e = McpEvent::select()
         .into_table(bad_name())
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier, "{e}");
     assert_eq!(
-        Select::<McpEvent>::table()
+        McpEvent::select()
             .into_table(staging())
             .limit(1)
             .build()

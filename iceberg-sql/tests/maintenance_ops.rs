@@ -106,10 +106,14 @@ fn retention_helper_sets_the_vacuum_properties() {
     let t = McpEvent::table_def();
     insta::assert_snapshot!(
         "retention_alter",
-        both(|d| VacuumRetention::seconds(259_200)
-            .min_snapshots_to_keep(3)
-            .max_metadata_files_to_keep(20)
-            .alter(t)
+        both(|d| t
+            .alter()
+            .set_properties(
+                VacuumRetention::seconds(259_200)
+                    .min_snapshots_to_keep(3)
+                    .max_metadata_files_to_keep(20)
+                    .properties()
+            )
             .build_for(d))
     );
 }

@@ -56,10 +56,10 @@ proptest! {
         "[a-z0-9_]{1,300}",
     ]) {
         let table_name = TableName::new("db", name.clone());
-        match DropTable::new(&table_name).build() {
+        match table_name.drop_table().build() {
             Err(e) => prop_assert_eq!(e.kind(), ErrorKind::InvalidIdentifier, "{}", e),
             Ok(athena) => {
-                for stmt in [athena, DropTable::new(&table_name).build_for(Dialect::Spark).unwrap()] {
+                for stmt in [athena, table_name.drop_table().build_for(Dialect::Spark).unwrap()] {
                     let read = inspect(stmt.sql(), StatementKind::DropTable, stmt.dialect()).unwrap();
                     let parts: Vec<&str> = read.names().iter().map(|n| n.value.as_str()).collect();
                     prop_assert_eq!(parts, vec!["db", name.as_str()], "{}", stmt.sql());

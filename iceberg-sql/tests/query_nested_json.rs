@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::Select;
 
 #[derive(IcebergTable, Debug, Clone, PartialEq, Default)]
 pub struct Point {
@@ -27,7 +26,7 @@ pub struct Place {
 
 #[test]
 fn athena_reads_nested_columns_as_json() {
-    let all = Select::<Place>::table().build().unwrap();
+    let all = Place::select().build().unwrap();
     assert_eq!(
         all.sql(),
         "SELECT id, CAST(tags AS JSON) AS tags, CAST(attrs AS JSON) AS attrs, \
@@ -37,13 +36,13 @@ fn athena_reads_nested_columns_as_json() {
 
 #[test]
 fn spark_reads_nested_columns_as_they_are() {
-    let all = Select::<Place>::table().build_for(Dialect::Spark).unwrap();
+    let all = Place::select().build_for(Dialect::Spark).unwrap();
     assert_eq!(all.sql(), "SELECT * FROM lake.place");
 }
 
 #[test]
 fn writes_keep_nested_types() {
-    let q = Select::<Place>::table();
+    let q = Place::select();
     let ctas = IcebergCtas::new(TableName::new("lake", "place_copy"), &q)
         .location("s3://lake-bucket/place_copy/")
         .build()

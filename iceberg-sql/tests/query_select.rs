@@ -16,14 +16,14 @@ fn at(h: u32) -> chrono::DateTime<chrono::Utc> {
 
 #[test]
 fn time_travel_by_timestamp_is_explicitly_utc() {
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .as_of(Snapshot::Timestamp(at(0)))
         .filter(McpEvent::TOOL_NAME.eq("query_data"));
     insta::assert_snapshot!("time_travel_timestamp", both(|d| q.clone().build_for(d)));
     let frac = chrono::Utc
         .timestamp_opt(1_789_000_000, 123_456_000)
         .unwrap();
-    let q = Select::<McpEvent>::table().as_of(Snapshot::Timestamp(frac));
+    let q = McpEvent::select().as_of(Snapshot::Timestamp(frac));
     assert_eq!(
         q.build().unwrap().sql(),
         "SELECT * FROM analytics.mcp_events FOR TIMESTAMP AS OF TIMESTAMP '2026-09-10 00:26:40.123456 UTC'"
@@ -32,7 +32,7 @@ fn time_travel_by_timestamp_is_explicitly_utc() {
 
 #[test]
 fn time_travel_by_version_with_group_by() {
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .expr_as(count_all(), "event_count")
         .column(McpEvent::TOOL_NAME)
         .as_of(Snapshot::Version(5789234567890123456))
@@ -46,7 +46,8 @@ fn time_travel_by_version_with_group_by() {
 #[test]
 fn seed_snapshot_listing() {
     let t = McpEvent::table_def().name().clone();
-    let q = Select::<SnapshotRow>::metadata(&t)
+    let q = t
+        .metadata::<SnapshotRow>()
         .column(SnapshotRow::SNAPSHOT_ID)
         .column(SnapshotRow::COMMITTED_AT)
         .column(SnapshotRow::OPERATION)
@@ -61,7 +62,7 @@ fn every_metadata_table_with_its_typed_columns() {
     let mut out = String::new();
     macro_rules! each {
         ($($row:ty),*) => {$(
-            out.push_str(&both(|d| Select::<$row>::metadata(&t).build_for(d)));
+            out.push_str(&both(|d| t.metadata::<$row>().build_for(d)));
             out.push_str("\n\n");
         )*};
     }
@@ -79,10 +80,12 @@ fn every_metadata_table_with_its_typed_columns() {
 #[test]
 fn history_and_file_pressure_queries() {
     let t = McpEvent::table_def().name().clone();
-    let h = Select::<HistoryRow>::metadata(&t)
+    let h = t
+        .metadata::<HistoryRow>()
         .order_by(HistoryRow::MADE_CURRENT_AT, Order::Desc)
         .limit(10);
-    let f = Select::<FileRow>::metadata(&t)
+    let f = t
+        .metadata::<FileRow>()
         .column(FileRow::CONTENT)
         .expr_as(count_all(), "files")
         .expr_as(FileRow::FILE_SIZE_IN_BYTES.sum(), "bytes")
@@ -100,7 +103,7 @@ fn history_and_file_pressure_queries() {
 #[test]
 fn seed_001_aggregates() {
     let start = ts(2026, 10, 1, 0);
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .column(McpEvent::TOOL_NAME)
         .column(McpEvent::STATUS)
         .expr_as(count_all(), "call_count")
@@ -134,13 +137,13 @@ fn seed_001_aggregates() {
 
 #[test]
 fn join_on_typed_keys() {
-    let same = Select::<McpEvent>::table()
+    let same = McpEvent::select()
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::USER_ID)
         .join(JoinKind::Inner, McpEvent::USER_ID, McpUser::USER_ID)
         .joined_column(McpUser::PLAN)
         .filter(McpEvent::EVENT_TS.ge(current_timestamp() - days(7)));
-    let other = Select::<McpEvent>::table()
+    let other = McpEvent::select()
         .column(McpEvent::EVENT_ID)
         .join(JoinKind::Left, McpEvent::USER_ID, McpUser::ID)
         .joined_column(McpUser::PLAN)
@@ -220,17 +223,14 @@ fn metadata_rows_decode_from_result_cells() {
 #[test]
 fn unknown_column_is_refused() {
     const NOPE: Col<McpEvent, i64> = Col::new("nope");
-    let e = Select::<McpEvent>::table()
-        .column(NOPE)
-        .build()
-        .unwrap_err();
+    let e = McpEvent::select().column(NOPE).build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidTable);
     assert_eq!(e.message(), "`analytics.mcp_events` has no column `nope`");
 }
 
 #[test]
 fn aggregate_in_where_is_refused() {
-    let e = Select::<McpEvent>::table()
+    let e = McpEvent::select()
         .filter(McpEvent::LATENCY_MS.max().gt(10))
         .build()
         .unwrap_err();
@@ -240,7 +240,7 @@ fn aggregate_in_where_is_refused() {
 
 #[test]
 fn ungrouped_projection_is_refused() {
-    let e = Select::<McpEvent>::table()
+    let e = McpEvent::select()
         .column(McpEvent::TOOL_NAME)
         .column(McpEvent::STATUS)
         .expr_as(count_all(), "n")
@@ -253,7 +253,8 @@ fn ungrouped_projection_is_refused() {
 #[test]
 fn time_travel_on_a_metadata_table_is_refused() {
     let t = McpEvent::table_def().name().clone();
-    let e = Select::<SnapshotRow>::metadata(&t)
+    let e = t
+        .metadata::<SnapshotRow>()
         .as_of(Snapshot::Version(1))
         .build()
         .unwrap_err();
@@ -263,7 +264,7 @@ fn time_travel_on_a_metadata_table_is_refused() {
 #[test]
 fn ambiguous_join_column_is_refused() {
     // Both tables have `user_id`; joining on other keys leaves it ambiguous.
-    let e = Select::<McpEvent>::table()
+    let e = McpEvent::select()
         .column(McpEvent::USER_ID)
         .join(JoinKind::Inner, McpEvent::EVENT_ID, McpUser::ID)
         .build()
@@ -273,7 +274,7 @@ fn ambiguous_join_column_is_refused() {
 
 #[test]
 fn bad_alias_is_refused() {
-    let e = Select::<McpEvent>::table()
+    let e = McpEvent::select()
         .expr_as(count_all(), "Count")
         .build()
         .unwrap_err();
@@ -282,7 +283,7 @@ fn bad_alias_is_refused() {
 
 #[test]
 fn percentile_out_of_range_is_refused() {
-    let e = Select::<McpEvent>::table()
+    let e = McpEvent::select()
         .expr_as(McpEvent::LATENCY_MS.approx_percentile(1.5), "p")
         .build()
         .unwrap_err();

@@ -9,12 +9,12 @@ mod common;
 use chrono::TimeZone;
 use common::*;
 use iceberg_sql::ctas::IcebergCtas;
-use iceberg_sql::dml::{merge, MergeSource};
+use iceberg_sql::dml::MergeSource;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::expr::source;
 use iceberg_sql::maintenance::{Cmp, VacuumRetention};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Select, Snapshot};
+use iceberg_sql::query::Snapshot;
 
 fn t() -> &'static TableDef {
     McpEvent::table_def()
@@ -106,7 +106,7 @@ fn e3_partition_evolution_is_refused_with_the_ctas_rebuild() {
         "{e}"
     );
     // The correction: CTAS into a new table with the spec (Trino transform strings).
-    let all = Select::<McpEvent>::table();
+    let all = McpEvent::select();
     let ctas = IcebergCtas::new(TableName::new("analytics", "mcp_events_v2"), &all)
         .location("s3://my-datalake/iceberg/mcp_events_v2/")
         .partition(PartitionField::new("event_ts", PartitionTransform::Day))
@@ -169,7 +169,7 @@ fn e4_widening_depends_on_the_current_type() {
 /// (6) time travel: valid, but make the zone explicit.
 #[test]
 fn e6_time_travel_names_utc() {
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .as_of(Snapshot::Timestamp(
             chrono::Utc.with_ymd_and_hms(2026, 9, 15, 0, 0, 0).unwrap(),
         ))
@@ -215,7 +215,7 @@ fn e7_optimize_where_on_a_hidden_partition_source_is_refused() {
 #[test]
 fn corrected_seed_set() {
     let staging = TableName::new("analytics", "mcp_events_staging");
-    let all = Select::<McpEvent>::table();
+    let all = McpEvent::select();
     let mut out = String::new();
     let mut add = |title: &str, text: String| {
         out.push_str(&format!("== ({title}\n{text}\n\n"));
@@ -257,7 +257,7 @@ fn corrected_seed_set() {
     add(
         "6) time travel (explicit UTC)",
         both(|d| {
-            Select::<McpEvent>::table()
+            McpEvent::select()
                 .as_of(Snapshot::Timestamp(
                     chrono::Utc.with_ymd_and_hms(2026, 9, 15, 0, 0, 0).unwrap(),
                 ))
@@ -271,7 +271,7 @@ fn corrected_seed_set() {
     add(
         "8) merge",
         both(|d| {
-            merge::<McpEvent>(MergeSource::table(staging.clone()))
+            McpEvent::merge_from(MergeSource::table(staging.clone()))
                 .on_key(McpEvent::EVENT_ID)
                 .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
                 .delete()

@@ -10,9 +10,9 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
-use iceberg_sql::dml::{self, MergeSource};
+use iceberg_sql::dml::MergeSource;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select};
+use iceberg_sql::query::Order;
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 /// A nested struct type (not a table).
@@ -113,7 +113,7 @@ fn row(i: usize) -> Text {
 }
 
 fn read_all(engine: &Engine) -> Vec<Text> {
-    let q = Select::<Text>::table()
+    let q = Text::select()
         .order_by(Text::ID, Order::Asc)
         .build_for(Dialect::Spark)
         .unwrap();
@@ -155,7 +155,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
 
     // Every hostile value appears in every column, through two or more INSERT batches.
     let mut model: Vec<Text> = (0..2 * HOSTILE.len()).map(row).collect();
-    let batches = dml::insert(&model)
+    let batches = Text::insert(&model)
         .max_bytes(8 * 1024)
         .batches_for(spark)
         .unwrap();
@@ -169,7 +169,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
 
     // Lookups by hostile value hit exactly the rows holding it (the literal is exact).
     for (k, h) in HOSTILE.iter().enumerate() {
-        let q = Select::<Text>::table()
+        let q = Text::select()
             .filter(Text::KEY.eq(*h))
             .order_by(Text::ID, Order::Asc)
             .build_for(spark)
@@ -183,7 +183,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
     let victim = HOSTILE[6]; // "\\'; DROP TABLE ...; --"
     let new_body = HOSTILE[7];
     engine.run(
-        dml::update::<Text>()
+        Text::update()
             .set(Text::BODY, new_body)
             .set(Text::KEY, HOSTILE[12])
             .filter(Text::KEY.eq(victim))
@@ -202,7 +202,7 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
 
     // DELETE by a hostile value (a lone quote): exactly its rows go.
     engine.run(
-        dml::delete::<Text>()
+        Text::delete()
             .filter(Text::KEY.eq(HOSTILE[2]))
             .build_for(spark)
             .unwrap(),
@@ -231,13 +231,13 @@ fn hostile_text_round_trips_byte_exact_in_every_text_type() {
         src.push(n);
     }
     engine.run(
-        dml::insert(&src)
+        Text::insert(&src)
             .into_table(staging.name().clone())
             .build_for(spark)
             .unwrap(),
     );
     engine.run(
-        dml::merge::<Text>(MergeSource::table(staging.name().clone()))
+        Text::merge_from(MergeSource::table(staging.name().clone()))
             .on_key(Text::ID)
             .when_matched()
             .update_all()

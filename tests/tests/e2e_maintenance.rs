@@ -12,10 +12,9 @@
 //! `Vacuum::build_steps` (`ALTER TABLE ... SET TBLPROPERTIES`) does run verbatim.
 
 use chrono::{Duration, NaiveDate, Utc};
-use iceberg_sql::dml;
 use iceberg_sql::maintenance::Cmp;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{FileRow, MetadataRow, Order, Select, Snapshot, SnapshotRow};
+use iceberg_sql::query::{FileRow, MetadataRow, Order, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -46,7 +45,7 @@ fn metric(i: usize) -> Metric {
 }
 
 fn read_all(engine: &Engine) -> Vec<Metric> {
-    let q = Select::<Metric>::table()
+    let q = Metric::select()
         .order_by(Metric::ID, Order::Asc)
         .build_for(Dialect::Spark)
         .unwrap();
@@ -58,7 +57,9 @@ fn read_all(engine: &Engine) -> Vec<Metric> {
 }
 
 fn data_files(engine: &Engine) -> Vec<FileRow> {
-    let q = Select::<FileRow>::metadata(Metric::table_def().name())
+    let q = Metric::table_def()
+        .name()
+        .metadata::<FileRow>()
         .build_for(Dialect::Spark)
         .unwrap();
     let r = engine.run(&q);
@@ -71,7 +72,9 @@ fn data_files(engine: &Engine) -> Vec<FileRow> {
 
 /// Typed snapshot rows (the engine writes timestamptz cells as Athena does: `… UTC`).
 fn snapshots(engine: &Engine) -> Vec<SnapshotRow> {
-    let q = Select::<SnapshotRow>::metadata(Metric::table_def().name())
+    let q = Metric::table_def()
+        .name()
+        .metadata::<SnapshotRow>()
         .order_by(SnapshotRow::COMMITTED_AT, Order::Asc)
         .build_for(Dialect::Spark)
         .unwrap();
@@ -98,7 +101,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let mut model = Vec::new();
     for k in 0..INSERTS {
         let rows: Vec<Metric> = (k * 4..k * 4 + 4).map(metric).collect();
-        engine.run(dml::insert(&rows).build_for(spark).unwrap());
+        engine.run(Metric::insert(&rows).build_for(spark).unwrap());
         model.extend(rows);
     }
     assert_eq!(read_all(engine), model);
@@ -262,7 +265,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     assert_eq!(data_files(engine), files_after);
 
     // Time travel to an expired snapshot now fails.
-    let gone = Select::<Metric>::table()
+    let gone = Metric::select()
         .as_of(Snapshot::Version(snaps_before[0].snapshot_id))
         .build_for(spark)
         .unwrap();

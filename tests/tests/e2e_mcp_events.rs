@@ -19,9 +19,9 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc};
-use iceberg_sql::dml::{self, MergeSource};
+use iceberg_sql::dml::MergeSource;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{FileRow, HistoryRow, MetadataRow, Order, Select, Snapshot, SnapshotRow};
+use iceberg_sql::query::{FileRow, HistoryRow, MetadataRow, Order, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -261,7 +261,8 @@ fn sorted(mut rows: Vec<McpEvent>) -> Vec<McpEvent> {
 
 /// The current snapshot of `table`, from the typed `snapshots` rows (Spark rendering).
 fn snapshots(engine: &Engine, table: &TableName) -> Vec<SnapshotRow> {
-    let q = Select::<SnapshotRow>::metadata(table)
+    let q = table
+        .metadata::<SnapshotRow>()
         .order_by(SnapshotRow::COMMITTED_AT, Order::Asc)
         .build_for(Dialect::Spark)
         .unwrap();
@@ -379,7 +380,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     // --- load: 20,000 rows through size-limited INSERT batches
     let generated = generate(N_ROWS, 0x5EED_0000);
     // Athena's own limit (262,144 bytes per statement) is the batch limit.
-    let batches = dml::insert(&generated).batches_for(spark).unwrap();
+    let batches = McpEvent::insert(&generated).batches_for(spark).unwrap();
     assert!(batches.len() >= 10, "{} batches", batches.len());
     for b in &batches {
         assert!(b.sql().len() <= iceberg_sql::MAX_QUERY_BYTES);
@@ -397,7 +398,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
 
     // --- correct_record (UPDATE) changes exactly one row
     let target_id = fix_target(&generated);
-    let fix = dml::update::<McpEvent>()
+    let fix = McpEvent::update()
         .set(McpEvent::STATUS, "retried")
         .set(McpEvent::LATENCY_MS, 320)
         .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
@@ -407,7 +408,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     assert_eq!(apply_fix(&mut model, &target_id), 1);
     let row = timed(
         engine,
-        Select::<McpEvent>::table()
+        McpEvent::select()
             .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
             .build_for(spark)
             .unwrap(),
@@ -423,7 +424,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
 
     // --- targeted DELETE: one user's events before the cutoff, nothing else
     let victim = generated[17].user_id.clone();
-    let del = dml::delete::<McpEvent>()
+    let del = McpEvent::delete()
         .filter(
             McpEvent::USER_ID
                 .eq(victim.as_str())
@@ -454,14 +455,14 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .with_location(Location::parse("s3://my-datalake/iceberg/mcp_events_staging/").unwrap());
     timed(engine, staging_def.create_table().build_for(spark).unwrap());
     let (src, expected) = merge_case(&model, 100, "t");
-    for b in dml::insert(&src)
+    for b in McpEvent::insert(&src)
         .into_table(staging_def.name().clone())
         .batches_for(spark)
         .unwrap()
     {
         timed(engine, b);
     }
-    let upsert = dml::merge::<McpEvent>(MergeSource::table(staging_def.name().clone()))
+    let upsert = McpEvent::merge_from(MergeSource::table(staging_def.name().clone()))
         .on_key(McpEvent::EVENT_ID)
         .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
         .delete()
@@ -490,12 +491,12 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let (src, expected) = merge_case(&model, 5_000, "v");
     timed(
         engine,
-        dml::insert(&src)
+        McpEvent::insert(&src)
             .into_table(staging2.name().clone())
             .build_for(spark)
             .unwrap(),
     );
-    let upsert = dml::merge::<McpEvent>(MergeSource::table(staging2.name().clone()))
+    let upsert = McpEvent::merge_from(MergeSource::table(staging2.name().clone()))
         .on_key(McpEvent::EVENT_ID)
         .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
         .delete()
@@ -523,12 +524,15 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     model = expected;
     assert_checksum(engine, &name.to_string(), &model, "after the second MERGE");
     versions.push((last_snapshot(engine, &name), model.clone()));
-    timed(engine, staging2.drop_table().build_for(spark).unwrap());
+    timed(
+        engine,
+        staging2.name().drop_table().build_for(spark).unwrap(),
+    );
 
     // --- third MERGE, from inline rows (`USING (SELECT * FROM (VALUES ...) AS
     // source_rows (cols)) AS source` in Spark).
     let (src, expected) = merge_case(&model, 9_000, "r");
-    let upsert = dml::merge::<McpEvent>(MergeSource::rows(&src))
+    let upsert = McpEvent::merge_from(MergeSource::rows(&src))
         .on_key(McpEvent::EVENT_ID)
         .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
         .delete()
@@ -543,7 +547,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     // Every row, decoded through the derive, equals the model.
     let got: Vec<McpEvent> = decode(&timed(
         engine,
-        Select::<McpEvent>::table()
+        McpEvent::select()
             .order_by(McpEvent::EVENT_ID, Order::Asc)
             .build_for(spark)
             .unwrap(),
@@ -567,10 +571,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         .into_iter()
         .enumerate()
         {
-            let q = Select::<McpEvent>::table()
-                .as_of(s)
-                .build_for(spark)
-                .unwrap();
+            let q = McpEvent::select().as_of(s).build_for(spark).unwrap();
             parts.push(format!(
                 "SELECT {} AS k, * FROM ({})",
                 2 * i + j,
@@ -591,7 +592,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     }
     // Just before the first UPDATE's commit, the corrected row is still the original.
     let before_fix = versions[1].0.committed_at - Duration::milliseconds(1);
-    let q = Select::<McpEvent>::table()
+    let q = McpEvent::select()
         .filter(McpEvent::EVENT_ID.eq(target_id.as_str()))
         .as_of(Snapshot::Timestamp(before_fix))
         .build_for(spark)
@@ -646,7 +647,8 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         &recorded
     );
 
-    let hq = Select::<HistoryRow>::metadata(&name)
+    let hq = name
+        .metadata::<HistoryRow>()
         .order_by(HistoryRow::MADE_CURRENT_AT, Order::Asc)
         .build_for(spark)
         .unwrap();
@@ -663,7 +665,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
         snaps.iter().map(|s| s.snapshot_id).collect::<Vec<_>>()
     );
 
-    let fq = Select::<FileRow>::metadata(&name).build_for(spark).unwrap();
+    let fq = name.metadata::<FileRow>().build_for(spark).unwrap();
     let fr = timed(engine, &fq);
     let files: Vec<FileRow> = fr
         .rows
@@ -711,7 +713,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let def = McpEventAthena::table_def();
     let name = def.name().clone();
     let read_all = || -> Vec<McpEvent> {
-        let q = Select::<McpEventAthena>::table()
+        let q = McpEventAthena::select()
             .order_by(McpEventAthena::EVENT_ID, Order::Asc)
             .build()
             .unwrap();
@@ -724,7 +726,10 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
 
     timed(engine, def.create_table().build().unwrap());
     let rows: Vec<McpEventAthena> = generated.iter().map(McpEventAthena::from).collect();
-    let batches = dml::insert(&rows).max_bytes(48 * 1024).batches().unwrap();
+    let batches = McpEventAthena::insert(&rows)
+        .max_bytes(48 * 1024)
+        .batches()
+        .unwrap();
     assert!(batches.len() >= 3, "{} batches", batches.len());
     for b in &batches {
         timed(engine, b);
@@ -736,7 +741,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let target_id = fix_target(generated);
     timed(
         engine,
-        dml::update::<McpEventAthena>()
+        McpEventAthena::update()
             .set(McpEventAthena::STATUS, "retried")
             .set(McpEventAthena::LATENCY_MS, 320)
             .filter(McpEventAthena::EVENT_ID.eq(target_id.as_str()))
@@ -748,7 +753,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let victim = generated[17].user_id.clone();
     timed(
         engine,
-        dml::delete::<McpEventAthena>()
+        McpEventAthena::delete()
             .filter(
                 McpEventAthena::USER_ID
                     .eq(victim.as_str())
@@ -772,14 +777,14 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     timed(engine, staging.create_table().build().unwrap());
     timed(
         engine,
-        dml::insert(&src)
+        McpEventAthena::insert(&src)
             .into_table(staging.name().clone())
             .build()
             .unwrap(),
     );
     timed(
         engine,
-        dml::merge::<McpEventAthena>(MergeSource::table(staging.name().clone()))
+        McpEventAthena::merge_from(MergeSource::table(staging.name().clone()))
             .on_key(McpEventAthena::EVENT_ID)
             .when_matched_and(source(McpEventAthena::STATUS).eq("deleted"))
             .delete()
@@ -801,7 +806,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
             Snapshot::Version(snap.snapshot_id),
             Snapshot::Timestamp(snap.committed_at),
         ] {
-            let q = Select::<McpEventAthena>::table()
+            let q = McpEventAthena::select()
                 .order_by(McpEventAthena::EVENT_ID, Order::Asc)
                 .as_of(s)
                 .build()
@@ -820,7 +825,7 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     // Inline rows as the MERGE source: Athena's `USING (VALUES ...) AS source (cols)` is
     // refused by Spark (column aliases on a MERGE source): pinned.
     let e = engine.expect_err(
-        dml::merge::<McpEventAthena>(MergeSource::rows(&src))
+        McpEventAthena::merge_from(MergeSource::rows(&src))
             .on_key(McpEventAthena::EVENT_ID)
             .when_matched()
             .update_all()
@@ -836,11 +841,11 @@ fn athena_verbatim(engine: &Engine, generated: &[McpEvent]) {
     let mut with_null = McpEventAthena::from(&generated[0]);
     with_null.event_id = "evt-null".into();
     with_null.payload = None;
-    let e = engine.expect_err(dml::insert(&[with_null]).build().unwrap());
+    let e = engine.expect_err(McpEventAthena::insert(&[with_null]).build().unwrap());
     assert_eq!(e.class(), Some("DATATYPE_MISSING_SIZE"), "{e}");
 
     // DROP TABLE, verbatim.
-    timed(engine, staging.drop_table().build().unwrap());
+    timed(engine, staging.name().drop_table().build().unwrap());
     let e = engine.expect_err(format!("SELECT count(*) FROM {}", staging.name()));
     assert_eq!(e.class(), Some("TABLE_OR_VIEW_NOT_FOUND"), "{e}");
     let _: DateTime<Utc> = v_load.committed_at;

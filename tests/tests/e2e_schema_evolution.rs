@@ -11,10 +11,9 @@
 //! (`CHANGE COLUMN old new type`) is pinned as refused by Spark.
 
 use chrono::{NaiveDate, NaiveDateTime};
-use iceberg_sql::dml;
 use iceberg_sql::evolve::{evolve, evolve_for, parse_show_create_table, Change, EvolveOptions};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select, Snapshot};
+use iceberg_sql::query::{Order, Snapshot};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -123,7 +122,7 @@ fn planned_evolution_applies_to_a_live_table() {
     let t = v1.name().to_string();
     engine.run(v1.create_table().build_for(spark).unwrap());
     let old = v1_rows();
-    engine.run(dml::insert(&old).build_for(spark).unwrap());
+    engine.run(OrderV1::insert(&old).build_for(spark).unwrap());
     let before_change = current_snapshot(engine, &t);
 
     // The live definition, parsed from the engine's own SHOW CREATE TABLE.
@@ -191,7 +190,7 @@ fn planned_evolution_applies_to_a_live_table() {
             ("channel", "string"),
         ]
     );
-    let all = Select::<OrderV2>::table()
+    let all = OrderV2::select()
         .order_by(OrderV2::ID, Order::Asc)
         .build_for(spark)
         .unwrap();
@@ -220,7 +219,7 @@ fn planned_evolution_applies_to_a_live_table() {
         discount: Some(0.5),
         channel: Some("web".into()),
     }];
-    engine.run(dml::insert(&new).build_for(spark).unwrap());
+    engine.run(OrderV2::insert(&new).build_for(spark).unwrap());
     let got: Vec<OrderV2> = decode(&engine.run(&all));
     assert_eq!(got, [want.clone(), new.clone()].concat());
 
@@ -230,7 +229,7 @@ fn planned_evolution_applies_to_a_live_table() {
     assert!(again.is_empty(), "{again}");
 
     // Time travel to before the change reads the old schema and the old values.
-    let q = Select::<OrderV1>::table()
+    let q = OrderV1::select()
         .order_by(OrderV1::ID, Order::Asc)
         .as_of(Snapshot::Version(before_change))
         .build_for(spark)
@@ -285,14 +284,14 @@ fn athena_plan_runs_verbatim_except_the_rename() {
     let old = v1_rows();
     // Rows in the Spark rendering: Athena's `REAL '0.25'` float literal is not Spark
     // syntax (UNSUPPORTED_TYPED_LITERAL), pinned here.
-    let athena_insert = dml::insert(&old)
+    let athena_insert = OrderV1::insert(&old)
         .into_table(v1.name().clone())
         .build()
         .unwrap();
     let e = engine.expect_err(&athena_insert);
     assert_eq!(e.class(), Some("UNSUPPORTED_TYPED_LITERAL"), "{e}");
     engine.run(
-        dml::insert(&old)
+        OrderV1::insert(&old)
             .into_table(v1.name().clone())
             .build_for(Dialect::Spark)
             .unwrap(),

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
-use iceberg_sql::dml;
+use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, Select};
 use iceberg_sql::recipes::{DailyRefresh, MissingDays};
@@ -120,7 +120,7 @@ fn expected(rows: &[McpEvent]) -> Vec<DailySummary> {
 /// The aggregate query, optionally for one day only.
 fn summary_query(only: Option<NaiveDate>) -> Select<McpEvent> {
     let dt = McpEvent::EVENT_TS.cast::<NaiveDate>();
-    let mut q = Select::<McpEvent>::table()
+    let mut q = McpEvent::select()
         .column(McpEvent::TOOL_NAME)
         .column(McpEvent::STATUS)
         .expr_as(count_all(), "call_count")
@@ -154,7 +154,7 @@ fn decode<T: IcebergTable>(r: &QueryResult) -> Vec<T> {
 }
 
 fn read_summary(engine: &Engine) -> Vec<DailySummary> {
-    let q = Select::<DailySummary>::table()
+    let q = DailySummary::select()
         .order_by(DailySummary::DT, Order::Asc)
         .order_by(DailySummary::TOOL_NAME, Order::Asc)
         .order_by(DailySummary::STATUS, Order::Asc)
@@ -230,16 +230,17 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
             .unwrap(),
     );
     let mut source = events(0..700, None);
-    engine.run(dml::insert(&source).build_for(spark).unwrap());
+    engine.run(McpEvent::insert(&source).build_for(spark).unwrap());
 
     // CTAS: the Athena form is refused by Spark; the Spark form builds the table.
     let q = summary_query(None);
     let summary = DailySummary::table_def();
-    let athena = summary.create_table_as(&q).build().unwrap();
+    let ctas = IcebergCtas::new(summary.name().clone(), &q).like(summary);
+    let athena = ctas.build().unwrap();
     assert!(athena.sql().contains("WITH ("), "{}", athena.sql());
     let e = engine.expect_err(&athena);
     assert_eq!(e.class(), Some("PARSE_SYNTAX_ERROR"), "{e}");
-    let ctas = summary.create_table_as(&q).build_for(spark).unwrap();
+    let ctas = ctas.build_for(spark).unwrap();
     engine.run(&ctas);
     let show = engine
         .run(format!("SHOW CREATE TABLE {}", summary.name()))
@@ -253,7 +254,7 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     // equal to the summary of all source rows; the other days are untouched.
     let late_day = day(2);
     let late = events(5000..5090, Some(2));
-    engine.run(dml::insert(&late).build_for(spark).unwrap());
+    engine.run(McpEvent::insert(&late).build_for(spark).unwrap());
     source.extend(late);
     let before_other: Vec<DailySummary> = read_summary(engine)
         .into_iter()
@@ -275,7 +276,7 @@ fn daily_summary_by_ctas_refreshes_idempotently_and_finds_the_gap() {
     refresh(engine, day(GAP_DAY));
     assert_eq!(missing_days(engine, day(1), day(7)), [day(GAP_DAY)]);
     let gap_events = events(9000..9030, Some(GAP_DAY));
-    engine.run(dml::insert(&gap_events).build_for(spark).unwrap());
+    engine.run(McpEvent::insert(&gap_events).build_for(spark).unwrap());
     source.extend(gap_events);
     refresh(engine, day(GAP_DAY));
     assert!(missing_days(engine, day(1), day(7)).is_empty());

@@ -5,10 +5,9 @@
 //! are v1 and v2 of the same table; nothing is lost across the change.
 
 use chrono::{NaiveDate, NaiveDateTime};
-use iceberg_sql::dml;
 use iceberg_sql::evolve::{evolve_for, parse_show_create_table, Change, EvolveOptions};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{Order, Select};
+use iceberg_sql::query::Order;
 use iceberg_sql_tests::engine::Engine;
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -74,7 +73,7 @@ fn load<T: IcebergTable>(engine: &Engine, rows: &[T]) -> Loaded {
         }
         Err(e) => panic!("{e}"),
     }
-    let batches = dml::insert(rows)
+    let batches = T::insert(rows)
         .max_bytes(4 * 1024)
         .batches_for(spark)
         .unwrap();
@@ -115,7 +114,7 @@ fn v2(range: std::ops::Range<usize>) -> Vec<ReadingV2> {
 }
 
 fn read_all(engine: &Engine) -> Vec<ReadingV2> {
-    let q = Select::<ReadingV2>::table()
+    let q = ReadingV2::select()
         .order_by(ReadingV2::VALUE, Order::Asc)
         .build_for(Dialect::Spark)
         .unwrap();

@@ -177,5 +177,5 @@ pub fn create_stmt() -> Statement {
 }
 
 pub fn drop_stmt() -> Statement {
-    table().drop_table().if_exists().build().unwrap()
+    table().name().drop_table().if_exists().build().unwrap()
 }

@@ -103,7 +103,7 @@ fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<O
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
 /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
 /// # }
-/// let q = Select::<Ev>::table().column(Ev::EVENT_ID).column(Ev::USER_ID).column(Ev::EVENT_TS);
+/// let q = Ev::select().column(Ev::EVENT_ID).column(Ev::USER_ID).column(Ev::EVENT_TS);
 /// let ctas = IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
 ///     .location("s3://my-datalake/iceberg/mcp_daily/")
 ///     .partition(PartitionField::new("event_ts", PartitionTransform::Day))
@@ -127,20 +127,6 @@ pub struct IcebergCtas<'q, S> {
     properties: TableProperties,
 }
 
-impl TableDef {
-    /// CTAS into a new Iceberg table with this definition's name, location, partition
-    /// spec and properties, filled by `query`.
-    pub fn create_table_as<'q, S>(&self, query: &'q Select<S>) -> IcebergCtas<'q, S> {
-        IcebergCtas {
-            name: self.name().clone(),
-            query,
-            location: self.location().map(|l| l.as_str().to_string()),
-            partitioning: self.partition_spec().to_vec(),
-            properties: self.properties().clone(),
-        }
-    }
-}
-
 impl<'q, S> IcebergCtas<'q, S> {
     /// CTAS creating Iceberg table `name` from `query`.
     pub fn new(name: TableName, query: &'q Select<S>) -> Self {
@@ -151,6 +137,15 @@ impl<'q, S> IcebergCtas<'q, S> {
             partitioning: Vec::new(),
             properties: TableProperties::new(),
         }
+    }
+
+    /// Takes the location, partition spec and properties of `def` (e.g. a record type's
+    /// `table_def()`), replacing any set before.
+    pub fn like(mut self, def: &TableDef) -> Self {
+        self.location = def.location().map(|l| l.as_str().to_string());
+        self.partitioning = def.partition_spec().to_vec();
+        self.properties = def.properties().clone();
+        self
     }
 
     /// The table's S3 folder (required by Athena).
@@ -266,7 +261,7 @@ impl<'q, S> IcebergCtas<'q, S> {
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
 /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Raw) }
 /// # }
-/// let q = Select::<Raw>::table()
+/// let q = Raw::select()
 ///     .column(Raw::EVENT_ID)
 ///     .column(Raw::USER_ID)
 ///     .expr_as(Raw::EVENT_TS.cast::<chrono::NaiveDate>(), "event_date");
@@ -500,7 +495,7 @@ impl From<FileFormat> for UnloadFormat {
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
 /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
 /// # }
-/// let q = Select::<Ev>::table().column(Ev::USER_ID).column(Ev::STATUS)
+/// let q = Ev::select().column(Ev::USER_ID).column(Ev::STATUS)
 ///     .filter(Ev::USER_ID.eq("tenant-acme"));
 /// let u = Unload::new(&q, "s3://customer-exports/acme/mcp-events-2026-09/")
 ///     .format(UnloadFormat::Parquet)

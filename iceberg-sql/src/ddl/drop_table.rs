@@ -2,7 +2,7 @@
 
 use crate::dialect::Dialect;
 use crate::error::Result;
-use crate::model::{TableDef, TableName};
+use crate::model::TableName;
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
 
@@ -12,9 +12,9 @@ use crate::statement::{Statement, StatementKind};
 /// ```
 /// use iceberg_sql::prelude::*;
 /// let name = TableName::new("analytics", "mcp_events");
-/// assert_eq!(DropTable::new(&name).if_exists().build()?.sql(),
+/// assert_eq!(name.drop_table().if_exists().build()?.sql(),
 ///            "DROP TABLE IF EXISTS analytics.mcp_events");
-/// assert_eq!(DropTable::new(&name).build_for(Dialect::Spark)?.sql(),
+/// assert_eq!(name.drop_table().build_for(Dialect::Spark)?.sql(),
 ///            "DROP TABLE analytics.mcp_events PURGE");
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
@@ -25,22 +25,17 @@ pub struct DropTable<'a> {
     if_exists: bool,
 }
 
-impl TableDef {
+impl TableName {
     /// Starts a `DROP TABLE` for this table.
     pub fn drop_table(&self) -> DropTable<'_> {
-        DropTable::new(self.name())
-    }
-}
-
-impl<'a> DropTable<'a> {
-    /// `DROP TABLE name`.
-    pub fn new(name: &'a TableName) -> Self {
         DropTable {
-            name,
+            name: self,
             if_exists: false,
         }
     }
+}
 
+impl DropTable<'_> {
     /// Adds `IF EXISTS`.
     pub fn if_exists(mut self) -> Self {
         self.if_exists = true;

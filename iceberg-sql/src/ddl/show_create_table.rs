@@ -11,10 +11,9 @@ use crate::statement::{Statement, StatementKind};
 ///
 /// ```
 /// use iceberg_sql::prelude::*;
-/// use iceberg_sql::ddl::ShowCreateTable;
 /// let name = TableName::new("analytics", "mcp_events");
-/// assert_eq!(ShowCreateTable::new(&name).build()?.sql(), "SHOW CREATE TABLE analytics.mcp_events");
-/// assert_eq!(ShowCreateTable::new(&TableName::new("analytics", "table")).build()?.sql(),
+/// assert_eq!(name.show_create_table().build()?.sql(), "SHOW CREATE TABLE analytics.mcp_events");
+/// assert_eq!(TableName::new("analytics", "table").show_create_table().build()?.sql(),
 ///            "SHOW CREATE TABLE analytics.`table`");
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
@@ -24,12 +23,14 @@ pub struct ShowCreateTable<'a> {
     name: &'a TableName,
 }
 
-impl<'a> ShowCreateTable<'a> {
-    /// `SHOW CREATE TABLE name`.
-    pub fn new(name: &'a TableName) -> Self {
-        ShowCreateTable { name }
+impl TableName {
+    /// Starts a `SHOW CREATE TABLE` for this table.
+    pub fn show_create_table(&self) -> ShowCreateTable<'_> {
+        ShowCreateTable { name: self }
     }
+}
 
+impl ShowCreateTable<'_> {
     /// Checks the name, renders and validates the statement for Athena.
     pub fn build(&self) -> Result<Statement> {
         self.build_for(Dialect::default())

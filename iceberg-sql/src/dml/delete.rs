@@ -18,7 +18,6 @@ use crate::statement::{Statement, StatementKind};
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::dml::delete;
 /// # use std::sync::OnceLock;
 /// struct Ev;
 /// impl Ev {
@@ -37,15 +36,15 @@ use crate::statement::{Statement, StatementKind};
 ///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let cutoff = chrono::NaiveDate::from_ymd_opt(2026, 9, 1).unwrap().and_hms_opt(0, 0, 0).unwrap();
-/// let del = delete::<Ev>().filter(Ev::USER_ID.eq("user-123").and(Ev::EVENT_TS.lt(cutoff)));
+/// let del = Ev::delete().filter(Ev::USER_ID.eq("user-123").and(Ev::EVENT_TS.lt(cutoff)));
 /// assert_eq!(del.build()?.sql(),
 ///     "DELETE FROM analytics.mcp_events\n\
 ///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP '2026-09-01 00:00:00.000000'");
 /// assert_eq!(del.build_for(Dialect::Spark)?.sql(),
 ///     "DELETE FROM analytics.mcp_events\n\
 ///      WHERE user_id = 'user-123' AND event_ts < TIMESTAMP_NTZ '2026-09-01 00:00:00.000000'");
-/// assert_eq!(delete::<Ev>().build().unwrap_err().kind(), ErrorKind::DisallowedSyntax);
-/// assert_eq!(delete::<Ev>().all_rows().build()?.sql(), "DELETE FROM analytics.mcp_events");
+/// assert_eq!(Ev::delete().build().unwrap_err().kind(), ErrorKind::DisallowedSyntax);
+/// assert_eq!(Ev::delete().all_rows().build()?.sql(), "DELETE FROM analytics.mcp_events");
 /// // The same DELETE against a staging table with the same columns:
 /// assert_eq!(del.clone().into_table(TableName::new("analytics", "mcp_events_staging")).build()?.sql(),
 ///     "DELETE FROM analytics.mcp_events_staging\n\
@@ -82,15 +81,9 @@ impl<T> std::fmt::Debug for Delete<T> {
     }
 }
 
-impl<T: IcebergTable> Default for Delete<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl<T: IcebergTable> Delete<T> {
     /// A DELETE from `T`'s table.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Delete {
             table: None,
             filter: None,

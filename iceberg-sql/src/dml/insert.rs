@@ -31,7 +31,6 @@ const ROW_SEPARATOR: &str = ",\n  ";
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::dml::insert;
 /// # use std::sync::OnceLock;
 /// struct Ev { id: String, ms: Option<i64> }
 /// impl IcebergTable for Ev {
@@ -47,14 +46,14 @@ const ROW_SEPARATOR: &str = ",\n  ";
 /// }
 /// let rows = [Ev { id: "O'Reilly".into(), ms: Some(5) }, Ev { id: "b".into(), ms: None }];
 /// assert_eq!(
-///     insert(&rows).build()?.sql(),
+///     Ev::insert(&rows).build()?.sql(),
 ///     "INSERT INTO analytics.ev (id, ms)\nVALUES\n  ('O''Reilly', 5),\n  ('b', CAST(NULL AS bigint))"
 /// );
 /// assert_eq!(
-///     insert(&rows).build_for(Dialect::Spark)?.sql(),
+///     Ev::insert(&rows).build_for(Dialect::Spark)?.sql(),
 ///     "INSERT INTO analytics.ev (id, ms)\nVALUES\n  ('O\\'Reilly', 5),\n  ('b', CAST(NULL AS bigint))"
 /// );
-/// let batches = insert(&rows).max_bytes(80).batches()?;
+/// let batches = Ev::insert(&rows).max_bytes(80).batches()?;
 /// assert_eq!(batches.len(), 2);
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
@@ -105,7 +104,7 @@ impl RenderedRows {
 
 impl<'a, T: IcebergTable> Insert<'a, T> {
     /// An INSERT of `rows` into `T`'s table.
-    pub fn new(rows: &'a [T]) -> Self {
+    pub(crate) fn new(rows: &'a [T]) -> Self {
         Insert {
             rows,
             table: None,

@@ -21,7 +21,6 @@ use crate::statement::{Statement, StatementKind};
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::dml::insert_select;
 /// # use std::sync::OnceLock;
 /// struct Ev;
 /// impl Ev {
@@ -40,7 +39,7 @@ use crate::statement::{Statement, StatementKind};
 ///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let staging = TableName::new("analytics", "mcp_events_staging");
-/// let copy = insert_select::<Ev>(&staging).filter(Ev::STATUS.eq(param("success"))).build()?;
+/// let copy = Ev::insert_from(&staging).filter(Ev::STATUS.eq(param("success"))).build()?;
 /// assert_eq!(copy.sql(),
 ///     "INSERT INTO analytics.mcp_events (event_id, status)\n\
 ///      SELECT event_id, status\nFROM analytics.mcp_events_staging\nWHERE status = ?");
@@ -81,7 +80,7 @@ impl<T> std::fmt::Debug for InsertSelect<T> {
 
 impl<T: IcebergTable> InsertSelect<T> {
     /// Copies rows of `from` (a table with `T`'s columns) into `T`'s table.
-    pub fn new(from: &TableName) -> Self {
+    pub(crate) fn new(from: &TableName) -> Self {
         InsertSelect {
             from: from.clone(),
             into: None,

@@ -10,7 +10,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
-//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
@@ -18,14 +18,14 @@
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 //! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
-//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_not_matched()
 //!     .insert(|i| i.value(Ev::STATUS, target(Ev::STATUS))); // target in INSERT values
 //! ```
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
-//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
@@ -33,7 +33,7 @@
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 //! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
-//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_matched()
 //!     .update(|u| u.set(target(Ev::STATUS), source(Ev::STATUS))); // qualified SET target
 //! ```
@@ -43,7 +43,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
-//! # use iceberg_sql::dml::{merge, MergeSource};
+//! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
@@ -51,7 +51,7 @@
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 //! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
-//! let m = merge::<Ev>(MergeSource::table(TableName::new("a", "s")))
+//! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_not_matched_by_source()
 //!     .delete();
 //! ```
@@ -137,7 +137,7 @@ enum Clause {
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::dml::{merge, MergeSource};
+/// # use iceberg_sql::dml::MergeSource;
 /// # use std::sync::OnceLock;
 /// struct Ev;
 /// impl Ev {
@@ -155,7 +155,7 @@ enum Clause {
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 ///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
-/// let upsert = merge::<Ev>(MergeSource::table(TableName::new("analytics", "mcp_events_staging")))
+/// let upsert = Ev::merge_from(MergeSource::table(TableName::new("analytics", "mcp_events_staging")))
 ///     .on_key(Ev::EVENT_ID)
 ///     .when_matched_and(source(Ev::STATUS).eq("deleted")).delete()
 ///     .when_matched().update_all()
@@ -168,7 +168,7 @@ enum Clause {
 ///      WHEN MATCHED THEN UPDATE SET status = source.status\n\
 ///      WHEN NOT MATCHED THEN INSERT (event_id, status) VALUES (source.event_id, source.status)");
 /// // A clause after an unconditional one of the same kind could never run:
-/// let bad = merge::<Ev>(MergeSource::table(TableName::new("analytics", "s")))
+/// let bad = Ev::merge_from(MergeSource::table(TableName::new("analytics", "s")))
 ///     .on_key(Ev::EVENT_ID)
 ///     .when_matched().delete()
 ///     .when_matched_and(source(Ev::STATUS).eq("x")).update_all();
@@ -319,7 +319,7 @@ impl<'a, T: IcebergTable> WhenNotMatched<'a, T> {
 
 impl<'a, T: IcebergTable> Merge<'a, T> {
     /// A MERGE into `T`'s table from `source`.
-    pub fn new(source: MergeSource<'a, T>) -> Self {
+    pub(crate) fn new(source: MergeSource<'a, T>) -> Self {
         Merge {
             table: None,
             source,

@@ -2,19 +2,20 @@
 //! UPDATE, DELETE and MERGE, for Athena (Trino grammar: double quotes, `''` in strings)
 //! and Spark (backticks, backslash escapes).
 //!
-//! Every builder starts from a table record type `T: IcebergTable` and ends in
-//! `build()` (or [`Insert::batches`]), which checks meaning (columns exist on `T`'s
-//! table, NOT NULL columns get values, MERGE clause order, parameters only where Athena
-//! documents them), renders through a [`SqlWriter`](crate::render::SqlWriter) and
+//! Every builder starts from a table record type `T: IcebergTable`, through
+//! [`TableStatements`](crate::TableStatements), and ends in `build()` /
+//! `build_for(dialect)` (or [`Insert::batches`]), which checks meaning (columns exist on
+//! `T`'s table, NOT NULL columns get values, MERGE clause order, parameters only where
+//! the target takes them), renders through a [`SqlWriter`](crate::render::SqlWriter) and
 //! validates the text.
 //!
 //! | statement | entry point |
 //! |---|---|
-//! | `INSERT INTO t (cols) VALUES ...` | [`insert`]`(&rows)` / [`Insert::new`] |
-//! | `INSERT INTO t (cols) SELECT cols FROM s WHERE ...` | [`insert_select`]`::<T>(&from)` |
-//! | `UPDATE t SET ... WHERE ...` | [`update`]`::<T>()` |
-//! | `DELETE FROM t WHERE ...` | [`delete`]`::<T>()` |
-//! | `MERGE INTO t AS target USING ... AS source ...` | [`merge`]`::<T>(source)` |
+//! | `INSERT INTO t (cols) VALUES ...` | `T::insert(&rows)` |
+//! | `INSERT INTO t (cols) SELECT cols FROM s WHERE ...` | `T::insert_from(&s)` |
+//! | `UPDATE t SET ... WHERE ...` | `T::update()` |
+//! | `DELETE FROM t WHERE ...` | `T::delete()` |
+//! | `MERGE INTO t AS target USING ... AS source ...` | `T::merge_from(source)` |
 //!
 //! Parameters (`?` plus `ExecutionParameters`, see [`param`](crate::expr::param)) are
 //! accepted where Athena documents them: the WHERE clause of INSERT INTO ... SELECT
@@ -47,83 +48,9 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Expr, Scope};
 use crate::model::{Column, TableDef};
-use crate::record::IcebergTable;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::value::Value;
-
-/// DML entry points on the record type itself:
-/// `McpEvent::insert(&rows)`, `McpEvent::update()`, `McpEvent::delete()`,
-/// `McpEvent::insert_from(&staging)`, `McpEvent::merge_from(source)`. Implemented for
-/// every [`IcebergTable`]; in the prelude.
-///
-/// ```
-/// # use iceberg_sql::prelude::*;
-/// # use std::sync::OnceLock;
-/// # struct Ev;
-/// # impl Ev { const ID: Col<Ev, i64> = Col::new("id"); }
-/// # impl IcebergTable for Ev {
-/// #     fn table_def() -> &'static TableDef {
-/// #         static DEF: OnceLock<TableDef> = OnceLock::new();
-/// #         DEF.get_or_init(|| TableDef::builder("analytics", "ev")
-/// #             .column(Column::new("id", IcebergType::Long)).build().unwrap())
-/// #     }
-/// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-/// #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
-/// # }
-/// assert_eq!(Ev::delete().filter(Ev::ID.eq(7)).build()?.sql(),
-///            "DELETE FROM analytics.ev\nWHERE id = 7");
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub trait TableWrites: IcebergTable {
-    /// [`insert`]: `INSERT INTO ... VALUES` for `rows`.
-    fn insert(rows: &[Self]) -> Insert<'_, Self> {
-        Insert::new(rows)
-    }
-    /// [`insert_select`]: `INSERT INTO ... SELECT ... FROM from`.
-    fn insert_from(from: &crate::model::TableName) -> InsertSelect<Self> {
-        InsertSelect::new(from)
-    }
-    /// [`update`]: `UPDATE ... SET ... WHERE`.
-    fn update() -> Update<Self> {
-        Update::new()
-    }
-    /// [`delete`]: `DELETE FROM ... WHERE`.
-    fn delete() -> Delete<Self> {
-        Delete::new()
-    }
-    /// [`merge`]: `MERGE INTO ... USING source`.
-    fn merge_from(source: MergeSource<'_, Self>) -> Merge<'_, Self> {
-        Merge::new(source)
-    }
-}
-
-impl<T: IcebergTable> TableWrites for T {}
-
-/// `INSERT INTO <T's table> (all columns) VALUES ...` for `rows`.
-pub fn insert<T: IcebergTable>(rows: &[T]) -> Insert<'_, T> {
-    Insert::new(rows)
-}
-
-/// `INSERT INTO <T's table> (columns) SELECT columns FROM <from> [WHERE ...]`.
-pub fn insert_select<T: IcebergTable>(from: &crate::model::TableName) -> InsertSelect<T> {
-    InsertSelect::new(from)
-}
-
-/// `UPDATE <T's table> SET ... WHERE ...`.
-pub fn update<T: IcebergTable>() -> Update<T> {
-    Update::new()
-}
-
-/// `DELETE FROM <T's table> WHERE ...`.
-pub fn delete<T: IcebergTable>() -> Delete<T> {
-    Delete::new()
-}
-
-/// `MERGE INTO <T's table> AS target USING <source> AS source ...`.
-pub fn merge<'a, T: IcebergTable>(source: MergeSource<'a, T>) -> Merge<'a, T> {
-    Merge::new(source)
-}
 
 /// The column `name` of `def`, or an error naming the table.
 pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {

@@ -22,7 +22,6 @@ use crate::statement::{Statement, StatementKind};
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::dml::update;
 /// # use std::sync::OnceLock;
 /// struct Ev;
 /// impl Ev {
@@ -42,7 +41,7 @@ use crate::statement::{Statement, StatementKind};
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
 ///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
-/// let fix = update::<Ev>()
+/// let fix = Ev::update()
 ///     .set(Ev::STATUS, "retried")
 ///     .set(Ev::LATENCY_MS, 320)
 ///     .filter(Ev::EVENT_ID.eq("evt-001"));
@@ -50,7 +49,7 @@ use crate::statement::{Statement, StatementKind};
 ///     "UPDATE analytics.mcp_events\nSET status = 'retried', latency_ms = 320\nWHERE event_id = 'evt-001'");
 /// assert_eq!(fix.build_for(Dialect::Spark)?.sql(),
 ///     "UPDATE analytics.mcp_events\nSET status = 'retried', latency_ms = 320\nWHERE event_id = 'evt-001'");
-/// assert!(update::<Ev>().set(Ev::STATUS, "x").build().is_err()); // no WHERE
+/// assert!(Ev::update().set(Ev::STATUS, "x").build().is_err()); // no WHERE
 /// // The same UPDATE against a staging table with the same columns:
 /// assert_eq!(fix.clone().into_table(TableName::new("analytics", "mcp_events_staging")).build()?.sql(),
 ///     "UPDATE analytics.mcp_events_staging\nSET status = 'retried', latency_ms = 320\nWHERE event_id = 'evt-001'");
@@ -86,12 +85,6 @@ impl<T> std::fmt::Debug for Update<T> {
             .field("filter", &self.filter)
             .field("all_rows", &self.all_rows)
             .finish()
-    }
-}
-
-impl<T: IcebergTable> Default for Update<T> {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
@@ -150,7 +143,7 @@ pub(crate) fn check_where(
 
 impl<T: IcebergTable> Update<T> {
     /// An UPDATE of `T`'s table.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Update {
             table: None,
             sets: Vec::new(),

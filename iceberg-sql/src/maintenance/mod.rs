@@ -28,7 +28,6 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::alter::AlterTable;
 use crate::dialect::{Dialect, OptimizeSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, Expr, IntoOperand};
@@ -388,7 +387,21 @@ impl VacuumRetention {
         self
     }
 
-    /// The table properties that carry this retention.
+    /// The table properties that carry this retention; set them with
+    /// `table.alter().set_properties(retention.properties())`.
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::maintenance::VacuumRetention;
+    /// let t = TableDef::builder("analytics", "mcp_events")
+    ///     .column(Column::new("event_id", IcebergType::String))
+    ///     .location("s3://my-datalake/iceberg/mcp_events/").build()?;
+    /// assert_eq!(
+    ///     t.alter().set_properties(VacuumRetention::days(7).properties()).build()?.sql(),
+    ///     "ALTER TABLE analytics.mcp_events SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='604800')"
+    /// );
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
     pub fn properties(&self) -> TableProperties {
         let mut p = TableProperties::new();
         if let Some(s) = self.max_snapshot_age_seconds {
@@ -401,24 +414,6 @@ impl VacuumRetention {
             p.set(TableProperty::VacuumMaxMetadataFilesToKeep(n));
         }
         p
-    }
-
-    /// `ALTER TABLE ... SET TBLPROPERTIES (...)` setting this retention on `table`.
-    ///
-    /// ```
-    /// use iceberg_sql::prelude::*;
-    /// use iceberg_sql::maintenance::VacuumRetention;
-    /// let t = TableDef::builder("analytics", "mcp_events")
-    ///     .column(Column::new("event_id", IcebergType::String))
-    ///     .location("s3://my-datalake/iceberg/mcp_events/").build()?;
-    /// assert_eq!(
-    ///     VacuumRetention::days(7).alter(&t).build()?.sql(),
-    ///     "ALTER TABLE analytics.mcp_events SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='604800')"
-    /// );
-    /// # Ok::<(), iceberg_sql::Error>(())
-    /// ```
-    pub fn alter<'a>(&self, table: &'a TableDef) -> AlterTable<'a> {
-        table.alter().set_properties(self.properties())
     }
 }
 
@@ -530,7 +525,12 @@ impl<'a> Vacuum<'a> {
                     "the retention sets no property",
                 ));
             }
-            out.push(r.alter(self.table).build_for(dialect)?);
+            out.push(
+                self.table
+                    .alter()
+                    .set_properties(r.properties())
+                    .build_for(dialect)?,
+            );
         }
         out.push(self.render(dialect, true)?);
         Ok(out)

@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::{ColumnValue, Expr, IntoOperand, Scope, SqlExpr};
+use crate::expr::{ColumnValue, Expr, IntoOperand, Scope};
 use crate::ident::{check_name, NameRole};
 use crate::model::{Column, TableName};
 use crate::record::{IcebergTable, SqlType};
@@ -112,7 +112,7 @@ enum Item {
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
 /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
 /// # }
-/// let q = Select::<McpEvent>::table()
+/// let q = McpEvent::select()
 ///     .expr_as(count_all(), "event_count")
 ///     .column(McpEvent::TOOL_NAME)
 ///     .as_of(Snapshot::Version(5789234567890123456))
@@ -161,8 +161,8 @@ impl<S> Clone for Select<S> {
 }
 
 impl<T: IcebergTable> Select<T> {
-    /// `SELECT ... FROM` the record type's table.
-    pub fn table() -> Self {
+    /// `SELECT ... FROM` the record type's table ([`TableStatements::select`](crate::TableStatements::select)).
+    pub(crate) fn table() -> Self {
         let def = T::table_def();
         Self::new(
             Relation::Table(def.name().clone()),
@@ -191,7 +191,7 @@ impl<T: IcebergTable> Select<T> {
     /// #     fn to_values(&self) -> Vec<Value> { vec![] }
     /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
     /// # }
-    /// let q = Select::<McpEvent>::table()
+    /// let q = McpEvent::select()
     ///     .into_table(TableName::new("analytics", "mcp_events_staging"))
     ///     .column(McpEvent::TOOL_NAME)
     ///     .filter(McpEvent::TOOL_NAME.eq("query_data"));
@@ -199,7 +199,7 @@ impl<T: IcebergTable> Select<T> {
     ///     "SELECT tool_name FROM analytics.mcp_events_staging WHERE tool_name = 'query_data'");
     /// assert_eq!(q.build_for(Dialect::Spark)?.sql(),
     ///     "SELECT tool_name FROM analytics.mcp_events_staging WHERE tool_name = 'query_data'");
-    /// let bad = Select::<McpEvent>::table().into_table(TableName::new("analytics", "Staging"));
+    /// let bad = McpEvent::select().into_table(TableName::new("analytics", "Staging"));
     /// assert!(bad.build().is_err()); // name checked
     /// # Ok::<(), iceberg_sql::Error>(())
     /// ```
@@ -210,28 +210,9 @@ impl<T: IcebergTable> Select<T> {
 }
 
 impl<R: MetadataRow> Select<R> {
-    /// `SELECT ... FROM` metadata table `R::TABLE` of `table`: Athena
-    /// `"db"."t$snapshots"`, Spark `db.t.snapshots`. Without a projection every column
-    /// of `R` is listed, nested ones as JSON text, so rows decode with `R::from_row`.
-    ///
-    /// ```
-    /// use iceberg_sql::prelude::*;
-    /// use iceberg_sql::query::{Order, Select, SnapshotRow};
-    /// let t = TableName::new("analytics", "mcp_events");
-    /// let q = Select::<SnapshotRow>::metadata(&t)
-    ///     .column(SnapshotRow::SNAPSHOT_ID)
-    ///     .column(SnapshotRow::COMMITTED_AT)
-    ///     .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
-    ///     .limit(20);
-    /// assert_eq!(q.build()?.sql(),
-    ///     "SELECT snapshot_id, committed_at FROM \"analytics\".\"mcp_events$snapshots\" \
-    ///      ORDER BY committed_at DESC LIMIT 20");
-    /// assert_eq!(q.build_for(Dialect::Spark)?.sql(),
-    ///     "SELECT snapshot_id, committed_at FROM analytics.mcp_events.snapshots \
-    ///      ORDER BY committed_at DESC LIMIT 20");
-    /// # Ok::<(), iceberg_sql::Error>(())
-    /// ```
-    pub fn metadata(table: &TableName) -> Self {
+    /// `SELECT ... FROM` metadata table `R::TABLE` of `table`
+    /// ([`TableName::metadata`]).
+    pub(crate) fn metadata(table: &TableName) -> Self {
         Self::new(
             Relation::Metadata(table.clone(), R::TABLE),
             R::columns(),
@@ -699,55 +680,50 @@ fn and(a: Expr, b: Expr) -> Expr {
     }
 }
 
-/// Entry points on every record type: `McpEvent::select()`, `McpEvent::metadata::<SnapshotRow>()`,
-/// `McpEvent::optimize()`, `McpEvent::vacuum()`.
-///
-/// ```
-/// use iceberg_sql::prelude::*;
-/// use iceberg_sql::query::SnapshotRow;
-/// # #[derive(Debug)] struct McpEvent;
-/// # impl IcebergTable for McpEvent {
-/// #     fn table_def() -> &'static TableDef {
-/// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
-/// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events")
-/// #             .column(Column::new("tool_name", IcebergType::String))
-/// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
-/// #     }
-/// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
-/// # }
-/// assert_eq!(McpEvent::select().limit(1).build()?.sql(), "SELECT * FROM analytics.mcp_events LIMIT 1");
-/// assert_eq!(McpEvent::metadata::<SnapshotRow>().build()?.sql(),
-///     "SELECT committed_at, snapshot_id, parent_id, operation, manifest_list, \
-///      CAST(summary AS JSON) AS summary FROM \"analytics\".\"mcp_events$snapshots\"");
-/// assert_eq!(McpEvent::optimize().build()?.sql(),
-///     "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK");
-/// assert_eq!(McpEvent::vacuum().build()?.sql(), "VACUUM analytics.mcp_events");
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub trait TableQueries: IcebergTable {
-    /// `SELECT ... FROM` this table.
-    fn select() -> Select<Self> {
-        Select::table()
-    }
-
-    /// `SELECT ... FROM` one of this table's metadata tables.
-    fn metadata<R: MetadataRow>() -> Select<R> {
-        Select::metadata(Self::table_def().name())
-    }
-
-    /// `OPTIMIZE` this table.
-    fn optimize() -> crate::maintenance::Optimize<'static> {
-        Self::table_def().optimize()
-    }
-
-    /// `VACUUM` this table.
-    fn vacuum() -> crate::maintenance::Vacuum<'static> {
-        Self::table_def().vacuum()
+impl TableName {
+    /// `SELECT ... FROM` metadata table `R::TABLE` of this table: Athena
+    /// `"db"."t$snapshots"`, Spark `db.t.snapshots`. Without a projection every column
+    /// of `R` is listed, nested ones as JSON text, so rows decode with `R::from_row`.
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::query::SnapshotRow;
+    /// # #[derive(Debug)] struct McpEvent;
+    /// # impl IcebergTable for McpEvent {
+    /// #     fn table_def() -> &'static TableDef {
+    /// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+    /// #         T.get_or_init(|| TableDef::builder("analytics", "mcp_events")
+    /// #             .column(Column::new("tool_name", IcebergType::String))
+    /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
+    /// #     }
+    /// #     fn to_values(&self) -> Vec<Value> { vec![] }
+    /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
+    /// # }
+    /// assert_eq!(McpEvent::select().limit(1).build()?.sql(), "SELECT * FROM analytics.mcp_events LIMIT 1");
+    /// let table = McpEvent::table_def();
+    /// assert_eq!(table.name().metadata::<SnapshotRow>().build()?.sql(),
+    ///     "SELECT committed_at, snapshot_id, parent_id, operation, manifest_list, \
+    ///      CAST(summary AS JSON) AS summary FROM \"analytics\".\"mcp_events$snapshots\"");
+    /// assert_eq!(table.optimize().build()?.sql(),
+    ///     "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK");
+    /// assert_eq!(table.vacuum().build()?.sql(), "VACUUM analytics.mcp_events");
+    ///
+    /// use iceberg_sql::query::Order;
+    /// let t = TableName::new("analytics", "mcp_events");
+    /// let q = t.metadata::<SnapshotRow>()
+    ///     .column(SnapshotRow::SNAPSHOT_ID)
+    ///     .column(SnapshotRow::COMMITTED_AT)
+    ///     .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
+    ///     .limit(20);
+    /// assert_eq!(q.build()?.sql(),
+    ///     "SELECT snapshot_id, committed_at FROM \"analytics\".\"mcp_events$snapshots\" \
+    ///      ORDER BY committed_at DESC LIMIT 20");
+    /// assert_eq!(q.build_for(Dialect::Spark)?.sql(),
+    ///     "SELECT snapshot_id, committed_at FROM analytics.mcp_events.snapshots \
+    ///      ORDER BY committed_at DESC LIMIT 20");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn metadata<R: MetadataRow>(&self) -> Select<R> {
+        Select::metadata(self)
     }
 }
-
-impl<T: IcebergTable> TableQueries for T {}
-
-/// Typed helper: a condition usable in a [`Select`] over `S`.
-pub type Filter<S> = SqlExpr<S, bool>;

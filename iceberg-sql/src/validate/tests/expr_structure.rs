@@ -10,9 +10,9 @@ use sqlparser::ast::{
 };
 
 use super::parse_statement;
-use crate::dml::delete;
 use crate::expr::{BinaryOp, Col, Cond, Expr, SqlExpr};
 use crate::record::{IcebergTable, Row};
+use crate::statement::TableStatements;
 use crate::{Column, Dialect, Error, IcebergType, StatementKind, TableDef, Value};
 
 /// The columns the generated expressions read.
@@ -228,7 +228,7 @@ proptest! {
     fn rendered_expressions_keep_their_structure(c in cond(), spark in any::<bool>()) {
         let d = if spark { Dialect::Spark } else { Dialect::Athena };
         let expected = ours(c.expr());
-        let stmt = delete::<McpEvent>().filter(c).build_for(d).unwrap();
+        let stmt = McpEvent::delete().filter(c).build_for(d).unwrap();
         let parsed = parse_statement(stmt.sql(), StatementKind::Delete, d).unwrap();
         let PStatement::Delete(del) = parsed else { panic!("not a DELETE") };
         let got = theirs(del.selection.as_ref().expect("WHERE"));
