@@ -135,6 +135,12 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         self
     }
 
+    /// No partition budget: batches are limited by size only.
+    pub fn any_partitions(mut self) -> Self {
+        self.max_partitions = None;
+        self
+    }
+
     /// Renders every row once, checking value count, NOT NULL and types; names the row
     /// (0-based index) in any error.
     fn render_rows(&self, dialect: Dialect, with_keys: bool) -> Result<RenderedRows> {

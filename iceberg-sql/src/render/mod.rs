@@ -15,6 +15,9 @@
 //! parses that kind of statement with. [`SqlWriter::finish`] hands the text to the
 //! validator, and only then is there a [`Statement`](crate::Statement).
 
+mod measure;
 mod writer;
 
+#[doc(hidden)]
+pub use measure::texts_without_validation;
 pub use writer::SqlWriter;

@@ -141,6 +141,7 @@ impl SqlWriter {
 
     /// Validates the text and returns the [`Statement`].
     pub fn finish(self) -> Result<Statement> {
-        Statement::validated(self.sql, self.kind, self.dialect, self.params)
+        let sql = super::measure::keep_if_measuring(self.sql)?;
+        Statement::validated(sql, self.kind, self.dialect, self.params)
     }
 }
