@@ -39,6 +39,7 @@ mod allow;
 pub(crate) mod dialects;
 mod hooks;
 mod inspect;
+mod prefix;
 mod prepass;
 mod teardown;
 

@@ -60,8 +60,9 @@ impl Grammar {
     /// True when `word` (lower case) is reserved. Spark's own reserved set depends on
     /// its ANSI mode; every word either Athena list reserves is a safe superset.
     pub fn is_reserved(self, word: &str) -> bool {
-        let ddl = || HIVE_DDL_RESERVED.contains(&word);
-        let dml = || TRINO_DML_RESERVED.contains(&word);
+        // Both lists are sorted (a test checks it).
+        let ddl = || HIVE_DDL_RESERVED.binary_search(&word).is_ok();
+        let dml = || TRINO_DML_RESERVED.binary_search(&word).is_ok();
         match self {
             Grammar::HiveDdl => ddl(),
             Grammar::TrinoDml => dml(),

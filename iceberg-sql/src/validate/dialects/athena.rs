@@ -206,6 +206,11 @@ impl ParserDialect for AthenaDialect {
 }
 
 impl SqlDialect for AthenaDialect {
+    /// Literals and plain names without sqlparser's speculative data-type parse.
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        crate::validate::prefix::literal_or_name(self, parser)
+    }
+
     fn is_identifier_start(&self, ch: char) -> bool {
         ch.is_ascii_alphabetic() || ch == '_'
     }

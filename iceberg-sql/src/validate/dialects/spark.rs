@@ -4,7 +4,7 @@
 //! Iceberg's procedures, no UNLOAD.
 
 use sqlparser::ast::{
-    CreateTable, CreateTableOptions, FunctionArg, FunctionArguments, HiveIOFormat, Spanned,
+    CreateTable, CreateTableOptions, Expr, FunctionArg, FunctionArguments, HiveIOFormat, Spanned,
     Statement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
@@ -115,6 +115,11 @@ impl ParserDialect for SparkDialect {
 }
 
 impl SqlDialect for SparkDialect {
+    /// Literals and plain names without sqlparser's speculative data-type parse.
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        crate::validate::prefix::literal_or_name(self, parser)
+    }
+
     fn is_identifier_start(&self, ch: char) -> bool {
         ch.is_ascii_alphabetic() || ch == '_'
     }

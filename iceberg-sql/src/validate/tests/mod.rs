@@ -4,6 +4,7 @@
 
 mod ast;
 mod expr_structure;
+mod prefix;
 
 use super::*;
 
