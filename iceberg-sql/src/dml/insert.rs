@@ -236,7 +236,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             }
             w.push(rendered.row(i));
         }
-        w.finish()
+        w.finish_insert_values(rendered.header.len())
     }
 
     fn empty_error() -> Error {

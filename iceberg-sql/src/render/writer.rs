@@ -139,6 +139,19 @@ impl SqlWriter {
         self
     }
 
+    /// For an `INSERT … VALUES` without placeholders whose rows start at byte
+    /// `rows_at`: validates the statement through its first row with the full
+    /// validator and every row with the VALUES recognizer, and returns the
+    /// [`Statement`].
+    pub(crate) fn finish_insert_values(self, rows_at: usize) -> Result<Statement> {
+        debug_assert!(self.kind == StatementKind::Insert && self.params.is_empty());
+        let sql = super::measure::keep_if_measuring(self.sql)?;
+        if self.kind != StatementKind::Insert || !self.params.is_empty() {
+            return Statement::validated(sql, self.kind, self.dialect, self.params);
+        }
+        Statement::validated_insert_values(sql, self.dialect, rows_at)
+    }
+
     /// Validates the text and returns the [`Statement`].
     pub fn finish(self) -> Result<Statement> {
         let sql = super::measure::keep_if_measuring(self.sql)?;

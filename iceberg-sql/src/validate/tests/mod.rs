@@ -5,6 +5,7 @@
 mod ast;
 mod expr_structure;
 mod prefix;
+mod values;
 
 use super::*;
 
