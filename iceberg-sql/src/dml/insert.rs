@@ -1,8 +1,7 @@
 //! `INSERT INTO ... VALUES` from typed rows, in one statement or in batches that each
 //! fit Athena's query size limit (and, optionally, a partition budget).
 
-use std::collections::HashSet;
-use std::ops::Range;
+use std::collections::HashMap;
 
 use super::context;
 use super::partition::{KeyMaker, PartitionKey};
@@ -14,9 +13,7 @@ use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind, MAX_QUERY_BYTES};
 use crate::value::Value;
 
-/// Athena writes at most this many partitions per INSERT
-/// (https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html).
-pub const ATHENA_MAX_PARTITIONS: usize = 100;
+pub use crate::dialect::ATHENA_MAX_PARTITIONS;
 
 const ROW_SEPARATOR: &str = ",\n  ";
 
@@ -63,7 +60,18 @@ pub struct Insert<'a, T> {
     rows: &'a [T],
     table: Option<TableName>,
     max_bytes: usize,
-    max_partitions: Option<usize>,
+    partitions: PartitionBudget,
+}
+
+/// How many distinct partitions one statement may write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PartitionBudget {
+    /// The target's limit ([`Dialect::max_partitions_per_insert`]).
+    Target,
+    /// At most this many.
+    AtMost(usize),
+    /// No limit.
+    Any,
 }
 
 impl<'a, T> Clone for Insert<'a, T> {
@@ -72,7 +80,7 @@ impl<'a, T> Clone for Insert<'a, T> {
             rows: self.rows,
             table: self.table.clone(),
             max_bytes: self.max_bytes,
-            max_partitions: self.max_partitions,
+            partitions: self.partitions,
         }
     }
 }
@@ -82,7 +90,11 @@ struct RenderedRows {
     header: String,
     text: SqlWriter,
     ends: Vec<usize>,
-    keys: Vec<PartitionKey>,
+    /// Each row's partition, numbered in order of first appearance (empty without a
+    /// partition limit, or for an unpartitioned table).
+    partition: Vec<u32>,
+    /// How many distinct partitions the rows fall into.
+    partitions: usize,
 }
 
 impl RenderedRows {
@@ -91,14 +103,9 @@ impl RenderedRows {
         &self.text.as_str()[start..self.ends[i]]
     }
 
-    fn len_of(&self, rows: Range<usize>) -> usize {
-        let n = rows.len();
-        let start = if rows.start == 0 {
-            0
-        } else {
-            self.ends[rows.start - 1]
-        };
-        self.header.len() + (self.ends[rows.end - 1] - start) + ROW_SEPARATOR.len() * (n - 1)
+    fn len_of(&self, rows: &[usize]) -> usize {
+        let text: usize = rows.iter().map(|&i| self.row(i).len()).sum();
+        self.header.len() + text + ROW_SEPARATOR.len() * rows.len().saturating_sub(1)
     }
 }
 
@@ -109,7 +116,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             rows,
             table: None,
             max_bytes: MAX_QUERY_BYTES,
-            max_partitions: None,
+            partitions: PartitionBudget::Target,
         }
     }
 
@@ -126,19 +133,31 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         self
     }
 
-    /// Keeps each batch within `n` distinct partitions of the table's partition spec
-    /// (Athena fails an INSERT that writes more than [`ATHENA_MAX_PARTITIONS`]). A row's
-    /// partition is computed as Iceberg does: identity, year/month/day/hour, Iceberg's
-    /// Murmur3 bucket hash, truncate.
+    /// Keeps each statement within `n` distinct partitions of the table's partition
+    /// spec instead of the target's limit (Athena fails an INSERT that writes more than
+    /// [`ATHENA_MAX_PARTITIONS`], the default there). A row's partition is computed as
+    /// Iceberg does: identity, year/month/day/hour, Iceberg's Murmur3 bucket hash,
+    /// truncate.
     pub fn max_partitions(mut self, n: usize) -> Self {
-        self.max_partitions = Some(n.max(1));
+        self.partitions = PartitionBudget::AtMost(n.max(1));
         self
     }
 
-    /// No partition budget: batches are limited by size only.
+    /// No partition limit, even where the target has one: statements are limited by
+    /// size only and rows keep their input order (on Athena an INSERT that writes more
+    /// than [`ATHENA_MAX_PARTITIONS`] partitions fails).
     pub fn any_partitions(mut self) -> Self {
-        self.max_partitions = None;
+        self.partitions = PartitionBudget::Any;
         self
+    }
+
+    /// The partition limit that applies in `dialect`.
+    fn partition_limit(&self, dialect: Dialect) -> Option<usize> {
+        match self.partitions {
+            PartitionBudget::Target => dialect.max_partitions_per_insert(),
+            PartitionBudget::AtMost(n) => Some(n),
+            PartitionBudget::Any => None,
+        }
     }
 
     /// Renders every row once, checking value count, NOT NULL and types; names the row
@@ -166,7 +185,8 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         let mut arena =
             SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
         let mut ends = Vec::with_capacity(self.rows.len());
-        let mut row_keys = Vec::with_capacity(if keys.is_some() { self.rows.len() } else { 0 });
+        let mut partition = Vec::with_capacity(if keys.is_some() { self.rows.len() } else { 0 });
+        let mut numbers: HashMap<PartitionKey, u32> = HashMap::new();
         let columns = def.columns();
         for (r, row) in self.rows.iter().enumerate() {
             let values = row.to_values();
@@ -202,17 +222,19 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             arena.push_char(')');
             ends.push(arena.len());
             if let Some(k) = &keys {
-                row_keys.push(
-                    k.key(&values)
-                        .map_err(|e| context(e, format_args!("row {r}")))?,
-                );
+                let key = k
+                    .key(&values)
+                    .map_err(|e| context(e, format_args!("row {r}")))?;
+                let next = numbers.len() as u32;
+                partition.push(*numbers.entry(key).or_insert(next));
             }
         }
         Ok(RenderedRows {
             header,
             text: arena,
             ends,
-            keys: row_keys,
+            partition,
+            partitions: numbers.len(),
         })
     }
 
@@ -220,17 +242,13 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         &self,
         dialect: Dialect,
         rendered: &RenderedRows,
-        rows: Range<usize>,
+        rows: &[usize],
     ) -> Result<Statement> {
-        let mut w = SqlWriter::with_capacity(
-            StatementKind::Insert,
-            dialect,
-            rendered.len_of(rows.clone()),
-        );
+        let mut w = SqlWriter::with_capacity(StatementKind::Insert, dialect, rendered.len_of(rows));
         // The header and rows were rendered by writers of this same kind and dialect
         // (identifiers and literals escaped for the grammar); this only joins them.
         w.push(&rendered.header);
-        for (n, i) in rows.enumerate() {
+        for (n, &i) in rows.iter().enumerate() {
             if n > 0 {
                 w.push(ROW_SEPARATOR);
             }
@@ -254,9 +272,10 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         if self.rows.is_empty() {
             return Err(Self::empty_error());
         }
-        let rendered = self.render_rows(dialect, self.max_partitions.is_some())?;
-        let all = 0..self.rows.len();
-        let len = rendered.len_of(all.clone());
+        let limit = self.partition_limit(dialect);
+        let rendered = self.render_rows(dialect, limit.is_some())?;
+        let all: Vec<usize> = (0..self.rows.len()).collect();
+        let len = rendered.len_of(&all);
         if len > self.max_bytes {
             return Err(Error::new(
                 ErrorKind::QueryTooLong,
@@ -268,26 +287,26 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             )
             .with_hint("use `.batches()` to split the rows into several statements"));
         }
-        if let Some(n) = self.max_partitions {
-            let distinct: HashSet<&PartitionKey> = rendered.keys.iter().collect();
-            if distinct.len() > n {
-                return Err(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!(
-                        "the rows fall into {} partitions; the limit is {n} per statement",
-                        distinct.len()
-                    ),
-                )
-                .with_hint("use `.batches()` to split the rows by partition"));
-            }
+        if let Some(n) = limit.filter(|&n| rendered.partitions > n) {
+            return Err(Error::new(
+                ErrorKind::InvalidPartition,
+                format!(
+                    "the rows fall into {} partitions; the limit is {n} per statement",
+                    rendered.partitions
+                ),
+            )
+            .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
         }
-        self.statement(dialect, &rendered, all)
+        self.statement(dialect, &rendered, &all)
     }
 
-    /// Splits the rows into as few statements as a greedy, order-keeping packing
-    /// allows: each at most `max_bytes` bytes (exact UTF-8 length) and, with
-    /// [`max_partitions`](Insert::max_partitions), at most that many distinct
-    /// partitions. Every row is in exactly one statement, in order. No rows give no
+    /// Splits the rows into statements of at most `max_bytes` bytes (exact UTF-8
+    /// length) each and, where a partition limit applies (the target's, Athena: 100,
+    /// or [`max_partitions`](Insert::max_partitions)), of at most that many distinct
+    /// partitions. Every row is in exactly one statement. Without a partition limit
+    /// rows keep their input order; with one they are grouped by partition (partitions
+    /// in order of first appearance, rows in input order within each), so that every
+    /// statement but the last is full by size or by partitions. No rows give no
     /// statements. A row that cannot fit any statement on its own is an error naming
     /// the row (0-based index). Renders for Athena.
     pub fn batches(&self) -> Result<Vec<Statement>> {
@@ -296,32 +315,54 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::batches`], for `dialect`.
     pub fn batches_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
+        Ok(self
+            .batches_with_rows_for(dialect)?
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect())
+    }
+
+    /// [`batches`](Insert::batches), each with the 0-based indices of the input rows it
+    /// holds, in the order it holds them (so a caller can say which rows a committed
+    /// batch wrote). With partition grouping a batch's rows need not be contiguous.
+    pub fn batches_with_rows(&self) -> Result<Vec<(Vec<usize>, Statement)>> {
+        self.batches_with_rows_for(Dialect::default())
+    }
+
+    /// As [`Insert::batches_with_rows`], for `dialect`.
+    pub fn batches_with_rows_for(&self, dialect: Dialect) -> Result<Vec<(Vec<usize>, Statement)>> {
         if self.rows.is_empty() {
             return Ok(Vec::new());
         }
-        let rendered = self.render_rows(dialect, self.max_partitions.is_some())?;
-        self.pack(&rendered)?
+        let limit = self.partition_limit(dialect);
+        let rendered = self.render_rows(dialect, limit.is_some())?;
+        self.pack(&rendered, limit)?
             .into_iter()
-            .map(|r| self.statement(dialect, &rendered, r))
+            .map(|rows| {
+                let s = self.statement(dialect, &rendered, &rows)?;
+                Ok((rows, s))
+            })
             .collect()
     }
 
     /// The batch texts [`Insert::batches`] would validate, without validating them.
-    /// For benchmarks that separate rendering from the sqlparser re-parse; not a
-    /// substitute for `batches()`.
+    /// For benchmarks that separate rendering from validation; not a substitute for
+    /// `batches()`.
     #[doc(hidden)]
     pub fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
         if self.rows.is_empty() {
             return Ok(Vec::new());
         }
-        let rendered = self.render_rows(Dialect::default(), self.max_partitions.is_some())?;
+        let dialect = Dialect::default();
+        let limit = self.partition_limit(dialect);
+        let rendered = self.render_rows(dialect, limit.is_some())?;
         Ok(self
-            .pack(&rendered)?
+            .pack(&rendered, limit)?
             .into_iter()
             .map(|rows| {
-                let mut s = String::with_capacity(rendered.len_of(rows.clone()));
+                let mut s = String::with_capacity(rendered.len_of(&rows));
                 s.push_str(&rendered.header);
-                for (n, i) in rows.enumerate() {
+                for (n, &i) in rows.iter().enumerate() {
                     if n > 0 {
                         s.push_str(ROW_SEPARATOR);
                     }
@@ -332,16 +373,38 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             .collect())
     }
 
-    /// Greedy packing in row order under the byte and partition budgets.
-    fn pack(&self, rendered: &RenderedRows) -> Result<Vec<Range<usize>>> {
+    /// The order rows are packed in: input order, or grouped by partition (partitions
+    /// in order of first appearance, stable within each) when a limit applies.
+    fn packing_order(rendered: &RenderedRows, n: usize) -> Vec<usize> {
+        if rendered.partition.is_empty() {
+            return (0..n).collect();
+        }
+        // A counting sort by partition number: stable, linear.
+        let mut start = vec![0usize; rendered.partitions + 1];
+        for &p in &rendered.partition {
+            start[p as usize + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut order = vec![0usize; n];
+        for (i, &p) in rendered.partition.iter().enumerate() {
+            order[start[p as usize]] = i;
+            start[p as usize] += 1;
+        }
+        order
+    }
+
+    /// Greedy packing in [`Insert::packing_order`] under the byte and partition limits.
+    fn pack(&self, rendered: &RenderedRows, limit: Option<usize>) -> Result<Vec<Vec<usize>>> {
         let n = self.rows.len();
         let fixed = rendered.header.len();
         let mut out = Vec::new();
-        let mut start = 0;
+        let mut batch: Vec<usize> = Vec::new();
         let mut len = fixed;
-        let mut parts: HashSet<&PartitionKey> = HashSet::new();
-        let limit_parts = self.max_partitions.filter(|_| !rendered.keys.is_empty());
-        for i in 0..n {
+        let mut parts = 0usize;
+        let limit = limit.filter(|_| !rendered.partition.is_empty());
+        for i in Self::packing_order(rendered, n) {
             let row_len = rendered.row(i).len();
             if fixed + row_len > self.max_bytes {
                 return Err(Error::new(
@@ -353,29 +416,32 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
                 )
                 .with_hint("shorten the row's values, or load large values from S3 with INSERT ... SELECT"));
             }
-            let in_batch = i - start;
-            let add = if in_batch == 0 {
-                row_len
-            } else {
-                ROW_SEPARATOR.len() + row_len
-            };
-            let new_part = limit_parts.is_some_and(|max| {
-                let k = &rendered.keys[i];
-                !parts.contains(k) && parts.len() >= max
-            });
-            if in_batch > 0 && (len + add > self.max_bytes || new_part) {
-                out.push(start..i);
-                start = i;
-                len = fixed + row_len;
-                parts.clear();
-            } else {
-                len += add;
+            // Rows of one partition are adjacent in the packing order, so a new
+            // partition starts where the partition number changes.
+            let new_part = limit.is_some()
+                && batch
+                    .last()
+                    .is_none_or(|&prev| rendered.partition[prev] != rendered.partition[i]);
+            let full = limit.is_some_and(|max| new_part && parts >= max);
+            if !batch.is_empty() && (len + ROW_SEPARATOR.len() + row_len > self.max_bytes || full) {
+                out.push(std::mem::take(&mut batch));
+                len = fixed;
+                parts = 0;
             }
-            if limit_parts.is_some() {
-                parts.insert(&rendered.keys[i]);
+            if !batch.is_empty() {
+                len += ROW_SEPARATOR.len();
             }
+            len += row_len;
+            if limit.is_some()
+                && batch
+                    .last()
+                    .is_none_or(|&prev| rendered.partition[prev] != rendered.partition[i])
+            {
+                parts += 1;
+            }
+            batch.push(i);
         }
-        out.push(start..n);
+        out.push(batch);
         Ok(out)
     }
 }
