@@ -447,12 +447,15 @@ fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Resul
 fn create_table_shape_ok(ct: &mut CreateTable) -> bool {
     let columns = std::mem::take(&mut ct.columns);
     let query = ct.query.take();
+    let hive_formats = ct.hive_formats.take();
+    let table_options = std::mem::replace(&mut ct.table_options, CreateTableOptions::None);
+    let partition_by = ct.partition_by.take();
     let mut probe = ct.clone();
     ct.columns = columns;
     ct.query = query;
-    probe.hive_formats = None;
-    probe.table_options = CreateTableOptions::None;
-    probe.partition_by = None;
+    ct.hive_formats = hive_formats;
+    ct.table_options = table_options;
+    ct.partition_by = partition_by;
     probe.with_data = None;
     probe
         == CreateTableBuilder::new(ct.name.clone())

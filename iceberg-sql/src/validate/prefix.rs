@@ -5,10 +5,14 @@
 //! attempt fails, and its failure formats an error message that is thrown away. This
 //! hook answers those prefixes directly, with exactly the node sqlparser's own path
 //! would build (`Expr::Value`, `Expr::Identifier`); every other prefix (keywords,
-//! function calls, typed literals, lambdas) is left to sqlparser. The `validate` tests
-//! compare trees parsed with and without the hook.
+//! function calls, typed literals, lambdas) is left to sqlparser. Partition transforms
+//! (`day(ts)`, `bucket(16, id)`) are read the same way. The `validate` tests compare
+//! trees parsed with and without these fast paths.
 
-use sqlparser::ast::Expr;
+use sqlparser::ast::{
+    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments,
+    ObjectName, Value,
+};
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -46,6 +50,65 @@ pub(super) fn literal_or_name(
         _ => return None,
     };
     value.then(|| p.parse_value().map(Expr::Value))
+}
+
+/// A partition transform written `name(col)` or `name(n, col)` (followed by `,` or
+/// `)`), read without sqlparser's general function-call parser, as the same
+/// `Expr::Function` node; `None` (nothing consumed) for any other text.
+pub(super) fn partition_transform(p: &mut Parser) -> Option<Expr> {
+    #[cfg(test)]
+    if tests::OFF.with(std::cell::Cell::get) {
+        return None;
+    }
+    let word = |n: usize| matches!(&p.peek_nth_token_ref(n).token, Token::Word(w) if w.quote_style.is_none());
+    if !word(0) || p.peek_nth_token_ref(1).token != Token::LParen {
+        return None;
+    }
+    let with_number = matches!(p.peek_nth_token_ref(2).token, Token::Number(_, false))
+        && p.peek_nth_token_ref(3).token == Token::Comma;
+    let col = if with_number { 4 } else { 2 };
+    if !word(col)
+        || p.peek_nth_token_ref(col + 1).token != Token::RParen
+        || !matches!(
+            p.peek_nth_token_ref(col + 2).token,
+            Token::Comma | Token::RParen
+        )
+    {
+        return None;
+    }
+    let name = p.next_token();
+    p.advance_token(); // (
+    let mut args = Vec::with_capacity(2);
+    if with_number {
+        let n = p.next_token();
+        if let Token::Number(v, long) = n.token {
+            args.push(Expr::Value(Value::Number(v, long).with_span(n.span)));
+        }
+        p.advance_token(); // ,
+    }
+    let c = p.next_token();
+    p.advance_token(); // )
+    let (Token::Word(name_word), Token::Word(col_word)) = (name.token, c.token) else {
+        return None;
+    };
+    args.push(Expr::Identifier(col_word.into_ident(c.span)));
+    Some(Expr::Function(Function {
+        name: ObjectName::from(vec![name_word.into_ident(name.span)]),
+        uses_odbc_syntax: false,
+        parameters: FunctionArguments::None,
+        args: FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: args
+                .into_iter()
+                .map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e)))
+                .collect(),
+            clauses: Vec::new(),
+        }),
+        within_group: Vec::new(),
+        filter: None,
+        null_treatment: None,
+        over: None,
+    }))
 }
 
 /// Whether the token after the current word ends a plain name.

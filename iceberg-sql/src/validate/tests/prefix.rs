@@ -88,6 +88,10 @@ fn edge_cases_parse_the_same_with_and_without_the_fast_path() {
         "UPDATE t SET a = b, c = 'x' WHERE d = e",
         "SELECT a FROM t; SELECT b FROM t",
         "SELECT a FROM t WHERE a = 'unterminated",
+        "CREATE TABLE t (a int) PARTITIONED BY (day(ts), bucket(16, id), truncate(10, s), c) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        "CREATE TABLE t (a int) PARTITIONED BY (bucket(id, 16), day(`ts`), `day`(ts), bucket(16L, id)) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        "CREATE TABLE t (a int) PARTITIONED BY (day(ts) x, bucket(16, id, 3), day(ts)(1)) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        "CREATE TABLE t (a int) USING iceberg PARTITIONED BY (days(ts), bucket(16, id), hours(ts))",
     ] {
         same_both_ways(sql);
     }
