@@ -88,7 +88,7 @@ fn main() {
 }
 
 /// Peak while taking the batches one at a time and dropping each (as an executor
-/// that runs them in turn does); `None` where the crate has no streaming form.
+/// that runs them in turn does); `None`: the crate has no streaming form yet.
 fn streamed_peak(_rows: &[McpEvent]) -> Option<usize> {
     None
 }

@@ -85,30 +85,6 @@ impl<'a, T> Clone for Insert<'a, T> {
     }
 }
 
-/// The rendered rows of one INSERT: every row's `(...)` text once, back to back.
-struct RenderedRows {
-    header: String,
-    text: SqlWriter,
-    ends: Vec<usize>,
-    /// Each row's partition, numbered in order of first appearance (empty without a
-    /// partition limit, or for an unpartitioned table).
-    partition: Vec<u32>,
-    /// How many distinct partitions the rows fall into.
-    partitions: usize,
-}
-
-impl RenderedRows {
-    fn row(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.text.as_str()[start..self.ends[i]]
-    }
-
-    fn len_of(&self, rows: &[usize]) -> usize {
-        let text: usize = rows.iter().map(|&i| self.row(i).len()).sum();
-        self.header.len() + text + ROW_SEPARATOR.len() * rows.len().saturating_sub(1)
-    }
-}
-
 impl<'a, T: IcebergTable> Insert<'a, T> {
     /// An INSERT of `rows` into `T`'s table.
     pub(crate) fn new(rows: &'a [T]) -> Self {
@@ -160,9 +136,8 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         }
     }
 
-    /// Renders every row once, checking value count, NOT NULL and types; names the row
-    /// (0-based index) in any error.
-    fn render_rows(&self, dialect: Dialect, with_keys: bool) -> Result<RenderedRows> {
+    /// `INSERT INTO t (c1, …, cn)\nVALUES\n  `, for `dialect`.
+    fn header(&self, dialect: Dialect) -> Result<String> {
         let def: &TableDef = T::table_def();
         let name = self.table.as_ref().unwrap_or(def.name());
         name.check()?;
@@ -175,86 +150,64 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             head.ident(&c.name);
         }
         head.push(")\nVALUES\n  ");
-        let header = head.as_str().to_string();
+        Ok(head.as_str().to_string())
+    }
 
-        let keys = if with_keys {
-            Some(KeyMaker::new(def)?).filter(|k| !k.is_empty())
-        } else {
-            None
-        };
-        let mut arena =
-            SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
-        let mut ends = Vec::with_capacity(self.rows.len());
-        let mut partition = Vec::with_capacity(if keys.is_some() { self.rows.len() } else { 0 });
-        let mut numbers: HashMap<PartitionKey, u32> = HashMap::new();
+    /// Appends row `r` as `(v1, …, vn)`, checking value count, NOT NULL and types;
+    /// errors name the row (0-based index).
+    fn write_row(r: usize, row: &T, out: &mut SqlWriter) -> Result<()> {
+        let def: &TableDef = T::table_def();
         let columns = def.columns();
-        for (r, row) in self.rows.iter().enumerate() {
-            let values = row.to_values();
-            if values.len() != columns.len() {
+        let values = row.to_values();
+        if values.len() != columns.len() {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "row {r}: {} values for the {} columns of table `{}`",
+                    values.len(),
+                    columns.len(),
+                    def.name()
+                ),
+            ));
+        }
+        out.push_char('(');
+        for (i, (v, c)) in values.iter().zip(columns).enumerate() {
+            if i > 0 {
+                out.push(", ");
+            }
+            if matches!(v, Value::Null) && !c.nullable {
                 return Err(Error::new(
                     ErrorKind::InvalidValue,
                     format!(
-                        "row {r}: {} values for the {} columns of table `{}`",
-                        values.len(),
-                        columns.len(),
-                        def.name()
+                        "row {r}: column `{}` is NOT NULL but the value is NULL",
+                        c.name
                     ),
                 ));
             }
-            arena.push_char('(');
-            for (i, (v, c)) in values.iter().zip(columns).enumerate() {
-                if i > 0 {
-                    arena.push(", ");
-                }
-                if matches!(v, Value::Null) && !c.nullable {
-                    return Err(Error::new(
-                        ErrorKind::InvalidValue,
-                        format!(
-                            "row {r}: column `{}` is NOT NULL but the value is NULL",
-                            c.name
-                        ),
-                    ));
-                }
-                arena
-                    .literal(v, &c.ty)
-                    .map_err(|e| context(e, format_args!("row {r}, column `{}`", c.name)))?;
-            }
-            arena.push_char(')');
-            ends.push(arena.len());
-            if let Some(k) = &keys {
-                let key = k
-                    .key(&values)
-                    .map_err(|e| context(e, format_args!("row {r}")))?;
-                let next = numbers.len() as u32;
-                partition.push(*numbers.entry(key).or_insert(next));
-            }
+            out.literal(v, &c.ty)
+                .map_err(|e| context(e, format_args!("row {r}, column `{}`", c.name)))?;
         }
-        Ok(RenderedRows {
-            header,
-            text: arena,
-            ends,
-            partition,
-            partitions: numbers.len(),
-        })
+        out.push_char(')');
+        Ok(())
     }
 
-    fn statement(
-        &self,
-        dialect: Dialect,
-        rendered: &RenderedRows,
-        rows: &[usize],
-    ) -> Result<Statement> {
-        let mut w = SqlWriter::with_capacity(StatementKind::Insert, dialect, rendered.len_of(rows));
-        // The header and rows were rendered by writers of this same kind and dialect
-        // (identifiers and literals escaped for the grammar); this only joins them.
-        w.push(&rendered.header);
-        for (n, &i) in rows.iter().enumerate() {
-            if n > 0 {
-                w.push(ROW_SEPARATOR);
-            }
-            w.push(rendered.row(i));
+    /// Each row's partition, numbered in order of first appearance, and how many there
+    /// are; `None` for an unpartitioned table.
+    fn partition_numbers(&self) -> Result<Option<(Vec<u32>, usize)>> {
+        let keys = KeyMaker::new(T::table_def())?;
+        if keys.is_empty() {
+            return Ok(None);
         }
-        w.finish_insert_values(rendered.header.len())
+        let mut numbers: HashMap<PartitionKey, u32> = HashMap::new();
+        let mut out = Vec::with_capacity(self.rows.len());
+        for (r, row) in self.rows.iter().enumerate() {
+            let key = keys
+                .key(&row.to_values())
+                .map_err(|e| context(e, format_args!("row {r}")))?;
+            let next = numbers.len() as u32;
+            out.push(*numbers.entry(key).or_insert(next));
+        }
+        Ok(Some((out, numbers.len())))
     }
 
     fn empty_error() -> Error {
@@ -262,7 +215,8 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     }
 
     /// All rows in one statement for Athena. Errors when there are no rows, or when the
-    /// text would exceed the size limit (use [`Insert::batches`]) or the partition budget.
+    /// text would exceed the size limit (use [`Insert::batches`]) or the partition
+    /// limit (Athena's, or [`max_partitions`](Insert::max_partitions)).
     pub fn build(&self) -> Result<Statement> {
         self.build_for(Dialect::default())
     }
@@ -272,32 +226,41 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         if self.rows.is_empty() {
             return Err(Self::empty_error());
         }
-        let limit = self.partition_limit(dialect);
-        let rendered = self.render_rows(dialect, limit.is_some())?;
-        let all: Vec<usize> = (0..self.rows.len()).collect();
-        let len = rendered.len_of(&all);
-        if len > self.max_bytes {
+        if let Some(n) = self.partition_limit(dialect) {
+            if let Some((_, count)) = self.partition_numbers()?.filter(|(_, c)| *c > n) {
+                return Err(Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!("the rows fall into {count} partitions; the limit is {n} per statement"),
+                )
+                .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
+            }
+        }
+        let header = self.header(dialect)?;
+        let mut w = SqlWriter::with_capacity(
+            StatementKind::Insert,
+            dialect,
+            header.len() + self.rows.len() * 160,
+        );
+        w.push(&header);
+        for (r, row) in self.rows.iter().enumerate() {
+            if r > 0 {
+                w.push(ROW_SEPARATOR);
+            }
+            Self::write_row(r, row, &mut w)?;
+        }
+        if w.len() > self.max_bytes {
             return Err(Error::new(
                 ErrorKind::QueryTooLong,
                 format!(
-                    "the INSERT of {} rows is {len} bytes; the limit is {} bytes per statement",
+                    "the INSERT of {} rows is {} bytes; the limit is {} bytes per statement",
                     self.rows.len(),
+                    w.len(),
                     self.max_bytes
                 ),
             )
             .with_hint("use `.batches()` to split the rows into several statements"));
         }
-        if let Some(n) = limit.filter(|&n| rendered.partitions > n) {
-            return Err(Error::new(
-                ErrorKind::InvalidPartition,
-                format!(
-                    "the rows fall into {} partitions; the limit is {n} per statement",
-                    rendered.partitions
-                ),
-            )
-            .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
-        }
-        self.statement(dialect, &rendered, &all)
+        w.finish_insert_values(header.len())
     }
 
     /// Splits the rows into statements of at most `max_bytes` bytes (exact UTF-8
@@ -315,11 +278,9 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::batches`], for `dialect`.
     pub fn batches_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
-        Ok(self
-            .batches_with_rows_for(dialect)?
-            .into_iter()
-            .map(|(_, s)| s)
-            .collect())
+        self.batch_iter_for(dialect)?
+            .map(|b| b.map(|(_, s)| s))
+            .collect()
     }
 
     /// [`batches`](Insert::batches), each with the 0-based indices of the input rows it
@@ -331,18 +292,45 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::batches_with_rows`], for `dialect`.
     pub fn batches_with_rows_for(&self, dialect: Dialect) -> Result<Vec<(Vec<usize>, Statement)>> {
-        if self.rows.is_empty() {
-            return Ok(Vec::new());
-        }
+        self.batch_iter_for(dialect)?.collect()
+    }
+
+    /// The batches of [`batches_with_rows`](Insert::batches_with_rows), rendered and
+    /// validated one at a time as the iterator is advanced, so that only one batch's
+    /// text is held at once (beside a few bytes per row for the packing order). After
+    /// an error the iterator ends. Renders for Athena.
+    pub fn batch_iter(&self) -> Result<BatchIter<'a, T>> {
+        self.batch_iter_for(Dialect::default())
+    }
+
+    /// As [`Insert::batch_iter`], for `dialect`.
+    pub fn batch_iter_for(&self, dialect: Dialect) -> Result<BatchIter<'a, T>> {
         let limit = self.partition_limit(dialect);
-        let rendered = self.render_rows(dialect, limit.is_some())?;
-        self.pack(&rendered, limit)?
-            .into_iter()
-            .map(|rows| {
-                let s = self.statement(dialect, &rendered, &rows)?;
-                Ok((rows, s))
-            })
-            .collect()
+        let (order, partition) = match limit
+            .map(|_| self.partition_numbers())
+            .transpose()?
+            .flatten()
+        {
+            Some((partition, count)) => (packing_order(&partition, count), partition),
+            None => ((0..self.rows.len()).collect(), Vec::new()),
+        };
+        Ok(BatchIter {
+            rows: self.rows,
+            dialect,
+            header: if self.rows.is_empty() {
+                String::new()
+            } else {
+                self.header(dialect)?
+            },
+            max_bytes: self.max_bytes,
+            limit: limit.filter(|_| !partition.is_empty()),
+            partition,
+            order: order.into_iter(),
+            scratch: SqlWriter::with_capacity(StatementKind::Insert, dialect, 512),
+            pending: None,
+            validate: true,
+            done: false,
+        })
     }
 
     /// The batch texts [`Insert::batches`] would validate, without validating them.
@@ -350,98 +338,153 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// `batches()`.
     #[doc(hidden)]
     pub fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
-        if self.rows.is_empty() {
-            return Ok(Vec::new());
-        }
-        let dialect = Dialect::default();
-        let limit = self.partition_limit(dialect);
-        let rendered = self.render_rows(dialect, limit.is_some())?;
-        Ok(self
-            .pack(&rendered, limit)?
-            .into_iter()
-            .map(|rows| {
-                let mut s = String::with_capacity(rendered.len_of(&rows));
-                s.push_str(&rendered.header);
-                for (n, &i) in rows.iter().enumerate() {
-                    if n > 0 {
-                        s.push_str(ROW_SEPARATOR);
-                    }
-                    s.push_str(rendered.row(i));
-                }
-                s
-            })
-            .collect())
-    }
-
-    /// The order rows are packed in: input order, or grouped by partition (partitions
-    /// in order of first appearance, stable within each) when a limit applies.
-    fn packing_order(rendered: &RenderedRows, n: usize) -> Vec<usize> {
-        if rendered.partition.is_empty() {
-            return (0..n).collect();
-        }
-        // A counting sort by partition number: stable, linear.
-        let mut start = vec![0usize; rendered.partitions + 1];
-        for &p in &rendered.partition {
-            start[p as usize + 1] += 1;
-        }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let mut order = vec![0usize; n];
-        for (i, &p) in rendered.partition.iter().enumerate() {
-            order[start[p as usize]] = i;
-            start[p as usize] += 1;
-        }
-        order
-    }
-
-    /// Greedy packing in [`Insert::packing_order`] under the byte and partition limits.
-    fn pack(&self, rendered: &RenderedRows, limit: Option<usize>) -> Result<Vec<Vec<usize>>> {
-        let n = self.rows.len();
-        let fixed = rendered.header.len();
+        let mut it = self.batch_iter()?;
+        it.validate = false;
         let mut out = Vec::new();
-        let mut batch: Vec<usize> = Vec::new();
-        let mut len = fixed;
+        while let Some(b) = it.next_text() {
+            out.push(b?.1.into_unvalidated_text());
+        }
+        Ok(out)
+    }
+}
+
+/// The order rows are packed in when grouped by partition: partitions in order of
+/// first appearance, rows in input order within each (a counting sort: stable, linear).
+fn packing_order(partition: &[u32], count: usize) -> Vec<usize> {
+    let mut start = vec![0usize; count + 1];
+    for &p in partition {
+        start[p as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut order = vec![0usize; partition.len()];
+    for (i, &p) in partition.iter().enumerate() {
+        order[start[p as usize]] = i;
+        start[p as usize] += 1;
+    }
+    order
+}
+
+/// The batches of an [`Insert`], one at a time: each item is the input rows a batch
+/// holds (0-based indices, in its order) and its validated [`Statement`]. See
+/// [`Insert::batch_iter`].
+pub struct BatchIter<'a, T> {
+    rows: &'a [T],
+    dialect: Dialect,
+    header: String,
+    max_bytes: usize,
+    limit: Option<usize>,
+    partition: Vec<u32>,
+    order: std::vec::IntoIter<usize>,
+    /// The row being placed, rendered on its own.
+    scratch: SqlWriter,
+    /// The row in `scratch` did not fit the previous batch.
+    pending: Option<usize>,
+    validate: bool,
+    done: bool,
+}
+
+impl<T> std::fmt::Debug for BatchIter<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchIter")
+            .field("dialect", &self.dialect)
+            .field("rows", &self.rows.len())
+            .field("rows_left", &self.order.len())
+            .finish()
+    }
+}
+
+impl<T: IcebergTable> BatchIter<'_, T> {
+    /// The next row in packing order, rendered into `scratch`.
+    fn next_row(&mut self) -> Option<Result<usize>> {
+        if let Some(r) = self.pending.take() {
+            return Some(Ok(r));
+        }
+        let r = self.order.next()?;
+        self.scratch.clear();
+        Some(Insert::write_row(r, &self.rows[r], &mut self.scratch).map(|()| r))
+    }
+
+    /// The next batch's rows and text, before validation.
+    fn next_text(&mut self) -> Option<Result<(Vec<usize>, SqlWriter)>> {
+        if self.done {
+            return None;
+        }
+        let fixed = self.header.len();
+        let mut batch = SqlWriter::with_capacity(StatementKind::Insert, self.dialect, 0);
+        let mut held: Vec<usize> = Vec::new();
         let mut parts = 0usize;
-        let limit = limit.filter(|_| !rendered.partition.is_empty());
-        for i in Self::packing_order(rendered, n) {
-            let row_len = rendered.row(i).len();
+        loop {
+            let r = match self.next_row() {
+                None => break,
+                Some(Ok(r)) => r,
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            let row_len = self.scratch.len();
             if fixed + row_len > self.max_bytes {
-                return Err(Error::new(
+                self.done = true;
+                return Some(Err(Error::new(
                     ErrorKind::QueryTooLong,
                     format!(
-                        "row {i} alone renders to {row_len} bytes; with the INSERT header ({fixed} bytes) it exceeds the limit of {} bytes per statement",
+                        "row {r} alone renders to {row_len} bytes; with the INSERT header ({fixed} bytes) it exceeds the limit of {} bytes per statement",
                         self.max_bytes
                     ),
                 )
-                .with_hint("shorten the row's values, or load large values from S3 with INSERT ... SELECT"));
+                .with_hint("shorten the row's values, or load large values from S3 with INSERT ... SELECT")));
             }
-            // Rows of one partition are adjacent in the packing order, so a new
-            // partition starts where the partition number changes.
-            let new_part = limit.is_some()
-                && batch
+            // Rows of one partition are adjacent in packing order, so a new partition
+            // starts where the partition number changes.
+            let new_part = self.limit.is_some()
+                && held
                     .last()
-                    .is_none_or(|&prev| rendered.partition[prev] != rendered.partition[i]);
-            let full = limit.is_some_and(|max| new_part && parts >= max);
-            if !batch.is_empty() && (len + ROW_SEPARATOR.len() + row_len > self.max_bytes || full) {
-                out.push(std::mem::take(&mut batch));
-                len = fixed;
-                parts = 0;
+                    .is_none_or(|&prev| self.partition[prev] != self.partition[r]);
+            if !held.is_empty() {
+                let too_long = batch.len() + ROW_SEPARATOR.len() + row_len > self.max_bytes;
+                let too_many = self.limit.is_some_and(|max| new_part && parts >= max);
+                if too_long || too_many {
+                    self.pending = Some(r);
+                    break;
+                }
+                batch.push(ROW_SEPARATOR);
+            } else {
+                batch = SqlWriter::with_capacity(
+                    StatementKind::Insert,
+                    self.dialect,
+                    self.max_bytes
+                        .min(fixed + row_len * (self.order.len() + 1) + 64),
+                );
+                batch.push(&self.header);
             }
-            if !batch.is_empty() {
-                len += ROW_SEPARATOR.len();
-            }
-            len += row_len;
-            if limit.is_some()
-                && batch
-                    .last()
-                    .is_none_or(|&prev| rendered.partition[prev] != rendered.partition[i])
-            {
-                parts += 1;
-            }
-            batch.push(i);
+            batch.push(self.scratch.as_str());
+            parts += usize::from(new_part);
+            held.push(r);
         }
-        out.push(batch);
-        Ok(out)
+        if held.is_empty() {
+            self.done = true;
+            return None;
+        }
+        Some(Ok((held, batch)))
+    }
+}
+
+impl<T: IcebergTable> Iterator for BatchIter<'_, T> {
+    type Item = Result<(Vec<usize>, Statement)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (held, w) = match self.next_text()? {
+            Ok(x) => x,
+            Err(e) => return Some(Err(e)),
+        };
+        // The header and rows were written by writers of this same kind and dialect
+        // (names and literals escaped for the grammar); the batch only joins them.
+        let out = w.finish_insert_values(self.header.len()).map(|s| (held, s));
+        if out.is_err() {
+            self.done = true;
+        }
+        Some(out)
     }
 }

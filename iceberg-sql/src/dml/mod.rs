@@ -37,7 +37,7 @@ pub mod partition;
 mod update;
 
 pub use delete::Delete;
-pub use insert::{Insert, ATHENA_MAX_PARTITIONS};
+pub use insert::{BatchIter, Insert, ATHENA_MAX_PARTITIONS};
 pub use insert_select::InsertSelect;
 pub use merge::{
     Merge, MergeInsert, MergeSource, MergeUpdate, WhenMatched, WhenNotMatched, DEDUP_COLUMN,

@@ -81,6 +81,17 @@ impl SqlWriter {
         self.sql.is_empty()
     }
 
+    /// Empties the text (keeping its allocation), for a writer reused per row.
+    pub(crate) fn clear(&mut self) {
+        self.sql.clear();
+    }
+
+    /// The text without validation: only for measuring rendering on its own
+    /// (`Insert::batch_texts_unvalidated`); never becomes a [`Statement`].
+    pub(crate) fn into_unvalidated_text(self) -> String {
+        self.sql
+    }
+
     /// Appends SQL keywords or punctuation (never user input).
     pub fn push(&mut self, sql: &str) -> &mut Self {
         self.sql.push_str(sql);
