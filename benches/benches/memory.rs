@@ -62,7 +62,7 @@ fn mib(b: usize) -> String {
 fn main() {
     println!("| rows | input (heap) | SQL produced | `batches()` peak above input | peak / SQL | streamed peak above input (one batch live) | streamed peak / one batch |");
     println!("|---:|---:|---:|---:|---:|---:|---:|");
-    for n in [10_000usize, 100_000] {
+    for n in [10_000usize, 100_000, 300_000] {
         let mut rows = Vec::new();
         let input = peak_during(|| rows = McpEvent::rows(n));
         let mut sql = 0;
@@ -87,8 +87,12 @@ fn main() {
     }
 }
 
-/// Peak while taking the batches one at a time and dropping each (as an executor
-/// that runs them in turn does); `None`: the crate has no streaming form yet.
-fn streamed_peak(_rows: &[McpEvent]) -> Option<usize> {
-    None
+/// Peak while taking the batches one at a time from `batch_iter()` and dropping each
+/// (as an executor that runs them in turn does).
+fn streamed_peak(rows: &[McpEvent]) -> Option<usize> {
+    Some(peak_during(|| {
+        for b in McpEvent::insert(rows).batch_iter().expect("batches") {
+            black_box(b.expect("batch"));
+        }
+    }))
 }

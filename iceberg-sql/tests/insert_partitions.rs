@@ -154,3 +154,28 @@ fn build_refuses_more_partitions_than_athena_writes() {
         .build()
         .is_ok());
 }
+
+#[test]
+fn the_iterator_yields_the_same_batches() {
+    let rows = events();
+    for dialect in [Dialect::Athena, Dialect::Spark] {
+        let all = McpEvent::insert(&rows)
+            .batches_with_rows_for(dialect)
+            .unwrap();
+        let one_by_one: Vec<_> = McpEvent::insert(&rows)
+            .batch_iter_for(dialect)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(all, one_by_one);
+    }
+    // After an error the iterator ends.
+    let mut bad = rows[..3].to_vec();
+    bad[1].payload = Some("x".repeat(300_000));
+    let mut it = McpEvent::insert(&bad)
+        .any_partitions()
+        .batch_iter()
+        .unwrap();
+    assert!(it.next().unwrap().is_err());
+    assert!(it.next().is_none());
+}

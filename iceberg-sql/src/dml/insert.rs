@@ -306,13 +306,9 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// As [`Insert::batch_iter`], for `dialect`.
     pub fn batch_iter_for(&self, dialect: Dialect) -> Result<BatchIter<'a, T>> {
         let limit = self.partition_limit(dialect);
-        let (order, partition) = match limit
-            .map(|_| self.partition_numbers())
-            .transpose()?
-            .flatten()
-        {
-            Some((partition, count)) => (packing_order(&partition, count), partition),
-            None => ((0..self.rows.len()).collect(), Vec::new()),
+        let grouped = match limit.map(|_| self.partition_numbers()).transpose()? {
+            Some(Some((partition, count))) => Some(packing_order(partition, count)),
+            _ => None,
         };
         Ok(BatchIter {
             rows: self.rows,
@@ -323,9 +319,9 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
                 self.header(dialect)?
             },
             max_bytes: self.max_bytes,
-            limit: limit.filter(|_| !partition.is_empty()),
-            partition,
-            order: order.into_iter(),
+            limit: limit.filter(|_| grouped.is_some()),
+            order: grouped.unwrap_or_default(),
+            position: 0,
             scratch: SqlWriter::with_capacity(StatementKind::Insert, dialect, 512),
             pending: None,
             validate: true,
@@ -348,22 +344,32 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     }
 }
 
-/// The order rows are packed in when grouped by partition: partitions in order of
-/// first appearance, rows in input order within each (a counting sort: stable, linear).
-fn packing_order(partition: &[u32], count: usize) -> Vec<usize> {
-    let mut start = vec![0usize; count + 1];
-    for &p in partition {
+/// Rows grouped by partition: partitions in order of first appearance, rows in input
+/// order within each (a counting sort: stable, linear), as row indices, and the
+/// positions in that order where each partition starts.
+fn packing_order(partition: Vec<u32>, count: usize) -> PackingOrder {
+    let mut start = vec![0u32; count + 1];
+    for &p in &partition {
         start[p as usize + 1] += 1;
     }
     for i in 1..start.len() {
         start[i] += start[i - 1];
     }
-    let mut order = vec![0usize; partition.len()];
+    let starts = start[..count].to_vec();
+    let mut rows = vec![0u32; partition.len()];
     for (i, &p) in partition.iter().enumerate() {
-        order[start[p as usize]] = i;
+        rows[start[p as usize] as usize] = i as u32;
         start[p as usize] += 1;
     }
-    order
+    PackingOrder { rows, starts }
+}
+
+/// The order of [`packing_order`]: 4 bytes per row.
+#[derive(Debug, Default)]
+struct PackingOrder {
+    rows: Vec<u32>,
+    /// Where each partition starts in `rows`, ascending.
+    starts: Vec<u32>,
 }
 
 /// The batches of an [`Insert`], one at a time: each item is the input rows a batch
@@ -375,12 +381,15 @@ pub struct BatchIter<'a, T> {
     header: String,
     max_bytes: usize,
     limit: Option<usize>,
-    partition: Vec<u32>,
-    order: std::vec::IntoIter<usize>,
+    /// Grouped by partition; empty: input order.
+    order: PackingOrder,
+    /// The next position in packing order.
+    position: usize,
     /// The row being placed, rendered on its own.
     scratch: SqlWriter,
-    /// The row in `scratch` did not fit the previous batch.
-    pending: Option<usize>,
+    /// The row in `scratch` (and whether it starts a partition) did not fit the
+    /// previous batch.
+    pending: Option<(usize, bool)>,
     validate: bool,
     done: bool,
 }
@@ -390,20 +399,31 @@ impl<T> std::fmt::Debug for BatchIter<'_, T> {
         f.debug_struct("BatchIter")
             .field("dialect", &self.dialect)
             .field("rows", &self.rows.len())
-            .field("rows_left", &self.order.len())
+            .field("rows_left", &(self.rows.len() - self.position))
             .finish()
     }
 }
 
 impl<T: IcebergTable> BatchIter<'_, T> {
-    /// The next row in packing order, rendered into `scratch`.
-    fn next_row(&mut self) -> Option<Result<usize>> {
-        if let Some(r) = self.pending.take() {
-            return Some(Ok(r));
+    /// The next row in packing order, rendered into `scratch`, and whether it starts
+    /// a partition (when grouping).
+    fn next_row(&mut self) -> Option<Result<(usize, bool)>> {
+        if let Some(p) = self.pending.take() {
+            return Some(Ok(p));
         }
-        let r = self.order.next()?;
+        let at = self.position;
+        if at >= self.rows.len() {
+            return None;
+        }
+        self.position += 1;
+        let (r, starts) = if self.order.rows.is_empty() {
+            (at, false)
+        } else {
+            let starts = self.order.starts.binary_search(&(at as u32)).is_ok();
+            (self.order.rows[at] as usize, starts)
+        };
         self.scratch.clear();
-        Some(Insert::write_row(r, &self.rows[r], &mut self.scratch).map(|()| r))
+        Some(Insert::write_row(r, &self.rows[r], &mut self.scratch).map(|()| (r, starts)))
     }
 
     /// The next batch's rows and text, before validation.
@@ -416,9 +436,9 @@ impl<T: IcebergTable> BatchIter<'_, T> {
         let mut held: Vec<usize> = Vec::new();
         let mut parts = 0usize;
         loop {
-            let r = match self.next_row() {
+            let (r, starts_partition) = match self.next_row() {
                 None => break,
-                Some(Ok(r)) => r,
+                Some(Ok(x)) => x,
                 Some(Err(e)) => {
                     self.done = true;
                     return Some(Err(e));
@@ -436,17 +456,13 @@ impl<T: IcebergTable> BatchIter<'_, T> {
                 )
                 .with_hint("shorten the row's values, or load large values from S3 with INSERT ... SELECT")));
             }
-            // Rows of one partition are adjacent in packing order, so a new partition
-            // starts where the partition number changes.
-            let new_part = self.limit.is_some()
-                && held
-                    .last()
-                    .is_none_or(|&prev| self.partition[prev] != self.partition[r]);
+            // Rows of one partition are adjacent in packing order.
+            let new_part = self.limit.is_some() && (held.is_empty() || starts_partition);
             if !held.is_empty() {
                 let too_long = batch.len() + ROW_SEPARATOR.len() + row_len > self.max_bytes;
                 let too_many = self.limit.is_some_and(|max| new_part && parts >= max);
                 if too_long || too_many {
-                    self.pending = Some(r);
+                    self.pending = Some((r, starts_partition));
                     break;
                 }
                 batch.push(ROW_SEPARATOR);
@@ -455,7 +471,7 @@ impl<T: IcebergTable> BatchIter<'_, T> {
                     StatementKind::Insert,
                     self.dialect,
                     self.max_bytes
-                        .min(fixed + row_len * (self.order.len() + 1) + 64),
+                        .min(fixed + row_len * (self.rows.len() - self.position + 1) + 64),
                 );
                 batch.push(&self.header);
             }
