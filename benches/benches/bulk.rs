@@ -18,8 +18,40 @@ fn rows_per_sec(d: Duration, rows: usize) -> f64 {
     rows as f64 / d.as_secs_f64()
 }
 
+/// `bulk --instr VARIANT`: one run of one variant and nothing else, for callgrind.
+fn instr(variant: &str, rows: &[McpEvent]) {
+    match variant {
+        "hand" => drop(black_box(hand::batches(rows, MAX_QUERY_BYTES))),
+        "default" => drop(black_box(
+            McpEvent::insert(rows).batches().expect("batches"),
+        )),
+        "plain" => drop(black_box(
+            McpEvent::insert(rows)
+                .any_partitions()
+                .batches()
+                .expect("batches"),
+        )),
+        "render" => drop(black_box(
+            McpEvent::insert(rows)
+                .any_partitions()
+                .batch_texts_unvalidated()
+                .expect("texts"),
+        )),
+        "setup" => {}
+        other => panic!("unknown variant {other}"),
+    }
+}
+
 fn main() {
     let rows = McpEvent::rows(ROWS);
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if args.first().map(String::as_str) == Some("--instr") {
+        instr(&args[1], &rows);
+        return;
+    }
     let theirs = hand::batches(&rows, MAX_QUERY_BYTES);
     let plain = McpEvent::insert(&rows).any_partitions();
     let ours: Vec<String> = plain

@@ -155,10 +155,9 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// Appends row `r` as `(v1, …, vn)`, checking value count, NOT NULL and types;
     /// errors name the row (0-based index).
-    fn write_row(r: usize, row: &T, out: &mut SqlWriter) -> Result<()> {
+    fn write_row(r: usize, values: &[Value], out: &mut SqlWriter) -> Result<()> {
         let def: &TableDef = T::table_def();
         let columns = def.columns();
-        let values = row.to_values();
         if values.len() != columns.len() {
             return Err(Error::new(
                 ErrorKind::InvalidValue,
@@ -194,20 +193,39 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// Each row's partition, numbered in order of first appearance, and how many there
     /// are; `None` for an unpartitioned table.
     fn partition_numbers(&self) -> Result<Option<(Vec<u32>, usize)>> {
-        let keys = KeyMaker::new(T::table_def())?;
-        if keys.is_empty() {
+        let Some(mut numbers) = PartitionNumbers::new(T::table_def(), self.rows.len())? else {
             return Ok(None);
-        }
-        let mut numbers: HashMap<PartitionKey, u32> = HashMap::new();
-        let mut out = Vec::with_capacity(self.rows.len());
+        };
         for (r, row) in self.rows.iter().enumerate() {
-            let key = keys
-                .key(&row.to_values())
-                .map_err(|e| context(e, format_args!("row {r}")))?;
-            let next = numbers.len() as u32;
-            out.push(*numbers.entry(key).or_insert(next));
+            numbers.add(r, &row.to_values())?;
         }
-        Ok(Some((out, numbers.len())))
+        Ok(Some(numbers.finish()))
+    }
+
+    /// Every row rendered once, back to back, with its partition number when
+    /// `partitioned` (one `to_values()` per row for both).
+    fn rendered(&self, dialect: Dialect, partitioned: bool) -> Result<Rendered> {
+        let mut numbers = if partitioned {
+            PartitionNumbers::new(T::table_def(), self.rows.len())?
+        } else {
+            None
+        };
+        let mut text =
+            SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
+        let mut ends = Vec::with_capacity(self.rows.len());
+        for (r, row) in self.rows.iter().enumerate() {
+            let values = row.to_values();
+            Self::write_row(r, &values, &mut text)?;
+            ends.push(text.len());
+            if let Some(n) = &mut numbers {
+                n.add(r, &values)?;
+            }
+        }
+        Ok(Rendered {
+            text,
+            ends,
+            partitions: numbers.map(PartitionNumbers::finish),
+        })
     }
 
     fn empty_error() -> Error {
@@ -246,7 +264,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             if r > 0 {
                 w.push(ROW_SEPARATOR);
             }
-            Self::write_row(r, row, &mut w)?;
+            Self::write_row(r, &row.to_values(), &mut w)?;
         }
         if w.len() > self.max_bytes {
             return Err(Error::new(
@@ -292,7 +310,13 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::batches_with_rows`], for `dialect`.
     pub fn batches_with_rows_for(&self, dialect: Dialect) -> Result<Vec<(Vec<usize>, Statement)>> {
-        self.batch_iter_for(dialect)?.collect()
+        // Every statement is returned at once, so the rows are rendered up front in one
+        // pass (their partitions from the same values); `batch_iter` renders per batch.
+        let limit = self.partition_limit(dialect);
+        let rendered = self.rendered(dialect, limit.is_some())?;
+        let mut it = self.iter_with(dialect, limit, rendered.partitions.clone())?;
+        it.rendered = Some(rendered);
+        it.collect()
     }
 
     /// The batches of [`batches_with_rows`](Insert::batches_with_rows), rendered and
@@ -306,10 +330,21 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// As [`Insert::batch_iter`], for `dialect`.
     pub fn batch_iter_for(&self, dialect: Dialect) -> Result<BatchIter<'a, T>> {
         let limit = self.partition_limit(dialect);
-        let grouped = match limit.map(|_| self.partition_numbers()).transpose()? {
-            Some(Some((partition, count))) => Some(packing_order(partition, count)),
-            _ => None,
-        };
+        let partitions = limit
+            .map(|_| self.partition_numbers())
+            .transpose()?
+            .flatten();
+        self.iter_with(dialect, limit, partitions)
+    }
+
+    /// The iterator over rows grouped by `partitions` (if any) under `limit`.
+    fn iter_with(
+        &self,
+        dialect: Dialect,
+        limit: Option<usize>,
+        partitions: Option<(Vec<u32>, usize)>,
+    ) -> Result<BatchIter<'a, T>> {
+        let grouped = partitions.map(|(partition, count)| packing_order(partition, count));
         Ok(BatchIter {
             rows: self.rows,
             dialect,
@@ -322,6 +357,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             limit: limit.filter(|_| grouped.is_some()),
             order: grouped.unwrap_or_default(),
             position: 0,
+            rendered: None,
             scratch: SqlWriter::with_capacity(StatementKind::Insert, dialect, 512),
             pending: None,
             validate: true,
@@ -334,13 +370,66 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// `batches()`.
     #[doc(hidden)]
     pub fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
-        let mut it = self.batch_iter()?;
+        let dialect = Dialect::default();
+        let limit = self.partition_limit(dialect);
+        let rendered = self.rendered(dialect, limit.is_some())?;
+        let mut it = self.iter_with(dialect, limit, rendered.partitions.clone())?;
+        it.rendered = Some(rendered);
         it.validate = false;
         let mut out = Vec::new();
         while let Some(b) = it.next_text() {
             out.push(b?.1.into_unvalidated_text());
         }
         Ok(out)
+    }
+}
+
+/// All rows rendered, back to back (`ends[i]` is where row `i` ends), and their
+/// partition numbers.
+struct Rendered {
+    text: SqlWriter,
+    ends: Vec<usize>,
+    partitions: Option<(Vec<u32>, usize)>,
+}
+
+impl Rendered {
+    fn row(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text.as_str()[start..self.ends[i]]
+    }
+}
+
+/// Numbers rows' partitions in order of first appearance.
+struct PartitionNumbers {
+    keys: KeyMaker,
+    numbers: HashMap<PartitionKey, u32>,
+    of_row: Vec<u32>,
+}
+
+impl PartitionNumbers {
+    /// `None` for an unpartitioned table.
+    fn new(def: &TableDef, rows: usize) -> Result<Option<Self>> {
+        let keys = KeyMaker::new(def)?;
+        Ok((!keys.is_empty()).then(|| PartitionNumbers {
+            keys,
+            numbers: HashMap::new(),
+            of_row: Vec::with_capacity(rows),
+        }))
+    }
+
+    fn add(&mut self, r: usize, values: &[Value]) -> Result<()> {
+        let key = self
+            .keys
+            .key(values)
+            .map_err(|e| context(e, format_args!("row {r}")))?;
+        let next = self.numbers.len() as u32;
+        self.of_row.push(*self.numbers.entry(key).or_insert(next));
+        Ok(())
+    }
+
+    fn finish(self) -> (Vec<u32>, usize) {
+        let count = self.numbers.len();
+        (self.of_row, count)
     }
 }
 
@@ -383,6 +472,9 @@ pub struct BatchIter<'a, T> {
     limit: Option<usize>,
     /// Grouped by partition; empty: input order.
     order: PackingOrder,
+    /// Every row already rendered (`batches()`); `None`: each row is rendered when
+    /// its turn comes (`batch_iter()`).
+    rendered: Option<Rendered>,
     /// The next position in packing order.
     position: usize,
     /// The row being placed, rendered on its own.
@@ -422,8 +514,22 @@ impl<T: IcebergTable> BatchIter<'_, T> {
             let starts = self.order.starts.binary_search(&(at as u32)).is_ok();
             (self.order.rows[at] as usize, starts)
         };
+        if self.rendered.is_some() {
+            return Some(Ok((r, starts)));
+        }
         self.scratch.clear();
-        Some(Insert::write_row(r, &self.rows[r], &mut self.scratch).map(|()| (r, starts)))
+        Some(
+            Insert::<T>::write_row(r, &self.rows[r].to_values(), &mut self.scratch)
+                .map(|()| (r, starts)),
+        )
+    }
+
+    /// Row `r`'s text (the row just taken by [`BatchIter::next_row`]).
+    fn row_text(&self, r: usize) -> &str {
+        match &self.rendered {
+            Some(all) => all.row(r),
+            None => self.scratch.as_str(),
+        }
     }
 
     /// The next batch's rows and text, before validation.
@@ -444,7 +550,7 @@ impl<T: IcebergTable> BatchIter<'_, T> {
                     return Some(Err(e));
                 }
             };
-            let row_len = self.scratch.len();
+            let row_len = self.row_text(r).len();
             if fixed + row_len > self.max_bytes {
                 self.done = true;
                 return Some(Err(Error::new(
@@ -475,7 +581,10 @@ impl<T: IcebergTable> BatchIter<'_, T> {
                 );
                 batch.push(&self.header);
             }
-            batch.push(self.scratch.as_str());
+            batch.push(match &self.rendered {
+                Some(all) => all.row(r),
+                None => self.scratch.as_str(),
+            });
             parts += usize::from(new_part);
             held.push(r);
         }
