@@ -4,6 +4,7 @@
 //! Run with `cargo run --example quickstart`.
 
 use chrono::{NaiveDate, NaiveDateTime};
+use iceberg_sql::dsl::source;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, Snapshot, SnapshotRow};

@@ -8,6 +8,7 @@
 //! * [`timing`]: interleaved rounds and medians.
 
 use chrono::{NaiveDate, NaiveDateTime};
+use iceberg_sql::dsl::source;
 use iceberg_sql::prelude::*;
 
 /// The example `analytics.mcp_events` table.

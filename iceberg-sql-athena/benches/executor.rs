@@ -23,7 +23,7 @@ use aws_smithy_http_client::test_util::infallible_client_fn;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::{
-    rows_from_result_set, AthenaExecutor, DecodeError, ExecutorConfig, FromRow, PollConfig, Row,
+    rows_from_result_set, AthenaExecutor, ExecutorConfig, FromRow, PollConfig, Row,
 };
 use serde_json::json;
 use tokio::time::Instant;
@@ -197,7 +197,7 @@ struct Event {
 }
 
 impl FromRow for Event {
-    fn from_row(row: &Row) -> Result<Self, DecodeError> {
+    fn from_row(row: &Row) -> iceberg_sql::Result<Self> {
         Ok(Event {
             event_id: row.try_get("event_id")?,
             tool_name: row.try_get("tool_name")?,
@@ -207,7 +207,7 @@ impl FromRow for Event {
         })
     }
 
-    fn from_row_owned(mut row: Row) -> Result<Self, DecodeError> {
+    fn from_row_owned(mut row: Row) -> iceberg_sql::Result<Self> {
         Ok(Event {
             event_id: row.take("event_id")?,
             tool_name: row.take("tool_name")?,

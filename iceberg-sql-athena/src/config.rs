@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use iceberg_sql::StatementKind;
+
 /// How query results are encrypted in S3 (`ResultConfiguration.EncryptionConfiguration`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Encryption {
@@ -97,10 +99,12 @@ impl PollConfig {
 
 /// Query-level retries: a query that reached `FAILED` with a retryable error
 /// (`AthenaError.Retryable`, `ICEBERG_COMMIT_ERROR`, throttling error types 1400-1406)
-/// is submitted again with a **fresh** `ClientRequestToken` after a jittered backoff.
+/// that committed nothing is submitted again with a **new** `ClientRequestToken` after
+/// a jittered backoff, when its statement kind allows it ([`Resubmit::for_kind`]).
 ///
-/// API-level retries (throttling, 5xx on one call) are the SDK's retry policy; they keep
-/// the same token, so Athena never starts the query twice.
+/// API-level retries (throttling, 5xx, dispatch errors, timeouts on one call) are the
+/// SDK's retry policy first, then the executor's own ([`Backoff`], until the deadline);
+/// they keep the **same** token, so Athena never starts one submission twice.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RetryPolicy {
     /// How many times a failed query may be resubmitted (0 = never).
@@ -141,6 +145,113 @@ impl RetryPolicy {
     }
 }
 
+/// What happens to a statement whose query `FAILED` with a retryable error that
+/// committed nothing (see [`QueryError::commit_state`](crate::QueryError::commit_state)).
+///
+/// A resubmission always uses a **new** `ClientRequestToken`: the old one would only
+/// return the failed execution again. The token of a resubmission is derived from the
+/// first one and the attempt number, so a re-run of the same call sends the same
+/// tokens again (Athena answers the executions it already has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Resubmit {
+    /// Returned as it failed.
+    Never,
+    /// Resubmitted with a new token.
+    NewToken,
+    /// Resubmitted with a new token only after the executor's
+    /// [`BeforeResubmit`](crate::BeforeResubmit) hook has cleaned up (and never when no
+    /// hook is set).
+    AfterCleanup,
+}
+
+impl Resubmit {
+    /// The policy for each statement kind:
+    ///
+    /// | kind | policy | why |
+    /// |---|---|---|
+    /// | `SELECT`, `SHOW CREATE TABLE` | new token | reads |
+    /// | `CREATE TABLE`, `DROP TABLE`, `ALTER TABLE` | new token | a failed DDL statement changed nothing; the builders write `IF [NOT] EXISTS` |
+    /// | `INSERT`, `UPDATE`, `DELETE`, `MERGE` | new token | an Iceberg commit is atomic; only failures that committed nothing are resubmitted |
+    /// | `OPTIMIZE`, `VACUUM` | new token | re-running maintenance is harmless |
+    /// | `CREATE TABLE AS` | after cleanup | not atomic on Athena: a failed CTAS can leave the table in the catalog and files at its location, and a retry then fails with "Cannot create a table on a non-empty location"; the hook must drop the table and empty the location |
+    /// | `UNLOAD` | after cleanup | a failed UNLOAD can leave files under its target prefix, and UNLOAD refuses a non-empty prefix; the hook must empty it |
+    /// | kinds added later | never | unknown until reviewed |
+    pub fn for_kind(kind: StatementKind) -> Resubmit {
+        match kind {
+            StatementKind::Select
+            | StatementKind::ShowCreateTable
+            | StatementKind::CreateTable
+            | StatementKind::DropTable
+            | StatementKind::AlterTable
+            | StatementKind::Insert
+            | StatementKind::Update
+            | StatementKind::Delete
+            | StatementKind::Merge
+            | StatementKind::Optimize
+            | StatementKind::Vacuum => Resubmit::NewToken,
+            StatementKind::CreateTableAs | StatementKind::Unload => Resubmit::AfterCleanup,
+            _ => Resubmit::Never,
+        }
+    }
+}
+
+/// Exponential backoff with equal jitter for the executor's own API retries
+/// (re-sending `StartQueryExecution` with the same token, polling again after a
+/// throttled or failed `GetQueryExecution`).
+///
+/// ```
+/// use std::time::Duration;
+/// use iceberg_sql_athena::Backoff;
+///
+/// let b = Backoff::default();
+/// assert_eq!(b.cap(1), Duration::from_millis(200));
+/// assert_eq!(b.cap(2), Duration::from_millis(400));
+/// assert_eq!(b.cap(30), Duration::from_secs(5));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    /// The cap of the first delay.
+    pub initial: Duration,
+    /// Upper bound for one delay.
+    pub max: Duration,
+}
+
+impl Default for Backoff {
+    /// 200 ms, doubling, capped at 5 s.
+    fn default() -> Self {
+        Backoff {
+            initial: Duration::from_millis(200),
+            max: Duration::from_secs(5),
+        }
+    }
+}
+
+impl Backoff {
+    /// The cap of retry number `n` (1-based), before jitter.
+    pub fn cap(&self, n: u32) -> Duration {
+        let factor = 2u32.saturating_pow(n.saturating_sub(1).min(31));
+        self.initial
+            .checked_mul(factor)
+            .unwrap_or(self.max)
+            .min(self.max)
+    }
+
+    /// The delay before retry number `n`: half the cap plus a random half ("equal
+    /// jitter"), so retries neither fire at once nor in lockstep.
+    pub fn delay(&self, n: u32) -> Duration {
+        jittered(self.cap(n))
+    }
+}
+
+/// Half of `cap` plus a random fraction of the other half.
+pub(crate) fn jittered(cap: Duration) -> Duration {
+    let jitter =
+        Duration::try_from_secs_f64(cap.as_secs_f64() * crate::token::random_fraction() / 2.0)
+            .unwrap_or_default();
+    (cap / 2).saturating_add(jitter)
+}
+
 /// Everything an [`AthenaExecutor`](crate::AthenaExecutor) needs besides the client.
 ///
 /// ```
@@ -176,10 +287,20 @@ pub struct ExecutorConfig {
     pub result_reuse_max_age_minutes: Option<i32>,
     /// Polling schedule.
     pub poll: PollConfig,
-    /// Overall limit for one [`execute`](crate::AthenaExecutor::execute) call, retries
-    /// included. When it passes, the running query is stopped with
-    /// `StopQueryExecution` and [`Error::Timeout`](crate::Error::Timeout) is returned.
+    /// Limit for one [`execute`](crate::AthenaExecutor::execute) call, resubmissions
+    /// included; for `OPTIMIZE`/`VACUUM`, the limit of **each run** (see
+    /// `maintenance_deadline` for the whole loop). When it passes, the running query is
+    /// stopped with `StopQueryExecution`, its final state is awaited for up to
+    /// `stop_grace`, and [`Error::Timeout`](crate::Error::Timeout) is returned.
     pub timeout: Option<Duration>,
+    /// Limit for all runs of one `OPTIMIZE`/`VACUUM` (while Athena answers
+    /// `ICEBERG_*_MORE_RUNS_NEEDED`). A failure returns the runs that completed.
+    pub maintenance_deadline: Option<Duration>,
+    /// How long to wait for a stopped query to reach its final state, so the error can
+    /// say whether it committed.
+    pub stop_grace: Duration,
+    /// The executor's own retries of API calls the SDK gave up on.
+    pub api_backoff: Backoff,
     /// Query-level retries with a fresh token.
     pub retry: RetryPolicy,
     /// How many runs an `OPTIMIZE`/`VACUUM` gets while Athena answers
@@ -203,6 +324,9 @@ impl Default for ExecutorConfig {
             result_reuse_max_age_minutes: None,
             poll: PollConfig::default(),
             timeout: Some(Duration::from_secs(30 * 60)),
+            maintenance_deadline: Some(Duration::from_secs(6 * 60 * 60)),
+            stop_grace: Duration::from_secs(60),
+            api_backoff: Backoff::default(),
             retry: RetryPolicy::default(),
             max_maintenance_runs: 20,
             price_per_tb_usd: 5.0,
@@ -252,14 +376,29 @@ impl ExecutorConfig {
         self.poll = poll;
         self
     }
-    /// Sets the overall timeout per `execute` call.
+    /// Sets the timeout per `execute` call (per run for `OPTIMIZE`/`VACUUM`).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
     }
-    /// Removes the overall timeout.
+    /// Removes the timeout.
     pub fn no_timeout(mut self) -> Self {
         self.timeout = None;
+        self
+    }
+    /// Sets the limit for all runs of one `OPTIMIZE`/`VACUUM`.
+    pub fn maintenance_deadline(mut self, deadline: Duration) -> Self {
+        self.maintenance_deadline = Some(deadline);
+        self
+    }
+    /// Sets how long a stopped query's final state is awaited.
+    pub fn stop_grace(mut self, grace: Duration) -> Self {
+        self.stop_grace = grace;
+        self
+    }
+    /// Sets the backoff of the executor's own API retries.
+    pub fn api_backoff(mut self, backoff: Backoff) -> Self {
+        self.api_backoff = backoff;
         self
     }
     /// Sets the query-level retry policy.

@@ -4,6 +4,37 @@
 use std::fmt;
 use std::time::Duration;
 
+use iceberg_sql::StatementKind;
+
+/// What is known about whether a statement's effects are committed.
+///
+/// Every error says it ([`Error::commit_state`]); [`Error::outcome_unknown`] is the
+/// short test for [`CommitState::Unknown`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommitState {
+    /// The statement's query succeeded (or, for maintenance, committed its progress).
+    Committed,
+    /// Nothing was committed: the query was never created, or it failed or was
+    /// cancelled in a way that commits nothing.
+    NotCommitted,
+    /// It may or may not have committed. The error carries the `ClientRequestToken`
+    /// (and the query id when known): resolve it with
+    /// [`AthenaExecutor::execute_with`](crate::AthenaExecutor::execute_with) and that
+    /// token, which returns the existing execution instead of starting another.
+    Unknown,
+}
+
+/// `AthenaError.ErrorType` values that can be raised after a statement wrote its data
+/// (Athena error type reference, <https://docs.aws.amazon.com/athena/latest/ug/error-reference.html>):
+/// 238 "failed to upload metadata to S3", 401/402 "failed to write query results to
+/// S3". A write that failed with one of them may have committed.
+pub const AFTER_WRITE_ERROR_TYPES: [i32; 3] = [238, 401, 402];
+
+/// Whether statements of `kind` change tables or files (so a failure's timing matters).
+pub(crate) fn writes_data(kind: StatementKind) -> bool {
+    !matches!(kind, StatementKind::Select | StatementKind::ShowCreateTable)
+}
+
 /// The final state of a query execution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum QueryState {
@@ -112,9 +143,40 @@ pub struct QueryError {
     pub retryable: bool,
     /// `AthenaError.ErrorMessage`.
     pub message: Option<String>,
+    /// The kind of statement that ran, when known.
+    pub statement_kind: Option<StatementKind>,
+    /// The `ClientRequestToken` the execution was started with, when known.
+    pub client_request_token: Option<String>,
 }
 
 impl QueryError {
+    /// Whether the failed or cancelled query committed anything.
+    ///
+    /// Athena's `FAILED` and `CANCELLED` are terminal and an Iceberg commit is one
+    /// atomic metadata swap at the end of a write, so a failed or cancelled query
+    /// committed nothing ([`CommitState::NotCommitted`]), with one exception: a
+    /// statement that writes data and failed with an error type raised after the write
+    /// ([`AFTER_WRITE_ERROR_TYPES`]) may have committed ([`CommitState::Unknown`]).
+    /// `ICEBERG_COMMIT_ERROR` is a rejected commit (a concurrent writer won; AWS's
+    /// remedy is to run the statement again,
+    /// <https://repost.aws/knowledge-center/athena-iceberg-table-error>), so it
+    /// committed nothing.
+    pub fn commit_state(&self) -> CommitState {
+        let write = self.statement_kind.is_none_or(writes_data);
+        match self.state {
+            QueryState::Failed
+                if write
+                    && self
+                        .error_type
+                        .is_some_and(|t| AFTER_WRITE_ERROR_TYPES.contains(&t)) =>
+            {
+                CommitState::Unknown
+            }
+            QueryState::Succeeded => CommitState::Committed,
+            _ => CommitState::NotCommitted,
+        }
+    }
+
     fn text_contains(&self, needle: &str) -> bool {
         self.reason.as_deref().is_some_and(|r| r.contains(needle))
             || self.message.as_deref().is_some_and(|m| m.contains(needle))
@@ -230,43 +292,107 @@ pub(crate) fn excerpt(sql: &str) -> String {
     format!("{}... ({} bytes)", &sql[..end], sql.len())
 }
 
-/// A result row that does not fit the requested type.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+/// How an API call failed, for retry decisions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum DecodeError {
-    /// The result has no column of that name.
-    #[error("result has no column `{column}`")]
-    MissingColumn {
-        /// The requested column.
-        column: String,
-    },
-    /// A NULL in a column decoded into a non-`Option` field.
-    #[error("column `{column}` is NULL; decode it into an Option")]
-    UnexpectedNull {
-        /// The column.
-        column: String,
-    },
-    /// The text could not be parsed as the field's type.
-    #[error("column `{column}`: cannot parse {value:?} as {expected}")]
-    Parse {
-        /// The column.
-        column: String,
-        /// The cell text (cut to 100 bytes).
-        value: String,
-        /// The Rust type asked for.
-        expected: &'static str,
-    },
-    /// An [`iceberg_sql::IcebergTable::from_row`] (derived) decoder's error.
-    #[error("{0}")]
-    Record(Box<iceberg_sql::Error>),
-    /// Anything else a hand-written decoder reports.
-    #[error("{0}")]
-    Custom(String),
+pub enum ApiErrorClass {
+    /// The service refused the call for its rate or a quota (`ThrottlingException`,
+    /// `TooManyRequestsException`, ...): it had no effect; call again later.
+    Throttling,
+    /// A 5xx answer, a timeout, a connection failure or an unreadable answer: the call
+    /// may or may not have taken effect; calling again with the same idempotency token
+    /// is safe.
+    Transient,
+    /// A 4xx answer other than throttling (`InvalidRequestException`, access denied):
+    /// calling again does not help.
+    Rejected,
+    /// The request could not even be built; nothing was sent.
+    NotSent,
 }
 
-impl From<iceberg_sql::Error> for DecodeError {
-    fn from(e: iceberg_sql::Error) -> Self {
-        DecodeError::Record(Box::new(e))
+/// An Athena API call that failed after the SDK's retries (and, for
+/// `StartQueryExecution` and `GetQueryExecution`, after the executor's own).
+///
+/// The SDK error is kept as [`source`](std::error::Error::source); `Display` is one
+/// line naming the call, the statement kind, the service's code and message, and the
+/// request id.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct ApiError {
+    /// The API call (`StartQueryExecution`, `GetQueryExecution`, ...).
+    pub operation: &'static str,
+    /// The kind of statement concerned, if any.
+    pub statement_kind: Option<StatementKind>,
+    /// The service's error code, e.g. `ThrottlingException`.
+    pub code: Option<String>,
+    /// The service's message (first line, at most 300 bytes) or what failed locally.
+    pub message: String,
+    /// The HTTP status, when an answer came.
+    pub http_status: Option<u16>,
+    /// `x-amzn-RequestId` of the answer, when an answer came.
+    pub request_id: Option<String>,
+    /// For retry decisions.
+    pub class: ApiErrorClass,
+    /// The execution concerned, if known.
+    pub query_id: Option<String>,
+    /// The `ClientRequestToken` of the statement's current attempt, if any.
+    pub client_request_token: Option<String>,
+    /// The SQL concerned, if any.
+    pub sql: Option<String>,
+    /// What the failure leaves known about the statement's commit.
+    pub commit_state: CommitState,
+    pub(crate) source: Box<dyn std::error::Error + Send + Sync + 'static>,
+}
+
+impl ApiError {
+    /// Whether the service throttled the call.
+    pub fn is_throttling(&self) -> bool {
+        self.class == ApiErrorClass::Throttling
+    }
+
+    /// Whether calling again (with the same idempotency token) may succeed.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self.class,
+            ApiErrorClass::Throttling | ApiErrorClass::Transient
+        )
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Athena {}", self.operation)?;
+        if let Some(k) = self.statement_kind {
+            write!(f, " for {}", k.name())?;
+        }
+        f.write_str(" failed: ")?;
+        if let Some(c) = &self.code {
+            write!(f, "{c}: ")?;
+        }
+        f.write_str(&self.message)?;
+        let mut details = Vec::new();
+        if let Some(s) = self.http_status {
+            details.push(format!("HTTP {s}"));
+        }
+        if let Some(r) = &self.request_id {
+            details.push(format!("request id {r}"));
+        }
+        if let Some(q) = &self.query_id {
+            details.push(format!("query {q}"));
+        }
+        if self.commit_state == CommitState::Unknown {
+            details.push("outcome unknown".to_string());
+        }
+        if !details.is_empty() {
+            write!(f, " ({})", details.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ApiError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.source)
     }
 }
 
@@ -280,34 +406,50 @@ pub enum Error {
     /// The query was cancelled (by someone else, or by Athena).
     #[error("{0}")]
     Cancelled(Box<QueryError>),
-    /// The overall timeout passed. The running query (if any) was sent
-    /// `StopQueryExecution`.
+    /// The timeout passed. The running query (if any) was sent `StopQueryExecution`,
+    /// and its final state awaited for `stop_grace`.
     #[error(
-        "timed out after {elapsed:?} (query {query_id:?}, stop sent: {stop_sent})\n  in: {sql}"
+        "timed out after {elapsed:?} (query {query_id:?}, stop sent: {stop_sent}, commit: {commit_state:?})\n  in: {}",
+        excerpt(sql)
     )]
     Timeout {
         /// The execution that was running, if one had started.
         query_id: Option<String>,
+        /// The `ClientRequestToken` of the attempt that was running or starting.
+        client_request_token: Option<String>,
         /// The SQL.
         sql: String,
         /// The configured limit.
         elapsed: Duration,
         /// Whether `StopQueryExecution` was accepted.
         stop_sent: bool,
+        /// The final state seen after the stop: `SUCCEEDED` (it committed before the
+        /// stop took effect), `CANCELLED`/`FAILED`, or unknown.
+        commit_state: CommitState,
     },
-    /// An Athena API call failed after the SDK's own retries.
-    #[error("Athena {operation} failed: {message}{}", query_id.as_deref().map(|q| format!(" (query {q})")).unwrap_or_default())]
-    Api {
-        /// The operation (`StartQueryExecution`, ...).
-        operation: &'static str,
-        /// The service's error code, e.g. `InvalidRequestException`.
-        code: Option<String>,
-        /// The full error text.
-        message: String,
-        /// The execution concerned, if known.
-        query_id: Option<String>,
-        /// The SQL concerned, if any.
-        sql: Option<String>,
+    /// An Athena API call failed after the retries (see [`ApiError`]).
+    #[error(transparent)]
+    Api(Box<ApiError>),
+    /// A multi-run statement (`OPTIMIZE`/`VACUUM` while Athena answers
+    /// `ICEBERG_*_MORE_RUNS_NEEDED`), or a maintenance sequence, failed after some runs
+    /// completed. Each completed run committed its progress.
+    #[error("{error} (after {} completed run{})", completed.len(), if completed.len() == 1 { "" } else { "s" })]
+    MaintenanceIncomplete {
+        /// The runs that completed, in order.
+        completed: Vec<crate::Run>,
+        /// What stopped the rest.
+        #[source]
+        error: Box<Error>,
+    },
+    /// A CTAS or UNLOAD failed with a retryable error, and the cleanup that must come
+    /// before resubmitting it failed. The statement was not resubmitted.
+    #[error("cleanup before resubmitting failed: {cleanup}; the statement's failure: {failure}")]
+    Cleanup {
+        /// The failure that would have been retried.
+        failure: Box<QueryError>,
+        /// The cleanup's error.
+        #[source]
+        cleanup: Box<Error>,
     },
     /// Athena answered without a field this crate needs.
     #[error("unexpected Athena response to {operation}: {message}")]
@@ -361,8 +503,11 @@ pub enum Error {
         query_id: String,
         /// The SQL.
         sql: String,
+        /// Every run (each committed its progress), in order.
+        completed: Vec<crate::Run>,
     },
-    /// A result row could not be decoded.
+    /// A result row could not be decoded (the core crate's decode error, which names
+    /// the column).
     #[error("row {row} of query {query_id}: {source}")]
     Decode {
         /// The execution.
@@ -370,7 +515,7 @@ pub enum Error {
         /// 0-based data row number (header excluded).
         row: u64,
         /// What did not fit.
-        source: DecodeError,
+        source: Box<iceberg_sql::Error>,
     },
 }
 
@@ -393,12 +538,73 @@ impl Error {
     pub fn query_id(&self) -> Option<&str> {
         match self {
             Error::Failed(q) | Error::Cancelled(q) => Some(&q.query_id),
-            Error::Timeout { query_id, .. } | Error::Api { query_id, .. } => query_id.as_deref(),
+            Error::Timeout { query_id, .. } => query_id.as_deref(),
+            Error::Api(a) => a.query_id.as_deref(),
             Error::MoreRunsExhausted { query_id, .. }
             | Error::Decode { query_id, .. }
             | Error::LiveDefinition { query_id, .. } => Some(query_id),
+            Error::MaintenanceIncomplete { error, .. } => error.query_id(),
+            Error::Cleanup { failure, .. } => Some(&failure.query_id),
             _ => None,
         }
+    }
+
+    /// The `ClientRequestToken` of the attempt concerned, if one was made.
+    pub fn client_request_token(&self) -> Option<&str> {
+        match self {
+            Error::Failed(q) | Error::Cancelled(q) => q.client_request_token.as_deref(),
+            Error::Timeout {
+                client_request_token,
+                ..
+            } => client_request_token.as_deref(),
+            Error::Api(a) => a.client_request_token.as_deref(),
+            Error::MaintenanceIncomplete { error, .. } => error.client_request_token(),
+            Error::Cleanup { failure, .. } => failure.client_request_token.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// What is known about whether the statement committed (see [`CommitState`]).
+    pub fn commit_state(&self) -> CommitState {
+        match self {
+            Error::Failed(q) | Error::Cancelled(q) => q.commit_state(),
+            Error::Cleanup { failure, .. } => failure.commit_state(),
+            Error::Timeout { commit_state, .. } => *commit_state,
+            Error::Api(a) => a.commit_state,
+            Error::Protocol { .. } => CommitState::Unknown,
+            Error::MaintenanceIncomplete { error, .. } => error.commit_state(),
+            Error::MoreRunsExhausted { .. }
+            | Error::LiveDefinition { .. }
+            | Error::Decode { .. } => CommitState::Committed,
+            Error::InvalidArgument(_) | Error::Statement(_) | Error::BreakingChange { .. } => {
+                CommitState::NotCommitted
+            }
+        }
+    }
+
+    /// Whether the statement may or may not have committed: the error carries the
+    /// token to resolve it with (see [`CommitState::Unknown`]).
+    pub fn outcome_unknown(&self) -> bool {
+        self.commit_state() == CommitState::Unknown
+    }
+
+    /// The API error, when an API call failed.
+    pub fn api_error(&self) -> Option<&ApiError> {
+        match self {
+            Error::Api(a) => Some(a),
+            Error::MaintenanceIncomplete { error, .. } => error.api_error(),
+            _ => None,
+        }
+    }
+
+    /// Whether an API call was throttled.
+    pub fn is_throttling(&self) -> bool {
+        self.api_error().is_some_and(ApiError::is_throttling)
+    }
+
+    /// The request id of the failed API call, if an answer came.
+    pub fn request_id(&self) -> Option<&str> {
+        self.api_error().and_then(|a| a.request_id.as_deref())
     }
 
     /// Whether this is the overall timeout.
@@ -409,24 +615,6 @@ impl Error {
 
 /// The crate's `Result`.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// [`AthenaExecutor::append`](crate::AthenaExecutor::append) stopped at a failing batch.
-/// The batches before it were committed; the failing one and those after it were not
-/// (or, after a timeout, its outcome is unknown: check the query id before resubmitting).
-#[derive(Debug, thiserror::Error)]
-#[error("batch {} of {total} failed ({} committed before it): {error}", failed_batch + 1, completed.len())]
-#[non_exhaustive]
-pub struct AppendError {
-    /// Outcomes of the batches that finished, in order.
-    pub completed: Vec<crate::QueryOutcome>,
-    /// 0-based index of the batch that failed.
-    pub failed_batch: usize,
-    /// Number of batches.
-    pub total: usize,
-    /// What went wrong.
-    #[source]
-    pub error: Error,
-}
 
 #[cfg(test)]
 mod tests {
@@ -442,6 +630,8 @@ mod tests {
             error_type,
             retryable: false,
             message: None,
+            statement_kind: None,
+            client_request_token: None,
         }
     }
 
@@ -479,5 +669,22 @@ mod tests {
         let mut cancelled = failure("Table not found analytics.t", Some(1110));
         cancelled.state = QueryState::Cancelled;
         assert!(!cancelled.is_table_not_found());
+    }
+
+    #[test]
+    fn failures_after_the_write_leave_a_write_unknown() {
+        let mut q = failure(
+            "HIVE_CANNOT_OPEN_SPLIT: Failed to write query results",
+            Some(401),
+        );
+        q.statement_kind = Some(StatementKind::Insert);
+        assert_eq!(q.commit_state(), CommitState::Unknown);
+        q.statement_kind = Some(StatementKind::Select);
+        assert_eq!(q.commit_state(), CommitState::NotCommitted);
+        let mut c = failure("ICEBERG_COMMIT_ERROR: Failed to commit", Some(233));
+        c.statement_kind = Some(StatementKind::Insert);
+        assert_eq!(c.commit_state(), CommitState::NotCommitted);
+        c.state = QueryState::Cancelled;
+        assert_eq!(c.commit_state(), CommitState::NotCommitted);
     }
 }

@@ -1,29 +1,42 @@
-//! [`AthenaExecutor`]: start, poll, cancel, retry, and read results.
+//! [`AthenaExecutor`]: start, observe, stop, resubmit, and read results.
+//!
+//! One statement's life: `StartQueryExecution` with a `ClientRequestToken`; when the
+//! answer is lost (the SDK gave up on 5xx, timeouts, connection errors, throttling)
+//! the same token is sent again until Athena answers, which returns the execution it
+//! may already have created instead of a second one. Then `GetQueryExecution` until a
+//! terminal state; failed polls are retried with backoff until the deadline, never
+//! answered by stopping the query. A retryable failure that committed nothing is
+//! resubmitted with a new (derived) token when the statement kind allows it.
 
 use std::collections::VecDeque;
 use std::fmt;
 use std::pin::pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
-use aws_sdk_athena::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use aws_sdk_athena::types::{
     EncryptionConfiguration, EncryptionOption, QueryExecution, QueryExecutionContext,
     QueryExecutionState, ResultConfiguration, ResultReuseByAgeConfiguration,
     ResultReuseConfiguration,
 };
 use aws_sdk_athena::Client;
+use futures::future::{self, BoxFuture};
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
-use iceberg_sql::{IcebergTable, Statement, StatementKind};
+use iceberg_sql::record::{ColumnMeta, Columns, FromRow, Row};
+use iceberg_sql::{Statement, StatementKind};
+use tokio::sync::Notify;
+use tokio::time::Instant;
 use tracing::{field, Instrument};
 
-use crate::config::ExecutorConfig;
+use crate::api_error::{api_error, Ctx};
+use crate::config::{ExecutorConfig, Resubmit};
 use crate::error::{
-    DecodeError, Error, ErrorCategory, FailureKind, QueryError, QueryState, Result,
+    ApiError, ApiErrorClass, CommitState, Error, ErrorCategory, FailureKind, QueryError,
+    QueryState, Result,
 };
 use crate::outcome::{QueryOutcome, QueryStats, Run, RunEnd};
-use crate::row::{ColumnMeta, Columns, FromRow, Row};
-use crate::token::{new_client_request_token, random_fraction};
+use crate::token::{attempt_token, new_client_request_token};
 
 /// Runs [`Statement`]s on Amazon Athena.
 ///
@@ -33,18 +46,154 @@ use crate::token::{new_client_request_token, random_fraction};
 pub struct AthenaExecutor {
     client: Client,
     config: Arc<ExecutorConfig>,
+    before_resubmit: Option<Arc<dyn BeforeResubmit>>,
 }
 
 impl fmt::Debug for AthenaExecutor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AthenaExecutor")
             .field("config", &self.config)
+            .field("before_resubmit", &self.before_resubmit.is_some())
             .finish_non_exhaustive()
     }
 }
 
-/// The execution id of the query currently running, shared between the running future,
-/// its drop guard and the timeout handler.
+/// Cleanup that must run before a failed `CREATE TABLE AS` or `UNLOAD` is resubmitted
+/// (see [`Resubmit::AfterCleanup`]): drop the partial table and empty its location,
+/// empty the UNLOAD prefix. The executor cannot see S3, so the caller provides it.
+///
+/// Returning an error stops the retry: [`Error::Cleanup`] carries both errors.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use futures::future::BoxFuture;
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql_athena::{AthenaExecutor, BeforeResubmit, QueryError, Result};
+///
+/// /// Before a CTAS into `analytics.daily` is retried, drop what the failed one left.
+/// struct DropPartialTable;
+///
+/// impl BeforeResubmit for DropPartialTable {
+///     fn before_resubmit<'a>(
+///         &'a self,
+///         executor: &'a AthenaExecutor,
+///         _statement: &'a Statement,
+///         _failure: &'a QueryError,
+///     ) -> BoxFuture<'a, Result<()>> {
+///         Box::pin(async move {
+///             let drop = TableName::new("analytics", "daily")
+///                 .drop_table()
+///                 .if_exists()
+///                 .build()?;
+///             executor.execute(&drop).await?;
+///             // ... and delete the objects under the table's location with your S3 client.
+///             Ok(())
+///         })
+///     }
+/// }
+/// # fn wire(executor: AthenaExecutor) -> AthenaExecutor {
+/// executor.before_resubmit(Arc::new(DropPartialTable))
+/// # }
+/// ```
+pub trait BeforeResubmit: Send + Sync {
+    /// Cleans up after `failure` of `statement`; the statement is resubmitted only when
+    /// this returns `Ok`.
+    fn before_resubmit<'a>(
+        &'a self,
+        executor: &'a AthenaExecutor,
+        statement: &'a Statement,
+        failure: &'a QueryError,
+    ) -> BoxFuture<'a, Result<()>>;
+}
+
+/// Stops a running [`AthenaExecutor::execute_with`] call from elsewhere.
+///
+/// `cancel()` sends `StopQueryExecution` for the query running under the call (or the
+/// next one it starts) and the call keeps observing it to its final state: usually
+/// [`Error::Cancelled`]; a query that finished before the stop took effect returns its
+/// real outcome (`Ok` for a success).
+#[derive(Debug, Clone, Default)]
+pub struct CancelHandle(Arc<CancelInner>);
+
+#[derive(Debug, Default)]
+struct CancelInner {
+    cancelled: AtomicBool,
+    notify: Notify,
+}
+
+impl CancelHandle {
+    /// A handle not cancelled yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the call to stop its query.
+    pub fn cancel(&self) {
+        self.0.cancelled.store(true, Ordering::SeqCst);
+        self.0.notify.notify_waiters();
+    }
+
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.cancelled.load(Ordering::SeqCst)
+    }
+
+    async fn cancelled(&self) {
+        loop {
+            let notified = self.0.notify.notified();
+            let mut notified = pin!(notified);
+            notified.as_mut().enable();
+            if self.is_cancelled() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// Options of one [`AthenaExecutor::execute_with`] call.
+///
+/// ```
+/// use iceberg_sql_athena::{CancelHandle, ExecuteOptions};
+///
+/// let cancel = CancelHandle::new();
+/// let options = ExecuteOptions::new()
+///     .client_request_token("nightly-load-2024-05-01-step-03-0000000000")
+///     .cancel_handle(&cancel);
+/// # let _ = options;
+/// ```
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct ExecuteOptions {
+    client_request_token: Option<String>,
+    cancel: Option<CancelHandle>,
+}
+
+impl ExecuteOptions {
+    /// A random token, no cancel handle.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The `ClientRequestToken` of the first attempt (32-128 characters). Athena
+    /// answers a token it has seen with the execution it created for it, so calling
+    /// again with the token of an [`Error::outcome_unknown`] error resolves it: the
+    /// existing query is observed to its end (and resubmissions use tokens derived
+    /// from this one, so they are found again too).
+    pub fn client_request_token(mut self, token: impl Into<String>) -> Self {
+        self.client_request_token = Some(token.into());
+        self
+    }
+
+    /// Lets `handle.cancel()` stop the call's query.
+    pub fn cancel_handle(mut self, handle: &CancelHandle) -> Self {
+        self.cancel = Some(handle.clone());
+        self
+    }
+}
+
+/// The execution id of the query being observed, shared between the call and its drop
+/// guard.
 #[derive(Clone, Default)]
 struct InFlight(Arc<Mutex<Option<String>>>);
 
@@ -59,8 +208,10 @@ impl InFlight {
     }
 }
 
-/// Stops the in-flight query when the future running it is dropped before the query
-/// reached a terminal state (cancellation, a lost poll, a panic elsewhere).
+/// Stops the observed query when the future running it is dropped before the query
+/// reached a terminal state (the caller gave up on it). The stop runs as a task on the
+/// current tokio runtime, with a few retries; outside a runtime it cannot be sent and
+/// is logged.
 struct StopOnDrop {
     client: Client,
     in_flight: InFlight,
@@ -76,13 +227,28 @@ impl Drop for StopOnDrop {
                 tracing::warn!(query_id = %id, "query abandoned before it finished; sending StopQueryExecution");
                 let client = self.client.clone();
                 handle.spawn(async move {
-                    if let Err(e) = client
-                        .stop_query_execution()
-                        .query_execution_id(&id)
-                        .send()
-                        .await
-                    {
-                        tracing::warn!(query_id = %id, error = %DisplayErrorContext(&e), "StopQueryExecution failed");
+                    for attempt in 1..=3u32 {
+                        match client
+                            .stop_query_execution()
+                            .query_execution_id(&id)
+                            .send()
+                            .await
+                        {
+                            Ok(_) => return,
+                            Err(e) => {
+                                let e = api_error(
+                                    "StopQueryExecution",
+                                    e,
+                                    Ctx::query(&id, CommitState::Unknown),
+                                );
+                                tracing::warn!(query_id = %id, attempt, error = %e, "StopQueryExecution failed");
+                                if !e.is_retryable() {
+                                    return;
+                                }
+                                tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt)))
+                                    .await;
+                            }
+                        }
                     }
                 });
             }
@@ -90,25 +256,6 @@ impl Drop for StopOnDrop {
                 tracing::warn!(query_id = %id, "query abandoned outside a tokio runtime; it was not stopped");
             }
         }
-    }
-}
-
-fn api_error<E, R>(
-    operation: &'static str,
-    err: SdkError<E, R>,
-    query_id: Option<&str>,
-    sql: Option<&str>,
-) -> Error
-where
-    E: ProvideErrorMetadata + std::error::Error + 'static,
-    R: fmt::Debug,
-{
-    Error::Api {
-        operation,
-        code: err.code().map(str::to_string),
-        message: DisplayErrorContext(&err).to_string(),
-        query_id: query_id.map(str::to_string),
-        sql: sql.map(str::to_string),
     }
 }
 
@@ -123,12 +270,18 @@ fn map_state(state: Option<&QueryExecutionState>) -> QueryState {
     }
 }
 
-fn query_error(id: &str, sql: &str, state: QueryState, exec: &QueryExecution) -> QueryError {
+fn query_error(
+    id: &str,
+    statement: &Statement,
+    token: &str,
+    state: QueryState,
+    exec: &QueryExecution,
+) -> QueryError {
     let status = exec.status.as_ref();
     let athena = status.and_then(|s| s.athena_error.as_ref());
     QueryError {
         query_id: id.to_string(),
-        sql: sql.to_string(),
+        sql: statement.sql().to_string(),
         state,
         reason: status.and_then(|s| s.state_change_reason.clone()),
         category: athena
@@ -137,7 +290,55 @@ fn query_error(id: &str, sql: &str, state: QueryState, exec: &QueryExecution) ->
         error_type: athena.and_then(|a| a.error_type),
         retryable: athena.is_some_and(|a| a.retryable),
         message: athena.and_then(|a| a.error_message.clone()),
+        statement_kind: Some(statement.kind()),
+        client_request_token: Some(token.to_string()),
     }
+}
+
+/// Why the observed query is being stopped.
+#[derive(Clone, Copy, PartialEq)]
+enum Stopping {
+    /// The deadline passed; the final state is awaited until `grace_end`.
+    Timeout { grace_end: Instant, stop_sent: bool },
+    /// `CancelHandle::cancel`.
+    Cancel,
+}
+
+/// A query observed to its terminal state.
+struct Observed {
+    id: String,
+    exec: QueryExecution,
+    state: QueryState,
+    states: Vec<QueryState>,
+}
+
+impl Observed {
+    /// Whether this execution was created for the current call rather than answered
+    /// for a token an earlier call already used. An earlier call's execution is
+    /// terminal at the first poll and was submitted before this call began; anything
+    /// else (or no submission time) counts as new. Only decides whether a failure
+    /// counts against the resubmission budget, and whether an earlier call's failure
+    /// is retried on this call's behalf.
+    fn is_new(&self, call_started: SystemTime) -> bool {
+        if self.states.iter().any(|s| !s.is_terminal()) {
+            return true;
+        }
+        let submitted = self
+            .exec
+            .status
+            .as_ref()
+            .and_then(|s| s.submission_date_time)
+            .and_then(|t| SystemTime::try_from(t).ok());
+        submitted.is_none_or(|t| t >= call_started)
+    }
+}
+
+/// How many earlier calls' finished executions one call may walk through (a re-run
+/// answering earlier attempts' tokens) besides its resubmission budget.
+const MAX_REPLAYED_ATTEMPTS: u32 = 64;
+
+fn remaining(deadline: Option<Instant>) -> Option<Duration> {
+    deadline.map(|d| d.saturating_duration_since(Instant::now()))
 }
 
 impl AthenaExecutor {
@@ -146,6 +347,7 @@ impl AthenaExecutor {
         AthenaExecutor {
             client,
             config: Arc::new(config),
+            before_resubmit: None,
         }
     }
 
@@ -162,6 +364,13 @@ impl AthenaExecutor {
         Self::from_sdk_config(&sdk, config)
     }
 
+    /// Sets the cleanup that runs before a failed CTAS or UNLOAD is resubmitted
+    /// (without one they are never resubmitted).
+    pub fn before_resubmit(mut self, hook: Arc<dyn BeforeResubmit>) -> Self {
+        self.before_resubmit = Some(hook);
+        self
+    }
+
     /// The SDK client.
     pub fn client(&self) -> &Client {
         &self.client
@@ -172,22 +381,70 @@ impl AthenaExecutor {
         &self.config
     }
 
+    /// Runs `statement` to completion with a new random `ClientRequestToken`
+    /// ([`execute_with`](Self::execute_with) with default options).
+    pub async fn execute(&self, statement: &Statement) -> Result<QueryOutcome> {
+        self.execute_with(statement, ExecuteOptions::new()).await
+    }
+
     /// Runs `statement` to completion.
     ///
-    /// - Starts it with a `ClientRequestToken` made once per submission: the SDK's
-    ///   transport retries (throttling, 5xx) resend the same token, so Athena never runs
-    ///   one submission twice.
-    /// - Sends `ExecutionParameters` when the statement has `?` parameters.
-    /// - Polls `GetQueryExecution` on the [`PollConfig`](crate::PollConfig) schedule.
-    /// - On a retryable `FAILED` (e.g. `ICEBERG_COMMIT_ERROR`) resubmits with a **fresh**
-    ///   token after a jittered backoff, up to [`RetryPolicy`](crate::RetryPolicy).
-    /// - Re-runs `ICEBERG_*_MORE_RUNS_NEEDED` maintenance up to
-    ///   `max_maintenance_runs`.
-    /// - After the overall timeout, sends `StopQueryExecution` and returns
-    ///   [`Error::Timeout`]. Dropping the returned future also stops the running query,
-    ///   and so does giving up on it because `GetQueryExecution` kept failing after the
-    ///   SDK's retries (its outcome could no longer be observed).
-    pub async fn execute(&self, statement: &Statement) -> Result<QueryOutcome> {
+    /// - **Start**: `StartQueryExecution` with the options' token (or a random one),
+    ///   `ExecutionParameters` when the statement has `?` parameters. When the SDK
+    ///   gives up (throttling, 5xx, timeout, connection error), the same token is sent
+    ///   again with [`Backoff`](crate::Backoff) until Athena answers or the deadline
+    ///   passes: Athena returns the execution it may already have created, never a
+    ///   second one.
+    /// - **Observe**: `GetQueryExecution` on the [`PollConfig`](crate::PollConfig)
+    ///   schedule. Throttled or failed polls are retried with backoff until the
+    ///   deadline; a query is never stopped because it could not be observed (the
+    ///   error then says its outcome is unknown).
+    /// - **Stop** only: when the deadline passes (then its final state is awaited for
+    ///   `stop_grace`, so [`Error::Timeout`] says whether it committed), on
+    ///   [`CancelHandle::cancel`], or when this future is dropped while a query runs
+    ///   (a task on the current tokio runtime sends the stop).
+    /// - **Resubmit** a `FAILED` query that is retryable and committed nothing, when the
+    ///   statement kind allows it ([`Resubmit::for_kind`]), with a new token derived
+    ///   from the first, after a jittered backoff, up to
+    ///   [`RetryPolicy::max_resubmits`](crate::RetryPolicy) times.
+    /// - **Maintenance**: `ICEBERG_*_MORE_RUNS_NEEDED` runs the statement again, up to
+    ///   `max_maintenance_runs`; for `OPTIMIZE`/`VACUUM` the timeout bounds each run
+    ///   and `maintenance_deadline` all of them. A failure after completed runs is
+    ///   [`Error::MaintenanceIncomplete`] with those runs.
+    ///
+    /// Every error says what is known about the commit ([`Error::commit_state`]).
+    ///
+    /// ```no_run
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::{AthenaExecutor, ExecuteOptions};
+    /// # async fn run(executor: AthenaExecutor, statement: Statement) -> iceberg_sql_athena::Result<()> {
+    /// match executor.execute(&statement).await {
+    ///     Ok(outcome) => println!("done: {}", outcome.query_id),
+    ///     Err(e) if e.outcome_unknown() => {
+    ///         // Resolve it: the same token finds the execution Athena has.
+    ///         let token = e.client_request_token().expect("unknown outcomes carry it");
+    ///         let options = ExecuteOptions::new().client_request_token(token);
+    ///         executor.execute_with(&statement, options).await?;
+    ///     }
+    ///     Err(e) => return Err(e),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn execute_with(
+        &self,
+        statement: &Statement,
+        options: ExecuteOptions,
+    ) -> Result<QueryOutcome> {
+        let base = match options.client_request_token {
+            Some(t) if (32..=128).contains(&t.len()) => t,
+            Some(t) => {
+                return Err(Error::InvalidArgument(format!(
+                    "a ClientRequestToken must be 32 to 128 characters long; {t:?} has {}",
+                    t.len()
+                )))
+            }
+            None => new_client_request_token(),
+        };
         let span = tracing::info_span!(
             "athena_query",
             kind = statement.kind().name(),
@@ -196,158 +453,278 @@ impl AthenaExecutor {
             state = field::Empty,
             bytes_scanned = field::Empty,
         );
-        let in_flight = InFlight::default();
-        let run = self
-            .execute_inner(statement, in_flight.clone())
-            .instrument(span.clone());
-        let Some(limit) = self.config.timeout else {
-            return run.await;
-        };
-        let mut run = pin!(run);
-        match tokio::time::timeout(limit, &mut run).await {
-            Ok(result) => result,
-            Err(_) => {
-                // Take the id first so the drop guard inside `run` does not stop it again.
-                let query_id = in_flight.take();
-                let mut stop_sent = false;
-                if let Some(id) = &query_id {
-                    stop_sent = self.stop(id).await.is_ok();
-                }
-                span.in_scope(|| {
-                    tracing::warn!(?query_id, stop_sent, ?limit, "query timed out");
-                });
-                Err(Error::Timeout {
-                    query_id,
-                    sql: statement.sql().to_string(),
-                    elapsed: limit,
-                    stop_sent,
-                })
-            }
-        }
+        self.run_statement(statement, &base, options.cancel.as_ref())
+            .instrument(span)
+            .await
     }
 
-    async fn execute_inner(
+    async fn run_statement(
         &self,
         statement: &Statement,
-        in_flight: InFlight,
+        base: &str,
+        cancel: Option<&CancelHandle>,
     ) -> Result<QueryOutcome> {
-        let _guard = StopOnDrop {
-            client: self.client.clone(),
-            in_flight: in_flight.clone(),
-        };
+        let c = &self.config;
         let sql = statement.sql();
+        let kind = statement.kind();
         let span = tracing::Span::current();
+        let call_started = SystemTime::now();
+        let maintenance = matches!(kind, StatementKind::Optimize | StatementKind::Vacuum);
+        let overall_limit = if maintenance {
+            c.maintenance_deadline
+        } else {
+            c.timeout
+        };
+        let overall = overall_limit.map(|d| Instant::now() + d);
         let mut runs: Vec<Run> = Vec::new();
         let mut total_stats = QueryStats::default();
         let mut resubmits = 0u32;
+        let mut replayed = 0u32;
         let mut maintenance_runs = 0u32;
+        let mut attempt = 0u32;
+        // After cancel(): no resubmission, no next run, no next token.
+        let cancelled = || cancel.is_some_and(CancelHandle::is_cancelled);
+        let with_runs = |runs: &Vec<Run>, error: Error| -> Error {
+            if runs
+                .iter()
+                .any(|r| matches!(r.end, RunEnd::MoreRunsNeeded(_)))
+            {
+                Error::MaintenanceIncomplete {
+                    completed: runs.clone(),
+                    error: Box::new(error),
+                }
+            } else {
+                error
+            }
+        };
         loop {
-            let token = new_client_request_token();
-            let id = self.start(statement, &token).await?;
-            in_flight.set(&id);
-            span.record("query_id", id.as_str());
+            let token = attempt_token(base, attempt);
+            let (deadline, limit) = match (maintenance, c.timeout) {
+                (true, Some(per_run)) => {
+                    let run_end = Instant::now() + per_run;
+                    match overall {
+                        Some(o) if o < run_end => (Some(o), overall_limit.unwrap_or(per_run)),
+                        _ => (Some(run_end), per_run),
+                    }
+                }
+                _ => (overall, overall_limit.unwrap_or_default()),
+            };
             span.record("attempts", runs.len() + 1);
-            tracing::info!(query_id = %id, "query started");
-            let (state, exec, states) = self.wait(&id, sql).await?;
-            in_flight.take();
+            let observed = match self
+                .run_once(statement, &token, deadline, limit, cancel)
+                .await
+            {
+                Ok(o) => o,
+                Err(e) => return Err(with_runs(&runs, e)),
+            };
+            let Observed {
+                id,
+                exec,
+                state,
+                states,
+            } = &observed;
+            span.record("query_id", id.as_str());
             span.record("state", field::display(state));
-            let stats =
-                QueryStats::from_sdk(exec.statistics.as_ref(), self.config.price_per_tb_usd);
+            let stats = QueryStats::from_sdk(exec.statistics.as_ref(), c.price_per_tb_usd);
             total_stats.add(&stats);
-            match state {
-                QueryState::Succeeded => {
-                    span.record("bytes_scanned", stats.data_scanned_bytes);
-                    tracing::info!(
-                        query_id = %id,
-                        bytes_scanned = stats.data_scanned_bytes,
-                        engine_ms = stats.engine_time.as_millis() as u64,
-                        queue_ms = stats.queue_time.as_millis() as u64,
-                        cost_usd = stats.cost_usd,
-                        "query succeeded"
-                    );
-                    runs.push(Run {
+            let run = |end: RunEnd| Run {
+                query_id: id.clone(),
+                client_request_token: token.clone(),
+                states: states.clone(),
+                stats,
+                end,
+            };
+            if *state == QueryState::Succeeded {
+                span.record("bytes_scanned", stats.data_scanned_bytes);
+                tracing::info!(
+                    query_id = %id,
+                    bytes_scanned = stats.data_scanned_bytes,
+                    engine_ms = stats.engine_time.as_millis() as u64,
+                    queue_ms = stats.queue_time.as_millis() as u64,
+                    cost_usd = stats.cost_usd,
+                    "query succeeded"
+                );
+                runs.push(run(RunEnd::Final));
+                let substatement_type = exec.substatement_type.clone();
+                let has_header =
+                    kind == StatementKind::Select || substatement_type.as_deref() == Some("SELECT");
+                return Ok(QueryOutcome {
+                    query_id: id.clone(),
+                    state: *state,
+                    statement_type: exec.statement_type.as_ref().map(|t| t.as_str().to_string()),
+                    substatement_type,
+                    stats,
+                    total_stats,
+                    runs,
+                    has_header,
+                    sql: sql.to_string(),
+                });
+            }
+            let qe = query_error(id, statement, &token, *state, exec);
+            let is_new = observed.is_new(call_started);
+            if !is_new
+                && qe.commit_state() == CommitState::NotCommitted
+                && replayed < MAX_REPLAYED_ATTEMPTS
+                && !cancelled()
+            {
+                // An earlier call's attempt under this token, finished without a commit:
+                // this call is the retry, so it moves on to the next attempt's token.
+                replayed += 1;
+                tracing::info!(query_id = %id, attempt, state = %state, "earlier attempt found finished without a commit; moving to the next token");
+                runs.push(run(RunEnd::Resubmitted(qe)));
+                attempt += 1;
+                continue;
+            }
+            if *state == QueryState::Cancelled {
+                tracing::warn!(query_id = %id, reason = ?qe.reason, "query cancelled");
+                return Err(with_runs(&runs, Error::Cancelled(Box::new(qe))));
+            }
+            if qe.needs_more_runs() {
+                maintenance_runs += 1;
+                runs.push(run(RunEnd::MoreRunsNeeded(qe.clone())));
+                if cancelled() {
+                    return Err(with_runs(&runs, Error::Failed(Box::new(qe))));
+                }
+                if maintenance_runs >= c.max_maintenance_runs {
+                    return Err(Error::MoreRunsExhausted {
+                        kind: qe.kind(),
+                        runs: maintenance_runs,
                         query_id: id.clone(),
-                        client_request_token: token,
-                        states,
-                        stats,
-                        end: RunEnd::Final,
-                    });
-                    let substatement_type = exec.substatement_type.clone();
-                    let has_header = statement.kind() == StatementKind::Select
-                        || substatement_type.as_deref() == Some("SELECT");
-                    return Ok(QueryOutcome {
-                        query_id: id,
-                        state,
-                        statement_type: exec
-                            .statement_type
-                            .as_ref()
-                            .map(|t| t.as_str().to_string()),
-                        substatement_type,
-                        stats,
-                        total_stats,
-                        runs,
-                        has_header,
                         sql: sql.to_string(),
+                        completed: runs,
                     });
                 }
-                QueryState::Cancelled => {
-                    let qe = query_error(&id, sql, state, &exec);
-                    tracing::warn!(query_id = %id, reason = ?qe.reason, "query cancelled");
-                    return Err(Error::Cancelled(Box::new(qe)));
-                }
-                _ => {
-                    let qe = query_error(&id, sql, QueryState::Failed, &exec);
-                    if qe.needs_more_runs() {
-                        maintenance_runs += 1;
-                        if maintenance_runs >= self.config.max_maintenance_runs {
-                            return Err(Error::MoreRunsExhausted {
-                                kind: qe.kind(),
-                                runs: maintenance_runs,
-                                query_id: id,
-                                sql: sql.to_string(),
-                            });
-                        }
-                        tracing::info!(query_id = %id, run = maintenance_runs, "more runs needed; running again");
-                        runs.push(Run {
-                            query_id: id,
-                            client_request_token: token,
-                            states,
-                            stats,
-                            end: RunEnd::MoreRunsNeeded(qe),
-                        });
-                        continue;
+                tracing::info!(query_id = %id, run = maintenance_runs, "more runs needed; running again");
+                attempt += 1;
+                continue;
+            }
+            let policy = Resubmit::for_kind(kind);
+            let may_resubmit = qe.is_retryable()
+                && qe.commit_state() == CommitState::NotCommitted
+                && resubmits < c.retry.max_resubmits
+                && !cancelled()
+                && policy != Resubmit::Never
+                && (policy != Resubmit::AfterCleanup || self.before_resubmit.is_some());
+            if !may_resubmit {
+                tracing::warn!(query_id = %id, kind = ?qe.kind(), reason = ?qe.reason, commit = ?qe.commit_state(), "query failed");
+                return Err(with_runs(&runs, Error::Failed(Box::new(qe))));
+            }
+            resubmits += 1;
+            let delay = crate::config::jittered(c.retry.backoff_cap(resubmits));
+            if remaining(deadline).is_some_and(|left| left <= delay) {
+                tracing::warn!(query_id = %id, "query failed with a retryable error; no time left to resubmit it");
+                return Err(with_runs(&runs, Error::Failed(Box::new(qe))));
+            }
+            if policy == Resubmit::AfterCleanup {
+                if let Some(hook) = &self.before_resubmit {
+                    if let Err(e) = hook.before_resubmit(self, statement, &qe).await {
+                        return Err(with_runs(
+                            &runs,
+                            Error::Cleanup {
+                                failure: Box::new(qe),
+                                cleanup: Box::new(e),
+                            },
+                        ));
                     }
-                    if qe.is_retryable() && resubmits < self.config.retry.max_resubmits {
-                        resubmits += 1;
-                        let cap = self.config.retry.backoff_cap(resubmits);
-                        // "Equal jitter": half fixed, half random, so a retry never fires at once.
-                        let jitter = Duration::try_from_secs_f64(
-                            cap.as_secs_f64() * random_fraction() / 2.0,
-                        )
-                        .unwrap_or_default();
-                        let delay = (cap / 2).saturating_add(jitter);
-                        tracing::warn!(
-                            query_id = %id,
-                            kind = ?qe.kind(),
-                            reason = ?qe.reason,
-                            resubmit = resubmits,
-                            delay_ms = delay.as_millis() as u64,
-                            "query failed with a retryable error; resubmitting with a fresh token"
-                        );
-                        runs.push(Run {
-                            query_id: id,
-                            client_request_token: token,
-                            states,
-                            stats,
-                            end: RunEnd::Resubmitted(qe),
-                        });
-                        tokio::time::sleep(delay).await;
-                        continue;
-                    }
-                    tracing::warn!(query_id = %id, kind = ?qe.kind(), reason = ?qe.reason, "query failed");
-                    return Err(Error::Failed(Box::new(qe)));
                 }
             }
+            tracing::warn!(
+                query_id = %id,
+                kind = ?qe.kind(),
+                reason = ?qe.reason,
+                resubmit = resubmits,
+                delay_ms = delay.as_millis() as u64,
+                "query failed with a retryable error that committed nothing; resubmitting with a new token"
+            );
+            runs.push(run(RunEnd::Resubmitted(qe.clone())));
+            self.sleep_or_cancel(delay, cancel).await;
+            if cancelled() {
+                return Err(with_runs(&runs, Error::Failed(Box::new(qe))));
+            }
+            attempt += 1;
+        }
+    }
+
+    /// Starts (or finds) the execution for `token` and observes it to its end.
+    async fn run_once(
+        &self,
+        statement: &Statement,
+        token: &str,
+        deadline: Option<Instant>,
+        limit: Duration,
+        cancel: Option<&CancelHandle>,
+    ) -> Result<Observed> {
+        let id = self
+            .start_resolving(statement, token, deadline, limit)
+            .await?;
+        tracing::info!(query_id = %id, "query started");
+        let in_flight = InFlight::default();
+        in_flight.set(&id);
+        let guard = StopOnDrop {
+            client: self.client.clone(),
+            in_flight: in_flight.clone(),
+        };
+        let result = self
+            .observe(statement, &id, token, deadline, limit, cancel)
+            .await;
+        // Returned (with a final state or an error): nothing to stop on drop.
+        in_flight.take();
+        drop(guard);
+        result
+    }
+
+    /// `StartQueryExecution`, sending the same token again after failures that may
+    /// have created the query, until Athena answers or the deadline passes.
+    async fn start_resolving(
+        &self,
+        statement: &Statement,
+        token: &str,
+        deadline: Option<Instant>,
+        limit: Duration,
+    ) -> Result<String> {
+        let mut failures = 0u32;
+        // Whether an earlier attempt may have created the query.
+        let mut maybe_created = false;
+        loop {
+            let attempt = self.start(statement, token);
+            let result = match deadline {
+                Some(d) => tokio::time::timeout_at(d, attempt).await.ok(),
+                None => Some(attempt.await),
+            };
+            let err = match result {
+                Some(Ok(id)) => return Ok(id),
+                Some(Err(e)) => e,
+                None => {
+                    return Err(Error::Timeout {
+                        query_id: None,
+                        client_request_token: Some(token.to_string()),
+                        sql: statement.sql().to_string(),
+                        elapsed: limit,
+                        stop_sent: false,
+                        // The call was cut off mid-flight: it may have created the query.
+                        commit_state: CommitState::Unknown,
+                    });
+                }
+            };
+            let mut err = match err {
+                Error::Api(a) => a,
+                other => return Err(other),
+            };
+            maybe_created |= err.class == ApiErrorClass::Transient;
+            err.commit_state = if maybe_created || err.is_retryable() {
+                CommitState::Unknown
+            } else {
+                CommitState::NotCommitted
+            };
+            failures += 1;
+            let delay = self.config.api_backoff.delay(failures);
+            let out_of_time = remaining(deadline).is_some_and(|left| left <= delay);
+            if !err.is_retryable() || out_of_time {
+                tracing::warn!(error = %err, failures, "StartQueryExecution failed");
+                return Err(Error::Api(err));
+            }
+            tracing::warn!(error = %err, failures, delay_ms = delay.as_millis() as u64, "StartQueryExecution failed; sending the same token again");
+            tokio::time::sleep(delay).await;
         }
     }
 
@@ -417,37 +794,144 @@ impl AthenaExecutor {
                     .build(),
             );
         }
-        let out = req
-            .send()
-            .await
-            .map_err(|e| api_error("StartQueryExecution", e, None, Some(statement.sql())))?;
+        let out = req.send().await.map_err(|e| {
+            Error::Api(Box::new(api_error(
+                "StartQueryExecution",
+                e,
+                Ctx {
+                    statement: Some(statement),
+                    token: Some(token),
+                    ..Ctx::default()
+                },
+            )))
+        })?;
         out.query_execution_id.ok_or(Error::Protocol {
             operation: "StartQueryExecution",
             message: "no QueryExecutionId in the response".into(),
         })
     }
 
-    /// Polls until the query reaches a terminal state.
-    async fn wait(
+    async fn sleep_or_cancel(&self, d: Duration, cancel: Option<&CancelHandle>) {
+        match cancel {
+            Some(c) if !c.is_cancelled() => {
+                let sleep = pin!(tokio::time::sleep(d));
+                let woken = pin!(c.cancelled());
+                let _ = future::select(sleep, woken).await;
+            }
+            _ => tokio::time::sleep(d).await,
+        }
+    }
+
+    /// Polls until the query reaches a terminal state. Failed polls are retried; the
+    /// query is stopped only when the deadline passes or on cancel.
+    async fn observe(
         &self,
+        statement: &Statement,
         id: &str,
-        sql: &str,
-    ) -> Result<(QueryState, QueryExecution, Vec<QueryState>)> {
-        let mut delays = self.config.poll.delays();
+        token: &str,
+        deadline: Option<Instant>,
+        limit: Duration,
+        cancel: Option<&CancelHandle>,
+    ) -> Result<Observed> {
+        let c = &self.config;
+        let mut delays = c.poll.delays();
         let mut last: Option<QueryState> = None;
         let mut states = Vec::new();
         let mut polls = 0u32;
+        let mut failures = 0u32;
+        let mut stopping: Option<Stopping> = None;
+        let timed_out = |stop_sent: bool, commit_state: CommitState| Error::Timeout {
+            query_id: Some(id.to_string()),
+            client_request_token: Some(token.to_string()),
+            sql: statement.sql().to_string(),
+            elapsed: limit,
+            stop_sent,
+            commit_state,
+        };
+        let mut delay = delays.next().unwrap_or(c.poll.max);
         loop {
-            let delay = delays.next().unwrap_or(self.config.poll.max);
-            tokio::time::sleep(delay).await;
+            // Sleep until the next poll, but not past the deadline, and wake on cancel.
+            let wake_by = match stopping {
+                Some(Stopping::Timeout { grace_end, .. }) => Some(grace_end),
+                _ => deadline,
+            };
+            let nap = match remaining(wake_by) {
+                Some(left) => delay.min(left),
+                None => delay,
+            };
+            self.sleep_or_cancel(nap, cancel).await;
+
+            if let Some(Stopping::Timeout {
+                grace_end,
+                stop_sent,
+            }) = stopping
+            {
+                if Instant::now() >= grace_end {
+                    tracing::warn!(query_id = %id, "stopped query's final state not seen in time");
+                    return Err(timed_out(stop_sent, CommitState::Unknown));
+                }
+            } else if deadline.is_some_and(|d| Instant::now() >= d) {
+                let grace_end = Instant::now() + c.stop_grace;
+                let stop_sent = self.stop_with_retries(id, grace_end).await;
+                tracing::warn!(query_id = %id, stop_sent, ?limit, "query timed out; stopped it, awaiting its final state");
+                stopping = Some(Stopping::Timeout {
+                    grace_end,
+                    stop_sent,
+                });
+            } else if stopping.is_none() && cancel.is_some_and(CancelHandle::is_cancelled) {
+                let until = deadline.unwrap_or_else(|| Instant::now() + c.stop_grace);
+                let stop_sent = self.stop_with_retries(id, until).await;
+                tracing::warn!(query_id = %id, stop_sent, "cancelled; stopped the query, awaiting its final state");
+                stopping = Some(Stopping::Cancel);
+            }
+
             polls += 1;
-            let out = self
+            let poll = self
                 .client
                 .get_query_execution()
                 .query_execution_id(id)
-                .send()
-                .await
-                .map_err(|e| api_error("GetQueryExecution", e, Some(id), Some(sql)))?;
+                .send();
+            let limit_at = match stopping {
+                Some(Stopping::Timeout { grace_end, .. }) => Some(grace_end),
+                _ => deadline,
+            };
+            let answer = match limit_at {
+                Some(t) => match tokio::time::timeout_at(t, poll).await {
+                    Ok(a) => a,
+                    // Cut off by the deadline: the loop's head handles it.
+                    Err(_) => {
+                        delay = Duration::ZERO;
+                        continue;
+                    }
+                },
+                None => poll.await,
+            };
+            let out = match answer {
+                Ok(out) => out,
+                Err(e) => {
+                    let err = api_error(
+                        "GetQueryExecution",
+                        e,
+                        Ctx {
+                            statement: Some(statement),
+                            query_id: Some(id),
+                            token: Some(token),
+                            commit_state: Some(CommitState::Unknown),
+                        },
+                    );
+                    if !err.is_retryable() {
+                        tracing::warn!(query_id = %id, error = %err, "GetQueryExecution failed; the query was not stopped, its outcome is unknown");
+                        return Err(Error::Api(Box::new(err)));
+                    }
+                    failures += 1;
+                    let backoff = c.api_backoff.delay(failures);
+                    tracing::debug!(query_id = %id, error = %err, failures, "GetQueryExecution failed; polling again");
+                    delay = backoff.max(delays.next().unwrap_or(c.poll.max));
+                    continue;
+                }
+            };
+            failures = 0;
+            delay = delays.next().unwrap_or(c.poll.max);
             let Some(exec) = out.query_execution else {
                 return Err(Error::Protocol {
                     operation: "GetQueryExecution",
@@ -460,9 +944,22 @@ impl AthenaExecutor {
                 last = Some(state);
                 states.push(state);
             }
-            if state.is_terminal() {
-                return Ok((state, exec, states));
+            if !state.is_terminal() {
+                continue;
             }
+            if let Some(Stopping::Timeout { stop_sent, .. }) = stopping {
+                let commit_state = match state {
+                    QueryState::Succeeded => CommitState::Committed,
+                    _ => query_error(id, statement, token, state, &exec).commit_state(),
+                };
+                return Err(timed_out(stop_sent, commit_state));
+            }
+            return Ok(Observed {
+                id: id.to_string(),
+                exec,
+                state,
+                states,
+            });
         }
     }
 
@@ -473,8 +970,34 @@ impl AthenaExecutor {
             .query_execution_id(query_id)
             .send()
             .await
-            .map_err(|e| api_error("StopQueryExecution", e, Some(query_id), None))?;
+            .map_err(|e| {
+                Error::Api(Box::new(api_error(
+                    "StopQueryExecution",
+                    e,
+                    Ctx::query(query_id, CommitState::Unknown),
+                )))
+            })?;
         Ok(())
+    }
+
+    /// `StopQueryExecution`, retried on throttling and transient failures until `until`.
+    async fn stop_with_retries(&self, id: &str, until: Instant) -> bool {
+        let mut failures = 0u32;
+        loop {
+            let err = match tokio::time::timeout_at(until, self.stop(id)).await {
+                Ok(Ok(())) => return true,
+                Ok(Err(e)) => e,
+                Err(_) => return false,
+            };
+            failures += 1;
+            let delay = self.config.api_backoff.delay(failures);
+            let retry = err.api_error().is_some_and(ApiError::is_retryable);
+            if !retry || Instant::now() + delay >= until {
+                tracing::warn!(query_id = %id, error = %err, "StopQueryExecution failed");
+                return false;
+            }
+            tokio::time::sleep(delay).await;
+        }
     }
 
     /// The rows of a finished query, page by page (`GetQueryResults`, `page_size` rows
@@ -500,6 +1023,8 @@ impl AthenaExecutor {
             done: bool,
             has_header: bool,
             columns: Option<Arc<Columns>>,
+            backoff: crate::config::Backoff,
+            retry_for: Duration,
         }
         let pager = Pager {
             client: self.client.clone(),
@@ -510,20 +1035,42 @@ impl AthenaExecutor {
             done: false,
             has_header,
             columns: None,
+            backoff: self.config.api_backoff,
+            // Throttled or failed pages are retried this long (the timeout, or 5 min).
+            retry_for: self.config.timeout.unwrap_or(Duration::from_secs(300)),
         };
         stream::try_unfold(pager, |mut p| async move {
             if p.done {
                 return Ok::<_, Error>(None);
             }
-            let out = p
-                .client
-                .get_query_results()
-                .query_execution_id(&p.id)
-                .max_results(p.page_size)
-                .set_next_token(p.next_token.take())
-                .send()
-                .await
-                .map_err(|e| api_error("GetQueryResults", e, Some(&p.id), None))?;
+            let started = Instant::now();
+            let mut failures = 0u32;
+            let out = loop {
+                let answer = p
+                    .client
+                    .get_query_results()
+                    .query_execution_id(&p.id)
+                    .max_results(p.page_size)
+                    .set_next_token(p.next_token.clone())
+                    .send()
+                    .await;
+                let e = match answer {
+                    Ok(out) => break out,
+                    // The query succeeded before its results were read.
+                    Err(e) => api_error(
+                        "GetQueryResults",
+                        e,
+                        Ctx::query(&p.id, CommitState::Committed),
+                    ),
+                };
+                failures += 1;
+                let delay = p.backoff.delay(failures);
+                if !e.is_retryable() || started.elapsed() + delay > p.retry_for {
+                    return Err(Error::Api(Box::new(e)));
+                }
+                tracing::debug!(query_id = %p.id, error = %e, failures, "GetQueryResults failed; reading the page again");
+                tokio::time::sleep(delay).await;
+            };
             p.next_token = out.next_token;
             p.done = p.next_token.is_none();
             let result_set = out
@@ -541,7 +1088,8 @@ impl AthenaExecutor {
         .try_flatten()
     }
 
-    /// The rows of a finished query decoded into `T`.
+    /// The rows of a finished query decoded into `T`: any [`FromRow`] type (a table
+    /// record, a `#[derive(FromRow)]` projection, a tuple, [`Row`]).
     pub fn decode<T: FromRow + Send + 'static>(
         &self,
         outcome: &QueryOutcome,
@@ -552,37 +1100,10 @@ impl AthenaExecutor {
                 T::from_row_owned(row).map_err(|source| Error::Decode {
                     query_id: id.clone(),
                     row: n as u64,
-                    source,
+                    source: Box::new(source),
                 })
             })
         })
-    }
-
-    /// The rows of a finished query decoded into a table record type (what
-    /// `#[derive(IcebergTable)]` implements).
-    pub fn decode_records<T: IcebergTable + Send + 'static>(
-        &self,
-        outcome: &QueryOutcome,
-    ) -> impl Stream<Item = Result<T>> + Send + 'static {
-        let id = outcome.query_id.clone();
-        self.rows(outcome).enumerate().map(move |(n, r)| {
-            r.and_then(|row| {
-                T::from_row(&row.as_record()).map_err(|e| Error::Decode {
-                    query_id: id.clone(),
-                    row: n as u64,
-                    source: DecodeError::Record(Box::new(e)),
-                })
-            })
-        })
-    }
-
-    /// Runs `statement` and collects its rows decoded into a table record type.
-    pub async fn query_records<T: IcebergTable + Send + 'static>(
-        &self,
-        statement: &Statement,
-    ) -> Result<Vec<T>> {
-        let outcome = self.execute(statement).await?;
-        self.decode_records::<T>(&outcome).try_collect().await
     }
 
     /// Runs `statement` and collects its rows decoded into `T`.
@@ -615,14 +1136,17 @@ pub fn rows_from_result_set(
                 .and_then(|m| m.column_info)
                 .unwrap_or_default()
                 .into_iter()
-                .map(|c| ColumnMeta {
-                    nullable: c.nullable.as_ref().and_then(|n| match n.as_str() {
+                .map(|c| {
+                    let nullable = c.nullable.as_ref().and_then(|n| match n.as_str() {
                         "NULLABLE" => Some(true),
                         "NOT_NULL" => Some(false),
                         _ => None,
-                    }),
-                    name: c.name,
-                    type_name: c.r#type,
+                    });
+                    // 0 means "not given" in the SDK's ColumnInfo.
+                    let size = |n: i32| u32::try_from(n).ok().filter(|n| *n > 0);
+                    ColumnMeta::new(c.name, c.r#type)
+                        .with_nullable(nullable)
+                        .with_precision_scale(size(c.precision), size(c.scale))
                 })
                 .collect();
             let c = Arc::new(Columns::new(meta));

@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! use iceberg_sql::prelude::*;
-//! use iceberg_sql_athena::{AthenaExecutor, DecodeError, EnsureOptions, ExecutorConfig, FromRow, Row};
+//! use iceberg_sql_athena::{AthenaExecutor, EnsureOptions, ExecutorConfig, FromRow, Row};
 //! use futures::TryStreamExt;
 //!
 //! # async fn run(sdk_config: aws_types::SdkConfig) -> Result<(), Box<dyn std::error::Error>> {
@@ -27,39 +27,45 @@
 //! println!("{report}; cost ${:.6}", report.total_stats().cost_usd);
 //!
 //! // Results of a SELECT (built with a SELECT builder) decode into your own type:
+//! #[derive(FromRow)]
 //! struct Event { event_id: String, payload: Option<String> }
-//! impl FromRow for Event {
-//!     fn from_row(row: &Row) -> Result<Self, DecodeError> {
-//!         Ok(Event { event_id: row.try_get("event_id")?, payload: row.try_get("payload")? })
-//!     }
-//! }
 //! # let select = table.create_table().build()?;
 //! let outcome = executor.execute(&select).await?;
 //! let events: Vec<Event> = executor.decode::<Event>(&outcome).try_collect().await?;
+//! # let _ = Row::untyped(["x"], vec![None]);
 //! # Ok(()) }
 //! ```
 
 #![warn(missing_docs)]
 
+mod api_error;
+mod append;
 mod config;
 mod error;
 mod executor;
 mod lifecycle;
 mod outcome;
-mod row;
 mod token;
 
-pub use config::{Encryption, ExecutorConfig, PollConfig, RetryPolicy};
-pub use error::{
-    AppendError, DecodeError, Error, ErrorCategory, FailureKind, QueryError, QueryState, Result,
+pub use append::{
+    AppendError, AppendOptions, AppendProgress, AppendReport, BatchReport, BatchState,
 };
-pub use executor::{rows_from_result_set, AthenaExecutor};
+pub use config::{Backoff, Encryption, ExecutorConfig, PollConfig, Resubmit, RetryPolicy};
+pub use error::{
+    ApiError, ApiErrorClass, CommitState, Error, ErrorCategory, FailureKind, QueryError,
+    QueryState, Result, AFTER_WRITE_ERROR_TYPES,
+};
+pub use executor::{
+    rows_from_result_set, AthenaExecutor, BeforeResubmit, CancelHandle, ExecuteOptions,
+};
+/// Result rows and decoding: the core crate's one row model, re-exported (`FromRow` is
+/// both the trait and its derive).
+pub use iceberg_sql::record::{ColumnMeta, Columns, Row};
+pub use iceberg_sql::FromRow;
 pub use lifecycle::{
-    AppendProgress, EnsureOptions, EnsureReport, LiveDefinition, MaintenanceOptions,
-    MaintenanceReport,
+    EnsureOptions, EnsureReport, LiveDefinition, MaintenanceOptions, MaintenanceReport,
 };
 pub use outcome::{estimate_cost_usd, QueryOutcome, QueryStats, Run, RunEnd, BYTES_PER_TB};
-pub use row::{ColumnMeta, Columns, FromCell, FromRow, Row};
 
 /// The SDK this crate is built on, re-exported so callers use the same version.
 pub use aws_sdk_athena;

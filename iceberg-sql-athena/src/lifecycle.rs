@@ -5,33 +5,16 @@
 use std::fmt;
 
 use futures::TryStreamExt;
-
 use iceberg_sql::evolve::{
     evolve, parse_show_create_table, Change, EvolutionPlan, EvolutionStep, EvolveOptions,
 };
 use iceberg_sql::maintenance::VacuumRetention;
-use iceberg_sql::{
-    Dialect, IcebergTable, Statement, StatementKind, TableDef, TableName, TableStatements,
-};
+use iceberg_sql::record::Row;
+use iceberg_sql::{Dialect, IcebergTable, Statement, StatementKind, TableDef, TableName};
 
-use crate::error::{AppendError, Error, QueryError, Result};
+use crate::error::{Error, QueryError, Result};
 use crate::executor::AthenaExecutor;
-use crate::outcome::{QueryOutcome, QueryStats};
-use crate::row::Row;
-
-/// Progress of [`AthenaExecutor::append`], reported after each batch.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct AppendProgress {
-    /// Batches finished so far (1-based count).
-    pub done: usize,
-    /// Batches in total.
-    pub total: usize,
-    /// The execution of the batch that just finished.
-    pub query_id: String,
-    /// Its statistics.
-    pub stats: QueryStats,
-}
+use crate::outcome::{QueryOutcome, QueryStats, Run};
 
 /// What [`AthenaExecutor::ensure_table`] may do to an existing table.
 ///
@@ -300,7 +283,7 @@ impl AthenaExecutor {
     /// 3. A plan with breaking steps that `options` does not allow is refused
     ///    ([`Error::BreakingChange`]); nothing runs.
     /// 4. The plan's statements run in order, each once (a statement is resubmitted
-    ///    only after a retryable `FAILED`, which commits nothing). The first failure
+    ///    only after a retryable `FAILED` that committed nothing). The first failure
     ///    stops the run and is returned; the steps before it are committed, and calling
     ///    `ensure_table` again plans only what is still missing.
     ///
@@ -399,62 +382,6 @@ impl AthenaExecutor {
         Ok(outcomes)
     }
 
-    /// Submits `batches` (e.g. `INSERT` statements each under the query size limit) in
-    /// order, each once (a batch is resubmitted only after a retryable `FAILED`, which
-    /// commits nothing), and reports progress after each. Stops at the first error and
-    /// returns it with the outcomes of the batches that did finish, in an
-    /// [`AppendError`].
-    pub async fn append(
-        &self,
-        batches: &[Statement],
-        mut progress: impl FnMut(&AppendProgress),
-    ) -> std::result::Result<Vec<QueryOutcome>, AppendError> {
-        let total = batches.len();
-        let mut outcomes = Vec::with_capacity(total);
-        for (i, batch) in batches.iter().enumerate() {
-            match self.execute(batch).await {
-                Ok(outcome) => {
-                    progress(&AppendProgress {
-                        done: i + 1,
-                        total,
-                        query_id: outcome.query_id.clone(),
-                        stats: outcome.stats,
-                    });
-                    outcomes.push(outcome);
-                }
-                Err(error) => {
-                    return Err(AppendError {
-                        completed: outcomes,
-                        failed_batch: i,
-                        total,
-                        error,
-                    })
-                }
-            }
-        }
-        Ok(outcomes)
-    }
-
-    /// Appends `rows` to `T`'s table: `INSERT ... VALUES` batches that each fit
-    /// Athena's query size limit and its 100-partitions-per-INSERT limit, submitted as
-    /// [`append`](Self::append) does.
-    pub async fn append_rows<T: IcebergTable>(
-        &self,
-        rows: &[T],
-        progress: impl FnMut(&AppendProgress),
-    ) -> std::result::Result<Vec<QueryOutcome>, AppendError> {
-        let batches = T::insert(rows)
-            .max_partitions(100)
-            .batches()
-            .map_err(|e| AppendError {
-                completed: Vec::new(),
-                failed_batch: 0,
-                total: 0,
-                error: e.into(),
-            })?;
-        self.append(&batches, progress).await
-    }
-
     /// Maintenance of `table`: `OPTIMIZE ... REWRITE DATA USING BIN_PACK` until done;
     /// with a retention in `options`, `ALTER TABLE ... SET TBLPROPERTIES
     /// ('vacuum_max_snapshot_age_seconds'=...)` once; then `VACUUM` until done.
@@ -481,7 +408,11 @@ impl AthenaExecutor {
     }
 
     /// Table maintenance: runs `optimize` until Athena stops answering
-    /// `ICEBERG_OPTIMIZE_MORE_RUNS_NEEDED` (bounded), then `vacuum` likewise.
+    /// `ICEBERG_OPTIMIZE_MORE_RUNS_NEEDED` (bounded), then `vacuum` likewise. Each run
+    /// has the executor's timeout, each statement's runs together the
+    /// `maintenance_deadline`. A failure after some runs completed is
+    /// [`Error::MaintenanceIncomplete`] listing them (OPTIMIZE's, the retention's,
+    /// VACUUM's).
     pub async fn maintain(
         &self,
         optimize: &Statement,
@@ -520,12 +451,46 @@ impl AthenaExecutor {
                 vacuum.kind().name()
             )));
         }
-        let optimize = self.execute(optimize).await?;
+        // Each step's completed runs are kept, so a failure says what was done.
+        let mut completed: Vec<Run> = Vec::new();
+        let fail = |completed: &mut Vec<Run>, e: Error| -> Error {
+            match e {
+                Error::MaintenanceIncomplete {
+                    completed: runs,
+                    error,
+                } => {
+                    completed.extend(runs);
+                    Error::MaintenanceIncomplete {
+                        completed: std::mem::take(completed),
+                        error,
+                    }
+                }
+                e if completed.is_empty() => e,
+                e => Error::MaintenanceIncomplete {
+                    completed: std::mem::take(completed),
+                    error: Box::new(e),
+                },
+            }
+        };
+        let optimize = match self.execute(optimize).await {
+            Ok(o) => o,
+            Err(e) => return Err(fail(&mut completed, e)),
+        };
+        completed.extend(optimize.runs.iter().cloned());
         let retention = match alter {
-            Some(a) => Some(self.execute(a).await?),
+            Some(a) => match self.execute(a).await {
+                Ok(o) => {
+                    completed.extend(o.runs.iter().cloned());
+                    Some(o)
+                }
+                Err(e) => return Err(fail(&mut completed, e)),
+            },
             None => None,
         };
-        let vacuum = self.execute(vacuum).await?;
+        let vacuum = match self.execute(vacuum).await {
+            Ok(o) => o,
+            Err(e) => return Err(fail(&mut completed, e)),
+        };
         Ok(MaintenanceReport {
             optimize,
             retention,

@@ -9,8 +9,9 @@ use aws_smithy_types::body::SdkBody;
 use common::*;
 use futures::TryStreamExt;
 use iceberg_sql_athena::{
-    AthenaExecutor, DecodeError, Encryption, Error, ErrorCategory, ExecutorConfig, FailureKind,
-    FromRow, PollConfig, QueryState, RetryPolicy, Row, RunEnd,
+    ApiErrorClass, AppendOptions, AthenaExecutor, BatchState, CommitState, Encryption, Error,
+    ErrorCategory, ExecutorConfig, FailureKind, FromRow, PollConfig, QueryState, RetryPolicy, Row,
+    RunEnd,
 };
 use serde_json::{json, Value};
 
@@ -110,8 +111,15 @@ async fn cancelled_query_is_an_error_with_its_reason() {
 
 #[tokio::test(start_paused = true)]
 async fn timeout_stops_the_query_once_and_reports_it() {
+    // The fake never finishes the query, not even after the stop: the final state is
+    // awaited for `stop_grace`, then the timeout says the outcome is unknown.
     let fake = scripted(|_, _| execution("q-1", "RUNNING"));
-    let ex = AthenaExecutor::new(fake.client(), config().timeout(Duration::from_secs(5)));
+    let ex = AthenaExecutor::new(
+        fake.client(),
+        config()
+            .timeout(Duration::from_secs(5))
+            .stop_grace(Duration::from_secs(3)),
+    );
     let started = tokio::time::Instant::now();
     let err = ex.execute(&create_stmt()).await.unwrap_err();
     let waited = started.elapsed();
@@ -121,25 +129,71 @@ async fn timeout_stops_the_query_once_and_reports_it() {
             stop_sent,
             elapsed,
             sql,
+            commit_state,
+            client_request_token,
         } => {
             assert_eq!(query_id.as_deref(), Some("q-1"));
             assert!(stop_sent);
             assert_eq!(*elapsed, Duration::from_secs(5));
             assert!(sql.starts_with("CREATE TABLE IF NOT EXISTS"));
+            assert_eq!(*commit_state, CommitState::Unknown);
+            let sent = fake.bodies("StartQueryExecution");
+            assert_eq!(
+                client_request_token.as_deref(),
+                sent[0]["ClientRequestToken"].as_str()
+            );
         }
         other => panic!("expected Timeout, got {other:?}"),
     }
     assert!(err.is_timeout());
+    assert!(err.outcome_unknown());
     assert!(
-        waited >= Duration::from_secs(5) && waited < Duration::from_secs(6),
+        waited >= Duration::from_secs(8) && waited < Duration::from_secs(9),
         "{waited:?}"
     );
     // Give a (wrongly) spawned second stop a chance to show up.
     tokio::time::sleep(Duration::from_secs(1)).await;
     let stops = fake.bodies("StopQueryExecution");
     assert_eq!(stops, vec![json!({"QueryExecutionId": "q-1"})]);
-    // Polls at 0.1, 0.3, 0.7, 1.5 s (doubling), then every 1 s (cap): 2.5, 3.5, 4.5.
-    assert_eq!(fake.count("GetQueryExecution"), 7);
+    // Polls at 0.1, 0.3, 0.7, 1.5 s (doubling), then every 1 s (cap): 2.5, 3.5, 4.5;
+    // the stop at 5 s, then polls for the final state until 8 s.
+    let calls = fake.calls();
+    let stop_at = calls
+        .iter()
+        .position(|c| c.op == "StopQueryExecution")
+        .unwrap();
+    let polls_before = calls[..stop_at]
+        .iter()
+        .filter(|c| c.op == "GetQueryExecution")
+        .count();
+    assert_eq!(polls_before, 7);
+    assert!(fake.count("GetQueryExecution") > polls_before);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timed_out_query_seen_cancelled_did_not_commit() {
+    let stopped = Arc::new(Mutex::new(false));
+    let s2 = stopped.clone();
+    let fake = FakeAthena::new(move |call| match call.op.as_str() {
+        "StartQueryExecution" => ok(json!({"QueryExecutionId": "q-1"})),
+        "StopQueryExecution" => {
+            *s2.lock().unwrap() = true;
+            ok(json!({}))
+        }
+        _ if *s2.lock().unwrap() => ok(execution("q-1", "CANCELLED")),
+        _ => ok(execution("q-1", "RUNNING")),
+    });
+    let ex = AthenaExecutor::new(fake.client(), config().timeout(Duration::from_secs(2)));
+    let err = ex.execute(&create_stmt()).await.unwrap_err();
+    assert!(*stopped.lock().unwrap());
+    assert!(matches!(
+        err,
+        Error::Timeout {
+            commit_state: CommitState::NotCommitted,
+            ..
+        }
+    ));
+    assert!(!err.outcome_unknown());
 }
 
 #[tokio::test(start_paused = true)]
@@ -393,7 +447,7 @@ struct Event {
 }
 
 impl FromRow for Event {
-    fn from_row(row: &Row) -> Result<Self, DecodeError> {
+    fn from_row(row: &Row) -> iceberg_sql::Result<Self> {
         Ok(Event {
             event_id: row.try_get("event_id")?,
             payload: row.try_get("payload")?,
@@ -476,6 +530,11 @@ async fn three_pages_decode_with_nulls_and_empty_strings_kept_apart() {
     assert_eq!(rows[1].get("payload"), Some(Some("")));
     assert_eq!(rows[4].get("event_id"), Some(Some("")));
     assert_eq!(rows[0].columns().as_slice()[1].nullable, Some(true));
+    assert_eq!(rows[0].columns().as_slice()[2].type_name, "bigint");
+    assert_eq!(
+        rows[0].columns().iceberg_type(2),
+        Some(&iceberg_sql::IcebergType::Long)
+    );
 
     let decoded: Vec<Event> = ex.decode::<Event>(&outcome).try_collect().await.unwrap();
     let ev = |id: &str, p: Option<&str>, n| Event {
@@ -522,14 +581,7 @@ async fn decode_errors_name_the_row_and_column() {
         } => {
             assert_eq!(query_id, "q-1");
             assert_eq!(row, 0);
-            assert_eq!(
-                source,
-                DecodeError::Parse {
-                    column: "n".into(),
-                    value: "n".into(),
-                    expected: "i64"
-                }
-            );
+            assert_eq!(source.message(), "column `n`: `n` is not a long value");
         }
         other => panic!("expected Decode, got {other:?}"),
     }
@@ -601,20 +653,17 @@ async fn api_errors_are_typed_and_not_resubmitted() {
     let ex = AthenaExecutor::new(fake.client(), config());
     let err = ex.execute(&create_stmt()).await.unwrap_err();
     match &err {
-        Error::Api {
-            operation,
-            code,
-            message,
-            sql,
-            ..
-        } => {
-            assert_eq!(*operation, "StartQueryExecution");
-            assert_eq!(code.as_deref(), Some("InvalidRequestException"));
-            assert!(message.contains("WorkGroup does not exist"), "{message}");
-            assert!(sql.as_deref().unwrap().starts_with("CREATE TABLE"));
+        Error::Api(a) => {
+            assert_eq!(a.operation, "StartQueryExecution");
+            assert_eq!(a.code.as_deref(), Some("InvalidRequestException"));
+            assert_eq!(a.message, "WorkGroup does not exist");
+            assert!(a.sql.as_deref().unwrap().starts_with("CREATE TABLE"));
+            assert_eq!(a.class, ApiErrorClass::Rejected);
         }
         other => panic!("expected Api, got {other:?}"),
     }
+    // Rejected: nothing was created, nothing is retried.
+    assert_eq!(err.commit_state(), CommitState::NotCommitted);
     assert_eq!(fake.count("StartQueryExecution"), 1);
 }
 
@@ -635,13 +684,14 @@ async fn lifecycle_helpers() {
     // append: each batch once, in order, progress after each.
     let batches = vec![create_stmt(), drop_stmt(), create_stmt()];
     let mut seen = Vec::new();
-    let outcomes = ex
-        .append(&batches, |p| {
+    let report = ex
+        .append(&batches, AppendOptions::new("helpers"), |p| {
             seen.push((p.done, p.total, p.query_id.clone()))
         })
         .await
         .unwrap();
-    assert_eq!(outcomes.len(), 3);
+    assert_eq!(report.outcomes().len(), 3);
+    assert!(report.batches.iter().all(|b| b.rows.is_none()));
     assert_eq!(
         seen,
         vec![
@@ -703,9 +753,21 @@ async fn append_stops_at_the_first_failure_and_says_what_committed() {
     let ex = AthenaExecutor::new(fake.client(), config());
     let batches = vec![create_stmt(), drop_stmt(), create_stmt()];
     let mut progress = 0;
-    let err = ex.append(&batches, |_| progress += 1).await.unwrap_err();
+    let err = ex
+        .append(&batches, AppendOptions::new("stops"), |_| progress += 1)
+        .await
+        .unwrap_err();
     assert_eq!(progress, 1);
-    assert_eq!(err.completed.len(), 1);
+    let states: Vec<BatchState> = err.report.batches.iter().map(|b| b.state).collect();
+    assert_eq!(
+        states,
+        [
+            BatchState::Committed,
+            BatchState::NotCommitted,
+            BatchState::NotSent
+        ]
+    );
+    assert_eq!(err.report.batches[1].query_id.as_deref(), Some("q-2"));
     assert_eq!(err.failed_batch, 1);
     assert_eq!(
         err.error.query_error().unwrap().kind(),
@@ -719,7 +781,7 @@ async fn append_stops_at_the_first_failure_and_says_what_committed() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_query_that_can_no_longer_be_observed_is_stopped() {
+async fn a_query_that_can_no_longer_be_observed_is_not_stopped_and_its_outcome_is_unknown() {
     let fake = FakeAthena::new(|call| match call.op.as_str() {
         "StartQueryExecution" => ok(json!({"QueryExecutionId": "q-1"})),
         "GetQueryExecution" => aws_error(400, "AccessDeniedException", "not allowed"),
@@ -729,19 +791,19 @@ async fn a_query_that_can_no_longer_be_observed_is_stopped() {
     let ex = AthenaExecutor::new(fake.client(), config());
     let err = ex.execute(&create_stmt()).await.unwrap_err();
     match &err {
-        Error::Api {
-            operation,
-            query_id,
-            ..
-        } => {
-            assert_eq!(*operation, "GetQueryExecution");
-            assert_eq!(query_id.as_deref(), Some("q-1"));
+        Error::Api(a) => {
+            assert_eq!(a.operation, "GetQueryExecution");
+            assert_eq!(a.query_id.as_deref(), Some("q-1"));
+            assert_eq!(a.code.as_deref(), Some("AccessDeniedException"));
         }
         other => panic!("expected Api, got {other:?}"),
     }
+    assert!(err.outcome_unknown());
+    assert!(err.client_request_token().is_some());
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert_eq!(
-        fake.bodies("StopQueryExecution"),
-        vec![json!({"QueryExecutionId": "q-1"})]
+        fake.count("StopQueryExecution"),
+        0,
+        "a query we cannot observe may be healthy: it is not stopped"
     );
 }

@@ -98,18 +98,17 @@ async fn unknown_work_group_is_a_typed_api_error() {
     let stmt = common::create_stmt();
     let err = ex.execute(&stmt).await.unwrap_err();
     match &err {
-        Error::Api {
-            operation,
-            code,
-            message,
-            sql,
-            query_id,
-        } => {
-            assert_eq!(*operation, "StartQueryExecution");
-            assert_eq!(code.as_deref(), Some("InvalidRequestException"));
-            assert!(message.contains("WorkGroup does not exist"), "{message}");
-            assert_eq!(sql.as_deref(), Some(stmt.sql()));
-            assert_eq!(*query_id, None);
+        Error::Api(a) => {
+            assert_eq!(a.operation, "StartQueryExecution");
+            assert_eq!(a.code.as_deref(), Some("InvalidRequestException"));
+            assert!(
+                a.message.contains("WorkGroup does not exist"),
+                "{}",
+                a.message
+            );
+            assert_eq!(a.sql.as_deref(), Some(stmt.sql()));
+            assert_eq!(a.query_id, None);
+            assert!(a.request_id.is_some(), "moto sends x-amzn-RequestId");
         }
         other => panic!("expected Api, got {other:?}"),
     }

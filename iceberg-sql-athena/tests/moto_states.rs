@@ -8,26 +8,15 @@ use std::time::Duration;
 
 use common::moto;
 use futures::TryStreamExt;
-use iceberg_sql_athena::{
-    AthenaExecutor, DecodeError, ExecutorConfig, FromRow, PollConfig, QueryState, Row,
-};
+use iceberg_sql_athena::{AthenaExecutor, ExecutorConfig, FromRow, PollConfig, QueryState};
 use serde_json::json;
 
-#[derive(Debug, PartialEq)]
+/// A projection struct: decoded by column name through the derive.
+#[derive(Debug, PartialEq, FromRow)]
 struct ToolCount {
     tool_name: String,
     n: Option<i64>,
     note: Option<String>,
-}
-
-impl FromRow for ToolCount {
-    fn from_row(row: &Row) -> Result<Self, DecodeError> {
-        Ok(ToolCount {
-            tool_name: row.try_get("tool_name")?,
-            n: row.try_get("n")?,
-            note: row.try_get("note")?,
-        })
-    }
 }
 
 struct UnsetTransition(String);

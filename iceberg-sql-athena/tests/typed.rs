@@ -6,10 +6,12 @@ use std::sync::OnceLock;
 
 use common::*;
 use futures::TryStreamExt;
+use iceberg_sql::dsl::param;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::{
-    AthenaExecutor, EnsureOptions, Error, ExecutorConfig, MaintenanceOptions, PollConfig, RunEnd,
+    AppendOptions, AthenaExecutor, EnsureOptions, Error, ExecutorConfig, FromRow,
+    MaintenanceOptions, PollConfig, Row, RunEnd,
 };
 use serde_json::json;
 
@@ -44,23 +46,14 @@ impl IcebergTable for Ev {
             self.status.clone().map_or(Value::Null, Value::String),
         ]
     }
-    fn from_row(row: &iceberg_sql::Row<'_>) -> iceberg_sql::Result<Self> {
-        let missing = |c: &str| {
-            iceberg_sql::Error::new(
-                ErrorKind::Decode,
-                format!("column `{c}` is NULL or missing"),
-            )
-        };
+}
+
+/// Decoding by hand, through the one row trait (what `#[derive(FromRow)]` generates).
+impl FromRow for Ev {
+    fn from_row(row: &Row) -> iceberg_sql::Result<Self> {
         Ok(Ev {
-            event_id: row
-                .get("event_id")
-                .flatten()
-                .ok_or_else(|| missing("event_id"))?
-                .to_string(),
-            status: row
-                .get("status")
-                .ok_or_else(|| missing("status"))?
-                .map(str::to_string),
+            event_id: row.try_get("event_id")?,
+            status: row.try_get("status")?,
         })
     }
 }
@@ -147,9 +140,9 @@ async fn parameterized_select_sends_exact_text_and_execution_parameters() {
     );
 
     // The fake reports no SubstatementType: the header row is skipped because the
-    // statement is a SELECT. Rows decode through the IcebergTable impl.
+    // statement is a SELECT. Rows decode through the FromRow impl.
     assert!(outcome.has_header);
-    let rows: Vec<Ev> = ex.decode_records(&outcome).try_collect().await.unwrap();
+    let rows: Vec<Ev> = ex.decode(&outcome).try_collect().await.unwrap();
     assert_eq!(
         rows,
         vec![
@@ -163,7 +156,7 @@ async fn parameterized_select_sends_exact_text_and_execution_parameters() {
             },
         ]
     );
-    let again: Vec<Ev> = ex.query_records(&stmt).await.unwrap();
+    let again: Vec<Ev> = ex.query(&stmt).await.unwrap();
     assert_eq!(again, rows);
 }
 
@@ -196,11 +189,18 @@ async fn typed_lifecycle_create_append_maintain() {
     ];
     let mut progress = Vec::new();
     let appended = ex
-        .append_rows(&rows, |p| progress.push((p.done, p.total)))
+        .append_rows(&rows, AppendOptions::new("typed-lifecycle"), |p| {
+            progress.push((p.done, p.total))
+        })
         .await
         .unwrap();
     let expected_batches = Ev::insert(&rows).max_partitions(100).batches().unwrap();
-    assert_eq!(appended.len(), expected_batches.len());
+    assert_eq!(appended.batches.len(), expected_batches.len());
+    assert!(appended.is_complete());
+    assert_eq!(
+        appended.committed_rows(),
+        vec![(0..rows.len()).collect::<Vec<_>>()]
+    );
     assert_eq!(
         progress.last(),
         Some(&(expected_batches.len(), expected_batches.len()))

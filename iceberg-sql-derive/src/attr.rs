@@ -160,7 +160,7 @@ fn property_value(input: ParseStream) -> syn::Result<Spanned<String>> {
     })
 }
 
-fn string(meta: &syn::meta::ParseNestedMeta) -> syn::Result<Spanned<String>> {
+pub fn string(meta: &syn::meta::ParseNestedMeta) -> syn::Result<Spanned<String>> {
     let lit: LitStr = meta.value()?.parse()?;
     Ok(Spanned {
         value: lit.value(),
@@ -169,7 +169,7 @@ fn string(meta: &syn::meta::ParseNestedMeta) -> syn::Result<Spanned<String>> {
 }
 
 /// Consumes whatever follows an unknown key, so parsing can go on.
-fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
+pub fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.value()?.parse::<syn::Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {
@@ -180,7 +180,7 @@ fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
-fn set<T>(slot: &mut Option<T>, value: T, key: &str, span: Span, errors: &mut Errors) {
+pub fn set<T>(slot: &mut Option<T>, value: T, key: &str, span: Span, errors: &mut Errors) {
     if slot.is_some() {
         errors.push(span, format!("duplicate #[iceberg] attribute `{key}`"));
     } else {
@@ -188,7 +188,7 @@ fn set<T>(slot: &mut Option<T>, value: T, key: &str, span: Span, errors: &mut Er
     }
 }
 
-fn key_of(meta: &syn::meta::ParseNestedMeta) -> String {
+pub fn key_of(meta: &syn::meta::ParseNestedMeta) -> String {
     meta.path
         .get_ident()
         .map(|i| i.to_string())

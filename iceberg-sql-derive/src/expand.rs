@@ -523,15 +523,26 @@ fn generate(
         let vars: Vec<_> = (0..columns.len())
             .map(|i| format_ident!("__c{}", i))
             .collect();
-        let decode_each = columns.iter().zip(&vars).enumerate().map(|(i, (f, v))| {
-            let t = f.ty;
-            quote! {
-                let #v = #k::record::__private::keep(
-                    #k::record::decode_column::<#t>(row, &__cols[#i]),
-                    &mut __errors,
-                );
-            }
-        });
+        let decode_each = |owned: bool| -> Vec<TokenStream> {
+            columns
+                .iter()
+                .zip(&vars)
+                .enumerate()
+                .map(|(i, (f, v))| {
+                    let t = f.ty;
+                    let call = if owned {
+                        quote!(#k::record::take_column::<#t>(&mut row, &__cols[#i]))
+                    } else {
+                        quote!(#k::record::decode_column::<#t>(row, &__cols[#i]))
+                    };
+                    quote! {
+                        let #v = #k::record::__private::keep(#call, &mut __errors);
+                    }
+                })
+                .collect()
+        };
+        let decode_borrowed = decode_each(false);
+        let decode_owned = decode_each(true);
         let mut next = vars.iter();
         let init: Vec<TokenStream> = fields
             .iter()
@@ -577,14 +588,34 @@ fn generate(
                 fn to_values(&self) -> ::std::vec::Vec<#k::Value> {
                     ::std::vec![#(#to_value_items),*]
                 }
-                fn from_row(row: &#k::Row<'_>) -> #k::Result<Self> {
+            }
+
+            /// By column name, each cell read as the column's declared type; every
+            /// column's error is reported at once.
+            #[automatically_derived]
+            impl #k::FromRow for #name {
+                fn from_row(row: &#k::Row) -> #k::Result<Self> {
                     let __cols = <Self as #k::IcebergTable>::table_def().columns();
                     let mut __errors = ::std::vec::Vec::new();
-                    #(#decode_each)*
+                    #(#decode_borrowed)*
                     let (#(::core::option::Option::Some(#vars),)*) = (#(#vars,)*) else {
                         return ::core::result::Result::Err(#k::record::__private::combine(__errors));
                     };
                     ::core::result::Result::Ok(#name { #(#init),* })
+                }
+                fn from_row_owned(mut row: #k::Row) -> #k::Result<Self> {
+                    let __cols = <Self as #k::IcebergTable>::table_def().columns();
+                    let mut __errors = ::std::vec::Vec::new();
+                    #(#decode_owned)*
+                    let (#(::core::option::Option::Some(#vars),)*) = (#(#vars,)*) else {
+                        return ::core::result::Result::Err(#k::record::__private::combine(__errors));
+                    };
+                    ::core::result::Result::Ok(#name { #(#init),* })
+                }
+                fn expected_columns() -> ::core::option::Option<::std::vec::Vec<#k::Column>> {
+                    ::core::option::Option::Some(
+                        <Self as #k::IcebergTable>::table_def().columns().to_vec(),
+                    )
                 }
             }
 

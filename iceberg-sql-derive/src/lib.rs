@@ -25,8 +25,9 @@
 //!
 //! * `impl IcebergTable`: `table_def()` returns a `&'static TableDef`, built once with
 //!   `TableDef::builder` (no SQL is rendered by the macro); `to_values()` gives the
-//!   record's values in column order; `from_row()` decodes a result row with errors
-//!   that name the column. Only for structs with `database = "..."`.
+//!   record's values in column order. Only for structs with `database = "..."`.
+//! * `impl FromRow` (for tables): decodes a result row by column name, each cell read
+//!   as the column's declared type, with every column's error reported at once.
 //! * `impl SqlType` as an Iceberg `struct`, so the struct can be a field of another
 //!   derived struct (at any depth). A struct without `database` is only a struct type.
 //! * One typed column handle per column: `McpEvent::LATENCY_MS: Col<McpEvent, i64>`
@@ -76,6 +77,7 @@
 mod attr;
 mod check;
 mod expand;
+mod from_row;
 mod ty;
 
 #[cfg(test)]
@@ -95,5 +97,39 @@ fn expand_inner(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     match syn::parse2::<syn::DeriveInput>(input) {
         Ok(input) => expand::derive(input).unwrap_or_else(syn::Error::into_compile_error),
         Err(e) => e.into_compile_error(),
+    }
+}
+
+/// Derives `iceberg_sql::FromRow` for a projection struct: the result of any SELECT
+/// (aggregates, joins, a few columns), decoded without declaring a table.
+///
+/// * Named fields read the column of the same name (`#[iceberg(rename = "n")]`,
+///   container `#[iceberg(rename_all = "snake_case")]`), each cell as the field's Rust
+///   type (any `SqlType`: `Option<T>` for NULLs, `Vec<T>`, maps, derived structs read
+///   from `CAST(col AS JSON)`); every column's error is reported at once.
+///   `#[iceberg(skip)]` fields get `Default::default()`.
+/// * Tuple structs read by position; the result must have exactly as many columns.
+/// * `FromRow::expected_columns()` lists the columns (by name) and the types they are
+///   read as, so a caller can check a SELECT's columns before running it.
+///
+/// A struct with `#[derive(IcebergTable)]` and a database already implements
+/// `FromRow`; do not derive both.
+///
+/// ```ignore
+/// #[derive(FromRow)]
+/// struct ToolCount {
+///     tool_name: String,
+///     #[iceberg(rename = "n")]
+///     calls: i64,
+///     last_error: Option<String>,
+/// }
+/// ```
+#[proc_macro_derive(FromRow, attributes(iceberg))]
+pub fn derive_from_row(input: TokenStream) -> TokenStream {
+    match syn::parse::<syn::DeriveInput>(input) {
+        Ok(input) => from_row::derive(input)
+            .unwrap_or_else(syn::Error::into_compile_error)
+            .into(),
+        Err(e) => e.into_compile_error().into(),
     }
 }

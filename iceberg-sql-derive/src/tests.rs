@@ -1,7 +1,6 @@
 //! Unit tests: the expansion snapshot (diesel's approach: expand on `proc_macro2`
-//! tokens, pretty-print with prettyplease, snapshot with insta). The compile-time
-//! rules in `check.rs` are compared with the runtime ones in
-//! `iceberg-sql/tests/derive_rules.rs`, which includes `check.rs` by path.
+//! tokens, pretty-print with prettyplease, snapshot with insta). The rules themselves
+//! are tested in `iceberg-sql-rules`.
 
 use quote::quote;
 

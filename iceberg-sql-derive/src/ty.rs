@@ -391,32 +391,32 @@ impl P {
 /// Whether a partition transform accepts a source column of type `ty` (Iceberg spec,
 /// same rules as `PartitionTransform::accepts`). `None` when the macro cannot tell.
 pub fn transform_accepts(transform: &str, ty: &Ty) -> Option<bool> {
-    use Ty as T;
-    if *ty == T::Unknown {
-        return None;
-    }
-    let primitive = !matches!(ty, T::List(_) | T::Map(..) | T::Struct(_));
-    Some(match transform {
-        "identity" => primitive,
-        "year" | "month" | "day" => matches!(ty, T::Date | T::Timestamp),
-        "hour" => matches!(ty, T::Timestamp),
-        "bucket" => matches!(
-            ty,
-            T::Int | T::Long | T::Decimal(_) | T::Date | T::Timestamp | T::String | T::Binary
-        ),
-        "truncate" => matches!(ty, T::Int | T::Long | T::Decimal(_) | T::String | T::Binary),
-        _ => return None,
-    })
+    use iceberg_sql_rules::TypeKind as K;
+    let kind = match ty {
+        Ty::Unknown => return None,
+        Ty::Boolean => K::Boolean,
+        Ty::Int => K::Int,
+        Ty::Long => K::Long,
+        Ty::Float => K::Float,
+        Ty::Double => K::Double,
+        Ty::Decimal(_) => K::Decimal,
+        Ty::Date => K::Date,
+        Ty::Timestamp => K::Timestamp,
+        Ty::String => K::String,
+        Ty::Binary => K::Binary,
+        Ty::List(_) | Ty::Map(..) | Ty::Struct(_) => K::Nested,
+    };
+    let known = [
+        "identity", "year", "month", "day", "hour", "bucket", "truncate",
+    ];
+    known
+        .contains(&transform)
+        .then(|| iceberg_sql_rules::transform_accepts(transform, kind))
 }
 
+/// The source types `transform` takes, for messages.
 pub fn transform_takes(transform: &str) -> &'static str {
-    match transform {
-        "identity" => "any primitive type",
-        "year" | "month" | "day" => "date or timestamp",
-        "hour" => "timestamp",
-        "bucket" => "int, long, decimal, date, timestamp, string or binary",
-        _ => "int, long, decimal, string or binary",
-    }
+    iceberg_sql_rules::transform_takes(transform)
 }
 
 #[cfg(test)]

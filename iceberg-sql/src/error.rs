@@ -26,11 +26,15 @@ pub enum ErrorKind {
     InvalidValue,
     /// A table definition that is inconsistent (no columns, duplicate names, ...).
     InvalidTable,
+    /// A name that is not a column of the table (or query) a statement reads or writes.
+    UnknownColumn,
     /// Query text longer than Athena's 262,144-byte limit.
     QueryTooLong,
     /// The generated text does not parse as exactly one statement of the expected shape.
     Syntax,
-    /// The text parsed, but uses a construct this statement kind does not allow.
+    /// A construct this statement kind does not allow: found in the generated text by the
+    /// validator, or in the statement's description by its builder (an aggregate in
+    /// WHERE, an UPDATE without WHERE or `all_rows()`, a MERGE clause that can never run).
     DisallowedSyntax,
     /// Something the chosen dialect cannot express.
     Unsupported,

@@ -7,8 +7,9 @@
 
 use crate::error::{Error, ErrorKind, Result};
 
-/// Longest name Athena accepts, in bytes.
-pub const MAX_NAME_BYTES: usize = 255;
+pub use iceberg_sql_rules::{suggest_name, MAX_NAME_BYTES};
+
+use iceberg_sql_rules::NameProblem;
 
 /// What a name is, for error messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,71 +42,42 @@ impl NameRole {
 /// ```
 pub fn check_name(name: &str, role: NameRole) -> Result<()> {
     let what = role.as_str();
-    if name.is_empty() {
-        return Err(Error::new(
-            ErrorKind::InvalidIdentifier,
-            format!("{what} name is empty"),
-        ));
-    }
-    if name.len() > MAX_NAME_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidIdentifier,
-            format!(
-                "{what} name `{}…` is {} bytes long; Athena allows at most {MAX_NAME_BYTES}",
-                name.chars().take(32).collect::<String>(),
-                name.len()
-            ),
-        )
-        .with_hint("use a shorter name (with the derive: #[iceberg(rename = \"...\")])"));
-    }
-    if let Some(bad) = name
-        .chars()
-        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'))
-    {
-        let suggestion = suggest_name(name);
-        let reason = if bad.is_uppercase() {
-            "contains upper case, which Athena folds to lower case".to_string()
-        } else {
-            format!("contains {bad:?}; Athena supports only a-z, 0-9 and _ in names")
-        };
-        return Err(Error::new(
-            ErrorKind::InvalidIdentifier,
-            format!("{what} name `{}` {reason}", name.escape_debug()),
-        )
-        .with_hint(format!(
-            "use `{suggestion}` (with the derive: #[iceberg(rename = \"{suggestion}\")])"
-        )));
-    }
-    Ok(())
-}
-
-/// A lower-snake-case version of `name` with only `[a-z0-9_]`, for hints.
-pub fn suggest_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_uppercase() {
-            if prev_lower {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-            prev_lower = false;
-        } else if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            out.push(c);
-            prev_lower = true;
-        } else {
-            if !out.ends_with('_') {
-                out.push('_');
-            }
-            prev_lower = false;
+    let problem = match iceberg_sql_rules::check_name(name) {
+        Ok(()) => return Ok(()),
+        Err(p) => p,
+    };
+    let reason = match problem {
+        NameProblem::Empty => {
+            return Err(Error::new(
+                ErrorKind::InvalidIdentifier,
+                format!("{what} name is empty"),
+            ))
         }
-    }
-    let trimmed = out.trim_matches('_');
-    if trimmed.is_empty() {
-        "col".to_string()
-    } else {
-        trimmed.chars().take(MAX_NAME_BYTES).collect()
-    }
+        NameProblem::TooLong(bytes) => {
+            return Err(Error::new(
+                ErrorKind::InvalidIdentifier,
+                format!(
+                "{what} name `{}…` is {bytes} bytes long; Athena allows at most {MAX_NAME_BYTES}",
+                name.chars().take(32).collect::<String>(),
+            ),
+            )
+            .with_hint("use a shorter name (with the derive: #[iceberg(rename = \"...\")])"))
+        }
+        NameProblem::UpperCase => {
+            "contains upper case, which Athena folds to lower case".to_string()
+        }
+        NameProblem::BadChar(bad) => {
+            format!("contains {bad:?}; Athena supports only a-z, 0-9 and _ in names")
+        }
+    };
+    let suggestion = suggest_name(name);
+    Err(Error::new(
+        ErrorKind::InvalidIdentifier,
+        format!("{what} name `{}` {reason}", name.escape_debug()),
+    )
+    .with_hint(format!(
+        "use `{suggestion}` (with the derive: #[iceberg(rename = \"{suggestion}\")])"
+    )))
 }
 
 #[cfg(test)]

@@ -29,21 +29,77 @@
 //! | layer | modules |
 //! |---|---|
 //! | table model (no SQL) | [`model`] (tables, columns, partition spec, properties, location), [`types`], [`value`], [`ident`] (name rules, reserved words) |
-//! | records | [`record`] (`SqlType`, `IcebergTable`, result rows), `#[derive(IcebergTable)]` |
-//! | typed expressions | [`expr`] (`Col<T, V>` handles, conditions, aggregates, MERGE scopes) |
-//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`] |
-//! | targets | [`dialect`] ([`Dialect`]: Athena, Spark; every engine-specific clause, name and refusal; [`Grammar`]: quoting, type names, literals per parser) |
+//! | records and results | [`record`] (`SqlType`, `IcebergTable`, result rows and `FromRow`, Athena's cell text), `#[derive(IcebergTable)]`, `#[derive(FromRow)]`; with features: `serde` (`record::serde`, `TableDef` as JSON), `arrow` (`arrow`: Arrow record batches), `tz` (named zones in timestamptz cells) |
+//! | typed expressions | [`expr`] (`Col<T, V>` handles, [`ExpressionMethods`](expr::ExpressionMethods), conditions, aggregates, MERGE scopes), [`dsl`] (SQL functions: `param`, `source`, `count_all`, `days`, …) |
+//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`]; entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`] |
+//! | targets | [`dialect`] ([`Dialect`]: Athena, Spark; every engine-specific clause, name and refusal; [`Grammar`]: quoting, reserved words, type names, literals per parser) |
 //! | rendering | [`render`] (`SqlWriter`: one statement's text, written for one target) |
-//! | validation | [`validate`] (size limit, one statement, sqlparser re-parse through our own dialects, allow-list per [`StatementKind`]) |
+//! | validation | [`validate`] (size limit, one statement, sqlparser re-parse through our own dialects, allow-list per [`StatementKind`]; [`validate::inspect`] for tests) |
 //! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
+//!
+//! The rules the derive also checks at compile time (names, DDL text, locations, table
+//! properties, which transform takes which type) live in the `iceberg-sql-rules` crate,
+//! which both depend on; this crate words their verdicts as [`Error`]s.
+//!
+//! ## Architecture
+//!
+//! ```text
+//! iceberg-sql-rules/         rules shared with the derive (one copy of each)
+//! iceberg-sql-derive/        #[derive(IcebergTable)], #[derive(FromRow)]
+//! iceberg-sql/src/
+//!   model/ types.rs value.rs ident.rs             what a table is; no SQL
+//!   record/ arrow.rs                              rows in and out: SqlType, Row, FromRow
+//!   expr/ dsl.rs                                  typed expressions and SQL functions
+//!   statement.rs                                  Statement, StatementKind, TableStatements, Filter
+//!   ddl/ dml/ query/ alter/ evolve/               builders: describe a statement, check its meaning
+//!   maintenance/ ctas/ recipes.rs
+//!   dialect/  mod.rs                              Dialect, the DialectRules trait, Dialect::rules
+//!             athena.rs spark.rs                  one file per target (Athena is the default)
+//!             grammar/                            quoting, reserved words, types, literals
+//!   render/                                       SqlWriter, comma lists
+//!   validate/ dialects/athena.rs spark.rs         the validator; each target's parser and shapes
+//! ```
+//!
+//! A statement's way from builder to text:
+//!
+//! 1. A builder (`Update`, `CreateTable`, …) collects the statement; `build_for(dialect)`
+//!    (or `build()`, for Athena) checks what it means against the typed model.
+//! 2. It writes the text into a [`render::SqlWriter`] for that [`Dialect`]. Where
+//!    engines differ it asks the target's rules (a clause, a procedure call, a refusal);
+//!    no builder tests which dialect it has. Names, types and literals are spelled by the
+//!    [`Grammar`] the target parses that statement kind with.
+//! 3. [`SqlWriter::finish`](render::SqlWriter::finish) hands the text to [`validate`]: size
+//!    limit, one statement, a re-parse with the target's sqlparser dialect, and the
+//!    allow-list of AST shapes for the kind.
+//! 4. Only then is there a [`Statement`].
+//!
+//! Adding a target engine:
+//!
+//! 1. `src/dialect/<target>.rs`: a unit struct implementing the crate-internal
+//!    `DialectRules` trait; `name` and `syntax` are required, every other method
+//!    defaults to Athena's behaviour, so override only what differs.
+//! 2. `src/dialect/mod.rs`: a [`Dialect`] variant and its line in `Dialect::rules`.
+//! 3. `src/validate/dialects/<target>.rs`: its `TargetSyntax` (the sqlparser dialect
+//!    per grammar; the CREATE TABLE, maintenance and UNLOAD shapes it accepts), declared
+//!    in `validate/dialects/mod.rs`.
+//! 4. Snapshot tests for the new target. No builder changes.
+//! 5. Only if no existing [`Grammar`] spells its names, types and literals: a new
+//!    `Grammar` variant, with its arms in `dialect/grammar/` and the validator.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod alter;
+#[cfg(feature = "arrow")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
+pub mod arrow;
 pub mod ctas;
 pub mod ddl;
 pub mod dialect;
 pub mod dml;
+pub mod dsl;
+// Athena's engine (Trino) as a type system; crate-internal until the builders use it.
+pub(crate) mod engine;
 pub mod error;
 pub mod evolve;
 pub mod expr;
@@ -64,37 +120,34 @@ pub use error::{Error, ErrorKind, Result};
 pub use expr::Col;
 pub use model::{Column, Location, PartitionField, PartitionTransform, TableDef, TableName};
 pub use model::{Compression, FileFormat, TableProperties, TableProperty};
-pub use record::{IcebergTable, Row, SqlType};
-pub use statement::{Statement, StatementKind, TableStatements, MAX_QUERY_BYTES};
+pub use record::{FromRow, IcebergTable, Row, SqlType};
+pub use statement::{Filter, Statement, StatementKind, TableStatements, MAX_QUERY_BYTES};
 pub use types::{IcebergType, StructField};
 pub use value::{Decimal, Value};
 
-/// `#[derive(IcebergTable)]`: see [`iceberg_sql_derive`].
+/// `#[derive(IcebergTable)]` and `#[derive(FromRow)]`: see [`iceberg_sql_derive`].
 #[cfg(feature = "derive")]
-pub use iceberg_sql_derive::IcebergTable;
+pub use iceberg_sql_derive::{FromRow, IcebergTable};
 
-/// Everything a typical user needs, in one import.
+/// The types and traits a typical user needs, in one import; the SQL functions are in
+/// [`dsl`].
 pub mod prelude {
     pub use crate::ddl::{CreateTable, DropTable};
     pub use crate::dialect::Dialect;
     pub use crate::dml::MergeSource;
     pub use crate::error::{Error, ErrorKind};
     pub use crate::evolve::{evolve, EvolveOptions};
-    pub use crate::expr::Col;
-    pub use crate::expr::{
-        case_when, count_all, current_date, current_timestamp, days, hours, minutes, months, param,
-        seconds, source, target, years, Cond, SqlExpr, TimeUnit,
-    };
+    pub use crate::expr::{Col, Cond, ExpressionMethods, SqlExpr, TimeUnit};
     pub use crate::maintenance::VacuumRetention;
     pub use crate::model::{
         Column, Compression, FileFormat, Location, PartitionField, PartitionTransform, TableDef,
         TableName, TableProperties, TableProperty,
     };
     pub use crate::query::{Select, Snapshot};
-    pub use crate::record::{IcebergTable, Row, SqlType};
-    pub use crate::statement::{Statement, StatementKind, TableStatements};
+    pub use crate::record::{FromRow, IcebergTable, Row, SqlType};
+    pub use crate::statement::{Filter, Statement, StatementKind, TableStatements};
     pub use crate::types::IcebergType;
     pub use crate::value::Value;
     #[cfg(feature = "derive")]
-    pub use iceberg_sql_derive::IcebergTable;
+    pub use iceberg_sql_derive::{FromRow, IcebergTable};
 }

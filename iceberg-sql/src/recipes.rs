@@ -16,14 +16,14 @@
 use chrono::NaiveDate;
 
 use crate::dialect::Dialect;
-use crate::dml::Delete;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Col;
+use crate::expr::ExpressionMethods;
 use crate::model::{PartitionTransform, TableDef};
 use crate::query::{MetadataTable, Select};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind, TableStatements};
 use crate::types::IcebergType;
 use crate::value::Value;
 
@@ -38,7 +38,7 @@ use crate::value::Value;
 /// use iceberg_sql::prelude::*;
 /// use iceberg_sql::query::Select;
 /// use iceberg_sql::recipes::DailyRefresh;
-/// use iceberg_sql::expr::count_all;
+/// use iceberg_sql::dsl::count_all;
 /// use chrono::NaiveDate;
 /// # use std::sync::OnceLock;
 /// # struct Ev;
@@ -55,7 +55,6 @@ use crate::value::Value;
 /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
 /// # }
 /// # struct Daily;
 /// # impl Daily { const DT: Col<Daily, NaiveDate> = Col::new("dt"); }
@@ -70,7 +69,6 @@ use crate::value::Value;
 /// #             .location("s3://my-datalake/iceberg/mcp_daily_summary/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Daily) }
 /// # }
 /// let day = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
 /// let start = day.and_hms_opt(0, 0, 0).unwrap();
@@ -126,7 +124,7 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                     .with_hint("give expressions an alias with .expr_as(expr, \"column\")"),
                 ),
                 Some(n) if def.column(n).is_none() => errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!(
                         "the refresh query produces `{n}`, which `{}` does not have",
                         def.name()
@@ -159,18 +157,15 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
         }
         Error::check_all(errors)?;
 
-        let delete = Delete::<T>::new()
+        let delete = T::delete()
             .filter(self.day_column.eq(self.day))
             .build_for(dialect)?;
         let mut w = SqlWriter::new(StatementKind::Insert, dialect);
-        w.push("INSERT INTO ").table_name(def.name()).push(" (");
-        for (i, c) in cols.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(c);
-        }
-        w.push(")\n");
+        w.push("INSERT INTO ")
+            .table_name(def.name())
+            .push(" (")
+            .idents(cols.iter().map(String::as_str))
+            .push(")\n");
         self.query.render_into(&mut w)?;
         Ok(vec![delete, w.finish()?])
     }
@@ -199,9 +194,8 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
 ///     "SELECT CAST(array_sort(array_except(sequence(DATE '2026-09-01', DATE '2026-09-30', INTERVAL '1' DAY), \
 ///      coalesce(array_agg(partition.dt), CAST(ARRAY[] AS array(date))))) AS JSON) AS missing_days \
 ///      FROM \"analytics\".\"mcp_daily_summary$partitions\"");
-/// let columns = vec!["missing_days".to_string()];
 /// let cells = vec![Some("[\"2026-09-02\",\"2026-09-05\"]".to_string())];
-/// assert_eq!(MissingDays::decode(&Row::new(&columns, &cells))?, [d(2), d(5)]);
+/// assert_eq!(MissingDays::decode(&Row::untyped(["missing_days"], cells))?, [d(2), d(5)]);
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -227,7 +221,7 @@ impl<'a> MissingDays<'a> {
 
     /// Decodes the query's one result row: the missing days, in order. Athena returns
     /// the array as JSON text (the query casts it); a JSON array of dates is expected.
-    pub fn decode(row: &crate::record::Row<'_>) -> Result<Vec<NaiveDate>> {
+    pub fn decode(row: &crate::record::Row) -> Result<Vec<NaiveDate>> {
         let column =
             crate::model::Column::new("missing_days", IcebergType::list(IcebergType::Date));
         crate::record::decode_column(row, &column)
@@ -250,7 +244,7 @@ impl<'a> MissingDays<'a> {
         }
         let Some(col) = t.column(&self.column) else {
             return Err(Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("`{}` has no column `{}`", t.name(), self.column),
             ));
         };

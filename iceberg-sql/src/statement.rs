@@ -5,6 +5,7 @@ use std::fmt;
 use crate::dialect::Dialect;
 use crate::dml::{Delete, Insert, InsertSelect, Merge, MergeSource, Update};
 use crate::error::Result;
+use crate::expr::IntoOperand;
 use crate::model::TableName;
 use crate::query::Select;
 use crate::record::IcebergTable;
@@ -174,7 +175,6 @@ impl AsRef<str> for Statement {
 /// #             .column(Column::new("id", IcebergType::Long)).build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-/// #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// # }
 /// assert_eq!(Ev::delete().filter(Ev::ID.eq(7)).build()?.sql(),
 ///            "DELETE FROM analytics.ev\nWHERE id = 7");
@@ -216,3 +216,34 @@ pub trait TableStatements: IcebergTable {
 }
 
 impl<T: IcebergTable> TableStatements for T {}
+
+/// A statement with a WHERE clause (UPDATE, DELETE, INSERT … SELECT, SELECT, OPTIMIZE):
+/// `filter` adds a condition over scope `S`, and several are joined by AND (the part
+/// sea-query's `ConditionalStatement` plays). In the prelude.
+///
+/// ```
+/// # use iceberg_sql::prelude::*;
+/// # use std::sync::OnceLock;
+/// # struct Ev;
+/// # impl Ev {
+/// #     const ID: Col<Ev, i64> = Col::new("id");
+/// #     const STATUS: Col<Ev, String> = Col::new("status");
+/// # }
+/// # impl IcebergTable for Ev {
+/// #     fn table_def() -> &'static TableDef {
+/// #         static DEF: OnceLock<TableDef> = OnceLock::new();
+/// #         DEF.get_or_init(|| TableDef::builder("analytics", "ev")
+/// #             .column(Column::new("id", IcebergType::Long))
+/// #             .column(Column::new("status", IcebergType::String)).build().unwrap())
+/// #     }
+/// #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
+/// # }
+/// let stale = Ev::delete().filter(Ev::STATUS.eq("stale")).filter(Ev::ID.lt(100));
+/// assert_eq!(stale.build()?.sql(),
+///            "DELETE FROM analytics.ev\nWHERE status = 'stale' AND id < 100");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub trait Filter<S>: Sized {
+    /// Adds a WHERE condition (several are joined by AND).
+    fn filter<C: IntoOperand<S, bool>>(self, cond: C) -> Self;
+}

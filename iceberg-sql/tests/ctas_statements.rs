@@ -7,7 +7,7 @@ mod common;
 use chrono::NaiveDate;
 use common::*;
 use iceberg_sql::ctas::{HiveCtas, IcebergCtas, Unload, UnloadFormat};
-use iceberg_sql::expr::count_all;
+use iceberg_sql::dsl::count_all;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Select;
 use iceberg_sql::recipes::{DailyRefresh, MissingDays};

@@ -114,18 +114,18 @@ fn values_in_column_order_and_back() {
         Some("".into()),
         Some("320".into()),
     ];
-    let back = McpEvent::from_row(&Row::new(&columns, &cells)).unwrap();
+    let back = McpEvent::from_row(&Row::untyped(columns.clone(), cells.clone())).unwrap();
     assert_eq!(back, e);
 
     let mut bad = cells.clone();
     bad[7] = None;
-    let err = McpEvent::from_row(&Row::new(&columns, &bad)).unwrap_err();
+    let err = McpEvent::from_row(&Row::untyped(columns.clone(), bad.clone())).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Decode);
     assert_eq!(
         err.message(),
         "column `latency_ms`: expected a long value, found NULL"
     );
     bad[7] = Some("".into());
-    let err = McpEvent::from_row(&Row::new(&columns, &bad)).unwrap_err();
+    let err = McpEvent::from_row(&Row::untyped(columns.clone(), bad.clone())).unwrap_err();
     assert_eq!(err.message(), "column `latency_ms`: `` is not a long value");
 }

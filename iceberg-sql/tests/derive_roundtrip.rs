@@ -192,7 +192,8 @@ fn to_row(r: &EveryType) -> (Vec<String>, Vec<Option<String>>) {
 
 fn round_trip(r: &EveryType) -> EveryType {
     let (names, cells) = to_row(r);
-    EveryType::from_row(&Row::new(&names, &cells)).unwrap_or_else(|e| panic!("{e}"))
+    EveryType::from_row(&Row::untyped(names.clone(), cells.clone()))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -231,7 +232,7 @@ fn a_null_is_never_read_as_empty_or_zero() {
         }
         let mut bad = cells.clone();
         bad[i] = None;
-        let e = EveryType::from_row(&Row::new(&names, &bad)).unwrap_err();
+        let e = EveryType::from_row(&Row::untyped(names.clone(), bad.clone())).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Decode);
         assert!(
             e.message().starts_with(&format!("column `{name}`")),
@@ -244,7 +245,7 @@ fn a_null_is_never_read_as_empty_or_zero() {
     let j = names.iter().position(|n| n == "day").unwrap();
     bad[i] = Some("1.5".into());
     bad[j] = None;
-    let e = EveryType::from_row(&Row::new(&names, &bad)).unwrap_err();
+    let e = EveryType::from_row(&Row::untyped(names.clone(), bad.clone())).unwrap_err();
     let all: Vec<&str> = e.all().map(|e| e.message()).collect();
     assert_eq!(
         all,
@@ -272,14 +273,14 @@ fn nested_errors_name_the_path() {
         r#"{"name":"x","points":[{"lat":1,"lon":"oops","label":null}],"tags_by_key":{},"home":null,"area":1}"#
             .into(),
     );
-    let e = EveryType::from_row(&Row::new(&names, &cells)).unwrap_err();
+    let e = EveryType::from_row(&Row::untyped(names.clone(), cells.clone())).unwrap_err();
     assert_eq!(
         e.message(),
         "column `place.points[0].lon`: `oops` is not a double value"
     );
     // ROW may also arrive as a JSON array, by position.
     cells[i] = Some(r#"["x",[[1,2,"a"]],{"k":3},null,"0.5"]"#.into());
-    let back = EveryType::from_row(&Row::new(&names, &cells)).unwrap();
+    let back = EveryType::from_row(&Row::untyped(names.clone(), cells.clone())).unwrap();
     assert_eq!(back.place.points[0].label.as_deref(), Some("a"));
     assert_eq!(back.place.tags["k"], Some(3));
     assert_eq!(back.place.area, Decimal::parse("0.5").unwrap());

@@ -25,7 +25,7 @@ fn round_trip(order: &Order) -> Order {
         .zip(def.columns())
         .map(|(v, c)| format_cell(v, &c.ty))
         .collect();
-    Order::from_row(&Row::new(&columns, &cells)).expect("decodes")
+    Order::from_row(&Row::untyped(columns.clone(), cells.clone())).expect("decodes")
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn a_value_too_wide_for_rust_decimal_is_a_decode_error() {
         Some("1.00".to_string()),
         Some("1234567890123456789012345678.0123456789".to_string()),
     ];
-    let e = Order::from_row(&Row::new(&columns, &cells)).unwrap_err();
+    let e = Order::from_row(&Row::untyped(columns.clone(), cells.clone())).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Decode);
     assert!(e.to_string().contains("discount"), "{e}");
     assert!(

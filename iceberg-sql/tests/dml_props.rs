@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use dml_support::{McpEvent, Nested};
 use iceberg_sql::dml::partition::KeyMaker;
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::{param, source};
 use iceberg_sql::prelude::*;
 use iceberg_sql::validate::inspect;
 use iceberg_sql::Decimal;

@@ -5,7 +5,9 @@ mod dml_support;
 
 use dml_support::{ts, McpEvent, Nested};
 use iceberg_sql::dml::MergeSource;
-use iceberg_sql::expr::{case_when, lit};
+use iceberg_sql::dsl::{
+    case_when, count_all, current_date, current_timestamp, days, hours, lit, param, source, target,
+};
 use iceberg_sql::prelude::*;
 use iceberg_sql::{Decimal, Result};
 
@@ -314,7 +316,7 @@ fn expressions_render_in_both_dialects() {
         "date_trunc('day', event_ts) = CAST(current_date() AS timestamp_ntz)"
     );
     assert_eq!(
-        (-(McpEvent::LATENCY_MS.expr() * -1))
+        (-(McpEvent::LATENCY_MS.sql_expr() * -1))
             .to_sql(Dialect::Athena)
             .unwrap(),
         "-(latency_ms * -1)"

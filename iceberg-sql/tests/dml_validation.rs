@@ -6,6 +6,7 @@ mod dml_support;
 
 use dml_support::{ts, McpEvent, Nested};
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::{current_timestamp, param, source};
 use iceberg_sql::expr::{Interval, TimeUnit};
 use iceberg_sql::prelude::*;
 use iceberg_sql::Decimal;
@@ -63,7 +64,7 @@ fn columns_must_exist_on_the_table() {
         .filter(McpEvent::STATUS.eq("x"))
         .build()
         .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
     assert!(e
         .message()
         .contains("`no_such_column` is not a column of table `analytics.mcp_events`"));
@@ -71,14 +72,14 @@ fn columns_must_exist_on_the_table() {
         .filter(NOT_A_COLUMN.eq("x"))
         .build()
         .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
     let e = McpEvent::merge_from(staging())
         .on_key(NOT_A_COLUMN)
         .when_matched()
         .delete()
         .build()
         .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
 }
 
 #[test]

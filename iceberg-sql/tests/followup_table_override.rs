@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::source;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::JoinKind;
 
@@ -151,11 +152,7 @@ fn optimize_spark_options() {
     let d = DatedEvent::table_def();
     let s = d
         .optimize()
-        .filter(
-            DatedEvent::EVENT_DATE,
-            iceberg_sql::maintenance::Cmp::Eq,
-            date(2026, 10, 1),
-        )
+        .filter(DatedEvent::EVENT_DATE.eq(date(2026, 10, 1)))
         .spark_option("min-input-files", "1")
         .build_for(Dialect::Spark)
         .unwrap();

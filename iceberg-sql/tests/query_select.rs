@@ -6,7 +6,7 @@ mod common;
 
 use chrono::TimeZone;
 use common::*;
-use iceberg_sql::expr::{count_all, current_timestamp, days};
+use iceberg_sql::dsl::{count_all, current_timestamp, days};
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::*;
 
@@ -179,7 +179,7 @@ fn metadata_rows_decode_from_result_cells() {
         Some("s3://x/metadata/snap.avro".to_string()),
         Some(r#"{"added-records":"3"}"#.to_string()),
     ];
-    let r = SnapshotRow::from_row(&Row::new(&cols, &cells)).unwrap();
+    let r = SnapshotRow::from_row(&Row::untyped(cols.clone(), cells.clone())).unwrap();
     assert_eq!(r.snapshot_id, 5789234567890123456);
     assert_eq!(r.parent_id, None);
     assert_eq!(r.operation.as_deref(), Some("append"));
@@ -205,7 +205,7 @@ fn metadata_rows_decode_from_result_cells() {
         Some("1".to_string()),
         Some("true".to_string()),
     ];
-    let h = HistoryRow::from_row(&Row::new(&cols, &cells)).unwrap();
+    let h = HistoryRow::from_row(&Row::untyped(cols.clone(), cells.clone())).unwrap();
     assert_eq!(
         (h.snapshot_id, h.parent_id, h.is_current_ancestor),
         (2, Some(1), true)
@@ -213,7 +213,7 @@ fn metadata_rows_decode_from_result_cells() {
 
     // A NULL in a required column is an error naming the column.
     let cells = vec![None, Some("2".into()), None, Some("true".into())];
-    let e = HistoryRow::from_row(&Row::new(&cols, &cells)).unwrap_err();
+    let e = HistoryRow::from_row(&Row::untyped(cols.clone(), cells.clone())).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Decode);
     assert!(e.message().contains("made_current_at"), "{e}");
 }
@@ -224,7 +224,7 @@ fn metadata_rows_decode_from_result_cells() {
 fn unknown_column_is_refused() {
     const NOPE: Col<McpEvent, i64> = Col::new("nope");
     let e = McpEvent::select().column(NOPE).build().unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
     assert_eq!(e.message(), "`analytics.mcp_events` has no column `nope`");
 }
 
@@ -234,7 +234,7 @@ fn aggregate_in_where_is_refused() {
         .filter(McpEvent::LATENCY_MS.max().gt(10))
         .build()
         .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
     assert!(e.message().contains("aggregate cannot appear in WHERE"));
 }
 
@@ -314,7 +314,7 @@ fn every_metadata_row_type_decodes() {
         ("split_offsets", Some("[4]")),
         ("equality_ids", None),
     ]);
-    let f = FileRow::from_row(&Row::new(&c, &v)).unwrap();
+    let f = FileRow::from_row(&Row::untyped(c.clone(), v.clone())).unwrap();
     assert_eq!(f.content, 1);
     assert_eq!(f.column_sizes.unwrap()[&2], 200);
     assert_eq!(f.lower_bounds.unwrap()[&1], "a");
@@ -333,7 +333,7 @@ fn every_metadata_row_type_decodes() {
         ("deleted_rows_count", None),
         ("partition_summaries", Some(r#"[{"contains_null":false}]"#)),
     ]);
-    let m = ManifestRow::from_row(&Row::new(&c, &v)).unwrap();
+    let m = ManifestRow::from_row(&Row::untyped(c.clone(), v.clone())).unwrap();
     assert_eq!(
         (m.length, m.added_snapshot_id, m.added_rows_count),
         (7000, Some(42), None)
@@ -345,7 +345,7 @@ fn every_metadata_row_type_decodes() {
         ("file_count", Some("1")),
         ("total_size", Some("900")),
     ]);
-    let p = PartitionRow::from_row(&Row::new(&c, &v)).unwrap();
+    let p = PartitionRow::from_row(&Row::untyped(c.clone(), v.clone())).unwrap();
     assert_eq!(p.partition, r#"{"dt":"2026-09-01"}"#);
     assert_eq!(p.total_size, Some(900));
 
@@ -357,7 +357,7 @@ fn every_metadata_row_type_decodes() {
         ("min_snapshots_to_keep", None),
         ("max_snapshot_age_in_ms", None),
     ]);
-    let r = RefRow::from_row(&Row::new(&c, &v)).unwrap();
+    let r = RefRow::from_row(&Row::untyped(c.clone(), v.clone())).unwrap();
     assert_eq!(
         (r.name.as_str(), r.r#type.as_str(), r.snapshot_id),
         ("main", "BRANCH", 42)

@@ -10,9 +10,9 @@ use chrono::TimeZone;
 use common::*;
 use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::source;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
-use iceberg_sql::expr::source;
-use iceberg_sql::maintenance::{Cmp, VacuumRetention};
+use iceberg_sql::maintenance::VacuumRetention;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Snapshot;
 
@@ -186,7 +186,7 @@ fn e6_time_travel_names_utc() {
 fn e7_optimize_where_on_a_hidden_partition_source_is_refused() {
     let e = t()
         .optimize()
-        .filter(McpEvent::EVENT_TS, Cmp::Ge, ts(2026, 10, 1, 0))
+        .filter(McpEvent::EVENT_TS.ge(ts(2026, 10, 1, 0)))
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
@@ -205,7 +205,7 @@ fn e7_optimize_where_on_a_hidden_partition_source_is_refused() {
     // With an identity partition column the filter is fine.
     let s = DatedEvent::table_def()
         .optimize()
-        .filter(DatedEvent::EVENT_DATE, Cmp::Ge, date(2026, 10, 1))
+        .filter(DatedEvent::EVENT_DATE.ge(date(2026, 10, 1)))
         .build()
         .unwrap();
     assert!(s.sql().ends_with("WHERE event_date >= DATE '2026-10-01'"));

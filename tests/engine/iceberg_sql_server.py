@@ -97,7 +97,9 @@ def encode_scalar(v):
     if isinstance(v, float):
         return _float_text(v)
     if isinstance(v, decimal.Decimal):
-        return str(v)  # keeps scale: Decimal('1.50') -> '1.50'
+        # Plain notation with the scale kept, as Athena prints decimals: '1.50', and
+        # '0.000000001' where str() would give '1E-9'.
+        return format(v, "f")
     if isinstance(v, (bytes, bytearray, memoryview)):
         return bytes(v).hex()
     if isinstance(v, datetime.datetime):

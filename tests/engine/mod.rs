@@ -75,6 +75,23 @@ impl QueryResult {
             .collect()
     }
 
+    /// One row of this result as the crate's result row (columns by name only: the
+    /// engine's Spark type names are not Athena's, so cells decode by the target type).
+    pub fn row(&self, cells: &[Option<String>]) -> iceberg_sql::record::Row {
+        iceberg_sql::record::Row::untyped(self.columns.iter().cloned(), cells.to_vec())
+    }
+
+    /// Every row of this result as the crate's result rows, sharing one column list.
+    pub fn result_rows(&self) -> Vec<iceberg_sql::record::Row> {
+        let columns = std::sync::Arc::new(iceberg_sql::record::Columns::untyped(
+            self.columns.iter().cloned(),
+        ));
+        self.rows
+            .iter()
+            .map(|cells| iceberg_sql::record::Row::new(columns.clone(), cells.clone()))
+            .collect()
+    }
+
     /// Index of a column by name (exact match).
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c == name)

@@ -123,7 +123,7 @@ fn read_all(engine: &Engine) -> Vec<Text> {
 fn decode(r: &QueryResult) -> Vec<Text> {
     r.rows
         .iter()
-        .map(|c| Text::from_row(&Row::new(&r.columns, c)).expect("row decodes"))
+        .map(|c| Text::from_row(&r.row(c)).expect("row decodes"))
         .collect()
 }
 

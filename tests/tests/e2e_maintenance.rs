@@ -12,9 +12,8 @@
 //! `Vacuum::build_steps` (`ALTER TABLE ... SET TBLPROPERTIES`) does run verbatim.
 
 use chrono::{Duration, NaiveDate, Utc};
-use iceberg_sql::maintenance::Cmp;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{FileRow, MetadataRow, Order, Snapshot, SnapshotRow};
+use iceberg_sql::query::{FileRow, Order, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -52,7 +51,7 @@ fn read_all(engine: &Engine) -> Vec<Metric> {
     let r = engine.run(&q);
     r.rows
         .iter()
-        .map(|c| Metric::from_row(&Row::new(&r.columns, c)).unwrap())
+        .map(|c| Metric::from_row(&r.row(c)).unwrap())
         .collect()
 }
 
@@ -65,7 +64,7 @@ fn data_files(engine: &Engine) -> Vec<FileRow> {
     let r = engine.run(&q);
     r.rows
         .iter()
-        .map(|c| FileRow::from_row(&Row::new(&r.columns, c)).unwrap())
+        .map(|c| FileRow::from_row(&r.row(c)).unwrap())
         .filter(|f| f.content == 0)
         .collect()
 }
@@ -81,7 +80,7 @@ fn snapshots(engine: &Engine) -> Vec<SnapshotRow> {
     let r: QueryResult = engine.run(&q);
     r.rows
         .iter()
-        .map(|c| SnapshotRow::from_row(&Row::new(&r.columns, c)).unwrap())
+        .map(|c| SnapshotRow::from_row(&r.row(c)).unwrap())
         .collect()
 }
 
@@ -146,7 +145,7 @@ fn compaction_and_expiry_keep_rows_and_remove_files_and_snapshots() {
     let day1 = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
     let partial = def
         .optimize()
-        .filter(Metric::EVENT_DATE, Cmp::Eq, day1)
+        .filter(Metric::EVENT_DATE.eq(day1))
         .spark_option("min-input-files", "1")
         .build_for(spark)
         .unwrap();

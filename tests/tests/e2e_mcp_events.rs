@@ -20,8 +20,9 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, Utc};
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::dsl::source;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{FileRow, HistoryRow, MetadataRow, Order, Snapshot, SnapshotRow};
+use iceberg_sql::query::{FileRow, HistoryRow, Order, Snapshot, SnapshotRow};
 use iceberg_sql_tests::engine::{Engine, QueryResult};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -247,10 +248,10 @@ fn timed<S: AsRef<str>>(engine: &Engine, sql: S) -> QueryResult {
     r
 }
 
-fn decode<T: IcebergTable>(r: &QueryResult) -> Vec<T> {
+fn decode<T: FromRow>(r: &QueryResult) -> Vec<T> {
     r.rows
         .iter()
-        .map(|cells| T::from_row(&Row::new(&r.columns, cells)).expect("row decodes"))
+        .map(|cells| T::from_row(&r.row(cells)).expect("row decodes"))
         .collect()
 }
 
@@ -269,7 +270,7 @@ fn snapshots(engine: &Engine, table: &TableName) -> Vec<SnapshotRow> {
     let r = timed(engine, &q);
     r.rows
         .iter()
-        .map(|c| SnapshotRow::from_row(&Row::new(&r.columns, c)).expect("snapshot row decodes"))
+        .map(|c| SnapshotRow::from_row(&r.row(c)).expect("snapshot row decodes"))
         .collect()
 }
 
@@ -656,7 +657,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let history: Vec<HistoryRow> = hr
         .rows
         .iter()
-        .map(|c| HistoryRow::from_row(&Row::new(&hr.columns, c)).unwrap())
+        .map(|c| HistoryRow::from_row(&hr.row(c)).unwrap())
         .collect();
     assert_eq!(history.len(), n_changes);
     assert!(history.iter().all(|h| h.is_current_ancestor));
@@ -670,7 +671,7 @@ fn mcp_events_lifecycle_on_spark_and_athena_verbatim() {
     let files: Vec<FileRow> = fr
         .rows
         .iter()
-        .map(|c| FileRow::from_row(&Row::new(&fr.columns, c)).unwrap())
+        .map(|c| FileRow::from_row(&fr.row(c)).unwrap())
         .collect();
     assert!(!files.is_empty());
     let data_rows: i64 = files

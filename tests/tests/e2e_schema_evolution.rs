@@ -88,10 +88,10 @@ fn v1_rows() -> Vec<OrderV1> {
         .collect()
 }
 
-fn decode<T: IcebergTable>(r: &QueryResult) -> Vec<T> {
+fn decode<T: FromRow>(r: &QueryResult) -> Vec<T> {
     r.rows
         .iter()
-        .map(|c| T::from_row(&Row::new(&r.columns, c)).expect("row decodes"))
+        .map(|c| T::from_row(&r.row(c)).expect("row decodes"))
         .collect()
 }
 

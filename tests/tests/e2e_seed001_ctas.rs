@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use iceberg_sql::ctas::IcebergCtas;
+use iceberg_sql::dsl::count_all;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, Select};
 use iceberg_sql::recipes::{DailyRefresh, MissingDays};
@@ -146,10 +147,10 @@ fn summary_query(only: Option<NaiveDate>) -> Select<McpEvent> {
     q
 }
 
-fn decode<T: IcebergTable>(r: &QueryResult) -> Vec<T> {
+fn decode<T: FromRow>(r: &QueryResult) -> Vec<T> {
     r.rows
         .iter()
-        .map(|c| T::from_row(&Row::new(&r.columns, c)).expect("row decodes"))
+        .map(|c| T::from_row(&r.row(c)).expect("row decodes"))
         .collect()
 }
 
@@ -211,7 +212,7 @@ fn missing_days(engine: &Engine, from: NaiveDate, to: NaiveDate) -> Vec<NaiveDat
     assert!(q.sql().contains(".partitions"), "{}", q.sql());
     let r = engine.run(&q);
     assert_eq!(r.len(), 1, "one row: {:?}", r.rows);
-    MissingDays::decode(&Row::new(&r.columns, &r.rows[0])).expect("missing days decode")
+    MissingDays::decode(&r.row(&r.rows[0])).expect("missing days decode")
 }
 
 #[test]

@@ -121,7 +121,7 @@ fn read_all(engine: &Engine) -> Vec<ReadingV2> {
     let r = engine.run(&q);
     r.rows
         .iter()
-        .map(|c| ReadingV2::from_row(&Row::new(&r.columns, c)).unwrap())
+        .map(|c| ReadingV2::from_row(&r.row(c)).unwrap())
         .collect()
 }
 

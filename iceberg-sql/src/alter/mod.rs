@@ -1,5 +1,5 @@
 //! `ALTER TABLE` for Iceberg tables: add, drop, rename and widen columns, set and unset
-//! table properties (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-evolving-table-schema.html).
+//! table properties (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-evolving-table-schema.html>).
 //!
 //! Every operation is one statement (Athena drops one column per statement and runs one
 //! statement per API call). The two dialects differ where the engines do:
@@ -128,16 +128,14 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
     match op {
         AlterOp::AddColumns(cols) => {
             w.push("ADD COLUMNS (");
-            for (i, c) in cols.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
+            w.try_comma_list(cols, |w, c| {
                 w.ident(&c.name).push_char(' ').ty(&c.ty);
                 if let Some(comment) = &c.comment {
                     w.push(" COMMENT ");
                     w.ddl_string(&format!("comment of column `{}`", c.name), comment)?;
                 }
-            }
+                Ok(())
+            })?;
             w.push_char(')');
         }
         AlterOp::DropColumn(c) => {
@@ -298,7 +296,7 @@ impl<'a> AlterTableBuilder<'a> {
     fn existing(&self, name: &str) -> Result<&'a Column> {
         self.table.column(name).ok_or_else(|| {
             Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("table `{}` has no column `{name}`", self.table.name()),
             )
         })

@@ -1,5 +1,5 @@
-//! `CREATE TABLE ... AS SELECT` and `UNLOAD` (https://docs.aws.amazon.com/athena/latest/ug/create-table-as.html,
-//! https://docs.aws.amazon.com/athena/latest/ug/unload.html).
+//! `CREATE TABLE ... AS SELECT` and `UNLOAD` (<https://docs.aws.amazon.com/athena/latest/ug/create-table-as.html>,
+//! <https://docs.aws.amazon.com/athena/latest/ug/unload.html>).
 //!
 //! * [`IcebergCtas`]: Athena `WITH (table_type = 'ICEBERG', is_external = false,
 //!   location = ..., partitioning = ARRAY['day(ts)', 'bucket(col, 16)'], ...)`: note the
@@ -59,7 +59,7 @@ fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error
         .filter(|c| !names.iter().any(|n| n.as_deref() == Some(c.as_str())))
         .map(|c| {
             Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!("{what}: `{c}` is not a column of the SELECT"),
             )
         })
@@ -101,7 +101,6 @@ fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<O
 /// #             .location("s3://my-datalake/iceberg/raw/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
 /// # }
 /// let q = Ev::select().column(Ev::EVENT_ID).column(Ev::USER_ID).column(Ev::EVENT_TS);
 /// let ctas = IcebergCtas::new(TableName::new("analytics", "mcp_daily"), &q)
@@ -259,7 +258,6 @@ impl<'q, S> IcebergCtas<'q, S> {
 /// #             .location("s3://raw-events/csv/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Raw) }
 /// # }
 /// let q = Raw::select()
 ///     .column(Raw::EVENT_ID)
@@ -426,14 +424,17 @@ fn write_array(w: &mut SqlWriter, key: &str, cols: &[String]) {
     if cols.is_empty() {
         return;
     }
-    w.push(",\n  ").push(key).push(" = ARRAY[");
-    for (i, c) in cols.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
-        w.string(c);
-    }
-    w.push_char(']');
+    w.push(",\n  ").push(key).push(" = ");
+    write_string_array(w, cols);
+}
+
+/// `ARRAY['a', 'b']`: Trino's array of names as strings (CTAS and UNLOAD properties).
+fn write_string_array(w: &mut SqlWriter, items: &[String]) {
+    w.push("ARRAY[")
+        .comma_list(items, |w, c| {
+            w.string(c);
+        })
+        .push_char(']');
 }
 
 /// Output format of an [`Unload`].
@@ -493,7 +494,6 @@ impl From<FileFormat> for UnloadFormat {
 /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(Ev) }
 /// # }
 /// let q = Ev::select().column(Ev::USER_ID).column(Ev::STATUS)
 ///     .filter(Ev::USER_ID.eq("tenant-acme"));
@@ -618,14 +618,8 @@ impl<'q, S> Unload<'q, S> {
             w.push(", compression = ").string(&name);
         }
         if !self.partitioned_by.is_empty() {
-            w.push(", partitioned_by = ARRAY[");
-            for (i, c) in self.partitioned_by.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                w.string(c);
-            }
-            w.push_char(']');
+            w.push(", partitioned_by = ");
+            write_string_array(&mut w, &self.partitioned_by);
         }
         w.push_char(')');
         w.finish()

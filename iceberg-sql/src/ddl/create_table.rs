@@ -80,9 +80,8 @@ impl<'a> CreateTable<'a> {
         if self.if_not_exists {
             w.push("IF NOT EXISTS ");
         }
-        w.table_name(t.name()).push(" (");
-        for (i, c) in t.columns().iter().enumerate() {
-            w.push(if i == 0 { "\n  " } else { ",\n  " });
+        w.table_name(t.name()).push(" (\n  ");
+        w.list(t.columns(), ",\n  ", |w, c| {
             w.ident(&c.name).push_char(' ').ty(&c.ty);
             if rules.declares_not_null() && !c.nullable {
                 w.push(" NOT NULL");
@@ -91,7 +90,8 @@ impl<'a> CreateTable<'a> {
                 w.push(" COMMENT ");
                 w.ddl_string(&format!("comment of column `{}`", c.name), comment)?;
             }
-        }
+            Ok(())
+        })?;
         w.push("\n)");
         rules.write_table_clauses(&mut w, t)?;
         w.finish()

@@ -119,14 +119,9 @@ pub(super) fn write_partitioned_by(
     if spec.is_empty() {
         return;
     }
-    w.push("\nPARTITIONED BY (");
-    for (i, p) in spec.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
-        field(w, p);
-    }
-    w.push_char(')');
+    w.push("\nPARTITIONED BY (")
+        .comma_list(spec, field)
+        .push_char(')');
 }
 
 /// Hive DDL transforms: `day(ts)`, and the number first in `bucket(16, col)` and
@@ -151,11 +146,14 @@ pub(super) fn write_transform(w: &mut SqlWriter, p: &PartitionField, name: &str)
 /// `\nTBLPROPERTIES (\n  'k'='v',\n  …\n)`.
 pub(super) fn write_tblproperties(w: &mut SqlWriter, props: &[(String, String)]) -> Result<()> {
     w.push("\nTBLPROPERTIES (");
-    for (i, (k, v)) in props.iter().enumerate() {
-        w.push(if i == 0 { "\n  " } else { ",\n  " });
+    if !props.is_empty() {
+        w.push("\n  ");
+    }
+    w.list(props, ",\n  ", |w, (k, v)| {
         w.ddl_string("property key", k)?.push_char('=');
         w.ddl_string("property value", v)?;
-    }
+        Ok(())
+    })?;
     w.push("\n)");
     Ok(())
 }
@@ -200,14 +198,12 @@ pub(super) fn write_set_properties(
     name: fn(&TableProperty, FileFormat) -> (String, String),
 ) -> Result<()> {
     w.push("SET TBLPROPERTIES (");
-    for (i, p) in properties.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
+    w.try_comma_list(properties.iter(), |w, p| {
         let (k, v) = name(p, format);
         w.ddl_string("property key", &k)?.push_char('=');
         w.ddl_string("property value", &v)?;
-    }
+        Ok(())
+    })?;
     w.push_char(')');
     Ok(())
 }
@@ -220,12 +216,10 @@ pub(super) fn write_unset_properties(
     name: fn(&'static str, FileFormat) -> String,
 ) -> Result<()> {
     w.push("UNSET TBLPROPERTIES (");
-    for (i, k) in keys.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
+    w.try_comma_list(keys, |w, k| {
         w.ddl_string("property key", &name(k, format))?;
-    }
+        Ok(())
+    })?;
     w.push_char(')');
     Ok(())
 }
@@ -355,25 +349,9 @@ pub(super) fn write_optimize(w: &mut SqlWriter, o: &OptimizeSpec<'_>) -> Result<
     w.push("OPTIMIZE ")
         .table_name(o.table)
         .push(" REWRITE DATA USING BIN_PACK");
-    let several = o.filters.len() + o.conditions.len() > 1;
-    for (i, (ty, col, op, v)) in o.filters.iter().enumerate() {
-        w.push(if i == 0 { " WHERE " } else { " AND " });
-        w.ident(col).push_char(' ').push(op.sql()).push_char(' ');
-        w.literal(v, ty)?;
-    }
-    for (i, c) in o.conditions.iter().enumerate() {
-        w.push(if i + o.filters.len() == 0 {
-            " WHERE "
-        } else {
-            " AND "
-        });
-        if several {
-            w.push_char('(');
-        }
-        c.render(w)?;
-        if several {
-            w.push_char(')');
-        }
+    if let Some(f) = o.filter {
+        w.push(" WHERE ");
+        f.render(w)?;
     }
     Ok(())
 }
@@ -449,12 +427,10 @@ pub(super) fn write_ctas_clauses(w: &mut SqlWriter, c: &CtasSpec<'_>) -> Result<
     }
     if !c.partitioning.is_empty() {
         w.push(",\n  partitioning = ARRAY[");
-        for (i, p) in c.partitioning.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
+        w.try_comma_list(c.partitioning, |w, p| {
             w.string(&trino_partitioning(p)?);
-        }
+            Ok(())
+        })?;
         w.push_char(']');
     }
     for p in c.properties.iter() {

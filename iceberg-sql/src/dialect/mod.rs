@@ -30,7 +30,7 @@ use chrono::{DateTime, Utc};
 
 use crate::error::{Error, Result};
 use crate::expr::Expr;
-use crate::maintenance::{Cmp, VacuumRetention};
+use crate::maintenance::VacuumRetention;
 use crate::model::{
     FileFormat, Location, PartitionField, TableDef, TableName, TableProperties, TableProperty,
 };
@@ -39,7 +39,6 @@ use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::validate::dialects::TargetSyntax;
-use crate::value::Value;
 
 /// The engine a statement is rendered for: pass it to a builder's `build_for`
 /// (`build()` renders for [`Dialect::Athena`], the default).
@@ -103,10 +102,8 @@ pub const ATHENA_MAX_PARTITIONS: usize = 100;
 pub(crate) struct OptimizeSpec<'a> {
     /// The table.
     pub table: &'a TableName,
-    /// `column op value` partition filters, with the column's type.
-    pub filters: &'a [(&'a IcebergType, &'a str, Cmp, &'a Value)],
-    /// Typed conditions on identity partition columns.
-    pub conditions: &'a [Expr],
+    /// The condition on identity partition columns, if any.
+    pub filter: Option<&'a Expr>,
     /// Engine options (Spark's `rewrite_data_files` options), in order.
     pub options: &'a [(String, String)],
     /// The catalog the engine's maintenance procedures live in.

@@ -170,48 +170,19 @@ impl DialectRules for Spark {
     fn write_optimize(&self, w: &mut SqlWriter, o: &OptimizeSpec<'_>) -> Result<()> {
         check_catalog(o.catalog)?;
         open_call(w, o.catalog, "rewrite_data_files", o.table);
-        if !o.filters.is_empty() || !o.conditions.is_empty() {
-            let grammar = w.grammar();
-            let mut pred = String::new();
-            for (i, (ty, col, op, v)) in o.filters.iter().enumerate() {
-                if i > 0 {
-                    pred.push_str(" AND ");
-                }
-                grammar.write_ident(&mut pred, col);
-                pred.push(' ');
-                pred.push_str(op.sql());
-                pred.push(' ');
-                grammar.write_literal(&mut pred, v, ty)?;
-            }
-            let several = o.filters.len() + o.conditions.len() > 1;
-            for (i, c) in o.conditions.iter().enumerate() {
-                if i + o.filters.len() > 0 {
-                    pred.push_str(" AND ");
-                }
-                let mut cw = SqlWriter::new(StatementKind::Select, w.dialect());
-                c.render(&mut cw)?;
-                if several {
-                    pred.push('(');
-                }
-                pred.push_str(cw.as_str());
-                if several {
-                    pred.push(')');
-                }
-            }
-            w.push(", where => ").string(&pred);
+        if let Some(f) = o.filter {
+            // The predicate is Spark SQL inside a string literal.
+            let mut pred = SqlWriter::new(StatementKind::Select, w.dialect());
+            f.render(&mut pred)?;
+            w.push(", where => ").string(pred.as_str());
         }
         if !o.options.is_empty() {
             // Keys and values are checked plain `[a-z0-9.-]` text (`check_options`).
-            w.push(", options => map(");
-            for (i, (key, value)) in o.options.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                w.string(key);
-                w.push(", ");
-                w.string(value);
-            }
-            w.push_char(')');
+            w.push(", options => map(")
+                .comma_list(o.options, |w, (key, value)| {
+                    w.string(key).push(", ").string(value);
+                })
+                .push_char(')');
         }
         w.push_char(')');
         Ok(())

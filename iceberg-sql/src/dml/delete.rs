@@ -1,16 +1,13 @@
 //! `DELETE FROM ... WHERE ...`.
 
-use std::marker::PhantomData;
-
-use super::check_filter;
-use super::update::{and_filter, check_target};
+use super::target::{builder_traits, Target};
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
-use crate::expr::{Expr, IntoOperand};
+use crate::expr::IntoOperand;
 use crate::model::TableName;
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind};
 
 /// Builds `DELETE FROM t WHERE cond` for `T`'s table. Without a
 /// [`filter`](Delete::filter) it does not build unless [`all_rows`](Delete::all_rows)
@@ -33,7 +30,6 @@ use crate::statement::{Statement, StatementKind};
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let cutoff = chrono::NaiveDate::from_ymd_opt(2026, 9, 1).unwrap().and_hms_opt(0, 0, 0).unwrap();
 /// let del = Ev::delete().filter(Ev::USER_ID.eq("user-123").and(Ev::EVENT_TS.lt(cutoff)));
@@ -54,60 +50,29 @@ use crate::statement::{Statement, StatementKind};
 /// ```
 #[must_use]
 pub struct Delete<T> {
-    table: Option<TableName>,
-    filter: Option<Expr>,
-    all_rows: bool,
-    _table: PhantomData<fn() -> T>,
+    target: Target<T>,
 }
 
-impl<T> Clone for Delete<T> {
-    fn clone(&self) -> Self {
-        Delete {
-            table: self.table.clone(),
-            filter: self.filter.clone(),
-            all_rows: self.all_rows,
-            _table: PhantomData,
-        }
-    }
-}
-
-impl<T> std::fmt::Debug for Delete<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Delete")
-            .field("table", &self.table)
-            .field("filter", &self.filter)
-            .field("all_rows", &self.all_rows)
-            .finish()
-    }
-}
+builder_traits!(Delete { target });
 
 impl<T: IcebergTable> Delete<T> {
     /// A DELETE from `T`'s table.
     pub(crate) fn new() -> Self {
         Delete {
-            table: None,
-            filter: None,
-            all_rows: false,
-            _table: PhantomData,
+            target: Target::new(),
         }
     }
 
     /// Deletes from another table with the same columns (e.g. a staging copy) instead
     /// of `T`'s own.
     pub fn into_table(mut self, name: TableName) -> Self {
-        self.table = Some(name);
-        self
-    }
-
-    /// Adds a WHERE condition (several are joined by AND).
-    pub fn filter<C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
-        self.filter = and_filter(self.filter.take(), cond.into_operand());
+        self.target.set_table(name);
         self
     }
 
     /// Deletes every row: required instead of a filter.
     pub fn all_rows(mut self) -> Self {
-        self.all_rows = true;
+        self.target.all_rows();
         self
     }
 
@@ -118,18 +83,20 @@ impl<T: IcebergTable> Delete<T> {
 
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
-        let def = T::table_def();
         let kind = StatementKind::Delete;
-        let name = self.table.as_ref().unwrap_or(def.name());
-        let mut errors = check_target(kind, name, &self.filter, self.all_rows);
-        check_filter(dialect, kind, def, self.filter.as_ref(), &mut errors);
+        let mut errors = self.target.check_table(kind, true);
+        self.target.check_filter(dialect, kind, &mut errors);
         Error::check_all(errors)?;
         let mut w = SqlWriter::new(kind, dialect);
-        w.push("DELETE FROM ").table_name(name);
-        if let Some(f) = &self.filter {
-            w.push("\nWHERE ");
-            f.render(&mut w)?;
-        }
+        w.push("DELETE FROM ").table_name(self.target.table());
+        self.target.write_where(&mut w)?;
         w.finish()
+    }
+}
+
+impl<T> Filter<T> for Delete<T> {
+    fn filter<C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
+        self.target.filter(cond.into_operand());
+        self
     }
 }

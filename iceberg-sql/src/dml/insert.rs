@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 
-use super::context;
 use super::partition::{KeyMaker, PartitionKey};
+use super::{context, write_row};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{TableDef, TableName};
 use crate::record::IcebergTable;
-use crate::render::SqlWriter;
+use crate::render::{separated, SqlWriter};
 use crate::statement::{Statement, StatementKind, MAX_QUERY_BYTES};
 use crate::value::Value;
 
@@ -23,8 +23,9 @@ const ROW_SEPARATOR: &str = ",\n  ";
 /// exact type (`TIMESTAMP '...'`, `CAST(NULL AS varchar)`), so Athena's by-position
 /// matching cannot go wrong. [`build`](Insert::build) puts all rows in one statement;
 /// [`batches`](Insert::batches) splits them into statements of at most
-/// [`MAX_QUERY_BYTES`] (or [`max_bytes`](Insert::max_bytes)) each, keeping row order and
-/// every row exactly once.
+/// [`MAX_QUERY_BYTES`] (or [`max_bytes`](Insert::max_bytes)) each, holding
+/// every row exactly once (grouped by partition where the target limits partitions per
+/// statement, in input order otherwise).
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
@@ -39,7 +40,6 @@ const ROW_SEPARATOR: &str = ",\n  ";
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { vec![self.id.clone().into(), self.ms.into()] }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let rows = [Ev { id: "O'Reilly".into(), ms: Some(5) }, Ev { id: "b".into(), ms: None }];
 /// assert_eq!(
@@ -142,52 +142,12 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         let name = self.table.as_ref().unwrap_or(def.name());
         name.check()?;
         let mut head = SqlWriter::new(StatementKind::Insert, dialect);
-        head.push("INSERT INTO ").table_name(name).push(" (");
-        for (i, c) in def.columns().iter().enumerate() {
-            if i > 0 {
-                head.push(", ");
-            }
-            head.ident(&c.name);
-        }
-        head.push(")\nVALUES\n  ");
+        head.push("INSERT INTO ")
+            .table_name(name)
+            .push(" (")
+            .idents(def.columns().iter().map(|c| c.name.as_str()))
+            .push(")\nVALUES\n  ");
         Ok(head.as_str().to_string())
-    }
-
-    /// Appends row `r` as `(v1, …, vn)`, checking value count, NOT NULL and types;
-    /// errors name the row (0-based index).
-    fn write_row(r: usize, values: &[Value], out: &mut SqlWriter) -> Result<()> {
-        let def: &TableDef = T::table_def();
-        let columns = def.columns();
-        if values.len() != columns.len() {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                format!(
-                    "row {r}: {} values for the {} columns of table `{}`",
-                    values.len(),
-                    columns.len(),
-                    def.name()
-                ),
-            ));
-        }
-        out.push_char('(');
-        for (i, (v, c)) in values.iter().zip(columns).enumerate() {
-            if i > 0 {
-                out.push(", ");
-            }
-            if matches!(v, Value::Null) && !c.nullable {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    format!(
-                        "row {r}: column `{}` is NOT NULL but the value is NULL",
-                        c.name
-                    ),
-                ));
-            }
-            out.literal(v, &c.ty)
-                .map_err(|e| context(e, format_args!("row {r}, column `{}`", c.name)))?;
-        }
-        out.push_char(')');
-        Ok(())
     }
 
     /// Each row's partition, numbered in order of first appearance, and how many there
@@ -215,7 +175,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         let mut ends = Vec::with_capacity(self.rows.len());
         for (r, row) in self.rows.iter().enumerate() {
             let values = row.to_values();
-            Self::write_row(r, &values, &mut text)?;
+            write_row(&mut text, T::table_def(), &values, ("row", r))?;
             ends.push(text.len());
             if let Some(n) = &mut numbers {
                 n.add(r, &values)?;
@@ -260,12 +220,12 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             header.len() + self.rows.len() * 160,
         );
         w.push(&header);
-        for (r, row) in self.rows.iter().enumerate() {
-            if r > 0 {
-                w.push(ROW_SEPARATOR);
-            }
-            Self::write_row(r, &row.to_values(), &mut w)?;
-        }
+        separated(
+            &mut w,
+            self.rows.iter().enumerate(),
+            ROW_SEPARATOR,
+            |w, (r, row)| write_row(w, T::table_def(), &row.to_values(), ("row", r)),
+        )?;
         if w.len() > self.max_bytes {
             return Err(Error::new(
                 ErrorKind::QueryTooLong,
@@ -519,8 +479,13 @@ impl<T: IcebergTable> BatchIter<'_, T> {
         }
         self.scratch.clear();
         Some(
-            Insert::<T>::write_row(r, &self.rows[r].to_values(), &mut self.scratch)
-                .map(|()| (r, starts)),
+            write_row(
+                &mut self.scratch,
+                T::table_def(),
+                &self.rows[r].to_values(),
+                ("row", r),
+            )
+            .map(|()| (r, starts)),
         )
     }
 

@@ -1,16 +1,14 @@
 //! `INSERT INTO t (cols) SELECT cols FROM source [WHERE ...]`.
 
-use std::marker::PhantomData;
-
-use super::update::and_filter;
-use super::{check_filter, column};
+use super::column;
+use super::target::{builder_traits, Target};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::{Col, Expr, IntoOperand};
+use crate::expr::{Col, IntoOperand};
 use crate::model::TableName;
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind};
 
 /// Builds `INSERT INTO t (c1, ...) SELECT c1, ... FROM source [WHERE cond]`, copying
 /// rows from another table with the same columns (a staging table, a CSV-backed raw
@@ -21,6 +19,7 @@ use crate::statement::{Statement, StatementKind};
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dsl::param;
 /// # use std::sync::OnceLock;
 /// struct Ev;
 /// impl Ev {
@@ -36,7 +35,6 @@ use crate::statement::{Statement, StatementKind};
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let staging = TableName::new("analytics", "mcp_events_staging");
 /// let copy = Ev::insert_from(&staging).filter(Ev::STATUS.eq(param("success"))).build()?;
@@ -48,51 +46,31 @@ use crate::statement::{Statement, StatementKind};
 /// ```
 #[must_use]
 pub struct InsertSelect<T> {
+    /// The table written, and the filter on the source rows.
+    target: Target<T>,
     from: TableName,
-    into: Option<TableName>,
     columns: Vec<&'static str>,
-    filter: Option<Expr>,
-    _table: PhantomData<fn() -> T>,
 }
 
-impl<T> Clone for InsertSelect<T> {
-    fn clone(&self) -> Self {
-        InsertSelect {
-            from: self.from.clone(),
-            into: self.into.clone(),
-            columns: self.columns.clone(),
-            filter: self.filter.clone(),
-            _table: PhantomData,
-        }
-    }
-}
-
-impl<T> std::fmt::Debug for InsertSelect<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("InsertSelect")
-            .field("from", &self.from)
-            .field("into", &self.into)
-            .field("columns", &self.columns)
-            .field("filter", &self.filter)
-            .finish()
-    }
-}
+builder_traits!(InsertSelect {
+    target,
+    from,
+    columns
+});
 
 impl<T: IcebergTable> InsertSelect<T> {
     /// Copies rows of `from` (a table with `T`'s columns) into `T`'s table.
     pub(crate) fn new(from: &TableName) -> Self {
         InsertSelect {
+            target: Target::new(),
             from: from.clone(),
-            into: None,
             columns: Vec::new(),
-            filter: None,
-            _table: PhantomData,
         }
     }
 
     /// Writes into another table with `T`'s columns instead of `T`'s own.
     pub fn into_table(mut self, name: TableName) -> Self {
-        self.into = Some(name);
+        self.target.set_table(name);
         self
     }
 
@@ -100,13 +78,6 @@ impl<T: IcebergTable> InsertSelect<T> {
     /// must be nullable and are left NULL.
     pub fn column<V>(mut self, col: Col<T, V>) -> Self {
         self.columns.push(col.name());
-        self
-    }
-
-    /// Adds a WHERE condition on the source rows (several are joined by AND); may hold
-    /// [`param`](crate::expr::param) placeholders.
-    pub fn filter<C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
-        self.filter = and_filter(self.filter.take(), cond.into_operand());
         self
     }
 
@@ -119,12 +90,10 @@ impl<T: IcebergTable> InsertSelect<T> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let def = T::table_def();
         let kind = StatementKind::Insert;
-        let into = self.into.as_ref().unwrap_or(def.name());
-        let mut errors = Vec::new();
-        for n in [into, &self.from] {
-            if let Err(e) = n.check() {
-                errors.extend(e.into_vec());
-            }
+        let into = self.target.table();
+        let mut errors = self.target.check_table(kind, false);
+        if let Err(e) = self.from.check() {
+            errors.extend(e.into_vec());
         }
         if *into == self.from {
             errors.push(Error::new(
@@ -163,29 +132,28 @@ impl<T: IcebergTable> InsertSelect<T> {
                 }
             }
         }
-        check_filter(dialect, kind, def, self.filter.as_ref(), &mut errors);
+        self.target.check_filter(dialect, kind, &mut errors);
         Error::check_all(errors)?;
 
         let mut w = SqlWriter::new(kind, dialect);
-        w.push("INSERT INTO ").table_name(into).push(" (");
-        for (i, c) in cols.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(c);
-        }
-        w.push(")\nSELECT ");
-        for (i, c) in cols.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(c);
-        }
-        w.push("\nFROM ").table_name(&self.from);
-        if let Some(f) = &self.filter {
-            w.push("\nWHERE ");
-            f.render(&mut w)?;
-        }
+        w.push("INSERT INTO ")
+            .table_name(into)
+            .push(" (")
+            .idents(cols.iter().copied())
+            .push(")\nSELECT ")
+            .idents(cols.iter().copied())
+            .push("\nFROM ")
+            .table_name(&self.from);
+        self.target.write_where(&mut w)?;
         w.finish()
+    }
+}
+
+/// The condition is on the source rows; it may hold [`param`](crate::dsl::param)
+/// placeholders.
+impl<T> Filter<T> for InsertSelect<T> {
+    fn filter<C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
+        self.target.filter(cond.into_operand());
+        self
     }
 }

@@ -5,18 +5,18 @@
 //! * `UPDATE SET target.col = ...` (qualified SET targets): [`MergeUpdate::set`] takes a
 //!   plain [`Col`], so a qualified target cannot be written.
 //! * `INSERT` values or `WHEN NOT MATCHED AND` conditions that read the target:
-//!   they take expressions of the [`Source`] scope, and [`target`](crate::expr::target)
+//!   they take expressions of the [`Source`] scope, and [`target`](crate::dsl::target)
 //!   builds [`Matched`]-scope expressions, which do not convert:
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
 //! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_not_matched()
@@ -25,13 +25,13 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
 //! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_matched()
@@ -43,13 +43,13 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # use iceberg_sql::dml::MergeSource;
 //! # struct Ev;
 //! # impl Ev { const STATUS: Col<Ev, String> = Col::new("status"); }
 //! # impl IcebergTable for Ev {
 //! #     fn table_def() -> &'static TableDef { unimplemented!() }
 //! #     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-//! #     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 //! # }
 //! let m = Ev::merge_from(MergeSource::table(TableName::new("a", "s")))
 //!     .when_not_matched_by_source()
@@ -73,7 +73,6 @@ use crate::model::TableName;
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
-use crate::value::Value;
 
 /// Name of the helper column of source de-duplication; a table may not have a column
 /// of this name when [`Merge::dedup_source`] is used.
@@ -137,6 +136,7 @@ enum Clause {
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dsl::source;
 /// # use iceberg_sql::dml::MergeSource;
 /// # use std::sync::OnceLock;
 /// struct Ev;
@@ -153,7 +153,6 @@ enum Clause {
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let upsert = Ev::merge_from(MergeSource::table(TableName::new("analytics", "mcp_events_staging")))
 ///     .on_key(Ev::EVENT_ID)
@@ -376,8 +375,8 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     /// Starts `WHEN MATCHED AND cond THEN ...`; `cond` may read [`source`] and
     /// [`target`] columns.
     ///
-    /// [`source`]: crate::expr::source
-    /// [`target`]: crate::expr::target
+    /// [`source`]: crate::dsl::source
+    /// [`target`]: crate::dsl::target
     pub fn when_matched_and<C: IntoOperand<Matched<T>, bool>>(self, cond: C) -> WhenMatched<'a, T> {
         WhenMatched {
             merge: self,
@@ -394,7 +393,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     }
 
     /// Starts `WHEN NOT MATCHED AND cond THEN INSERT ...`; `cond` may read only
-    /// [`source`](crate::expr::source) columns.
+    /// [`source`](crate::dsl::source) columns.
     pub fn when_not_matched_and<C: IntoOperand<Source<T>, bool>>(
         self,
         cond: C,
@@ -641,7 +640,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 }),
                 right: Box::new(source_col(k)),
             };
-            on = super::update::and_filter(on, eq);
+            on = Expr::and_then(on, eq);
         }
         if let Some(on) = &on {
             on.render(&mut w)?;
@@ -687,21 +686,11 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                             .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
                             .collect(),
                     };
-                    w.push(" THEN INSERT (");
-                    for (i, (n, _)) in values.iter().enumerate() {
-                        if i > 0 {
-                            w.push(", ");
-                        }
-                        w.ident(n);
-                    }
-                    w.push(") VALUES (");
-                    for (i, (_, v)) in values.iter().enumerate() {
-                        if i > 0 {
-                            w.push(", ");
-                        }
-                        v.render(&mut w)?;
-                    }
-                    w.push_char(')');
+                    w.push(" THEN INSERT (")
+                        .idents(values.iter().map(|(n, _)| *n))
+                        .push(") VALUES (")
+                        .try_comma_list(&values, |w, (_, v)| v.render(w))?
+                        .push_char(')');
                 }
             }
         }
@@ -718,41 +707,11 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
 
     fn render_rows(&self, w: &mut SqlWriter, rows: &[T], indent: &str) -> Result<()> {
         let def = T::table_def();
-        let columns = def.columns();
         w.push("(\n").push(indent).push("  VALUES");
         for (r, row) in rows.iter().enumerate() {
-            let values = row.to_values();
-            if values.len() != columns.len() {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    format!(
-                        "source row {r}: {} values for the {} columns of table `{}`",
-                        values.len(),
-                        columns.len(),
-                        def.name()
-                    ),
-                ));
-            }
             w.push(if r == 0 { "\n" } else { ",\n" });
-            w.push(indent).push("    (");
-            for (i, (v, c)) in values.iter().zip(columns).enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                if matches!(v, Value::Null) && !c.nullable {
-                    return Err(Error::new(
-                        ErrorKind::InvalidValue,
-                        format!(
-                            "source row {r}: column `{}` is NOT NULL but the value is NULL",
-                            c.name
-                        ),
-                    ));
-                }
-                w.literal(v, &c.ty).map_err(|e| {
-                    super::context(e, format_args!("source row {r}, column `{}`", c.name))
-                })?;
-            }
-            w.push_char(')');
+            w.push(indent).push("    ");
+            super::write_row(w, def, &row.to_values(), ("source row", r))?;
         }
         w.push_char('\n').push(indent).push_char(')');
         Ok(())
@@ -780,20 +739,10 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             }
             return Ok(());
         };
-        w.push("(\n  SELECT ");
-        for (i, c) in def.columns().iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(&c.name);
-        }
-        w.push("\n  FROM (\n    SELECT *, row_number() OVER (PARTITION BY ");
-        for (i, k) in self.keys.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
-            w.ident(k);
-        }
+        w.push("(\n  SELECT ")
+            .idents(def.columns().iter().map(|c| c.name.as_str()))
+            .push("\n  FROM (\n    SELECT *, row_number() OVER (PARTITION BY ")
+            .idents(self.keys.iter().copied());
         w.push(" ORDER BY ")
             .ident(order)
             .push(" DESC) AS ")
@@ -823,14 +772,9 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
 
 /// ` (c1, c2, ...)`: the table's columns as an alias list.
 fn write_column_list(w: &mut SqlWriter, def: &crate::model::TableDef) {
-    w.push(" (");
-    for (i, c) in def.columns().iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
-        w.ident(&c.name);
-    }
-    w.push_char(')');
+    w.push(" (")
+        .idents(def.columns().iter().map(|c| c.name.as_str()))
+        .push_char(')');
 }
 
 fn render_cond(w: &mut SqlWriter, cond: &Option<Expr>) -> Result<()> {
@@ -856,12 +800,9 @@ fn render_cond(w: &mut SqlWriter, cond: &Option<Expr>) -> Result<()> {
 
 fn render_update(w: &mut SqlWriter, sets: &[(&str, Expr)]) -> Result<()> {
     w.push(" THEN UPDATE SET ");
-    for (i, (n, v)) in sets.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
+    w.try_comma_list(sets, |w, (n, v)| {
         w.ident(n).push(" = ");
-        v.render(w)?;
-    }
+        v.render(w)
+    })?;
     Ok(())
 }

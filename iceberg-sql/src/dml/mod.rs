@@ -6,7 +6,7 @@
 //! [`TableStatements`](crate::TableStatements), and ends in `build()` /
 //! `build_for(dialect)` (or [`Insert::batches`]), which checks meaning (columns exist on
 //! `T`'s table, NOT NULL columns get values, MERGE clause order, parameters only where
-//! the target takes them), renders through a [`SqlWriter`](crate::render::SqlWriter) and
+//! the target takes them), renders through a [`SqlWriter`] and
 //! validates the text.
 //!
 //! | statement | entry point |
@@ -17,7 +17,7 @@
 //! | `DELETE FROM t WHERE ...` | `T::delete()` |
 //! | `MERGE INTO t AS target USING ... AS source ...` | `T::merge_from(source)` |
 //!
-//! Parameters (`?` plus `ExecutionParameters`, see [`param`](crate::expr::param)) are
+//! Parameters (`?` plus `ExecutionParameters`, see [`param`](crate::dsl::param)) are
 //! accepted where Athena documents them: the WHERE clause of INSERT INTO ... SELECT
 //! (and SELECT, CTAS, UNLOAD, built elsewhere). UPDATE, DELETE and MERGE refuse them
 //! with [`ErrorKind::Unsupported`].
@@ -34,6 +34,7 @@ mod insert;
 mod insert_select;
 mod merge;
 pub mod partition;
+mod target;
 mod update;
 
 pub use delete::Delete;
@@ -48,6 +49,7 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Expr, Scope};
 use crate::model::{Column, TableDef};
+use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::value::Value;
@@ -56,7 +58,7 @@ use crate::value::Value;
 pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {
     def.column(name).ok_or_else(|| {
         Error::new(
-            ErrorKind::InvalidIdentifier,
+            ErrorKind::UnknownColumn,
             format!("`{name}` is not a column of table `{}`", def.name()),
         )
         .with_hint("use the column constants of the table's record type")
@@ -149,6 +151,47 @@ pub(crate) fn source_col(name: &'static str) -> Expr {
         scope: Scope::Source,
         name,
     }
+}
+
+/// `(v1, v2, …)`: one row's values as literals of their columns' exact types, in
+/// column order. `row` names the row in errors (`("row", 3)`, `("source row", 3)`); the
+/// count of values and NOT NULL are checked here.
+pub(crate) fn write_row(
+    w: &mut SqlWriter,
+    def: &TableDef,
+    values: &[Value],
+    row: (&str, usize),
+) -> Result<()> {
+    let (what, r) = row;
+    let columns = def.columns();
+    if values.len() != columns.len() {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "{what} {r}: {} values for the {} columns of table `{}`",
+                values.len(),
+                columns.len(),
+                def.name()
+            ),
+        ));
+    }
+    w.push_char('(');
+    w.try_comma_list(values.iter().zip(columns), |w, (v, c)| {
+        if matches!(v, Value::Null) && !c.nullable {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "{what} {r}: column `{}` is NOT NULL but the value is NULL",
+                    c.name
+                ),
+            ));
+        }
+        w.literal(v, &c.ty)
+            .map_err(|e| context(e, format_args!("{what} {r}, column `{}`", c.name)))?;
+        Ok(())
+    })?;
+    w.push_char(')');
+    Ok(())
 }
 
 /// Prefixes an error's message with `what` (a row, a column).

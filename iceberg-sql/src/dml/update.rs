@@ -1,17 +1,14 @@
 //! `UPDATE ... SET ... WHERE ...`.
 
-use std::marker::PhantomData;
-
-use super::{
-    check_columns, check_filter, column, refuse_aggregates, refuse_params, retype_literal,
-};
+use super::target::{builder_traits, Target};
+use super::{check_columns, column, refuse_aggregates, refuse_params, retype_literal};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, ColumnValue, Expr, IntoOperand};
 use crate::model::TableName;
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind};
 
 /// Builds `UPDATE t SET col = value, ... WHERE cond` for `T`'s table.
 ///
@@ -39,7 +36,6 @@ use crate::statement::{Statement, StatementKind};
 ///             .build().unwrap())
 ///     }
 ///     fn to_values(&self) -> Vec<Value> { unimplemented!() }
-///     fn from_row(_: &Row<'_>) -> Result<Self, Error> { unimplemented!() }
 /// }
 /// let fix = Ev::update()
 ///     .set(Ev::STATUS, "retried")
@@ -58,105 +54,25 @@ use crate::statement::{Statement, StatementKind};
 /// ```
 #[must_use]
 pub struct Update<T> {
-    table: Option<TableName>,
+    target: Target<T>,
     sets: Vec<(&'static str, Expr)>,
-    filter: Option<Expr>,
-    all_rows: bool,
-    _table: PhantomData<fn() -> T>,
 }
 
-impl<T> Clone for Update<T> {
-    fn clone(&self) -> Self {
-        Update {
-            table: self.table.clone(),
-            sets: self.sets.clone(),
-            filter: self.filter.clone(),
-            all_rows: self.all_rows,
-            _table: PhantomData,
-        }
-    }
-}
-
-impl<T> std::fmt::Debug for Update<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Update")
-            .field("table", &self.table)
-            .field("sets", &self.sets)
-            .field("filter", &self.filter)
-            .field("all_rows", &self.all_rows)
-            .finish()
-    }
-}
-
-/// Joins an optional filter with another condition by AND.
-pub(crate) fn and_filter(current: Option<Expr>, next: Expr) -> Option<Expr> {
-    Some(match current {
-        None => next,
-        Some(c) => Expr::Binary {
-            op: crate::expr::BinaryOp::And,
-            left: Box::new(c),
-            right: Box::new(next),
-        },
-    })
-}
-
-/// The target name's check and the WHERE-or-`all_rows()` rule, shared by UPDATE and
-/// DELETE; returns the problems found so far.
-pub(crate) fn check_target(
-    kind: StatementKind,
-    name: &TableName,
-    filter: &Option<Expr>,
-    all_rows: bool,
-) -> Vec<Error> {
-    let mut errors = name.check().err().map(Error::into_vec).unwrap_or_default();
-    if let Err(e) = check_where(kind, filter, all_rows) {
-        errors.push(e);
-    }
-    errors
-}
-
-/// The WHERE-or-`all_rows()` rule shared by UPDATE and DELETE.
-pub(crate) fn check_where(
-    kind: StatementKind,
-    filter: &Option<Expr>,
-    all_rows: bool,
-) -> Result<()> {
-    match (filter, all_rows) {
-        (None, false) => Err(Error::new(
-            ErrorKind::DisallowedSyntax,
-            format!(
-                "{} without a WHERE clause would change every row of the table",
-                kind.name()
-            ),
-        )
-        .with_hint("add `.filter(...)`, or call `.all_rows()` if every row is meant")),
-        (Some(_), true) => Err(Error::new(
-            ErrorKind::DisallowedSyntax,
-            format!(
-                "{} has both a filter and `.all_rows()`; say one or the other",
-                kind.name()
-            ),
-        )),
-        _ => Ok(()),
-    }
-}
+builder_traits!(Update { target, sets });
 
 impl<T: IcebergTable> Update<T> {
     /// An UPDATE of `T`'s table.
     pub(crate) fn new() -> Self {
         Update {
-            table: None,
+            target: Target::new(),
             sets: Vec::new(),
-            filter: None,
-            all_rows: false,
-            _table: PhantomData,
         }
     }
 
     /// Updates another table with the same columns (e.g. a staging copy) instead of
     /// `T`'s own.
     pub fn into_table(mut self, name: TableName) -> Self {
-        self.table = Some(name);
+        self.target.set_table(name);
         self
     }
 
@@ -177,16 +93,10 @@ impl<T: IcebergTable> Update<T> {
         self
     }
 
-    /// Adds a WHERE condition (several are joined by AND).
-    pub fn filter<C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
-        self.filter = and_filter(self.filter.take(), cond.into_operand());
-        self
-    }
-
     /// Updates every row: required instead of a filter, so that a forgotten WHERE
     /// cannot rewrite the whole table.
     pub fn all_rows(mut self) -> Self {
-        self.all_rows = true;
+        self.target.all_rows();
         self
     }
 
@@ -199,8 +109,8 @@ impl<T: IcebergTable> Update<T> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let def = T::table_def();
         let kind = StatementKind::Update;
-        let name = self.table.as_ref().unwrap_or(def.name());
-        let mut errors = check_target(kind, name, &self.filter, self.all_rows);
+        let name = self.target.table();
+        let mut errors = self.target.check_table(kind, true);
         if self.sets.is_empty() {
             errors.push(Error::new(
                 ErrorKind::DisallowedSyntax,
@@ -225,22 +135,23 @@ impl<T: IcebergTable> Update<T> {
             refuse_params(dialect, kind, value, &mut errors);
             refuse_aggregates("an UPDATE value", value, &mut errors);
         }
-        check_filter(dialect, kind, def, self.filter.as_ref(), &mut errors);
+        self.target.check_filter(dialect, kind, &mut errors);
         Error::check_all(errors)?;
 
         let mut w = SqlWriter::new(kind, dialect);
         w.push("UPDATE ").table_name(name).push("\nSET ");
-        for (i, (name, value)) in sets.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
+        w.try_comma_list(&sets, |w, (name, value)| {
             w.ident(name).push(" = ");
-            value.render(&mut w)?;
-        }
-        if let Some(f) = &self.filter {
-            w.push("\nWHERE ");
-            f.render(&mut w)?;
-        }
+            value.render(w)
+        })?;
+        self.target.write_where(&mut w)?;
         w.finish()
+    }
+}
+
+impl<T> Filter<T> for Update<T> {
+    fn filter<C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
+        self.target.filter(cond.into_operand());
+        self
     }
 }

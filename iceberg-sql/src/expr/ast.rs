@@ -315,6 +315,19 @@ impl Expr {
         Expr::Literal { value, ty }
     }
 
+    /// `current AND next` (just `next` when there is no current condition): how
+    /// several filters become one WHERE clause.
+    pub(crate) fn and_then(current: Option<Expr>, next: Expr) -> Option<Expr> {
+        Some(match current {
+            None => next,
+            Some(c) => Expr::Binary {
+                op: BinaryOp::And,
+                left: Box::new(c),
+                right: Box::new(next),
+            },
+        })
+    }
+
     /// A column of the statement's table.
     pub fn column(name: &'static str) -> Expr {
         Expr::Column {
@@ -501,12 +514,7 @@ impl Expr {
                 }
                 expr.render_min(w, PREC_ARITH)?;
                 w.push(if *negated { " NOT IN (" } else { " IN (" });
-                for (i, e) in list.iter().enumerate() {
-                    if i > 0 {
-                        w.push(", ");
-                    }
-                    e.render_min(w, 0)?;
-                }
+                w.try_comma_list(list, |w, e| e.render_min(w, 0))?;
                 w.push_char(')');
             }
             Expr::Between {
@@ -558,12 +566,7 @@ impl Expr {
             }
             Expr::Coalesce(args) => {
                 w.push("coalesce(");
-                for (i, a) in args.iter().enumerate() {
-                    if i > 0 {
-                        w.push(", ");
-                    }
-                    a.render_min(w, 0)?;
-                }
+                w.try_comma_list(args, |w, a| a.render_min(w, 0))?;
                 w.push_char(')');
             }
             Expr::DateTrunc { unit, expr } => {

@@ -7,7 +7,9 @@ use std::marker::PhantomData;
 ///
 /// The derive emits one per field (`McpEvent::LATENCY_MS: Col<McpEvent, i64>`), so a
 /// comparison with a value of the wrong type, or a column of another table, does not
-/// compile.
+/// compile. Its SQL methods (`eq`, `lt`, `is_in`, …) are those of
+/// [`ExpressionMethods`](super::ExpressionMethods), in the prelude. (It has no
+/// `PartialEq`, so `col.eq(value)` can only mean the SQL comparison.)
 pub struct Col<T, V> {
     name: &'static str,
     _marker: PhantomData<fn() -> (T, V)>,
@@ -41,11 +43,3 @@ impl<T, V> fmt::Debug for Col<T, V> {
         write!(f, "Col({})", self.name)
     }
 }
-
-impl<T, V> PartialEq for Col<T, V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name
-    }
-}
-
-impl<T, V> Eq for Col<T, V> {}

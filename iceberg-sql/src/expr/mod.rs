@@ -1,15 +1,15 @@
 //! Typed column handles and the expression DSL over them.
 //!
-//! A [`Col<T, V>`] is one column of table `T` holding Rust values of type `V`. Its
-//! methods (and those of [`SqlExpr`]) build typed expressions whose operands the
-//! compiler checks: a `Col<McpEvent, i64>` compares with `i64` values and other `i64`
+//! A [`Col<T, V>`] is one column of table `T` holding Rust values of type `V`. The
+//! methods of [`ExpressionMethods`] (on columns and [`SqlExpr`]s alike) build typed
+//! expressions whose operands the compiler checks: a `Col<McpEvent, i64>` compares with `i64` values and other `i64`
 //! expressions of `McpEvent`, nothing else. Every typed expression lowers to the small
 //! untyped [`Expr`] tree, which renders through a [`SqlWriter`](crate::render::SqlWriter)
 //! (quoting and literal escaping come from the statement's grammar).
 //!
 //! ```
 //! use iceberg_sql::prelude::*;
-//! use iceberg_sql::expr::{current_timestamp, days};
+//! use iceberg_sql::dsl::{current_timestamp, days};
 //! # struct McpEvent;
 //! # impl McpEvent {
 //! #     const USER_ID: Col<McpEvent, String> = Col::new("user_id");
@@ -31,6 +31,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # struct McpEvent;
 //! # impl McpEvent { const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms"); }
 //! let _ = McpEvent::LATENCY_MS.eq("x"); // a string is not a bigint
@@ -40,6 +41,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # struct McpEvent;
 //! # impl McpEvent { const STATUS: Col<McpEvent, String> = Col::new("status"); }
 //! let _ = McpEvent::STATUS + 1; // no `+` on strings
@@ -47,6 +49,8 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
+//! # use iceberg_sql::dsl::days;
 //! # struct McpEvent;
 //! # impl McpEvent { const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms"); }
 //! let _ = McpEvent::LATENCY_MS - days(7); // an interval needs a date/time operand
@@ -54,6 +58,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # struct McpEvent;
 //! # impl McpEvent { const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms"); }
 //! let _ = McpEvent::LATENCY_MS.eq(1).and(McpEvent::LATENCY_MS); // AND needs booleans
@@ -63,6 +68,7 @@
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
+//! # use iceberg_sql::dsl::*;
 //! # use iceberg_sql::expr::Cond;
 //! # struct McpEvent; struct Other;
 //! # impl McpEvent { const STATUS: Col<McpEvent, String> = Col::new("status"); }
@@ -70,13 +76,15 @@
 //! let f: Cond<McpEvent> = McpEvent::STATUS.eq("ok").and(Other::NAME.eq("x"));
 //! ```
 //!
-//! Inside a MERGE, [`source`] and [`target`] qualify columns. Conditions of `WHEN NOT
+//! Inside a MERGE, [`source`](crate::dsl::source) and [`target`](crate::dsl::target) qualify columns. Conditions of `WHEN NOT
 //! MATCHED` and `INSERT` values live in the [`Source`] scope, so a target column cannot
 //! appear there:
 //!
 //! ```compile_fail
 //! # use iceberg_sql::prelude::*;
-//! # use iceberg_sql::expr::{target, Cond, Source};
+//! # use iceberg_sql::dsl::*;
+//! # use iceberg_sql::dsl::target;
+//! # use iceberg_sql::expr::{Cond, Source};
 //! # struct McpEvent;
 //! # impl McpEvent { const STATUS: Col<McpEvent, String> = Col::new("status"); }
 //! let c: Cond<Source<McpEvent>> = target(McpEvent::STATUS).eq("x");
@@ -84,12 +92,13 @@
 
 mod ast;
 mod column;
+mod methods;
 mod typed;
 
 pub use ast::{Aggregate, BinaryOp, Expr, Scope, TimeUnit, MAX_PARAM_CHARS};
 pub use column::Col;
+pub use methods::ExpressionMethods;
 pub use typed::{
-    case_when, count_all, current_date, current_timestamp, days, hours, lit, minutes, months,
-    param, seconds, source, target, years, Case, ColumnValue, Cond, Free, Interval, IntoOperand,
-    Lit, Literal, Matched, Numeric, Param, Source, SqlExpr, Temporal,
+    Case, ColumnValue, Cond, Free, Interval, IntoOperand, Lit, Literal, Matched, Numeric, Param,
+    Source, SqlExpr, Temporal,
 };

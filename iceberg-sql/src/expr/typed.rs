@@ -10,7 +10,8 @@ use std::ops::{Add, Div, Mul, Neg, Not, Rem, Sub};
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 
-use super::ast::{Aggregate, BinaryOp, Expr, Scope, TimeUnit};
+use super::ast::{BinaryOp, Expr, TimeUnit};
+use super::methods::ExpressionMethods;
 use super::Col;
 use crate::record::SqlType;
 use crate::types::IcebergType;
@@ -59,11 +60,11 @@ impl Temporal for NaiveDateTime {}
 impl Temporal for DateTime<Utc> {}
 
 /// MERGE scope of expressions that may read only the source row (`WHEN NOT MATCHED`
-/// conditions and `INSERT` values). Built by [`source`].
+/// conditions and `INSERT` values). Built by [`source`](crate::dsl::source).
 pub struct Source<T>(PhantomData<fn() -> T>);
 
 /// MERGE scope of expressions that may read the target and the source row (`ON`,
-/// `WHEN MATCHED` conditions and `UPDATE SET` values). Built by [`target`]; source
+/// `WHEN MATCHED` conditions and `UPDATE SET` values). Built by [`target`](crate::dsl::target); source
 /// expressions widen into it.
 pub struct Matched<T>(PhantomData<fn() -> T>);
 
@@ -142,7 +143,7 @@ impl<V> Free<V> {
 
 /// Something that can stand where scope `S` expects a value of type `V`: a column of
 /// that table, a typed expression, a literal (`"x"`, `320`, a `NaiveDateTime`), a
-/// [`Free`] expression or a [`param`].
+/// [`Free`] expression or a [`param`](crate::dsl::param).
 pub trait IntoOperand<S, V> {
     /// Lowers to the untyped tree.
     fn into_operand(self) -> Expr;
@@ -229,23 +230,20 @@ impl<T, V: ColumnValue> IntoOperand<T, V::Base> for Col<T, V> {
     }
 }
 
-/// A `?` placeholder bound to a value; see [`param`].
+/// A `?` placeholder bound to a value; see [`param`](crate::dsl::param).
 pub struct Param<B> {
     value: Value,
     ty: IcebergType,
     _marker: PhantomData<fn() -> B>,
 }
 
-/// A `?` placeholder whose `ExecutionParameters` entry is `value` as SQL literal text
-/// (`'O''Reilly'`, `TIMESTAMP '...'`). Athena documents parameters only in the WHERE
-/// clause of SELECT, INSERT INTO ... SELECT, CTAS and UNLOAD; other statements refuse
-/// them with [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported).
-pub fn param<B, L: Literal<B>>(value: L) -> Param<B> {
-    let (value, ty) = value.into_literal();
-    Param {
-        value,
-        ty,
-        _marker: PhantomData,
+impl<B> Param<B> {
+    pub(crate) fn new(value: Value, ty: IcebergType) -> Self {
+        Param {
+            value,
+            ty,
+            _marker: PhantomData,
+        }
     }
 }
 
@@ -285,157 +283,6 @@ impl<S, V> SqlExpr<S, V> {
         Ok(w.as_str().to_string())
     }
 
-    fn bin<R: IntoOperand<S, V>, U>(self, op: BinaryOp, rhs: R) -> SqlExpr<S, U> {
-        SqlExpr::from_expr(Expr::Binary {
-            op,
-            left: Box::new(self.expr),
-            right: Box::new(rhs.into_operand()),
-        })
-    }
-
-    /// `self = rhs`
-    pub fn eq<R: IntoOperand<S, V>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::Eq, rhs)
-    }
-    /// `self <> rhs`
-    pub fn ne<R: IntoOperand<S, V>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::NotEq, rhs)
-    }
-    /// `self < rhs`
-    pub fn lt<R: IntoOperand<S, V>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::Lt, rhs)
-    }
-    /// `self <= rhs`
-    pub fn le<R: IntoOperand<S, V>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::LtEq, rhs)
-    }
-    /// `self > rhs`
-    pub fn gt<R: IntoOperand<S, V>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::Gt, rhs)
-    }
-    /// `self >= rhs`
-    pub fn ge<R: IntoOperand<S, V>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::GtEq, rhs)
-    }
-    /// `self IS DISTINCT FROM rhs` (NULL-safe `<>`).
-    pub fn is_distinct_from<R: IntoOperand<S, V>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::IsDistinctFrom, rhs)
-    }
-    /// `self IS NOT DISTINCT FROM rhs` (NULL-safe `=`).
-    pub fn is_not_distinct_from<R: IntoOperand<S, V>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::IsNotDistinctFrom, rhs)
-    }
-
-    /// `self BETWEEN low AND high` (both inclusive).
-    pub fn between<A: IntoOperand<S, V>, B: IntoOperand<S, V>>(self, low: A, high: B) -> Cond<S> {
-        SqlExpr::from_expr(Expr::Between {
-            expr: Box::new(self.expr),
-            low: Box::new(low.into_operand()),
-            high: Box::new(high.into_operand()),
-            negated: false,
-        })
-    }
-
-    /// `self NOT BETWEEN low AND high`.
-    pub fn not_between<A: IntoOperand<S, V>, B: IntoOperand<S, V>>(
-        self,
-        low: A,
-        high: B,
-    ) -> Cond<S> {
-        SqlExpr::from_expr(Expr::Between {
-            expr: Box::new(self.expr),
-            low: Box::new(low.into_operand()),
-            high: Box::new(high.into_operand()),
-            negated: true,
-        })
-    }
-
-    /// `self IN (a, b, ...)`; an empty list is `false`.
-    pub fn is_in<I>(self, items: I) -> Cond<S>
-    where
-        I: IntoIterator,
-        I::Item: IntoOperand<S, V>,
-    {
-        SqlExpr::from_expr(Expr::InList {
-            expr: Box::new(self.expr),
-            list: items.into_iter().map(IntoOperand::into_operand).collect(),
-            negated: false,
-        })
-    }
-
-    /// `self NOT IN (a, b, ...)`; an empty list is `true`.
-    pub fn not_in<I>(self, items: I) -> Cond<S>
-    where
-        I: IntoIterator,
-        I::Item: IntoOperand<S, V>,
-    {
-        SqlExpr::from_expr(Expr::InList {
-            expr: Box::new(self.expr),
-            list: items.into_iter().map(IntoOperand::into_operand).collect(),
-            negated: true,
-        })
-    }
-
-    /// `self IS NULL`
-    pub fn is_null(self) -> Cond<S> {
-        SqlExpr::from_expr(Expr::IsNull {
-            expr: Box::new(self.expr),
-            negated: false,
-        })
-    }
-
-    /// `self IS NOT NULL`
-    pub fn is_not_null(self) -> Cond<S> {
-        SqlExpr::from_expr(Expr::IsNull {
-            expr: Box::new(self.expr),
-            negated: true,
-        })
-    }
-
-    /// `CAST(self AS U)`, with `U`'s type spelled for the grammar (`timestamp(6)`,
-    /// `varchar`, `timestamp_ntz`, ...).
-    pub fn cast<U: ColumnValue>(self) -> SqlExpr<S, U::Base> {
-        SqlExpr::from_expr(Expr::Cast {
-            expr: Box::new(self.expr),
-            ty: U::Base::iceberg_type(),
-        })
-    }
-
-    /// `coalesce(self, other)`: `other` when `self` is NULL.
-    pub fn coalesce<R: IntoOperand<S, V>>(self, other: R) -> SqlExpr<S, V> {
-        let mut args = match self.expr {
-            Expr::Coalesce(args) => args,
-            e => vec![e],
-        };
-        args.push(other.into_operand());
-        SqlExpr::from_expr(Expr::Coalesce(args))
-    }
-
-    /// `count(self)`: non-NULL values.
-    pub fn count(self) -> SqlExpr<S, i64> {
-        agg(Aggregate::Count, self.expr)
-    }
-
-    /// `count(DISTINCT self)`.
-    pub fn count_distinct(self) -> SqlExpr<S, i64> {
-        agg(Aggregate::CountDistinct, self.expr)
-    }
-
-    /// `min(self)`.
-    pub fn min(self) -> SqlExpr<S, V> {
-        agg(Aggregate::Min, self.expr)
-    }
-
-    /// `max(self)`.
-    pub fn max(self) -> SqlExpr<S, V> {
-        agg(Aggregate::Max, self.expr)
-    }
-
-    /// `approx_percentile(self, p)` with `0 <= p <= 1` (checked when rendered).
-    pub fn approx_percentile(self, p: f64) -> SqlExpr<S, V> {
-        agg(Aggregate::ApproxPercentile(p), self.expr)
-    }
-
     /// Adds `FILTER (WHERE cond)` to an aggregate (`count(*) FILTER (WHERE ...)`).
     /// On a non-aggregate expression this does nothing but return `self`.
     pub fn filter<C: IntoOperand<S, bool>>(self, cond: C) -> SqlExpr<S, V> {
@@ -450,79 +297,10 @@ impl<S, V> SqlExpr<S, V> {
     }
 }
 
-fn agg<S, V>(func: Aggregate, arg: Expr) -> SqlExpr<S, V> {
-    SqlExpr::from_expr(Expr::Aggregate {
-        func,
-        arg: Some(Box::new(arg)),
-        filter: None,
-    })
-}
-
-impl<S, V: Numeric> SqlExpr<S, V> {
-    /// `sum(self)`.
-    pub fn sum(self) -> SqlExpr<S, V> {
-        agg(Aggregate::Sum, self.expr)
-    }
-
-    /// `avg(self)` (a double).
-    pub fn avg(self) -> SqlExpr<S, f64> {
-        agg(Aggregate::Avg, self.expr)
-    }
-}
-
-impl<S> SqlExpr<S, bool> {
-    /// `self AND rhs`
-    pub fn and<R: IntoOperand<S, bool>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::And, rhs)
-    }
-
-    /// `self OR rhs`
-    pub fn or<R: IntoOperand<S, bool>>(self, rhs: R) -> Cond<S> {
-        self.bin(BinaryOp::Or, rhs)
-    }
-
-    /// `NOT (self)`
-    #[allow(clippy::should_implement_trait)]
-    pub fn not(self) -> Cond<S> {
-        SqlExpr::from_expr(Expr::Not(Box::new(self.expr)))
-    }
-}
-
 impl<S> Not for SqlExpr<S, bool> {
     type Output = Cond<S>;
     fn not(self) -> Cond<S> {
-        SqlExpr::not(self)
-    }
-}
-
-impl<S> SqlExpr<S, String> {
-    /// `self LIKE pattern` (`%` any run, `_` one character). The pattern is sent as
-    /// written; note that Spark treats `\` in a pattern as an escape, Athena does not.
-    pub fn like<R: IntoOperand<S, String>>(self, pattern: R) -> Cond<S> {
-        SqlExpr::from_expr(Expr::Like {
-            expr: Box::new(self.expr),
-            pattern: Box::new(pattern.into_operand()),
-            negated: false,
-        })
-    }
-
-    /// `self NOT LIKE pattern`.
-    pub fn not_like<R: IntoOperand<S, String>>(self, pattern: R) -> Cond<S> {
-        SqlExpr::from_expr(Expr::Like {
-            expr: Box::new(self.expr),
-            pattern: Box::new(pattern.into_operand()),
-            negated: true,
-        })
-    }
-}
-
-impl<S, V: Temporal> SqlExpr<S, V> {
-    /// `date_trunc('unit', self)`.
-    pub fn date_trunc(self, unit: TimeUnit) -> SqlExpr<S, V> {
-        SqlExpr::from_expr(Expr::DateTrunc {
-            unit,
-            expr: Box::new(self.expr),
-        })
+        ExpressionMethods::not(self)
     }
 }
 
@@ -599,8 +377,8 @@ impl<S, V: Numeric> Neg for SqlExpr<S, V> {
     }
 }
 
-/// An interval for date/time arithmetic: `INTERVAL '7' DAY`. Build with [`days`],
-/// [`hours`], ... or [`Interval::new`].
+/// An interval for date/time arithmetic: `INTERVAL '7' DAY`. Build with [`days`](crate::dsl::days),
+/// [`hours`](crate::dsl::hours), ... or [`Interval::new`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Interval {
     amount: u32,
@@ -620,31 +398,6 @@ impl Interval {
             unit: self.unit,
         }
     }
-}
-
-/// `INTERVAL 'n' YEAR`
-pub fn years(n: u32) -> Interval {
-    Interval::new(n, TimeUnit::Year)
-}
-/// `INTERVAL 'n' MONTH`
-pub fn months(n: u32) -> Interval {
-    Interval::new(n, TimeUnit::Month)
-}
-/// `INTERVAL 'n' DAY`
-pub fn days(n: u32) -> Interval {
-    Interval::new(n, TimeUnit::Day)
-}
-/// `INTERVAL 'n' HOUR`
-pub fn hours(n: u32) -> Interval {
-    Interval::new(n, TimeUnit::Hour)
-}
-/// `INTERVAL 'n' MINUTE`
-pub fn minutes(n: u32) -> Interval {
-    Interval::new(n, TimeUnit::Minute)
-}
-/// `INTERVAL 'n' SECOND`
-pub fn seconds(n: u32) -> Interval {
-    Interval::new(n, TimeUnit::Second)
 }
 
 fn interval_op(left: Expr, op: BinaryOp, i: Interval) -> Expr {
@@ -693,69 +446,26 @@ macro_rules! interval_arith {
 /// `TIMESTAMP '...' + INTERVAL '1' DAY`.
 pub struct Lit<L>(L);
 
-/// Wraps a timestamp literal for interval arithmetic (see [`Lit`]).
-pub fn lit<L: Literal<NaiveDateTime>>(value: L) -> Lit<L> {
-    Lit(value)
+impl<L> Lit<L> {
+    pub(crate) fn new(value: L) -> Self {
+        Lit(value)
+    }
 }
 
 interval_arith!(Add add Plus, Sub sub Minus);
 
-/// `current_timestamp`: now, compared with zone-less timestamp columns in the
-/// session zone (UTC on Athena).
-///
-/// ```
-/// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::expr::{current_timestamp, days};
-/// # struct Ev;
-/// # const EVENT_TS: Col<Ev, chrono::NaiveDateTime> = Col::new("event_ts");
-/// let recent = EVENT_TS.ge(current_timestamp() - days(7));
-/// assert_eq!(recent.to_sql(Dialect::Athena)?, "event_ts >= current_timestamp - INTERVAL '7' DAY");
-/// assert_eq!(recent.to_sql(Dialect::Spark)?, "event_ts >= current_timestamp() - INTERVAL '7' DAY");
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub fn current_timestamp() -> Free<NaiveDateTime> {
-    Free::from_expr(Expr::CurrentTimestamp)
-}
-
-/// `current_date`.
-pub fn current_date() -> Free<NaiveDate> {
-    Free::from_expr(Expr::CurrentDate)
-}
-
-/// `count(*)`; add a filter with [`SqlExpr::filter`].
-pub fn count_all<S>() -> SqlExpr<S, i64> {
-    SqlExpr::from_expr(Expr::Aggregate {
-        func: Aggregate::CountAll,
-        arg: None,
-        filter: None,
-    })
-}
-
-/// A `CASE WHEN ... THEN ... [ELSE ...] END` under construction; see [`case_when`].
+/// A `CASE WHEN ... THEN ... [ELSE ...] END` under construction; see [`case_when`](crate::dsl::case_when).
 pub struct Case<S, V> {
     branches: Vec<(Expr, Expr)>,
     _marker: PhantomData<fn() -> (S, V)>,
 }
 
-/// Starts `CASE WHEN cond THEN value`.
-///
-/// ```
-/// # use iceberg_sql::prelude::*;
-/// # use iceberg_sql::expr::case_when;
-/// # struct Ev;
-/// # const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
-/// let bucket = case_when(LATENCY_MS.lt(100), "fast").when(LATENCY_MS.lt(1000), "ok").otherwise("slow");
-/// assert_eq!(bucket.to_sql(Dialect::Athena)?,
-///     "CASE WHEN latency_ms < 100 THEN 'fast' WHEN latency_ms < 1000 THEN 'ok' ELSE 'slow' END");
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub fn case_when<S, V, C: IntoOperand<S, bool>, R: IntoOperand<S, V>>(
-    cond: C,
-    then: R,
-) -> Case<S, V> {
-    Case {
-        branches: vec![(cond.into_operand(), then.into_operand())],
-        _marker: PhantomData,
+impl<S, V> Case<S, V> {
+    pub(crate) fn new(cond: Expr, then: Expr) -> Self {
+        Case {
+            branches: vec![(cond, then)],
+            _marker: PhantomData,
+        }
     }
 }
 
@@ -781,192 +491,5 @@ impl<S, V> Case<S, V> {
             branches: self.branches,
             otherwise: None,
         })
-    }
-}
-
-/// Refers to a column of the MERGE **source** row: `source.status`.
-pub fn source<T, V: ColumnValue>(col: Col<T, V>) -> SqlExpr<Source<T>, V::Base> {
-    SqlExpr::from_expr(Expr::Column {
-        scope: Scope::Source,
-        name: col.name(),
-    })
-}
-
-/// Refers to a column of the MERGE **target** row: `target.latency_ms`. Only usable in
-/// `WHEN MATCHED` conditions and `UPDATE SET` values (the [`Matched`] scope).
-pub fn target<T, V: ColumnValue>(col: Col<T, V>) -> SqlExpr<Matched<T>, V::Base> {
-    SqlExpr::from_expr(Expr::Column {
-        scope: Scope::Target,
-        name: col.name(),
-    })
-}
-
-/// The comparison and predicate methods of [`SqlExpr`], on a column directly.
-#[allow(clippy::should_implement_trait)]
-impl<T, V: ColumnValue> Col<T, V> {
-    /// This column as a typed expression.
-    pub fn expr(self) -> SqlExpr<T, V::Base> {
-        SqlExpr::from_expr(Expr::column(self.name()))
-    }
-
-    /// `col = rhs`
-    pub fn eq<R: IntoOperand<T, V::Base>>(self, rhs: R) -> Cond<T> {
-        self.expr().eq(rhs)
-    }
-    /// `col <> rhs`
-    pub fn ne<R: IntoOperand<T, V::Base>>(self, rhs: R) -> Cond<T> {
-        self.expr().ne(rhs)
-    }
-    /// `col < rhs`
-    pub fn lt<R: IntoOperand<T, V::Base>>(self, rhs: R) -> Cond<T> {
-        self.expr().lt(rhs)
-    }
-    /// `col <= rhs`
-    pub fn le<R: IntoOperand<T, V::Base>>(self, rhs: R) -> Cond<T> {
-        self.expr().le(rhs)
-    }
-    /// `col > rhs`
-    pub fn gt<R: IntoOperand<T, V::Base>>(self, rhs: R) -> Cond<T> {
-        self.expr().gt(rhs)
-    }
-    /// `col >= rhs`
-    pub fn ge<R: IntoOperand<T, V::Base>>(self, rhs: R) -> Cond<T> {
-        self.expr().ge(rhs)
-    }
-    /// `col IS DISTINCT FROM rhs`
-    pub fn is_distinct_from<R: IntoOperand<T, V::Base>>(self, rhs: R) -> Cond<T> {
-        self.expr().is_distinct_from(rhs)
-    }
-    /// `col IS NOT DISTINCT FROM rhs`
-    pub fn is_not_distinct_from<R: IntoOperand<T, V::Base>>(self, rhs: R) -> Cond<T> {
-        self.expr().is_not_distinct_from(rhs)
-    }
-    /// `col BETWEEN low AND high`
-    pub fn between<A: IntoOperand<T, V::Base>, B: IntoOperand<T, V::Base>>(
-        self,
-        low: A,
-        high: B,
-    ) -> Cond<T> {
-        self.expr().between(low, high)
-    }
-    /// `col NOT BETWEEN low AND high`
-    pub fn not_between<A: IntoOperand<T, V::Base>, B: IntoOperand<T, V::Base>>(
-        self,
-        low: A,
-        high: B,
-    ) -> Cond<T> {
-        self.expr().not_between(low, high)
-    }
-    /// `col IN (...)`; an empty list is `false`.
-    pub fn is_in<I>(self, items: I) -> Cond<T>
-    where
-        I: IntoIterator,
-        I::Item: IntoOperand<T, V::Base>,
-    {
-        self.expr().is_in(items)
-    }
-    /// `col NOT IN (...)`; an empty list is `true`.
-    pub fn not_in<I>(self, items: I) -> Cond<T>
-    where
-        I: IntoIterator,
-        I::Item: IntoOperand<T, V::Base>,
-    {
-        self.expr().not_in(items)
-    }
-    /// `col IS NULL`
-    pub fn is_null(self) -> Cond<T> {
-        self.expr().is_null()
-    }
-    /// `col IS NOT NULL`
-    pub fn is_not_null(self) -> Cond<T> {
-        self.expr().is_not_null()
-    }
-    /// `CAST(col AS U)`
-    pub fn cast<U: ColumnValue>(self) -> SqlExpr<T, U::Base> {
-        self.expr().cast::<U>()
-    }
-    /// `coalesce(col, other)`
-    pub fn coalesce<R: IntoOperand<T, V::Base>>(self, other: R) -> SqlExpr<T, V::Base> {
-        self.expr().coalesce(other)
-    }
-    /// `count(col)`
-    pub fn count(self) -> SqlExpr<T, i64> {
-        self.expr().count()
-    }
-    /// `count(DISTINCT col)`
-    pub fn count_distinct(self) -> SqlExpr<T, i64> {
-        self.expr().count_distinct()
-    }
-    /// `min(col)`
-    pub fn min(self) -> SqlExpr<T, V::Base> {
-        self.expr().min()
-    }
-    /// `max(col)`
-    pub fn max(self) -> SqlExpr<T, V::Base> {
-        self.expr().max()
-    }
-    /// `approx_percentile(col, p)`
-    pub fn approx_percentile(self, p: f64) -> SqlExpr<T, V::Base> {
-        self.expr().approx_percentile(p)
-    }
-}
-
-impl<T, V> Col<T, V>
-where
-    V: ColumnValue,
-    V::Base: Numeric,
-{
-    /// `sum(col)`
-    pub fn sum(self) -> SqlExpr<T, V::Base> {
-        self.expr().sum()
-    }
-    /// `avg(col)`
-    pub fn avg(self) -> SqlExpr<T, f64> {
-        self.expr().avg()
-    }
-}
-
-impl<T, V: ColumnValue<Base = String>> Col<T, V> {
-    /// `col LIKE pattern` (string columns only).
-    ///
-    /// ```compile_fail
-    /// # use iceberg_sql::prelude::*;
-    /// # struct Ev;
-    /// # const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
-    /// let _ = LATENCY_MS.like("1%"); // not a string column
-    /// ```
-    pub fn like<R: IntoOperand<T, String>>(self, pattern: R) -> Cond<T> {
-        self.expr().like(pattern)
-    }
-    /// `col NOT LIKE pattern`.
-    pub fn not_like<R: IntoOperand<T, String>>(self, pattern: R) -> Cond<T> {
-        self.expr().not_like(pattern)
-    }
-}
-
-impl<T, V: ColumnValue<Base = bool>> Col<T, V> {
-    /// `col AND rhs` (boolean columns).
-    pub fn and<R: IntoOperand<T, bool>>(self, rhs: R) -> Cond<T> {
-        self.expr().and(rhs)
-    }
-    /// `col OR rhs` (boolean columns).
-    pub fn or<R: IntoOperand<T, bool>>(self, rhs: R) -> Cond<T> {
-        self.expr().or(rhs)
-    }
-    /// `NOT col` (boolean columns).
-    #[allow(clippy::should_implement_trait)]
-    pub fn not(self) -> Cond<T> {
-        self.expr().not()
-    }
-}
-
-impl<T, V> Col<T, V>
-where
-    V: ColumnValue,
-    V::Base: Temporal,
-{
-    /// `date_trunc('unit', col)`.
-    pub fn date_trunc(self, unit: TimeUnit) -> SqlExpr<T, V::Base> {
-        self.expr().date_trunc(unit)
     }
 }

@@ -1,5 +1,5 @@
 //! Table upkeep: compaction (`OPTIMIZE`) and snapshot expiry (`VACUUM`)
-//! (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-data-optimization.html).
+//! (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-data-optimization.html>).
 //!
 //! | | Athena | Spark (Iceberg procedures) |
 //! |---|---|---|
@@ -30,51 +30,28 @@ use chrono::{DateTime, Utc};
 
 use crate::dialect::{Dialect, OptimizeSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::{Col, Expr, IntoOperand};
+use crate::expr::{Expr, IntoOperand};
 use crate::model::{PartitionTransform, TableDef, TableProperties, TableProperty};
-use crate::record::SqlType;
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
-use crate::types::IcebergType;
+use crate::statement::{Filter, Statement, StatementKind};
 use crate::value::Value;
 
 /// The Spark catalog `CALL <catalog>.system.<procedure>` uses unless told otherwise.
 pub const DEFAULT_SPARK_CATALOG: &str = "local";
 
-/// A comparison in an `OPTIMIZE ... WHERE` partition predicate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Cmp {
-    /// `=`
-    Eq,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-impl Cmp {
-    /// The operator's SQL.
-    pub(crate) fn sql(self) -> &'static str {
-        match self {
-            Cmp::Eq => "=",
-            Cmp::Lt => "<",
-            Cmp::Le => "<=",
-            Cmp::Gt => ">",
-            Cmp::Ge => ">=",
-        }
-    }
-}
-
 /// Builds `OPTIMIZE ... REWRITE DATA USING BIN_PACK` (Spark:
 /// `CALL <catalog>.system.rewrite_data_files`).
 ///
+/// Conditions are typed over the table's columns (a record type's column constants, or
+/// [`Col`](crate::Col)s declared for the table) and may read only identity partition
+/// columns.
+///
 /// ```
 /// use iceberg_sql::prelude::*;
-/// use iceberg_sql::maintenance::Cmp;
+/// // The table's columns, for typed conditions (a derived record type has these).
+/// struct Events;
+/// const EVENT_DATE: Col<Events, chrono::NaiveDate> = Col::new("event_date");
+/// const EVENT_TS: Col<Events, chrono::NaiveDateTime> = Col::new("event_ts");
 /// let t = TableDef::builder("analytics", "mcp_events")
 ///     .column(Column::new("event_id", IcebergType::String))
 ///     .column(Column::new("event_ts", IcebergType::Timestamp))
@@ -89,7 +66,7 @@ impl Cmp {
 ///            "CALL `local`.system.rewrite_data_files(table => 'analytics.mcp_events')");
 /// let day = chrono::NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
 /// assert_eq!(
-///     t.optimize().filter_by("event_date", Cmp::Ge, day).build()?.sql(),
+///     t.optimize().filter(EVENT_DATE.ge(day)).build()?.sql(),
 ///     "OPTIMIZE analytics.mcp_events REWRITE DATA USING BIN_PACK WHERE event_date >= DATE '2026-10-01'"
 /// );
 /// // Spark only: rewrite options, e.g. compact even a partition with a single small file.
@@ -101,18 +78,29 @@ impl Cmp {
 /// let err = t.optimize().spark_option("min-input-files", "1").build().unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::Unsupported); // Athena's OPTIMIZE takes no options
 /// // A hidden-partition source column is refused, with what to do instead.
-/// let err = t.optimize().filter_by("event_ts", Cmp::Ge, day.and_hms_opt(0, 0, 0).unwrap())
+/// let err = t.optimize().filter(EVENT_TS.ge(day.and_hms_opt(0, 0, 0).unwrap()))
 ///     .build().unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::Unsupported);
 /// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+///
+/// A value of the wrong type does not compile:
+///
+/// ```compile_fail
+/// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dsl::*;
+/// # struct Events;
+/// # const EVENT_DATE: Col<Events, chrono::NaiveDate> = Col::new("event_date");
+/// # fn f(t: &TableDef) {
+/// let _ = t.optimize().filter(EVENT_DATE.eq("2026-10-01"));
+/// # }
 /// ```
 #[derive(Debug, Clone)]
 #[must_use]
 pub struct Optimize<'a> {
     table: &'a TableDef,
     catalog: String,
-    filters: Vec<(String, Cmp, Value)>,
-    conditions: Vec<Expr>,
+    filter: Option<Expr>,
     spark_options: Vec<(String, String)>,
 }
 
@@ -122,8 +110,7 @@ impl TableDef {
         Optimize {
             table: self,
             catalog: DEFAULT_SPARK_CATALOG.to_string(),
-            filters: Vec::new(),
-            conditions: Vec::new(),
+            filter: None,
             spark_options: Vec::new(),
         }
     }
@@ -147,20 +134,6 @@ impl<'a> Optimize<'a> {
         self
     }
 
-    /// Restricts compaction to files with rows where `column op value`; `column` must be
-    /// an identity partition column. Several filters are joined with `AND`.
-    pub fn filter<T, V: SqlType>(self, column: Col<T, V>, op: Cmp, value: V) -> Self {
-        self.filter_by(column.name(), op, value.to_value())
-    }
-
-    /// Restricts compaction with a typed condition from the expression DSL
-    /// (`McpEvent::EVENT_DATE.between(a, b)`, `...is_in([...])`): every column it reads
-    /// must be an identity partition column. Several conditions are joined with `AND`.
-    pub fn filter_expr<T, C: IntoOperand<T, bool>>(mut self, cond: C) -> Self {
-        self.conditions.push(cond.into_operand());
-        self
-    }
-
     /// Spark only: a `rewrite_data_files` option, rendered in
     /// `options => map('key', 'value', ...)` in the order given (e.g.
     /// `("min-input-files", "1")`, `("target-file-size-bytes", "134217728")`). Keys and
@@ -172,18 +145,12 @@ impl<'a> Optimize<'a> {
         self
     }
 
-    /// [`Optimize::filter`] by column name and any value.
-    pub fn filter_by(mut self, column: &str, op: Cmp, value: impl Into<Value>) -> Self {
-        self.filters.push((column.to_string(), op, value.into()));
-        self
-    }
-
     /// `None` when `name` is an identity partition column; otherwise why not.
     fn partition_column_error(&self, name: &str) -> Option<Error> {
         let t = self.table;
         if t.column(name).is_none() {
             return Some(Error::new(
-                ErrorKind::InvalidTable,
+                ErrorKind::UnknownColumn,
                 format!(
                     "OPTIMIZE WHERE: table `{}` has no column `{name}`",
                     t.name()
@@ -234,87 +201,59 @@ impl<'a> Optimize<'a> {
         }
     }
 
-    /// Strings in a grammar that restricts them (Athena parses OPTIMIZE with its Hive
-    /// DDL parser) cannot hold quotes, backslashes or control characters.
-    fn check_text(&self, dialect: Dialect, name: &str, text: &str) -> Option<Error> {
-        if !dialect
+    /// The filter's checks: only identity partition columns of the table, no
+    /// parameters or aggregates, and strings the statement's grammar can hold (Athena
+    /// parses OPTIMIZE with its Hive DDL parser, which cannot take quotes, backslashes or
+    /// control characters).
+    fn check_filter(&self, dialect: Dialect) -> Result<()> {
+        let Some(cond) = &self.filter else {
+            return Ok(());
+        };
+        let mut errors = Vec::new();
+        for (scope, name) in cond.columns() {
+            if scope != crate::expr::Scope::Table {
+                errors.push(Error::new(
+                    ErrorKind::InvalidTable,
+                    "OPTIMIZE WHERE: MERGE source/target columns cannot appear here",
+                ));
+            } else if let Some(e) = self.partition_column_error(name) {
+                if !errors.contains(&e) {
+                    errors.push(e);
+                }
+            }
+        }
+        if cond.contains_param() {
+            errors.push(Error::new(
+                ErrorKind::DisallowedSyntax,
+                "OPTIMIZE takes no `?` parameters; use a literal value",
+            ));
+        }
+        if cond.contains_aggregate() {
+            errors.push(Error::new(
+                ErrorKind::DisallowedSyntax,
+                "an aggregate cannot appear in OPTIMIZE WHERE",
+            ));
+        }
+        if dialect
             .grammar(StatementKind::Optimize)
             .restricts_string_literals()
         {
-            return None;
-        }
-        crate::model::check_ddl_text(&format!("OPTIMIZE WHERE value for `{name}`"), text)
-            .err()
-            .map(|e| {
-                e.with_hint(
-                    "OPTIMIZE goes through Athena's Hive DDL parser: a value with a quote, \
-                     backslash or control character cannot be written safely; optimize the whole table",
-                )
-            })
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn check_filters(&self, dialect: Dialect) -> Result<Vec<(&'a IcebergType, &str, Cmp, &Value)>> {
-        let t = self.table;
-        let mut errors = Vec::new();
-        let mut out = Vec::new();
-        for (name, op, value) in &self.filters {
-            if let Some(e) = self.partition_column_error(name) {
-                errors.push(e);
-                continue;
-            }
-            if matches!(value, Value::Null) {
-                errors.push(Error::new(
-                    ErrorKind::InvalidValue,
-                    format!("OPTIMIZE WHERE `{name}` {} NULL is never true", op.sql()),
-                ));
-            }
-            if let Value::String(text) = value {
-                if let Some(e) = self.check_text(dialect, name, text) {
-                    errors.push(e);
-                    continue;
-                }
-            }
-            let ty = &t.column(name).expect("checked above").ty;
-            out.push((ty, name.as_str(), *op, value));
-        }
-        for cond in &self.conditions {
-            for (scope, name) in cond.columns() {
-                if scope != crate::expr::Scope::Table {
-                    errors.push(Error::new(
-                        ErrorKind::InvalidTable,
-                        "OPTIMIZE WHERE: MERGE source/target columns cannot appear here",
-                    ));
-                } else if let Some(e) = self.partition_column_error(name) {
-                    errors.push(e);
-                }
-            }
-            if cond.contains_param() {
-                errors.push(Error::new(
-                    ErrorKind::DisallowedSyntax,
-                    "OPTIMIZE takes no `?` parameters; use a literal value",
-                ));
-            }
-            if cond.contains_aggregate() {
-                errors.push(Error::new(
-                    ErrorKind::InvalidValue,
-                    "an aggregate cannot appear in OPTIMIZE WHERE",
-                ));
-            }
             cond.walk(&mut |e| {
                 if let Expr::Literal {
                     value: Value::String(text),
                     ..
                 } = e
                 {
-                    if let Some(err) = self.check_text(dialect, "a string literal", text) {
-                        errors.push(err);
+                    if let Err(err) = crate::model::check_ddl_text("an OPTIMIZE WHERE string value", text) {
+                        errors.push(err.with_hint(
+                            "OPTIMIZE goes through Athena's Hive DDL parser: a value with a quote, \
+                             backslash or control character cannot be written safely; optimize the whole table",
+                        ));
                     }
                 }
             });
         }
-        Error::check_all(errors)?;
-        Ok(out)
+        Error::check_all(errors)
     }
 
     /// Checks, renders and validates the statement for Athena.
@@ -325,19 +264,27 @@ impl<'a> Optimize<'a> {
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let rules = dialect.rules();
-        let mut spec = OptimizeSpec {
+        let spec = OptimizeSpec {
             table: self.table.name(),
-            filters: &[],
-            conditions: &self.conditions,
+            filter: self.filter.as_ref(),
             options: &self.spark_options,
             catalog: &self.catalog,
         };
         rules.check_optimize(&spec)?;
-        let filters = self.check_filters(dialect)?;
-        spec.filters = &filters;
+        self.check_filter(dialect)?;
         let mut w = SqlWriter::new(StatementKind::Optimize, dialect);
         rules.write_optimize(&mut w, &spec)?;
         w.finish()
+    }
+}
+
+/// Restricts compaction to files with rows where the condition holds; it may read only
+/// identity partition columns (`S` is any scope: a record type's columns, or
+/// [`Col`](crate::Col)s declared for the table).
+impl<S> Filter<S> for Optimize<'_> {
+    fn filter<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
+        self.filter = Expr::and_then(self.filter.take(), cond.into_operand());
+        self
     }
 }
 

@@ -29,38 +29,27 @@ impl Location {
             )
             .with_hint("use an S3 folder such as `s3://my-bucket/iceberg/my_table/`"))
         };
-        if let Some(c) = uri
-            .chars()
-            .find(|c| *c == '\'' || *c == '\\' || c.is_control())
-        {
-            return bad(format!(
-                "contains {c:?}, which cannot be written safely in a DDL string literal"
-            ));
-        }
-        let Some(rest) = uri.strip_prefix("s3://") else {
-            return bad("is not an s3:// URI".into());
-        };
-        let (bucket, path) = rest.split_once('/').unwrap_or((rest, ""));
-        if bucket.is_empty() {
-            return bad("has no bucket name".into());
-        }
-        if !bucket
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-            || bucket.len() < 3
-            || bucket.len() > 63
-        {
-            return bad(format!(
-                "has bucket name `{bucket}`; S3 bucket names are 3-63 characters of a-z, 0-9, '-' and '.'"
-            ));
-        }
-        if path.trim_matches('/').is_empty() {
-            return bad(
-                "is a bucket root; Athena needs a folder (VACUUM fails on a bucket root)".into(),
-            );
-        }
-        if path.contains("//") {
-            return bad("has an empty path segment (`//`)".into());
+        use iceberg_sql_rules::LocationProblem as P;
+        match iceberg_sql_rules::check_location(uri) {
+            Ok(()) => {}
+            Err(P::BadChar(c)) => {
+                return bad(format!(
+                    "contains {c:?}, which cannot be written safely in a DDL string literal"
+                ))
+            }
+            Err(P::NotS3) => return bad("is not an s3:// URI".into()),
+            Err(P::NoBucket) => return bad("has no bucket name".into()),
+            Err(P::BadBucket(bucket)) => {
+                return bad(format!(
+                    "has bucket name `{bucket}`; S3 bucket names are 3-63 characters of a-z, 0-9, '-' and '.'"
+                ))
+            }
+            Err(P::BucketRoot) => {
+                return bad(
+                    "is a bucket root; Athena needs a folder (VACUUM fails on a bucket root)".into(),
+                )
+            }
+            Err(P::EmptySegment) => return bad("has an empty path segment (`//`)".into()),
         }
         let mut s = uri.to_string();
         if !s.ends_with('/') {

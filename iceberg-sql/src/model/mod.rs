@@ -4,6 +4,8 @@
 //! [`TableDef::builder`] checks it as a whole and reports every problem at once; the
 //! derive macro emits the same value from a struct.
 
+#[cfg(feature = "serde")]
+mod json;
 mod location;
 mod partition;
 mod properties;

@@ -50,46 +50,31 @@ impl PartitionTransform {
         )
     }
 
-    /// Whether the transform accepts a source column of type `ty`.
+    /// Whether the transform accepts a source column of type `ty` (the Iceberg spec's
+    /// rules, shared with the derive).
     pub fn accepts(self, ty: &IcebergType) -> bool {
+        use iceberg_sql_rules::TypeKind as K;
         use IcebergType as T;
-        match self {
-            PartitionTransform::Identity => ty.is_primitive(),
-            PartitionTransform::Year | PartitionTransform::Month | PartitionTransform::Day => {
-                matches!(ty, T::Date | T::Timestamp | T::TimestampTz)
-            }
-            PartitionTransform::Hour => matches!(ty, T::Timestamp | T::TimestampTz),
-            PartitionTransform::Bucket(_) => matches!(
-                ty,
-                T::Int
-                    | T::Long
-                    | T::Decimal { .. }
-                    | T::Date
-                    | T::Timestamp
-                    | T::TimestampTz
-                    | T::String
-                    | T::Binary
-            ),
-            PartitionTransform::Truncate(_) => matches!(
-                ty,
-                T::Int | T::Long | T::Decimal { .. } | T::String | T::Binary
-            ),
-        }
+        let kind = match ty {
+            T::Boolean => K::Boolean,
+            T::Int => K::Int,
+            T::Long => K::Long,
+            T::Float => K::Float,
+            T::Double => K::Double,
+            T::Decimal { .. } => K::Decimal,
+            T::Date => K::Date,
+            T::Timestamp => K::Timestamp,
+            T::TimestampTz => K::TimestampTz,
+            T::String => K::String,
+            T::Binary => K::Binary,
+            T::List(_) | T::Map(..) | T::Struct(_) => K::Nested,
+        };
+        iceberg_sql_rules::transform_accepts(self.name(), kind)
     }
 
     /// The source types this transform accepts, for messages.
     pub fn accepted_types(self) -> &'static str {
-        match self {
-            PartitionTransform::Identity => "any primitive type",
-            PartitionTransform::Year | PartitionTransform::Month | PartitionTransform::Day => {
-                "date or timestamp"
-            }
-            PartitionTransform::Hour => "timestamp",
-            PartitionTransform::Bucket(_) => {
-                "int, long, decimal, date, timestamp, string or binary"
-            }
-            PartitionTransform::Truncate(_) => "int, long, decimal, string or binary",
-        }
+        iceberg_sql_rules::transform_takes(self.name())
     }
 }
 

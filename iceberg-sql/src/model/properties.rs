@@ -1,8 +1,10 @@
 //! Typed Iceberg table properties: exactly the keys and values Athena accepts
-//! (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-creating-tables.html). Athena rejects unknown keys, so
+//! (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-creating-tables.html>). Athena rejects unknown keys, so
 //! there is no escape hatch.
 
 use std::fmt;
+
+use iceberg_sql_rules::{PropertyProblem, PropertyValue};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -29,10 +31,8 @@ impl FileFormat {
 
     /// Parses a format name, case-insensitively.
     pub fn parse(s: &str) -> Result<FileFormat> {
-        match s.to_ascii_lowercase().as_str() {
-            "parquet" => Ok(FileFormat::Parquet),
-            "orc" => Ok(FileFormat::Orc),
-            "avro" => Ok(FileFormat::Avro),
+        match iceberg_sql_rules::check_property("format", s) {
+            Ok(PropertyValue::Format(name)) => Self::named(name),
             _ => Err(Error::new(
                 ErrorKind::InvalidProperty,
                 format!(
@@ -44,14 +44,25 @@ impl FileFormat {
         }
     }
 
+    /// The format called `name` (one of the rules' format names).
+    fn named(name: &str) -> Result<FileFormat> {
+        [FileFormat::Parquet, FileFormat::Orc, FileFormat::Avro]
+            .into_iter()
+            .find(|f| f.as_str() == name)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidProperty,
+                    format!("unknown file format `{name}`"),
+                )
+            })
+    }
+
     /// The codecs Athena accepts for this format.
-    pub fn compressions(self) -> &'static [Compression] {
-        use Compression::*;
-        match self {
-            FileFormat::Parquet => &[Gzip, Snappy, Zstd, None],
-            FileFormat::Orc => &[Lz4, Snappy, Zlib, Zstd, None],
-            FileFormat::Avro => &[Gzip, Snappy, Zstd, None],
-        }
+    pub fn compressions(self) -> Vec<Compression> {
+        iceberg_sql_rules::compressions(self.as_str())
+            .iter()
+            .filter_map(|c| Compression::named(c).ok())
+            .collect()
     }
 }
 
@@ -87,13 +98,8 @@ impl Compression {
 
     /// Parses a codec name, case-insensitively (`uncompressed` means none).
     pub fn parse(s: &str) -> Result<Compression> {
-        match s.to_ascii_lowercase().as_str() {
-            "gzip" => Ok(Compression::Gzip),
-            "snappy" => Ok(Compression::Snappy),
-            "zstd" => Ok(Compression::Zstd),
-            "lz4" => Ok(Compression::Lz4),
-            "zlib" => Ok(Compression::Zlib),
-            "none" | "uncompressed" => Ok(Compression::None),
+        match iceberg_sql_rules::check_property("write_compression", s) {
+            Ok(PropertyValue::Codec(name)) => Self::named(name),
             _ => Err(Error::new(
                 ErrorKind::InvalidProperty,
                 format!(
@@ -105,6 +111,20 @@ impl Compression {
                 "use gzip, snappy, zstd, lz4, zlib or none (BZIP2 is not supported for Iceberg)",
             )),
         }
+    }
+
+    /// The codec called `name` (one of the rules' codec names).
+    fn named(name: &str) -> Result<Compression> {
+        use Compression::*;
+        [Gzip, Snappy, Zstd, Lz4, Zlib, None]
+            .into_iter()
+            .find(|c| c.as_str() == name)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidProperty,
+                    format!("unknown codec `{name}`"),
+                )
+            })
     }
 }
 
@@ -130,16 +150,7 @@ pub enum TableProperty {
 }
 
 /// Every key Athena accepts, in the order we render them.
-pub const PROPERTY_KEYS: &[&str] = &[
-    "format",
-    "write_compression",
-    "optimize_rewrite_data_file_threshold",
-    "optimize_rewrite_delete_file_threshold",
-    "vacuum_min_snapshots_to_keep",
-    "vacuum_max_snapshot_age_seconds",
-    "vacuum_max_metadata_files_to_keep",
-    "write_data_path_enabled",
-];
+pub use iceberg_sql_rules::PROPERTY_KEYS;
 
 impl TableProperty {
     /// The property key as Athena spells it.
@@ -186,100 +197,90 @@ impl TableProperty {
     ///            ErrorKind::InvalidProperty);
     /// ```
     pub fn parse(key: &str, value: &str) -> Result<TableProperty> {
-        let p = match key {
-            "format" => TableProperty::Format(FileFormat::parse(value)?),
-            "write_compression" => TableProperty::WriteCompression(Compression::parse(value)?),
-            "optimize_rewrite_data_file_threshold" => {
-                TableProperty::OptimizeRewriteDataFileThreshold(parse_number(key, value)?)
-            }
-            "optimize_rewrite_delete_file_threshold" => {
-                TableProperty::OptimizeRewriteDeleteFileThreshold(parse_number(key, value)?)
-            }
-            "vacuum_min_snapshots_to_keep" => {
-                TableProperty::VacuumMinSnapshotsToKeep(parse_number(key, value)?)
-            }
-            "vacuum_max_snapshot_age_seconds" => {
-                TableProperty::VacuumMaxSnapshotAgeSeconds(parse_number(key, value)?)
-            }
-            "vacuum_max_metadata_files_to_keep" => {
-                TableProperty::VacuumMaxMetadataFilesToKeep(parse_number(key, value)?)
-            }
-            "write_data_path_enabled" => match value.to_ascii_lowercase().as_str() {
-                "true" => TableProperty::WriteDataPathEnabled(true),
-                "false" => TableProperty::WriteDataPathEnabled(false),
-                _ => {
-                    return Err(Error::new(
-                        ErrorKind::InvalidProperty,
-                        format!(
-                            "property `{key}`: `{}` is not true or false",
-                            value.escape_debug()
-                        ),
-                    ))
-                }
-            },
-            "table_type" => {
-                return Err(Error::new(
-                    ErrorKind::InvalidProperty,
-                    "property `table_type` is always 'ICEBERG' and is written for you",
-                ))
-            }
-            _ => {
-                let hint = if key == "vacuum_max_snapshot_age_ms" {
-                    "the property is `vacuum_max_snapshot_age_seconds`".to_string()
-                } else {
-                    format!("Athena accepts only: {}", PROPERTY_KEYS.join(", "))
-                };
-                return Err(Error::new(
-                    ErrorKind::InvalidProperty,
-                    format!(
-                        "unknown table property `{}`: Athena rejects custom properties on Iceberg tables",
-                        key.escape_debug()
-                    ),
-                )
-                .with_hint(hint));
-            }
+        let checked = iceberg_sql_rules::check_property(key, value)
+            .map_err(|problem| property_error(key, value, problem))?;
+        let number = |n: u64| {
+            u32::try_from(n).map_err(|_| property_error(key, value, PropertyProblem::NotANumber))
         };
-        p.check()?;
-        Ok(p)
+        Ok(match (key, checked) {
+            ("format", PropertyValue::Format(f)) => TableProperty::Format(FileFormat::named(f)?),
+            ("write_compression", PropertyValue::Codec(c)) => {
+                TableProperty::WriteCompression(Compression::named(c)?)
+            }
+            ("optimize_rewrite_data_file_threshold", PropertyValue::Number(n)) => {
+                TableProperty::OptimizeRewriteDataFileThreshold(number(n)?)
+            }
+            ("optimize_rewrite_delete_file_threshold", PropertyValue::Number(n)) => {
+                TableProperty::OptimizeRewriteDeleteFileThreshold(number(n)?)
+            }
+            ("vacuum_min_snapshots_to_keep", PropertyValue::Number(n)) => {
+                TableProperty::VacuumMinSnapshotsToKeep(number(n)?)
+            }
+            ("vacuum_max_snapshot_age_seconds", PropertyValue::Number(n)) => {
+                TableProperty::VacuumMaxSnapshotAgeSeconds(n)
+            }
+            ("vacuum_max_metadata_files_to_keep", PropertyValue::Number(n)) => {
+                TableProperty::VacuumMaxMetadataFilesToKeep(number(n)?)
+            }
+            ("write_data_path_enabled", PropertyValue::Flag(b)) => {
+                TableProperty::WriteDataPathEnabled(b)
+            }
+            _ => return Err(property_error(key, value, PropertyProblem::UnknownKey)),
+        })
     }
 
-    /// Checks the value's range.
+    /// Checks the value's range (the rules [`TableProperty::parse`] applies).
     pub fn check(&self) -> Result<()> {
-        let out_of_range = |allowed: &str| {
-            Err(Error::new(
-                ErrorKind::InvalidProperty,
-                format!(
-                    "property `{}` = {} is out of range; Athena allows {allowed}",
-                    self.key(),
-                    self.value()
-                ),
-            ))
-        };
-        match *self {
-            TableProperty::OptimizeRewriteDataFileThreshold(n)
-            | TableProperty::OptimizeRewriteDeleteFileThreshold(n)
-                if !(1..50).contains(&n) =>
-            {
-                out_of_range("1 to 49")
-            }
-            TableProperty::VacuumMinSnapshotsToKeep(0)
-            | TableProperty::VacuumMaxMetadataFilesToKeep(0)
-            | TableProperty::VacuumMaxSnapshotAgeSeconds(0) => out_of_range("a positive integer"),
-            _ => Ok(()),
-        }
+        let value = self.value();
+        iceberg_sql_rules::check_property(self.key(), &value)
+            .map(drop)
+            .map_err(|problem| property_error(self.key(), &value, problem))
     }
 }
 
-fn parse_number<N: std::str::FromStr>(key: &str, value: &str) -> Result<N> {
-    value.trim().parse::<N>().map_err(|_| {
-        Error::new(
-            ErrorKind::InvalidProperty,
-            format!(
-                "property `{key}`: `{}` is not a positive integer in range",
+/// The error for a refused `key = value`.
+fn property_error(key: &str, value: &str, problem: PropertyProblem) -> Error {
+    let e = |message: String| Error::new(ErrorKind::InvalidProperty, message);
+    match problem {
+        PropertyProblem::NotAFormat => match FileFormat::parse(value) {
+            Err(err) => err,
+            Ok(_) => e(format!(
+                "property `{key}`: `{}` is not a file format",
                 value.escape_debug()
-            ),
-        )
-    })
+            )),
+        },
+        PropertyProblem::NotACodec => match Compression::parse(value) {
+            Err(err) => err,
+            Ok(_) => e(format!(
+                "property `{key}`: `{}` is not a codec",
+                value.escape_debug()
+            )),
+        },
+        PropertyProblem::NotANumber => e(format!(
+            "property `{key}`: `{}` is not a positive integer in range",
+            value.escape_debug()
+        )),
+        PropertyProblem::OutOfRange(allowed) => e(format!(
+            "property `{key}` = {} is out of range; Athena allows {allowed}",
+            value.trim()
+        )),
+        PropertyProblem::NotAFlag => e(format!(
+            "property `{key}`: `{}` is not true or false",
+            value.escape_debug()
+        )),
+        PropertyProblem::TableType => {
+            e("property `table_type` is always 'ICEBERG' and is written for you".to_string())
+        }
+        PropertyProblem::SecondsNotMs | PropertyProblem::UnknownKey => e(format!(
+            "unknown table property `{}`: Athena rejects custom properties on Iceberg tables",
+            key.escape_debug()
+        ))
+        .with_hint(if problem == PropertyProblem::SecondsNotMs {
+            "the property is `vacuum_max_snapshot_age_seconds`".to_string()
+        } else {
+            format!("Athena accepts only: {}", PROPERTY_KEYS.join(", "))
+        }),
+    }
 }
 
 /// A table's properties: at most one value per key, kept in Athena's key order.

@@ -101,10 +101,7 @@ impl Column {
 /// Comments and other DDL strings go through Athena's Hive lexer, whose escaping is
 /// not documented for Athena: refuse what could end or bend the literal.
 pub(crate) fn check_ddl_text(what: &str, text: &str) -> Result<()> {
-    if let Some(c) = text
-        .chars()
-        .find(|c| *c == '\'' || *c == '\\' || c.is_control())
-    {
+    if let Some(c) = iceberg_sql_rules::ddl_text_problem(text) {
         return Err(Error::new(
             ErrorKind::InvalidValue,
             format!(

@@ -2,14 +2,14 @@
 //!
 //! Athena names them `"db"."t$snapshots"`; Spark `db.t.snapshots`. The column sets are
 //! the Trino connector's (<https://trino.io/docs/current/connector/iceberg.html#metadata-tables>;
-//! Athena's page lists only the table names: https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html): scalar
+//! Athena's page lists only the table names: <https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html>): scalar
 //! columns are typed; maps decode into `BTreeMap`s; nested `row(...)` columns whose shape
 //! depends on the table or the engine version (`$partitions.partition` and `.data`,
 //! `$manifests.partition_summaries`) are read as their JSON text.
 //!
 //! A [`Select`](super::Select) over a metadata table with no explicit projection lists
 //! every column of the row type, nested ones as `CAST(col AS JSON)` (Spark:
-//! `to_json(col)`), so its result rows decode with [`MetadataRow::from_row`].
+//! `to_json(col)`), so its result rows decode with [`FromRow::from_row`].
 
 use std::collections::BTreeMap;
 
@@ -18,7 +18,7 @@ use chrono::{DateTime, Utc};
 use crate::error::Result;
 use crate::expr::Col;
 use crate::model::Column;
-use crate::record::{decode_column, Row};
+use crate::record::{decode_column, FromRow, Row};
 use crate::types::IcebergType;
 
 /// One of Iceberg's metadata tables.
@@ -52,8 +52,9 @@ impl MetadataTable {
     }
 }
 
-/// A typed row of a metadata table.
-pub trait MetadataRow: Sized {
+/// A typed row of a metadata table. It decodes through [`FromRow`], like every result
+/// type.
+pub trait MetadataRow: FromRow {
     /// Which metadata table the row comes from.
     const TABLE: MetadataTable;
 
@@ -66,16 +67,13 @@ pub trait MetadataRow: Sized {
     fn json_columns() -> &'static [&'static str] {
         &[]
     }
-
-    /// Decodes one result row; errors name the column.
-    fn from_row(row: &Row<'_>) -> Result<Self>;
 }
 
 fn col(name: &str, ty: IcebergType) -> Column {
     Column::new(name, ty)
 }
 
-fn get<T: crate::record::SqlType>(row: &Row<'_>, cols: &[Column], i: usize) -> Result<T> {
+fn get<T: crate::record::SqlType>(row: &Row, cols: &[Column], i: usize) -> Result<T> {
     decode_column(row, &cols[i])
 }
 
@@ -136,7 +134,10 @@ impl MetadataRow for SnapshotRow {
     fn json_columns() -> &'static [&'static str] {
         &["summary"]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for SnapshotRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(SnapshotRow {
             committed_at: get(row, &c, 0)?,
@@ -146,6 +147,9 @@ impl MetadataRow for SnapshotRow {
             manifest_list: get(row, &c, 4)?,
             summary: get(row, &c, 5)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -183,7 +187,10 @@ impl MetadataRow for HistoryRow {
             col("is_current_ancestor", IcebergType::Boolean),
         ]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for HistoryRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(HistoryRow {
             made_current_at: get(row, &c, 0)?,
@@ -191,6 +198,9 @@ impl MetadataRow for HistoryRow {
             parent_id: get(row, &c, 2)?,
             is_current_ancestor: get(row, &c, 3)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -269,7 +279,10 @@ impl MetadataRow for FileRow {
             "equality_ids",
         ]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for FileRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(FileRow {
             content: get(row, &c, 0)?,
@@ -286,6 +299,9 @@ impl MetadataRow for FileRow {
             split_offsets: get(row, &c, 11)?,
             equality_ids: get(row, &c, 12)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -347,7 +363,10 @@ impl MetadataRow for ManifestRow {
     fn json_columns() -> &'static [&'static str] {
         &["partition_summaries"]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for ManifestRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(ManifestRow {
             path: get(row, &c, 0)?,
@@ -362,6 +381,9 @@ impl MetadataRow for ManifestRow {
             deleted_rows_count: get(row, &c, 9)?,
             partition_summaries: get(row, &c, 10)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -400,7 +422,10 @@ impl MetadataRow for PartitionRow {
     fn json_columns() -> &'static [&'static str] {
         &["partition"]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for PartitionRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(PartitionRow {
             partition: get(row, &c, 0)?,
@@ -408,6 +433,9 @@ impl MetadataRow for PartitionRow {
             file_count: get(row, &c, 2)?,
             total_size: get(row, &c, 3)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }
 
@@ -449,7 +477,10 @@ impl MetadataRow for RefRow {
             col("max_snapshot_age_in_ms", IcebergType::Long),
         ]
     }
-    fn from_row(row: &Row<'_>) -> Result<Self> {
+}
+
+impl FromRow for RefRow {
+    fn from_row(row: &Row) -> Result<Self> {
         let c = Self::columns();
         Ok(RefRow {
             name: get(row, &c, 0)?,
@@ -459,5 +490,8 @@ impl MetadataRow for RefRow {
             min_snapshots_to_keep: get(row, &c, 4)?,
             max_snapshot_age_in_ms: get(row, &c, 5)?,
         })
+    }
+    fn expected_columns() -> Option<Vec<Column>> {
+        Some(Self::columns())
     }
 }

@@ -1,6 +1,6 @@
 //! `SELECT`: projections, filters, aggregates, GROUP BY, ORDER BY, LIMIT, joins on typed
 //! keys, time travel and Iceberg metadata tables
-//! (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-data.html).
+//! (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-data.html>).
 //!
 //! Time travel is typed ([`Snapshot`]) and goes right after the table name:
 //! `FROM db.t FOR VERSION AS OF 5789234567890123456` or
@@ -24,7 +24,7 @@ use crate::ident::{check_name, NameRole};
 use crate::model::{Column, TableName};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::{Filter, Statement, StatementKind};
 use crate::types::IcebergType;
 use crate::Col;
 
@@ -97,7 +97,7 @@ enum Item {
 /// ```
 /// use iceberg_sql::prelude::*;
 /// use iceberg_sql::query::{Select, Snapshot, Order};
-/// use iceberg_sql::expr::count_all;
+/// use iceberg_sql::dsl::count_all;
 /// # #[derive(Debug)] struct McpEvent;
 /// # impl McpEvent {
 /// #     const TOOL_NAME: Col<McpEvent, String> = Col::new("tool_name");
@@ -110,7 +110,6 @@ enum Item {
 /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
 /// #     }
 /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-/// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
 /// # }
 /// let q = McpEvent::select()
 ///     .expr_as(count_all(), "event_count")
@@ -189,7 +188,6 @@ impl<T: IcebergTable> Select<T> {
     /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
     /// #     }
     /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-    /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
     /// # }
     /// let q = McpEvent::select()
     ///     .into_table(TableName::new("analytics", "mcp_events_staging"))
@@ -274,16 +272,6 @@ impl<S> Select<S> {
         self
     }
 
-    /// Adds a `WHERE` condition (several are joined with `AND`).
-    pub fn filter<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
-        let c = cond.into_operand();
-        self.filter = Some(match self.filter.take() {
-            None => c,
-            Some(prev) => and(prev, c),
-        });
-        self
-    }
-
     /// Adds a `GROUP BY` expression.
     pub fn group_by<V, E: IntoOperand<S, V>>(mut self, expr: E) -> Self {
         self.group_by.push(expr.into_operand());
@@ -356,7 +344,7 @@ impl<S> Select<S> {
                     errors.push(scope_err(name));
                 } else if !known(name) {
                     errors.push(Error::new(
-                        ErrorKind::InvalidTable,
+                        ErrorKind::UnknownColumn,
                         format!("`{shown}` has no column `{name}`"),
                     ));
                 } else if joined(name) > 0
@@ -393,7 +381,7 @@ impl<S> Select<S> {
                     Some(j) => {
                         if !j.columns.iter().any(|c| c.name == *name) {
                             errors.push(Error::new(
-                                ErrorKind::InvalidTable,
+                                ErrorKind::UnknownColumn,
                                 format!("`{}` has no column `{name}`", j.table),
                             ));
                         } else if known(name) && !(j.left_key == *name && j.right_key == *name) {
@@ -412,7 +400,7 @@ impl<S> Select<S> {
             if f.contains_aggregate() {
                 errors.push(
                     Error::new(
-                        ErrorKind::InvalidValue,
+                        ErrorKind::DisallowedSyntax,
                         "an aggregate cannot appear in WHERE",
                     )
                     .with_hint("filter the aggregate's input with .filter() on the aggregate (FILTER (WHERE ...))"),
@@ -423,7 +411,7 @@ impl<S> Select<S> {
             check_expr(g, &mut errors);
             if g.contains_aggregate() {
                 errors.push(Error::new(
-                    ErrorKind::InvalidValue,
+                    ErrorKind::DisallowedSyntax,
                     "an aggregate cannot appear in GROUP BY",
                 ));
             }
@@ -434,13 +422,13 @@ impl<S> Select<S> {
         for j in &self.joins {
             if !known(j.left_key) {
                 errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!("`{shown}` has no column `{}`", j.left_key),
                 ));
             }
             if !j.columns.iter().any(|c| c.name == j.right_key) {
                 errors.push(Error::new(
-                    ErrorKind::InvalidTable,
+                    ErrorKind::UnknownColumn,
                     format!("`{}` has no column `{}`", j.table, j.right_key),
                 ));
             }
@@ -468,7 +456,7 @@ impl<S> Select<S> {
                 if ungrouped {
                     errors.push(
                         Error::new(
-                            ErrorKind::InvalidValue,
+                            ErrorKind::DisallowedSyntax,
                             "a projected expression that is not an aggregate must be in GROUP BY",
                         )
                         .with_hint("add it with .group_by(...), or aggregate it"),
@@ -548,10 +536,7 @@ impl<S> Select<S> {
         if items.is_empty() {
             w.push_char('*');
         }
-        for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                w.push(", ");
-            }
+        w.try_comma_list(items, |w, item| {
             match item {
                 Item::Expr(e, alias) => {
                     e.render(w)?;
@@ -584,7 +569,8 @@ impl<S> Select<S> {
                     w.push(" AS ").ident(name);
                 }
             }
-        }
+            Ok(())
+        })?;
         w.push(" FROM ");
         match &self.relation {
             Relation::Table(t) => {
@@ -615,17 +601,20 @@ impl<S> Select<S> {
             w.push(" WHERE ");
             f.render(w)?;
         }
-        for (i, g) in self.group_by.iter().enumerate() {
-            w.push(if i == 0 { " GROUP BY " } else { ", " });
-            g.render(w)?;
+        if !self.group_by.is_empty() {
+            w.push(" GROUP BY ");
+            w.try_comma_list(&self.group_by, |w, g| g.render(w))?;
         }
-        for (i, (o, dir)) in self.order_by.iter().enumerate() {
-            w.push(if i == 0 { " ORDER BY " } else { ", " });
-            o.render(w)?;
-            w.push(match dir {
-                Order::Asc => " ASC",
-                Order::Desc => " DESC",
-            });
+        if !self.order_by.is_empty() {
+            w.push(" ORDER BY ");
+            w.try_comma_list(&self.order_by, |w, (o, dir)| {
+                o.render(w)?;
+                w.push(match dir {
+                    Order::Asc => " ASC",
+                    Order::Desc => " DESC",
+                });
+                Ok(())
+            })?;
         }
         if let Some(n) = self.limit {
             w.push(" LIMIT ").push(&n.to_string());
@@ -672,11 +661,10 @@ impl<S> Select<S> {
     }
 }
 
-fn and(a: Expr, b: Expr) -> Expr {
-    Expr::Binary {
-        op: crate::expr::BinaryOp::And,
-        left: Box::new(a),
-        right: Box::new(b),
+impl<S> Filter<S> for Select<S> {
+    fn filter<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
+        self.filter = Expr::and_then(self.filter.take(), cond.into_operand());
+        self
     }
 }
 
@@ -697,7 +685,6 @@ impl TableName {
     /// #             .location("s3://my-datalake/iceberg/mcp_events/").build().unwrap())
     /// #     }
     /// #     fn to_values(&self) -> Vec<Value> { vec![] }
-    /// #     fn from_row(_: &Row<'_>) -> iceberg_sql::Result<Self> { Ok(McpEvent) }
     /// # }
     /// assert_eq!(McpEvent::select().limit(1).build()?.sql(), "SELECT * FROM analytics.mcp_events LIMIT 1");
     /// let table = McpEvent::table_def();

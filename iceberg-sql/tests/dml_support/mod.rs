@@ -107,10 +107,6 @@ impl IcebergTable for McpEvent {
             self.latency_ms.into(),
         ]
     }
-
-    fn from_row(_row: &Row<'_>) -> Result<Self, Error> {
-        unimplemented!("not needed by the DML tests")
-    }
 }
 
 /// A table with nested and awkward types; rows carry their values directly.
@@ -158,9 +154,5 @@ impl IcebergTable for Nested {
 
     fn to_values(&self) -> Vec<Value> {
         self.values.clone()
-    }
-
-    fn from_row(_row: &Row<'_>) -> Result<Self, Error> {
-        unimplemented!("not needed by the DML tests")
     }
 }

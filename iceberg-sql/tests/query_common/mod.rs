@@ -98,9 +98,6 @@ impl IcebergTable for McpEvent {
             self.retry_count.into(),
         ]
     }
-    fn from_row(_row: &Row<'_>) -> Result<Self> {
-        unimplemented!("not needed by these tests")
-    }
 }
 
 /// An event table with an identity-partitioned `event_date` (the errata's way to make
@@ -132,9 +129,6 @@ impl IcebergTable for DatedEvent {
     }
     fn to_values(&self) -> Vec<Value> {
         vec![]
-    }
-    fn from_row(_row: &Row<'_>) -> Result<Self> {
-        Ok(DatedEvent)
     }
 }
 
@@ -172,9 +166,6 @@ impl IcebergTable for DailySummary {
     fn to_values(&self) -> Vec<Value> {
         vec![]
     }
-    fn from_row(_row: &Row<'_>) -> Result<Self> {
-        Ok(DailySummary)
-    }
 }
 
 /// A user dimension, for joins on `user_id`.
@@ -201,9 +192,6 @@ impl IcebergTable for McpUser {
     }
     fn to_values(&self) -> Vec<Value> {
         vec![]
-    }
-    fn from_row(_row: &Row<'_>) -> Result<Self> {
-        Ok(McpUser)
     }
 }
 

@@ -12,6 +12,7 @@ use chrono::Datelike;
 
 use super::Grammar;
 use crate::error::{Error, ErrorKind, Result};
+use crate::render::separated;
 use crate::types::IcebergType;
 use crate::value::{Decimal, Value};
 
@@ -135,12 +136,9 @@ pub(super) fn write_literal(
                 out.push(')');
             } else {
                 out.push_str(if spark { "array(" } else { "ARRAY[" });
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_literal(out, v, elem, grammar)?;
-                }
+                separated(out, items, ", ", |out, v| {
+                    write_literal(out, v, elem, grammar)
+                })?;
                 out.push(if spark { ')' } else { ']' });
             }
         }
@@ -170,30 +168,21 @@ pub(super) fn write_literal(
                 out.push(')');
             } else if spark {
                 out.push_str("map(");
-                for (i, (k, v)) in entries.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
+                separated(out, entries, ", ", |out, (k, v)| {
                     write_literal(out, k, kt, grammar)?;
                     out.push_str(", ");
-                    write_literal(out, v, vt, grammar)?;
-                }
+                    write_literal(out, v, vt, grammar)
+                })?;
                 out.push(')');
             } else {
                 out.push_str("MAP(ARRAY[");
-                for (i, (k, _)) in entries.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_literal(out, k, kt, grammar)?;
-                }
+                separated(out, entries, ", ", |out, (k, _)| {
+                    write_literal(out, k, kt, grammar)
+                })?;
                 out.push_str("], ARRAY[");
-                for (i, (_, v)) in entries.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_literal(out, v, vt, grammar)?;
-                }
+                separated(out, entries, ", ", |out, (_, v)| {
+                    write_literal(out, v, vt, grammar)
+                })?;
                 out.push_str("])");
             }
         }
@@ -211,23 +200,17 @@ pub(super) fn write_literal(
             }
             if spark {
                 out.push_str("named_struct(");
-                for (i, (v, f)) in values.iter().zip(fields).enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
+                separated(out, values.iter().zip(fields), ", ", |out, (v, f)| {
                     write_string(out, &f.name, grammar);
                     out.push_str(", ");
-                    write_literal(out, v, &f.ty, grammar)?;
-                }
+                    write_literal(out, v, &f.ty, grammar)
+                })?;
                 out.push(')');
             } else {
                 out.push_str("CAST(ROW(");
-                for (i, (v, f)) in values.iter().zip(fields).enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_literal(out, v, &f.ty, grammar)?;
-                }
+                separated(out, values.iter().zip(fields), ", ", |out, (v, f)| {
+                    write_literal(out, v, &f.ty, grammar)
+                })?;
                 out.push_str(") AS ");
                 write_cast_type(out, ty, grammar);
                 out.push(')');

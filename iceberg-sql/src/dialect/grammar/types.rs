@@ -16,6 +16,7 @@
 use std::fmt::Write;
 
 use super::Grammar;
+use crate::render::separated;
 use crate::types::IcebergType;
 
 /// How one grammar spells types.
@@ -127,14 +128,12 @@ pub(super) fn write_type(out: &mut String, ty: &IcebergType, grammar: Grammar) {
         IcebergType::Struct(fields) => {
             let (open, sep, name_sep, close) = s.structure;
             out.push_str(open);
-            for (i, f) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(sep);
-                }
+            let _ = separated(out, fields, sep, |out, f| {
                 grammar.write_ident(out, &f.name);
                 out.push_str(name_sep);
                 write_type(out, &f.ty, grammar);
-            }
+                Ok(())
+            });
             out.push_str(close);
         }
     }

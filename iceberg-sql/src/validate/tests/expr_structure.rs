@@ -10,10 +10,10 @@ use sqlparser::ast::{
 };
 
 use super::parse_statement;
-use crate::expr::{BinaryOp, Col, Cond, Expr, SqlExpr};
-use crate::record::{IcebergTable, Row};
-use crate::statement::TableStatements;
-use crate::{Column, Dialect, Error, IcebergType, StatementKind, TableDef, Value};
+use crate::expr::{BinaryOp, Col, Cond, Expr, ExpressionMethods, SqlExpr};
+use crate::record::IcebergTable;
+use crate::statement::{Filter, TableStatements};
+use crate::{Column, Dialect, IcebergType, StatementKind, TableDef, Value};
 
 /// The columns the generated expressions read.
 struct McpEvent;
@@ -41,15 +41,12 @@ impl IcebergTable for McpEvent {
     fn to_values(&self) -> Vec<Value> {
         Vec::new()
     }
-    fn from_row(_: &Row<'_>) -> Result<Self, Error> {
-        Ok(McpEvent)
-    }
 }
 
 fn int_expr() -> impl Strategy<Value = SqlExpr<McpEvent, i64>> {
     let leaf = prop_oneof![
-        Just(McpEvent::LATENCY_MS.expr()),
-        (0i64..100).prop_map(|n| McpEvent::LATENCY_MS.expr() * n),
+        Just(McpEvent::LATENCY_MS.sql_expr()),
+        (0i64..100).prop_map(|n| McpEvent::LATENCY_MS.sql_expr() * n),
     ];
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![

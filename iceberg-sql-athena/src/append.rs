@@ -1,0 +1,377 @@
+//! Appends that write every row exactly once, whatever fails: INSERT batches started
+//! with tokens derived from a load id, and a report of each batch's commit.
+//!
+//! Why tokens and not a key-based MERGE: Athena answers a `ClientRequestToken` it has
+//! seen with the execution it created for it ("If another StartQueryExecution request
+//! is received, the same response is returned and another query is not created",
+//! <https://docs.aws.amazon.com/athena/latest/APIReference/API_StartQueryExecution.html>).
+//! Batch `i` of load `L` always starts with the same token, and its resubmissions with
+//! tokens derived from it, so a re-run of the same load finds the batches that already
+//! ran instead of running them again. That keeps appends plain `INSERT ... VALUES`:
+//! no key needed, no scan of the target (a MERGE scans it on every batch). The limit:
+//! AWS does not document how long Athena remembers a token; a re-run long after the
+//! first (hours? days?) may run a batch again. [`AppendOptions::skip_committed`] with
+//! the earlier report does not depend on Athena's memory.
+
+use iceberg_sql::{IcebergTable, Statement, TableStatements};
+use sha2::{Digest, Sha256};
+
+use crate::error::{CommitState, Error};
+use crate::executor::{AthenaExecutor, ExecuteOptions};
+use crate::outcome::{QueryOutcome, QueryStats};
+use crate::token::batch_token;
+
+/// How to run an append.
+///
+/// ```
+/// use iceberg_sql_athena::AppendOptions;
+///
+/// // The load id names this load: a re-run with the same id and the same rows
+/// // sends the same tokens, so Athena answers the batches that already ran.
+/// let options = AppendOptions::new("events-2024-05-01").max_batch_bytes(64 * 1024);
+/// # let _ = options;
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub struct AppendOptions {
+    load_id: String,
+    max_batch_bytes: Option<usize>,
+    skip: Option<AppendReport>,
+}
+
+impl AppendOptions {
+    /// An append named `load_id`: pick something that names this load (a file name, a
+    /// job run id, a date) and pass it again when running the load again.
+    pub fn new(load_id: impl Into<String>) -> Self {
+        AppendOptions {
+            load_id: load_id.into(),
+            max_batch_bytes: None,
+            skip: None,
+        }
+    }
+
+    /// Caps each INSERT's text below Athena's 262,144 bytes (smaller batches redo less
+    /// work when one fails). [`append_rows`](AthenaExecutor::append_rows) only.
+    pub fn max_batch_bytes(mut self, bytes: usize) -> Self {
+        self.max_batch_bytes = Some(bytes);
+        self
+    }
+
+    /// Resumes from an earlier report of the same load: batches it says committed are
+    /// not sent again (the batches must be the same: same load id, count and text,
+    /// otherwise [`Error::InvalidArgument`]). The others run as usual, with their
+    /// tokens, so one that committed after the report was written is still found.
+    pub fn skip_committed(mut self, report: &AppendReport) -> Self {
+        self.skip = Some(report.clone());
+        self
+    }
+
+    /// The load id.
+    pub fn load_id(&self) -> &str {
+        &self.load_id
+    }
+}
+
+/// What is known about one batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BatchState {
+    /// Its rows are in the table.
+    Committed,
+    /// It ran and committed nothing (or it never started).
+    NotCommitted,
+    /// It may or may not have committed (see [`Error::outcome_unknown`]); running the
+    /// same load again resolves it through its token.
+    Unknown,
+    /// Not sent: an earlier batch failed.
+    NotSent,
+}
+
+/// One batch of an append.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct BatchReport {
+    /// 0-based batch number.
+    pub index: usize,
+    /// The 0-based indices of the input rows it holds
+    /// ([`append_rows`](AthenaExecutor::append_rows)), in the order it holds them (rows
+    /// are grouped by partition, so they need not be contiguous); `None` for statements
+    /// passed to [`append`](AthenaExecutor::append).
+    pub rows: Option<Vec<usize>>,
+    /// The token of its first attempt (resubmissions use tokens derived from it).
+    pub client_request_token: String,
+    /// SHA-256 of its SQL, to check that a resumed load has the same batches.
+    pub sql_sha256: String,
+    /// The execution that decided its state, when known.
+    pub query_id: Option<String>,
+    /// Its state.
+    pub state: BatchState,
+    /// Its outcome, when it committed in this call.
+    pub outcome: Option<QueryOutcome>,
+}
+
+/// Every batch of an append, in order.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AppendReport {
+    /// The load id the tokens were derived from.
+    pub load_id: String,
+    /// One entry per batch.
+    pub batches: Vec<BatchReport>,
+}
+
+impl AppendReport {
+    /// Whether every batch committed.
+    pub fn is_complete(&self) -> bool {
+        self.batches
+            .iter()
+            .all(|b| b.state == BatchState::Committed)
+    }
+
+    /// The batches in `state`.
+    pub fn in_state(&self, state: BatchState) -> impl Iterator<Item = &BatchReport> {
+        self.batches.iter().filter(move |b| b.state == state)
+    }
+
+    /// The input rows of each committed batch (`append_rows` only), in batch order.
+    pub fn committed_rows(&self) -> Vec<Vec<usize>> {
+        self.in_state(BatchState::Committed)
+            .filter_map(|b| b.rows.clone())
+            .collect()
+    }
+
+    /// The outcomes of the batches committed in this call, in order.
+    pub fn outcomes(&self) -> Vec<&QueryOutcome> {
+        self.batches
+            .iter()
+            .filter_map(|b| b.outcome.as_ref())
+            .collect()
+    }
+}
+
+/// An append that did not commit every batch. `report` says what each batch did; run
+/// the same load again (same load id, same rows) to finish it without duplicates.
+#[derive(Debug, thiserror::Error)]
+#[error("append {} stopped at batch {} of {} ({} committed): {error}", report.load_id, failed_batch + 1, report.batches.len(), report.in_state(BatchState::Committed).count())]
+#[non_exhaustive]
+pub struct AppendError {
+    /// Every batch's state.
+    pub report: AppendReport,
+    /// 0-based index of the batch that stopped the append.
+    pub failed_batch: usize,
+    /// Why it stopped.
+    #[source]
+    pub error: Error,
+}
+
+/// Progress of an append, reported after each batch that committed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AppendProgress {
+    /// Batches committed so far, including those skipped as committed earlier.
+    pub done: usize,
+    /// Batches in total.
+    pub total: usize,
+    /// 0-based number of the batch that just committed.
+    pub batch: usize,
+    /// Its input rows (`append_rows` only).
+    pub rows: Option<Vec<usize>>,
+    /// Its execution.
+    pub query_id: String,
+    /// Its statistics.
+    pub stats: QueryStats,
+}
+
+fn sql_sha256(sql: &str) -> String {
+    Sha256::digest(sql.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl AthenaExecutor {
+    /// Runs `batches` (e.g. `INSERT` statements) in order, each exactly once, as load
+    /// `options.load_id()`: batch `i` starts with a token derived from the load id and
+    /// `i`, so running the same load again (after any failure, in any process) finds
+    /// the batches Athena already ran instead of running them twice. Each batch is
+    /// executed like [`execute_with`](Self::execute_with): lost answers resolved with
+    /// the same token, observation failures waited out, retryable failures that
+    /// committed nothing resubmitted with derived tokens.
+    ///
+    /// A re-run moves past an earlier run's attempt of a batch that finished without
+    /// committing (whatever the error: the re-run is the retry) to the next derived
+    /// token.
+    ///
+    /// Stops at the first batch that does not commit and returns the report of every
+    /// batch in an [`AppendError`]. `progress` is called after each committed batch.
+    ///
+    /// ```no_run
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::{AppendOptions, AthenaExecutor};
+    /// # async fn run(executor: AthenaExecutor, batches: Vec<Statement>) {
+    /// let options = AppendOptions::new("events-2024-05-01");
+    /// let report = loop {
+    ///     match executor.append(&batches, options.clone(), |p| println!("{}/{}", p.done, p.total)).await {
+    ///         Ok(report) => break report,
+    ///         // Same load id, same batches: nothing is written twice.
+    ///         Err(e) => eprintln!("{e}; running the load again"),
+    ///     }
+    /// };
+    /// assert!(report.is_complete());
+    /// # }
+    /// ```
+    pub async fn append(
+        &self,
+        batches: &[Statement],
+        options: AppendOptions,
+        progress: impl FnMut(&AppendProgress),
+    ) -> Result<AppendReport, AppendError> {
+        let batches: Vec<(Option<Vec<usize>>, &Statement)> =
+            batches.iter().map(|b| (None, b)).collect();
+        self.append_batches(&batches, options, progress).await
+    }
+
+    /// Appends `rows` to `T`'s table: `INSERT ... VALUES` batches that each fit
+    /// Athena's query size limit (or `max_batch_bytes`) and its 100-partitions-per-
+    /// INSERT limit, run as [`append`](Self::append) runs them. The report gives each
+    /// batch's input rows.
+    ///
+    /// ```no_run
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::{AppendOptions, AthenaExecutor, BatchState};
+    /// # async fn run<T: IcebergTable>(executor: AthenaExecutor, rows: Vec<T>) {
+    /// match executor.append_rows(&rows, AppendOptions::new("events-2024-05-01"), |_| {}).await {
+    ///     Ok(report) => println!("{} batches committed", report.batches.len()),
+    ///     Err(e) => {
+    ///         for b in &e.report.batches {
+    ///             println!("batch {} rows {:?}: {:?}", b.index, b.rows, b.state);
+    ///         }
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub async fn append_rows<T: IcebergTable>(
+        &self,
+        rows: &[T],
+        options: AppendOptions,
+        progress: impl FnMut(&AppendProgress),
+    ) -> Result<AppendReport, AppendError> {
+        // The default partition budget is the target's: Athena's 100 per INSERT.
+        let mut insert = T::insert(rows);
+        if let Some(bytes) = options.max_batch_bytes {
+            insert = insert.max_bytes(bytes);
+        }
+        let batches = insert.batches_with_rows().map_err(|e| AppendError {
+            report: AppendReport {
+                load_id: options.load_id.clone(),
+                batches: Vec::new(),
+            },
+            failed_batch: 0,
+            error: e.into(),
+        })?;
+        let batches: Vec<(Option<Vec<usize>>, &Statement)> =
+            batches.iter().map(|(r, s)| (Some(r.clone()), s)).collect();
+        self.append_batches(&batches, options, progress).await
+    }
+
+    async fn append_batches(
+        &self,
+        batches: &[(Option<Vec<usize>>, &Statement)],
+        options: AppendOptions,
+        mut progress: impl FnMut(&AppendProgress),
+    ) -> Result<AppendReport, AppendError> {
+        let total = batches.len();
+        let mut report = AppendReport {
+            load_id: options.load_id.clone(),
+            batches: batches
+                .iter()
+                .enumerate()
+                .map(|(i, (rows, s))| BatchReport {
+                    index: i,
+                    rows: rows.clone(),
+                    client_request_token: batch_token(&options.load_id, i),
+                    sql_sha256: sql_sha256(s.sql()),
+                    query_id: None,
+                    state: BatchState::NotSent,
+                    outcome: None,
+                })
+                .collect(),
+        };
+        if let Some(earlier) = &options.skip {
+            let same = earlier.load_id == report.load_id
+                && earlier.batches.len() == total
+                && earlier
+                    .batches
+                    .iter()
+                    .zip(&report.batches)
+                    .all(|(a, b)| a.sql_sha256 == b.sql_sha256);
+            if !same {
+                return Err(AppendError {
+                    report,
+                    failed_batch: 0,
+                    error: Error::InvalidArgument(format!(
+                        "skip_committed: the report is of load {:?} with {} batches, which are not the batches of load {:?} ({} batches); resume with the same load id and rows",
+                        earlier.load_id,
+                        earlier.batches.len(),
+                        options.load_id,
+                        total
+                    )),
+                });
+            }
+            for (b, e) in report.batches.iter_mut().zip(&earlier.batches) {
+                if e.state == BatchState::Committed {
+                    b.state = BatchState::Committed;
+                    b.query_id = e.query_id.clone();
+                }
+            }
+        }
+        let mut done = report.in_state(BatchState::Committed).count();
+        for (i, (rows, batch)) in batches.iter().enumerate() {
+            if report.batches[i].state == BatchState::Committed {
+                continue;
+            }
+            let token = report.batches[i].client_request_token.clone();
+            let result = self
+                .execute_with(batch, ExecuteOptions::new().client_request_token(token))
+                .await;
+            let entry = &mut report.batches[i];
+            match result {
+                Ok(outcome) => {
+                    done += 1;
+                    entry.state = BatchState::Committed;
+                    entry.query_id = Some(outcome.query_id.clone());
+                    progress(&AppendProgress {
+                        done,
+                        total,
+                        batch: i,
+                        rows: rows.clone(),
+                        query_id: outcome.query_id.clone(),
+                        stats: outcome.stats,
+                    });
+                    entry.outcome = Some(outcome);
+                }
+                // Committed although the call failed (e.g. it succeeded just as the
+                // deadline passed): the batch is done.
+                Err(error) if error.commit_state() == CommitState::Committed => {
+                    done += 1;
+                    entry.state = BatchState::Committed;
+                    entry.query_id = error.query_id().map(str::to_string);
+                    tracing::warn!(batch = i, %error, "batch committed, but its call failed");
+                }
+                Err(error) => {
+                    entry.state = match error.commit_state() {
+                        CommitState::Unknown => BatchState::Unknown,
+                        _ => BatchState::NotCommitted,
+                    };
+                    entry.query_id = error.query_id().map(str::to_string);
+                    return Err(AppendError {
+                        report,
+                        failed_batch: i,
+                        error,
+                    });
+                }
+            }
+        }
+        Ok(report)
+    }
+}

@@ -1,0 +1,412 @@
+//! The rules `iceberg-sql` checks when it builds a table definition and that
+//! `#[derive(IcebergTable)]` checks at compile time: names, DDL text, locations, table
+//! properties and partition transforms. One crate, so that the two cannot drift apart
+//! (the derive cannot depend on `iceberg-sql`, which depends on it).
+//!
+//! Every check returns *what* is wrong as a value; the caller words the error (a
+//! runtime [`iceberg_sql::Error`] with a hint, or a compile error on the offending
+//! token).
+//!
+//! [`iceberg_sql::Error`]: https://docs.rs/iceberg-sql
+
+#![warn(missing_docs)]
+
+// ---- names ---------------------------------------------------------------------------
+
+/// Longest name Athena accepts, in bytes.
+pub const MAX_NAME_BYTES: usize = 255;
+
+/// Why Athena would reject or silently change a database, table or column name
+/// (Athena folds names to lower case and supports only `[a-z0-9_]`, at most 255 bytes:
+/// <https://docs.aws.amazon.com/athena/latest/ug/tables-databases-columns-names.html>).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameProblem {
+    /// The name is empty.
+    Empty,
+    /// The name is this many bytes long.
+    TooLong(usize),
+    /// The name has upper case letters, which Athena folds to lower case.
+    UpperCase,
+    /// The name has this character, which Athena does not support in names.
+    BadChar(char),
+}
+
+/// Checks that `name` is a name Athena stores unchanged: 1 to 255 bytes of `[a-z0-9_]`.
+pub fn check_name(name: &str) -> Result<(), NameProblem> {
+    if name.is_empty() {
+        return Err(NameProblem::Empty);
+    }
+    if name.len() > MAX_NAME_BYTES {
+        return Err(NameProblem::TooLong(name.len()));
+    }
+    match name
+        .chars()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'))
+    {
+        Some(c) if c.is_uppercase() => Err(NameProblem::UpperCase),
+        Some(c) => Err(NameProblem::BadChar(c)),
+        None => Ok(()),
+    }
+}
+
+/// A lower-snake-case version of `name` with only `[a-z0-9_]`, for hints
+/// (`EventTs` -> `event_ts`).
+pub fn suggest_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+            prev_lower = true;
+        } else {
+            if !out.ends_with('_') {
+                out.push('_');
+            }
+            prev_lower = false;
+        }
+    }
+    let trimmed = out.trim_matches('_');
+    if trimmed.is_empty() {
+        "col".to_string()
+    } else {
+        trimmed.chars().take(MAX_NAME_BYTES).collect()
+    }
+}
+
+// ---- DDL text ------------------------------------------------------------------------
+
+/// The first character of `text` that a DDL string literal (comment, location,
+/// property) cannot hold: a quote, a backslash or a control character. Athena's Hive
+/// DDL lexer documents no escaping, so such text is refused rather than escaped.
+pub fn ddl_text_problem(text: &str) -> Option<char> {
+    text.chars()
+        .find(|c| *c == '\'' || *c == '\\' || c.is_control())
+}
+
+// ---- locations -----------------------------------------------------------------------
+
+/// Why a table location is not an S3 folder Athena can use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LocationProblem {
+    /// It has a character a DDL string literal cannot hold.
+    BadChar(char),
+    /// It does not start with `s3://`.
+    NotS3,
+    /// It has no bucket name.
+    NoBucket,
+    /// Its bucket name is not 3-63 characters of `a-z`, `0-9`, `-` and `.`.
+    BadBucket(String),
+    /// It is a bucket root: Athena needs a folder (VACUUM fails on a bucket root).
+    BucketRoot,
+    /// It has an empty path segment (`//`).
+    EmptySegment,
+}
+
+/// Checks that `uri` is an S3 folder (`s3://bucket/folder/...`), never a bucket root.
+pub fn check_location(uri: &str) -> Result<(), LocationProblem> {
+    if let Some(c) = ddl_text_problem(uri) {
+        return Err(LocationProblem::BadChar(c));
+    }
+    let Some(rest) = uri.strip_prefix("s3://") else {
+        return Err(LocationProblem::NotS3);
+    };
+    let (bucket, path) = rest.split_once('/').unwrap_or((rest, ""));
+    if bucket.is_empty() {
+        return Err(LocationProblem::NoBucket);
+    }
+    if !bucket
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+        || bucket.len() < 3
+        || bucket.len() > 63
+    {
+        return Err(LocationProblem::BadBucket(bucket.to_string()));
+    }
+    if path.trim_matches('/').is_empty() {
+        return Err(LocationProblem::BucketRoot);
+    }
+    if path.contains("//") {
+        return Err(LocationProblem::EmptySegment);
+    }
+    Ok(())
+}
+
+// ---- table properties ----------------------------------------------------------------
+
+/// Every Iceberg table property key Athena accepts, in the order they are rendered
+/// (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-creating-tables.html>).
+pub const PROPERTY_KEYS: &[&str] = &[
+    "format",
+    "write_compression",
+    "optimize_rewrite_data_file_threshold",
+    "optimize_rewrite_delete_file_threshold",
+    "vacuum_min_snapshots_to_keep",
+    "vacuum_max_snapshot_age_seconds",
+    "vacuum_max_metadata_files_to_keep",
+    "write_data_path_enabled",
+];
+
+/// The file formats of `'format'`.
+pub const FORMATS: &[&str] = &["parquet", "orc", "avro"];
+
+/// The codecs of `'write_compression'` (`uncompressed` is read as `none`).
+pub const CODECS: &[&str] = &["gzip", "snappy", "zstd", "lz4", "zlib", "none"];
+
+/// The codecs Athena accepts for `format`, in rendering order.
+pub fn compressions(format: &str) -> &'static [&'static str] {
+    match format {
+        "orc" => &["lz4", "snappy", "zlib", "zstd", "none"],
+        _ => &["gzip", "snappy", "zstd", "none"],
+    }
+}
+
+/// The checked value of a table property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PropertyValue {
+    /// A file format (one of [`FORMATS`]).
+    Format(&'static str),
+    /// A codec (one of [`CODECS`]).
+    Codec(&'static str),
+    /// A count or duration in its allowed range.
+    Number(u64),
+    /// A flag.
+    Flag(bool),
+}
+
+/// Why a property key or value is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PropertyProblem {
+    /// Not one of [`PROPERTY_KEYS`]; Athena rejects custom properties on Iceberg tables.
+    UnknownKey,
+    /// `table_type`: always `'ICEBERG'`, written by the renderer.
+    TableType,
+    /// `vacuum_max_snapshot_age_ms`: the property is `vacuum_max_snapshot_age_seconds`.
+    SecondsNotMs,
+    /// Not a file format.
+    NotAFormat,
+    /// Not a codec Athena supports for Iceberg (BZIP2 is not).
+    NotACodec,
+    /// Not a positive integer that fits the property.
+    NotANumber,
+    /// A number outside the allowed range, described here (`"1 to 49"`).
+    OutOfRange(&'static str),
+    /// Not `true` or `false`.
+    NotAFlag,
+}
+
+/// Checks one `key = value` property as written in TBLPROPERTIES (or a derive
+/// attribute): the key, and the value's form and range.
+pub fn check_property(key: &str, value: &str) -> Result<PropertyValue, PropertyProblem> {
+    let lower = value.to_ascii_lowercase();
+    // A positive integer of at most `max`; a larger one does not fit the property.
+    let positive = |max: u64| match value.trim().parse::<u64>() {
+        Ok(n) if n > max => Err(PropertyProblem::NotANumber),
+        Ok(0) => Err(PropertyProblem::OutOfRange("a positive integer")),
+        Ok(n) => Ok(PropertyValue::Number(n)),
+        Err(_) => Err(PropertyProblem::NotANumber),
+    };
+    match key {
+        "format" => FORMATS
+            .iter()
+            .find(|f| **f == lower)
+            .map(|f| PropertyValue::Format(f))
+            .ok_or(PropertyProblem::NotAFormat),
+        "write_compression" => {
+            let codec = if lower == "uncompressed" {
+                "none"
+            } else {
+                &lower
+            };
+            CODECS
+                .iter()
+                .find(|c| **c == codec)
+                .map(|c| PropertyValue::Codec(c))
+                .ok_or(PropertyProblem::NotACodec)
+        }
+        "optimize_rewrite_data_file_threshold" | "optimize_rewrite_delete_file_threshold" => {
+            match value.trim().parse::<u32>() {
+                Ok(n) if (1..50).contains(&n) => Ok(PropertyValue::Number(u64::from(n))),
+                Ok(_) => Err(PropertyProblem::OutOfRange("1 to 49")),
+                Err(_) => Err(PropertyProblem::NotANumber),
+            }
+        }
+        "vacuum_min_snapshots_to_keep" | "vacuum_max_metadata_files_to_keep" => {
+            positive(u64::from(u32::MAX))
+        }
+        "vacuum_max_snapshot_age_seconds" => positive(u64::MAX),
+        "write_data_path_enabled" => match lower.as_str() {
+            "true" => Ok(PropertyValue::Flag(true)),
+            "false" => Ok(PropertyValue::Flag(false)),
+            _ => Err(PropertyProblem::NotAFlag),
+        },
+        "table_type" => Err(PropertyProblem::TableType),
+        "vacuum_max_snapshot_age_ms" => Err(PropertyProblem::SecondsNotMs),
+        _ => Err(PropertyProblem::UnknownKey),
+    }
+}
+
+// ---- partition transforms ------------------------------------------------------------
+
+/// The kind of a partition source column's type, as far as the transform rules care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TypeKind {
+    /// boolean
+    Boolean,
+    /// int
+    Int,
+    /// long
+    Long,
+    /// float
+    Float,
+    /// double
+    Double,
+    /// decimal(p, s)
+    Decimal,
+    /// date
+    Date,
+    /// timestamp (without zone)
+    Timestamp,
+    /// timestamptz
+    TimestampTz,
+    /// string
+    String,
+    /// binary
+    Binary,
+    /// list, map or struct
+    Nested,
+}
+
+/// Whether partition transform `transform` (`identity`, `year`, `month`, `day`, `hour`,
+/// `bucket`, `truncate`) takes a source column of kind `kind`, per the Iceberg spec's
+/// "Partition Transforms" (<https://iceberg.apache.org/spec/#partition-transforms>).
+/// Unknown transform names are accepted (their spelling is checked elsewhere).
+pub const fn transform_accepts(transform: &str, kind: TypeKind) -> bool {
+    use TypeKind as K;
+    match transform.as_bytes() {
+        b"identity" => !matches!(kind, K::Nested),
+        b"year" | b"month" | b"day" => matches!(kind, K::Date | K::Timestamp | K::TimestampTz),
+        b"hour" => matches!(kind, K::Timestamp | K::TimestampTz),
+        b"bucket" => matches!(
+            kind,
+            K::Int
+                | K::Long
+                | K::Decimal
+                | K::Date
+                | K::Timestamp
+                | K::TimestampTz
+                | K::String
+                | K::Binary
+        ),
+        b"truncate" => matches!(kind, K::Int | K::Long | K::Decimal | K::String | K::Binary),
+        _ => true,
+    }
+}
+
+/// The source types `transform` takes, for messages.
+pub fn transform_takes(transform: &str) -> &'static str {
+    match transform {
+        "identity" => "any primitive type",
+        "year" | "month" | "day" => "date or timestamp",
+        "hour" => "timestamp",
+        "bucket" => "int, long, decimal, date, timestamp, string or binary",
+        _ => "int, long, decimal, string or binary",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(check_name("event_ts"), Ok(()));
+        assert_eq!(check_name("EventTs"), Err(NameProblem::UpperCase));
+        assert_eq!(check_name("a-b"), Err(NameProblem::BadChar('-')));
+        assert_eq!(check_name(""), Err(NameProblem::Empty));
+        assert_eq!(check_name(&"a".repeat(256)), Err(NameProblem::TooLong(256)));
+        assert_eq!(check_name(&"a".repeat(255)), Ok(()));
+        assert_eq!(suggest_name("EventTs"), "event_ts");
+        assert_eq!(suggest_name("--"), "col");
+    }
+
+    #[test]
+    fn locations() {
+        assert_eq!(check_location("s3://lake/events/"), Ok(()));
+        assert_eq!(
+            check_location("s3://lake"),
+            Err(LocationProblem::BucketRoot)
+        );
+        assert_eq!(check_location("/tmp/x"), Err(LocationProblem::NotS3));
+        assert_eq!(check_location("s3:///f"), Err(LocationProblem::NoBucket));
+        assert_eq!(
+            check_location("s3://b/f/"),
+            Err(LocationProblem::BadBucket("b".into()))
+        );
+        assert_eq!(
+            check_location("s3://lake/it's/"),
+            Err(LocationProblem::BadChar('\''))
+        );
+        assert_eq!(
+            check_location("s3://lake/a//b"),
+            Err(LocationProblem::EmptySegment)
+        );
+    }
+
+    #[test]
+    fn properties() {
+        let p = check_property;
+        assert_eq!(p("format", "PARQUET"), Ok(PropertyValue::Format("parquet")));
+        assert_eq!(p("format", "csv"), Err(PropertyProblem::NotAFormat));
+        assert_eq!(
+            p("write_compression", "uncompressed"),
+            Ok(PropertyValue::Codec("none"))
+        );
+        assert_eq!(
+            p("write_compression", "bzip2"),
+            Err(PropertyProblem::NotACodec)
+        );
+        assert_eq!(
+            p("optimize_rewrite_delete_file_threshold", "50"),
+            Err(PropertyProblem::OutOfRange("1 to 49"))
+        );
+        assert_eq!(
+            p("vacuum_min_snapshots_to_keep", "0"),
+            Err(PropertyProblem::OutOfRange("a positive integer"))
+        );
+        assert_eq!(
+            p("vacuum_min_snapshots_to_keep", "4294967296"),
+            Err(PropertyProblem::NotANumber)
+        );
+        assert_eq!(
+            p("vacuum_max_snapshot_age_seconds", " 7 "),
+            Ok(PropertyValue::Number(7))
+        );
+        assert_eq!(
+            p("write_data_path_enabled", "yes"),
+            Err(PropertyProblem::NotAFlag)
+        );
+        assert_eq!(p("table_type", "iceberg"), Err(PropertyProblem::TableType));
+        assert_eq!(
+            p("write.format.default", "orc"),
+            Err(PropertyProblem::UnknownKey)
+        );
+        assert!(compressions("orc").contains(&"lz4"));
+        assert!(!compressions("parquet").contains(&"lz4"));
+    }
+
+    #[test]
+    fn transforms() {
+        assert!(transform_accepts("day", TypeKind::Timestamp));
+        assert!(!transform_accepts("day", TypeKind::String));
+        assert!(!transform_accepts("hour", TypeKind::Date));
+        assert!(!transform_accepts("identity", TypeKind::Nested));
+        assert!(transform_accepts("bucket", TypeKind::Binary));
+        assert!(!transform_accepts("truncate", TypeKind::Timestamp));
+    }
+}

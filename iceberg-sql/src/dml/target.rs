@@ -1,0 +1,158 @@
+//! What UPDATE, DELETE and INSERT … SELECT share: the table they write (the record
+//! type's own, or a copy with the same columns) and their WHERE filter.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::check_filter;
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind, Result};
+use crate::expr::Expr;
+use crate::model::TableName;
+use crate::record::IcebergTable;
+use crate::render::SqlWriter;
+use crate::statement::StatementKind;
+
+/// The table a DML statement writes and its WHERE filter (AND of every condition).
+pub(crate) struct Target<T> {
+    table: Option<TableName>,
+    filter: Option<Expr>,
+    all_rows: bool,
+    _table: PhantomData<fn() -> T>,
+}
+
+// By hand: `#[derive]` would ask `T: Clone + Debug` of a record type the builder never
+// holds.
+impl<T> Clone for Target<T> {
+    fn clone(&self) -> Self {
+        Target {
+            table: self.table.clone(),
+            filter: self.filter.clone(),
+            all_rows: self.all_rows,
+            _table: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Target<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Target")
+            .field("table", &self.table)
+            .field("filter", &self.filter)
+            .field("all_rows", &self.all_rows)
+            .finish()
+    }
+}
+
+/// `Clone` and `Debug` for a builder generic over a record type it never holds, from
+/// its fields (`#[derive]` would ask `T: Clone + Debug`).
+macro_rules! builder_traits {
+    ($name:ident { $($field:ident),* $(,)? }) => {
+        impl<T> Clone for $name<T> {
+            fn clone(&self) -> Self {
+                $name { $($field: self.$field.clone()),* }
+            }
+        }
+
+        impl<T> std::fmt::Debug for $name<T> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    $(.field(stringify!($field), &self.$field))*
+                    .finish()
+            }
+        }
+    };
+}
+
+pub(crate) use builder_traits;
+
+impl<T> Target<T> {
+    /// `T`'s own table, no filter.
+    pub(crate) fn new() -> Self {
+        Target {
+            table: None,
+            filter: None,
+            all_rows: false,
+            _table: PhantomData,
+        }
+    }
+
+    /// Writes another table with `T`'s columns.
+    pub(crate) fn set_table(&mut self, name: TableName) {
+        self.table = Some(name);
+    }
+
+    /// Adds a WHERE condition.
+    pub(crate) fn filter(&mut self, cond: Expr) {
+        self.filter = Expr::and_then(self.filter.take(), cond);
+    }
+
+    /// Every row is meant (instead of a filter).
+    pub(crate) fn all_rows(&mut self) {
+        self.all_rows = true;
+    }
+}
+
+impl<T: IcebergTable> Target<T> {
+    /// The table written: the one given to [`Target::set_table`], else `T`'s.
+    pub(crate) fn table(&self) -> &TableName {
+        self.table.as_ref().unwrap_or(T::table_def().name())
+    }
+
+    /// The table name's check and, with `whole_table_guard`, the WHERE-or-`all_rows()`
+    /// rule (UPDATE, DELETE): the problems found so far.
+    pub(crate) fn check_table(&self, kind: StatementKind, whole_table_guard: bool) -> Vec<Error> {
+        let mut errors = self
+            .table()
+            .check()
+            .err()
+            .map(Error::into_vec)
+            .unwrap_or_default();
+        if whole_table_guard {
+            if let Err(e) = self.check_where(kind) {
+                errors.push(e);
+            }
+        }
+        errors
+    }
+
+    /// The filter's checks (columns of `T`, parameters, no aggregates).
+    pub(crate) fn check_filter(
+        &self,
+        dialect: Dialect,
+        kind: StatementKind,
+        errors: &mut Vec<Error>,
+    ) {
+        check_filter(dialect, kind, T::table_def(), self.filter.as_ref(), errors);
+    }
+
+    fn check_where(&self, kind: StatementKind) -> Result<()> {
+        match (&self.filter, self.all_rows) {
+            (None, false) => Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                format!(
+                    "{} without a WHERE clause would change every row of the table",
+                    kind.name()
+                ),
+            )
+            .with_hint("add `.filter(...)`, or call `.all_rows()` if every row is meant")),
+            (Some(_), true) => Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                format!(
+                    "{} has both a filter and `.all_rows()`; say one or the other",
+                    kind.name()
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// `\nWHERE <filter>`, when there is one.
+    pub(crate) fn write_where(&self, w: &mut SqlWriter) -> Result<()> {
+        if let Some(f) = &self.filter {
+            w.push("\nWHERE ");
+            f.render(w)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,317 @@
+//! [`ExpressionMethods`]: the comparison, predicate and aggregate methods of every typed
+//! expression, written once for columns and expressions alike (the pattern of diesel's
+//! `ExpressionMethods`).
+
+use super::ast::{Aggregate, BinaryOp, Expr, TimeUnit};
+use super::typed::{ColumnValue, Cond, IntoOperand, Numeric, SqlExpr, Temporal};
+use super::Col;
+use crate::record::SqlType;
+
+/// The methods of a typed expression: a column ([`Col`]) or an expression built from
+/// columns ([`SqlExpr`]). In the prelude.
+///
+/// Operands are typed: `Self::Value` is the Rust type of the expression's value, and a
+/// right-hand side must be an expression or literal of the same type in the same
+/// [`Scope`](Self::Scope).
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// # struct Ev;
+/// # const STATUS: Col<Ev, String> = Col::new("status");
+/// # const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
+/// let slow = LATENCY_MS.gt(1000).and(STATUS.ne("error"));
+/// assert_eq!(slow.to_sql(Dialect::Athena)?, "latency_ms > 1000 AND status <> 'error'");
+/// assert_eq!((LATENCY_MS * 2).between(100, 500).to_sql(Dialect::Athena)?,
+///            "latency_ms * 2 BETWEEN 100 AND 500");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+///
+/// `like` needs a string, `and` a boolean, `sum` a number:
+///
+/// ```compile_fail
+/// # use iceberg_sql::prelude::*;
+/// # use iceberg_sql::dsl::*;
+/// # struct Ev;
+/// # const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
+/// let _ = LATENCY_MS.like("1%"); // not a string column
+/// ```
+// `eq`, `not`, `is_null` ... are SQL operators here, not the std traits' methods.
+#[allow(clippy::should_implement_trait, clippy::wrong_self_convention)]
+pub trait ExpressionMethods: Sized {
+    /// Where the expression may be used: a table record type, or a MERGE scope
+    /// ([`Source`](super::Source), [`Matched`](super::Matched)).
+    type Scope;
+    /// The Rust type of the expression's value (nullability erased).
+    type Value;
+
+    /// This as a typed expression.
+    fn sql_expr(self) -> SqlExpr<Self::Scope, Self::Value>;
+
+    /// `self = rhs`
+    fn eq<R: IntoOperand<Self::Scope, Self::Value>>(self, rhs: R) -> Cond<Self::Scope> {
+        binary(self, BinaryOp::Eq, rhs)
+    }
+    /// `self <> rhs`
+    fn ne<R: IntoOperand<Self::Scope, Self::Value>>(self, rhs: R) -> Cond<Self::Scope> {
+        binary(self, BinaryOp::NotEq, rhs)
+    }
+    /// `self < rhs`
+    fn lt<R: IntoOperand<Self::Scope, Self::Value>>(self, rhs: R) -> Cond<Self::Scope> {
+        binary(self, BinaryOp::Lt, rhs)
+    }
+    /// `self <= rhs`
+    fn le<R: IntoOperand<Self::Scope, Self::Value>>(self, rhs: R) -> Cond<Self::Scope> {
+        binary(self, BinaryOp::LtEq, rhs)
+    }
+    /// `self > rhs`
+    fn gt<R: IntoOperand<Self::Scope, Self::Value>>(self, rhs: R) -> Cond<Self::Scope> {
+        binary(self, BinaryOp::Gt, rhs)
+    }
+    /// `self >= rhs`
+    fn ge<R: IntoOperand<Self::Scope, Self::Value>>(self, rhs: R) -> Cond<Self::Scope> {
+        binary(self, BinaryOp::GtEq, rhs)
+    }
+    /// `self IS DISTINCT FROM rhs` (NULL-safe `<>`).
+    fn is_distinct_from<R: IntoOperand<Self::Scope, Self::Value>>(
+        self,
+        rhs: R,
+    ) -> Cond<Self::Scope> {
+        binary(self, BinaryOp::IsDistinctFrom, rhs)
+    }
+    /// `self IS NOT DISTINCT FROM rhs` (NULL-safe `=`).
+    fn is_not_distinct_from<R: IntoOperand<Self::Scope, Self::Value>>(
+        self,
+        rhs: R,
+    ) -> Cond<Self::Scope> {
+        binary(self, BinaryOp::IsNotDistinctFrom, rhs)
+    }
+
+    /// `self BETWEEN low AND high` (both inclusive).
+    fn between<A, B>(self, low: A, high: B) -> Cond<Self::Scope>
+    where
+        A: IntoOperand<Self::Scope, Self::Value>,
+        B: IntoOperand<Self::Scope, Self::Value>,
+    {
+        between(self, low, high, false)
+    }
+    /// `self NOT BETWEEN low AND high`.
+    fn not_between<A, B>(self, low: A, high: B) -> Cond<Self::Scope>
+    where
+        A: IntoOperand<Self::Scope, Self::Value>,
+        B: IntoOperand<Self::Scope, Self::Value>,
+    {
+        between(self, low, high, true)
+    }
+
+    /// `self IN (a, b, ...)`; an empty list is `false`.
+    fn is_in<I>(self, items: I) -> Cond<Self::Scope>
+    where
+        I: IntoIterator,
+        I::Item: IntoOperand<Self::Scope, Self::Value>,
+    {
+        in_list(self, items, false)
+    }
+    /// `self NOT IN (a, b, ...)`; an empty list is `true`.
+    fn not_in<I>(self, items: I) -> Cond<Self::Scope>
+    where
+        I: IntoIterator,
+        I::Item: IntoOperand<Self::Scope, Self::Value>,
+    {
+        in_list(self, items, true)
+    }
+
+    /// `self IS NULL`
+    fn is_null(self) -> Cond<Self::Scope> {
+        SqlExpr::from_expr(Expr::IsNull {
+            expr: Box::new(self.sql_expr().into_expr()),
+            negated: false,
+        })
+    }
+    /// `self IS NOT NULL`
+    fn is_not_null(self) -> Cond<Self::Scope> {
+        SqlExpr::from_expr(Expr::IsNull {
+            expr: Box::new(self.sql_expr().into_expr()),
+            negated: true,
+        })
+    }
+
+    /// `CAST(self AS U)`, with `U`'s type spelled for the grammar (`timestamp(6)`,
+    /// `varchar`, `timestamp_ntz`, ...).
+    fn cast<U: ColumnValue>(self) -> SqlExpr<Self::Scope, U::Base> {
+        SqlExpr::from_expr(Expr::Cast {
+            expr: Box::new(self.sql_expr().into_expr()),
+            ty: U::Base::iceberg_type(),
+        })
+    }
+
+    /// `coalesce(self, other)`: `other` when `self` is NULL.
+    fn coalesce<R: IntoOperand<Self::Scope, Self::Value>>(
+        self,
+        other: R,
+    ) -> SqlExpr<Self::Scope, Self::Value> {
+        let mut args = match self.sql_expr().into_expr() {
+            Expr::Coalesce(args) => args,
+            e => vec![e],
+        };
+        args.push(other.into_operand());
+        SqlExpr::from_expr(Expr::Coalesce(args))
+    }
+
+    /// `count(self)`: non-NULL values.
+    fn count(self) -> SqlExpr<Self::Scope, i64> {
+        aggregate(Aggregate::Count, self)
+    }
+    /// `count(DISTINCT self)`.
+    fn count_distinct(self) -> SqlExpr<Self::Scope, i64> {
+        aggregate(Aggregate::CountDistinct, self)
+    }
+    /// `min(self)`.
+    fn min(self) -> SqlExpr<Self::Scope, Self::Value> {
+        aggregate(Aggregate::Min, self)
+    }
+    /// `max(self)`.
+    fn max(self) -> SqlExpr<Self::Scope, Self::Value> {
+        aggregate(Aggregate::Max, self)
+    }
+    /// `approx_percentile(self, p)` with `0 <= p <= 1` (checked when rendered).
+    fn approx_percentile(self, p: f64) -> SqlExpr<Self::Scope, Self::Value> {
+        aggregate(Aggregate::ApproxPercentile(p), self)
+    }
+    /// `sum(self)` (numbers).
+    fn sum(self) -> SqlExpr<Self::Scope, Self::Value>
+    where
+        Self::Value: Numeric,
+    {
+        aggregate(Aggregate::Sum, self)
+    }
+    /// `avg(self)`, a double (numbers).
+    fn avg(self) -> SqlExpr<Self::Scope, f64>
+    where
+        Self::Value: Numeric,
+    {
+        aggregate(Aggregate::Avg, self)
+    }
+
+    /// `self LIKE pattern` (strings; `%` any run, `_` one character). The pattern is sent
+    /// as written; note that Spark treats `\` in a pattern as an escape, Athena does not.
+    fn like<R: IntoOperand<Self::Scope, String>>(self, pattern: R) -> Cond<Self::Scope>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        like(self, pattern, false)
+    }
+    /// `self NOT LIKE pattern` (strings).
+    fn not_like<R: IntoOperand<Self::Scope, String>>(self, pattern: R) -> Cond<Self::Scope>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        like(self, pattern, true)
+    }
+
+    /// `self AND rhs` (booleans).
+    fn and<R: IntoOperand<Self::Scope, bool>>(self, rhs: R) -> Cond<Self::Scope>
+    where
+        Self: ExpressionMethods<Value = bool>,
+    {
+        binary(self, BinaryOp::And, rhs)
+    }
+    /// `self OR rhs` (booleans).
+    fn or<R: IntoOperand<Self::Scope, bool>>(self, rhs: R) -> Cond<Self::Scope>
+    where
+        Self: ExpressionMethods<Value = bool>,
+    {
+        binary(self, BinaryOp::Or, rhs)
+    }
+    /// `NOT (self)` (booleans).
+    fn not(self) -> Cond<Self::Scope>
+    where
+        Self: ExpressionMethods<Value = bool>,
+    {
+        SqlExpr::from_expr(Expr::Not(Box::new(self.sql_expr().into_expr())))
+    }
+
+    /// `date_trunc('unit', self)` (dates and timestamps).
+    fn date_trunc(self, unit: TimeUnit) -> SqlExpr<Self::Scope, Self::Value>
+    where
+        Self::Value: Temporal,
+    {
+        SqlExpr::from_expr(Expr::DateTrunc {
+            unit,
+            expr: Box::new(self.sql_expr().into_expr()),
+        })
+    }
+}
+
+impl<S, V> ExpressionMethods for SqlExpr<S, V> {
+    type Scope = S;
+    type Value = V;
+
+    fn sql_expr(self) -> SqlExpr<S, V> {
+        self
+    }
+}
+
+impl<T, V: ColumnValue> ExpressionMethods for Col<T, V> {
+    type Scope = T;
+    type Value = V::Base;
+
+    fn sql_expr(self) -> SqlExpr<T, V::Base> {
+        SqlExpr::from_expr(Expr::column(self.name()))
+    }
+}
+
+fn binary<E: ExpressionMethods, R, U>(left: E, op: BinaryOp, right: R) -> SqlExpr<E::Scope, U>
+where
+    R: IntoOperand<E::Scope, E::Value>,
+{
+    SqlExpr::from_expr(Expr::Binary {
+        op,
+        left: Box::new(left.sql_expr().into_expr()),
+        right: Box::new(right.into_operand()),
+    })
+}
+
+fn between<E: ExpressionMethods, A, B>(e: E, low: A, high: B, negated: bool) -> Cond<E::Scope>
+where
+    A: IntoOperand<E::Scope, E::Value>,
+    B: IntoOperand<E::Scope, E::Value>,
+{
+    SqlExpr::from_expr(Expr::Between {
+        expr: Box::new(e.sql_expr().into_expr()),
+        low: Box::new(low.into_operand()),
+        high: Box::new(high.into_operand()),
+        negated,
+    })
+}
+
+fn in_list<E: ExpressionMethods, I>(e: E, items: I, negated: bool) -> Cond<E::Scope>
+where
+    I: IntoIterator,
+    I::Item: IntoOperand<E::Scope, E::Value>,
+{
+    SqlExpr::from_expr(Expr::InList {
+        expr: Box::new(e.sql_expr().into_expr()),
+        list: items.into_iter().map(IntoOperand::into_operand).collect(),
+        negated,
+    })
+}
+
+fn like<E: ExpressionMethods, R: IntoOperand<E::Scope, String>>(
+    e: E,
+    pattern: R,
+    negated: bool,
+) -> Cond<E::Scope> {
+    SqlExpr::from_expr(Expr::Like {
+        expr: Box::new(e.sql_expr().into_expr()),
+        pattern: Box::new(pattern.into_operand()),
+        negated,
+    })
+}
+
+fn aggregate<E: ExpressionMethods, U>(func: Aggregate, e: E) -> SqlExpr<E::Scope, U> {
+    SqlExpr::from_expr(Expr::Aggregate {
+        func,
+        arg: Some(Box::new(e.sql_expr().into_expr())),
+        filter: None,
+    })
+}

@@ -1,0 +1,85 @@
+//! Lists: items written one after the other with a separator (`a, b, c`), for the
+//! writer and for text built beside it (literals, predicates).
+
+use super::SqlWriter;
+use crate::error::Result;
+
+/// Where list text goes: a statement's writer, or a plain string.
+pub(crate) trait Sink {
+    /// Appends `text` as it is.
+    fn push_text(&mut self, text: &str);
+}
+
+impl Sink for String {
+    fn push_text(&mut self, text: &str) {
+        self.push_str(text);
+    }
+}
+
+impl Sink for SqlWriter {
+    fn push_text(&mut self, text: &str) {
+        self.push(text);
+    }
+}
+
+/// Writes every item of `items` with `item`, with `sep` between two items.
+pub(crate) fn separated<W: Sink + ?Sized, I: IntoIterator>(
+    out: &mut W,
+    items: I,
+    sep: &str,
+    mut item: impl FnMut(&mut W, I::Item) -> Result<()>,
+) -> Result<()> {
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_text(sep);
+        }
+        item(out, x)?;
+    }
+    Ok(())
+}
+
+impl SqlWriter {
+    /// Writes every item of `items` with `item`, separated by `sep`.
+    pub fn list<I: IntoIterator>(
+        &mut self,
+        items: I,
+        sep: &str,
+        item: impl FnMut(&mut Self, I::Item) -> Result<()>,
+    ) -> Result<&mut Self> {
+        separated(self, items, sep, item)?;
+        Ok(self)
+    }
+
+    /// Writes every item of `items` with `item`, separated by `, `.
+    pub fn comma_list<I: IntoIterator>(
+        &mut self,
+        items: I,
+        mut item: impl FnMut(&mut Self, I::Item),
+    ) -> &mut Self {
+        for (i, x) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.push(", ");
+            }
+            item(self, x);
+        }
+        self
+    }
+
+    /// As [`SqlWriter::comma_list`], for items whose writing can fail (literals,
+    /// expressions, DDL strings).
+    pub fn try_comma_list<I: IntoIterator>(
+        &mut self,
+        items: I,
+        item: impl FnMut(&mut Self, I::Item) -> Result<()>,
+    ) -> Result<&mut Self> {
+        separated(self, items, ", ", item)?;
+        Ok(self)
+    }
+
+    /// `a, b, c`: names, each quoted as the grammar requires.
+    pub fn idents<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) -> &mut Self {
+        self.comma_list(names, |w, n| {
+            w.ident(n);
+        })
+    }
+}
