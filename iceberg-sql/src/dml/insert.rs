@@ -256,9 +256,13 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::batches`], for `dialect`.
     pub fn batches_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
-        self.batch_iter_for(dialect)?
-            .map(|b| b.map(|(_, s)| s))
-            .collect()
+        // One pass over the rows (see `batches_with_rows_for`); `batch_iter` is the
+        // path that keeps only one batch's text live.
+        Ok(self
+            .batches_with_rows_for(dialect)?
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect())
     }
 
     /// [`batches`](Insert::batches), each with the 0-based indices of the input rows it
