@@ -3,7 +3,9 @@
 //! `InsertStatement` rendering the same rows in the same batches. Interleaved rounds,
 //! medians. Also how `batches()` scales with the number of rows.
 //!
-//! Run: `cargo bench -p iceberg-sql-benches --bench bulk`.
+//! Run: `cargo bench -p iceberg-sql-benches --bench bulk`. For instruction counts under
+//! callgrind, `bulk --instr VARIANT` (hand, default, plain, render, setup) runs one
+//! variant once and nothing else.
 
 use std::hint::black_box;
 use std::time::Duration;
