@@ -63,8 +63,9 @@ fi
 log="$(mktemp "${TMPDIR:-/tmp}/iceberg-sql-test.XXXXXX.log")"
 t0=$SECONDS
 # The executor's optional `arrow` and `serde` features are on, so that their methods'
-# doc tests, tests and the new-user example (tests/new_user.rs) run too.
-scope=(--workspace --features iceberg-sql-athena/arrow,iceberg-sql-athena/serde)
+# doc tests, tests and the new-user example (tests/new_user.rs) run too; the bench crate
+# only builds its baselines.
+scope=(--workspace --exclude iceberg-sql-benches --features iceberg-sql-athena/arrow,iceberg-sql-athena/serde)
 for a in "$@"; do   # `-p crate` narrows the run (with --workspace cargo would run everything)
     case "$a" in -p|--package|--package=*|-p?*) scope=() ;; --) break ;; esac
 done

@@ -124,11 +124,13 @@ impl Sim {
     }
 }
 
-const QUERY_TIMES: [Duration; 6] = [
+const QUERY_TIMES: [Duration; 8] = [
     Duration::from_millis(300),
+    Duration::from_millis(500),
     Duration::from_millis(1500),
     Duration::from_secs(5),
     Duration::from_secs(30),
+    Duration::from_secs(60),
     Duration::from_secs(120),
     Duration::from_secs(600),
 ];

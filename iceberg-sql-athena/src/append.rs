@@ -13,8 +13,6 @@
 //! first (hours? days?) may run a batch again. [`AppendOptions::skip_committed`] with
 //! the earlier report does not depend on Athena's memory.
 
-use std::ops::Range;
-
 use iceberg_sql::{IcebergTable, Statement, TableStatements};
 use sha2::{Digest, Sha256};
 
@@ -95,9 +93,11 @@ pub enum BatchState {
 pub struct BatchReport {
     /// 0-based batch number.
     pub index: usize,
-    /// The input rows it holds ([`append_rows`](AthenaExecutor::append_rows)); `None`
-    /// for statements passed to [`append`](AthenaExecutor::append).
-    pub rows: Option<Range<usize>>,
+    /// The 0-based indices of the input rows it holds
+    /// ([`append_rows`](AthenaExecutor::append_rows)), in the order it holds them (rows
+    /// are grouped by partition, so they need not be contiguous); `None` for statements
+    /// passed to [`append`](AthenaExecutor::append).
+    pub rows: Option<Vec<usize>>,
     /// The token of its first attempt (resubmissions use tokens derived from it).
     pub client_request_token: String,
     /// SHA-256 of its SQL, to check that a resumed load has the same batches.
@@ -133,8 +133,8 @@ impl AppendReport {
         self.batches.iter().filter(move |b| b.state == state)
     }
 
-    /// The input rows of the committed batches (`append_rows` only), in order.
-    pub fn committed_rows(&self) -> Vec<Range<usize>> {
+    /// The input rows of each committed batch (`append_rows` only), in batch order.
+    pub fn committed_rows(&self) -> Vec<Vec<usize>> {
         self.in_state(BatchState::Committed)
             .filter_map(|b| b.rows.clone())
             .collect()
@@ -175,7 +175,7 @@ pub struct AppendProgress {
     /// 0-based number of the batch that just committed.
     pub batch: usize,
     /// Its input rows (`append_rows` only).
-    pub rows: Option<Range<usize>>,
+    pub rows: Option<Vec<usize>>,
     /// Its execution.
     pub query_id: String,
     /// Its statistics.
@@ -244,7 +244,7 @@ impl AthenaExecutor {
         options: AppendOptions,
         progress: impl FnMut(&AppendProgress),
     ) -> Result<AppendReport, AppendError> {
-        let batches: Vec<(Option<Range<usize>>, &Statement)> =
+        let batches: Vec<(Option<Vec<usize>>, &Statement)> =
             batches.iter().map(|b| (None, b)).collect();
         self.append_batches(&batches, options, progress).await
     }
@@ -289,7 +289,8 @@ impl AthenaExecutor {
         options: AppendOptions,
         progress: impl FnMut(&AppendProgress),
     ) -> Result<AppendReport, AppendError> {
-        let mut insert = T::insert(rows).max_partitions(100);
+        // The default partition budget is the target's: Athena's 100 per INSERT.
+        let mut insert = T::insert(rows);
         if let Some(bytes) = options.max_batch_bytes {
             insert = insert.max_bytes(bytes);
         }
@@ -301,14 +302,14 @@ impl AthenaExecutor {
             failed_batch: 0,
             error: e.into(),
         })?;
-        let batches: Vec<(Option<Range<usize>>, &Statement)> =
+        let batches: Vec<(Option<Vec<usize>>, &Statement)> =
             batches.iter().map(|(r, s)| (Some(r.clone()), s)).collect();
         self.append_batches(&batches, options, progress).await
     }
 
     async fn append_batches(
         &self,
-        batches: &[(Option<Range<usize>>, &Statement)],
+        batches: &[(Option<Vec<usize>>, &Statement)],
         options: AppendOptions,
         mut progress: impl FnMut(&AppendProgress),
     ) -> Result<AppendReport, AppendError> {

@@ -197,7 +197,10 @@ async fn typed_lifecycle_create_append_maintain() {
     let expected_batches = Ev::insert(&rows).max_partitions(100).batches().unwrap();
     assert_eq!(appended.batches.len(), expected_batches.len());
     assert!(appended.is_complete());
-    assert_eq!(appended.committed_rows(), vec![0..rows.len()]);
+    assert_eq!(
+        appended.committed_rows(),
+        vec![(0..rows.len()).collect::<Vec<_>>()]
+    );
     assert_eq!(
         progress.last(),
         Some(&(expected_batches.len(), expected_batches.len()))

@@ -138,6 +138,24 @@ impl Statement {
         self.reads_json
     }
 
+    /// Validates `sql`, an `INSERT … VALUES` whose rows start at byte `rows_at`: the
+    /// statement through its first row with the full validator, every row with the
+    /// VALUES recognizer (see `validate::values`).
+    pub(crate) fn validated_insert_values(
+        sql: String,
+        dialect: Dialect,
+        rows_at: usize,
+    ) -> Result<Statement> {
+        crate::validate::validate_insert_values(&sql, rows_at, dialect)?;
+        Ok(Statement {
+            sql,
+            kind: StatementKind::Insert,
+            dialect,
+            params: Vec::new(),
+            reads_json: false,
+        })
+    }
+
     /// The SQL text (no trailing semicolon).
     pub fn sql(&self) -> &str {
         &self.sql

@@ -345,18 +345,27 @@ fn very_long_strings_fit_or_fail_loudly() {
 fn partition_budget_splits_seed_rows() {
     // 100 seed-shaped rows over 28 days x 16 buckets: batches of at most 5 partitions.
     let rows: Vec<McpEvent> = (0..100).map(McpEvent::nth).collect();
-    let batches = McpEvent::insert(&rows).max_partitions(5).batches().unwrap();
-    assert!(batches.len() >= 20);
+    let batches = McpEvent::insert(&rows)
+        .max_partitions(5)
+        .batches_with_rows()
+        .unwrap();
     let keys = KeyMaker::new(McpEvent::table_def()).unwrap();
-    let mut i = 0;
-    for b in &batches {
-        let n = b.sql().matches("\n  ('evt-").count();
-        let distinct: HashSet<_> = rows[i..i + n]
+    let all: HashSet<_> = rows
+        .iter()
+        .map(|r| keys.key(&r.to_values()).unwrap())
+        .collect();
+    // Grouped by partition, each batch but the last holds exactly 5 partitions.
+    assert_eq!(batches.len(), all.len().div_ceil(5));
+    let mut seen = Vec::new();
+    for (held, b) in &batches {
+        assert_eq!(b.sql().matches("\n  ('evt-").count(), held.len());
+        let distinct: HashSet<_> = held
             .iter()
-            .map(|r| keys.key(&r.to_values()).unwrap())
+            .map(|&i| keys.key(&rows[i].to_values()).unwrap())
             .collect();
         assert!(distinct.len() <= 5);
-        i += n;
+        seen.extend(held.iter().copied());
     }
-    assert_eq!(i, rows.len());
+    seen.sort_unstable();
+    assert_eq!(seen, (0..rows.len()).collect::<Vec<_>>());
 }

@@ -248,8 +248,15 @@ fn a_row_too_large_for_any_statement_is_named() {
 #[test]
 fn build_refuses_what_only_batches_can_do() {
     let rows: Vec<McpEvent> = (0..3000).map(McpEvent::nth).collect();
-    let e = McpEvent::insert(&rows).build().unwrap_err();
+    let e = McpEvent::insert(&rows)
+        .any_partitions()
+        .build()
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::QueryTooLong);
+    assert!(e.hint().unwrap().contains("batches()"));
+    // On Athena these rows also exceed the 100 partitions one INSERT may write.
+    let e = McpEvent::insert(&rows).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
     assert!(e.hint().unwrap().contains("batches()"));
     let rows: Vec<McpEvent> = (0..50).map(McpEvent::nth).collect();
     let e = McpEvent::insert(&rows)

@@ -106,6 +106,21 @@ impl Dialect {
         self.rules().check_execution_catalog(catalog)
     }
 
+    /// How many distinct partitions one `INSERT` may write on this target, if it has a
+    /// limit: Athena fails an INSERT that writes more than
+    /// [`ATHENA_MAX_PARTITIONS`] (`ICEBERG_TOO_MANY_OPEN_PARTITIONS`); Spark has no
+    /// such limit. [`Insert::batches`](crate::dml::Insert::batches) keeps to it unless
+    /// told otherwise.
+    ///
+    /// ```
+    /// use iceberg_sql::Dialect;
+    /// assert_eq!(Dialect::Athena.max_partitions_per_insert(), Some(100));
+    /// assert_eq!(Dialect::Spark.max_partitions_per_insert(), None);
+    /// ```
+    pub fn max_partitions_per_insert(self) -> Option<usize> {
+        self.rules().max_partitions_per_insert()
+    }
+
     /// The grammar statements of `kind` are written in for this target.
     ///
     /// ```
@@ -119,6 +134,10 @@ impl Dialect {
         self.rules().grammar(kind)
     }
 }
+
+/// Athena writes at most this many partitions per INSERT
+/// (<https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html>).
+pub const ATHENA_MAX_PARTITIONS: usize = 100;
 
 /// What an `OPTIMIZE` (compaction) asks for, checked by its builder.
 pub(crate) struct OptimizeSpec<'a> {
@@ -372,6 +391,13 @@ pub(crate) trait DialectRules: Sync {
         field: &PartitionField,
     ) -> String {
         athena::partition_evolution_refusal(table, verb, field)
+    }
+
+    // ---- INSERT ----------------------------------------------------------------------
+
+    /// The most distinct partitions one INSERT may write, if the engine has a limit.
+    fn max_partitions_per_insert(&self) -> Option<usize> {
+        Some(ATHENA_MAX_PARTITIONS)
     }
 
     // ---- MERGE -----------------------------------------------------------------------

@@ -207,6 +207,11 @@ impl DialectRules for Spark {
         )
     }
 
+    /// Spark has no limit on the partitions one INSERT writes.
+    fn max_partitions_per_insert(&self) -> Option<usize> {
+        None
+    }
+
     /// Spark refuses column aliases on a MERGE source (`COLUMN_ALIASES_IS_NOT_ALLOWED`).
     fn merge_source_column_aliases(&self) -> bool {
         false

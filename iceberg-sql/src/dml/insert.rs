@@ -1,8 +1,7 @@
 //! `INSERT INTO ... VALUES` from typed rows, in one statement or in batches that each
 //! fit Athena's query size limit (and, optionally, a partition budget).
 
-use std::collections::HashSet;
-use std::ops::Range;
+use std::collections::HashMap;
 
 use super::partition::{KeyMaker, PartitionKey};
 use super::{context, write_row};
@@ -12,10 +11,9 @@ use crate::model::{TableDef, TableName};
 use crate::record::IcebergTable;
 use crate::render::{separated, SqlWriter};
 use crate::statement::{Statement, StatementKind, MAX_QUERY_BYTES};
+use crate::value::Value;
 
-/// Athena writes at most this many partitions per INSERT
-/// (<https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html>).
-pub const ATHENA_MAX_PARTITIONS: usize = 100;
+pub use crate::dialect::ATHENA_MAX_PARTITIONS;
 
 const ROW_SEPARATOR: &str = ",\n  ";
 
@@ -25,8 +23,9 @@ const ROW_SEPARATOR: &str = ",\n  ";
 /// exact type (`TIMESTAMP '...'`, `CAST(NULL AS varchar)`), so Athena's by-position
 /// matching cannot go wrong. [`build`](Insert::build) puts all rows in one statement;
 /// [`batches`](Insert::batches) splits them into statements of at most
-/// [`MAX_QUERY_BYTES`] (or [`max_bytes`](Insert::max_bytes)) each, keeping row order and
-/// every row exactly once.
+/// [`MAX_QUERY_BYTES`] (or [`max_bytes`](Insert::max_bytes)) each, holding
+/// every row exactly once (grouped by partition where the target limits partitions per
+/// statement, in input order otherwise).
 ///
 /// ```
 /// # use iceberg_sql::prelude::*;
@@ -53,10 +52,6 @@ const ROW_SEPARATOR: &str = ",\n  ";
 /// );
 /// let batches = Ev::insert(&rows).max_bytes(80).batches()?;
 /// assert_eq!(batches.len(), 2);
-/// // With the rows each batch holds:
-/// let with_rows = Ev::insert(&rows).max_bytes(80).batches_with_rows()?;
-/// assert_eq!(with_rows.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(), vec![0..1, 1..2]);
-/// assert_eq!(with_rows[1].1, batches[1]);
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[derive(Debug)]
@@ -65,7 +60,18 @@ pub struct Insert<'a, T> {
     rows: &'a [T],
     table: Option<TableName>,
     max_bytes: usize,
-    max_partitions: Option<usize>,
+    partitions: PartitionBudget,
+}
+
+/// How many distinct partitions one statement may write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PartitionBudget {
+    /// The target's limit ([`Dialect::max_partitions_per_insert`]).
+    Target,
+    /// At most this many.
+    AtMost(usize),
+    /// No limit.
+    Any,
 }
 
 impl<'a, T> Clone for Insert<'a, T> {
@@ -74,33 +80,8 @@ impl<'a, T> Clone for Insert<'a, T> {
             rows: self.rows,
             table: self.table.clone(),
             max_bytes: self.max_bytes,
-            max_partitions: self.max_partitions,
+            partitions: self.partitions,
         }
-    }
-}
-
-/// The rendered rows of one INSERT: every row's `(...)` text once, back to back.
-struct RenderedRows {
-    header: String,
-    text: SqlWriter,
-    ends: Vec<usize>,
-    keys: Vec<PartitionKey>,
-}
-
-impl RenderedRows {
-    fn row(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.text.as_str()[start..self.ends[i]]
-    }
-
-    fn len_of(&self, rows: Range<usize>) -> usize {
-        let n = rows.len();
-        let start = if rows.start == 0 {
-            0
-        } else {
-            self.ends[rows.start - 1]
-        };
-        self.header.len() + (self.ends[rows.end - 1] - start) + ROW_SEPARATOR.len() * (n - 1)
     }
 }
 
@@ -111,7 +92,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             rows,
             table: None,
             max_bytes: MAX_QUERY_BYTES,
-            max_partitions: None,
+            partitions: PartitionBudget::Target,
         }
     }
 
@@ -128,18 +109,35 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         self
     }
 
-    /// Keeps each batch within `n` distinct partitions of the table's partition spec
-    /// (Athena fails an INSERT that writes more than [`ATHENA_MAX_PARTITIONS`]). A row's
-    /// partition is computed as Iceberg does: identity, year/month/day/hour, Iceberg's
-    /// Murmur3 bucket hash, truncate.
+    /// Keeps each statement within `n` distinct partitions of the table's partition
+    /// spec instead of the target's limit (Athena fails an INSERT that writes more than
+    /// [`ATHENA_MAX_PARTITIONS`], the default there). A row's partition is computed as
+    /// Iceberg does: identity, year/month/day/hour, Iceberg's Murmur3 bucket hash,
+    /// truncate.
     pub fn max_partitions(mut self, n: usize) -> Self {
-        self.max_partitions = Some(n.max(1));
+        self.partitions = PartitionBudget::AtMost(n.max(1));
         self
     }
 
-    /// Renders every row once, checking value count, NOT NULL and types; names the row
-    /// (0-based index) in any error.
-    fn render_rows(&self, dialect: Dialect, with_keys: bool) -> Result<RenderedRows> {
+    /// No partition limit, even where the target has one: statements are limited by
+    /// size only and rows keep their input order (on Athena an INSERT that writes more
+    /// than [`ATHENA_MAX_PARTITIONS`] partitions fails).
+    pub fn any_partitions(mut self) -> Self {
+        self.partitions = PartitionBudget::Any;
+        self
+    }
+
+    /// The partition limit that applies in `dialect`.
+    fn partition_limit(&self, dialect: Dialect) -> Option<usize> {
+        match self.partitions {
+            PartitionBudget::Target => dialect.max_partitions_per_insert(),
+            PartitionBudget::AtMost(n) => Some(n),
+            PartitionBudget::Any => None,
+        }
+    }
+
+    /// `INSERT INTO t (c1, …, cn)\nVALUES\n  `, for `dialect`.
+    fn header(&self, dialect: Dialect) -> Result<String> {
         let def: &TableDef = T::table_def();
         let name = self.table.as_ref().unwrap_or(def.name());
         name.check()?;
@@ -149,55 +147,45 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             .push(" (")
             .idents(def.columns().iter().map(|c| c.name.as_str()))
             .push(")\nVALUES\n  ");
-        let header = head.as_str().to_string();
+        Ok(head.as_str().to_string())
+    }
 
-        let keys = if with_keys {
-            Some(KeyMaker::new(def)?).filter(|k| !k.is_empty())
+    /// Each row's partition, numbered in order of first appearance, and how many there
+    /// are; `None` for an unpartitioned table.
+    fn partition_numbers(&self) -> Result<Option<(Vec<u32>, usize)>> {
+        let Some(mut numbers) = PartitionNumbers::new(T::table_def(), self.rows.len())? else {
+            return Ok(None);
+        };
+        for (r, row) in self.rows.iter().enumerate() {
+            numbers.add(r, &row.to_values())?;
+        }
+        Ok(Some(numbers.finish()))
+    }
+
+    /// Every row rendered once, back to back, with its partition number when
+    /// `partitioned` (one `to_values()` per row for both).
+    fn rendered(&self, dialect: Dialect, partitioned: bool) -> Result<Rendered> {
+        let mut numbers = if partitioned {
+            PartitionNumbers::new(T::table_def(), self.rows.len())?
         } else {
             None
         };
-        let mut arena =
+        let mut text =
             SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
         let mut ends = Vec::with_capacity(self.rows.len());
-        let mut row_keys = Vec::with_capacity(if keys.is_some() { self.rows.len() } else { 0 });
         for (r, row) in self.rows.iter().enumerate() {
             let values = row.to_values();
-            write_row(&mut arena, def, &values, ("row", r))?;
-            ends.push(arena.len());
-            if let Some(k) = &keys {
-                row_keys.push(
-                    k.key(&values)
-                        .map_err(|e| context(e, format_args!("row {r}")))?,
-                );
+            write_row(&mut text, T::table_def(), &values, ("row", r))?;
+            ends.push(text.len());
+            if let Some(n) = &mut numbers {
+                n.add(r, &values)?;
             }
         }
-        Ok(RenderedRows {
-            header,
-            text: arena,
+        Ok(Rendered {
+            text,
             ends,
-            keys: row_keys,
+            partitions: numbers.map(PartitionNumbers::finish),
         })
-    }
-
-    fn statement(
-        &self,
-        dialect: Dialect,
-        rendered: &RenderedRows,
-        rows: Range<usize>,
-    ) -> Result<Statement> {
-        let mut w = SqlWriter::with_capacity(
-            StatementKind::Insert,
-            dialect,
-            rendered.len_of(rows.clone()),
-        );
-        // The header and rows were rendered by writers of this same kind and dialect
-        // (identifiers and literals escaped for the grammar); this only joins them.
-        w.push(&rendered.header);
-        separated(&mut w, rows, ROW_SEPARATOR, |w, i| {
-            w.push(rendered.row(i));
-            Ok(())
-        })?;
-        w.finish()
     }
 
     fn empty_error() -> Error {
@@ -205,7 +193,8 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     }
 
     /// All rows in one statement for Athena. Errors when there are no rows, or when the
-    /// text would exceed the size limit (use [`Insert::batches`]) or the partition budget.
+    /// text would exceed the size limit (use [`Insert::batches`]) or the partition
+    /// limit (Athena's, or [`max_partitions`](Insert::max_partitions)).
     pub fn build(&self) -> Result<Statement> {
         self.build_for(Dialect::default())
     }
@@ -215,40 +204,50 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         if self.rows.is_empty() {
             return Err(Self::empty_error());
         }
-        let rendered = self.render_rows(dialect, self.max_partitions.is_some())?;
-        let all = 0..self.rows.len();
-        let len = rendered.len_of(all.clone());
-        if len > self.max_bytes {
+        if let Some(n) = self.partition_limit(dialect) {
+            if let Some((_, count)) = self.partition_numbers()?.filter(|(_, c)| *c > n) {
+                return Err(Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!("the rows fall into {count} partitions; the limit is {n} per statement"),
+                )
+                .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
+            }
+        }
+        let header = self.header(dialect)?;
+        let mut w = SqlWriter::with_capacity(
+            StatementKind::Insert,
+            dialect,
+            header.len() + self.rows.len() * 160,
+        );
+        w.push(&header);
+        separated(
+            &mut w,
+            self.rows.iter().enumerate(),
+            ROW_SEPARATOR,
+            |w, (r, row)| write_row(w, T::table_def(), &row.to_values(), ("row", r)),
+        )?;
+        if w.len() > self.max_bytes {
             return Err(Error::new(
                 ErrorKind::QueryTooLong,
                 format!(
-                    "the INSERT of {} rows is {len} bytes; the limit is {} bytes per statement",
+                    "the INSERT of {} rows is {} bytes; the limit is {} bytes per statement",
                     self.rows.len(),
+                    w.len(),
                     self.max_bytes
                 ),
             )
             .with_hint("use `.batches()` to split the rows into several statements"));
         }
-        if let Some(n) = self.max_partitions {
-            let distinct: HashSet<&PartitionKey> = rendered.keys.iter().collect();
-            if distinct.len() > n {
-                return Err(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!(
-                        "the rows fall into {} partitions; the limit is {n} per statement",
-                        distinct.len()
-                    ),
-                )
-                .with_hint("use `.batches()` to split the rows by partition"));
-            }
-        }
-        self.statement(dialect, &rendered, all)
+        w.finish_insert_values(header.len())
     }
 
-    /// Splits the rows into as few statements as a greedy, order-keeping packing
-    /// allows: each at most `max_bytes` bytes (exact UTF-8 length) and, with
-    /// [`max_partitions`](Insert::max_partitions), at most that many distinct
-    /// partitions. Every row is in exactly one statement, in order. No rows give no
+    /// Splits the rows into statements of at most `max_bytes` bytes (exact UTF-8
+    /// length) each and, where a partition limit applies (the target's, Athena: 100,
+    /// or [`max_partitions`](Insert::max_partitions)), of at most that many distinct
+    /// partitions. Every row is in exactly one statement. Without a partition limit
+    /// rows keep their input order; with one they are grouped by partition (partitions
+    /// in order of first appearance, rows in input order within each), so that every
+    /// statement but the last is full by size or by partitions. No rows give no
     /// statements. A row that cannot fit any statement on its own is an error naming
     /// the row (0-based index). Renders for Athena.
     pub fn batches(&self) -> Result<Vec<Statement>> {
@@ -257,6 +256,8 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::batches`], for `dialect`.
     pub fn batches_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
+        // One pass over the rows (see `batches_with_rows_for`); `batch_iter` is the
+        // path that keeps only one batch's text live.
         Ok(self
             .batches_with_rows_for(dialect)?
             .into_iter()
@@ -264,95 +265,320 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             .collect())
     }
 
-    /// [`batches`](Insert::batches), each with the range of the input rows it holds
-    /// (so a caller can say which rows a committed batch wrote). Renders for Athena.
-    pub fn batches_with_rows(&self) -> Result<Vec<(Range<usize>, Statement)>> {
+    /// [`batches`](Insert::batches), each with the 0-based indices of the input rows it
+    /// holds, in the order it holds them (so a caller can say which rows a committed
+    /// batch wrote). With partition grouping a batch's rows need not be contiguous.
+    pub fn batches_with_rows(&self) -> Result<Vec<(Vec<usize>, Statement)>> {
         self.batches_with_rows_for(Dialect::default())
     }
 
     /// As [`Insert::batches_with_rows`], for `dialect`.
-    pub fn batches_with_rows_for(
+    pub fn batches_with_rows_for(&self, dialect: Dialect) -> Result<Vec<(Vec<usize>, Statement)>> {
+        // Every statement is returned at once, so the rows are rendered up front in one
+        // pass (their partitions from the same values); `batch_iter` renders per batch.
+        let limit = self.partition_limit(dialect);
+        let rendered = self.rendered(dialect, limit.is_some())?;
+        let mut it = self.iter_with(dialect, limit, rendered.partitions.clone())?;
+        it.rendered = Some(rendered);
+        it.collect()
+    }
+
+    /// The batches of [`batches_with_rows`](Insert::batches_with_rows), rendered and
+    /// validated one at a time as the iterator is advanced, so that only one batch's
+    /// text is held at once (beside a few bytes per row for the packing order). After
+    /// an error the iterator ends. Renders for Athena.
+    pub fn batch_iter(&self) -> Result<BatchIter<'a, T>> {
+        self.batch_iter_for(Dialect::default())
+    }
+
+    /// As [`Insert::batch_iter`], for `dialect`.
+    pub fn batch_iter_for(&self, dialect: Dialect) -> Result<BatchIter<'a, T>> {
+        let limit = self.partition_limit(dialect);
+        let partitions = limit
+            .map(|_| self.partition_numbers())
+            .transpose()?
+            .flatten();
+        self.iter_with(dialect, limit, partitions)
+    }
+
+    /// The iterator over rows grouped by `partitions` (if any) under `limit`.
+    fn iter_with(
         &self,
         dialect: Dialect,
-    ) -> Result<Vec<(Range<usize>, Statement)>> {
-        if self.rows.is_empty() {
-            return Ok(Vec::new());
-        }
-        let rendered = self.render_rows(dialect, self.max_partitions.is_some())?;
-        self.pack(&rendered)?
-            .into_iter()
-            .map(|r| Ok((r.clone(), self.statement(dialect, &rendered, r)?)))
-            .collect()
+        limit: Option<usize>,
+        partitions: Option<(Vec<u32>, usize)>,
+    ) -> Result<BatchIter<'a, T>> {
+        let grouped = partitions.map(|(partition, count)| packing_order(partition, count));
+        Ok(BatchIter {
+            rows: self.rows,
+            dialect,
+            header: if self.rows.is_empty() {
+                String::new()
+            } else {
+                self.header(dialect)?
+            },
+            max_bytes: self.max_bytes,
+            limit: limit.filter(|_| grouped.is_some()),
+            order: grouped.unwrap_or_default(),
+            position: 0,
+            rendered: None,
+            scratch: SqlWriter::with_capacity(StatementKind::Insert, dialect, 512),
+            pending: None,
+            validate: true,
+            done: false,
+        })
     }
 
     /// The batch texts [`Insert::batches`] would validate, without validating them.
-    /// For benchmarks that separate rendering from the sqlparser re-parse; not a
-    /// substitute for `batches()`.
+    /// For benchmarks that separate rendering from validation; not a substitute for
+    /// `batches()`.
     #[doc(hidden)]
     pub fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
-        if self.rows.is_empty() {
-            return Ok(Vec::new());
+        let dialect = Dialect::default();
+        let limit = self.partition_limit(dialect);
+        let rendered = self.rendered(dialect, limit.is_some())?;
+        let mut it = self.iter_with(dialect, limit, rendered.partitions.clone())?;
+        it.rendered = Some(rendered);
+        it.validate = false;
+        let mut out = Vec::new();
+        while let Some(b) = it.next_text() {
+            out.push(b?.1.into_unvalidated_text());
         }
-        let rendered = self.render_rows(Dialect::default(), self.max_partitions.is_some())?;
-        Ok(self
-            .pack(&rendered)?
-            .into_iter()
-            .map(|rows| {
-                let mut s = String::with_capacity(rendered.len_of(rows.clone()));
-                s.push_str(&rendered.header);
-                let _ = separated(&mut s, rows, ROW_SEPARATOR, |s, i| {
-                    s.push_str(rendered.row(i));
-                    Ok(())
-                });
-                s
-            })
-            .collect())
+        Ok(out)
+    }
+}
+
+/// All rows rendered, back to back (`ends[i]` is where row `i` ends), and their
+/// partition numbers.
+struct Rendered {
+    text: SqlWriter,
+    ends: Vec<usize>,
+    partitions: Option<(Vec<u32>, usize)>,
+}
+
+impl Rendered {
+    fn row(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text.as_str()[start..self.ends[i]]
+    }
+}
+
+/// Numbers rows' partitions in order of first appearance.
+struct PartitionNumbers {
+    keys: KeyMaker,
+    numbers: HashMap<PartitionKey, u32>,
+    of_row: Vec<u32>,
+}
+
+impl PartitionNumbers {
+    /// `None` for an unpartitioned table.
+    fn new(def: &TableDef, rows: usize) -> Result<Option<Self>> {
+        let keys = KeyMaker::new(def)?;
+        Ok((!keys.is_empty()).then(|| PartitionNumbers {
+            keys,
+            numbers: HashMap::new(),
+            of_row: Vec::with_capacity(rows),
+        }))
     }
 
-    /// Greedy packing in row order under the byte and partition budgets.
-    fn pack(&self, rendered: &RenderedRows) -> Result<Vec<Range<usize>>> {
-        let n = self.rows.len();
-        let fixed = rendered.header.len();
-        let mut out = Vec::new();
-        let mut start = 0;
-        let mut len = fixed;
-        let mut parts: HashSet<&PartitionKey> = HashSet::new();
-        let limit_parts = self.max_partitions.filter(|_| !rendered.keys.is_empty());
-        for i in 0..n {
-            let row_len = rendered.row(i).len();
+    fn add(&mut self, r: usize, values: &[Value]) -> Result<()> {
+        let key = self
+            .keys
+            .key(values)
+            .map_err(|e| context(e, format_args!("row {r}")))?;
+        let next = self.numbers.len() as u32;
+        self.of_row.push(*self.numbers.entry(key).or_insert(next));
+        Ok(())
+    }
+
+    fn finish(self) -> (Vec<u32>, usize) {
+        let count = self.numbers.len();
+        (self.of_row, count)
+    }
+}
+
+/// Rows grouped by partition: partitions in order of first appearance, rows in input
+/// order within each (a counting sort: stable, linear), as row indices, and the
+/// positions in that order where each partition starts.
+fn packing_order(partition: Vec<u32>, count: usize) -> PackingOrder {
+    let mut start = vec![0u32; count + 1];
+    for &p in &partition {
+        start[p as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let starts = start[..count].to_vec();
+    let mut rows = vec![0u32; partition.len()];
+    for (i, &p) in partition.iter().enumerate() {
+        rows[start[p as usize] as usize] = i as u32;
+        start[p as usize] += 1;
+    }
+    PackingOrder { rows, starts }
+}
+
+/// The order of [`packing_order`]: 4 bytes per row.
+#[derive(Debug, Default)]
+struct PackingOrder {
+    rows: Vec<u32>,
+    /// Where each partition starts in `rows`, ascending.
+    starts: Vec<u32>,
+}
+
+/// The batches of an [`Insert`], one at a time: each item is the input rows a batch
+/// holds (0-based indices, in its order) and its validated [`Statement`]. See
+/// [`Insert::batch_iter`].
+pub struct BatchIter<'a, T> {
+    rows: &'a [T],
+    dialect: Dialect,
+    header: String,
+    max_bytes: usize,
+    limit: Option<usize>,
+    /// Grouped by partition; empty: input order.
+    order: PackingOrder,
+    /// Every row already rendered (`batches()`); `None`: each row is rendered when
+    /// its turn comes (`batch_iter()`).
+    rendered: Option<Rendered>,
+    /// The next position in packing order.
+    position: usize,
+    /// The row being placed, rendered on its own.
+    scratch: SqlWriter,
+    /// The row in `scratch` (and whether it starts a partition) did not fit the
+    /// previous batch.
+    pending: Option<(usize, bool)>,
+    validate: bool,
+    done: bool,
+}
+
+impl<T> std::fmt::Debug for BatchIter<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchIter")
+            .field("dialect", &self.dialect)
+            .field("rows", &self.rows.len())
+            .field("rows_left", &(self.rows.len() - self.position))
+            .finish()
+    }
+}
+
+impl<T: IcebergTable> BatchIter<'_, T> {
+    /// The next row in packing order, rendered into `scratch`, and whether it starts
+    /// a partition (when grouping).
+    fn next_row(&mut self) -> Option<Result<(usize, bool)>> {
+        if let Some(p) = self.pending.take() {
+            return Some(Ok(p));
+        }
+        let at = self.position;
+        if at >= self.rows.len() {
+            return None;
+        }
+        self.position += 1;
+        let (r, starts) = if self.order.rows.is_empty() {
+            (at, false)
+        } else {
+            let starts = self.order.starts.binary_search(&(at as u32)).is_ok();
+            (self.order.rows[at] as usize, starts)
+        };
+        if self.rendered.is_some() {
+            return Some(Ok((r, starts)));
+        }
+        self.scratch.clear();
+        Some(
+            write_row(
+                &mut self.scratch,
+                T::table_def(),
+                &self.rows[r].to_values(),
+                ("row", r),
+            )
+            .map(|()| (r, starts)),
+        )
+    }
+
+    /// Row `r`'s text (the row just taken by [`BatchIter::next_row`]).
+    fn row_text(&self, r: usize) -> &str {
+        match &self.rendered {
+            Some(all) => all.row(r),
+            None => self.scratch.as_str(),
+        }
+    }
+
+    /// The next batch's rows and text, before validation.
+    fn next_text(&mut self) -> Option<Result<(Vec<usize>, SqlWriter)>> {
+        if self.done {
+            return None;
+        }
+        let fixed = self.header.len();
+        let mut batch = SqlWriter::with_capacity(StatementKind::Insert, self.dialect, 0);
+        let mut held: Vec<usize> = Vec::new();
+        let mut parts = 0usize;
+        loop {
+            let (r, starts_partition) = match self.next_row() {
+                None => break,
+                Some(Ok(x)) => x,
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            let row_len = self.row_text(r).len();
             if fixed + row_len > self.max_bytes {
-                return Err(Error::new(
+                self.done = true;
+                return Some(Err(Error::new(
                     ErrorKind::QueryTooLong,
                     format!(
-                        "row {i} alone renders to {row_len} bytes; with the INSERT header ({fixed} bytes) it exceeds the limit of {} bytes per statement",
+                        "row {r} alone renders to {row_len} bytes; with the INSERT header ({fixed} bytes) it exceeds the limit of {} bytes per statement",
                         self.max_bytes
                     ),
                 )
-                .with_hint("shorten the row's values, or load large values from S3 with INSERT ... SELECT"));
+                .with_hint("shorten the row's values, or load large values from S3 with INSERT ... SELECT")));
             }
-            let in_batch = i - start;
-            let add = if in_batch == 0 {
-                row_len
+            // Rows of one partition are adjacent in packing order.
+            let new_part = self.limit.is_some() && (held.is_empty() || starts_partition);
+            if !held.is_empty() {
+                let too_long = batch.len() + ROW_SEPARATOR.len() + row_len > self.max_bytes;
+                let too_many = self.limit.is_some_and(|max| new_part && parts >= max);
+                if too_long || too_many {
+                    self.pending = Some((r, starts_partition));
+                    break;
+                }
+                batch.push(ROW_SEPARATOR);
             } else {
-                ROW_SEPARATOR.len() + row_len
-            };
-            let new_part = limit_parts.is_some_and(|max| {
-                let k = &rendered.keys[i];
-                !parts.contains(k) && parts.len() >= max
+                batch = SqlWriter::with_capacity(
+                    StatementKind::Insert,
+                    self.dialect,
+                    self.max_bytes
+                        .min(fixed + row_len * (self.rows.len() - self.position + 1) + 64),
+                );
+                batch.push(&self.header);
+            }
+            batch.push(match &self.rendered {
+                Some(all) => all.row(r),
+                None => self.scratch.as_str(),
             });
-            if in_batch > 0 && (len + add > self.max_bytes || new_part) {
-                out.push(start..i);
-                start = i;
-                len = fixed + row_len;
-                parts.clear();
-            } else {
-                len += add;
-            }
-            if limit_parts.is_some() {
-                parts.insert(&rendered.keys[i]);
-            }
+            parts += usize::from(new_part);
+            held.push(r);
         }
-        out.push(start..n);
-        Ok(out)
+        if held.is_empty() {
+            self.done = true;
+            return None;
+        }
+        Some(Ok((held, batch)))
+    }
+}
+
+impl<T: IcebergTable> Iterator for BatchIter<'_, T> {
+    type Item = Result<(Vec<usize>, Statement)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (held, w) = match self.next_text()? {
+            Ok(x) => x,
+            Err(e) => return Some(Err(e)),
+        };
+        // The header and rows were written by writers of this same kind and dialect
+        // (names and literals escaped for the grammar); the batch only joins them.
+        let out = w.finish_insert_values(self.header.len()).map(|s| (held, s));
+        if out.is_err() {
+            self.done = true;
+        }
+        Some(out)
     }
 }

@@ -16,7 +16,10 @@
 //! validator, and only then is there a [`Statement`](crate::Statement).
 
 mod list;
+mod measure;
 mod writer;
 
 pub(crate) use list::separated;
+#[doc(hidden)]
+pub use measure::texts_without_validation;
 pub use writer::SqlWriter;

@@ -83,6 +83,17 @@ impl SqlWriter {
         self.sql.is_empty()
     }
 
+    /// Empties the text (keeping its allocation), for a writer reused per row.
+    pub(crate) fn clear(&mut self) {
+        self.sql.clear();
+    }
+
+    /// The text without validation: only for measuring rendering on its own
+    /// (`Insert::batch_texts_unvalidated`); never becomes a [`Statement`].
+    pub(crate) fn into_unvalidated_text(self) -> String {
+        self.sql
+    }
+
     /// Appends SQL keywords or punctuation (never user input).
     pub fn push(&mut self, sql: &str) -> &mut Self {
         self.sql.push_str(sql);
@@ -147,9 +158,23 @@ impl SqlWriter {
         self.reads_json = true;
     }
 
+    /// For an `INSERT … VALUES` without placeholders whose rows start at byte
+    /// `rows_at`: validates the statement through its first row with the full
+    /// validator and every row with the VALUES recognizer, and returns the
+    /// [`Statement`].
+    pub(crate) fn finish_insert_values(self, rows_at: usize) -> Result<Statement> {
+        debug_assert!(self.kind == StatementKind::Insert && self.params.is_empty());
+        let sql = super::measure::keep_if_measuring(self.sql)?;
+        if self.kind != StatementKind::Insert || !self.params.is_empty() {
+            return Statement::validated(sql, self.kind, self.dialect, self.params);
+        }
+        Statement::validated_insert_values(sql, self.dialect, rows_at)
+    }
+
     /// Validates the text and returns the [`Statement`].
     pub fn finish(self) -> Result<Statement> {
-        let mut s = Statement::validated(self.sql, self.kind, self.dialect, self.params)?;
+        let sql = super::measure::keep_if_measuring(self.sql)?;
+        let mut s = Statement::validated(sql, self.kind, self.dialect, self.params)?;
         s.set_reads_json(self.reads_json);
         Ok(s)
     }

@@ -18,9 +18,9 @@ use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
     AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, DescribeAlias, Expr,
     FromTable, HiveDescribeFormat, HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
-    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, ShowCreateObject,
-    ShowStatementFilterPosition, ShowStatementInClause, Spanned, SqlOption, Statement, TableFactor,
-    TableObject, TableVersion, Value, ValueWithSpan, Visit, Visitor,
+    MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, SetExpr,
+    ShowCreateObject, ShowStatementFilterPosition, ShowStatementInClause, Spanned, SqlOption,
+    Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan, Visit, Visitor,
 };
 use sqlparser::tokenizer::Span;
 
@@ -650,12 +650,15 @@ fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Resul
 fn create_table_shape_ok(ct: &mut CreateTable) -> bool {
     let columns = std::mem::take(&mut ct.columns);
     let query = ct.query.take();
+    let hive_formats = ct.hive_formats.take();
+    let table_options = std::mem::replace(&mut ct.table_options, CreateTableOptions::None);
+    let partition_by = ct.partition_by.take();
     let mut probe = ct.clone();
     ct.columns = columns;
     ct.query = query;
-    probe.hive_formats = None;
-    probe.table_options = CreateTableOptions::None;
-    probe.partition_by = None;
+    ct.hive_formats = hive_formats;
+    ct.table_options = table_options;
+    ct.partition_by = partition_by;
     probe.with_data = None;
     // A table comment (Spark `COMMENT '…'`; the hooks parse it only where it is accepted).
     probe.comment = None;
@@ -721,7 +724,75 @@ fn check_insert(ctx: &Ctx, ins: &sqlparser::ast::Insert) -> Result<()> {
             ins.insert_token.0.span,
         ));
     }
+    if let (false, Some(SetExpr::Values(values))) = (
+        ins.columns.is_empty(),
+        ins.source.as_deref().map(|q| &*q.body),
+    ) {
+        for row in &values.rows {
+            if row.len() != ins.columns.len() {
+                let at = row.first().map_or(ins.insert_token.0.span, Spanned::span);
+                return Err(ctx.at_span(
+                    format!(
+                        "a VALUES row has {} values for the {} columns of the INSERT",
+                        row.len(),
+                        ins.columns.len()
+                    ),
+                    at,
+                ));
+            }
+        }
+    }
     Ok(())
+}
+
+/// Whether `t` is a type as `grammar` spells it in a CAST (the spellings of
+/// `dialect::grammar::types`, plus Trino's `json`).
+fn written_type(t: &DataType, grammar: Grammar) -> bool {
+    use sqlparser::ast::{ArrayElemTypeDef as A, ExactNumberInfo as N, MapBracketKind as M};
+    use sqlparser::ast::{StructBracketKind as S, TimezoneInfo as Z};
+    let inner = |t: &DataType| written_type(t, grammar);
+    let decimal = |n: &N| matches!(n, N::PrecisionAndScale(..));
+    if grammar == Grammar::Spark {
+        match t {
+            DataType::Boolean
+            | DataType::Int(None)
+            | DataType::BigInt(None)
+            | DataType::Float(N::None)
+            | DataType::Double(N::None)
+            | DataType::Date
+            | DataType::TimestampNtz(None)
+            | DataType::Timestamp(None, Z::None)
+            | DataType::String(None)
+            | DataType::Binary(None) => true,
+            DataType::Decimal(n) => decimal(n),
+            DataType::Array(A::AngleBracket(e)) => inner(e),
+            DataType::Map(k, v, M::AngleBrackets) => inner(k) && inner(v),
+            DataType::Struct(fields, S::AngleBrackets) => fields
+                .iter()
+                .all(|f| f.field_name.is_some() && f.options.is_none() && inner(&f.field_type)),
+            _ => false,
+        }
+    } else {
+        match t {
+            DataType::Boolean
+            | DataType::Integer(None)
+            | DataType::BigInt(None)
+            | DataType::Real
+            | DataType::Double(N::None)
+            | DataType::Date
+            | DataType::Timestamp(Some(6), Z::None | Z::WithTimeZone)
+            | DataType::Varchar(None)
+            | DataType::Varbinary(None)
+            | DataType::JSON => true,
+            DataType::Decimal(n) => decimal(n),
+            DataType::Array(A::Parenthesis(e)) => inner(e),
+            DataType::Map(k, v, M::Parentheses) => inner(k) && inner(v),
+            DataType::Struct(fields, S::Parentheses) => fields
+                .iter()
+                .all(|f| f.field_name.is_some() && f.options.is_none() && inner(&f.field_type)),
+            _ => false,
+        }
+    }
 }
 
 fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
@@ -959,10 +1030,25 @@ impl Visitor for Checker<'_> {
             Expr::Cast {
                 format: Some(_), ..
             } => return self.fail("CAST … FORMAT is not accepted", expr.span()),
-            Expr::Cast { data_type, .. } if trino => {
+            Expr::Cast { data_type, .. } if trino && hive_type_in_trino(data_type).is_some() => {
                 if let Some(msg) = hive_type_in_trino(data_type) {
                     return self.fail(msg, expr.span());
                 }
+            }
+            // INSERT casts only NULLs and literals, to the column types we declare.
+            Expr::Cast { data_type, .. }
+                if self.ctx.kind == StatementKind::Insert
+                    && !written_type(data_type, self.ctx.grammar) =>
+            {
+                return self.fail(
+                    format!(
+                        "CAST to `{data_type}`: an INSERT here casts only to the column types {} spells \
+                         (e.g. {})",
+                        self.ctx.grammar_name(),
+                        if trino { "varchar, bigint, row(a integer)" } else { "string, bigint, struct<a: int>" }
+                    ),
+                    expr.span(),
+                )
             }
             Expr::Array(a) if !a.named => {
                 return self.fail(

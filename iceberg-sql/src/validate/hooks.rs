@@ -470,7 +470,10 @@ fn partition_transforms(h: &Hooks, p: &mut Parser) -> Result<Expr, ParserError> 
     p.expect_token(&Token::LParen)?;
     let items = p.parse_comma_separated(|p| {
         let start = here(p);
-        let e = p.parse_expr()?;
+        let e = match super::prefix::partition_transform(p) {
+            Some(e) => e,
+            None => p.parse_expr()?,
+        };
         check_transform(h, &e, start)?;
         Ok(e)
     })?;

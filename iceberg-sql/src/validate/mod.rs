@@ -39,10 +39,13 @@ mod allow;
 pub(crate) mod dialects;
 mod hooks;
 mod inspect;
+mod prefix;
 mod prepass;
 mod teardown;
+mod values;
 
 pub use inspect::{inspect, Inspection, Name};
+pub(crate) use values::validate_insert_values;
 
 use sqlparser::ast::Statement as SqlStatement;
 use sqlparser::parser::{Parser, ParserError};

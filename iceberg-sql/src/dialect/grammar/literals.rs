@@ -8,6 +8,8 @@
 
 use std::fmt::Write;
 
+use chrono::Datelike;
+
 use super::Grammar;
 use crate::engine::literals::check_temporal_range;
 use crate::error::{Error, ErrorKind, Result};
@@ -50,20 +52,13 @@ pub(super) fn write_literal(
                 "CAST(-2147483648 AS integer)"
             })
         }
-        (Value::Int(i), T::Int) => {
-            let _ = write!(out, "{i}");
-        }
-        (Value::Int(i), T::Long) => {
-            let _ = write!(out, "{i}");
-        }
+        (Value::Int(i), T::Int | T::Long) => push_int(out, i64::from(*i)),
         (Value::Long(i), T::Long) if *i == i64::MIN => out.push_str(if spark {
             "CAST('-9223372036854775808' AS BIGINT)"
         } else {
             "BIGINT '-9223372036854775808'"
         }),
-        (Value::Long(i), T::Long) => {
-            let _ = write!(out, "{i}");
-        }
+        (Value::Long(i), T::Long) => push_int(out, *i),
         (Value::Float(f), T::Float) => write_float(out, f64::from(*f), &f.to_string(), true, spark),
         (Value::Float(f), T::Double) => {
             write_float(out, f64::from(*f), &f.to_string(), false, spark)
@@ -107,11 +102,18 @@ pub(super) fn write_literal(
             return check_temporal_range(value);
         }
         (Value::Date(d), T::Date) => {
-            let _ = write!(out, "DATE '{}'", d.format("%Y-%m-%d"));
+            out.push_str("DATE '");
+            push_date(out, d);
+            out.push('\'');
         }
         (Value::Timestamp(ts), T::Timestamp) => {
-            let kw = if spark { "TIMESTAMP_NTZ" } else { "TIMESTAMP" };
-            let _ = write!(out, "{kw} '{}'", ts.format("%Y-%m-%d %H:%M:%S%.6f"));
+            out.push_str(if spark {
+                "TIMESTAMP_NTZ '"
+            } else {
+                "TIMESTAMP '"
+            });
+            push_date_time(out, ts);
+            out.push('\'');
         }
         // A `DateTime<Utc>` is stored as its UTC wall clock in a `timestamp` column, and
         // a zone-less value in a `timestamptz` column is the UTC instant: the same
@@ -123,15 +125,9 @@ pub(super) fn write_literal(
             return write_literal(out, &Value::TimestampTz(ts.and_utc()), ty, grammar)
         }
         (Value::TimestampTz(ts), T::TimestampTz) => {
-            if spark {
-                let _ = write!(out, "TIMESTAMP '{}Z'", ts.format("%Y-%m-%d %H:%M:%S%.6f"));
-            } else {
-                let _ = write!(
-                    out,
-                    "TIMESTAMP '{} UTC'",
-                    ts.format("%Y-%m-%d %H:%M:%S%.6f")
-                );
-            }
+            out.push_str("TIMESTAMP '");
+            push_date_time(out, &ts.naive_utc());
+            out.push_str(if spark { "Z'" } else { " UTC'" });
         }
         (Value::String(s), T::String) => write_string(out, s, grammar),
         (Value::Binary(b), T::Binary) => {
@@ -235,6 +231,62 @@ pub(super) fn write_literal(
         _ => return Err(mismatch(value, ty)),
     }
     Ok(())
+}
+
+/// Appends the decimal digits of `i` (what `write!(out, "{i}")` writes, without the
+/// formatting machinery: rows of numbers are the bulk of an INSERT).
+fn push_int(out: &mut String, i: i64) {
+    let mut buf = [0u8; 20];
+    let mut n = i.unsigned_abs();
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    for &b in &buf[at..] {
+        out.push(char::from(b));
+    }
+}
+
+/// Appends `n` as exactly `width` digits (`n` < 10^width).
+fn push_digits(out: &mut String, n: u32, width: u32) {
+    let mut div = 10u32.pow(width - 1);
+    while div > 0 {
+        out.push(char::from(b'0' + ((n / div) % 10) as u8));
+        div /= 10;
+    }
+}
+
+/// `YYYY-MM-DD` (the year is checked to be 1 to 9999 first), as chrono's `%Y-%m-%d`.
+fn push_date(out: &mut String, d: &chrono::NaiveDate) {
+    push_digits(out, d.year() as u32, 4);
+    out.push('-');
+    push_digits(out, d.month(), 2);
+    out.push('-');
+    push_digits(out, d.day(), 2);
+}
+
+/// `YYYY-MM-DD HH:MM:SS.ffffff`, as chrono's `%Y-%m-%d %H:%M:%S%.6f` (a leap second
+/// is second 60; sub-microseconds are cut, not rounded).
+fn push_date_time(out: &mut String, ts: &chrono::NaiveDateTime) {
+    use chrono::Timelike;
+    push_date(out, &ts.date());
+    out.push(' ');
+    push_digits(out, ts.hour(), 2);
+    out.push(':');
+    push_digits(out, ts.minute(), 2);
+    out.push(':');
+    let nanos = ts.nanosecond();
+    push_digits(out, ts.second() + nanos / 1_000_000_000, 2);
+    out.push('.');
+    push_digits(out, nanos % 1_000_000_000 / 1_000, 6);
 }
 
 /// The type as written inside `CAST(... AS <type>)`: DML types for Athena (a CAST is
@@ -346,4 +398,49 @@ pub(super) fn write_ddl_string(
     out.push_str(s);
     out.push('\'');
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{NaiveDate, NaiveTime};
+
+    use super::*;
+
+    #[test]
+    fn numbers_and_times_are_written_as_format_writes_them() {
+        for i in [
+            0,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            123_456,
+            i64::MAX,
+            i64::MIN + 1,
+            i64::MIN,
+        ] {
+            let mut s = String::new();
+            push_int(&mut s, i);
+            assert_eq!(s, i.to_string());
+        }
+        let times = [
+            (0, 0, 0, 0),
+            (23, 59, 59, 999_999_999),
+            (12, 5, 7, 1_000),
+            (23, 59, 59, 1_999_999_999),
+        ];
+        for (y, m, d) in [(1, 1, 1), (2026, 10, 1), (9999, 12, 31), (1969, 12, 31)] {
+            let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
+            let mut s = String::new();
+            push_date(&mut s, &date);
+            assert_eq!(s, date.format("%Y-%m-%d").to_string());
+            for (h, mi, sec, nano) in times {
+                let ts = date.and_time(NaiveTime::from_hms_nano_opt(h, mi, sec, nano).unwrap());
+                let mut s = String::new();
+                push_date_time(&mut s, &ts);
+                assert_eq!(s, ts.format("%Y-%m-%d %H:%M:%S%.6f").to_string(), "{ts:?}");
+            }
+        }
+    }
 }

@@ -66,11 +66,11 @@ impl Grammar {
     /// True when `word` (lower case) is reserved. Spark's own reserved set depends on
     /// its ANSI mode; every word either Athena list reserves is a safe superset.
     pub fn is_reserved(self, word: &str) -> bool {
-        let ddl = || HIVE_DDL_RESERVED.contains(&word);
+        let ddl = || reserved::is_hive_ddl_reserved(word);
         // AWS's list lacks `current_role`, which Trino reserves, and Trino reserved more
         // words later (`auto`, `primary`): quote every word any reading reserves.
         let dml = || {
-            TRINO_DML_RESERVED.contains(&word)
+            reserved::is_trino_dml_reserved(word)
                 || is_reserved_in_dml(word)
                 || TRINO_AMBIGUOUS.contains(&word)
         };
@@ -86,10 +86,11 @@ impl Grammar {
     /// True when `name` must be quoted: it is reserved, or it does not start with a
     /// letter (Athena: `_x` needs backticks in DDL, `1x` double quotes in DML).
     pub fn needs_quotes(self, name: &str) -> bool {
-        let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-            && name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        let bytes = name.as_bytes();
+        let plain = bytes.first().is_some_and(u8::is_ascii_lowercase)
+            && bytes
+                .iter()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_');
         !plain || self.is_reserved(name)
     }
 
@@ -226,6 +227,21 @@ mod tests {
             assert!(list
                 .iter()
                 .all(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+        }
+        // The lookups find every listed word, and nothing else.
+        for (list, is) in [
+            (
+                HIVE_DDL_RESERVED,
+                reserved::is_hive_ddl_reserved as fn(&str) -> bool,
+            ),
+            (TRINO_DML_RESERVED, reserved::is_trino_dml_reserved),
+        ] {
+            for w in list {
+                assert!(is(w), "{w}");
+                assert!(!is(&format!("{w}x")));
+                assert_eq!(is(&w[..w.len() - 1]), list.contains(&&w[..w.len() - 1]));
+            }
+            assert!(!is("") && !is("zzz") && !is("event_id"));
         }
     }
 

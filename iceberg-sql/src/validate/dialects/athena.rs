@@ -244,6 +244,11 @@ impl SqlDialect for AthenaDialect {
         !self.reserves(*kw) || !keywords::RESERVED_FOR_TABLE_FACTOR.contains(kw)
     }
 
+    /// Literals and plain names without sqlparser's speculative data-type parse.
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        crate::validate::prefix::literal_or_name(self, parser)
+    }
+
     fn is_identifier_start(&self, ch: char) -> bool {
         ch.is_ascii_alphabetic() || ch == '_'
     }

@@ -5,8 +5,8 @@
 //! `DROP DATABASE … CASCADE`.
 
 use sqlparser::ast::{
-    CreateTable, CreateTableOptions, FunctionArg, FunctionArguments, HiveIOFormat, ObjectType,
-    ShowStatementFilter, Spanned, Statement,
+    CreateTable, CreateTableOptions, Expr, FunctionArg, FunctionArguments, HiveIOFormat,
+    ObjectType, ShowStatementFilter, Spanned, Statement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::{self, Keyword};
@@ -179,6 +179,11 @@ impl SqlDialect for SparkDialect {
         *kw == Keyword::NoKeyword
             || !Grammar::Spark.is_reserved(&word)
             || !keywords::RESERVED_FOR_TABLE_FACTOR.contains(kw)
+    }
+
+    /// Literals and plain names without sqlparser's speculative data-type parse.
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        crate::validate::prefix::literal_or_name(self, parser)
     }
 
     fn is_identifier_start(&self, ch: char) -> bool {

@@ -4,6 +4,8 @@
 
 mod ast;
 mod expr_structure;
+mod prefix;
+mod values;
 
 use super::*;
 

@@ -1,0 +1,98 @@
+//! Peak heap while batching 100,000 rows (a counting global allocator), beside the
+//! size of the SQL produced and of one batch.
+//!
+//! Run: `cargo bench -p iceberg-sql-benches --bench memory`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use iceberg_sql::{TableStatements, MAX_QUERY_BYTES};
+use iceberg_sql_benches::McpEvent;
+
+/// Counts the bytes live on the heap and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now =
+                    LIVE.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
+                PEAK.fetch_max(now, Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Peak heap above what was live before `f`, in bytes.
+fn peak_during(f: impl FnOnce()) -> usize {
+    let before = LIVE.load(Relaxed);
+    PEAK.store(before, Relaxed);
+    f();
+    PEAK.load(Relaxed) - before
+}
+
+fn mib(b: usize) -> String {
+    format!("{:.2} MiB", b as f64 / (1 << 20) as f64)
+}
+
+fn main() {
+    println!("| rows | input (heap) | SQL produced | `batches()` peak above input | peak / SQL | streamed peak above input (one batch live) | streamed peak / one batch |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for n in [10_000usize, 100_000, 300_000] {
+        let mut rows = Vec::new();
+        let input = peak_during(|| rows = McpEvent::rows(n));
+        let mut sql = 0;
+        let peak = peak_during(|| {
+            let b = McpEvent::insert(&rows).batches().expect("batches");
+            sql = b.iter().map(|s| s.sql().len()).sum();
+            black_box(b);
+        });
+        let streamed = streamed_peak(&rows);
+        println!(
+            "| {n} | {} | {} | {} | {:.2} | {} | {} |",
+            mib(input),
+            mib(sql),
+            mib(peak),
+            peak as f64 / sql as f64,
+            streamed.map_or("—".into(), mib),
+            streamed.map_or("—".into(), |s| format!(
+                "{:.2}",
+                s as f64 / MAX_QUERY_BYTES as f64
+            )),
+        );
+    }
+}
+
+/// Peak while taking the batches one at a time from `batch_iter()` and dropping each
+/// (as an executor that runs them in turn does).
+fn streamed_peak(rows: &[McpEvent]) -> Option<usize> {
+    Some(peak_during(|| {
+        for b in McpEvent::insert(rows).batch_iter().expect("batches") {
+            black_box(b.expect("batch"));
+        }
+    }))
+}

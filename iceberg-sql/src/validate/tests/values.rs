@@ -1,0 +1,258 @@
+//! The VALUES recognizer (`validate/values.rs`) against the sqlparser path
+//! (`validate_sql`), on generated rows of every literal form and on corrupted text.
+//!
+//! * generated INSERTs (hostile strings, every type, NULLs, nesting) pass both;
+//! * each deliberate corruption (an early-ended string, a stray quote, a comment
+//!   marker, a second statement, unbalanced parentheses, a wrong column count, a type
+//!   name we never write) is refused by both;
+//! * any byte inserted or removed anywhere: whatever the recognizer accepts, the
+//!   sqlparser path accepts too.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use proptest::prelude::*;
+
+use super::*;
+use crate::types::IcebergType as T;
+use crate::value::{Decimal, Value};
+
+fn columns() -> Vec<(&'static str, T)> {
+    vec![
+        ("s", T::String),
+        ("l", T::Long),
+        ("i", T::Int),
+        ("d", T::Double),
+        ("f", T::Float),
+        ("b", T::Boolean),
+        ("dt", T::Date),
+        ("ts", T::Timestamp),
+        ("tz", T::TimestampTz),
+        ("dec", T::decimal(10, 2)),
+        ("bin", T::Binary),
+        ("tags", T::list(T::String)),
+        ("m", T::map(T::String, T::Int)),
+        (
+            "st",
+            T::structure([
+                ("lat", T::Double),
+                ("select", T::String),
+                ("xs", T::list(T::Long)),
+            ]),
+        ),
+    ]
+}
+
+fn hostile() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        "[a-z'\\\\;\"`\\-/*\n\r\t ()\u{2019}\u{0}${},]{0,24}",
+        Just("'; DROP TABLE t; --".to_string()),
+        Just("a''b\\\\'".to_string()),
+    ]
+}
+
+fn nullable(v: impl Strategy<Value = Value> + 'static) -> BoxedStrategy<Value> {
+    prop_oneof![1 => Just(Value::Null), 4 => v].boxed()
+}
+
+fn value_of(ty: &T) -> BoxedStrategy<Value> {
+    match ty {
+        T::String => nullable(hostile().prop_map(Value::String)),
+        T::Long => nullable(any::<i64>().prop_map(Value::Long)),
+        T::Int => nullable(any::<i32>().prop_map(Value::Int)),
+        T::Double => nullable(any::<f64>().prop_map(Value::Double)),
+        T::Float => nullable(any::<f32>().prop_map(Value::Float)),
+        T::Boolean => nullable(any::<bool>().prop_map(Value::Boolean)),
+        T::Date => nullable(day().prop_map(Value::Date)),
+        T::Timestamp => nullable(micros().prop_map(|us| Value::Timestamp(utc(us).naive_utc()))),
+        T::TimestampTz => nullable(micros().prop_map(|us| Value::TimestampTz(utc(us)))),
+        T::Decimal { .. } => nullable(
+            (-9_999_999_999i64..9_999_999_999)
+                .prop_map(|u| Value::Decimal(Decimal::new(i128::from(u), 2))),
+        ),
+        T::Binary => nullable(proptest::collection::vec(any::<u8>(), 0..6).prop_map(Value::Binary)),
+        T::List(e) => nullable(proptest::collection::vec(value_of(e), 0..3).prop_map(Value::List)),
+        T::Map(_, v) => {
+            let v = value_of(v);
+            nullable(
+                proptest::collection::btree_map("[a-z']{0,3}", v, 0..3).prop_map(move |m| {
+                    Value::Map(m.into_iter().map(|(k, v)| (Value::String(k), v)).collect())
+                }),
+            )
+        }
+        T::Struct(fields) => {
+            let parts: Vec<_> = fields.iter().map(|f| value_of(&f.ty)).collect();
+            nullable(parts.prop_map(Value::Struct))
+        }
+    }
+    .boxed()
+}
+
+fn day() -> impl Strategy<Value = NaiveDate> {
+    (1i32..3_652_059).prop_map(|n| NaiveDate::from_num_days_from_ce_opt(n).expect("in range"))
+}
+
+fn micros() -> impl Strategy<Value = i64> {
+    -62_135_596_800_000_000i64..253_402_300_799_999_999
+}
+
+fn utc(us: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp_micros(us).expect("in range")
+}
+
+fn rows() -> impl Strategy<Value = Vec<Vec<Value>>> {
+    let row: Vec<_> = columns().iter().map(|(_, t)| value_of(t)).collect();
+    proptest::collection::vec(row, 1..5)
+}
+
+/// The INSERT text, where its rows start, and where each row starts.
+fn render(rows: &[Vec<Value>], dialect: Dialect) -> (String, usize, Vec<usize>) {
+    let grammar = dialect.grammar(StatementKind::Insert);
+    let cols = columns();
+    let mut sql = String::from("INSERT INTO db.t (");
+    for (i, (name, _)) in cols.iter().enumerate() {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        grammar.write_ident(&mut sql, name);
+    }
+    sql.push_str(")\nVALUES\n  ");
+    let rows_at = sql.len();
+    let mut starts = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        if r > 0 {
+            sql.push_str(",\n  ");
+        }
+        starts.push(sql.len());
+        sql.push('(');
+        for (i, (v, (_, ty))) in row.iter().zip(&cols).enumerate() {
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            grammar.write_literal(&mut sql, v, ty).expect("a literal");
+        }
+        sql.push(')');
+    }
+    (sql, rows_at, starts)
+}
+
+fn recognizer(sql: &str, rows_at: usize, dialect: Dialect) -> Result<()> {
+    validate_insert_values(sql, rows_at, dialect)
+}
+
+fn sqlparser_path(sql: &str, dialect: Dialect) -> Result<()> {
+    validate_sql(sql, StatementKind::Insert, dialect, 0)
+}
+
+/// Deliberate corruptions, each of which no correct INSERT has.
+fn corruptions(
+    sql: &str,
+    rows_at: usize,
+    starts: &[usize],
+    k: usize,
+) -> Vec<(&'static str, String)> {
+    let row = starts[k % starts.len()];
+    let insert_at = |at: usize, s: &str| format!("{}{s}{}", &sql[..at], &sql[at..]);
+    let row_end = |start: usize| {
+        starts
+            .iter()
+            .find(|&&s| s > start)
+            .map_or(sql.len(), |&next| next - ",\n  ".len())
+    };
+    let mut out = vec![
+        ("early-ended string", insert_at(row + 1, "'x', '")),
+        ("stray quote", insert_at(row + 1, "'")),
+        ("stray quote at the end", format!("{sql}'")),
+        ("comment marker --", insert_at(row + 1, "-- ")),
+        ("comment marker /*", insert_at(row + 1, "/* ")),
+        ("second statement", format!("{sql}; DROP TABLE db.t")),
+        (
+            "second statement after a row",
+            insert_at(row_end(row), "); SELECT (1"),
+        ),
+        ("unbalanced: a missing )", sql[..sql.len() - 1].to_string()),
+        ("unbalanced: an extra (", insert_at(row + 1, "(")),
+        ("unbalanced: an extra )", insert_at(row_end(row), ")")),
+        (
+            "wrong column count: one more",
+            insert_at(row_end(row) - 1, ", 1"),
+        ),
+        (
+            "wrong column count: in the first row",
+            insert_at(row_end(rows_at) - 1, ", 1"),
+        ),
+        ("empty row", insert_at(row_end(row), ", ()")),
+    ];
+    for (written, never) in [
+        (" AS varchar)", " AS varchr)"),
+        (" AS string)", " AS strin)"),
+        (" AS bigint)", " AS int64)"),
+    ] {
+        if let Some(at) = sql[rows_at..].find(written) {
+            let at = rows_at + at;
+            out.push((
+                "a type name we never write",
+                format!("{}{never}{}", &sql[..at], &sql[at + written.len()..]),
+            ));
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn generated_rows_pass_both_and_corruptions_fail_both(rows in rows(), k in 0usize..8) {
+        for dialect in [Dialect::Athena, Dialect::Spark] {
+            let (sql, rows_at, starts) = render(&rows, dialect);
+            prop_assert!(recognizer(&sql, rows_at, dialect).is_ok(), "{:?}\n{sql}", recognizer(&sql, rows_at, dialect));
+            prop_assert!(sqlparser_path(&sql, dialect).is_ok(), "{:?}\n{sql}", sqlparser_path(&sql, dialect));
+            for (what, bad) in corruptions(&sql, rows_at, &starts, k) {
+                prop_assert!(recognizer(&bad, rows_at, dialect).is_err(), "recognizer accepted {what} ({dialect:?}):\n{bad}");
+                prop_assert!(sqlparser_path(&bad, dialect).is_err(), "sqlparser path accepted {what} ({dialect:?}):\n{bad}");
+            }
+        }
+    }
+
+    #[test]
+    fn what_the_recognizer_accepts_the_sqlparser_path_accepts(
+        rows in rows(),
+        at in any::<prop::sample::Index>(),
+        edit in prop_oneof![
+            Just(None),
+            proptest::sample::select(vec!["'", "\\", "-", "--", "/*", ";", "(", ")", ",", " ", "\n", "e", "E", ".", "[", "]", "x", "0", "AS ", "NULL"]).prop_map(Some),
+        ],
+    ) {
+        for dialect in [Dialect::Athena, Dialect::Spark] {
+            let (sql, rows_at, _) = render(&rows, dialect);
+            let mut p = rows_at + at.index(sql.len() - rows_at);
+            while !sql.is_char_boundary(p) {
+                p -= 1;
+            }
+            let bad = match edit {
+                Some(s) => format!("{}{s}{}", &sql[..p], &sql[p..]),
+                None => {
+                    let mut q = p + 1;
+                    while q < sql.len() && !sql.is_char_boundary(q) {
+                        q += 1;
+                    }
+                    format!("{}{}", &sql[..p], &sql[q.min(sql.len())..])
+                }
+            };
+            if recognizer(&bad, rows_at, dialect).is_ok() {
+                prop_assert!(sqlparser_path(&bad, dialect).is_ok(), "recognizer accepted what sqlparser refuses ({dialect:?}): {:?}\n{bad}", sqlparser_path(&bad, dialect));
+            }
+        }
+    }
+}
+
+#[test]
+fn refusals_point_at_the_row() {
+    let sql = "INSERT INTO db.t (a, b)\nVALUES\n  ('x', 1),\n  ('y' 2)";
+    let e = recognizer(sql, sql.find("('x'").unwrap(), Dialect::Athena).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+    assert!(e.to_string().contains("(line 4, column 7)"), "{e}");
+    let sql = "INSERT INTO db.t (a)\nVALUES\n  (1),\n  (1, 2)";
+    let e = recognizer(sql, sql.find("(1)").unwrap(), Dialect::Athena).unwrap_err();
+    assert!(e.message().contains("another number of values"), "{e}");
+}
