@@ -158,19 +158,18 @@ impl CreateDatabase<'_> {
         };
         Error::check_all(errors)?;
         let mut w = SqlWriter::new(StatementKind::CreateDatabase, dialect);
-        w.push("CREATE DATABASE ");
+        let keyword = w.rules().database_keyword();
+        w.push("CREATE ").push(keyword).push_char(' ');
         if self.if_not_exists {
             w.push("IF NOT EXISTS ");
         }
         w.ident(self.name.as_str());
-        if let Some(comment) = &self.comment {
-            w.push("\nCOMMENT ");
-            w.ddl_string("database comment", comment)?;
-        }
-        if let Some(location) = &location {
-            w.push("\nLOCATION ");
-            w.ddl_string("location", location.as_str())?;
-        }
+        w.rules().write_create_database_clauses(
+            &mut w,
+            self.name,
+            self.comment.as_deref(),
+            location.as_ref(),
+        )?;
         w.finish()
     }
 }
@@ -201,7 +200,8 @@ impl DropDatabase<'_> {
         if self.cascade {
             w.rules().check_drop_database_cascade(self.name)?;
         }
-        w.push("DROP DATABASE ");
+        let keyword = w.rules().database_keyword();
+        w.push("DROP ").push(keyword).push_char(' ');
         if self.if_exists {
             w.push("IF EXISTS ");
         }

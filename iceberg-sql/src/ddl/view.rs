@@ -107,6 +107,7 @@ impl<S> CreateView<'_, S> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
         let mut w = SqlWriter::new(StatementKind::CreateView, dialect);
+        w.rules().check_view_statement(StatementKind::CreateView)?;
         w.push("CREATE ");
         if self.or_replace {
             w.push("OR REPLACE ");
@@ -133,6 +134,7 @@ impl DropView<'_> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
         let mut w = SqlWriter::new(StatementKind::DropView, dialect);
+        w.rules().check_view_statement(StatementKind::DropView)?;
         w.push("DROP VIEW ");
         if self.if_exists {
             w.push("IF EXISTS ");

@@ -40,8 +40,7 @@ use crate::expr::Expr;
 use crate::maintenance::VacuumRetention;
 use crate::model::{
     Column, DatabaseName, FileFormat, Location, PartitionField, TableDef, TableName,
-    TableProperties,
-    TableProperty,
+    TableProperties, TableProperty,
 };
 use crate::query::{MetadataTable, Snapshot};
 use crate::render::SqlWriter;
@@ -211,7 +210,37 @@ pub(crate) trait DialectRules: Sync {
         false
     }
 
-    // ---- databases -------------------------------------------------------------------
+    // ---- databases and views ---------------------------------------------------------
+
+    /// The word for a database in `CREATE … ` and `DROP … ` (`DATABASE`; Trino says
+    /// `SCHEMA`).
+    fn database_keyword(&self) -> &'static str {
+        "DATABASE"
+    }
+
+    /// Checks `database`'s name for CREATE DATABASE and writes the clauses after it:
+    /// the comment (the Glue description) and the default location of its tables.
+    fn write_create_database_clauses(
+        &self,
+        w: &mut SqlWriter,
+        database: &DatabaseName,
+        comment: Option<&str>,
+        location: Option<&Location>,
+    ) -> Result<()> {
+        let _ = database;
+        athena::write_create_database_clauses(w, comment, location)
+    }
+
+    /// Refuses `CREATE VIEW` or `DROP VIEW` (`kind`) where the target has no views.
+    fn check_view_statement(&self, kind: StatementKind) -> Result<()> {
+        let _ = kind;
+        Ok(())
+    }
+
+    /// Refuses `DESCRIBE FORMATTED` where the engine has only plain `DESCRIBE`.
+    fn check_describe_formatted(&self) -> Result<()> {
+        Ok(())
+    }
 
     /// Refuses `DROP DATABASE … CASCADE` where it does not do what Athena's does: drop
     /// every table of the database together with its data.
