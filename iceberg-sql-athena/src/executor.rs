@@ -659,11 +659,13 @@ impl AthenaExecutor {
         };
         // The statement's names resolve in the catalog it runs in (Amazon S3 Tables'
         // `namespace.table` only in `s3tablescatalog/<table bucket>`): refuse before
-        // anything is sent.
-        statement
-            .dialect()
-            .check_execution_catalog(self.config.catalog.as_deref())
-            .map_err(|e| Error::Statement(Box::new(e)))?;
+        // anything is sent. Unchecked SQL names no target, so there is nothing to check.
+        if let Some(statement) = sub.statement {
+            statement
+                .dialect()
+                .check_execution_catalog(self.config.catalog.as_deref())
+                .map_err(|e| Error::Statement(Box::new(e)))?;
+        }
         let span = tracing::info_span!(
             "athena_query",
             kind = sub.kind_name(),
