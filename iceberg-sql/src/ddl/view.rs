@@ -2,8 +2,9 @@
 //!
 //! Athena's views are Trino views: the statements are Trino text with double-quoted
 //! names (<https://docs.aws.amazon.com/athena/latest/ug/create-view.html>,
-//! <https://docs.aws.amazon.com/athena/latest/ug/drop-view.html>). On Spark they are
-//! views of the Iceberg catalog.
+//! <https://docs.aws.amazon.com/athena/latest/ug/drop-view.html>), and Trino writes them
+//! the same way. On Spark they are views of the Iceberg catalog. Athena on S3 Tables has
+//! no views; its target refuses both statements.
 
 use crate::dialect::Dialect;
 use crate::error::Result;

@@ -6,13 +6,13 @@
 //!
 //! * whole-statement or whole-clause hooks where engines differ in structure: the
 //!   table clauses of CREATE TABLE and CTAS, SET/UNSET table properties, OPTIMIZE and
-//!   VACUUM, metadata table references, time travel;
+//!   VACUUM, metadata table references, time travel, the clauses of CREATE DATABASE;
 //! * small hooks where a detail differs: NOT NULL in DDL, `DROP TABLE … PURGE`, the
 //!   column aliases of a MERGE source, reading nested values as JSON, the table-name
-//!   filter of `SHOW TABLES`;
+//!   filter of `SHOW TABLES`, the word for a database (`SCHEMA` on Trino);
 //! * refusals, with the engine's reason, for what a target cannot express (`UNLOAD` and
-//!   Hive CTAS on Spark, `DROP DATABASE … CASCADE` on Spark, options of Athena's
-//!   VACUUM).
+//!   Hive CTAS on Spark, `DROP DATABASE … CASCADE` on Spark and S3 Tables, views on S3
+//!   Tables, options of Athena's VACUUM).
 //!
 //! Athena (`athena.rs`) is the reference: the trait's default methods call its
 //! functions, and each other target (`spark.rs`, `trino.rs`, `athena_s3_tables.rs`)
