@@ -659,7 +659,7 @@ impl AthenaExecutor {
         };
         // The statement's names resolve in the catalog it runs in (Amazon S3 Tables'
         // `namespace.table` only in `s3tablescatalog/<table bucket>`): refuse before
-        // anything is sent. Unchecked SQL names its catalog itself.
+        // anything is sent. Unchecked SQL names no target, so there is nothing to check.
         if let Some(statement) = sub.statement {
             statement
                 .dialect()

@@ -12,7 +12,7 @@ use chrono::{NaiveDate, TimeZone, Utc};
 use dml_support::{ts, McpEvent};
 use iceberg_sql::ctas::{HiveCtas, IcebergCtas, Unload, UnloadFormat};
 use iceberg_sql::dml::MergeSource;
-use iceberg_sql::dsl::source;
+use iceberg_sql::dsl::{count_all, source};
 use iceberg_sql::model::TableDefBuilder;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, SnapshotRow};
@@ -77,6 +77,13 @@ fn corpus(d: Dialect) -> Vec<Entry> {
         .column(McpEvent::EVENT_TS)
         .column(McpEvent::STATUS)
         .filter(McpEvent::EVENT_TS.ge(ts(2026, 9, 1, 0)));
+    let db = DatabaseName::new("analytics");
+    let view = TableName::new("analytics", "calls_per_tool");
+    let per_tool = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .expr_as(count_all(), "calls")
+        .filter(McpEvent::STATUS.eq("ok"))
+        .group_by(McpEvent::TOOL_NAME);
     let shared = [
         TableProperty::Format(FileFormat::Parquet),
         TableProperty::WriteCompression(Compression::Zstd),
@@ -310,6 +317,55 @@ fn corpus(d: Dialect) -> Vec<Entry> {
             "show create table",
             one(t.name().show_create_table().build_for(d)),
         ),
+        ("describe", one(t.name().describe().build_for(d))),
+        (
+            "describe formatted",
+            one(t.name().describe().formatted().build_for(d)),
+        ),
+        (
+            "create database",
+            one(db.create_database().if_not_exists().build_for(d)),
+        ),
+        (
+            "create database with a location",
+            one(db
+                .create_database()
+                .location("s3://my-datalake/iceberg/")
+                .build_for(d)),
+        ),
+        (
+            "create database with a comment",
+            one(db.create_database().comment("MCP tool events").build_for(d)),
+        ),
+        (
+            "create database with a reserved namespace prefix",
+            one(DatabaseName::new("aws_events")
+                .create_database()
+                .build_for(d)),
+        ),
+        (
+            "drop database",
+            one(db.drop_database().if_exists().build_for(d)),
+        ),
+        (
+            "drop database cascade",
+            one(db.drop_database().cascade().build_for(d)),
+        ),
+        ("show tables", one(db.show_tables().build_for(d))),
+        (
+            "show tables like a pattern",
+            one(db.show_tables().like("mcp_*").build_for(d)),
+        ),
+        (
+            "show tables like alternatives",
+            one(db.show_tables().like("mcp_*|audit_*").build_for(d)),
+        ),
+        ("create view", one(view.create_view(&per_tool).build_for(d))),
+        (
+            "create or replace view",
+            one(view.create_view(&per_tool).or_replace().build_for(d)),
+        ),
+        ("drop view", one(view.drop_view().if_exists().build_for(d))),
     ]
 }
 
@@ -495,6 +551,48 @@ fn validator_parts_refuse_what_their_engine_lacks() {
         t,
         "Trino does not parse",
     );
+    refused(
+        "CREATE DATABASE a",
+        K::CreateDatabase,
+        t,
+        "Trino writes CREATE SCHEMA",
+    );
+    refused(
+        "DROP DATABASE a CASCADE",
+        K::DropDatabase,
+        t,
+        "Trino writes DROP SCHEMA",
+    );
+    refused(
+        "CREATE SCHEMA a WITH (owner = 'x')",
+        K::CreateDatabase,
+        t,
+        "takes WITH (location",
+    );
+    refused(
+        "SHOW TABLES IN a 'mcp_*'",
+        K::ShowTables,
+        t,
+        "expected the end of the statement",
+    );
+    refused(
+        "SHOW TABLES IN a LIKE 'mcp!_%' ESCAPE '!'",
+        K::ShowTables,
+        t,
+        "escapes with",
+    );
+    for ok in [
+        "CREATE SCHEMA IF NOT EXISTS a WITH (location = 's3://b/a/')",
+        "DROP SCHEMA IF EXISTS a CASCADE",
+        "SHOW TABLES IN a LIKE 'mcp\\_%' ESCAPE '\\'",
+    ] {
+        let kind = match &ok[..4] {
+            "CREA" => K::CreateDatabase,
+            "DROP" => K::DropDatabase,
+            _ => K::ShowTables,
+        };
+        validate_sql(ok, kind, t, 0).expect(ok);
+    }
     validate_sql(
         "CREATE TABLE a.t (x varchar NOT NULL, y row(z integer)) COMMENT 'c' WITH (format = 'ORC')",
         K::CreateTable,

@@ -4,7 +4,9 @@
 //! (<https://docs.aws.amazon.com/athena/latest/ug/create-database.html>,
 //! <https://docs.aws.amazon.com/athena/latest/ug/drop-database.html>,
 //! <https://docs.aws.amazon.com/athena/latest/ug/show-tables.html>); Spark has the same
-//! statements for its namespaces.
+//! statements for its namespaces, Trino calls a database a schema (`CREATE SCHEMA`,
+//! `DROP SCHEMA`). Each target's rules decide the keyword, the clauses and what is
+//! refused.
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -30,6 +32,8 @@ use crate::statement::{Statement, StatementKind};
 ///            "CREATE DATABASE analytics\nCOMMENT 'MCP tool events'\nLOCATION 's3://my-datalake/iceberg/'");
 /// assert_eq!(full.build_for(Dialect::Spark)?.sql(),
 ///            "CREATE DATABASE analytics\nCOMMENT 'MCP tool events'\nLOCATION 's3://my-datalake/iceberg/'");
+/// assert_eq!(db.create_database().location("s3://my-datalake/iceberg/").build_for(Dialect::Trino)?.sql(),
+///            "CREATE SCHEMA analytics\nWITH (location = 's3://my-datalake/iceberg/')");
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -46,7 +50,9 @@ pub struct CreateDatabase<'a> {
 /// Without `cascade()` the engine refuses to drop a database that still has tables.
 /// With it, Athena drops every table of the database **and deletes their data**
 /// (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-additional-operations.html>);
-/// Spark's Iceberg catalog cannot, so CASCADE is refused for Spark.
+/// Trino's Iceberg connector does the same (`DROP SCHEMA … CASCADE`); Spark's Iceberg
+/// catalog cannot, and S3 Tables deletes only an empty namespace, so CASCADE is refused
+/// for those two targets.
 ///
 /// ```
 /// use iceberg_sql::prelude::*;
@@ -55,6 +61,8 @@ pub struct CreateDatabase<'a> {
 /// assert_eq!(db.drop_database().cascade().build()?.sql(), "DROP DATABASE scratch CASCADE");
 /// assert_eq!(db.drop_database().cascade().build_for(Dialect::Spark).unwrap_err().kind(),
 ///            ErrorKind::Unsupported);
+/// assert_eq!(db.drop_database().cascade().build_for(Dialect::Trino)?.sql(),
+///            "DROP SCHEMA scratch CASCADE");
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -69,8 +77,9 @@ pub struct DropDatabase<'a> {
 /// table (and view), its name in the first column.
 ///
 /// The filter is a pattern of name characters, `*` (any run of characters) and `|`
-/// (either side), which both engines read the same way; Athena writes it as a bare
-/// string, Spark after `LIKE`.
+/// (either side), which Athena and Spark read the same way; Athena writes it as a bare
+/// string, Spark after `LIKE`. Trino's filter is SQL `LIKE`: `*` becomes `%`, `_` is
+/// escaped, and `|` is refused (LIKE has no alternatives).
 ///
 /// ```
 /// use iceberg_sql::prelude::*;
@@ -80,6 +89,8 @@ pub struct DropDatabase<'a> {
 ///            "SHOW TABLES IN analytics 'mcp_*|audit_*'");
 /// assert_eq!(db.show_tables().like("mcp_*").build_for(Dialect::Spark)?.sql(),
 ///            "SHOW TABLES IN analytics LIKE 'mcp_*'");
+/// assert_eq!(db.show_tables().like("mcp_*").build_for(Dialect::Trino)?.sql(),
+///            r"SHOW TABLES IN analytics LIKE 'mcp\_%' ESCAPE '\'");
 /// assert_eq!(db.show_tables().like("mcp_%").build().unwrap_err().kind(), ErrorKind::InvalidValue);
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
@@ -158,19 +169,18 @@ impl CreateDatabase<'_> {
         };
         Error::check_all(errors)?;
         let mut w = SqlWriter::new(StatementKind::CreateDatabase, dialect);
-        w.push("CREATE DATABASE ");
+        let keyword = w.rules().database_keyword();
+        w.push("CREATE ").push(keyword).push_char(' ');
         if self.if_not_exists {
             w.push("IF NOT EXISTS ");
         }
         w.ident(self.name.as_str());
-        if let Some(comment) = &self.comment {
-            w.push("\nCOMMENT ");
-            w.ddl_string("database comment", comment)?;
-        }
-        if let Some(location) = &location {
-            w.push("\nLOCATION ");
-            w.ddl_string("location", location.as_str())?;
-        }
+        w.rules().write_create_database_clauses(
+            &mut w,
+            self.name,
+            self.comment.as_deref(),
+            location.as_ref(),
+        )?;
         w.finish()
     }
 }
@@ -183,7 +193,8 @@ impl DropDatabase<'_> {
     }
 
     /// Adds `CASCADE`: drop the database's tables too (on Athena with their data).
-    /// Refused for Spark, whose Iceberg catalog ignores it.
+    /// Refused for Spark, whose Iceberg catalog ignores it, and for Athena on S3 Tables,
+    /// which deletes only an empty namespace.
     pub fn cascade(mut self) -> Self {
         self.cascade = true;
         self
@@ -201,7 +212,8 @@ impl DropDatabase<'_> {
         if self.cascade {
             w.rules().check_drop_database_cascade(self.name)?;
         }
-        w.push("DROP DATABASE ");
+        let keyword = w.rules().database_keyword();
+        w.push("DROP ").push(keyword).push_char(' ');
         if self.if_exists {
             w.push("IF EXISTS ");
         }

@@ -59,6 +59,7 @@ impl Describe<'_> {
         let mut w = SqlWriter::new(StatementKind::Describe, dialect);
         w.push("DESCRIBE ");
         if self.formatted {
+            w.rules().check_describe_formatted()?;
             w.push("FORMATTED ");
         }
         w.table_name(self.name);

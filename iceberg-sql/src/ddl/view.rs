@@ -2,8 +2,9 @@
 //!
 //! Athena's views are Trino views: the statements are Trino text with double-quoted
 //! names (<https://docs.aws.amazon.com/athena/latest/ug/create-view.html>,
-//! <https://docs.aws.amazon.com/athena/latest/ug/drop-view.html>). On Spark they are
-//! views of the Iceberg catalog.
+//! <https://docs.aws.amazon.com/athena/latest/ug/drop-view.html>), and Trino writes them
+//! the same way. On Spark they are views of the Iceberg catalog. Athena on S3 Tables has
+//! no views; its target refuses both statements.
 
 use crate::dialect::Dialect;
 use crate::error::Result;
@@ -107,6 +108,7 @@ impl<S> CreateView<'_, S> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
         let mut w = SqlWriter::new(StatementKind::CreateView, dialect);
+        w.rules().check_view_statement(StatementKind::CreateView)?;
         w.push("CREATE ");
         if self.or_replace {
             w.push("OR REPLACE ");
@@ -134,6 +136,7 @@ impl DropView<'_> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
         let mut w = SqlWriter::new(StatementKind::DropView, dialect);
+        w.rules().check_view_statement(StatementKind::DropView)?;
         w.push("DROP VIEW ");
         if self.if_exists {
             w.push("IF EXISTS ");

@@ -12,8 +12,8 @@ use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSp
 use crate::engine::staging::needs_conversion;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
-    Column, FileFormat, PartitionField, PartitionTransform, TableDef, TableName, TableProperties,
-    TableProperty,
+    Column, FileFormat, Location, PartitionField, PartitionTransform, TableDef, TableName,
+    TableProperties, TableProperty,
 };
 use crate::query::{MetadataTable, Snapshot};
 use crate::render::SqlWriter;
@@ -192,6 +192,24 @@ pub(super) fn property_key(key: &'static str, _format: FileFormat) -> String {
 }
 
 // ---- databases ---------------------------------------------------------------------
+
+/// `COMMENT '…'` then `LOCATION '…'`, each on its own line
+/// (<https://docs.aws.amazon.com/athena/latest/ug/create-database.html>).
+pub(super) fn write_create_database_clauses(
+    w: &mut SqlWriter,
+    comment: Option<&str>,
+    location: Option<&Location>,
+) -> Result<()> {
+    if let Some(comment) = comment {
+        w.push("\nCOMMENT ");
+        w.ddl_string("database comment", comment)?;
+    }
+    if let Some(location) = location {
+        w.push("\nLOCATION ");
+        w.ddl_string("location", location.as_str())?;
+    }
+    Ok(())
+}
 
 /// `SHOW TABLES IN db 'pattern'`: Athena's filter is a bare string after the database
 /// (<https://docs.aws.amazon.com/athena/latest/ug/show-tables.html>).

@@ -17,15 +17,23 @@
 //!   VACUUM are not supported, and the table properties that configure them
 //!   (`optimize_*`, `vacuum_*`) would configure nothing, so they are refused
 //!   (<https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-maintenance.html>).
+//! * **Namespaces** are databases: `CREATE DATABASE` names no LOCATION (the table
+//!   bucket chooses it) and follows the namespace name rules; `DROP DATABASE … CASCADE`
+//!   is refused, since S3 Tables deletes only an empty namespace
+//!   (<https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-namespace-delete.html>).
 //! * **Not supported** on S3 Tables: `ALTER TABLE … RENAME`, `CREATE VIEW`, `ALTER
-//!   DATABASE` (the crate writes no views or database changes; the rename is refused by
-//!   this target's validator part).
+//!   DATABASE` (the crate writes no database changes; views are refused, DROP VIEW too,
+//!   as there is no view to drop; the rename is refused by this target's validator
+//!   part).
 
 use super::athena;
 use super::{CtasSpec, DialectRules, OptimizeSpec, StagingSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{FileFormat, TableDef, TableName, TableProperties, TableProperty};
+use crate::model::{
+    DatabaseName, FileFormat, Location, TableDef, TableName, TableProperties, TableProperty,
+};
 use crate::render::SqlWriter;
+use crate::statement::StatementKind;
 use crate::validate::dialects::athena_s3_tables::AthenaS3TablesSyntax;
 use crate::validate::dialects::TargetSyntax;
 
@@ -35,6 +43,9 @@ const S3_TABLES_IN_ATHENA: &str =
 /// AWS's page on S3 Tables maintenance.
 const S3_TABLES_MAINTENANCE: &str =
     "https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-maintenance.html";
+/// AWS's page on deleting a namespace.
+const S3_TABLES_NAMESPACE_DELETE: &str =
+    "https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-namespace-delete.html";
 /// AWS's page on table bucket, namespace and table names.
 const S3_TABLES_NAMING: &str =
     "https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-buckets-naming.html";
@@ -84,6 +95,57 @@ impl DialectRules for AthenaS3Tables {
                 errors.push(e);
             }
         }
+    }
+
+    /// A namespace: S3 Tables' name rules, no LOCATION (the table bucket chooses it).
+    fn write_create_database_clauses(
+        &self,
+        w: &mut SqlWriter,
+        database: &DatabaseName,
+        comment: Option<&str>,
+        location: Option<&Location>,
+    ) -> Result<()> {
+        check_namespace(database.as_str())?;
+        if let Some(l) = location {
+            return Err(Error::new(
+                ErrorKind::InvalidLocation,
+                format!(
+                    "namespace `{database}` with the location {}: a table bucket chooses the location \
+                     of its namespaces and tables ({S3_TABLES_IN_ATHENA})",
+                    l.as_str()
+                ),
+            )
+            .with_hint("remove .location(...) for S3 Tables"));
+        }
+        athena::write_create_database_clauses(w, comment, None)
+    }
+
+    /// S3 Tables deletes a namespace only when it holds no tables.
+    fn check_drop_database_cascade(&self, database: &DatabaseName) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "DROP DATABASE {database} CASCADE on S3 Tables: a namespace is deleted only when it \
+                 holds no tables ({S3_TABLES_NAMESPACE_DELETE}), so CASCADE cannot drop its tables \
+                 as Athena's does"
+            ),
+        )
+        .with_hint(format!(
+            "drop each table first (TableName::drop_table()), then DROP DATABASE {database}"
+        )))
+    }
+
+    /// Athena does not create views on S3 Tables, so there is none to drop either.
+    fn check_view_statement(&self, kind: StatementKind) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "{} on S3 Tables: Athena does not support CREATE VIEW in a table bucket's catalog \
+                 ({S3_TABLES_IN_ATHENA}), so there are no views to write or drop",
+                kind.name()
+            ),
+        )
+        .with_hint("run the view's SELECT itself, built with .build_for(Dialect::AthenaS3Tables)"))
     }
 
     fn write_set_properties(
@@ -220,24 +282,34 @@ fn check_property(p: &TableProperty) -> Result<()> {
 /// digits and `_`): they begin and end with a letter or digit, are at most 255
 /// characters, and a namespace does not begin with `aws`.
 fn check_names(name: &TableName) -> Result<()> {
-    for (part, role) in [(&name.database, "namespace"), (&name.table, "table")] {
-        let edge_ok = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-        if !edge_ok(part.chars().next()) || !edge_ok(part.chars().last()) || part.len() > 255 {
-            return Err(Error::new(
-                ErrorKind::InvalidIdentifier,
-                format!(
-                    "{role} name `{part}`: S3 Tables names are 1 to 255 characters and begin and end \
-                     with a letter or digit ({S3_TABLES_NAMING})"
-                ),
-            ));
-        }
-    }
-    if name.database.starts_with("aws") {
+    check_namespace(&name.database)?;
+    check_name(&name.table, "table")
+}
+
+/// A namespace name: S3 Tables' rules ([`check_name`]), not beginning with `aws`.
+fn check_namespace(namespace: &str) -> Result<()> {
+    check_name(namespace, "namespace")?;
+    if namespace.starts_with("aws") {
         return Err(Error::new(
             ErrorKind::InvalidIdentifier,
             format!(
-                "namespace `{}`: S3 Tables reserves the prefix `aws` ({S3_TABLES_NAMING})",
-                name.database
+                "namespace `{namespace}`: S3 Tables reserves the prefix `aws` ({S3_TABLES_NAMING})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A namespace or table name (`role`): 1 to 255 characters, beginning and ending with a
+/// letter or digit.
+fn check_name(part: &str, role: &str) -> Result<()> {
+    let edge_ok = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    if !edge_ok(part.chars().next()) || !edge_ok(part.chars().last()) || part.len() > 255 {
+        return Err(Error::new(
+            ErrorKind::InvalidIdentifier,
+            format!(
+                "{role} name `{part}`: S3 Tables names are 1 to 255 characters and begin and end \
+                 with a letter or digit ({S3_TABLES_NAMING})"
             ),
         ));
     }

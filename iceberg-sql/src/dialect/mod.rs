@@ -6,13 +6,13 @@
 //!
 //! * whole-statement or whole-clause hooks where engines differ in structure: the
 //!   table clauses of CREATE TABLE and CTAS, SET/UNSET table properties, OPTIMIZE and
-//!   VACUUM, metadata table references, time travel;
+//!   VACUUM, metadata table references, time travel, the clauses of CREATE DATABASE;
 //! * small hooks where a detail differs: NOT NULL in DDL, `DROP TABLE … PURGE`, the
 //!   column aliases of a MERGE source, reading nested values as JSON, the table-name
-//!   filter of `SHOW TABLES`;
+//!   filter of `SHOW TABLES`, the word for a database (`SCHEMA` on Trino);
 //! * refusals, with the engine's reason, for what a target cannot express (`UNLOAD` and
-//!   Hive CTAS on Spark, `DROP DATABASE … CASCADE` on Spark, options of Athena's
-//!   VACUUM).
+//!   Hive CTAS on Spark, `DROP DATABASE … CASCADE` on Spark and S3 Tables, views on S3
+//!   Tables, options of Athena's VACUUM).
 //!
 //! Athena (`athena.rs`) is the reference: the trait's default methods call its
 //! functions, and each other target (`spark.rs`, `trino.rs`, `athena_s3_tables.rs`)
@@ -321,7 +321,37 @@ pub(crate) trait DialectRules: Sync {
         false
     }
 
-    // ---- databases -------------------------------------------------------------------
+    // ---- databases and views ---------------------------------------------------------
+
+    /// The word for a database in `CREATE … ` and `DROP … ` (`DATABASE`; Trino says
+    /// `SCHEMA`).
+    fn database_keyword(&self) -> &'static str {
+        "DATABASE"
+    }
+
+    /// Checks `database`'s name for CREATE DATABASE and writes the clauses after it:
+    /// the comment (the Glue description) and the default location of its tables.
+    fn write_create_database_clauses(
+        &self,
+        w: &mut SqlWriter,
+        database: &DatabaseName,
+        comment: Option<&str>,
+        location: Option<&Location>,
+    ) -> Result<()> {
+        let _ = database;
+        athena::write_create_database_clauses(w, comment, location)
+    }
+
+    /// Refuses `CREATE VIEW` or `DROP VIEW` (`kind`) where the target has no views.
+    fn check_view_statement(&self, kind: StatementKind) -> Result<()> {
+        let _ = kind;
+        Ok(())
+    }
+
+    /// Refuses `DESCRIBE FORMATTED` where the engine has only plain `DESCRIBE`.
+    fn check_describe_formatted(&self) -> Result<()> {
+        Ok(())
+    }
 
     /// Refuses `DROP DATABASE … CASCADE` where it does not do what Athena's does: drop
     /// every table of the database together with its data.

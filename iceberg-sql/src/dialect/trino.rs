@@ -9,7 +9,14 @@
 //!   travel, `NOT NULL`): <https://trino.io/docs/current/connector/iceberg.html>;
 //! * the statements: <https://trino.io/docs/current/sql/create-table.html>,
 //!   <https://trino.io/docs/current/sql/create-table-as.html>,
-//!   <https://trino.io/docs/current/sql/alter-table.html>.
+//!   <https://trino.io/docs/current/sql/alter-table.html>;
+//! * databases are schemas: <https://trino.io/docs/current/sql/create-schema.html>,
+//!   <https://trino.io/docs/current/sql/drop-schema.html>,
+//!   <https://trino.io/docs/current/sql/show-tables.html>. `DROP SCHEMA … CASCADE`
+//!   drops the schema's views and tables, each as DROP TABLE does, data included
+//!   (`IcebergMetadata.dropSchema` in trinodb/trino,
+//!   `plugin/trino-iceberg/src/main/java/io/trino/plugin/iceberg/IcebergMetadata.java`):
+//!   Athena's meaning, so it is written as asked.
 //!
 //! What Trino cannot express is refused with the reason: Athena's own table properties
 //! (OPTIMIZE and VACUUM settings), `UNLOAD` and Hive-format CTAS, Spark's procedure
@@ -19,8 +26,8 @@ use super::athena;
 use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
-    Column, Compression, FileFormat, PartitionField, TableDef, TableName, TableProperties,
-    TableProperty,
+    Column, Compression, DatabaseName, FileFormat, Location, PartitionField, TableDef, TableName,
+    TableProperties, TableProperty,
 };
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
@@ -96,6 +103,84 @@ impl DialectRules for Trino {
     /// Trino's grammar names every Iceberg type, `timestamp(6) with time zone` included.
     fn check_added_columns(&self, _columns: &[Column]) -> Result<()> {
         Ok(())
+    }
+
+    /// `CREATE SCHEMA` / `DROP SCHEMA`: Trino has no `DATABASE` keyword.
+    fn database_keyword(&self) -> &'static str {
+        "SCHEMA"
+    }
+
+    /// `WITH (location = '…')`, the Iceberg connector's schema property. Trino's CREATE
+    /// SCHEMA has no comment.
+    fn write_create_database_clauses(
+        &self,
+        w: &mut SqlWriter,
+        database: &DatabaseName,
+        comment: Option<&str>,
+        location: Option<&Location>,
+    ) -> Result<()> {
+        if comment.is_some() {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "CREATE SCHEMA {database} with a comment: Trino's CREATE SCHEMA takes no comment \
+                     and Trino has no COMMENT ON SCHEMA (https://trino.io/docs/current/sql/create-schema.html)"
+                ),
+            )
+            .with_hint("leave out .comment(...) for Trino"));
+        }
+        if let Some(l) = location {
+            write_with(
+                w,
+                &[("location", Val::Str(l.as_str().to_string()))],
+                "\nWITH (",
+                ", ",
+                ")",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `SHOW TABLES IN s LIKE 'p' ESCAPE '\'`: Trino's filter is SQL LIKE
+    /// (<https://trino.io/docs/current/sql/show-tables.html>), so `*` becomes `%` and
+    /// `_`, a LIKE wildcard, is escaped; LIKE has no alternatives, so `|` is refused.
+    fn write_show_tables_pattern(&self, w: &mut SqlWriter, pattern: &str) -> Result<()> {
+        if pattern.contains('|') {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "SHOW TABLES pattern `{pattern}` on Trino: Trino's SHOW TABLES filters with one SQL \
+                     LIKE pattern, which has no `|` between alternatives \
+                     (https://trino.io/docs/current/sql/show-tables.html)"
+                ),
+            )
+            .with_hint("run one SHOW TABLES per alternative"));
+        }
+        let like: String = pattern
+            .chars()
+            .flat_map(|c| match c {
+                '*' => vec!['%'],
+                '_' => vec!['\\', '_'],
+                c => vec![c],
+            })
+            .collect();
+        w.push(" LIKE ").string(&like);
+        if like.contains('\\') {
+            w.push(" ESCAPE ").string("\\");
+        }
+        Ok(())
+    }
+
+    /// Trino's `DESCRIBE t` lists the columns; it has no `FORMATTED`.
+    fn check_describe_formatted(&self) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            "DESCRIBE FORMATTED is Hive syntax: Trino's DESCRIBE lists the columns only \
+             (https://trino.io/docs/current/sql/describe.html)",
+        )
+        .with_hint(
+            "use DESCRIBE without .formatted(), or SHOW CREATE TABLE for the location and properties",
+        ))
     }
 
     /// One column per statement: `ADD COLUMN c type [COMMENT '…']`.

@@ -869,7 +869,22 @@ pub(super) fn create_database(h: &Hooks, p: &mut Parser) -> Result<Statement, Pa
             break;
         }
     }
-    Ok(Statement::CreateDatabase {
+    Ok(create_database_statement(
+        db_name,
+        if_not_exists,
+        comment,
+        location,
+    ))
+}
+
+/// The AST of a `CREATE DATABASE` with these clauses (every other option off).
+pub(crate) fn create_database_statement(
+    db_name: ObjectName,
+    if_not_exists: bool,
+    comment: Option<String>,
+    location: Option<String>,
+) -> Statement {
+    Statement::CreateDatabase {
         db_name,
         if_not_exists,
         location,
@@ -892,7 +907,7 @@ pub(super) fn create_database(h: &Hooks, p: &mut Parser) -> Result<Statement, Pa
         catalog_sync_namespace_flatten_delimiter: None,
         with_tags: None,
         with_contacts: None,
-    })
+    }
 }
 
 // ---------------------------------------------------------------------------------

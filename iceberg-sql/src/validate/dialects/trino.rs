@@ -2,7 +2,8 @@
 //! the Iceberg connector's statement shapes: `CREATE TABLE … [COMMENT '…'] [WITH (…)]`
 //! (CTAS too), `ALTER TABLE` with `ADD COLUMN`, `DROP COLUMN`, `RENAME COLUMN`, `ALTER
 //! COLUMN … SET DATA TYPE`, `SET PROPERTIES`, `RENAME TO`, and `ALTER TABLE … EXECUTE
-//! optimize | expire_snapshots`; no `DROP TABLE … PURGE`, no `UNLOAD`.
+//! optimize | expire_snapshots`; `CREATE SCHEMA`, `DROP SCHEMA`, `SHOW TABLES … LIKE`;
+//! no `DROP TABLE … PURGE`, no `UNLOAD`.
 //!
 //! Shapes from <https://trino.io/docs/current/sql/create-table.html>,
 //! <https://trino.io/docs/current/sql/alter-table.html> and
@@ -15,14 +16,18 @@
 //! | `SET PROPERTIES k = v, …` | `AlterTableOperation::SetTblProperties` |
 //! | `EXECUTE optimize [(file_size_threshold => '…')] [WHERE p]` | `Statement::OptimizeTable { predicate: p, .. }` |
 //! | `EXECUTE expire_snapshots[(retention_threshold => '…', retain_last => n)]` | `Statement::Vacuum` with every flag off |
+//! | `CREATE SCHEMA s [WITH (location = '…')]` | `Statement::CreateDatabase { location, .. }` |
+//! | `DROP SCHEMA s [CASCADE]` | `Statement::Drop { object_type: Database, .. }` |
+//! | `SHOW TABLES IN s LIKE 'p' [ESCAPE '\']` | `Statement::ShowTables` with a `Like(p)` filter |
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
 use sqlparser::ast::{
     AlterColumnOperation, AlterTable, AlterTableOperation, ArrayElemTypeDef, ColumnDef,
     ColumnOption, CreateTable, CreateTableOptions, DataType, ExactNumberInfo, Expr, Ident,
-    MapBracketKind, ObjectName, RenameTableNameKind, SqlOption, Statement, StructBracketKind,
-    TimezoneInfo, VacuumStatement,
+    MapBracketKind, ObjectName, ObjectType, RenameTableNameKind, ShowStatementFilter,
+    ShowStatementFilterPosition, ShowStatementIn, ShowStatementInClause, ShowStatementOptions,
+    SqlOption, Statement, StructBracketKind, TimezoneInfo, VacuumStatement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::Keyword;
@@ -112,6 +117,21 @@ impl TargetSyntax for TrinoSyntax {
             "a staging table on Trino: the Iceberg connector creates Iceberg tables only",
             Span::empty(),
         ))
+    }
+
+    /// `SHOW TABLES IN s LIKE 'pattern'` (SQL LIKE).
+    fn check_show_tables_filter(
+        &self,
+        ctx: &Ctx,
+        filter: Option<&ShowStatementFilter>,
+    ) -> Result<()> {
+        match filter {
+            None | Some(ShowStatementFilter::Like(_)) => Ok(()),
+            Some(f) => Err(ctx.at_word(
+                format!("SHOW TABLES filter `{f}`: Trino writes SHOW TABLES IN s LIKE 'pattern'"),
+                "TABLES",
+            )),
+        }
     }
 
     fn grammar_name(&self, _grammar: Grammar) -> &'static str {
@@ -213,6 +233,13 @@ impl SqlDialect for TrinoDialect {
         match hooks::first_keywords(parser) {
             (Keyword::CREATE, Keyword::TABLE) => Some(create_table(&h, parser)),
             (Keyword::ALTER, Keyword::TABLE) => Some(alter_table(&h, parser)),
+            (Keyword::CREATE, Keyword::SCHEMA) => Some(create_schema(&h, parser)),
+            (Keyword::DROP, Keyword::SCHEMA) => Some(drop_schema(parser)),
+            (Keyword::SHOW, Keyword::TABLES) => Some(show_tables(&h, parser)),
+            (verb @ (Keyword::CREATE | Keyword::DROP), Keyword::DATABASE) => Some(h.refuse(
+                format!("{verb:?} DATABASE is Hive syntax: Trino writes {verb:?} SCHEMA"),
+                here(parser),
+            )),
             _ => None,
         }
     }
@@ -223,6 +250,105 @@ impl SqlDialect for TrinoDialect {
 }
 
 /// `CREATE TABLE [IF NOT EXISTS] name [(cols)] [COMMENT '…'] [WITH (…)] [AS query]`.
+/// `CREATE SCHEMA [IF NOT EXISTS] s [WITH (location = '…')]`, read as a CREATE DATABASE
+/// with that location (the Iceberg connector's one schema property).
+fn create_schema(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+    p.expect_keywords(&[Keyword::CREATE, Keyword::SCHEMA])?;
+    let if_not_exists = p.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
+    let db_name = p.parse_object_name(false)?;
+    let mut location = None;
+    if p.parse_keyword(Keyword::WITH) {
+        p.expect_token(&Token::LParen)?;
+        let start = here(p);
+        let key = p.parse_identifier()?;
+        if !key.value.eq_ignore_ascii_case("location") || key.quote_style.is_some() {
+            return h.refuse(
+                format!(
+                    "schema property `{key}`: the Iceberg connector's CREATE SCHEMA takes WITH (location = '…')"
+                ),
+                start,
+            );
+        }
+        p.expect_token(&Token::Eq)?;
+        location = Some(string(p, "the schema location")?);
+        p.expect_token(&Token::RParen)?;
+    }
+    Ok(hooks::create_database_statement(
+        db_name,
+        if_not_exists,
+        None,
+        location,
+    ))
+}
+
+/// `DROP SCHEMA [IF EXISTS] s [CASCADE | RESTRICT]`, read as a DROP DATABASE.
+fn drop_schema(p: &mut Parser) -> Result<Statement, ParserError> {
+    p.expect_keywords(&[Keyword::DROP, Keyword::SCHEMA])?;
+    let if_exists = p.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
+    let name = p.parse_object_name(false)?;
+    let cascade = p.parse_keyword(Keyword::CASCADE);
+    let restrict = !cascade && p.parse_keyword(Keyword::RESTRICT);
+    Ok(Statement::Drop {
+        object_type: ObjectType::Database,
+        if_exists,
+        names: vec![name],
+        cascade,
+        restrict,
+        purge: false,
+        temporary: false,
+        table: None,
+    })
+}
+
+/// `SHOW TABLES [FROM | IN s] [LIKE 'p' [ESCAPE '\']]`: the pattern is kept as a LIKE
+/// filter; the only escape character this crate writes is `\`.
+fn show_tables(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+    p.expect_keywords(&[Keyword::SHOW, Keyword::TABLES])?;
+    let show_in = match p.parse_one_of_keywords(&[Keyword::FROM, Keyword::IN]) {
+        Some(k) => Some(ShowStatementIn {
+            clause: if k == Keyword::IN {
+                ShowStatementInClause::IN
+            } else {
+                ShowStatementInClause::FROM
+            },
+            parent_type: None,
+            parent_name: Some(p.parse_object_name(false)?),
+        }),
+        None => None,
+    };
+    let mut filter_position = None;
+    if p.parse_keyword(Keyword::LIKE) {
+        let pattern = string(p, "the SHOW TABLES pattern")?;
+        let start = here(p);
+        if p.parse_keyword(Keyword::ESCAPE) {
+            let escape = string(p, "the LIKE escape character")?;
+            if escape != "\\" {
+                return h.refuse(
+                    format!("LIKE … ESCAPE '{escape}': this crate escapes with '\\' only"),
+                    start,
+                );
+            }
+        }
+        filter_position = Some(ShowStatementFilterPosition::Suffix(
+            ShowStatementFilter::Like(pattern),
+        ));
+    }
+    Ok(Statement::ShowTables {
+        terse: false,
+        history: false,
+        extended: false,
+        full: false,
+        external: false,
+        show_options: ShowStatementOptions {
+            show_in,
+            starts_with: None,
+            limit: None,
+            limit_from: None,
+            filter_position,
+        },
+    })
+}
+
 fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
     p.expect_keywords(&[Keyword::CREATE, Keyword::TABLE])?;
     let if_not_exists = p.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
