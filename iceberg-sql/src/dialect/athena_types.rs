@@ -571,7 +571,7 @@ fn typed(scope: &TypeScope<'_>, written: Written) -> Result<(Written, EngineType
 /// can write. Where one conversion makes it writable (a timestamp's precision, a time
 /// zone dropped to the UTC wall clock, a small integer widened) it is written out: a
 /// Hive target holds milliseconds, so microseconds are rounded away there (Athena's
-/// Hive connector runs with MILLISECONDS precision; aws/aws-sdk-pandas issue 2252).
+/// Hive connector runs with MILLISECONDS precision; <https://github.com/aws/aws-sdk-pandas/issues/2252>).
 pub(super) fn check_output(
     scope: &TypeScope<'_>,
     target: OutputTarget,
