@@ -14,7 +14,10 @@ impl AthenaExecutor {
     /// Every row of one of `table`'s Iceberg metadata tables, typed: `R` is
     /// [`SnapshotRow`], `HistoryRow`, `FileRow`, `ManifestRow`, `PartitionRow` or
     /// `RefRow` (`iceberg_sql::query`). Runs `table.metadata::<R>()`, which selects
-    /// every column of `R` (nested ones as JSON).
+    /// every column of `R` (nested ones as JSON). Knowing only the name, it cannot check
+    /// the table: `PartitionRow` needs a partitioned table (an unpartitioned table's
+    /// `$partitions` has no `partition` column); build
+    /// `TableStatements::metadata::<R>()` and fetch it to have that checked.
     ///
     /// ```
     /// # use iceberg_sql::prelude::*;

@@ -7,7 +7,7 @@ use crate::dml::{Delete, Insert, InsertSelect, Merge, MergeSource, Update};
 use crate::error::Result;
 use crate::expr::IntoOperand;
 use crate::model::TableName;
-use crate::query::Select;
+use crate::query::{MetadataRow, Select};
 use crate::record::IcebergTable;
 
 /// Athena's limit on the UTF-8 length of one query string.
@@ -253,6 +253,39 @@ pub trait TableStatements: IcebergTable {
     /// `SELECT ... FROM` this table (see [`Select`]).
     fn select() -> Select<Self> {
         Select::table()
+    }
+
+    /// `SELECT ... FROM` metadata table `R::TABLE` of this table, as
+    /// [`TableName::metadata`](crate::TableName::metadata) does, checked against the
+    /// table's definition: a row type that names a column the metadata table lacks for
+    /// this table (`PartitionRow`'s `partition` of an unpartitioned table) is refused
+    /// when built.
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::query::PartitionRow;
+    /// # #[derive(Debug)] struct Plain;
+    /// # impl IcebergTable for Plain {
+    /// #     fn table_def() -> &'static TableDef {
+    /// #         static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+    /// #         T.get_or_init(|| TableDef::builder("analytics", "plain")
+    /// #             .column(Column::new("tool_name", IcebergType::String))
+    /// #             .location("s3://my-datalake/iceberg/plain/").build().unwrap())
+    /// #     }
+    /// #     fn to_values(&self) -> Vec<Value> { vec![] }
+    /// # }
+    /// // `Plain` is unpartitioned: its `$partitions` has no `partition` column.
+    /// let err = Plain::metadata::<PartitionRow>().build().unwrap_err();
+    /// assert!(err.message().contains("unpartitioned"));
+    /// let counts = Plain::metadata::<PartitionRow>()
+    ///     .column(PartitionRow::RECORD_COUNT)
+    ///     .column(PartitionRow::FILE_COUNT);
+    /// assert_eq!(counts.build()?.sql(),
+    ///     "SELECT record_count, file_count FROM \"analytics\".\"plain$partitions\"");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    fn metadata<R: MetadataRow>() -> Select<R> {
+        Select::metadata_of(Self::table_def())
     }
 }
 

@@ -19,7 +19,7 @@ use iceberg_sql::dml::MergeSource;
 use iceberg_sql::dsl::{count_all, current_date, current_timestamp, days, hours, years};
 use iceberg_sql::expr::TimeUnit;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::{JoinKind, Snapshot};
+use iceberg_sql::query::{JoinKind, ManifestRow, PartitionRow, Snapshot};
 use iceberg_sql::recipes::DailyRefresh;
 use iceberg_sql::Result;
 
@@ -695,5 +695,50 @@ fn spark_create_table_with_a_comment() {
             },
         },
         one(def.create_table().build_for(Dialect::Spark)),
+    );
+}
+
+#[test]
+fn manifest_summaries_column_of_another_trino_release() {
+    // Trino renamed `$manifests.partitions` to `partition_summaries` in November 2024;
+    // Athena does not say which release its engine runs, so neither name is read.
+    check(
+        Case {
+            class: "a metadata column that only some Trino releases have",
+            engine_error: "Column 'partition_summaries' cannot be resolved",
+            source: "https://github.com/trinodb/trino/pull/24103 \
+                     (plugin/trino-iceberg/src/main/java/io/trino/plugin/iceberg/system/ManifestsTable.java)",
+            outcome: Outcome::Renders {
+                contains: &[
+                    "SELECT path, length, partition_spec_id, added_snapshot_id, ",
+                    "deleted_rows_count FROM \"analytics\".\"mcp_events$manifests\"",
+                ],
+                not: &["partition_summaries", "partitions,", "SELECT *"],
+            },
+        },
+        one(McpEvent::table_def()
+            .name()
+            .metadata::<ManifestRow>()
+            .build()),
+    );
+}
+
+#[test]
+fn partition_column_of_an_unpartitioned_table() {
+    // An unpartitioned table's `$partitions` has no `partition` column.
+    check(
+        Case {
+            class: "the `partition` column of an unpartitioned table's `$partitions`",
+            engine_error: "Column 'partition' cannot be resolved",
+            source: "https://github.com/trinodb/trino \
+                     (plugin/trino-iceberg/src/main/java/io/trino/plugin/iceberg/system/PartitionsTable.java)",
+            outcome: Outcome::Refused {
+                kind: ErrorKind::UnknownColumn,
+                message: "is unpartitioned, and the `partitions` metadata table of an \
+                          unpartitioned table has no `partition` column",
+                hint: "project the columns it has",
+            },
+        },
+        one(Blob::metadata::<PartitionRow>().build()),
     );
 }

@@ -251,6 +251,74 @@ fn ungrouped_projection_is_refused() {
 }
 
 #[test]
+fn manifest_rows_name_only_the_columns_every_athena_engine_has() {
+    let t = McpEvent::table_def().name().clone();
+    for d in [Dialect::Athena, Dialect::Spark] {
+        let sql = t.metadata::<ManifestRow>().build_for(d).unwrap();
+        // Listed by name (newer Trino releases add columns), without the summaries,
+        // which Trino renamed from `partitions` to `partition_summaries`.
+        assert!(sql.sql().starts_with("SELECT path, length, "), "{d:?}");
+        assert!(!sql.sql().contains("partition_summaries"), "{d:?}");
+        assert!(sql.sql().contains("deleted_rows_count FROM"), "{d:?}");
+    }
+}
+
+#[test]
+fn partition_rows_through_the_record_type_check_the_table() {
+    // Partitioned: the same statement as through the name.
+    let by_name = both(|d| {
+        McpEvent::table_def()
+            .name()
+            .metadata::<PartitionRow>()
+            .build_for(d)
+    });
+    let typed = both(|d| McpEvent::metadata::<PartitionRow>().build_for(d));
+    assert_eq!(typed, by_name);
+    let other = both(|d| McpEvent::metadata::<SnapshotRow>().build_for(d));
+    assert_eq!(
+        other,
+        both(|d| McpEvent::table_def()
+            .name()
+            .metadata::<SnapshotRow>()
+            .build_for(d))
+    );
+
+    // Unpartitioned: `$partitions` has no `partition` column, in Trino and in Spark.
+    for d in [Dialect::Athena, Dialect::Spark] {
+        let e = McpUser::metadata::<PartitionRow>()
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::UnknownColumn);
+        assert_eq!(
+            e.message(),
+            "cannot read whole rows of `analytics.mcp_users$partitions`: `analytics.mcp_users` \
+             is unpartitioned, and the `partitions` metadata table of an unpartitioned table \
+             has no `partition` column"
+        );
+        assert!(e
+            .hint()
+            .unwrap()
+            .contains(".column(PartitionRow::RECORD_COUNT)"));
+        // Naming it explicitly is refused too.
+        let e = McpUser::metadata::<PartitionRow>()
+            .column(Col::<PartitionRow, String>::new("partition"))
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::UnknownColumn);
+        assert!(e.message().contains("has no column `partition`"), "{e}");
+    }
+    // The counts it has.
+    let counts = McpUser::metadata::<PartitionRow>()
+        .column(PartitionRow::RECORD_COUNT)
+        .column(PartitionRow::FILE_COUNT);
+    assert_eq!(
+        both(|d| counts.clone().build_for(d)),
+        "-- athena\nSELECT record_count, file_count FROM \"analytics\".\"mcp_users$partitions\"\n\n\
+         -- spark\nSELECT record_count, file_count FROM analytics.mcp_users.partitions"
+    );
+}
+
+#[test]
 fn time_travel_on_a_metadata_table_is_refused() {
     let t = McpEvent::table_def().name().clone();
     let e = t
@@ -331,7 +399,6 @@ fn every_metadata_row_type_decodes() {
         ("existing_rows_count", None),
         ("deleted_data_files_count", Some("0")),
         ("deleted_rows_count", None),
-        ("partition_summaries", Some(r#"[{"contains_null":false}]"#)),
     ]);
     let m = ManifestRow::from_row(&Row::untyped(c.clone(), v.clone())).unwrap();
     assert_eq!(

@@ -4,8 +4,17 @@
 //! the Trino connector's (<https://trino.io/docs/current/connector/iceberg.html#metadata-tables>;
 //! Athena's page lists only the table names: <https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html>): scalar
 //! columns are typed; maps decode into `BTreeMap`s; nested `row(...)` columns whose shape
-//! depends on the table or the engine version (`$partitions.partition` and `.data`,
-//! `$manifests.partition_summaries`) are read as their JSON text.
+//! depends on the table (`$partitions.partition`) are read as their JSON text.
+//!
+//! The row types name only columns every Athena engine v3 has. Athena does not say
+//! which Trino release it runs, and Trino renamed or added metadata columns since
+//! release 417: `$manifests.partitions` became `partition_summaries` in November 2024
+//! (<https://github.com/trinodb/trino/pull/24103>), so [`ManifestRow`] reads neither.
+//! `$partitions` has a `partition` column only for a partitioned table, in Trino
+//! (`plugin/trino-iceberg/src/main/java/io/trino/plugin/iceberg/system/PartitionsTable.java`,
+//! <https://github.com/trinodb/trino>) and in Iceberg's Spark tables
+//! (`core/src/main/java/org/apache/iceberg/PartitionsTable.java`,
+//! <https://github.com/apache/iceberg>): [`PartitionRow`] needs a partitioned table.
 //!
 //! A [`Select`](super::Select) over a metadata table with no explicit projection lists
 //! every column of the row type, nested ones as `CAST(col AS JSON)` (Spark:
@@ -15,9 +24,10 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
+use crate::engine::system_tables::{Availability, SystemTable};
 use crate::error::Result;
 use crate::expr::Col;
-use crate::model::Column;
+use crate::model::{Column, TableDef};
 use crate::record::{decode_column, FromRow, Row};
 use crate::types::IcebergType;
 
@@ -52,6 +62,32 @@ impl MetadataTable {
     }
 }
 
+/// The names among `columns` that metadata table `m` of `table` does not have on every
+/// engine (e.g. `partition` of an unpartitioned table's `$partitions`).
+pub(crate) fn unavailable_columns(
+    m: MetadataTable,
+    columns: &[Column],
+    table: &TableDef,
+) -> Result<Vec<String>> {
+    let system = match m {
+        MetadataTable::Snapshots => SystemTable::Snapshots,
+        MetadataTable::History => SystemTable::History,
+        MetadataTable::Files => SystemTable::Files,
+        MetadataTable::Manifests => SystemTable::Manifests,
+        MetadataTable::Partitions => SystemTable::Partitions,
+        MetadataTable::Refs => SystemTable::Refs,
+    };
+    let has = system.columns(table)?;
+    Ok(columns
+        .iter()
+        .filter(|c| {
+            !has.iter()
+                .any(|h| h.name == c.name && h.availability == Availability::Stable)
+        })
+        .map(|c| c.name.clone())
+        .collect())
+}
+
 /// A typed row of a metadata table. It decodes through [`FromRow`], like every result
 /// type.
 pub trait MetadataRow: FromRow {
@@ -66,6 +102,12 @@ pub trait MetadataRow: FromRow {
     /// Columns selected as `CAST(col AS JSON)` (Spark: `to_json(col)`).
     fn json_columns() -> &'static [&'static str] {
         &[]
+    }
+
+    /// Whether [`MetadataRow::columns`] are every column the metadata table has on every
+    /// engine, so that `SELECT *` reads exactly them; `false` lists them by name.
+    fn every_column() -> bool {
+        true
     }
 }
 
@@ -305,7 +347,13 @@ impl FromRow for FileRow {
     }
 }
 
-/// A row of `$manifests`.
+/// A row of `$manifests`: the columns every Athena engine v3 has.
+///
+/// It leaves out the per-partition summaries: Trino renamed the column `partitions` to
+/// `partition_summaries` in November 2024 (<https://github.com/trinodb/trino/pull/24103>),
+/// and Athena does not say which release its engine runs, so neither name is safe. The
+/// columns are listed by name, since newer releases add others (`content`,
+/// <https://github.com/trinodb/trino/pull/27975>).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ManifestRow {
     /// The manifest file.
@@ -328,8 +376,6 @@ pub struct ManifestRow {
     pub deleted_data_files_count: Option<i32>,
     /// Deleted rows.
     pub deleted_rows_count: Option<i64>,
-    /// `partition_summaries` as JSON text (its shape depends on the engine version).
-    pub partition_summaries: Option<String>,
 }
 
 impl ManifestRow {
@@ -357,11 +403,10 @@ impl MetadataRow for ManifestRow {
             col("existing_rows_count", IcebergType::Long),
             col("deleted_data_files_count", IcebergType::Int),
             col("deleted_rows_count", IcebergType::Long),
-            col("partition_summaries", IcebergType::String),
         ]
     }
-    fn json_columns() -> &'static [&'static str] {
-        &["partition_summaries"]
+    fn every_column() -> bool {
+        false
     }
 }
 
@@ -379,7 +424,6 @@ impl FromRow for ManifestRow {
             existing_rows_count: get(row, &c, 7)?,
             deleted_data_files_count: get(row, &c, 8)?,
             deleted_rows_count: get(row, &c, 9)?,
-            partition_summaries: get(row, &c, 10)?,
         })
     }
     fn expected_columns() -> Option<Vec<Column>> {
@@ -387,7 +431,14 @@ impl FromRow for ManifestRow {
     }
 }
 
-/// A row of `$partitions` (of a partitioned table).
+/// A row of `$partitions` of a partitioned table.
+///
+/// An unpartitioned table's `$partitions` has no `partition` column (Trino:
+/// `Column 'partition' cannot be resolved`). Read through the table's record type
+/// ([`TableStatements::metadata`](crate::TableStatements::metadata)), a select of this
+/// row over an unpartitioned table is refused when it is built; read through
+/// [`TableName::metadata`](crate::TableName::metadata), which knows only the name, the
+/// table must be partitioned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionRow {
     /// The partition tuple as JSON text, e.g. `{"event_date":"2026-10-01"}`.

@@ -25,7 +25,7 @@ use crate::engine::types::EngineType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{ColumnValue, Expr, IntoOperand, Scope};
 use crate::ident::{check_name, NameRole};
-use crate::model::{Column, TableName};
+use crate::model::{Column, TableDef, TableName};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -229,6 +229,11 @@ pub struct Select<S> {
     relation: Relation,
     columns: Vec<Column>,
     json_columns: &'static [&'static str],
+    /// A metadata row type that is not every column of its table: list its columns
+    /// instead of `SELECT *`.
+    list_columns: bool,
+    /// The table whose metadata table is read, when known: its columns are checked.
+    metadata_of: Option<&'static TableDef>,
     items: Vec<Item>,
     filter: Option<Expr>,
     group_by: Vec<Expr>,
@@ -245,6 +250,8 @@ impl<S> Clone for Select<S> {
             relation: self.relation.clone(),
             columns: self.columns.clone(),
             json_columns: self.json_columns,
+            list_columns: self.list_columns,
+            metadata_of: self.metadata_of,
             items: self.items.clone(),
             filter: self.filter.clone(),
             group_by: self.group_by.clone(),
@@ -309,11 +316,21 @@ impl<R: MetadataRow> Select<R> {
     /// `SELECT ... FROM` metadata table `R::TABLE` of `table`
     /// ([`TableName::metadata`]).
     pub(crate) fn metadata(table: &TableName) -> Self {
-        Self::new(
+        let mut select = Self::new(
             Relation::Metadata(table.clone(), R::TABLE),
             R::columns(),
             R::json_columns(),
-        )
+        );
+        select.list_columns = !R::every_column();
+        select
+    }
+
+    /// [`Select::metadata`] of `table`, whose definition tells which columns its
+    /// metadata table has ([`TableStatements::metadata`](crate::TableStatements::metadata)).
+    pub(crate) fn metadata_of(table: &'static TableDef) -> Self {
+        let mut select = Self::metadata(table.name());
+        select.metadata_of = Some(table);
+        select
     }
 }
 
@@ -330,6 +347,8 @@ impl<S> Select<S> {
             relation,
             columns,
             json_columns: json,
+            list_columns: false,
+            metadata_of: None,
             items: Vec::new(),
             filter: None,
             group_by: Vec::new(),
@@ -423,9 +442,57 @@ impl<S> Select<S> {
         self
     }
 
+    /// The row type's columns that the metadata table of a known table lacks.
+    fn unavailable_columns(&self) -> Result<Vec<String>> {
+        match (&self.relation, self.metadata_of) {
+            (Relation::Metadata(_, m), Some(def)) => {
+                metadata::unavailable_columns(*m, &self.columns, def)
+            }
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// The refusal of a whole-row read of a metadata table that lacks `unavailable`.
+    fn unavailable_error(&self, unavailable: &[String]) -> Option<Error> {
+        let Relation::Metadata(t, m) = &self.relation else {
+            return None;
+        };
+        let first = unavailable.first()?;
+        let why = if *m == MetadataTable::Partitions && first == "partition" {
+            format!(
+                "`{t}` is unpartitioned, and the `{}` metadata table of an unpartitioned \
+                 table has no `partition` column",
+                m.name()
+            )
+        } else {
+            format!(
+                "the `{}` metadata table of `{t}` has no column `{first}` on every engine",
+                m.name()
+            )
+        };
+        Some(
+            Error::new(
+                ErrorKind::UnknownColumn,
+                format!("cannot read whole rows of `{t}${}`: {why}", m.name()),
+            )
+            .with_hint(
+                "project the columns it has (e.g. `.column(PartitionRow::RECORD_COUNT)`) \
+                 and decode them into a tuple or a `#[derive(FromRow)]` struct",
+            ),
+        )
+    }
+
     fn check(&self) -> Result<()> {
         let mut errors = Vec::new();
-        let known = |name: &str| self.columns.iter().any(|c| c.name == name);
+        let unavailable = self.unavailable_columns()?;
+        if self.items.is_empty() {
+            if let Some(e) = self.unavailable_error(&unavailable) {
+                errors.push(e);
+            }
+        }
+        let known = |name: &str| {
+            self.columns.iter().any(|c| c.name == name) && !unavailable.iter().any(|u| u == name)
+        };
         let joined = |name: &str| {
             self.joins
                 .iter()
@@ -630,7 +697,7 @@ impl<S> Select<S> {
                 })
                 .collect();
             &listed
-        } else if !self.json_columns.is_empty() || any_renamed {
+        } else if !self.json_columns.is_empty() || any_renamed || self.list_columns {
             listed = self
                 .columns
                 .iter()
