@@ -11,6 +11,7 @@
 //! * A failure of the write: nothing committed, the staging files deleted.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -33,6 +34,8 @@ const BUCKET: &str = "staged-bucket";
 struct Spark {
     engine: &'static Engine,
     fail_write: bool,
+    /// Statements run, for the benchmark's figures.
+    statements: AtomicUsize,
 }
 
 impl LoadRunner for Spark {
@@ -42,6 +45,7 @@ impl LoadRunner for Spark {
         token: Option<&'a str>,
     ) -> BoxFuture<'a, Result<Option<QueryOutcome>, RunFailure>> {
         Box::pin(async move {
+            self.statements.fetch_add(1, Ordering::Relaxed);
             if token.is_some() && self.fail_write {
                 return Err(RunFailure {
                     commit_state: CommitState::NotCommitted,
@@ -99,6 +103,21 @@ struct Row(Vec<Value>);
 /// The comparison table of the INSERT ... VALUES path.
 #[derive(Debug, Clone)]
 struct ValuesRow(Vec<Value>);
+
+/// The INSERT ... VALUES comparison beside the large staged load (run when
+/// `ICEBERG_SQL_VALUES_SECONDS` is set).
+#[derive(Debug, Clone)]
+struct BigValuesRow(Vec<Value>);
+
+impl IcebergTable for BigValuesRow {
+    fn table_def() -> &'static TableDef {
+        static DEF: OnceLock<TableDef> = OnceLock::new();
+        DEF.get_or_init(|| table("big_values"))
+    }
+    fn to_values(&self) -> Vec<Value> {
+        self.0.clone()
+    }
+}
 
 impl IcebergTable for ValuesRow {
     fn table_def() -> &'static TableDef {
@@ -234,8 +253,13 @@ async fn load(
     fail_write: bool,
 ) -> Result<LoadReport, iceberg_sql_athena::staged::LoadError> {
     let plan = options.plan(table, Dialect::Spark).unwrap();
-    run_load(
-        &Spark { engine, fail_write },
+    let spark = Spark {
+        engine,
+        fail_write,
+        statements: AtomicUsize::new(0),
+    };
+    let report = run_load(
+        &spark,
         &plan,
         &staging(engine),
         table.columns(),
@@ -250,7 +274,13 @@ async fn load(
         WriterOptions::default(),
         &mut |_| {},
     )
-    .await
+    .await;
+    eprintln!(
+        "load {}: {} statements run",
+        plan.load_id(),
+        spark.statements.load(Ordering::Relaxed)
+    );
+    report
 }
 
 fn create(engine: &Engine, def: &TableDef) {
@@ -371,13 +401,19 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
     )
     .await
     .expect("staged load");
+    let total = started.elapsed();
+    let data_files = engine
+        .run(format!("SELECT count(*) FROM {DB}.big.files"))
+        .scalar_i64();
     eprintln!(
-        "{n} rows staged in {:.1} s ({} files, {} bytes), written in {:.1} s, total {:.1} s",
+        "{n} rows staged in {:.1} s ({} files, {} bytes), written in {:.1} s, total {:.1} s; \
+         table: {} snapshot(s), {data_files} data file(s)",
         report.staging_time.as_secs_f64(),
         report.files.len(),
         report.bytes,
         report.write_time.as_secs_f64(),
-        started.elapsed().as_secs_f64()
+        total.as_secs_f64(),
+        snapshots(engine, "big"),
     );
     assert_eq!(report.rows, n as u64);
 
@@ -450,5 +486,48 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
         gone.class(),
         Some("TABLE_OR_VIEW_NOT_FOUND"),
         "no staging view left"
+    );
+    // The INSERT ... VALUES comparison, for the benchmark: the same rows in batches of
+    // at most 262,144 bytes, as many as run within the time budget.
+    let Some(budget) = std::env::var("ICEBERG_SQL_VALUES_SECONDS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    else {
+        return;
+    };
+    create(engine, BigValuesRow::table_def());
+    let values: Vec<BigValuesRow> = rows.iter().map(|r| BigValuesRow(r.0.clone())).collect();
+    let inserts = BigValuesRow::insert(&values)
+        .batches_for(Dialect::Spark)
+        .unwrap();
+    let started = Instant::now();
+    let mut ran = 0;
+    for b in &inserts {
+        if started.elapsed().as_secs_f64() >= budget {
+            break;
+        }
+        engine.run(b);
+        ran += 1;
+    }
+    let took = started.elapsed().as_secs_f64();
+    let loaded = engine
+        .run(format!("SELECT count(*) FROM {DB}.big_values"))
+        .scalar_i64();
+    let data_files = engine
+        .run(format!("SELECT count(*) FROM {DB}.big_values.files"))
+        .scalar_i64();
+    eprintln!(
+        "INSERT VALUES: {loaded} rows in {took:.1} s ({:.0} rows/s), {ran} of {} statements, \
+         {} snapshot(s), {data_files} data file(s); all {n} rows at this rate: {:.0} s \
+         (extrapolated)",
+        loaded as f64 / took,
+        inserts.len(),
+        snapshots(engine, "big_values"),
+        n as f64 * took / loaded as f64,
+    );
+    assert_eq!(
+        snapshots(engine, "big_values"),
+        ran as i64,
+        "one commit per statement"
     );
 }
