@@ -1,6 +1,6 @@
 //! Table lifecycle helpers on [`AthenaExecutor`]: bring a table to its desired
-//! definition (create, or read the live one and evolve it), append rows in batches,
-//! and maintain it (OPTIMIZE, vacuum retention, VACUUM).
+//! definition (create, or read the live one and evolve it) and maintain it (OPTIMIZE,
+//! vacuum retention, VACUUM). Appends live in `append.rs`, staged loads in `staged/`.
 
 use std::fmt;
 
