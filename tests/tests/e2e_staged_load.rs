@@ -221,16 +221,18 @@ fn row(i: usize) -> Row {
     ])
 }
 
-fn staging(engine: &Engine) -> Staging {
+/// The staging folder of one test: the tests of this binary run at the same time, and each
+/// checks that its own folder is left empty.
+fn staging(engine: &Engine, folder: &str) -> Staging {
     let dir: PathBuf = engine.s3_root().join(BUCKET);
     std::fs::create_dir_all(&dir).unwrap();
     Staging::new(
         Arc::new(LocalFileSystem::new_with_prefix(&dir).unwrap()),
-        Location::parse(&format!("s3://{BUCKET}/staging/")).unwrap(),
+        Location::parse(&format!("s3://{BUCKET}/staging/{folder}/")).unwrap(),
     )
 }
 
-fn staged_files_left(engine: &Engine) -> Vec<PathBuf> {
+fn staged_files_left(engine: &Engine, folder: &str) -> Vec<PathBuf> {
     fn walk(d: &std::path::Path, out: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
             if e.path().is_dir() {
@@ -241,12 +243,16 @@ fn staged_files_left(engine: &Engine) -> Vec<PathBuf> {
         }
     }
     let mut out = Vec::new();
-    walk(&engine.s3_root().join(BUCKET).join("staging"), &mut out);
+    walk(
+        &engine.s3_root().join(BUCKET).join("staging").join(folder),
+        &mut out,
+    );
     out
 }
 
 async fn load(
     engine: &'static Engine,
+    folder: &str,
     table: &TableDef,
     options: LoadOptions,
     rows: &[Row],
@@ -261,7 +267,7 @@ async fn load(
     let report = run_load(
         &spark,
         &plan,
-        &staging(engine),
+        &staging(engine, folder),
         table.columns(),
         infallible(
             rows.chunks(4096)
@@ -322,8 +328,9 @@ async fn staged_and_values_loads_read_back_identical() {
     let started = Instant::now();
     let report = load(
         engine,
+        "compare",
         &staged_def,
-        LoadOptions::new("compare-1", staging(engine)),
+        LoadOptions::new("compare-1", staging(engine, "compare")),
         &rows,
         false,
     )
@@ -333,7 +340,7 @@ async fn staged_and_values_loads_read_back_identical() {
     assert_eq!(report.rows, 3000);
     assert_eq!(report.commit_state, CommitState::Committed);
     assert!(
-        staged_files_left(engine).is_empty(),
+        staged_files_left(engine, "compare").is_empty(),
         "staging files deleted"
     );
 
@@ -394,8 +401,9 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
     let started = Instant::now();
     let report = load(
         engine,
+        "big",
         &def,
-        LoadOptions::new("big-1", staging(engine)),
+        LoadOptions::new("big-1", staging(engine, "big")),
         &rows,
         false,
     )
@@ -447,13 +455,14 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
         "every row once, microseconds kept"
     );
     assert_eq!(snapshots(engine, "big"), 1, "one commit");
-    assert!(staged_files_left(engine).is_empty());
+    assert!(staged_files_left(engine, "big").is_empty());
 
     // The same rows merged on their key: no row added.
     load(
         engine,
+        "big",
         &def,
-        LoadOptions::new("big-2", staging(engine)).merge_on("id"),
+        LoadOptions::new("big-2", staging(engine, "big")).merge_on("id"),
         &rows,
         false,
     )
@@ -469,8 +478,9 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
     // A failed write: nothing committed, nothing left.
     let err = load(
         engine,
+        "big",
         &def,
-        LoadOptions::new("big-3", staging(engine)),
+        LoadOptions::new("big-3", staging(engine, "big")),
         &rows[..100],
         true,
     )
@@ -478,7 +488,7 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
     .unwrap_err();
     assert_eq!(err.step, LoadStep::Writing);
     assert_eq!(err.report.commit_state, CommitState::NotCommitted);
-    assert!(staged_files_left(engine).is_empty());
+    assert!(staged_files_left(engine, "big").is_empty());
     assert_eq!(aggregates(engine), want);
     assert_eq!(snapshots(engine, "big"), 2);
     let gone = engine.expect_err(format!("SELECT 1 FROM {}", err.report.staging_table.table));
