@@ -3,8 +3,10 @@
 //! could lose track of a write or kill good work; the ledger counts every row.
 mod common;
 
+use common::ev::{fast_config, rows, Ev};
+
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
@@ -12,45 +14,13 @@ use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::{
     ApiErrorClass, AppendOptions, AthenaExecutor, Backoff, BatchState, BeforeResubmit,
-    CancelHandle, CommitState, Error, ExecuteOptions, ExecutorConfig, FailureKind, PollConfig,
-    QueryError, RetryPolicy, RunEnd,
+    CancelHandle, CommitState, Error, ExecuteOptions, ExecutorConfig, FailureKind, QueryError,
+    RetryPolicy, RunEnd,
 };
 use iceberg_sql_test_server::{
     Failure, Fault, FaultPlan, Op, Plan, QueryFault, RowKey, ScriptedEngine, ServerConfig,
     TestServer,
 };
-
-#[derive(Debug, Clone, PartialEq)]
-struct Ev {
-    event_id: String,
-    n: i64,
-}
-
-impl IcebergTable for Ev {
-    fn table_def() -> &'static TableDef {
-        static DEF: OnceLock<TableDef> = OnceLock::new();
-        DEF.get_or_init(|| {
-            TableDef::builder("analytics", "ev")
-                .column(Column::new("event_id", IcebergType::String).required())
-                .column(Column::new("n", IcebergType::Long))
-                .location("s3://lake/ev/")
-                .build()
-                .unwrap()
-        })
-    }
-    fn to_values(&self) -> Vec<Value> {
-        vec![Value::String(self.event_id.clone()), Value::Long(self.n)]
-    }
-}
-
-fn rows(n: usize) -> Vec<Ev> {
-    (0..n)
-        .map(|i| Ev {
-            event_id: format!("e-{i:04}"),
-            n: i as i64,
-        })
-        .collect()
-}
 
 fn keys(rows: &[Ev]) -> Vec<RowKey> {
     rows.iter()
@@ -62,19 +32,7 @@ fn keys(rows: &[Ev]) -> Vec<RowKey> {
 }
 
 fn config() -> ExecutorConfig {
-    ExecutorConfig::default()
-        .poll(PollConfig::fixed(Duration::from_millis(2)))
-        .retry(RetryPolicy {
-            max_resubmits: 2,
-            base_delay: Duration::from_millis(5),
-            max_delay: Duration::from_millis(20),
-        })
-        .api_backoff(Backoff {
-            initial: Duration::from_millis(2),
-            max: Duration::from_millis(20),
-        })
-        .stop_grace(Duration::from_secs(2))
-        .timeout(Duration::from_secs(20))
+    fast_config().stop_grace(Duration::from_secs(2))
 }
 
 async fn server(config: ServerConfig) -> TestServer {

@@ -2,70 +2,24 @@
 //! local directory standing for the bucket. The server's engine reads the staged files
 //! when the write statement commits, so the ledger counts every row the write put in
 //! the table: each row exactly once, after any failure and any re-run.
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path as FsPath, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
 
 use arrow_array::{Array, StringArray};
 use futures::stream;
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::staged::{LoadOptions, LoadStep, Staging, WriterOptions};
-use iceberg_sql_athena::{
-    AthenaExecutor, Backoff, CommitState, ExecutorConfig, PollConfig, RetryPolicy,
-};
+use iceberg_sql_athena::{AthenaExecutor, CommitState};
 use iceberg_sql_test_server::{
     Failure, Fault, FaultPlan, Op, Plan, ScriptedEngine, ServerConfig, State, TestServer,
 };
 use object_store::local::LocalFileSystem;
+
+use common::ev::{fast_config, rows, Ev};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-
-#[derive(Debug, Clone, PartialEq)]
-struct Ev {
-    event_id: String,
-    n: i64,
-}
-
-impl IcebergTable for Ev {
-    fn table_def() -> &'static TableDef {
-        static DEF: OnceLock<TableDef> = OnceLock::new();
-        DEF.get_or_init(|| {
-            TableDef::builder("analytics", "ev")
-                .column(Column::new("event_id", IcebergType::String).required())
-                .column(Column::new("n", IcebergType::Long))
-                .location("s3://lake/ev/")
-                .build()
-                .unwrap()
-        })
-    }
-    fn to_values(&self) -> Vec<Value> {
-        vec![Value::String(self.event_id.clone()), Value::Long(self.n)]
-    }
-}
-
-fn rows(n: usize) -> Vec<Ev> {
-    (0..n)
-        .map(|i| Ev {
-            event_id: format!("e-{i:05}"),
-            n: i as i64,
-        })
-        .collect()
-}
-
-fn config() -> ExecutorConfig {
-    ExecutorConfig::default()
-        .poll(PollConfig::fixed(Duration::from_millis(2)))
-        .retry(RetryPolicy {
-            max_resubmits: 2,
-            base_delay: Duration::from_millis(5),
-            max_delay: Duration::from_millis(20),
-        })
-        .api_backoff(Backoff {
-            initial: Duration::from_millis(2),
-            max: Duration::from_millis(20),
-        })
-        .timeout(Duration::from_secs(20))
-}
 
 /// A fresh directory standing for bucket `lake`.
 fn bucket_dir(name: &str) -> PathBuf {
@@ -207,7 +161,7 @@ async fn a_load_stages_files_writes_once_and_removes_everything() {
     })))
     .await
     .unwrap();
-    let ex = AthenaExecutor::new(s.client(), config());
+    let ex = AthenaExecutor::new(s.client(), fast_config());
     let data = rows(5000);
     let mut steps = Vec::new();
     let options = LoadOptions::new("ev-2024-05-01", staging(&dir))
@@ -268,7 +222,7 @@ async fn a_failed_write_commits_nothing_and_cleans_up() {
     })))
     .await
     .unwrap();
-    let ex = AthenaExecutor::new(s.client(), config());
+    let ex = AthenaExecutor::new(s.client(), fast_config());
     let err = ex
         .load_rows(
             &rows(100),
@@ -297,7 +251,7 @@ async fn a_failed_create_never_writes_and_cleans_up() {
     ))
     .await
     .unwrap();
-    let ex = AthenaExecutor::new(s.client(), config());
+    let ex = AthenaExecutor::new(s.client(), fast_config());
     let err = ex
         .load_rows(
             &rows(100),
@@ -323,7 +277,7 @@ async fn a_source_failure_while_staging_exposes_nothing_and_deletes_the_files() 
         TestServer::start(ServerConfig::new().engine(engine(&dir, &written, |_| Plan::succeed())))
             .await
             .unwrap();
-    let ex = AthenaExecutor::new(s.client(), config());
+    let ex = AthenaExecutor::new(s.client(), fast_config());
     let good = rows(300);
     let items: Vec<Result<Ev, std::io::Error>> = good
         .into_iter()
@@ -368,7 +322,7 @@ async fn a_rerun_after_a_committed_write_does_not_write_again() {
     ))
     .await
     .unwrap();
-    let ex = AthenaExecutor::new(s.client(), config());
+    let ex = AthenaExecutor::new(s.client(), fast_config());
     let data = rows(1000);
     let err = ex
         .load_rows(&data, LoadOptions::new("ev-rerun", staging(&dir)), |_| {})
@@ -438,7 +392,7 @@ async fn a_lost_start_of_the_write_is_found_by_its_token() {
     )
     .await
     .unwrap();
-    let ex = AthenaExecutor::new(s.client(), config());
+    let ex = AthenaExecutor::new(s.client(), fast_config());
     let data = rows(200);
     let report = ex
         .load_rows(&data, LoadOptions::new("ev-lost", staging(&dir)), |_| {})
@@ -461,7 +415,7 @@ async fn a_merge_load_runs_one_merge() {
     })))
     .await
     .unwrap();
-    let ex = AthenaExecutor::new(s.client(), config());
+    let ex = AthenaExecutor::new(s.client(), fast_config());
     let data = rows(50);
     let report = ex
         .load_rows(

@@ -3,7 +3,9 @@
 //! deleted afterwards, on success and after an injected failure of the write.
 mod common;
 
-use std::sync::{Arc, Mutex, OnceLock};
+use common::ev::{rows, Ev};
+
+use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use futures::StreamExt;
@@ -16,29 +18,6 @@ use object_store::aws::AmazonS3Builder;
 use object_store::ObjectStore;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-#[derive(Debug, Clone)]
-struct Ev {
-    event_id: String,
-    n: i64,
-}
-
-impl IcebergTable for Ev {
-    fn table_def() -> &'static TableDef {
-        static DEF: OnceLock<TableDef> = OnceLock::new();
-        DEF.get_or_init(|| {
-            TableDef::builder("analytics", "ev")
-                .column(Column::new("event_id", IcebergType::String).required())
-                .column(Column::new("n", IcebergType::Long))
-                .location("s3://lake/ev/")
-                .build()
-                .unwrap()
-        })
-    }
-    fn to_values(&self) -> Vec<Value> {
-        vec![Value::String(self.event_id.clone()), Value::Long(self.n)]
-    }
-}
 
 /// Creates `bucket` in moto with a hand-written `PUT /bucket`.
 async fn create_bucket(endpoint: &str, bucket: &str) {
@@ -116,12 +95,7 @@ async fn run(endpoint: &str, bucket: &str, fail_write: bool) {
     let store = store(endpoint, bucket);
     let root = Location::parse(&format!("s3://{bucket}/staging/")).unwrap();
     let staging = Staging::new(store.clone(), root);
-    let rows: Vec<Ev> = (0..20_000)
-        .map(|i| Ev {
-            event_id: format!("e-{i}"),
-            n: i,
-        })
-        .collect();
+    let rows = rows(20_000);
     let batches: Vec<_> = rows
         .chunks(2_000)
         .map(|c| iceberg_sql::arrow::records_to_batch(c).unwrap())

@@ -1,6 +1,7 @@
 //! In-process Athena fakes for the executor tests (no network at all).
 #![allow(dead_code)]
 
+pub mod ev;
 pub mod moto;
 
 use std::sync::{Arc, Mutex, Once};

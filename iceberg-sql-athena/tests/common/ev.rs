@@ -1,0 +1,59 @@
+//! The two-column table the executor's fault and staged-load tests write, its rows, and
+//! an executor configuration with short polls, retries and backoff so the tests run in
+//! milliseconds.
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use iceberg_sql::prelude::*;
+use iceberg_sql_athena::{Backoff, ExecutorConfig, PollConfig, RetryPolicy};
+
+/// `analytics.ev`: a required key and a nullable number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ev {
+    pub event_id: String,
+    pub n: i64,
+}
+
+impl IcebergTable for Ev {
+    fn table_def() -> &'static TableDef {
+        static DEF: OnceLock<TableDef> = OnceLock::new();
+        DEF.get_or_init(|| {
+            TableDef::builder("analytics", "ev")
+                .column(Column::new("event_id", IcebergType::String).required())
+                .column(Column::new("n", IcebergType::Long))
+                .location("s3://lake/ev/")
+                .build()
+                .unwrap()
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        vec![Value::String(self.event_id.clone()), Value::Long(self.n)]
+    }
+}
+
+/// `n` rows with keys `e-0000`, `e-0001`, … (four digits at least: the fault tests name rows in their scripts).
+pub fn rows(n: usize) -> Vec<Ev> {
+    (0..n)
+        .map(|i| Ev {
+            event_id: format!("e-{i:04}"),
+            n: i as i64,
+        })
+        .collect()
+}
+
+/// Polls every 2 ms, resubmits twice with 5 to 20 ms between, backs off 2 to 20 ms on
+/// API errors, gives up after 20 s.
+pub fn fast_config() -> ExecutorConfig {
+    ExecutorConfig::default()
+        .poll(PollConfig::fixed(Duration::from_millis(2)))
+        .retry(RetryPolicy {
+            max_resubmits: 2,
+            base_delay: Duration::from_millis(5),
+            max_delay: Duration::from_millis(20),
+        })
+        .api_backoff(Backoff {
+            initial: Duration::from_millis(2),
+            max: Duration::from_millis(20),
+        })
+        .timeout(Duration::from_secs(20))
+}
