@@ -319,6 +319,42 @@ fn partition_rows_through_the_record_type_check_the_table() {
 }
 
 #[test]
+fn a_metadata_column_the_target_names_differently_is_renamed_where_projected() {
+    // Spark's `partitions` table calls it `total_data_file_size_in_bytes`.
+    let sizes = McpEvent::metadata::<PartitionRow>()
+        .column(PartitionRow::RECORD_COUNT)
+        .column(PartitionRow::TOTAL_SIZE);
+    assert_eq!(
+        both(|d| sizes.clone().build_for(d)),
+        "-- athena\nSELECT record_count, total_size FROM \"analytics\".\"mcp_events$partitions\"\n\n\
+         -- spark\nSELECT record_count, total_data_file_size_in_bytes AS total_size FROM analytics.mcp_events.partitions"
+    );
+    // Filtering or sorting on it would name a column Spark's table lacks: refused there,
+    // written as is for Athena.
+    let filtered = sizes
+        .clone()
+        .filter(PartitionRow::TOTAL_SIZE.gt(1_000_000i64));
+    let athena = filtered.clone().build_for(Dialect::Athena).unwrap();
+    assert!(
+        athena.sql().ends_with("WHERE total_size > 1000000"),
+        "{athena}"
+    );
+    let e = filtered.build_for(Dialect::Spark).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert_eq!(
+        e.message(),
+        "Spark's `partitions` metadata table has no `total_size` column (this crate reads it \
+         as `total_data_file_size_in_bytes` there), so `total_size` can only be projected as \
+         a plain column, not used in a filter, grouping, ordering or expression"
+    );
+    let e = sizes
+        .order_by(PartitionRow::TOTAL_SIZE, Order::Desc)
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+}
+
+#[test]
 fn time_travel_on_a_metadata_table_is_refused() {
     let t = McpEvent::table_def().name().clone();
     let e = t

@@ -130,4 +130,26 @@ fn manifest_and_partition_rows_decode_and_unpartitioned_tables_are_refused() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].0, 4);
     assert!((1..=4).contains(&rows[0].1), "{rows:?}");
+
+    // A column Spark names differently, named explicitly: read under our name.
+    let q = Flat::metadata::<PartitionRow>()
+        .column(PartitionRow::RECORD_COUNT)
+        .column(PartitionRow::TOTAL_SIZE)
+        .build_for(spark)
+        .unwrap();
+    assert!(
+        q.sql()
+            .contains("total_data_file_size_in_bytes AS total_size"),
+        "{q}"
+    );
+    let r = engine.run(&q);
+    assert_eq!(r.columns, ["record_count", "total_size"]);
+    let rows: Vec<(i64, Option<i64>)> = r
+        .result_rows()
+        .iter()
+        .map(|row| FromRow::from_row(row).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].0, 4);
+    assert!(rows[0].1.unwrap() > 0, "{rows:?}");
 }

@@ -678,6 +678,9 @@ impl<S> Select<S> {
         };
         let renamed = |column: &str| metadata.and_then(|m| rules.metadata_column(m, column));
         let any_renamed = self.columns.iter().any(|c| renamed(&c.name).is_some());
+        if let Some(m) = metadata.filter(|_| any_renamed) {
+            self.check_renamed_unused(rules, m)?;
+        }
         // List a table's columns so that nested ones can be read as JSON.
         let nested_default =
             json_nested && metadata.is_none() && self.columns.iter().any(|c| !c.ty.is_primitive());
@@ -746,6 +749,19 @@ impl<S> Select<S> {
                 names.get(i).cloned().flatten()
             };
             let projected = match item {
+                // A metadata column the target names differently: its expression
+                // `AS` the name the row type reads.
+                Item::Expr(
+                    Expr::Column {
+                        scope: Scope::Table,
+                        name: column,
+                    },
+                    alias,
+                ) if renamed(column).is_some() => {
+                    let expr = renamed(column).unwrap_or(column);
+                    let name = alias.clone().unwrap_or_else(|| column.to_string());
+                    Ok(Projected::Renamed(expr, name))
+                }
                 Item::Expr(e, alias) => {
                     let checked = match usage {
                         Usage::Output(target) => rules.check_output(
@@ -819,6 +835,59 @@ impl<S> Select<S> {
         }
         Error::check_all(errors)?;
         Ok(out)
+    }
+
+    /// Refuses a metadata column that the target names differently (or lacks) anywhere
+    /// but as a plain projected column: in WHERE, GROUP BY, ORDER BY or inside a
+    /// projected expression it would name a column the target's table does not have.
+    fn check_renamed_unused(&self, rules: &dyn DialectRules, m: MetadataTable) -> Result<()> {
+        let projected = self.items.iter().filter_map(|item| match item {
+            Item::Expr(
+                Expr::Column {
+                    scope: Scope::Table,
+                    ..
+                },
+                _,
+            ) => None,
+            Item::Expr(e, _) => Some(e),
+            _ => None,
+        });
+        let used = self
+            .filter
+            .iter()
+            .chain(&self.group_by)
+            .chain(self.order_by.iter().map(|(e, _)| e))
+            .chain(projected);
+        let mut errors = Vec::new();
+        for e in used {
+            for (scope, name) in e.columns() {
+                let Some(written) = (scope == Scope::Table)
+                    .then(|| rules.metadata_column(m, name))
+                    .flatten()
+                else {
+                    continue;
+                };
+                errors.push(
+                    Error::new(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "{}'s `{}` metadata table has no `{name}` column (this crate \
+                             reads it as `{written}` there), so `{name}` can only be \
+                             projected as a plain column, not used in a filter, grouping, \
+                             ordering or expression",
+                            rules.name(),
+                            m.name()
+                        ),
+                    )
+                    .with_hint(format!(
+                        "project `{name}` and filter or sort the rows in Rust, or run the \
+                         query on a target whose `{}` table has `{name}`",
+                        m.name()
+                    )),
+                );
+            }
+        }
+        Error::check_all(errors)
     }
 
     /// The output columns' names and engine types (where the target's rules know them),
