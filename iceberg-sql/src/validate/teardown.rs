@@ -2,10 +2,10 @@
 //!
 //! sqlparser builds `a OR b OR c …` as a left-deep chain of `Expr::BinaryOp` without
 //! touching its recursion counter, so a long chain (tens of thousands of terms fit in
-//! 256 KiB) makes a tree tens of thousands of levels deep. Visiting it is safe
-//! (`recursive-protection` grows the stack), but the compiler's drop glue recurses once
-//! per level and overflows a 2 MiB thread. [`teardown`] detaches every operator chain
-//! and frees it iteratively.
+//! 256 KiB) makes a tree tens of thousands of levels deep. Such text is parsed and
+//! checked on the big stack (see `on_big_stack`); the compiler's drop glue recurses once
+//! per level as well, so [`teardown`] detaches every operator chain and frees it
+//! iteratively.
 
 use std::ops::ControlFlow;
 
