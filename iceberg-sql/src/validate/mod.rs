@@ -36,13 +36,13 @@
 //! sqlparser nodes; the tree is checked and dropped, never rendered.
 
 mod allow;
+mod ast_pass;
 pub(crate) mod dialects;
 mod hooks;
 mod inspect;
 mod prefix;
 mod prepass;
 mod stack;
-mod teardown;
 mod values;
 
 pub use inspect::{inspect, Inspection, Name};
@@ -160,9 +160,8 @@ fn on_parsed<R: Send>(
     on_big_stack(move || {
         let mut stmt = parse_tokens(sql, kind, grammar, target, tokens, Stack::Big)
             .map_err(Parsed::into_error)?;
-        let out = f(&mut stmt);
-        teardown::teardown(stmt);
-        Ok(out)
+        // Dropped here too: the drop glue recurses once per level of an operator chain.
+        Ok(f(&mut stmt))
     })
 }
 
@@ -201,7 +200,7 @@ fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// Tokenizes `sql` and runs the pre-pass; the flag says whether the text has operator
-/// chains long enough to need the big stack and [`teardown::teardown`].
+/// chains long enough, or nests deeply enough, to need the big stack.
 fn lex(
     sql: &str,
     kind: StatementKind,
