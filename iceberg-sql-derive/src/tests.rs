@@ -8,7 +8,7 @@ use crate::expand_inner;
 
 fn pretty(input: proc_macro2::TokenStream) -> String {
     let out = expand_inner(input);
-    let file: syn::File = syn::parse2(out).expect("the expansion parses as a file");
+    let file: syn2::File = syn2::parse2(out).expect("the expansion parses as a file");
     prettyplease::unparse(&file)
 }
 

@@ -8,7 +8,7 @@
 //!   `OUTPUT`, Redshift `VACUUM` flags, ClickHouse `OPTIMIZE` options, …). Where targets
 //!   write a kind differently (CREATE TABLE's clauses, OPTIMIZE and VACUUM, UNLOAD,
 //!   `DROP … PURGE`) the target's part in [`super::dialects`] checks it;
-//! * a [`Visitor`] over the whole tree refuses constructs the grammar lacks (`TOP`,
+//! * a pass over the whole tree ([`AstPass`]) refuses constructs the grammar lacks (`TOP`,
 //!   `QUALIFY`, `::` casts, `LIMIT a, b`, `FOR SYSTEM_TIME`, MERGE `NOT MATCHED BY`, …),
 //!   enforces its identifier quoting, and counts `?` placeholders.
 
@@ -20,10 +20,11 @@ use sqlparser::ast::{
     FromTable, HiveDescribeFormat, HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind,
     MergeInsertKind, ObjectType, Query, Select, SelectFlavor, SelectItem, SetExpr,
     ShowCreateObject, ShowStatementFilterPosition, ShowStatementInClause, Spanned, SqlOption,
-    Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan, Visit, Visitor,
+    Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan,
 };
 use sqlparser::tokenizer::Span;
 
+use super::ast_pass::{self, AstPass};
 use super::dialects::TargetSyntax;
 use super::{hooks, located, to_location};
 use crate::dialect::{Dialect, Grammar};
@@ -65,7 +66,7 @@ pub(super) fn check(
         has_qmark: sql.contains('?'),
         in_where: Vec::new(),
     };
-    if let ControlFlow::Break(e) = stmt.visit(&mut v) {
+    if let ControlFlow::Break(e) = ast_pass::run(stmt, &mut v) {
         return Err(e);
     }
     if v.placeholders != param_count {
@@ -866,10 +867,8 @@ struct Checker<'a> {
 /// Collects the positions of `?` placeholders under a node.
 struct QMarks<'a>(&'a mut Vec<(u64, u64)>);
 
-impl Visitor for QMarks<'_> {
-    type Break = ();
-
-    fn pre_visit_value(&mut self, value: &ValueWithSpan) -> ControlFlow<()> {
+impl AstPass for QMarks<'_> {
+    fn value(&mut self, value: &ValueWithSpan) -> ControlFlow<Error> {
         if matches!(&value.value, Value::Placeholder(p) if p == "?") {
             self.0
                 .push((value.span.start.line, value.span.start.column));
@@ -892,10 +891,8 @@ impl Checker<'_> {
     }
 }
 
-impl Visitor for Checker<'_> {
-    type Break = Error;
-
-    fn pre_visit_ident(&mut self, ident: &Ident) -> ControlFlow<Error> {
+impl AstPass for Checker<'_> {
+    fn ident(&mut self, ident: &Ident) -> ControlFlow<Error> {
         let Some(q) = ident.quote_style else {
             return ControlFlow::Continue(());
         };
@@ -931,7 +928,7 @@ impl Visitor for Checker<'_> {
         self.fail(msg, ident.span)
     }
 
-    fn pre_visit_value(&mut self, value: &ValueWithSpan) -> ControlFlow<Error> {
+    fn value(&mut self, value: &ValueWithSpan) -> ControlFlow<Error> {
         let g = self.ctx.grammar;
         match &value.value {
             Value::Placeholder(p) if p == "?" => {
@@ -1003,7 +1000,7 @@ impl Visitor for Checker<'_> {
         }
     }
 
-    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<Error> {
+    fn expr(&mut self, expr: &Expr) -> ControlFlow<Error> {
         let trino = self.trino();
         match expr {
             Expr::Cast {
@@ -1092,7 +1089,7 @@ impl Visitor for Checker<'_> {
         ControlFlow::Continue(())
     }
 
-    fn pre_visit_query(&mut self, q: &Query) -> ControlFlow<Error> {
+    fn query(&mut self, q: &Query) -> ControlFlow<Error> {
         let engine = self.ctx.engine();
         match &q.limit_clause {
             Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
@@ -1148,17 +1145,17 @@ impl Visitor for Checker<'_> {
         ControlFlow::Continue(())
     }
 
-    fn pre_visit_select(&mut self, s: &Select) -> ControlFlow<Error> {
+    fn select(&mut self, s: &Select) -> ControlFlow<Error> {
         self.check_select(s)?;
         if self.has_qmark && self.trino() {
             if let Some(w) = &s.selection {
-                let _ = w.visit(&mut QMarks(&mut self.in_where));
+                let _ = ast_pass::run(w, &mut QMarks(&mut self.in_where));
             }
         }
         ControlFlow::Continue(())
     }
 
-    fn pre_visit_table_factor(&mut self, tf: &TableFactor) -> ControlFlow<Error> {
+    fn table_factor(&mut self, tf: &TableFactor) -> ControlFlow<Error> {
         let engine = self.ctx.engine();
         let trino = self.trino();
         match tf {

@@ -2,10 +2,12 @@
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::{Ident, Value, ValueWithSpan, Visit, Visitor};
+use sqlparser::ast::{Ident, Value, ValueWithSpan};
+
+use super::ast_pass::{self, AstPass};
 
 use crate::dialect::Dialect;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::statement::StatementKind;
 
 /// A name as the parser read it: its text without quotes, and the quote it had.
@@ -54,7 +56,7 @@ impl Inspection {
 pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspection> {
     super::with_parsed(sql, kind, dialect, |stmt| {
         let mut collect = Collect::default();
-        let _ = stmt.visit(&mut collect);
+        let _ = ast_pass::run(stmt, &mut collect);
         collect.0
     })
 }
@@ -62,17 +64,15 @@ pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspe
 #[derive(Default)]
 struct Collect(Inspection);
 
-impl Visitor for Collect {
-    type Break = ();
-
-    fn pre_visit_value(&mut self, value: &ValueWithSpan) -> ControlFlow<()> {
+impl AstPass for Collect {
+    fn value(&mut self, value: &ValueWithSpan) -> ControlFlow<Error> {
         if let Value::SingleQuotedString(s) = &value.value {
             self.0.strings.push(s.clone());
         }
         ControlFlow::Continue(())
     }
 
-    fn pre_visit_ident(&mut self, ident: &Ident) -> ControlFlow<()> {
+    fn ident(&mut self, ident: &Ident) -> ControlFlow<Error> {
         self.0.names.push(Name {
             value: ident.value.clone(),
             quote: ident.quote_style,

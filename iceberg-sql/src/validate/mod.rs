@@ -36,12 +36,13 @@
 //! sqlparser nodes; the tree is checked and dropped, never rendered.
 
 mod allow;
+mod ast_pass;
 pub(crate) mod dialects;
 mod hooks;
 mod inspect;
 mod prefix;
 mod prepass;
-mod teardown;
+mod stack;
 mod values;
 
 pub use inspect::{inspect, Inspection, Name};
@@ -59,10 +60,12 @@ use dialects::{ParserDialect, TargetSyntax};
 
 /// How deep expressions and types may nest. sqlparser's default (50) allows about 45
 /// nested parentheses; nested struct/array literals with their `CAST … AS row(…)` types
-/// use several levels each, so we allow more. sqlparser's `recursive-protection`
-/// feature (enabled in the workspace) grows the stack on demand in the parser and in
-/// the derived visitors, so this depth is safe even on a 2 MiB thread in unoptimised
-/// builds (see the `deep_nesting` and `nesting_beyond_the_limit` tests).
+/// use several levels each, so we allow more. sqlparser does not grow the stack (we
+/// leave its `recursive-protection` feature off): text that nests deeply is parsed on a
+/// thread with a [`BIG_STACK_BYTES`] stack, and a parse on the caller's stack stays
+/// within a budget or is redone there (see [`stack`]), so this depth is safe on a 2 MiB
+/// thread in unoptimised builds too (the `deep_nesting`, `nesting_beyond_the_limit` and
+/// `hostile_nesting` tests).
 const RECURSION_LIMIT: usize = 128;
 
 /// Validates generated SQL text for `kind` in `dialect`, expecting `param_count`
@@ -101,22 +104,9 @@ pub fn validate_sql(
     param_count: usize,
 ) -> Result<()> {
     check_size(sql)?;
-    let grammar = dialect.grammar(kind);
-    let target = dialect.rules().syntax();
-    let (tokens, deep) = lex(sql, kind, grammar, dialect)?;
-    let work = move || {
-        let mut stmt = parse_tokens(sql, kind, grammar, target, tokens)?;
-        let checked = allow::check(&mut stmt, sql, kind, dialect, param_count);
-        if deep {
-            teardown::teardown(stmt);
-        }
-        checked
-    };
-    if deep {
-        on_big_stack(work)
-    } else {
-        work()
-    }
+    on_parsed(sql, kind, dialect, |stmt| {
+        allow::check(stmt, sql, kind, dialect, param_count)
+    })?
 }
 
 /// Athena rejects query strings over 262,144 UTF-8 bytes.
@@ -135,30 +125,44 @@ pub(crate) fn check_size(sql: &str) -> Result<()> {
 }
 
 /// Parses `sql` as exactly one statement of `kind` for `dialect` (without the
-/// allow-list, size and placeholder checks) and hands the tree to `f`. Trees of text
-/// with very long operator chains are parsed, read and freed on a big stack.
+/// allow-list, size and placeholder checks) and hands the tree to `f`.
 pub(crate) fn with_parsed<R: Send>(
     sql: &str,
     kind: StatementKind,
     dialect: Dialect,
     f: impl FnOnce(&SqlStatement) -> R + Send,
 ) -> Result<R> {
+    on_parsed(sql, kind, dialect, |stmt| f(stmt))
+}
+
+/// Parses `sql` and hands the tree to `f`: on the caller's stack within a budget
+/// (see [`stack`]), or, for text with long operator chains (a tree as deep as the chain
+/// is long), text that nests deeply, and text the budget stopped, on a thread with
+/// [`BIG_STACK_BYTES`] where it is parsed, read and freed.
+fn on_parsed<R: Send>(
+    sql: &str,
+    kind: StatementKind,
+    dialect: Dialect,
+    f: impl FnOnce(&mut SqlStatement) -> R + Send,
+) -> Result<R> {
     let grammar = dialect.grammar(kind);
     let target = dialect.rules().syntax();
-    let (tokens, deep) = lex(sql, kind, grammar, dialect)?;
-    let work = move || {
-        let stmt = parse_tokens(sql, kind, grammar, target, tokens)?;
-        let out = f(&stmt);
-        if deep {
-            teardown::teardown(stmt);
+    let (mut tokens, deep) = lex(sql, kind, grammar, dialect)?;
+    if !deep {
+        match parse_tokens(sql, kind, grammar, target, tokens, Stack::Callers) {
+            Ok(mut stmt) => return Ok(f(&mut stmt)),
+            Err(Parsed::Failed(e)) => return Err(e),
+            // The parser consumed the tokens: lex again (rare: deep text is flagged
+            // by the pre-pass).
+            Err(Parsed::OverBudget) => tokens = lex(sql, kind, grammar, dialect)?.0,
         }
-        Ok(out)
-    };
-    if deep {
-        on_big_stack(work)
-    } else {
-        work()
     }
+    on_big_stack(move || {
+        let mut stmt = parse_tokens(sql, kind, grammar, target, tokens, Stack::Big)
+            .map_err(Parsed::into_error)?;
+        // Dropped here too: the drop glue recurses once per level of an operator chain.
+        Ok(f(&mut stmt))
+    })
 }
 
 /// Stack for parsing, checking and freeing statements whose operator chains are deep
@@ -168,7 +172,8 @@ const BIG_STACK_BYTES: usize = 256 << 20;
 /// Runs `f` on a helper thread with a [`BIG_STACK_BYTES`] stack (or inline if no
 /// thread can be started). sqlparser builds `a OR b OR …` left-deep without counting
 /// recursion, and the compiler's drop glue for such trees (also on sqlparser's own
-/// error paths) recurses once per operator.
+/// error paths) recurses once per operator; its parser recurses once per nesting
+/// level, up to [`RECURSION_LIMIT`].
 fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     let slot = std::sync::Mutex::new(Some(f));
     let take = || slot.lock().ok().and_then(|mut g| g.take());
@@ -195,7 +200,7 @@ fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// Tokenizes `sql` and runs the pre-pass; the flag says whether the text has operator
-/// chains long enough to need the big stack and [`teardown::teardown`].
+/// chains long enough, or nests deeply enough, to need the big stack.
 fn lex(
     sql: &str,
     kind: StatementKind,
@@ -218,16 +223,65 @@ fn lex(
     Ok((tokens, deep))
 }
 
-/// Parses the pre-passed tokens as exactly one statement.
+/// Which stack [`parse_tokens`] runs on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stack {
+    /// The caller's: the parse has a [`stack::PARSE_STACK_BUDGET`].
+    Callers,
+    /// [`on_big_stack`]'s: no budget.
+    Big,
+}
+
+/// Why [`parse_tokens`] returned no statement.
+enum Parsed {
+    /// The text is not exactly one statement of the grammar (or a hook refused it).
+    Failed(Error),
+    /// The parse went past its stack budget; its result, whatever it was, is void.
+    OverBudget,
+}
+
+impl Parsed {
+    fn into_error(self) -> Error {
+        match self {
+            Parsed::Failed(e) => e,
+            // Only a parse on the caller's stack has a budget.
+            Parsed::OverBudget => Error::new(
+                ErrorKind::Syntax,
+                format!("the statement nests deeper than the parser's limit of {RECURSION_LIMIT} levels"),
+            ),
+        }
+    }
+}
+
+/// Parses the pre-passed tokens as exactly one statement, on `stack`.
 fn parse_tokens(
     sql: &str,
     kind: StatementKind,
     grammar: Grammar,
     target: &dyn TargetSyntax,
     tokens: Vec<TokenWithSpan>,
-) -> Result<SqlStatement> {
+    stack: Stack,
+) -> std::result::Result<SqlStatement, Parsed> {
     let d: Box<dyn ParserDialect> = target.parser(grammar, kind);
-    let mut parser = Parser::new(d.as_ref())
+    if stack == Stack::Callers {
+        d.stack().start_here();
+    }
+    let parsed = parse_one(sql, grammar, target, d.as_ref(), tokens);
+    if d.stack().exceeded() {
+        return Err(Parsed::OverBudget);
+    }
+    parsed.map_err(Parsed::Failed)
+}
+
+/// The parse of [`parse_tokens`] with dialect `d`.
+fn parse_one(
+    sql: &str,
+    grammar: Grammar,
+    target: &dyn TargetSyntax,
+    d: &dyn ParserDialect,
+    tokens: Vec<TokenWithSpan>,
+) -> Result<SqlStatement> {
+    let mut parser = Parser::new(d)
         .with_recursion_limit(RECURSION_LIMIT)
         .with_tokens_with_locations(tokens);
     while parser.consume_token(&Token::SemiColon) {}

@@ -31,13 +31,24 @@ fn is_word(t: &Token, s: &str) -> bool {
     matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(s))
 }
 
-/// How many binary-operator tokens the text may have before the parsed tree is
-/// dropped with [`super::teardown`] (a left-deep chain is as deep as its operator
-/// count; well below this, the default drop is safe on a 2 MiB stack).
-const DEEP_OPERATOR_CHAIN: usize = 2_000;
+/// How many binary- or postfix-operator tokens the text may have before it is parsed,
+/// checked and dropped on the big stack (a left-deep chain is as deep as its operator
+/// count, and the parser builds it in a loop, without counting recursion; well below
+/// this, visiting and dropping the tree is safe on a 2 MiB stack).
+/// Measured in a debug build: checking and dropping a chain takes about 1.8 KiB of
+/// stack per link, so 250 links take about 450 KiB.
+const DEEP_OPERATOR_CHAIN: usize = 250;
 
-/// Runs the pass over `tokens` in place. Returns whether the text has enough binary
-/// operators that its tree should be dropped iteratively.
+/// How deeply brackets and `CASE … END` may nest before the text is parsed on the big
+/// stack right away. Each level is at least one level of parser recursion, 30 to 75 KiB
+/// of stack in an unoptimised build; deeper text would likely exceed the caller's-stack
+/// budget (`super::stack`) and be parsed twice. Bracketed table expressions
+/// (`FROM ((t))`), which no hook sees, nest only this deep on the caller's stack.
+pub(super) const DEEP_NESTING: usize = 5;
+
+/// Runs the pass over `tokens` in place. Returns whether the text has enough binary and
+/// postfix operators, or nests deeply enough, that it must be parsed, checked and
+/// dropped on the big stack.
 pub(super) fn run(
     tokens: &mut [TokenWithSpan],
     grammar: Grammar,
@@ -45,6 +56,8 @@ pub(super) fn run(
 ) -> Result<bool, PrepassError> {
     let n = tokens.len();
     let mut operators = 0usize;
+    let mut nesting = 0usize;
+    let mut max_nesting = 0usize;
     // Whether the previous significant token ends an operand (so `+`/`-` are binary).
     let mut after_operand = false;
     let mut i = 0;
@@ -60,24 +73,44 @@ pub(super) fn run(
                 i += 1;
                 continue;
             }
+            Token::LParen | Token::LBracket => {
+                nesting += 1;
+                max_nesting = max_nesting.max(nesting);
+            }
+            Token::RParen | Token::RBracket => nesting = nesting.saturating_sub(1),
+            Token::Word(w) if w.quote_style.is_none() && w.keyword == Keyword::CASE => {
+                nesting += 1;
+                max_nesting = max_nesting.max(nesting);
+            }
+            Token::Word(w) if w.quote_style.is_none() && w.keyword == Keyword::END => {
+                nesting = nesting.saturating_sub(1)
+            }
+            // Hive DDL types nest in angle brackets (`struct<a:array<int>>`).
+            Token::Lt if grammar == Grammar::HiveDdl => {
+                nesting += 1;
+                max_nesting = max_nesting.max(nesting);
+            }
+            Token::Gt if grammar == Grammar::HiveDdl => nesting = nesting.saturating_sub(1),
+            Token::ShiftRight if grammar == Grammar::HiveDdl => nesting = nesting.saturating_sub(2),
             Token::Word(w) if matches!(w.keyword, Keyword::AND | Keyword::OR) => operators += 1,
+            // Postfix and infix words (`x IS NULL IS NULL …`, `a LIKE b LIKE c …`) build
+            // left-deep chains the same way.
+            Token::Word(w) if after_operand && w.quote_style.is_none() && chains(w.keyword) => {
+                operators += 1
+            }
             // `-5` in a VALUES row is a sign, not a chain link.
             Token::Plus | Token::Minus if !after_operand => {}
-            Token::Plus
-            | Token::Minus
-            | Token::Mul
-            | Token::Div
-            | Token::Mod
-            | Token::Eq
-            | Token::Neq
-            | Token::Lt
-            | Token::Gt
-            | Token::LtEq
-            | Token::GtEq
-            | Token::StringConcat
-            | Token::Ampersand
-            | Token::Pipe
-            | Token::Caret => operators += 1,
+            // Separators and brackets; `.` joins the parts of one name.
+            Token::Comma
+            | Token::Period
+            | Token::SemiColon
+            | Token::Word(_)
+            | Token::Number(..)
+            | Token::SingleQuotedString(_)
+            | Token::EOF => {}
+            // Any other symbol after an operand is a binary or postfix operator (`+`,
+            // `=`, `||`, `::`, `->`, …): one more link of a left-deep chain.
+            _ if after_operand => operators += 1,
             _ => {}
         }
         after_operand = match &tokens[i].token {
@@ -155,7 +188,29 @@ pub(super) fn run(
         }
         i += 1;
     }
-    Ok(operators > DEEP_OPERATOR_CHAIN)
+    Ok(operators > DEEP_OPERATOR_CHAIN || max_nesting > DEEP_NESTING)
+}
+
+/// Keywords that join an operand to what follows it in a chain the parser builds in a
+/// loop (`a IS NULL`, `a NOT IN (…)`, `a IN (…)`, `a LIKE b`, `a BETWEEN b AND c`, `a COLLATE c`,
+/// `a AT TIME ZONE z`, `a DIV b`, `a XOR b`).
+fn chains(k: Keyword) -> bool {
+    matches!(
+        k,
+        Keyword::IS
+            | Keyword::NOT
+            | Keyword::IN
+            | Keyword::LIKE
+            | Keyword::ILIKE
+            | Keyword::RLIKE
+            | Keyword::REGEXP
+            | Keyword::SIMILAR
+            | Keyword::BETWEEN
+            | Keyword::COLLATE
+            | Keyword::AT
+            | Keyword::DIV
+            | Keyword::XOR
+    )
 }
 
 fn comment(prefix: &str, location: Location) -> PrepassError {

@@ -44,6 +44,7 @@ pub(crate) fn validate_insert_values(sql: &str, rows_at: usize, dialect: Dialect
         sql: sql.as_bytes(),
         at: rows_at,
         grammar,
+        depth: 0,
     };
     let fail = |e: Refused| Err(e.into_error(sql, grammar));
     if !sql.is_char_boundary(rows_at) || rows_at > sql.len() {
@@ -129,6 +130,8 @@ struct Reader<'a> {
     sql: &'a [u8],
     at: usize,
     grammar: Grammar,
+    /// How many values enclose the one being read (ARRAY, MAP, ROW, CAST).
+    depth: usize,
 }
 
 impl Reader<'_> {
@@ -219,8 +222,19 @@ impl Reader<'_> {
         }
     }
 
-    /// One value.
+    /// One value, nested at most as deep as sqlparser reads the first row (the
+    /// recognizer recurses once per level, and a row is up to 256 KiB long).
     fn value(&mut self) -> Read<()> {
+        if self.depth >= super::RECURSION_LIMIT {
+            return self.refuse("values nested less deeply (the parser's recursion limit)");
+        }
+        self.depth += 1;
+        let read = self.one_value();
+        self.depth -= 1;
+        read
+    }
+
+    fn one_value(&mut self) -> Read<()> {
         match self.peek() {
             Some(b'\'') => self.string(),
             Some(b'-' | b'0'..=b'9') => self.number(),

@@ -22,6 +22,7 @@ use crate::validate::allow::{
     check_drop_staging, object_span, staging_shape, wrong_kind, Ctx, Exempt,
 };
 use crate::validate::hooks::{self, Hooks, Refusals};
+use crate::validate::stack::StackBudget;
 
 /// Athena's allow-list part.
 pub(crate) struct AthenaSyntax;
@@ -32,6 +33,7 @@ impl TargetSyntax for AthenaSyntax {
             ddl: grammar == Grammar::HiveDdl,
             staging: kind == StatementKind::CreateStagingTable,
             refusals: Refusals::default(),
+            stack: StackBudget::default(),
         })
     }
 
@@ -204,11 +206,16 @@ pub(crate) struct AthenaDialect {
     /// Parsing a staged load's `CREATE EXTERNAL TABLE` (refused for every other kind).
     staging: bool,
     refusals: Refusals,
+    stack: StackBudget,
 }
 
 impl ParserDialect for AthenaDialect {
     fn refusals(&self) -> &Refusals {
         &self.refusals
+    }
+
+    fn stack(&self) -> &StackBudget {
+        &self.stack
     }
 }
 
@@ -246,6 +253,9 @@ impl SqlDialect for AthenaDialect {
 
     /// Literals and plain names without sqlparser's speculative data-type parse.
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        if let Err(e) = self.stack.check() {
+            return Some(Err(e));
+        }
         crate::validate::prefix::literal_or_name(self, parser)
     }
 
@@ -354,6 +364,9 @@ impl SqlDialect for AthenaDialect {
     }
 
     fn parse_data_type(&self, parser: &mut Parser) -> Option<Result<DataType, ParserError>> {
+        if let Err(e) = self.stack.check() {
+            return Some(Err(e));
+        }
         if self.ddl {
             None
         } else {

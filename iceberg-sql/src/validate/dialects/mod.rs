@@ -21,14 +21,19 @@ use sqlparser::dialect::Dialect as SqlDialect;
 
 use super::allow::{Ctx, Exempt};
 use super::hooks::Refusals;
+use super::stack::StackBudget;
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
 
-/// A sqlparser dialect whose hooks leave their refusals in a slot of their own.
+/// A sqlparser dialect whose hooks leave their refusals in a slot of their own and
+/// check the parse's stack budget at every expression and data type.
 pub(crate) trait ParserDialect: SqlDialect {
     /// The slot this parser's hooks leave a refusal in.
     fn refusals(&self) -> &Refusals;
+
+    /// The stack budget of this parse.
+    fn stack(&self) -> &StackBudget;
 }
 
 /// The validator's part of one target.

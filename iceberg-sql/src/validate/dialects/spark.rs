@@ -5,7 +5,7 @@
 //! `DROP DATABASE … CASCADE`.
 
 use sqlparser::ast::{
-    CreateTable, CreateTableOptions, Expr, FunctionArg, FunctionArguments, HiveIOFormat,
+    CreateTable, CreateTableOptions, DataType, Expr, FunctionArg, FunctionArguments, HiveIOFormat,
     ObjectType, ShowStatementFilter, Spanned, Statement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
@@ -21,6 +21,7 @@ use crate::validate::allow::{
     check_drop_staging, object_span, staging_shape, wrong_kind, Ctx, Exempt,
 };
 use crate::validate::hooks::{self, Hooks, Refusals};
+use crate::validate::stack::StackBudget;
 
 /// Spark's allow-list part.
 pub(crate) struct SparkSyntax;
@@ -30,6 +31,7 @@ impl TargetSyntax for SparkSyntax {
         Box::new(SparkDialect {
             staging: kind == StatementKind::CreateStagingTable,
             refusals: Refusals::default(),
+            stack: StackBudget::default(),
         })
     }
 
@@ -162,11 +164,16 @@ pub(crate) struct SparkDialect {
     /// Parsing a staged load's `CREATE TEMPORARY VIEW … USING parquet`.
     staging: bool,
     refusals: Refusals,
+    stack: StackBudget,
 }
 
 impl ParserDialect for SparkDialect {
     fn refusals(&self) -> &Refusals {
         &self.refusals
+    }
+
+    fn stack(&self) -> &StackBudget {
+        &self.stack
     }
 }
 
@@ -181,8 +188,16 @@ impl SqlDialect for SparkDialect {
             || !keywords::RESERVED_FOR_TABLE_FACTOR.contains(kw)
     }
 
+    /// sqlparser's own type parse, within the stack budget.
+    fn parse_data_type(&self, _parser: &mut Parser) -> Option<Result<DataType, ParserError>> {
+        self.stack.check().err().map(Err)
+    }
+
     /// Literals and plain names without sqlparser's speculative data-type parse.
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        if let Err(e) = self.stack.check() {
+            return Some(Err(e));
+        }
         crate::validate::prefix::literal_or_name(self, parser)
     }
 

@@ -40,6 +40,7 @@ use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::allow::{object_span, wrong_kind, Ctx, Exempt};
 use crate::validate::hooks::{self, here, kw, word_is, Hooks, Refusals};
+use crate::validate::stack::StackBudget;
 
 /// Trino's allow-list part.
 pub(crate) struct TrinoSyntax;
@@ -153,15 +154,25 @@ impl TargetSyntax for TrinoSyntax {
 #[derive(Debug, Default)]
 pub(crate) struct TrinoDialect {
     refusals: Refusals,
+    stack: StackBudget,
 }
 
 impl ParserDialect for TrinoDialect {
     fn refusals(&self) -> &Refusals {
         &self.refusals
     }
+
+    fn stack(&self) -> &StackBudget {
+        &self.stack
+    }
 }
 
 impl SqlDialect for TrinoDialect {
+    /// sqlparser's own expression parse, within the stack budget.
+    fn parse_prefix(&self, _parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        self.stack.check().err().map(Err)
+    }
+
     fn is_identifier_start(&self, ch: char) -> bool {
         ch.is_ascii_alphabetic() || ch == '_'
     }
@@ -245,6 +256,9 @@ impl SqlDialect for TrinoDialect {
     }
 
     fn parse_data_type(&self, parser: &mut Parser) -> Option<Result<DataType, ParserError>> {
+        if let Err(e) = self.stack.check() {
+            return Some(Err(e));
+        }
         hooks::trino_paren_type(parser)
     }
 }

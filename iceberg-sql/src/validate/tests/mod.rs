@@ -334,9 +334,8 @@ fn spark_accepts_both_time_travel_spellings() {
 #[test]
 fn long_operator_chains_are_dropped_without_overflow() {
     // 30,000 chained ORs: a tree that deep overflows the default drop glue on a 2 MiB
-    // test thread (in unoptimised builds); `teardown` frees it iteratively. (The
-    // longest chain that fits in 256 KiB, ~52,000, passes too but takes seconds to
-    // visit in an unoptimised build.)
+    // test thread (in unoptimised builds); it is parsed, checked and dropped on the
+    // big stack. (The longest chains that fit in 256 KiB have their own test.)
     let ors = vec!["a"; 30_000].join(" OR ");
     let sql = format!("SELECT * FROM db.t WHERE {ors}");
     assert!(sql.len() <= MAX_QUERY_BYTES);
@@ -425,4 +424,176 @@ fn a_refusal_counts_only_for_the_error_it_raised() {
     assert_eq!(r.message, "not here");
     assert_eq!((r.location.line, r.location.column), (1, 8));
     assert!(refusals.take_for(&refused).is_none(), "taken once");
+}
+
+/// Runs `f` on a thread with a 2 MiB stack (Rust's default for spawned threads), as a
+/// caller's thread might be, whatever `RUST_MIN_STACK` the test harness has.
+fn on_2_mib_thread(f: impl FnOnce() + Send) {
+    std::thread::scope(|s| {
+        let t = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn_scoped(s, f)
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let Err(p) = t.join() {
+            std::panic::resume_unwind(p);
+        }
+    });
+}
+
+#[test]
+fn hostile_nesting_is_an_error_not_a_crash() {
+    let n = |s: &str, k: usize| s.repeat(k);
+    let athena = [
+        // Parentheses, nested arrays, CASE, prefix operators and nested types: each
+        // level is one parser recursion, far past the limit.
+        format!("SELECT {}1{}", n("(", 100_000), n(")", 100_000)),
+        format!("SELECT {}1{}", n("ARRAY[", 10_000), n("]", 10_000)),
+        format!(
+            "SELECT {}1{}",
+            n("CASE WHEN a THEN ", 10_000),
+            n(" END", 10_000)
+        ),
+        format!("SELECT {}a", n("NOT ", 50_000)),
+        format!("SELECT {}1", n("- ", 100_000)),
+        format!(
+            "SELECT CAST(x AS {}integer{})",
+            n("row(a ", 20_000),
+            n(")", 20_000)
+        ),
+        format!(
+            "SELECT * FROM {}db.t{}",
+            n("(SELECT * FROM ", 10_000),
+            n(")", 10_000)
+        ),
+        format!("SELECT transform(a, {}1)", n("x -> ", 40_000)),
+    ];
+    let ddl = format!(
+        "CREATE TABLE db.t (c {}int{}) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+        n("struct<a:", 20_000),
+        n(">", 20_000)
+    );
+    let spark = format!(
+        "SELECT {}1{}",
+        n("named_struct('a', ", 10_000),
+        n(")", 10_000)
+    );
+    on_2_mib_thread(|| {
+        for sql in &athena {
+            assert!(sql.len() <= MAX_QUERY_BYTES, "{}", &sql[..40]);
+            let e = err(sql, StatementKind::Select, Dialect::Athena);
+            assert_eq!(e.kind(), ErrorKind::Syntax, "{}: {e}", &sql[..40]);
+            assert!(inspect(sql, StatementKind::Select, Dialect::Athena).is_err());
+        }
+        let e = err(&ddl, StatementKind::CreateTable, Dialect::Athena);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
+        let e = err(&spark, StatementKind::Select, Dialect::Spark);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
+    });
+}
+
+#[test]
+fn the_longest_chains_that_fit_the_size_limit_are_checked_without_overflow() {
+    let sums = format!("SELECT 1{}", "+1".repeat((MAX_QUERY_BYTES - 10) / 2));
+    let nulls = format!("SELECT a{}", " IS NULL".repeat((MAX_QUERY_BYTES - 10) / 8));
+    on_2_mib_thread(|| {
+        ok(&sums, StatementKind::Select, Dialect::Athena);
+        ok(&nulls, StatementKind::Select, Dialect::Athena);
+    });
+}
+
+#[test]
+fn long_postfix_chains_are_checked_and_dropped_without_overflow() {
+    // `IS NULL`, `::` and `COLLATE` chains are built in a loop, like `OR` chains: the
+    // tree is as deep as the chain is long.
+    let is_null = format!("SELECT a{}", " IS NULL".repeat(30_000));
+    let casts = format!("SELECT a{}", "::int".repeat(40_000));
+    on_2_mib_thread(|| {
+        ok(&is_null, StatementKind::Select, Dialect::Athena);
+        let e = err(&casts, StatementKind::Select, Dialect::Athena);
+        assert_eq!(e.kind(), ErrorKind::DisallowedSyntax, "{e}");
+        assert!(e.message().contains("`::` cast"), "{e}");
+    });
+}
+
+#[test]
+fn nesting_the_prepass_keeps_on_the_callers_stack_parses_within_the_budget() {
+    // Text at the pre-pass's nesting bound is not flagged and parses on the caller's
+    // stack within its budget (no second parse); one level more is flagged.
+    let d = prepass::DEEP_NESTING;
+    let texts = [
+        format!("SELECT {}1{}", "(".repeat(d), ")".repeat(d)),
+        format!(
+            "SELECT {}1{}",
+            "CASE WHEN a THEN ".repeat(d),
+            " END".repeat(d)
+        ),
+        format!("SELECT {}1{}", "ARRAY[".repeat(d), "]".repeat(d)),
+        format!(
+            "SELECT * FROM db.t WHERE {}NOT a = 1{}",
+            "(".repeat(d),
+            ")".repeat(d)
+        ),
+        // Nesting 4, and one more `(`.
+        format!("SELECT ({})", nested_trino_row(2)),
+    ];
+    on_2_mib_thread(|| {
+        for sql in &texts {
+            let grammar = Dialect::Athena.grammar(StatementKind::Select);
+            let target = Dialect::Athena.rules().syntax();
+            let (tokens, deep) = lex(sql, StatementKind::Select, grammar, Dialect::Athena)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(!deep, "{sql}");
+            let parsed = parse_tokens(
+                sql,
+                StatementKind::Select,
+                grammar,
+                target,
+                tokens,
+                Stack::Callers,
+            );
+            assert!(parsed.is_ok(), "{sql}");
+            ok(sql, StatementKind::Select, Dialect::Athena);
+            let deeper = format!("SELECT ({})", &sql["SELECT ".len()..]);
+            let (_, deep) = lex(&deeper, StatementKind::Select, grammar, Dialect::Athena)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(deep, "{deeper}");
+        }
+    });
+}
+
+#[test]
+fn a_parse_over_its_stack_budget_is_void_and_redone_on_the_big_stack() {
+    // 30 levels of `NOT (`: not flagged by the pre-pass's bracket count, yet beyond
+    // the caller's-stack budget in an unoptimised build. The parse on the big stack
+    // reads `NOT` as the operator; a budget failure inside one of sqlparser's
+    // speculative branches must not leave a different tree (`NOT(…)` as a function).
+    let sql = format!(
+        "SELECT * FROM db.t WHERE {}a = 1{}",
+        "NOT (".repeat(3),
+        ")".repeat(3)
+    );
+    let stmt = parse_statement(&sql, StatementKind::Select, Dialect::Athena)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!format!("{stmt:?}").contains("Function"), "{stmt:?}");
+    let grammar = Dialect::Athena.grammar(StatementKind::Select);
+    let target = Dialect::Athena.rules().syntax();
+    let deep_not = format!("SELECT {}a", "NOT ".repeat(120));
+    on_2_mib_thread(|| {
+        let (tokens, deep) = lex(&deep_not, StatementKind::Select, grammar, Dialect::Athena)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(!deep);
+        let parsed = parse_tokens(
+            &deep_not,
+            StatementKind::Select,
+            grammar,
+            target,
+            tokens,
+            Stack::Callers,
+        );
+        assert!(matches!(parsed, Err(Parsed::OverBudget)));
+        ok(&deep_not, StatementKind::Select, Dialect::Athena);
+        let stmt = parse_statement(&deep_not, StatementKind::Select, Dialect::Athena)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(format!("{stmt:?}").matches("op: Not").count(), 120);
+    });
 }

@@ -256,3 +256,33 @@ fn refusals_point_at_the_row() {
     let e = recognizer(sql, sql.find("(1)").unwrap(), Dialect::Athena).unwrap_err();
     assert!(e.message().contains("another number of values"), "{e}");
 }
+
+#[test]
+fn deeply_nested_rows_after_the_first_are_an_error_not_a_crash() {
+    // Only the first row goes through sqlparser (and its recursion limit); the
+    // recognizer reads the others and stops at the same depth.
+    let head = "INSERT INTO db.t (a) VALUES ";
+    let first = "(ARRAY[1])";
+    for (dialect, open, close) in [
+        (Dialect::Athena, "ARRAY[", "]"),
+        (Dialect::Spark, "array(", ")"),
+    ] {
+        let first = if dialect == Dialect::Spark {
+            "(array(1))"
+        } else {
+            first
+        };
+        let deep = format!("({}1{})", open.repeat(30_000), close.repeat(30_000));
+        let sql = format!("{head}{first}, {deep}");
+        assert!(sql.len() <= crate::statement::MAX_QUERY_BYTES);
+        super::on_2_mib_thread(|| {
+            let e = recognizer(&sql, head.len(), dialect).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
+            assert!(e.message().contains("nested less deeply"), "{e}");
+        });
+        // 100 levels pass.
+        let fine = format!("({}1{})", open.repeat(100), close.repeat(100));
+        recognizer(&format!("{head}{first}, {fine}"), head.len(), dialect)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -1,0 +1,68 @@
+//! How much of the caller's stack a parse may use.
+//!
+//! sqlparser parses by recursive descent, and in an unoptimised build each level of
+//! nesting (`(`, `CASE`, `ARRAY[`, `CAST(ROW(`) takes 30 to 75 KiB of stack (measured:
+//! 12 levels of nested `CAST(ROW(…) AS row(…))` need 2 MiB). We do not grow the stack
+//! on demand (sqlparser's `recursive-protection` does, through `stacker` and its C build
+//! script, at a large compile-time cost). Instead:
+//!
+//! * text that nests deeply or has long operator chains is parsed on a thread with a
+//!   big stack from the start (the pre-pass decides, see `prepass`);
+//! * everything else is parsed on the caller's stack with a [`StackBudget`]: the
+//!   dialects' hooks, which sqlparser calls at every expression and data type, fail the
+//!   parse once it has gone [`PARSE_STACK_BUDGET`] bytes below where it started, and the
+//!   failure is sticky, so no speculative branch of the parser can recover from it and
+//!   return a different tree. The text is then parsed again on the big stack, without a
+//!   budget, to the same recursion limit: the budget costs time, never a verdict.
+
+use std::cell::Cell;
+
+use sqlparser::parser::ParserError;
+
+/// How far below its start a parse on the caller's stack may go: a quarter of the 2 MiB
+/// Rust gives a spawned thread, leaving room for the check and drop of the tree (at most
+/// about 1.8 KiB per level) and for what the caller already uses.
+pub(super) const PARSE_STACK_BUDGET: usize = 640 << 10;
+
+/// The stack budget of one parse. Inactive (no limit) unless [`StackBudget::start_here`]
+/// was called.
+#[derive(Debug, Default)]
+pub(crate) struct StackBudget {
+    /// Where the parse started; `None` on the big stack.
+    start: Cell<Option<usize>>,
+    /// Set once the parse went past the budget; stays set.
+    exceeded: Cell<bool>,
+}
+
+impl StackBudget {
+    /// Measures from the caller's current stack position.
+    pub(super) fn start_here(&self) {
+        self.start.set(Some(stack_position()));
+    }
+
+    /// Whether the parse went past the budget at any point (its result is then void).
+    pub(super) fn exceeded(&self) -> bool {
+        self.exceeded.get()
+    }
+
+    /// Fails once the stack is [`PARSE_STACK_BUDGET`] bytes past where the parse
+    /// started, and every time after that.
+    pub(crate) fn check(&self) -> Result<(), ParserError> {
+        let Some(start) = self.start.get() else {
+            return Ok(());
+        };
+        if self.exceeded.get() || start.abs_diff(stack_position()) > PARSE_STACK_BUDGET {
+            self.exceeded.set(true);
+            return Err(ParserError::RecursionLimitExceeded);
+        }
+        Ok(())
+    }
+}
+
+/// An address on the current stack frame (stacks grow down on every platform Rust
+/// supports well, but only the distance is used).
+#[inline(never)]
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
