@@ -1,9 +1,7 @@
 //! `INSERT INTO ... VALUES` from typed rows, in one statement or in batches that each
 //! fit Athena's query size limit (and, optionally, a partition budget).
 
-use std::collections::HashMap;
-
-use super::partition::{KeyMaker, PartitionKey};
+use super::partition::{KeyMaker, KeyMap, PartitionKey};
 use super::{context, write_row};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -150,17 +148,6 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         Ok(head.as_str().to_string())
     }
 
-    /// How many partitions the rows fall into; `None` for an unpartitioned table.
-    fn partition_count(&self) -> Result<Option<usize>> {
-        let Some(mut numbers) = PartitionNumbers::new(T::table_def())? else {
-            return Ok(None);
-        };
-        for (r, row) in self.rows.iter().enumerate() {
-            numbers.number(r, &row.to_values())?;
-        }
-        Ok(Some(numbers.count()))
-    }
-
     /// The rows grouped by partition for [`BatchIter`], holding 4 bytes per row at the
     /// peak: a first pass numbers the partitions and counts their rows, a second
     /// computes each row's key again and places the row (a stable counting sort
@@ -253,15 +240,13 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         if self.rows.is_empty() {
             return Err(Self::empty_error());
         }
-        if let Some(n) = self.partition_limit(dialect) {
-            if let Some(count) = self.partition_count()?.filter(|c| *c > n) {
-                return Err(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!("the rows fall into {count} partitions; the limit is {n} per statement"),
-                )
-                .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
-            }
-        }
+        let limit = self.partition_limit(dialect);
+        // Partitions are counted from the values each row is rendered from (one
+        // `to_values()` per row).
+        let mut numbers = match limit {
+            Some(_) => PartitionNumbers::new(T::table_def())?,
+            None => None,
+        };
         let header = self.header(dialect)?;
         let mut w = SqlWriter::with_capacity(
             StatementKind::Insert,
@@ -273,8 +258,23 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             &mut w,
             self.rows.iter().enumerate(),
             ROW_SEPARATOR,
-            |w, (r, row)| write_row(w, T::table_def(), &row.to_values(), ("row", r)),
+            |w, (r, row)| {
+                let values = row.to_values();
+                if let Some(n) = &mut numbers {
+                    n.number(r, &values)?;
+                }
+                write_row(w, T::table_def(), &values, ("row", r))
+            },
         )?;
+        if let (Some(n), Some(count)) = (limit, numbers.map(|p| p.count())) {
+            if count > n {
+                return Err(Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!("the rows fall into {count} partitions; the limit is {n} per statement"),
+                )
+                .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
+            }
+        }
         if w.len() > self.max_bytes {
             return Err(Error::new(
                 ErrorKind::QueryTooLong,
@@ -423,7 +423,9 @@ impl Rendered {
 /// Numbers rows' partitions in order of first appearance.
 struct PartitionNumbers {
     keys: KeyMaker,
-    numbers: HashMap<PartitionKey, u32>,
+    numbers: KeyMap<u32>,
+    /// The current row's key (one buffer for every row).
+    key: PartitionKey,
 }
 
 impl PartitionNumbers {
@@ -432,18 +434,23 @@ impl PartitionNumbers {
         let keys = KeyMaker::new(def)?;
         Ok((!keys.is_empty()).then(|| PartitionNumbers {
             keys,
-            numbers: HashMap::new(),
+            numbers: KeyMap::default(),
+            key: Vec::new(),
         }))
     }
 
     /// The number of row `r`'s partition, given its values.
     fn number(&mut self, r: usize, values: &[Value]) -> Result<u32> {
-        let key = self
-            .keys
-            .key(values)
+        self.keys
+            .key_into(values, &mut self.key)
             .map_err(|e| context(e, format_args!("row {r}")))?;
-        let next = self.numbers.len() as u32;
-        Ok(*self.numbers.entry(key).or_insert(next))
+        // Looked up by slice: the key is copied only for a partition not seen before.
+        if let Some(&n) = self.numbers.get(self.key.as_slice()) {
+            return Ok(n);
+        }
+        let n = self.numbers.len() as u32;
+        self.numbers.insert(self.key.clone(), n);
+        Ok(n)
     }
 
     /// How many partitions were numbered.
