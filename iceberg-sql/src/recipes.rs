@@ -184,7 +184,7 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                 })
                 .collect()
         };
-        let checked = rules.check_assignments(&scope, AssignIn::Insert, &pairs)?;
+        let checked = rules.check_assignments(&scope, AssignIn::Insert, pairs)?;
         if !projected.is_empty() {
             for (p, c) in projected.iter_mut().zip(checked) {
                 p.set_value(c);

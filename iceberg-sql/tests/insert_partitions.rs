@@ -179,3 +179,36 @@ fn the_iterator_yields_the_same_batches() {
     assert!(it.next().unwrap().is_err());
     assert!(it.next().is_none());
 }
+
+/// A record whose `to_values()` moves it to another partition on every call.
+struct Drifting {
+    calls: std::cell::Cell<i64>,
+}
+
+impl IcebergTable for Drifting {
+    fn table_def() -> &'static TableDef {
+        static DEF: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+        DEF.get_or_init(|| {
+            TableDef::builder("analytics", "drifting")
+                .column(Column::new("k", IcebergType::Long))
+                .partition(PartitionField::identity("k"))
+                .build()
+                .unwrap()
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        let n = self.calls.get();
+        self.calls.set(n + 1);
+        vec![Value::Long(n)]
+    }
+}
+
+#[test]
+fn streaming_refuses_rows_whose_partition_changes_between_calls() {
+    // The streamed grouping computes each key twice (count, then place); a row that
+    // answers differently is refused, never placed twice or dropped.
+    let rows = [Drifting { calls: 0.into() }, Drifting { calls: 0.into() }];
+    let err = Drifting::insert(&rows).batch_iter().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidPartition);
+    assert!(err.message().contains("row 0"), "{err}");
+}

@@ -62,6 +62,11 @@ pub(super) fn type_of(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
 }
 
 fn expect_boolean(ty: &EngineType, what: &str) -> Result<()> {
+    expect_boolean_of(ty, &what)
+}
+
+/// As [`expect_boolean`], with `what` formatted only for the error.
+fn expect_boolean_of(ty: &EngineType, what: &dyn std::fmt::Display) -> Result<()> {
     match ty {
         EngineType::Boolean | EngineType::Unknown => Ok(()),
         other => Err(mismatch(format!(
@@ -333,8 +338,9 @@ fn binary_type(
     };
     match op {
         B::And | B::Or => {
-            expect_boolean(l, &format!("the left operand of {}", operator_symbol(op)))?;
-            expect_boolean(r, &format!("the right operand of {}", operator_symbol(op)))?;
+            let symbol = operator_symbol(op);
+            expect_boolean_of(l, &format_args!("the left operand of {symbol}"))?;
+            expect_boolean_of(r, &format_args!("the right operand of {symbol}"))?;
             Ok(EngineType::Boolean)
         }
         B::Eq | B::NotEq | B::IsDistinctFrom | B::IsNotDistinctFrom => {
@@ -450,14 +456,14 @@ enum Problem {
 pub(super) fn check_assignments(
     scope: &TypeScope<'_>,
     into: AssignIn,
-    pairs: &[(&Column, Written)],
+    pairs: Vec<(&Column, Written)>,
 ) -> Result<Vec<Checked>> {
     let mut out = Vec::with_capacity(pairs.len());
     let mut table_types = Vec::with_capacity(pairs.len());
     let mut value_types = Vec::with_capacity(pairs.len());
     let mut problems = Vec::new();
     for (column, value) in pairs {
-        let (written, vt) = typed(scope, value.clone())?;
+        let (written, vt) = typed(scope, value)?;
         let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
         audit::check("assignment", || format!("{} {ct} <- {vt}", column.name));
         let outcome = assignment(&vt, &ct);
@@ -551,7 +557,7 @@ pub(super) fn check_assignments(
 fn typed(scope: &TypeScope<'_>, written: Written) -> Result<(Written, EngineType)> {
     Ok(match written {
         Written::Expr(e) => {
-            let e = super::typing::normalize(scope, &e);
+            let e = super::typing::normalized(scope, e);
             let ty = type_of(scope, &e)?;
             (Written::Expr(e), ty)
         }

@@ -262,7 +262,7 @@ pub(crate) trait DialectRules: Sync {
         &self,
         scope: &TypeScope<'_>,
         into: AssignIn,
-        pairs: &[(&Column, Written)],
+        pairs: Vec<(&Column, Written)>,
     ) -> Result<Vec<Checked>> {
         athena_types::check_assignments(scope, into, pairs)
     }

@@ -80,13 +80,13 @@ impl DialectRules for Spark {
         &self,
         scope: &TypeScope<'_>,
         _into: AssignIn,
-        pairs: &[(&Column, Written)],
+        pairs: Vec<(&Column, Written)>,
     ) -> Result<Vec<Checked>> {
         Ok(pairs
-            .iter()
+            .into_iter()
             .map(|(_, v)| match v {
-                Written::Expr(e) => as_is(scope, e),
-                column => Checked::plain(column.clone(), None),
+                Written::Expr(e) => as_is(scope, &e),
+                column => Checked::plain(column, None),
             })
             .collect())
     }

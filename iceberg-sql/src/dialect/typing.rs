@@ -213,9 +213,13 @@ pub(crate) fn write_engine_type(w: &mut SqlWriter, ty: &EngineType) {
 /// UTC wall clock) becomes a `timestamptz` literal of the same instant, so that the
 /// comparison does not depend on the session time zone.
 pub(crate) fn normalize(scope: &TypeScope<'_>, expr: &Expr) -> Expr {
-    let mut e = expr.clone();
-    normalize_in_place(scope, &mut e);
-    e
+    normalized(scope, expr.clone())
+}
+
+/// As [`normalize`], of an expression the caller gives up (no copy).
+pub(crate) fn normalized(scope: &TypeScope<'_>, mut expr: Expr) -> Expr {
+    normalize_in_place(scope, &mut expr);
+    expr
 }
 
 fn normalize_in_place(scope: &TypeScope<'_>, e: &mut Expr) {

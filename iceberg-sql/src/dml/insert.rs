@@ -1,9 +1,7 @@
 //! `INSERT INTO ... VALUES` from typed rows, in one statement or in batches that each
 //! fit Athena's query size limit (and, optionally, a partition budget).
 
-use std::collections::HashMap;
-
-use super::partition::{KeyMaker, PartitionKey};
+use super::partition::{KeyMaker, KeyMap, PartitionKey};
 use super::{context, write_row};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -150,26 +148,64 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         Ok(head.as_str().to_string())
     }
 
-    /// Each row's partition, numbered in order of first appearance, and how many there
-    /// are; `None` for an unpartitioned table.
-    fn partition_numbers(&self) -> Result<Option<(Vec<u32>, usize)>> {
-        let Some(mut numbers) = PartitionNumbers::new(T::table_def(), self.rows.len())? else {
+    /// The rows grouped by partition for [`BatchIter`], holding 4 bytes per row at the
+    /// peak: a first pass numbers the partitions and counts their rows, a second
+    /// computes each row's key again and places the row (a stable counting sort
+    /// without a per-row partition number); `None` for an unpartitioned table.
+    fn grouped_order(&self) -> Result<Option<PackingOrder>> {
+        let Some(mut numbers) = PartitionNumbers::new(T::table_def())? else {
             return Ok(None);
         };
+        let mut sizes: Vec<u32> = Vec::new();
         for (r, row) in self.rows.iter().enumerate() {
-            numbers.add(r, &row.to_values())?;
+            let p = numbers.number(r, &row.to_values())? as usize;
+            if p == sizes.len() {
+                sizes.push(0);
+            }
+            sizes[p] += 1;
         }
-        Ok(Some(numbers.finish()))
+        let mut next = Vec::with_capacity(sizes.len());
+        let mut at = 0u32;
+        for size in &sizes {
+            next.push(at);
+            at += size;
+        }
+        let starts = next.clone();
+        let mut order = vec![0u32; self.rows.len()];
+        for (r, row) in self.rows.iter().enumerate() {
+            let p = numbers.number(r, &row.to_values())? as usize;
+            let end = starts.get(p + 1).copied().unwrap_or(at);
+            // Only a `to_values()` that answers differently the second time can land
+            // here: refuse rather than lose or repeat a row.
+            if p >= sizes.len() || next[p] >= end {
+                return Err(Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!("row {r}: its partition changed between two calls of `to_values()`"),
+                )
+                .with_hint("make `IcebergTable::to_values` return the same values on every call"));
+            }
+            order[next[p] as usize] = r as u32;
+            next[p] += 1;
+        }
+        Ok(Some(PackingOrder {
+            rows: order,
+            starts,
+        }))
     }
 
     /// Every row rendered once, back to back, with its partition number when
     /// `partitioned` (one `to_values()` per row for both).
     fn rendered(&self, dialect: Dialect, partitioned: bool) -> Result<Rendered> {
         let mut numbers = if partitioned {
-            PartitionNumbers::new(T::table_def(), self.rows.len())?
+            PartitionNumbers::new(T::table_def())?
         } else {
             None
         };
+        let mut of_row = Vec::with_capacity(if numbers.is_some() {
+            self.rows.len()
+        } else {
+            0
+        });
         let mut text =
             SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
         let mut ends = Vec::with_capacity(self.rows.len());
@@ -178,13 +214,13 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             write_row(&mut text, T::table_def(), &values, ("row", r))?;
             ends.push(text.len());
             if let Some(n) = &mut numbers {
-                n.add(r, &values)?;
+                of_row.push(n.number(r, &values)?);
             }
         }
         Ok(Rendered {
             text,
             ends,
-            partitions: numbers.map(PartitionNumbers::finish),
+            order: numbers.map(|n| packing_order(&of_row, n.count())),
         })
     }
 
@@ -204,15 +240,13 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         if self.rows.is_empty() {
             return Err(Self::empty_error());
         }
-        if let Some(n) = self.partition_limit(dialect) {
-            if let Some((_, count)) = self.partition_numbers()?.filter(|(_, c)| *c > n) {
-                return Err(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!("the rows fall into {count} partitions; the limit is {n} per statement"),
-                )
-                .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
-            }
-        }
+        let limit = self.partition_limit(dialect);
+        // Partitions are counted from the values each row is rendered from (one
+        // `to_values()` per row).
+        let mut numbers = match limit {
+            Some(_) => PartitionNumbers::new(T::table_def())?,
+            None => None,
+        };
         let header = self.header(dialect)?;
         let mut w = SqlWriter::with_capacity(
             StatementKind::Insert,
@@ -224,8 +258,23 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
             &mut w,
             self.rows.iter().enumerate(),
             ROW_SEPARATOR,
-            |w, (r, row)| write_row(w, T::table_def(), &row.to_values(), ("row", r)),
+            |w, (r, row)| {
+                let values = row.to_values();
+                if let Some(n) = &mut numbers {
+                    n.number(r, &values)?;
+                }
+                write_row(w, T::table_def(), &values, ("row", r))
+            },
         )?;
+        if let (Some(n), Some(count)) = (limit, numbers.map(|p| p.count())) {
+            if count > n {
+                return Err(Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!("the rows fall into {count} partitions; the limit is {n} per statement"),
+                )
+                .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
+            }
+        }
         if w.len() > self.max_bytes {
             return Err(Error::new(
                 ErrorKind::QueryTooLong,
@@ -277,16 +326,24 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         // Every statement is returned at once, so the rows are rendered up front in one
         // pass (their partitions from the same values); `batch_iter` renders per batch.
         let limit = self.partition_limit(dialect);
-        let rendered = self.rendered(dialect, limit.is_some())?;
-        let mut it = self.iter_with(dialect, limit, rendered.partitions.clone())?;
+        let mut rendered = self.rendered(dialect, limit.is_some())?;
+        let mut it = self.iter_with(dialect, limit, rendered.order.take())?;
         it.rendered = Some(rendered);
         it.collect()
     }
 
     /// The batches of [`batches_with_rows`](Insert::batches_with_rows), rendered and
     /// validated one at a time as the iterator is advanced, so that only one batch's
-    /// text is held at once (beside a few bytes per row for the packing order). After
-    /// an error the iterator ends. Renders for Athena.
+    /// text is held at once. After an error the iterator ends. Renders for Athena.
+    ///
+    /// Memory, beside the input rows: in input order (no partition limit, or
+    /// [`any_partitions`](Insert::any_partitions)) one batch's text and the row being
+    /// rendered, nothing per row, whatever the row count. Grouped by partition (the
+    /// default on Athena), also 4 bytes per input row for the order and a small entry
+    /// per distinct partition: bringing unsorted rows together by partition in one
+    /// linear pass needs a record of where each row goes, so it cannot be independent
+    /// of the row count; the partition keys are computed twice (count, then place) so
+    /// that no per-row partition number is held beside that order.
     pub fn batch_iter(&self) -> Result<BatchIter<'a, T>> {
         self.batch_iter_for(Dialect::default())
     }
@@ -294,21 +351,21 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// As [`Insert::batch_iter`], for `dialect`.
     pub fn batch_iter_for(&self, dialect: Dialect) -> Result<BatchIter<'a, T>> {
         let limit = self.partition_limit(dialect);
-        let partitions = limit
-            .map(|_| self.partition_numbers())
-            .transpose()?
-            .flatten();
-        self.iter_with(dialect, limit, partitions)
+        let order = match limit {
+            Some(_) => self.grouped_order()?,
+            None => None,
+        };
+        self.iter_with(dialect, limit, order)
     }
 
-    /// The iterator over rows grouped by `partitions` (if any) under `limit`.
+    /// The iterator over rows in `grouped` order (input order without one) under
+    /// `limit`.
     fn iter_with(
         &self,
         dialect: Dialect,
         limit: Option<usize>,
-        partitions: Option<(Vec<u32>, usize)>,
+        grouped: Option<PackingOrder>,
     ) -> Result<BatchIter<'a, T>> {
-        let grouped = partitions.map(|(partition, count)| packing_order(partition, count));
         Ok(BatchIter {
             rows: self.rows,
             dialect,
@@ -336,8 +393,8 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     pub fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
         let dialect = Dialect::default();
         let limit = self.partition_limit(dialect);
-        let rendered = self.rendered(dialect, limit.is_some())?;
-        let mut it = self.iter_with(dialect, limit, rendered.partitions.clone())?;
+        let mut rendered = self.rendered(dialect, limit.is_some())?;
+        let mut it = self.iter_with(dialect, limit, rendered.order.take())?;
         it.rendered = Some(rendered);
         it.validate = false;
         let mut out = Vec::new();
@@ -349,11 +406,11 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 }
 
 /// All rows rendered, back to back (`ends[i]` is where row `i` ends), and their
-/// partition numbers.
+/// order grouped by partition (when grouping).
 struct Rendered {
     text: SqlWriter,
     ends: Vec<usize>,
-    partitions: Option<(Vec<u32>, usize)>,
+    order: Option<PackingOrder>,
 }
 
 impl Rendered {
@@ -366,43 +423,48 @@ impl Rendered {
 /// Numbers rows' partitions in order of first appearance.
 struct PartitionNumbers {
     keys: KeyMaker,
-    numbers: HashMap<PartitionKey, u32>,
-    of_row: Vec<u32>,
+    numbers: KeyMap<u32>,
+    /// The current row's key (one buffer for every row).
+    key: PartitionKey,
 }
 
 impl PartitionNumbers {
     /// `None` for an unpartitioned table.
-    fn new(def: &TableDef, rows: usize) -> Result<Option<Self>> {
+    fn new(def: &TableDef) -> Result<Option<Self>> {
         let keys = KeyMaker::new(def)?;
         Ok((!keys.is_empty()).then(|| PartitionNumbers {
             keys,
-            numbers: HashMap::new(),
-            of_row: Vec::with_capacity(rows),
+            numbers: KeyMap::default(),
+            key: Vec::new(),
         }))
     }
 
-    fn add(&mut self, r: usize, values: &[Value]) -> Result<()> {
-        let key = self
-            .keys
-            .key(values)
+    /// The number of row `r`'s partition, given its values.
+    fn number(&mut self, r: usize, values: &[Value]) -> Result<u32> {
+        self.keys
+            .key_into(values, &mut self.key)
             .map_err(|e| context(e, format_args!("row {r}")))?;
-        let next = self.numbers.len() as u32;
-        self.of_row.push(*self.numbers.entry(key).or_insert(next));
-        Ok(())
+        // Looked up by slice: the key is copied only for a partition not seen before.
+        if let Some(&n) = self.numbers.get(self.key.as_slice()) {
+            return Ok(n);
+        }
+        let n = self.numbers.len() as u32;
+        self.numbers.insert(self.key.clone(), n);
+        Ok(n)
     }
 
-    fn finish(self) -> (Vec<u32>, usize) {
-        let count = self.numbers.len();
-        (self.of_row, count)
+    /// How many partitions were numbered.
+    fn count(&self) -> usize {
+        self.numbers.len()
     }
 }
 
 /// Rows grouped by partition: partitions in order of first appearance, rows in input
 /// order within each (a counting sort: stable, linear), as row indices, and the
 /// positions in that order where each partition starts.
-fn packing_order(partition: Vec<u32>, count: usize) -> PackingOrder {
+fn packing_order(partition: &[u32], count: usize) -> PackingOrder {
     let mut start = vec![0u32; count + 1];
-    for &p in &partition {
+    for &p in partition {
         start[p as usize + 1] += 1;
     }
     for i in 1..start.len() {

@@ -146,7 +146,7 @@ impl<T: IcebergTable> InsertSelect<T> {
             .filter(|c| cols.contains(&c.name.as_str()))
             .map(|c| (c, Written::Column(c.name.clone())))
             .collect();
-        let values = rules.check_assignments(&scope, AssignIn::Insert, &pairs);
+        let values = rules.check_assignments(&scope, AssignIn::Insert, pairs);
         let filter = self.target.check_filter_types(rules, &scope);
         let (_, filter) = combine(values, filter)?;
 

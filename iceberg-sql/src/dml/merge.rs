@@ -825,7 +825,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             } else {
                 keep(
                     &mut errors,
-                    rules.check_assignments(&scope, AssignIn::Merge { case }, &columns),
+                    rules.check_assignments(&scope, AssignIn::Merge { case }, columns),
                 )
             };
             let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();

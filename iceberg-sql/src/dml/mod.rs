@@ -68,13 +68,17 @@ pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {
 
 /// Every column `expr` reads must exist on `def`.
 pub(crate) fn check_columns(def: &TableDef, expr: &Expr, errors: &mut Vec<Error>) {
-    for (_, name) in expr.columns() {
-        if let Err(e) = column(def, name) {
-            if !errors.contains(&e) {
-                errors.push(e);
+    // A walk rather than `Expr::columns()`: no list is built for the usual case where
+    // every column exists.
+    expr.walk(&mut |e| {
+        if let Expr::Column { name, .. } = e {
+            if let Err(e) = column(def, name) {
+                if !errors.contains(&e) {
+                    errors.push(e);
+                }
             }
         }
-    }
+    });
 }
 
 /// Refuses `?` placeholders in statement kinds the target takes no parameters for.

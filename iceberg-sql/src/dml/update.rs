@@ -118,20 +118,18 @@ impl<T: IcebergTable> Update<T> {
                 "UPDATE needs at least one `.set(column, value)`",
             ));
         }
-        let mut assigned = Vec::with_capacity(self.sets.len());
         let mut sets = Vec::with_capacity(self.sets.len());
-        for (name, value) in &self.sets {
+        for (i, (name, value)) in self.sets.iter().enumerate() {
             match column(def, name) {
                 Ok(c) => sets.push((c, Written::Expr(retype_literal(value.clone(), &c.ty)))),
                 Err(e) => errors.push(e),
             }
-            if assigned.contains(name) {
+            if self.sets[..i].iter().any(|(earlier, _)| earlier == name) {
                 errors.push(Error::new(
                     ErrorKind::DisallowedSyntax,
                     format!("UPDATE sets column `{name}` twice"),
                 ));
             }
-            assigned.push(*name);
             check_columns(def, value, &mut errors);
             refuse_params(dialect, kind, value, &mut errors);
             refuse_aggregates("an UPDATE value", value, &mut errors);
@@ -142,14 +140,15 @@ impl<T: IcebergTable> Update<T> {
         // The target's type rules check every value against its column and the filter.
         let rules = dialect.rules();
         let scope = TypeScope::table(def.columns());
-        let values = rules.check_assignments(&scope, AssignIn::Update, &sets);
+        let values = rules.check_assignments(&scope, AssignIn::Update, sets);
         let filter = self.target.check_filter_types(rules, &scope);
         let (values, filter) = combine(values, filter)?;
 
         let mut w = SqlWriter::new(kind, dialect);
         w.push("UPDATE ").table_name(name).push("\nSET ");
-        w.try_comma_list(sets.iter().zip(&values), |w, ((c, _), value)| {
-            w.ident(&c.name).push(" = ");
+        // `column()` found every name above, so these are the columns' own names.
+        w.try_comma_list(self.sets.iter().zip(&values), |w, ((name, _), value)| {
+            w.ident(name).push(" = ");
             value.write(w)
         })?;
         Target::<T>::write_where(&mut w, filter.as_ref())?;

@@ -248,6 +248,31 @@ pub(crate) fn comparison_type(
     left: &EngineType,
     right: &EngineType,
 ) -> Option<EngineType> {
+    // A column compared with a string literal (`varchar` with `varchar(n)`), or two
+    // values of one type, the usual filters: answered without the general search (a
+    // test holds these to the same answer).
+    match (left, right) {
+        (EngineType::Varchar(a), EngineType::Varchar(b)) => {
+            return Some(EngineType::Varchar(a.zip(*b).map(|(a, b)| a.max(b))));
+        }
+        _ if left == right && !matches!(left, EngineType::Unknown) => {
+            let ok = match kind {
+                Comparison::Equality => is_comparable(left),
+                Comparison::Ordering => is_orderable(left),
+            };
+            return ok.then(|| left.clone());
+        }
+        _ => {}
+    }
+    general_comparison_type(kind, left, right)
+}
+
+/// [`comparison_type`] by Trino's general rule.
+fn general_comparison_type(
+    kind: Comparison,
+    left: &EngineType,
+    right: &EngineType,
+) -> Option<EngineType> {
     let common = common_super_type(left, right)?;
     if !can_coerce(left, &common) || !can_coerce(right, &common) {
         return None;
@@ -352,6 +377,17 @@ pub(crate) fn assignment(value: &EngineType, column: &EngineType) -> Assignment 
     if value == column {
         return Assignment::Exact;
     }
+    // Every string value of an INSERT row or a SET is a `varchar(n)` literal stored in
+    // a `varchar` column: answered here without the general search (a test holds it to
+    // the same answer).
+    if let (EngineType::Varchar(Some(_)), EngineType::Varchar(None)) = (value, column) {
+        return Assignment::Implicit;
+    }
+    general_assignment(value, column)
+}
+
+/// [`assignment`] of two different types, by Trino's general rule.
+fn general_assignment(value: &EngineType, column: &EngineType) -> Assignment {
     let c = compatibility(value, column);
     if c.common.is_none() || (!c.coercible && has_nested_bounded_character_type(column)) {
         return Assignment::Mismatch;
@@ -506,6 +542,49 @@ fn describe_conversion(from: &EngineType, to: &EngineType, c: &mut Conversion) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn usual_comparisons_answer_as_the_general_rule() {
+        let types = [
+            "varchar",
+            "varchar(3)",
+            "varchar(7)",
+            "bigint",
+            "integer",
+            "boolean",
+            "date",
+            "timestamp(6)",
+            "timestamp(3) with time zone",
+            "decimal(10,2)",
+            "double",
+            "json",
+            "array(bigint)",
+            "map(varchar, bigint)",
+            "row(a bigint)",
+            "varbinary",
+        ];
+        for a in types {
+            for b in types {
+                for kind in [Comparison::Equality, Comparison::Ordering] {
+                    assert_eq!(
+                        comparison_type(kind, &t(a), &t(b)),
+                        general_comparison_type(kind, &t(a), &t(b)),
+                        "{a} vs {b}, {kind:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_string_literal_into_varchar_is_implicit_by_the_general_rule_too() {
+        for n in [0, 1, 7, 65_535, u32::MAX] {
+            let value = EngineType::Varchar(Some(n));
+            let column = EngineType::Varchar(None);
+            assert_eq!(assignment(&value, &column), Assignment::Implicit);
+            assert_eq!(general_assignment(&value, &column), Assignment::Implicit);
+        }
+    }
 
     fn t(s: &str) -> EngineType {
         EngineType::parse(s).unwrap()

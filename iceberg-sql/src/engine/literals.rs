@@ -340,7 +340,7 @@ fn element_type(what: &str, types: &[EngineType]) -> Result<EngineType> {
 /// 60). Looks inside lists, maps and structs.
 pub(crate) fn check_temporal_range(value: &Value) -> Result<()> {
     match value {
-        Value::Date(d) => check_year(d.year(), "date", &d.to_string()),
+        Value::Date(d) => check_year(d.year(), "date", d),
         Value::Timestamp(ts) => check_date_time(ts, "timestamp"),
         Value::TimestampTz(ts) => check_date_time(&ts.naive_utc(), "timestamptz"),
         Value::List(items) | Value::Struct(items) => {
@@ -356,7 +356,7 @@ pub(crate) fn check_temporal_range(value: &Value) -> Result<()> {
 
 /// [`check_temporal_range`] for one timestamp (also for `FOR TIMESTAMP AS OF`).
 pub(crate) fn check_date_time(ts: &NaiveDateTime, what: &str) -> Result<()> {
-    check_year(ts.year(), what, &ts.to_string())?;
+    check_year(ts.year(), what, ts)?;
     if ts.nanosecond() >= 1_000_000_000 {
         return Err(Error::new(
             ErrorKind::InvalidValue,
@@ -371,7 +371,8 @@ pub(crate) fn check_date_time(ts: &NaiveDateTime, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn check_year(year: i32, what: &str, shown: &str) -> Result<()> {
+/// `shown` is formatted only for the error (this runs for every date/time literal).
+fn check_year(year: i32, what: &str, shown: &dyn std::fmt::Display) -> Result<()> {
     if SAFE_YEARS.contains(&year) {
         return Ok(());
     }

@@ -21,7 +21,7 @@ mod types;
 
 pub use reserved::{HIVE_DDL_RESERVED, TRINO_DML_RESERVED};
 
-use crate::engine::reserved::{is_reserved_in_dml, TRINO_417_RESERVED};
+use crate::engine::reserved::TRINO_417_RESERVED;
 use crate::error::Result;
 use crate::types::IcebergType;
 use crate::value::Value;
@@ -30,6 +30,14 @@ use crate::value::Value;
 /// `SELECT ALL …`): quoted in DML all the same, which is valid on every reading
 /// (<https://trino.io/docs/current/language/reserved.html>).
 const TRINO_AMBIGUOUS: &[&str] = &["all", "any", "some"];
+
+/// The words `engine::reserved::is_reserved_in_dml` adds to AWS's list (`TRINO_DML_RESERVED`): Trino
+/// 417's `current_role` and later Trino's `auto` and `primary`. Every name written is
+/// looked up, so this is a `match` rather than that function's searches of three lists;
+/// a test holds the two to the same answer for every listed word.
+fn is_reserved_beyond_aws(word: &str) -> bool {
+    matches!(word, "auto" | "current_role" | "primary")
+}
 
 /// The parser a statement's text goes through. It decides quoting, type names and
 /// literal spelling: nobody calling the API picks them.
@@ -71,7 +79,7 @@ impl Grammar {
         // words later (`auto`, `primary`): quote every word any reading reserves.
         let dml = || {
             reserved::is_trino_dml_reserved(word)
-                || is_reserved_in_dml(word)
+                || is_reserved_beyond_aws(word)
                 || TRINO_AMBIGUOUS.contains(&word)
         };
         match self {
@@ -218,6 +226,30 @@ mod tests {
             "`current_time`"
         );
         assert_eq!(Grammar::HiveDdl.quote_ident("trim"), "`trim`");
+    }
+
+    #[test]
+    fn trino_dml_quotes_every_word_any_reading_reserves() {
+        use crate::engine::reserved::{
+            is_reserved_in_dml, AWS_DML_RESERVED, TRINO_LATER_RESERVED, TRINO_LATER_UNRESERVED,
+        };
+        let lists = [
+            TRINO_417_RESERVED,
+            TRINO_LATER_RESERVED,
+            TRINO_LATER_UNRESERVED,
+            AWS_DML_RESERVED,
+            TRINO_DML_RESERVED,
+            HIVE_DDL_RESERVED,
+        ];
+        for w in lists.iter().flat_map(|l| l.iter()) {
+            assert_eq!(
+                Grammar::TrinoDml.is_reserved(w),
+                is_reserved_in_dml(w) || TRINO_AMBIGUOUS.contains(w),
+                "{w}"
+            );
+        }
+        assert!(Grammar::TrinoDml.is_reserved("current_role"));
+        assert!(!Grammar::TrinoDml.is_reserved("event_id"));
     }
 
     #[test]
