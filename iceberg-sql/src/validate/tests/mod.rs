@@ -590,7 +590,10 @@ fn a_parse_over_its_stack_budget_is_void_and_redone_on_the_big_stack() {
             tokens,
             Stack::Callers,
         );
-        assert!(matches!(parsed, Err(Parsed::OverBudget)));
+        // Optimised builds use far less stack per level and may stay within the budget.
+        if cfg!(debug_assertions) {
+            assert!(matches!(parsed, Err(Parsed::OverBudget)));
+        }
         ok(&deep_not, StatementKind::Select, Dialect::Athena);
         let stmt = parse_statement(&deep_not, StatementKind::Select, Dialect::Athena)
             .unwrap_or_else(|e| panic!("{e}"));
