@@ -7,6 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
+use iceberg_sql::dml::Insert;
 use iceberg_sql::{TableStatements, MAX_QUERY_BYTES};
 use iceberg_sql_benches::McpEvent;
 
@@ -60,8 +61,8 @@ fn mib(b: usize) -> String {
 }
 
 fn main() {
-    println!("| rows | input (heap) | SQL produced | `batches()` peak above input | peak / SQL | streamed peak above input (one batch live) | streamed peak / one batch |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| rows | input (heap) | SQL produced | `batches()` peak above input | peak / SQL | streamed, grouped (default): peak above input | / one batch | streamed, input order (`any_partitions()`): peak above input | / one batch |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in [10_000usize, 100_000, 300_000] {
         let mut rows = Vec::new();
         let input = peak_during(|| rows = McpEvent::rows(n));
@@ -71,28 +72,29 @@ fn main() {
             sql = b.iter().map(|s| s.sql().len()).sum();
             black_box(b);
         });
-        let streamed = streamed_peak(&rows);
+        let grouped = streamed_peak(McpEvent::insert(&rows));
+        let plain = streamed_peak(McpEvent::insert(&rows).any_partitions());
+        let batch = |s: usize| format!("{:.2}", s as f64 / MAX_QUERY_BYTES as f64);
         println!(
-            "| {n} | {} | {} | {} | {:.2} | {} | {} |",
+            "| {n} | {} | {} | {} | {:.2} | {} | {} | {} | {} |",
             mib(input),
             mib(sql),
             mib(peak),
             peak as f64 / sql as f64,
-            streamed.map_or("—".into(), mib),
-            streamed.map_or("—".into(), |s| format!(
-                "{:.2}",
-                s as f64 / MAX_QUERY_BYTES as f64
-            )),
+            mib(grouped),
+            batch(grouped),
+            mib(plain),
+            batch(plain),
         );
     }
 }
 
 /// Peak while taking the batches one at a time from `batch_iter()` and dropping each
 /// (as an executor that runs them in turn does).
-fn streamed_peak(rows: &[McpEvent]) -> Option<usize> {
-    Some(peak_during(|| {
-        for b in McpEvent::insert(rows).batch_iter().expect("batches") {
+fn streamed_peak(insert: Insert<'_, McpEvent>) -> usize {
+    peak_during(|| {
+        for b in insert.batch_iter().expect("batches") {
             black_box(b.expect("batch"));
         }
-    }))
+    })
 }

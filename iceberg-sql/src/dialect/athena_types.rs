@@ -602,6 +602,38 @@ pub(super) fn check_output(
 /// One literal of an `INSERT … VALUES` row (or a MERGE's inline source row): the
 /// literal written for the value has the column's type, or one that coerces to it.
 pub(super) fn check_row_value(value: &Value, column: &Column) -> Result<()> {
+    if stored_as_written(value, &column.ty) {
+        audit::check("row value", || {
+            format!("{} (stored as written)", column.name)
+        });
+        return Ok(());
+    }
+    general_check_row_value(value, column)
+}
+
+/// The scalar values whose literal is of the column's own type, or coerces to it
+/// without change (a `varchar(n)` string into `varchar`, an `integer` into `bigint`,
+/// NULL cast to the column's type): every value of a typical row. Bulk INSERTs check
+/// every value, so these skip the general typing; a test holds them to its answer.
+fn stored_as_written(value: &Value, ty: &IcebergType) -> bool {
+    use IcebergType as T;
+    let scalar = !matches!(ty, T::List(_) | T::Map(..) | T::Struct(_));
+    match value {
+        Value::Null => scalar,
+        Value::String(_) => matches!(ty, T::String),
+        Value::Boolean(_) => matches!(ty, T::Boolean),
+        Value::Int(_) => matches!(ty, T::Int | T::Long),
+        Value::Long(_) => matches!(ty, T::Long),
+        Value::Double(_) => matches!(ty, T::Double),
+        Value::Date(_) => matches!(ty, T::Date),
+        Value::Timestamp(_) => matches!(ty, T::Timestamp),
+        Value::TimestampTz(_) => matches!(ty, T::TimestampTz),
+        _ => false,
+    }
+}
+
+/// [`check_row_value`] by the general rule: the literal's type, stored in the column.
+fn general_check_row_value(value: &Value, column: &Column) -> Result<()> {
     let lt = literal_type(value, &column.ty)?;
     let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
     audit::check("row value", || format!("{} {ct} <- {lt}", column.name));
@@ -632,4 +664,65 @@ pub(super) fn check_json_read(column: &str, ty: &IcebergType) -> Result<()> {
         "project the columns you need with .column(...) (a nested column projected by name comes back \
          in Athena's own text form), or read this column with a separate query",
     ))
+}
+
+#[cfg(test)]
+mod row_value_tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    #[test]
+    fn values_stored_as_written_pass_the_general_check() {
+        let day = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+        let values = [
+            Value::Null,
+            Value::String(String::new()),
+            Value::String("it's a long ☃ value".into()),
+            Value::Boolean(true),
+            Value::Int(i32::MIN),
+            Value::Int(7),
+            Value::Long(i64::MIN),
+            Value::Long(-3_000_000_000),
+            Value::Long(320),
+            Value::Double(-0.5),
+            Value::Date(day),
+            Value::Timestamp(day.and_hms_opt(23, 59, 59).unwrap()),
+            Value::TimestampTz(day.and_hms_opt(1, 2, 3).unwrap().and_utc()),
+        ];
+        let types = [
+            IcebergType::String,
+            IcebergType::Boolean,
+            IcebergType::Int,
+            IcebergType::Long,
+            IcebergType::Float,
+            IcebergType::Double,
+            IcebergType::Date,
+            IcebergType::Timestamp,
+            IcebergType::TimestampTz,
+            IcebergType::Binary,
+            IcebergType::Decimal {
+                precision: 10,
+                scale: 2,
+            },
+            IcebergType::list(IcebergType::Long),
+        ];
+        let mut fast = 0;
+        for v in &values {
+            for ty in &types {
+                if stored_as_written(v, ty) {
+                    fast += 1;
+                    let column = Column::new("c", ty.clone());
+                    assert!(
+                        general_check_row_value(v, &column).is_ok(),
+                        "{v:?} into {ty:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            fast,
+            11 + 14,
+            "NULL into the 11 scalar types, 14 typed pairs"
+        );
+    }
 }

@@ -28,60 +28,11 @@ pub enum KeyPart {
 /// A row's partition key: one part per partition field, in spec order.
 pub type PartitionKey = Vec<KeyPart>;
 
-/// A multiply-rotate hash (the one rustc uses for its own tables) for partition keys:
-/// every row's key is looked up once when batches are grouped, and the keys are a few
-/// small integers, where the standard SipHash costs several times more. The keys come
-/// from the caller's own rows; a collision costs time, never a wrong answer.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct KeyHasher(u64);
-
-impl KeyHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(c);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.add(u64::from(n));
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-    fn write_i64(&mut self, n: i64) {
-        self.add(n as u64);
-    }
-    fn write_isize(&mut self, n: isize) {
-        self.add(n as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Partition keys to `V`, hashed with [`KeyHasher`].
-pub(crate) type KeyMap<V> =
-    std::collections::HashMap<PartitionKey, V, std::hash::BuildHasherDefault<KeyHasher>>;
+/// Partition keys to `V`. The standard hasher (SipHash, randomly keyed): keys come from
+/// the caller's rows, which may hold anyone's data, and a predictable hash would let
+/// crafted values collide and make grouping quadratic; it costs a few milliseconds per
+/// 100,000 rows.
+pub(crate) type KeyMap<V> = std::collections::HashMap<PartitionKey, V>;
 
 /// Iceberg's 32-bit hash: Murmur3 x86 32-bit with seed 0.
 pub fn murmur3_32(data: &[u8]) -> i32 {
