@@ -262,16 +262,10 @@ fn deeply_nested_rows_after_the_first_are_an_error_not_a_crash() {
     // Only the first row goes through sqlparser (and its recursion limit); the
     // recognizer reads the others and stops at the same depth.
     let head = "INSERT INTO db.t (a) VALUES ";
-    let first = "(ARRAY[1])";
-    for (dialect, open, close) in [
-        (Dialect::Athena, "ARRAY[", "]"),
-        (Dialect::Spark, "array(", ")"),
+    for (dialect, first, open, close) in [
+        (Dialect::Athena, "(ARRAY[1])", "ARRAY[", "]"),
+        (Dialect::Spark, "(array(1))", "array(", ")"),
     ] {
-        let first = if dialect == Dialect::Spark {
-            "(array(1))"
-        } else {
-            first
-        };
         let deep = format!("({}1{})", open.repeat(30_000), close.repeat(30_000));
         let sql = format!("{head}{first}, {deep}");
         assert!(sql.len() <= crate::statement::MAX_QUERY_BYTES);
