@@ -929,6 +929,12 @@ pub(super) fn optimize(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserErr
         &["REWRITE", "DATA", "USING", "BIN_PACK"],
         "REWRITE DATA USING BIN_PACK (Athena's only OPTIMIZE form)",
     )?;
+    optimize_where(p, name)
+}
+
+/// The rest of an OPTIMIZE after its fixed words, `[WHERE predicate]`, as the statement
+/// every target's OPTIMIZE maps onto (the allow-list then checks the predicate).
+pub(super) fn optimize_where(p: &mut Parser, name: ObjectName) -> Result<Statement, ParserError> {
     let predicate = if p.parse_keyword(Keyword::WHERE) {
         Some(p.parse_expr()?)
     } else {

@@ -39,7 +39,7 @@ use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::allow::{object_span, wrong_kind, Ctx, Exempt};
-use crate::validate::hooks::{self, here, kw, word_is, Hooks, Refusals};
+use crate::validate::hooks::{self, here, kw, optimize_where, word_is, Hooks, Refusals};
 use crate::validate::stack::StackBudget;
 
 /// Trino's allow-list part.
@@ -639,19 +639,5 @@ fn execute(h: &Hooks, p: &mut Parser, name: ObjectName) -> Result<Statement, Par
             boost: false,
         }));
     }
-    let predicate = if p.parse_keyword(Keyword::WHERE) {
-        Some(p.parse_expr()?)
-    } else {
-        None
-    };
-    Ok(Statement::OptimizeTable {
-        name,
-        has_table_keyword: false,
-        on_cluster: None,
-        partition: None,
-        include_final: false,
-        deduplicate: None,
-        predicate,
-        zorder: None,
-    })
+    optimize_where(p, name)
 }
