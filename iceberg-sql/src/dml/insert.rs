@@ -156,41 +156,10 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         let Some(mut numbers) = PartitionNumbers::new(T::table_def())? else {
             return Ok(None);
         };
-        let mut sizes: Vec<u32> = Vec::new();
-        for (r, row) in self.rows.iter().enumerate() {
-            let p = numbers.number(r, &row.to_values())? as usize;
-            if p == sizes.len() {
-                sizes.push(0);
-            }
-            sizes[p] += 1;
-        }
-        let mut next = Vec::with_capacity(sizes.len());
-        let mut at = 0u32;
-        for size in &sizes {
-            next.push(at);
-            at += size;
-        }
-        let starts = next.clone();
-        let mut order = vec![0u32; self.rows.len()];
-        for (r, row) in self.rows.iter().enumerate() {
-            let p = numbers.number(r, &row.to_values())? as usize;
-            let end = starts.get(p + 1).copied().unwrap_or(at);
-            // Only a `to_values()` that answers differently the second time can land
-            // here: refuse rather than lose or repeat a row.
-            if p >= sizes.len() || next[p] >= end {
-                return Err(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!("row {r}: its partition changed between two calls of `to_values()`"),
-                )
-                .with_hint("make `IcebergTable::to_values` return the same values on every call"));
-            }
-            order[next[p] as usize] = r as u32;
-            next[p] += 1;
-        }
-        Ok(Some(PackingOrder {
-            rows: order,
-            starts,
-        }))
+        packing_order(self.rows.len(), |r| {
+            numbers.number(r, &self.rows[r].to_values())
+        })
+        .map(Some)
     }
 
     /// Every row rendered once, back to back, with its partition number when
@@ -220,7 +189,9 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         Ok(Rendered {
             text,
             ends,
-            order: numbers.map(|n| packing_order(&of_row, n.count())),
+            order: numbers
+                .map(|_| packing_order(of_row.len(), |r| Ok(of_row[r])))
+                .transpose()?,
         })
     }
 
@@ -461,22 +432,48 @@ impl PartitionNumbers {
 
 /// Rows grouped by partition: partitions in order of first appearance, rows in input
 /// order within each (a counting sort: stable, linear), as row indices, and the
-/// positions in that order where each partition starts.
-fn packing_order(partition: &[u32], count: usize) -> PackingOrder {
-    let mut start = vec![0u32; count + 1];
-    for &p in partition {
-        start[p as usize + 1] += 1;
+/// positions in that order where each partition starts. `partition_of(r)` numbers row
+/// `r`'s partition in order of first appearance; it is asked twice per row (count, then
+/// place), so no per-row partition number need be held beside the order.
+fn packing_order(
+    rows: usize,
+    mut partition_of: impl FnMut(usize) -> Result<u32>,
+) -> Result<PackingOrder> {
+    let mut sizes: Vec<u32> = Vec::new();
+    for r in 0..rows {
+        let p = partition_of(r)? as usize;
+        if p == sizes.len() {
+            sizes.push(0);
+        }
+        sizes[p] += 1;
     }
-    for i in 1..start.len() {
-        start[i] += start[i - 1];
+    let mut next = Vec::with_capacity(sizes.len());
+    let mut at = 0u32;
+    for size in &sizes {
+        next.push(at);
+        at += size;
     }
-    let starts = start[..count].to_vec();
-    let mut rows = vec![0u32; partition.len()];
-    for (i, &p) in partition.iter().enumerate() {
-        rows[start[p as usize] as usize] = i as u32;
-        start[p as usize] += 1;
+    let starts = next.clone();
+    let mut order = vec![0u32; rows];
+    for r in 0..rows {
+        let p = partition_of(r)? as usize;
+        let end = starts.get(p + 1).copied().unwrap_or(at);
+        // Only a `to_values()` that answers differently the second time can land
+        // here: refuse rather than lose or repeat a row.
+        if p >= sizes.len() || next[p] >= end {
+            return Err(Error::new(
+                ErrorKind::InvalidPartition,
+                format!("row {r}: its partition changed between two calls of `to_values()`"),
+            )
+            .with_hint("make `IcebergTable::to_values` return the same values on every call"));
+        }
+        order[next[p] as usize] = r as u32;
+        next[p] += 1;
     }
-    PackingOrder { rows, starts }
+    Ok(PackingOrder {
+        rows: order,
+        starts,
+    })
 }
 
 /// The order of [`packing_order`]: 4 bytes per row.
