@@ -1,4 +1,4 @@
-//! Bulk INSERT: 100,000 seed-shaped rows into statements of at most 262,144 bytes,
+//! Bulk INSERT: 100,000 synthetic rows into statements of at most 262,144 bytes,
 //! beside a hand-written `write!` batcher (same text, byte for byte) and sea-query's
 //! `InsertStatement` rendering the same rows in the same batches. Interleaved rounds,
 //! medians. Also how `batches()` scales with the number of rows.

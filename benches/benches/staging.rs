@@ -1,4 +1,4 @@
-//! The staging writer of a staged load: seed-shaped rows (default 1,000,000) as Arrow
+//! The staging writer of a staged load: synthetic rows (default 1,000,000) as Arrow
 //! record batches of the table's form, written by [`StagingWriter`] as snappy Parquet
 //! (row groups of 131,072 rows, files of at most 128 MiB, the defaults) to a local
 //! directory through object_store. Measured with one lane (one file at a time, as
@@ -130,7 +130,7 @@ fn main() {
     }
 
     println!(
-        "staging writer: {} seed-shaped mcp_events rows, {} record batches of {BATCH_ROWS} rows, \
+        "staging writer: {} synthetic mcp_events rows, {} record batches of {BATCH_ROWS} rows, \
          snappy, row groups of {} rows, median of {} rounds",
         a.rows,
         batches.len(),

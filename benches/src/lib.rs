@@ -1,6 +1,6 @@
 //! Workloads and baselines shared by the benchmarks in `benches/`.
 //!
-//! * [`McpEvent`]: the example table, with `#[derive(IcebergTable)]`, and seed-shaped
+//! * [`McpEvent`]: the example table, with `#[derive(IcebergTable)]`, and synthetic
 //!   rows ([`McpEvent::nth`]);
 //! * [`statements`]: one statement of each kind, as `build()` returns it;
 //! * [`sea`]: the same INSERT, UPDATE and DELETE with sea-query (and its derive);
@@ -38,7 +38,7 @@ pub fn ts(y: i32, m: u32, d: u32, h: u32) -> NaiveDateTime {
 }
 
 impl McpEvent {
-    /// A seed-shaped row number `i`: short ids, one of 28 days, one of 97 users, a JSON
+    /// A synthetic row number `i`: short ids, one of 28 days, one of 97 users, a JSON
     /// payload with a `'` in it (NULL for every fifth row).
     pub fn nth(i: usize) -> McpEvent {
         McpEvent {
@@ -59,7 +59,7 @@ impl McpEvent {
         }
     }
 
-    /// `n` seed-shaped rows.
+    /// `n` synthetic rows.
     pub fn rows(n: usize) -> Vec<McpEvent> {
         (0..n).map(McpEvent::nth).collect()
     }

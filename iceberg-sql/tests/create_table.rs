@@ -126,7 +126,7 @@ fn both(table: &TableDef) -> String {
 }
 
 #[test]
-fn create_seed_mcp_events() {
+fn create_mcp_events() {
     insta::assert_snapshot!(both(&mcp_events()));
 }
 

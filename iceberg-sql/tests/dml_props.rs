@@ -203,7 +203,7 @@ const HOSTILE: &[&str] = &[
 /// Builds one statement per value position holding `s`, and checks that each is one
 /// statement (the validator parsed it) whose string literals include `s` exactly.
 fn check_everywhere(s: &str, d: Dialect) {
-    let mut row = McpEvent::seed();
+    let mut row = McpEvent::example();
     row.payload = Some(s.to_string());
     row.status = s.to_string();
     let rows = [row];
@@ -325,7 +325,7 @@ fn very_long_strings_fit_or_fail_loudly() {
     for d in [Dialect::Athena, Dialect::Spark] {
         // Long but within the limit: one statement, literal intact.
         let long: String = "a'b\\c\u{2019};--/*\n".repeat(4_000);
-        let mut row = McpEvent::seed();
+        let mut row = McpEvent::example();
         row.payload = Some(long.clone());
         let stmt = McpEvent::insert(std::slice::from_ref(&row))
             .build_for(d)
@@ -333,7 +333,7 @@ fn very_long_strings_fit_or_fail_loudly() {
         assert!(string_literals(stmt.sql(), StatementKind::Insert, d).contains(&long));
         // Over the limit: an error naming the row, never a truncated literal.
         row.payload = Some("'".repeat(200_000));
-        let e = McpEvent::insert(&[McpEvent::seed(), row])
+        let e = McpEvent::insert(&[McpEvent::example(), row])
             .batches_for(d)
             .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::QueryTooLong);
@@ -342,8 +342,8 @@ fn very_long_strings_fit_or_fail_loudly() {
 }
 
 #[test]
-fn partition_budget_splits_seed_rows() {
-    // 100 seed-shaped rows over 28 days x 16 buckets: batches of at most 5 partitions.
+fn partition_budget_splits_example_rows() {
+    // 100 synthetic rows over 28 days x 16 buckets: batches of at most 5 partitions.
     let rows: Vec<McpEvent> = (0..100).map(McpEvent::nth).collect();
     let batches = McpEvent::insert(&rows)
         .max_partitions(5)

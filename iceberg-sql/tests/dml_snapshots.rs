@@ -29,14 +29,14 @@ fn staging() -> TableName {
 }
 
 #[test]
-fn insert_seed_row() {
-    let rows = [McpEvent::seed()];
-    both("insert_seed", |d| McpEvent::insert(&rows).build_for(d));
+fn insert_example_row() {
+    let rows = [McpEvent::example()];
+    both("insert_example", |d| McpEvent::insert(&rows).build_for(d));
 }
 
 #[test]
 fn insert_hostile_and_null_values() {
-    let mut a = McpEvent::seed();
+    let mut a = McpEvent::example();
     a.payload =
         Some("it's a \\ back'slash; -- not a comment /* nor this */\nnew line \u{2019}".into());
     let mut b = McpEvent::nth(5);
@@ -107,8 +107,8 @@ fn insert_select_all_columns_and_subset_with_param() {
 }
 
 #[test]
-fn update_seed() {
-    both("update_seed", |d| {
+fn update_example() {
+    both("update_example", |d| {
         McpEvent::update()
             .set(McpEvent::STATUS, "retried")
             .set(McpEvent::LATENCY_MS, 320)
@@ -138,8 +138,8 @@ fn update_with_expressions() {
 }
 
 #[test]
-fn delete_seed() {
-    both("delete_seed", |d| {
+fn delete_example() {
+    both("delete_example", |d| {
         McpEvent::delete()
             .filter(McpEvent::USER_ID.eq("user-123"))
             .filter(McpEvent::EVENT_TS.lt(ts(2026, 9, 1, 0)))
@@ -169,10 +169,10 @@ fn delete_expressions_and_all_rows() {
 }
 
 #[test]
-fn merge_seed() {
+fn merge_example() {
     // The example MERGE: conditional delete, update, insert (the example's `tool_payload`
     // is this table's `payload`).
-    both("merge_seed", |d| {
+    both("merge_example", |d| {
         McpEvent::merge_from(MergeSource::table(staging()))
             .on_key(McpEvent::EVENT_ID)
             .when_matched_and(source(McpEvent::STATUS).eq("deleted"))
@@ -204,7 +204,7 @@ fn merge_helpers_update_all_insert_all() {
 
 #[test]
 fn merge_inline_rows() {
-    let rows = [McpEvent::seed(), McpEvent::nth(5)];
+    let rows = [McpEvent::example(), McpEvent::nth(5)];
     both("merge_rows", |d| {
         McpEvent::merge_from(MergeSource::rows(&rows))
             .on_key(McpEvent::EVENT_ID)
@@ -248,7 +248,7 @@ fn merge_null_safe_dedup() {
             .insert_all()
             .build_for(d)
     });
-    let rows = [McpEvent::seed(), McpEvent::seed()];
+    let rows = [McpEvent::example(), McpEvent::example()];
     both("merge_dedup_rows", |d| {
         McpEvent::merge_from(MergeSource::rows(&rows))
             .on_key(McpEvent::EVENT_ID)

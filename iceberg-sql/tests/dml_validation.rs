@@ -401,7 +401,7 @@ fn merge_sources_are_checked() {
         .build()
         .unwrap_err();
     assert!(e.message().contains("needs at least one row"));
-    let mut bad = McpEvent::seed();
+    let mut bad = McpEvent::example();
     bad.event_ts = chrono::NaiveDate::from_ymd_opt(10000, 1, 1)
         .unwrap()
         .and_hms_opt(0, 0, 0)
@@ -434,7 +434,7 @@ fn merge_sources_are_checked() {
 }
 
 #[test]
-fn seed_delete_cutoff_literal() {
+fn delete_cutoff_literal() {
     // The example DELETE, with its exact cutoff.
     let sql = McpEvent::delete()
         .filter(

@@ -354,7 +354,7 @@ fn every_refusal_is_listed_at_once() {
 }
 
 #[test]
-fn seed_schema_evolution_plan() {
+fn schema_evolution_plan() {
     // The example evolution: add error_code + retry_count, rename payload, drop
     // latency_ms, widen retry_count.
     let live = common::mcp_events_builder()
@@ -390,7 +390,7 @@ fn seed_schema_evolution_plan() {
         let plan = evolve_for(&live, &desired, EvolveOptions::new().allow_drops(), d).unwrap();
         out.push_str(&format!("-- {d:?}\n{plan}\n\n"));
     }
-    insta::assert_snapshot!("seed_plan", out);
+    insta::assert_snapshot!("evolution_plan", out);
 }
 
 // ---- reading live definitions -----------------------------------------------------

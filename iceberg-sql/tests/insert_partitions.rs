@@ -2,7 +2,7 @@
 //! 100 partitions (`ICEBERG_TOO_MANY_OPEN_PARTITIONS` otherwise), rows are grouped by
 //! partition so batches stay full, and every row is written exactly once.
 //!
-//! Workload: 10,000 seed-shaped events on `day(event_ts), bucket(16, user_id)` (28 days x
+//! Workload: 10,000 synthetic events on `day(event_ts), bucket(16, user_id)` (28 days x
 //! 16 buckets = 448 partitions). Before grouping, the default wrote 448 partitions per
 //! statement, and `max_partitions(100)` in input order needed 92 statements of ~16 KB.
 

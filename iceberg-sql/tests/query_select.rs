@@ -44,7 +44,7 @@ fn time_travel_by_version_with_group_by() {
 }
 
 #[test]
-fn seed_snapshot_listing() {
+fn snapshot_listing() {
     let t = McpEvent::table_def().name().clone();
     let q = t
         .metadata::<SnapshotRow>()
@@ -101,7 +101,7 @@ fn history_and_file_pressure_queries() {
 }
 
 #[test]
-fn seed_001_aggregates() {
+fn daily_aggregates() {
     let start = ts(2026, 10, 1, 0);
     let q = McpEvent::select()
         .column(McpEvent::TOOL_NAME)
@@ -132,7 +132,7 @@ fn seed_001_aggregates() {
         .group_by(McpEvent::TOOL_NAME)
         .group_by(McpEvent::STATUS)
         .order_by(McpEvent::TOOL_NAME, Order::Asc);
-    insta::assert_snapshot!("seed_001_aggregates", both(|d| q.clone().build_for(d)));
+    insta::assert_snapshot!("daily_aggregates", both(|d| q.clone().build_for(d)));
 }
 
 #[test]

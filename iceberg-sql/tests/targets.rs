@@ -70,7 +70,7 @@ fn with_properties(props: &[TableProperty]) -> TableDef {
 
 fn corpus(d: Dialect) -> Vec<Entry> {
     let t = McpEvent::table_def();
-    let rows = [McpEvent::seed()];
+    let rows = [McpEvent::example()];
     let q = McpEvent::select()
         .column(McpEvent::USER_ID)
         .column(McpEvent::TOOL_NAME)

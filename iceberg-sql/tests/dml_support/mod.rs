@@ -30,7 +30,7 @@ impl McpEvent {
     pub const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
 
     /// The example's first row.
-    pub fn seed() -> McpEvent {
+    pub fn example() -> McpEvent {
         McpEvent {
             event_id: "evt-001".into(),
             session_id: "sess-abc".into(),
@@ -43,7 +43,7 @@ impl McpEvent {
         }
     }
 
-    /// A seed-shaped row number `i`.
+    /// A synthetic row number `i`.
     pub fn nth(i: usize) -> McpEvent {
         McpEvent {
             event_id: format!("evt-{i:06}"),

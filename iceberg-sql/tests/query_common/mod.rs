@@ -1,4 +1,4 @@
-//! Shared fixtures for the query/alter/evolve/maintenance/ctas/errata tests: hand-written
+//! Shared fixtures for the query/alter/evolve/maintenance/ctas/corrections tests: hand-written
 //! `IcebergTable` impls (the derive is tested on its own).
 #![allow(dead_code)]
 
@@ -100,7 +100,7 @@ impl IcebergTable for McpEvent {
     }
 }
 
-/// An event table with an identity-partitioned `event_date` (the errata's way to make
+/// An event table with an identity-partitioned `event_date` (the corrected way to make
 /// OPTIMIZE WHERE possible).
 pub struct DatedEvent;
 

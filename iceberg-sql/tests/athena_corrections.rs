@@ -213,7 +213,7 @@ fn e7_optimize_where_on_a_hidden_partition_source_is_refused() {
 
 /// The corrected versions of the whole set, both dialects.
 #[test]
-fn corrected_seed_set() {
+fn corrected_statement_set() {
     let staging = TableName::new("analytics", "mcp_events_staging");
     let all = McpEvent::select();
     let mut out = String::new();
@@ -289,5 +289,5 @@ fn corrected_seed_set() {
                 .build_for(d)
         }),
     );
-    insta::assert_snapshot!("corrected_seed_set", out);
+    insta::assert_snapshot!("corrected_statement_set", out);
 }
