@@ -831,7 +831,10 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
         Error::check_all(errors)?;
 
-        let mut w = SqlWriter::new(StatementKind::Merge, dialect);
+        // Every column is named up to four times (SET, INSERT list and values, aliases):
+        // room for the usual text up front, so the buffer is not reallocated midway.
+        let capacity = 256 + 64 * def.columns().len();
+        let mut w = SqlWriter::with_capacity(StatementKind::Merge, dialect, capacity);
         w.push("MERGE INTO ")
             .table_name(self.target_name())
             .push(" AS ")
