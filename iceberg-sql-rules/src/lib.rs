@@ -39,6 +39,14 @@ pub fn check_name(name: &str) -> Result<(), NameProblem> {
     if name.len() > MAX_NAME_BYTES {
         return Err(NameProblem::TooLong(name.len()));
     }
+    // The usual name is all `[a-z0-9_]`: one pass over its bytes (any other byte, UTF-8
+    // included, goes to the search below, which names the offending character).
+    if name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return Ok(());
+    }
     match name
         .chars()
         .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'))

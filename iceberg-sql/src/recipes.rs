@@ -168,7 +168,7 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
             // `SELECT *` of a table with the summary's columns.
             cols.iter()
                 .filter_map(|n| def.column(n))
-                .map(|c| (c, Written::Column(c.name.clone())))
+                .map(|c| (c, Written::column(&c.name)))
                 .collect()
         } else {
             projected
@@ -176,9 +176,10 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                 .zip(&cols)
                 .filter_map(|(p, n)| {
                     let c = def.column(n)?;
+                    // Owned: the checked values replace the projections' own below.
                     let value = match p.expr() {
-                        Some(e) => Written::Expr(retype_literal(e.clone(), &c.ty)),
-                        None => Written::Column(n.clone()),
+                        Some(e) => Written::Expr(retype_literal(e, &c.ty)).into_owned(),
+                        None => Written::column(n).into_owned(),
                     };
                     Some((c, value))
                 })

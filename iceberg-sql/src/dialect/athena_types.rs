@@ -373,14 +373,17 @@ fn binary_type(
 }
 
 /// A row-level value (a projection, a join key): typed, written as it is.
-pub(super) fn check_value(scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
-    let e = super::typing::normalize(scope, expr);
-    let ty = type_of(scope, &e)?;
-    Ok(Checked::plain(Written::Expr(e), Some(ty)))
+pub(super) fn check_value<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
+    let (written, ty) = typed(scope, Written::expr(expr))?;
+    Ok(Checked::plain(written, Some(ty)))
 }
 
 /// A condition (`WHERE`, `WHEN … AND`, `ON`): typed, and boolean.
-pub(super) fn check_condition(scope: &TypeScope<'_>, expr: &Expr, clause: &str) -> Result<Checked> {
+pub(super) fn check_condition<'e>(
+    scope: &TypeScope<'_>,
+    expr: &'e Expr,
+    clause: &str,
+) -> Result<Checked<'e>> {
     let checked = check_value(scope, expr)?;
     if let Some(ty) = checked.ty() {
         expect_boolean(ty, clause)?;
@@ -389,7 +392,7 @@ pub(super) fn check_condition(scope: &TypeScope<'_>, expr: &Expr, clause: &str) 
 }
 
 /// An `ORDER BY` key: typed and orderable (not `json` or `map`).
-pub(super) fn check_sort_key(scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+pub(super) fn check_sort_key<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
     let checked = check_value(scope, expr)?;
     if let Some(ty) = checked.ty().filter(|t| !is_orderable(t)) {
         return Err(mismatch(format!(
@@ -401,7 +404,7 @@ pub(super) fn check_sort_key(scope: &TypeScope<'_>, expr: &Expr) -> Result<Check
 }
 
 /// A `GROUP BY` key: typed and comparable.
-pub(super) fn check_group_key(scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+pub(super) fn check_group_key<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
     let checked = check_value(scope, expr)?;
     if let Some(ty) = checked.ty().filter(|t| !is_comparable(t)) {
         return Err(mismatch(format!(
@@ -453,55 +456,53 @@ enum Problem {
 ///   statement and store the same value;
 /// * a numeric narrowing that can only fail loudly (overflow): Trino's own CAST;
 /// * rounding, dropping the time of day, or a mismatch: refused, with the fix.
-pub(super) fn check_assignments(
+pub(super) fn check_assignments<'e>(
     scope: &TypeScope<'_>,
     into: AssignIn,
-    pairs: Vec<(&Column, Written)>,
-) -> Result<Vec<Checked>> {
+    mut pairs: Vec<(&Column, Written<'e>)>,
+) -> Result<Vec<Checked<'e>>> {
     let mut out = Vec::with_capacity(pairs.len());
-    let mut table_types = Vec::with_capacity(pairs.len());
-    let mut value_types = Vec::with_capacity(pairs.len());
+    // (index, column type, problem); the refusal lists every pair's types.
     let mut problems = Vec::new();
-    for (column, value) in pairs {
+    for (i, (column, value)) in pairs.iter_mut().enumerate() {
+        // Moved out (the columns stay, for the refusal's message).
+        let value = std::mem::replace(value, Written::column(""));
         let (written, vt) = typed(scope, value)?;
         let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
         audit::check("assignment", || format!("{} {ct} <- {vt}", column.name));
-        let outcome = assignment(&vt, &ct);
-        match outcome {
-            Assignment::Exact | Assignment::Implicit => {
-                out.push(Checked::plain(written, Some(vt.clone())))
-            }
+        match assignment(&vt, &ct) {
+            Assignment::Exact | Assignment::Implicit => out.push(Checked::plain(written, Some(vt))),
             Assignment::Cast(c) if c.rounds => {
-                problems.push((column, vt.clone(), ct.clone(), Problem::Silent("rounds")))
+                problems.push((i, ct, Problem::Silent("rounds")));
+                out.push(Checked::plain(written, Some(vt)));
             }
-            Assignment::Cast(c) if c.drops_time_of_day => problems.push((
-                column,
-                vt.clone(),
-                ct.clone(),
-                Problem::Silent("drops the time of day of"),
-            )),
+            Assignment::Cast(c) if c.drops_time_of_day => {
+                problems.push((i, ct, Problem::Silent("drops the time of day of")));
+                out.push(Checked::plain(written, Some(vt)));
+            }
             Assignment::Cast(c) if c.zone_dependent => {
-                out.push(Checked::converted(written, Some(vt.clone()), ct.clone()))
+                out.push(Checked::converted(written, Some(vt), ct))
             }
-            Assignment::Cast(_) => out.push(Checked::plain(written, Some(vt.clone()))),
+            Assignment::Cast(_) => out.push(Checked::plain(written, Some(vt))),
             Assignment::Mismatch => {
-                problems.push((column, vt.clone(), ct.clone(), Problem::Mismatch))
+                problems.push((i, ct, Problem::Mismatch));
+                out.push(Checked::plain(written, Some(vt)));
             }
         }
-        table_types.push(ct);
-        value_types.push(vt);
     }
     if problems.is_empty() {
         return Ok(out);
     }
-    let list = |types: &[EngineType]| {
-        types
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let (table, values) = (list(&table_types), list(&value_types));
+    // The refusal names every pair's types, as Trino's message does.
+    let value_types: Vec<String> = out
+        .iter()
+        .map(|c| c.value_type().map(ToString::to_string).unwrap_or_default())
+        .collect();
+    let table_types = pairs
+        .iter()
+        .map(|(c, _)| EngineType::of_column(&c.ty, TableFormat::Iceberg).map(|t| t.to_string()))
+        .collect::<Result<Vec<_>>>()?;
+    let (table, values) = (table_types.join(", "), value_types.join(", "));
     let engine_text = match into {
         AssignIn::Insert => {
             format!("Insert query has mismatched column types: Table: [{table}], Query: [{values}]")
@@ -520,7 +521,9 @@ pub(super) fn check_assignments(
     };
     let errors = problems
         .into_iter()
-        .map(|(column, vt, ct, problem)| {
+        .map(|(i, ct, problem)| {
+            let column = pairs[i].0;
+            let vt = out[i].value_type().cloned().unwrap_or(EngineType::Unknown);
             let rust = rust_type(&column.ty)
                 .map(|r| format!(".cast::<{r}>()"))
                 .unwrap_or_else(|| "a CAST".to_string());
@@ -554,10 +557,10 @@ pub(super) fn check_assignments(
 }
 
 /// A value to write (normalized) and its type.
-fn typed(scope: &TypeScope<'_>, written: Written) -> Result<(Written, EngineType)> {
+fn typed<'e>(scope: &TypeScope<'_>, written: Written<'e>) -> Result<(Written<'e>, EngineType)> {
     Ok(match written {
         Written::Expr(e) => {
-            let e = super::typing::normalized(scope, e);
+            let e = super::typing::normalize(scope, e);
             let ty = type_of(scope, &e)?;
             (Written::Expr(e), ty)
         }
@@ -578,12 +581,12 @@ fn typed(scope: &TypeScope<'_>, written: Written) -> Result<(Written, EngineType
 /// zone dropped to the UTC wall clock, a small integer widened) it is written out: a
 /// Hive target holds milliseconds, so microseconds are rounded away there (Athena's
 /// Hive connector runs with MILLISECONDS precision; <https://github.com/aws/aws-sdk-pandas/issues/2252>).
-pub(super) fn check_output(
+pub(super) fn check_output<'e>(
     scope: &TypeScope<'_>,
     target: OutputTarget,
     name: &str,
-    written: Written,
-) -> Result<Checked> {
+    written: Written<'e>,
+) -> Result<Checked<'e>> {
     let (written, ty) = typed(scope, written)?;
     audit::check("output", || format!("{target} {name} {ty}"));
     match check_output_column(target, name, &ty) {

@@ -145,7 +145,7 @@ pub(crate) struct OptimizeSpec<'a> {
     pub table: &'a TableName,
     /// The condition on identity partition columns, if any (checked by the target's
     /// type rules).
-    pub filter: Option<&'a Checked>,
+    pub filter: Option<&'a Checked<'a>>,
     /// Engine options (Spark's `rewrite_data_files` options), in order.
     pub options: &'a [(String, String)],
     /// The catalog the engine's maintenance procedures live in.
@@ -227,23 +227,28 @@ pub(crate) trait DialectRules: Sync {
     // Trino's (`athena_types.rs`); a target with other rules overrides all of them.
 
     /// Types a row-level value (a projection, a join key).
-    fn check_value(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    fn check_value<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
         athena_types::check_value(scope, expr)
     }
 
     /// Types a condition of `clause` (`WHERE`, a `WHEN … AND` condition), which must be
     /// boolean.
-    fn check_condition(&self, scope: &TypeScope<'_>, expr: &Expr, clause: &str) -> Result<Checked> {
+    fn check_condition<'e>(
+        &self,
+        scope: &TypeScope<'_>,
+        expr: &'e Expr,
+        clause: &str,
+    ) -> Result<Checked<'e>> {
         athena_types::check_condition(scope, expr, clause)
     }
 
     /// Types an `ORDER BY` key.
-    fn check_sort_key(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    fn check_sort_key<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
         athena_types::check_sort_key(scope, expr)
     }
 
     /// Types a `GROUP BY` key.
-    fn check_group_key(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    fn check_group_key<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
         athena_types::check_group_key(scope, expr)
     }
 
@@ -258,24 +263,24 @@ pub(crate) trait DialectRules: Sync {
 
     /// Checks the values one statement (or MERGE clause) stores in columns, together,
     /// and returns each value to write (with any conversion the target writes).
-    fn check_assignments(
+    fn check_assignments<'e>(
         &self,
         scope: &TypeScope<'_>,
         into: AssignIn,
-        pairs: Vec<(&Column, Written)>,
-    ) -> Result<Vec<Checked>> {
+        pairs: Vec<(&Column, Written<'e>)>,
+    ) -> Result<Vec<Checked<'e>>> {
         athena_types::check_assignments(scope, into, pairs)
     }
 
     /// Checks one output column `name` of a CTAS or UNLOAD against what `target` can
     /// store, and returns it to write (converted where that is unambiguous).
-    fn check_output(
+    fn check_output<'e>(
         &self,
         scope: &TypeScope<'_>,
         target: OutputTarget,
         name: &str,
-        value: Written,
-    ) -> Result<Checked> {
+        value: Written<'e>,
+    ) -> Result<Checked<'e>> {
         athena_types::check_output(scope, target, name, value)
     }
 

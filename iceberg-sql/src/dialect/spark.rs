@@ -47,24 +47,24 @@ impl DialectRules for Spark {
     // policy and coerces in comparisons), so values are written as they are; Trino's
     // refusals do not apply to Spark renderings.
 
-    fn check_value(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    fn check_value<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
         Ok(as_is(scope, expr))
     }
 
-    fn check_condition(
+    fn check_condition<'e>(
         &self,
         scope: &TypeScope<'_>,
-        expr: &Expr,
+        expr: &'e Expr,
         _clause: &str,
-    ) -> Result<Checked> {
+    ) -> Result<Checked<'e>> {
         Ok(as_is(scope, expr))
     }
 
-    fn check_sort_key(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    fn check_sort_key<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
         Ok(as_is(scope, expr))
     }
 
-    fn check_group_key(&self, scope: &TypeScope<'_>, expr: &Expr) -> Result<Checked> {
+    fn check_group_key<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
         Ok(as_is(scope, expr))
     }
 
@@ -76,32 +76,26 @@ impl DialectRules for Spark {
         Ok(())
     }
 
-    fn check_assignments(
+    fn check_assignments<'e>(
         &self,
         scope: &TypeScope<'_>,
         _into: AssignIn,
-        pairs: Vec<(&Column, Written)>,
-    ) -> Result<Vec<Checked>> {
+        pairs: Vec<(&Column, Written<'e>)>,
+    ) -> Result<Vec<Checked<'e>>> {
         Ok(pairs
             .into_iter()
-            .map(|(_, v)| match v {
-                Written::Expr(e) => as_is(scope, &e),
-                column => Checked::plain(column, None),
-            })
+            .map(|(_, v)| as_written(scope, v))
             .collect())
     }
 
-    fn check_output(
+    fn check_output<'e>(
         &self,
         scope: &TypeScope<'_>,
         _target: OutputTarget,
         _name: &str,
-        value: Written,
-    ) -> Result<Checked> {
-        Ok(match value {
-            Written::Expr(e) => as_is(scope, &e),
-            column => Checked::plain(column, None),
-        })
+        value: Written<'e>,
+    ) -> Result<Checked<'e>> {
+        Ok(as_written(scope, value))
     }
 
     fn check_row_value(&self, _value: &Value, _column: &Column) -> Result<()> {
@@ -581,6 +575,14 @@ fn check_options(options: &[(String, String)]) -> Result<()> {
 }
 
 /// A value under Spark's lenient rules: written as it is.
-fn as_is(scope: &TypeScope<'_>, expr: &Expr) -> Checked {
-    Checked::plain(Written::Expr(normalize(scope, expr)), None)
+fn as_is<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Checked<'e> {
+    as_written(scope, Written::expr(expr))
+}
+
+/// `value` as it is (normalized), untyped.
+fn as_written<'e>(scope: &TypeScope<'_>, value: Written<'e>) -> Checked<'e> {
+    match value {
+        Written::Expr(e) => Checked::plain(Written::Expr(normalize(scope, e)), None),
+        column => Checked::plain(column, None),
+    }
 }

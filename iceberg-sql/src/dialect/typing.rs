@@ -15,6 +15,8 @@
 //! Everything here is target-independent: the scope column references resolve in, the
 //! checked value and how it is written, and (in tests) the audit of what was typed.
 
+use std::borrow::Cow;
+
 use crate::engine::types::{EngineType, TableFormat};
 use crate::error::Result;
 use crate::expr::{BinaryOp, Expr, Scope};
@@ -32,6 +34,14 @@ pub(crate) struct TypeScope<'a> {
     source: Option<Vec<(String, EngineType)>>,
     /// Tables joined in a SELECT (their columns are referenced unqualified).
     joined: Vec<&'a [Column]>,
+    /// Whether a table or joined column is a `timestamptz` (else nothing is normalized).
+    has_tz_column: bool,
+}
+
+fn any_tz_column(columns: &[Column]) -> bool {
+    columns
+        .iter()
+        .any(|c| matches!(c.ty, IcebergType::TimestampTz))
 }
 
 impl<'a> TypeScope<'a> {
@@ -41,6 +51,7 @@ impl<'a> TypeScope<'a> {
             table: columns,
             source: None,
             joined: Vec::new(),
+            has_tz_column: any_tz_column(columns),
         }
     }
 
@@ -53,6 +64,7 @@ impl<'a> TypeScope<'a> {
     /// Adds a joined table.
     pub(crate) fn join(mut self, columns: &'a [Column]) -> Self {
         self.joined.push(columns);
+        self.has_tz_column |= any_tz_column(columns);
         self
     }
 
@@ -95,28 +107,51 @@ pub(crate) enum AssignIn {
 
 /// What a checked value writes: an expression, or a column of the statement's table
 /// named at run time (a default projection).
+///
+/// It borrows the builder's expression where the rules write it unchanged (the usual
+/// case), so checking a statement copies no tree; a rewritten one is owned.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Written {
+pub(crate) enum Written<'a> {
     /// An expression.
-    Expr(Expr),
+    Expr(Cow<'a, Expr>),
     /// An unqualified column of the statement's table.
-    Column(String),
+    Column(Cow<'a, str>),
+}
+
+impl<'a> Written<'a> {
+    /// The builder's expression, borrowed.
+    pub(crate) fn expr(e: &'a Expr) -> Self {
+        Written::Expr(Cow::Borrowed(e))
+    }
+
+    /// The column `name` of the statement's table, borrowed.
+    pub(crate) fn column(name: &'a str) -> Self {
+        Written::Column(Cow::Borrowed(name))
+    }
+
+    /// The same, owning what it borrowed.
+    pub(crate) fn into_owned(self) -> Written<'static> {
+        match self {
+            Written::Expr(e) => Written::Expr(Cow::Owned(e.into_owned())),
+            Written::Column(c) => Written::Column(Cow::Owned(c.into_owned())),
+        }
+    }
 }
 
 /// A value the target's type rules checked: what to write, and the conversion written
 /// around it (`CAST(x AS <type>)`), if the rules added one.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Checked {
-    written: Written,
+pub(crate) struct Checked<'a> {
+    written: Written<'a>,
     /// Its type as the engine sees it, where the target's rules know it.
     ty: Option<EngineType>,
     /// The type the rules convert it to.
     convert_to: Option<EngineType>,
 }
 
-impl Checked {
+impl<'a> Checked<'a> {
     /// `written` as it is, of type `ty` (if known).
-    pub(crate) fn plain(written: Written, ty: Option<EngineType>) -> Self {
+    pub(crate) fn plain(written: Written<'a>, ty: Option<EngineType>) -> Self {
         Checked {
             written,
             ty,
@@ -125,12 +160,26 @@ impl Checked {
     }
 
     /// `CAST(written AS to)`.
-    pub(crate) fn converted(written: Written, ty: Option<EngineType>, to: EngineType) -> Self {
+    pub(crate) fn converted(written: Written<'a>, ty: Option<EngineType>, to: EngineType) -> Self {
         Checked {
             written,
             ty,
             convert_to: Some(to),
         }
+    }
+
+    /// The same, owning what it borrowed (to keep it beyond the builder's borrow).
+    pub(crate) fn into_owned(self) -> Checked<'static> {
+        Checked {
+            written: self.written.into_owned(),
+            ty: self.ty,
+            convert_to: self.convert_to,
+        }
+    }
+
+    /// The value's type before any conversion, where the target's rules know it.
+    pub(crate) fn value_type(&self) -> Option<&EngineType> {
+        self.ty.as_ref()
     }
 
     /// The value's type as the engine sees it, after any conversion (`None` where the
@@ -212,18 +261,54 @@ pub(crate) fn write_engine_type(w: &mut SqlWriter, ty: &EngineType) {
 /// literal compared with a `timestamptz` column (a `DateTime<Utc>` value written as the
 /// UTC wall clock) becomes a `timestamptz` literal of the same instant, so that the
 /// comparison does not depend on the session time zone.
-pub(crate) fn normalize(scope: &TypeScope<'_>, expr: &Expr) -> Expr {
-    normalized(scope, expr.clone())
+///
+/// An expression with nothing to rewrite (the usual case) is given back as it came,
+/// borrowed or owned; only a rewrite copies a borrowed tree.
+pub(crate) fn normalize<'e>(scope: &TypeScope<'_>, expr: Cow<'e, Expr>) -> Cow<'e, Expr> {
+    if !scope.has_tz_column || !has_tz_rewrite(scope, &expr) {
+        return expr;
+    }
+    let mut e = expr.into_owned();
+    normalize_in_place(scope, &mut e);
+    Cow::Owned(e)
 }
 
-/// As [`normalize`], of an expression the caller gives up (no copy).
-pub(crate) fn normalized(scope: &TypeScope<'_>, mut expr: Expr) -> Expr {
-    normalize_in_place(scope, &mut expr);
-    expr
+/// Whether a node of `e` is one [`normalize_in_place`] rewrites: a comparison, BETWEEN
+/// or IN of a `timestamptz` column with a `timestamp` literal.
+fn has_tz_rewrite(scope: &TypeScope<'_>, e: &Expr) -> bool {
+    let is_ts = |x: &Expr| {
+        matches!(
+            x,
+            Expr::Literal {
+                value: Value::Timestamp(_),
+                ty: IcebergType::Timestamp,
+            }
+        )
+    };
+    let mut found = false;
+    e.walk(&mut |x| {
+        found = found
+            || match x {
+                Expr::Binary { op, left, right } => {
+                    is_comparison(*op)
+                        && ((is_tz_column(scope, left) && is_ts(right))
+                            || (is_tz_column(scope, right) && is_ts(left)))
+                }
+                Expr::Between {
+                    expr, low, high, ..
+                } => is_tz_column(scope, expr) && (is_ts(low) || is_ts(high)),
+                Expr::InList { expr, list, .. } => {
+                    is_tz_column(scope, expr) && list.iter().any(is_ts)
+                }
+                _ => false,
+            };
+    });
+    found
 }
 
-fn normalize_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
-    let is_tz_column = |x: &Expr| match x {
+/// A column of type `timestamptz`.
+fn is_tz_column(scope: &TypeScope<'_>, x: &Expr) -> bool {
+    match x {
         Expr::Column { scope: s, name } => {
             matches!(
                 scope.iceberg_column(*s, name),
@@ -231,7 +316,25 @@ fn normalize_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
             )
         }
         _ => false,
-    };
+    }
+}
+
+/// A comparison operator (not AND/OR or arithmetic).
+fn is_comparison(op: BinaryOp) -> bool {
+    !matches!(
+        op,
+        BinaryOp::And
+            | BinaryOp::Or
+            | BinaryOp::Plus
+            | BinaryOp::Minus
+            | BinaryOp::Multiply
+            | BinaryOp::Divide
+            | BinaryOp::Modulo
+    )
+}
+
+fn normalize_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
+    let is_tz_column = |x: &Expr| is_tz_column(scope, x);
     let to_tz = |x: &mut Expr| {
         if let Expr::Literal {
             value: Value::Timestamp(ts),
@@ -246,16 +349,7 @@ fn normalize_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
     };
     match e {
         Expr::Binary { op, left, right } => {
-            let comparison = !matches!(
-                op,
-                BinaryOp::And
-                    | BinaryOp::Or
-                    | BinaryOp::Plus
-                    | BinaryOp::Minus
-                    | BinaryOp::Multiply
-                    | BinaryOp::Divide
-                    | BinaryOp::Modulo
-            );
+            let comparison = is_comparison(*op);
             if comparison && is_tz_column(left) {
                 to_tz(right);
             }
@@ -421,3 +515,91 @@ pub(crate) mod audit {
 
 #[cfg(test)]
 mod walk_tests;
+
+#[cfg(test)]
+mod normalize_tests {
+    use chrono::NaiveDate;
+
+    use super::*;
+
+    #[test]
+    fn only_an_expression_with_a_rewrite_is_copied() {
+        let columns = [
+            Column::new("at", IcebergType::TimestampTz),
+            Column::new("ts", IcebergType::Timestamp),
+            Column::new("n", IcebergType::Long),
+        ];
+        let scope = TypeScope::table(&columns);
+        let col = |name| Expr::Column {
+            scope: Scope::Table,
+            name,
+        };
+        let ts = || Expr::Literal {
+            value: Value::Timestamp(
+                NaiveDate::from_ymd_opt(2026, 9, 1)
+                    .unwrap()
+                    .and_hms_opt(1, 2, 3)
+                    .unwrap(),
+            ),
+            ty: IcebergType::Timestamp,
+        };
+        let long = || Expr::Literal {
+            value: Value::Long(7),
+            ty: IcebergType::Long,
+        };
+        let bin = |op, l: Expr, r: Expr| Expr::Binary {
+            op,
+            left: Box::new(l),
+            right: Box::new(r),
+        };
+        let between = |e: Expr, low: Expr, high: Expr| Expr::Between {
+            expr: Box::new(e),
+            low: Box::new(low),
+            high: Box::new(high),
+            negated: false,
+        };
+        let in_list = |e: Expr, list: Vec<Expr>| Expr::InList {
+            expr: Box::new(e),
+            list,
+            negated: false,
+        };
+        // (expression, whether normalizing rewrites it)
+        let cases = [
+            (bin(BinaryOp::Lt, col("at"), ts()), true),
+            (bin(BinaryOp::GtEq, ts(), col("at")), true),
+            (bin(BinaryOp::Lt, col("ts"), ts()), false),
+            (bin(BinaryOp::Eq, col("n"), long()), false),
+            (bin(BinaryOp::Minus, col("at"), ts()), false),
+            (between(col("at"), ts(), ts()), true),
+            (between(col("ts"), ts(), ts()), false),
+            (in_list(col("at"), vec![ts()]), true),
+            (in_list(col("at"), vec![]), false),
+            (in_list(col("n"), vec![long()]), false),
+            (
+                bin(
+                    BinaryOp::And,
+                    bin(BinaryOp::Eq, col("n"), long()),
+                    Expr::Not(Box::new(bin(BinaryOp::Lt, col("at"), ts()))),
+                ),
+                true,
+            ),
+            (
+                Expr::Case {
+                    branches: vec![(bin(BinaryOp::Gt, col("at"), ts()), long())],
+                    otherwise: None,
+                },
+                true,
+            ),
+            (Expr::Coalesce(vec![col("ts"), ts()]), false),
+        ];
+        for (e, rewrites) in cases {
+            let mut by_hand = e.clone();
+            normalize_in_place(&scope, &mut by_hand);
+            assert_eq!(by_hand != e, rewrites, "{e:?}");
+            assert_eq!(has_tz_rewrite(&scope, &e), rewrites, "{e:?}");
+            let out = normalize(&scope, Cow::Borrowed(&e));
+            assert_eq!(matches!(out, Cow::Owned(_)), rewrites, "{e:?}");
+            assert_eq!(*out, by_hand);
+        }
+    }
+}

@@ -144,7 +144,7 @@ impl<T: IcebergTable> InsertSelect<T> {
             .columns()
             .iter()
             .filter(|c| cols.contains(&c.name.as_str()))
-            .map(|c| (c, Written::Column(c.name.clone())))
+            .map(|c| (c, Written::column(&c.name)))
             .collect();
         let values = rules.check_assignments(&scope, AssignIn::Insert, pairs);
         let filter = self.target.check_filter_types(rules, &scope);

@@ -61,11 +61,10 @@
 //! * Unqualified columns in conditions (ambiguous between target and source): the
 //!   condition scopes do not accept plain columns, so they do not compile.
 
+use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use super::{
-    check_columns, column, null_of, refuse_aggregates, refuse_params, retype_literal, source_col,
-};
+use super::{check_row_expr, column, null_of, retype_literal, source_col};
 use crate::dialect::typing::{AssignIn, Checked, TypeScope, Written};
 use crate::dialect::{Dialect, DialectRules};
 use crate::engine::types::EngineType;
@@ -607,9 +606,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 );
             }
             if let Some(c) = cond {
-                check_columns(def, c, errors);
-                refuse_params(dialect, kind, c, errors);
-                refuse_aggregates("a WHEN condition", c, errors);
+                check_row_expr(dialect, kind, def, "a WHEN condition", c, errors);
             } else if seen.is_none() {
                 *seen = Some(n);
             }
@@ -688,9 +685,14 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     format!("clause {n}: {what} column `{name}` twice"),
                 ));
             }
-            check_columns(def, value, errors);
-            refuse_params(dialect, StatementKind::Merge, value, errors);
-            refuse_aggregates("a MERGE value", value, errors);
+            check_row_expr(
+                dialect,
+                StatementKind::Merge,
+                def,
+                "a MERGE value",
+                value,
+                errors,
+            );
         }
     }
 
@@ -739,7 +741,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         } else {
             BinaryOp::Eq
         };
-        let mut on: Option<Expr> = None;
+        let mut on_expr: Option<Expr> = None;
         for k in &self.keys {
             let eq = Expr::Binary {
                 op,
@@ -749,7 +751,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 }),
                 right: Box::new(source_col(k)),
             };
-            on = Expr::and_then(on, eq);
+            on_expr = Expr::and_then(on_expr, eq);
         }
         let mut errors = Vec::new();
         fn keep<X>(errors: &mut Vec<Error>, r: Result<X>) -> Option<X> {
@@ -761,10 +763,10 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 }
             }
         }
-        let on = on.and_then(|on| {
+        let on = on_expr.as_ref().and_then(|on| {
             keep(
                 &mut errors,
-                rules.check_condition(&scope, &on, "The MERGE predicate"),
+                rules.check_condition(&scope, on, "The MERGE predicate"),
             )
         });
         let mut clauses = Vec::with_capacity(self.clauses.len());
@@ -779,7 +781,8 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     rules.check_condition(&scope, c, "a WHEN condition"),
                 )
             });
-            let pairs: Vec<(&str, Expr)> = match clause {
+            // Each value as the builder holds it (borrowed), or a source column.
+            let pairs: Vec<(&str, Cow<'_, Expr>)> = match clause {
                 Clause::Matched {
                     action: MatchedAction::Delete,
                     ..
@@ -787,10 +790,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 Clause::Matched {
                     action: MatchedAction::Update(sets),
                     ..
-                } => sets
-                    .iter()
-                    .map(|(n, v)| (*n, self.typed(n, v.clone())))
-                    .collect(),
+                } => sets.iter().map(|(n, v)| (*n, self.typed(n, v))).collect(),
                 Clause::Matched {
                     action: MatchedAction::UpdateAll,
                     ..
@@ -798,27 +798,26 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     .columns()
                     .iter()
                     .filter(|c| !self.keys.contains(&c.name.as_str()))
-                    .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
+                    .map(|c| (c.name.as_str(), Cow::Owned(source_col(c.name.as_str()))))
                     .collect(),
                 Clause::NotMatched {
                     action: NotMatchedAction::Insert(values),
                     ..
-                } => values
-                    .iter()
-                    .map(|(n, v)| (*n, self.typed(n, v.clone())))
-                    .collect(),
+                } => values.iter().map(|(n, v)| (*n, self.typed(n, v))).collect(),
                 Clause::NotMatched {
                     action: NotMatchedAction::InsertAll,
                     ..
                 } => def
                     .columns()
                     .iter()
-                    .map(|c| (c.name.as_str(), source_col(c.name.as_str())))
+                    .map(|c| (c.name.as_str(), Cow::Owned(source_col(c.name.as_str()))))
                     .collect(),
             };
+            let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
+            // `check` refused unknown columns above, so every pair has its column.
             let columns: Vec<(&Column, Written)> = pairs
-                .iter()
-                .filter_map(|(n, v)| Some((def.column(n)?, Written::Expr(v.clone()))))
+                .into_iter()
+                .filter_map(|(n, v)| Some((def.column(n)?, Written::Expr(v))))
                 .collect();
             let values = if columns.is_empty() {
                 Some(Vec::new())
@@ -828,12 +827,14 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     rules.check_assignments(&scope, AssignIn::Merge { case }, columns),
                 )
             };
-            let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
             clauses.push((clause, matched, cond, names, values.unwrap_or_default()));
         }
         Error::check_all(errors)?;
 
-        let mut w = SqlWriter::new(StatementKind::Merge, dialect);
+        // Every column is named up to four times (SET, INSERT list and values, aliases):
+        // room for the usual text up front, so the buffer is not reallocated midway.
+        let capacity = 256 + 64 * def.columns().len();
+        let mut w = SqlWriter::with_capacity(StatementKind::Merge, dialect, capacity);
         w.push("MERGE INTO ")
             .table_name(self.target_name())
             .push(" AS ")
@@ -886,10 +887,10 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     }
 
     /// A literal value gets its column's exact type.
-    fn typed(&self, name: &str, value: Expr) -> Expr {
+    fn typed<'e>(&self, name: &str, value: &'e Expr) -> Cow<'e, Expr> {
         match T::table_def().column(name) {
             Some(c) => retype_literal(value, &c.ty),
-            None => value,
+            None => Cow::Borrowed(value),
         }
     }
 

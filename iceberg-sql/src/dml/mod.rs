@@ -46,6 +46,8 @@ pub use merge::{
 };
 pub use update::Update;
 
+use std::borrow::Cow;
+
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Expr, Scope};
@@ -66,29 +68,32 @@ pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {
     })
 }
 
-/// Every column `expr` reads must exist on `def`.
-pub(crate) fn check_columns(def: &TableDef, expr: &Expr, errors: &mut Vec<Error>) {
-    // A walk rather than `Expr::columns()`: no list is built for the usual case where
-    // every column exists.
-    expr.walk(&mut |e| {
-        if let Expr::Column { name, .. } = e {
+/// The checks every row-level expression a DML statement writes gets (a WHERE filter,
+/// a SET or MERGE value, a WHEN condition), in one walk of the tree: every column it
+/// reads exists on `def`, `?` only where the statement kind takes parameters, and no
+/// aggregate (`what` names the expression in that refusal).
+pub(crate) fn check_row_expr(
+    dialect: Dialect,
+    kind: StatementKind,
+    def: &TableDef,
+    what: &str,
+    expr: &Expr,
+    errors: &mut Vec<Error>,
+) {
+    let (mut param, mut aggregate) = (false, false);
+    expr.walk(&mut |e| match e {
+        Expr::Column { name, .. } => {
             if let Err(e) = column(def, name) {
                 if !errors.contains(&e) {
                     errors.push(e);
                 }
             }
         }
+        Expr::Param { .. } => param = true,
+        Expr::Aggregate { .. } => aggregate = true,
+        _ => {}
     });
-}
-
-/// Refuses `?` placeholders in statement kinds the target takes no parameters for.
-pub(crate) fn refuse_params(
-    dialect: Dialect,
-    kind: StatementKind,
-    expr: &Expr,
-    errors: &mut Vec<Error>,
-) {
-    if expr.contains_param() && !dialect.rules().accepts_parameters(kind) {
+    if param && !dialect.rules().accepts_parameters(kind) {
         let e = Error::new(
             ErrorKind::Unsupported,
             format!(
@@ -101,10 +106,15 @@ pub(crate) fn refuse_params(
             errors.push(e);
         }
     }
+    if aggregate {
+        errors.push(Error::new(
+            ErrorKind::DisallowedSyntax,
+            format!("{what} cannot contain an aggregate function"),
+        ));
+    }
 }
 
-/// The checks every WHERE filter gets: its columns exist, `?` only where the kind takes
-/// parameters, no aggregates.
+/// [`check_row_expr`] of a WHERE filter, if there is one.
 pub(crate) fn check_filter(
     dialect: Dialect,
     kind: StatementKind,
@@ -113,32 +123,20 @@ pub(crate) fn check_filter(
     errors: &mut Vec<Error>,
 ) {
     if let Some(f) = filter {
-        check_columns(def, f, errors);
-        refuse_params(dialect, kind, f, errors);
-        refuse_aggregates("a WHERE clause", f, errors);
-    }
-}
-
-/// Refuses aggregates where a row-level expression is required.
-pub(crate) fn refuse_aggregates(what: &str, expr: &Expr, errors: &mut Vec<Error>) {
-    if expr.contains_aggregate() {
-        errors.push(Error::new(
-            ErrorKind::DisallowedSyntax,
-            format!("{what} cannot contain an aggregate function"),
-        ));
+        check_row_expr(dialect, kind, def, "a WHERE clause", f, errors);
     }
 }
 
 /// Gives a literal the exact type of the column it is written to (e.g. a decimal
 /// literal takes the column's precision and scale), so the value is checked against
-/// it when rendered.
-pub(crate) fn retype_literal(expr: Expr, ty: &IcebergType) -> Expr {
+/// it when rendered. Borrowed as it is unless that changes its type.
+pub(crate) fn retype_literal<'e>(expr: &'e Expr, ty: &IcebergType) -> Cow<'e, Expr> {
     match expr {
-        Expr::Literal { value, .. } => Expr::Literal {
-            value,
+        Expr::Literal { value, ty: own } if own != ty => Cow::Owned(Expr::Literal {
+            value: value.clone(),
             ty: ty.clone(),
-        },
-        e => e,
+        }),
+        e => Cow::Borrowed(e),
     }
 }
 

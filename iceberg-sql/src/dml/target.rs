@@ -153,7 +153,7 @@ impl<T: IcebergTable> Target<T> {
         &self,
         rules: &dyn DialectRules,
         scope: &TypeScope<'_>,
-    ) -> Result<Option<Checked>> {
+    ) -> Result<Option<Checked<'_>>> {
         self.filter
             .as_ref()
             .map(|f| rules.check_condition(scope, f, "WHERE clause"))

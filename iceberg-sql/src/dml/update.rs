@@ -1,7 +1,7 @@
 //! `UPDATE ... SET ... WHERE ...`.
 
 use super::target::{builder_traits, Target};
-use super::{check_columns, column, combine, refuse_aggregates, refuse_params, retype_literal};
+use super::{check_row_expr, column, combine, retype_literal};
 use crate::dialect::typing::{AssignIn, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
@@ -121,7 +121,7 @@ impl<T: IcebergTable> Update<T> {
         let mut sets = Vec::with_capacity(self.sets.len());
         for (i, (name, value)) in self.sets.iter().enumerate() {
             match column(def, name) {
-                Ok(c) => sets.push((c, Written::Expr(retype_literal(value.clone(), &c.ty)))),
+                Ok(c) => sets.push((c, Written::Expr(retype_literal(value, &c.ty)))),
                 Err(e) => errors.push(e),
             }
             if self.sets[..i].iter().any(|(earlier, _)| earlier == name) {
@@ -130,9 +130,7 @@ impl<T: IcebergTable> Update<T> {
                     format!("UPDATE sets column `{name}` twice"),
                 ));
             }
-            check_columns(def, value, &mut errors);
-            refuse_params(dialect, kind, value, &mut errors);
-            refuse_aggregates("an UPDATE value", value, &mut errors);
+            check_row_expr(dialect, kind, def, "an UPDATE value", value, &mut errors);
         }
         self.target.check_filter(dialect, kind, &mut errors);
         Error::check_all(errors)?;

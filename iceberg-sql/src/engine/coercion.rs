@@ -383,7 +383,23 @@ pub(crate) fn assignment(value: &EngineType, column: &EngineType) -> Assignment 
     if let (EngineType::Varchar(Some(_)), EngineType::Varchar(None)) = (value, column) {
         return Assignment::Implicit;
     }
+    // Likewise an integer literal (`integer`, or `bigint` beyond its range) stored in a
+    // wider integer column, every integer SET value.
+    if integer_widening(value, column) {
+        return Assignment::Implicit;
+    }
     general_assignment(value, column)
+}
+
+/// An integer type stored in a strictly wider one (lossless, implicit in Trino).
+fn integer_widening(value: &EngineType, column: &EngineType) -> bool {
+    use EngineType as E;
+    matches!(
+        (value, column),
+        (E::Tinyint, E::Smallint | E::Integer | E::Bigint)
+            | (E::Smallint, E::Integer | E::Bigint)
+            | (E::Integer, E::Bigint)
+    )
 }
 
 /// [`assignment`] of two different types, by Trino's general rule.
@@ -584,6 +600,28 @@ mod tests {
             assert_eq!(assignment(&value, &column), Assignment::Implicit);
             assert_eq!(general_assignment(&value, &column), Assignment::Implicit);
         }
+    }
+
+    #[test]
+    fn an_integer_into_a_wider_integer_is_implicit_by_the_general_rule_too() {
+        let ints = ["tinyint", "smallint", "integer", "bigint"];
+        let mut widening = 0;
+        for (i, value) in ints.iter().enumerate() {
+            for (j, column) in ints.iter().enumerate() {
+                let (value, column) = (t(value), t(column));
+                assert_eq!(
+                    integer_widening(&value, &column),
+                    i < j,
+                    "{value} into {column}"
+                );
+                if i < j {
+                    widening += 1;
+                    assert_eq!(assignment(&value, &column), Assignment::Implicit);
+                    assert_eq!(general_assignment(&value, &column), Assignment::Implicit);
+                }
+            }
+        }
+        assert_eq!(widening, 6);
     }
 
     fn t(s: &str) -> EngineType {

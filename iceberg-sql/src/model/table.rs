@@ -28,14 +28,14 @@ impl TableName {
 
     /// Checks both parts against Athena's name rules.
     pub fn check(&self) -> Result<()> {
-        let errors: Vec<Error> = [
-            check_name(&self.database, NameRole::Database).err(),
-            check_name(&self.table, NameRole::Table).err(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        Error::check_all(errors)
+        match (
+            check_name(&self.database, NameRole::Database),
+            check_name(&self.table, NameRole::Table),
+        ) {
+            (Ok(()), Ok(())) => Ok(()),
+            (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+            (Err(d), Err(t)) => Error::check_all(vec![d, t]),
+        }
     }
 }
 

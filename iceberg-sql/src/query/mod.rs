@@ -117,7 +117,7 @@ pub(crate) enum Projected {
     /// A value, written `value [AS alias]`.
     Value {
         /// The checked value.
-        value: Checked,
+        value: Checked<'static>,
         /// The alias written after it.
         alias: Option<String>,
         /// The output column's name, where known.
@@ -157,7 +157,7 @@ impl Projected {
 
     /// Replaces the value written (e.g. by the one an assignment check returned),
     /// keeping the output column's name.
-    pub(crate) fn set_value(&mut self, checked: Checked) {
+    pub(crate) fn set_value(&mut self, checked: Checked<'static>) {
         if let Projected::Value { value, alias, name } = self {
             if checked.conversion().is_some() && alias.is_none() {
                 *alias = name.clone();
@@ -721,11 +721,11 @@ impl<S> Select<S> {
             let mut out = Vec::with_capacity(self.columns.len());
             let mut errors = Vec::new();
             for c in &self.columns {
-                match rules.check_output(&scope, target, &c.name, Written::Column(c.name.clone())) {
+                match rules.check_output(&scope, target, &c.name, Written::column(&c.name)) {
                     Ok(v) => out.push(Projected::Value {
                         alias: v.conversion().map(|_| c.name.clone()),
                         name: Some(c.name.clone()),
-                        value: v,
+                        value: v.into_owned(),
                     }),
                     Err(e) => errors.push(e),
                 }
@@ -768,11 +768,11 @@ impl<S> Select<S> {
                             &scope,
                             target,
                             name.as_deref().unwrap_or("_col"),
-                            Written::Expr(e.clone()),
+                            Written::expr(e),
                         ),
                         Usage::Read | Usage::Rows => rules.check_value(&scope, e),
                     };
-                    checked.map(|value| {
+                    checked.map(Checked::into_owned).map(|value| {
                         // A converted plain column keeps its name.
                         let alias = alias
                             .clone()
@@ -785,7 +785,7 @@ impl<S> Select<S> {
                     })
                 }
                 Item::Joined(_, column) => {
-                    let written = Written::Column(column.to_string());
+                    let written = Written::column(column);
                     let checked = match usage {
                         Usage::Output(target) => {
                             rules.check_output(&scope, target, column, written)
@@ -795,14 +795,16 @@ impl<S> Select<S> {
                             scope.column_type(Scope::Table, column),
                         )),
                     };
-                    checked.map(|value| Projected::Value {
-                        alias: value.conversion().map(|_| column.to_string()),
-                        name: Some(column.to_string()),
-                        value,
-                    })
+                    checked
+                        .map(Checked::into_owned)
+                        .map(|value| Projected::Value {
+                            alias: value.conversion().map(|_| column.to_string()),
+                            name: Some(column.to_string()),
+                            value,
+                        })
                 }
                 Item::Name(column) => {
-                    let written = Written::Column(column.clone());
+                    let written = Written::column(column);
                     let checked = match usage {
                         Usage::Output(target) => {
                             rules.check_output(&scope, target, column, written)
@@ -812,11 +814,13 @@ impl<S> Select<S> {
                             scope.column_type(Scope::Table, column),
                         )),
                     };
-                    checked.map(|value| Projected::Value {
-                        alias: value.conversion().map(|_| column.clone()),
-                        name: Some(column.clone()),
-                        value,
-                    })
+                    checked
+                        .map(Checked::into_owned)
+                        .map(|value| Projected::Value {
+                            alias: value.conversion().map(|_| column.clone()),
+                            name: Some(column.clone()),
+                            value,
+                        })
                 }
                 Item::Nested(column) => {
                     let ty = self.output_type(column);
@@ -919,11 +923,15 @@ impl<S> Select<S> {
 
     /// Writes the query with `projected` (from [`Select::projections`]; empty for `*`):
     /// its filter, grouping and order checked by the target's rules.
-    pub(crate) fn write_with(&self, w: &mut SqlWriter, projected: &[Projected]) -> Result<()> {
+    pub(crate) fn write_with<'s>(
+        &'s self,
+        w: &mut SqlWriter,
+        projected: &[Projected],
+    ) -> Result<()> {
         let rules = w.rules();
         let scope = self.type_scope();
         let mut errors = Vec::new();
-        let mut keep = |r: Result<Checked>| match r {
+        let mut keep = |r: Result<Checked<'s>>| match r {
             Ok(c) => Some(c),
             Err(e) => {
                 errors.extend(e.into_vec());

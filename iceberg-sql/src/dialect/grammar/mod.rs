@@ -39,6 +39,19 @@ fn is_reserved_beyond_aws(word: &str) -> bool {
     matches!(word, "auto" | "current_role" | "primary")
 }
 
+/// The bytes of a name written without quotes, `[a-z0-9_]`, as a table: every name
+/// written is scanned, one lookup per byte.
+const PLAIN_NAME_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// The parser a statement's text goes through. It decides quoting, type names and
 /// literal spelling: nobody calling the API picks them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,9 +109,7 @@ impl Grammar {
     pub fn needs_quotes(self, name: &str) -> bool {
         let bytes = name.as_bytes();
         let plain = bytes.first().is_some_and(u8::is_ascii_lowercase)
-            && bytes
-                .iter()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_');
+            && bytes.iter().all(|&c| PLAIN_NAME_BYTE[usize::from(c)]);
         !plain || self.is_reserved(name)
     }
 
@@ -226,6 +237,14 @@ mod tests {
             "`current_time`"
         );
         assert_eq!(Grammar::HiveDdl.quote_ident("trim"), "`trim`");
+    }
+
+    #[test]
+    fn the_plain_name_table_is_a_z_0_9_and_underscore() {
+        for b in 0..=255u8 {
+            let plain = b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
+            assert_eq!(PLAIN_NAME_BYTE[usize::from(b)], plain, "byte {b}");
+        }
     }
 
     #[test]
