@@ -4,7 +4,8 @@ use std::ops::ControlFlow;
 
 use sqlparser::ast::{Ident, Value, ValueWithSpan};
 
-use super::ast_pass::{self, AstPass};
+use super::ast_pass::AstPass;
+use super::walk;
 
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
@@ -56,9 +57,12 @@ impl Inspection {
 pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspection> {
     super::with_parsed(sql, kind, dialect, |stmt| {
         let mut collect = Collect::default();
-        let _ = ast_pass::run(stmt, &mut collect);
-        collect.0
-    })
+        match walk::statement(stmt, sql, &mut collect) {
+            ControlFlow::Continue(()) => Ok(collect.0),
+            // Syntax none of our targets writes: there is nothing to read back.
+            ControlFlow::Break(e) => Err(e),
+        }
+    })?
 }
 
 #[derive(Default)]

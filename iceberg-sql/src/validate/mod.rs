@@ -44,6 +44,7 @@ mod prefix;
 mod prepass;
 mod stack;
 mod values;
+mod walk;
 
 pub use inspect::{inspect, Inspection, Name};
 pub(crate) use values::validate_insert_values;
