@@ -40,9 +40,11 @@ impl Inspection {
 }
 
 /// Parses `sql` as one statement of `kind` with the parser `dialect` uses for it (the
-/// hooks and refusals of [`validate_sql`](super::validate_sql), without its allow-list,
-/// size and placeholder checks) and returns the string literals and names it read: to
-/// check that a renderer's text reads back as what it meant.
+/// hooks and refusals of [`validate_sql`](super::validate_sql), without its per-kind
+/// and per-target checks, size and placeholder checks) and returns the string literals
+/// and names it read: to check that a renderer's text reads back as what it meant.
+/// Syntax that none of the targets writes (another engine's) is refused, as
+/// `validate_sql` refuses it.
 ///
 /// ```
 /// use iceberg_sql::{Dialect, StatementKind};

@@ -261,7 +261,7 @@ impl Walk<'_> {
             join_operator,
         } = j;
         self.table_factor(relation)?;
-        let at = relation.span();
+        let at = || relation.span();
         self.refuse_if(*global, "`GLOBAL JOIN`", at)?;
         match join_operator {
             JoinOperator::Join(c)
@@ -291,7 +291,7 @@ impl Walk<'_> {
         }
     }
 
-    fn join_constraint(&mut self, c: &JoinConstraint, at: sqlparser::tokenizer::Span) -> Flow {
+    fn join_constraint(&mut self, c: &JoinConstraint, at: impl super::At) -> Flow {
         match c {
             JoinConstraint::On(e) => self.expr(e),
             JoinConstraint::Using(names) => self.object_names(names),
