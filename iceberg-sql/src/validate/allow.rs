@@ -24,9 +24,9 @@ use sqlparser::ast::{
 };
 use sqlparser::tokenizer::Span;
 
-use super::ast_pass::{self, AstPass};
+use super::ast_pass::AstPass;
 use super::dialects::TargetSyntax;
-use super::{hooks, located, to_location};
+use super::{hooks, located, to_location, walk};
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::StatementKind;
@@ -66,7 +66,7 @@ pub(super) fn check(
         has_qmark: sql.contains('?'),
         in_where: Vec::new(),
     };
-    if let ControlFlow::Break(e) = ast_pass::run(stmt, &mut v) {
+    if let ControlFlow::Break(e) = walk::statement(stmt, sql, &mut v) {
         return Err(e);
     }
     if v.placeholders != param_count {
@@ -848,7 +848,7 @@ fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
 }
 
 // ---------------------------------------------------------------------------------
-// The visitor
+// The passes
 // ---------------------------------------------------------------------------------
 
 struct Checker<'a> {
@@ -1149,7 +1149,7 @@ impl AstPass for Checker<'_> {
         self.check_select(s)?;
         if self.has_qmark && self.trino() {
             if let Some(w) = &s.selection {
-                let _ = ast_pass::run(w, &mut QMarks(&mut self.in_where));
+                let _ = walk::expr(w, self.ctx.sql, &mut QMarks(&mut self.in_where));
             }
         }
         ControlFlow::Continue(())

@@ -21,10 +21,11 @@
 //!    `VACUUM`, Trino `array(T)`/`map(K,V)`/`row(…)` types); a hook that refuses syntax
 //!    the engine lacks leaves the refusal as a value beside the parse;
 //! 4. an allow-list of AST shapes for the [`StatementKind`] (the target's own part for
-//!    the kinds targets write differently), quoting per grammar (Hive DDL and Spark:
-//!    backticks; Trino DML: double quotes), and the `?` placeholders: none for kinds
-//!    without parameters, Athena's only inside `WHERE`, and exactly as many as bound
-//!    parameters.
+//!    the kinds targets write differently), then our own walk over the tree (`walk/`),
+//!    which refuses every node none of our targets writes and runs the passes: the
+//!    target's refusals, quoting per grammar (Hive DDL and Spark: backticks; Trino DML:
+//!    double quotes), and the `?` placeholders: none for kinds without parameters,
+//!    Athena's only inside `WHERE`, and exactly as many as bound parameters.
 //!
 //! Parse failures are [`ErrorKind::Syntax`]; constructs that parse but that the engine
 //! (or this statement kind) does not accept are [`ErrorKind::DisallowedSyntax`]. Both
@@ -44,6 +45,7 @@ mod prefix;
 mod prepass;
 mod stack;
 mod values;
+mod walk;
 
 pub use inspect::{inspect, Inspection, Name};
 pub(crate) use values::validate_insert_values;

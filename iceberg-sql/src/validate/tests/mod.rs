@@ -6,6 +6,7 @@ mod ast;
 mod expr_structure;
 mod prefix;
 mod values;
+mod walk;
 
 use super::*;
 
