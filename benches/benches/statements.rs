@@ -8,7 +8,7 @@
 
 use std::hint::black_box;
 
-use iceberg_sql::render::texts_without_validation;
+use iceberg_sql::render::text_without_validation;
 use iceberg_sql_benches::statements::{self, KINDS};
 use iceberg_sql_benches::timing::{interleaved, us};
 use iceberg_sql_benches::{sea, McpEvent};
@@ -27,10 +27,10 @@ fn baseline_text(sql: &str) -> String {
 }
 
 fn render_only(kind: &str, rows: &[McpEvent]) -> String {
-    let mut texts = texts_without_validation(|| {
+    text_without_validation(|| {
         let _ = statements::build(kind, rows);
-    });
-    texts.pop().expect("one text")
+    })
+    .expect("one text")
 }
 
 fn run_variant(kind: &str, variant: &str, rows: &[McpEvent], sql: &str) {

@@ -4,6 +4,7 @@
 //! says what was wrong and where, an optional hint that says how to fix it, and, for
 //! errors found in generated SQL, the offending line with a caret under the position.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// The class of rule an [`Error`] reports. Match on this, not on the message text.
@@ -64,7 +65,7 @@ pub struct Error(Box<Inner>);
 #[derive(Debug, Clone, PartialEq)]
 struct Inner {
     kind: ErrorKind,
-    message: String,
+    message: Cow<'static, str>,
     hint: Option<String>,
     sql: Option<(String, Option<SqlLocation>)>,
     more: Vec<Error>,
@@ -75,7 +76,18 @@ impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error(Box::new(Inner {
             kind,
-            message: message.into(),
+            message: Cow::Owned(message.into()),
+            hint: None,
+            sql: None,
+            more: Vec::new(),
+        }))
+    }
+
+    /// A new error of `kind` whose message is fixed text: nothing is allocated for it.
+    pub(crate) fn from_static(kind: ErrorKind, message: &'static str) -> Self {
+        Error(Box::new(Inner {
+            kind,
+            message: Cow::Borrowed(message),
             hint: None,
             sql: None,
             more: Vec::new(),

@@ -19,6 +19,7 @@ mod literals;
 mod reserved;
 mod types;
 
+use reserved::WordSet;
 pub use reserved::{HIVE_DDL_RESERVED, TRINO_DML_RESERVED};
 
 use crate::engine::reserved::TRINO_417_RESERVED;
@@ -33,11 +34,18 @@ const TRINO_AMBIGUOUS: &[&str] = &["all", "any", "some"];
 
 /// The words `engine::reserved::is_reserved_in_dml` adds to AWS's list (`TRINO_DML_RESERVED`): Trino
 /// 417's `current_role` and later Trino's `auto` and `primary`. Every name written is
-/// looked up, so this is a `match` rather than that function's searches of three lists;
+/// looked up, so this is one indexed set rather than that function's searches of three lists;
 /// a test holds the two to the same answer for every listed word.
 fn is_reserved_beyond_aws(word: &str) -> bool {
-    matches!(word, "auto" | "current_role" | "primary")
+    const BEYOND_AWS: WordSet = WordSet::new(&["auto", "current_role", "primary"]);
+    BEYOND_AWS.contains(word)
 }
+
+/// [`TRINO_417_RESERVED`], indexed for the lookup of every name a DDL statement writes.
+const TRINO_417: WordSet = WordSet::new(TRINO_417_RESERVED);
+
+/// [`TRINO_AMBIGUOUS`], indexed likewise.
+const AMBIGUOUS: WordSet = WordSet::new(TRINO_AMBIGUOUS);
 
 /// The bytes of a name written without quotes, `[a-z0-9_]`, as a table: every name
 /// written is scanned, one lookup per byte.
@@ -93,12 +101,12 @@ impl Grammar {
         let dml = || {
             reserved::is_trino_dml_reserved(word)
                 || is_reserved_beyond_aws(word)
-                || TRINO_AMBIGUOUS.contains(&word)
+                || AMBIGUOUS.contains(word)
         };
         match self {
             // Backticks are always accepted in Hive DDL: a word Trino reserves
             // (`current_time`, `trim`) is quoted there too, whatever Hive's own list says.
-            Grammar::HiveDdl => ddl() || TRINO_417_RESERVED.binary_search(&word).is_ok(),
+            Grammar::HiveDdl => ddl() || TRINO_417.contains(word),
             Grammar::TrinoDml => dml(),
             Grammar::Spark => ddl() || dml(),
         }

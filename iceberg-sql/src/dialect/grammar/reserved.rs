@@ -1,8 +1,105 @@
 //! Reserved words of the grammars: a name that is one of these must be quoted.
 //!
 //! Every name a statement writes is looked up, so each list is written once, as a
-//! macro argument that makes both the public list and a `match` over its words (which
-//! the compiler turns into a switch on the length and a few comparisons).
+//! macro argument that makes both the public list and a [`WordSet`] over it: tables
+//! built at compile time reject a name no word of its length and first letter could
+//! be, and otherwise point at the words sharing its first letter, compared by length
+//! first (tens of instructions, where a `match` on strings compares against every
+//! word in turn).
+
+/// A sorted list of lower-case words, with where each first letter's words start.
+pub(crate) struct WordSet {
+    words: &'static [&'static str],
+    /// `starts[i]..starts[i + 1]`: the words starting with letter `b'a' + i`.
+    starts: [u16; 27],
+    /// Bit `i` of `first_letters[n]`: some word of `n` bytes starts with `b'a' + i`.
+    /// Most names are not reserved, and most are rejected by this one test.
+    first_letters: [u32; MAX_LEN + 1],
+}
+
+/// The longest word a [`WordSet`] holds.
+const MAX_LEN: usize = 32;
+
+impl WordSet {
+    /// Indexes `words`; refuses to compile unless they are sorted, unique and made of
+    /// `[a-z_]` starting with a letter.
+    pub(crate) const fn new(words: &'static [&'static str]) -> WordSet {
+        let mut starts = [0u16; 27];
+        let mut first_letters = [0u32; MAX_LEN + 1];
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i].as_bytes();
+            assert!(
+                !w.is_empty() && w[0].is_ascii_lowercase(),
+                "word must start a-z"
+            );
+            assert!(w.len() <= MAX_LEN, "word too long");
+            first_letters[w.len()] |= 1 << (w[0] - b'a');
+            let mut j = 0;
+            while j < w.len() {
+                assert!(
+                    w[j].is_ascii_lowercase() || w[j] == b'_',
+                    "word must be [a-z_]"
+                );
+                j += 1;
+            }
+            if i > 0 {
+                assert!(
+                    less(words[i - 1].as_bytes(), w),
+                    "words must be sorted, unique"
+                );
+            }
+            i += 1;
+        }
+        // starts[l] = number of words whose first letter is before `b'a' + l`.
+        let mut l = 0;
+        while l < 27 {
+            let mut n = 0;
+            while n < words.len() && (words[n].as_bytes()[0] - b'a') < l as u8 {
+                n += 1;
+            }
+            starts[l] = n as u16;
+            l += 1;
+        }
+        WordSet {
+            words,
+            starts,
+            first_letters,
+        }
+    }
+
+    /// Whether `word` is one of the words (an exact, case-sensitive match).
+    #[inline]
+    pub(crate) fn contains(&self, word: &str) -> bool {
+        let Some(&first) = word.as_bytes().first() else {
+            return false;
+        };
+        let letter = usize::from(first.wrapping_sub(b'a'));
+        if letter >= 26
+            || word.len() > MAX_LEN
+            || self.first_letters[word.len()] & (1 << letter) == 0
+        {
+            return false;
+        }
+        let same_letter =
+            &self.words[usize::from(self.starts[letter])..usize::from(self.starts[letter + 1])];
+        same_letter
+            .iter()
+            .any(|w| w.len() == word.len() && *w == word)
+    }
+}
+
+/// `a < b`, bytewise, in a const context.
+const fn less(a: &[u8], b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+        i += 1;
+    }
+    a.len() < b.len()
+}
 
 macro_rules! reserved_words {
     ($(#[$doc:meta])* $list:ident, $is:ident, [$($word:literal),* $(,)?]) => {
@@ -11,7 +108,8 @@ macro_rules! reserved_words {
 
         /// Whether `word` (lower case) is in the list above.
         pub(super) fn $is(word: &str) -> bool {
-            matches!(word, $($word)|*)
+            const SET: WordSet = WordSet::new($list);
+            SET.contains(word)
         }
     };
 }
@@ -254,3 +352,72 @@ reserved_words!(
         "with",
     ]
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every list, with the indexed lookup built from it.
+    fn sets() -> [(&'static [&'static str], WordSet); 2] {
+        [
+            (HIVE_DDL_RESERVED, WordSet::new(HIVE_DDL_RESERVED)),
+            (TRINO_DML_RESERVED, WordSet::new(TRINO_DML_RESERVED)),
+        ]
+    }
+
+    /// The indexed lookup answers as a plain search of its list, for every listed word,
+    /// its neighbours (one byte more or less, another case) and every word of the
+    /// statements in the insta snapshots.
+    #[test]
+    fn lookup_answers_as_the_list_does() {
+        let mut probes: Vec<String> = ["", "_x", "1x", "zzz", "a", "z", "{", "`", "event_id"]
+            .map(String::from)
+            .to_vec();
+        for list in [HIVE_DDL_RESERVED, TRINO_DML_RESERVED] {
+            for w in list {
+                probes.extend([
+                    w.to_string(),
+                    format!("{w}x"),
+                    w[..w.len() - 1].to_string(),
+                    w.to_uppercase(),
+                ]);
+            }
+        }
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots");
+        let mut snapshot_words = 0;
+        for entry in std::fs::read_dir(dir).expect("the snapshot folder") {
+            let text = std::fs::read_to_string(entry.expect("a snapshot").path())
+                .expect("a snapshot's text");
+            for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+                if !word.is_empty() {
+                    probes.push(word.to_ascii_lowercase());
+                    snapshot_words += 1;
+                }
+            }
+        }
+        assert!(
+            snapshot_words > 1000,
+            "{snapshot_words} words in the snapshots"
+        );
+        for (list, set) in sets() {
+            for p in &probes {
+                assert_eq!(set.contains(p), list.contains(&p.as_str()), "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn letter_ranges_cover_the_list_in_order() {
+        for (list, set) in sets() {
+            assert_eq!(set.starts[0], 0);
+            assert_eq!(usize::from(set.starts[26]), list.len());
+            for (i, w) in list.iter().enumerate() {
+                let letter = usize::from(w.as_bytes()[0] - b'a');
+                assert_ne!(set.first_letters[w.len()] & (1 << letter), 0, "{w}");
+                assert!(
+                    usize::from(set.starts[letter]) <= i && i < usize::from(set.starts[letter + 1])
+                );
+            }
+        }
+    }
+}
