@@ -559,6 +559,17 @@ pub(super) fn check_assignments<'e>(
 /// A value to write (normalized) and its type.
 fn typed<'e>(scope: &TypeScope<'_>, written: Written<'e>) -> Result<(Written<'e>, EngineType)> {
     Ok(match written {
+        // Most written values are literals of their column's type (a SET value, a
+        // MERGE INSERT value): `normalize` rewrites comparisons only, so a literal is
+        // typed directly, as `type_of` types it (a test holds the two to one answer).
+        Written::Expr(e) if matches!(*e, Expr::Literal { .. }) => {
+            let Expr::Literal { value, ty } = &*e else {
+                unreachable!("matched above")
+            };
+            let t = literal_type(value, ty)?;
+            audit::typed(&e, &t);
+            (Written::Expr(e), t)
+        }
         Written::Expr(e) => {
             let e = super::typing::normalize(scope, e);
             let ty = type_of(scope, &e)?;
@@ -727,5 +738,65 @@ mod row_value_tests {
             11 + 14,
             "NULL into the 11 scalar types, 14 typed pairs"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use chrono::NaiveDate;
+
+    use super::*;
+
+    /// A literal is typed directly ([`typed`]'s fast path) exactly as the general rules
+    /// (`normalize`, then `type_of`) type it: same type, same refusal, same text.
+    #[test]
+    fn literal_fast_path_answers_as_the_general_rules() {
+        let ts = NaiveDate::from_ymd_opt(2026, 12, 1)
+            .and_then(|d| d.and_hms_opt(1, 2, 3))
+            .expect("a timestamp");
+        let decimal = IcebergType::Decimal {
+            precision: 4,
+            scale: 2,
+        };
+        let columns = [
+            Column::new("ts", IcebergType::Timestamp),
+            Column::new("tz", IcebergType::TimestampTz),
+        ];
+        let scope = TypeScope::table(&columns);
+        let literals = [
+            (Value::Null, IcebergType::Long),
+            (Value::Int(320), IcebergType::Long),
+            (Value::Int(i32::MIN), IcebergType::Int),
+            (Value::Long(i64::MIN), IcebergType::Long),
+            (Value::Long(1 << 40), IcebergType::Long),
+            (Value::Boolean(true), IcebergType::Boolean),
+            (Value::String("retried".into()), IcebergType::String),
+            (Value::Double(1.5), IcebergType::Float),
+            (Value::Float(1.5), IcebergType::Double),
+            (Value::Timestamp(ts), IcebergType::Timestamp),
+            (Value::Timestamp(ts), IcebergType::TimestampTz),
+            (Value::Int(99), decimal.clone()),
+            // Does not fit decimal(4,2): refused on both paths.
+            (Value::Int(1000), decimal),
+            (Value::String("x".into()), IcebergType::Long),
+        ];
+        for (value, ty) in literals {
+            let e = Expr::Literal { value, ty };
+            let general = type_of(
+                &scope,
+                &crate::dialect::typing::normalize(&scope, Cow::Borrowed(&e)),
+            );
+            let fast = typed(&scope, Written::expr(&e)).map(|(w, t)| {
+                assert!(matches!(w, Written::Expr(ref x) if **x == e), "{e:?}");
+                t
+            });
+            match (&fast, &general) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{e:?}"),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{e:?}"),
+                _ => panic!("{e:?}: fast {fast:?}, general {general:?}"),
+            }
+        }
     }
 }
