@@ -278,16 +278,38 @@ async fn cancel_during_a_resubmission_backoff_resubmits_nothing() {
     );
 }
 
+/// Waits (polling every 5 ms) until `done()` holds; panics after 10 s.
+async fn until(done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "condition not reached in 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 #[tokio::test]
 async fn dropping_the_call_stops_its_query() {
     let engine = ScriptedEngine::new().on_contains("INSERT", |_| Plan::succeed().running_forever());
     let s = server(ServerConfig::new().engine(engine)).await;
     let ex = AthenaExecutor::new(s.client(), config().no_timeout());
     let insert = Ev::insert(&rows(1)).build().unwrap();
-    let call = ex.execute(&insert);
-    let _ = tokio::time::timeout(Duration::from_millis(80), call).await;
+    // Drop the call once the query runs (its first poll answered), however slow the
+    // machine; then give the guard's spawned stop up to 10 s to arrive.
+    {
+        let call = ex.execute(&insert);
+        tokio::pin!(call);
+        let started = until(|| s.count(Op::GetQueryExecution) >= 1);
+        tokio::select! {
+            _ = &mut call => panic!("the query never finishes"),
+            _ = started => {}
+        }
+    }
+    until(|| s.count(Op::StopQueryExecution) >= 1).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(s.count(Op::StopQueryExecution), 1);
+    assert_eq!(s.count(Op::StopQueryExecution), 1, "one stop, not more");
     assert_eq!(
         s.ledger().executions[0].stopped.as_ref().map(|s| s.healthy),
         Some(true)
