@@ -2,7 +2,11 @@
 //! sits, and the expression forms users of each target write, accepted.
 
 use super::*;
+use std::ops::ControlFlow;
+
 use crate::error::SqlLocation;
+use crate::validate::ast_pass::AstPass;
+use crate::validate::walk;
 
 const WALK_REFUSAL: &str = "is not SQL this crate writes for any target";
 
@@ -53,6 +57,80 @@ fn other_engines_forms_are_refused_at_the_node() {
         Dialect::Athena,
         "`COLLATE`",
         (1, 8),
+    );
+}
+
+/// The walk's refusal says what was found, then how to write it in the targets' SQL;
+/// the location is the node's.
+#[test]
+fn refusals_say_how_to_write_the_form_for_the_targets() {
+    use StatementKind as K;
+    let cases = [
+        (
+            "SELECT CONVERT(x, int) FROM t",
+            "`CONVERT(…)`",
+            "write `CAST(x AS type)`",
+            (1, 16),
+        ),
+        (
+            "SELECT x FROM t WHERE y IN UNNEST(arr)",
+            "`IN UNNEST(…)`",
+            "test membership with contains(arr, x) in Trino, array_contains(arr, x) in Spark",
+            (1, 23),
+        ),
+        (
+            "SELECT DISTINCT ON (a) a, b FROM t",
+            "`DISTINCT ON (…)`",
+            "keep one row per key with `row_number() OVER (PARTITION BY … ORDER BY …) = 1` in a subquery",
+            (1, 1),
+        ),
+        (
+            "SELECT x FROM t ASOF JOIN u MATCH_CONDITION (t.ts >= u.ts) ON t.a = u.a",
+            "`ASOF JOIN`",
+            "join on the key and `t.ts >= u.ts`, and keep the nearest row with \
+             `row_number() OVER (PARTITION BY … ORDER BY u.ts DESC) = 1` in a subquery",
+            (1, 27),
+        ),
+    ];
+    for d in [Dialect::Athena, Dialect::Spark] {
+        for (sql, found, fix, at) in cases {
+            refused_at(sql, K::Select, d, found, at);
+            let message = err(sql, K::Select, d).message().to_owned();
+            assert!(
+                message.ends_with(&format!("; {fix}")),
+                "message for {sql} in {d:?}: {message}"
+            );
+        }
+    }
+}
+
+/// No parser of ours reads a `{key: value}` dictionary (DuckDB's), but the walk must
+/// still refuse it with the targets' map constructors: it walks whatever tree it is given.
+#[test]
+fn a_dictionary_parsed_by_another_engine_gets_the_map_constructors() {
+    struct Nothing;
+    impl AstPass for Nothing {}
+    let sql = "SELECT {'a': 1} FROM t";
+    let stmt = sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::DuckDbDialect {}, sql)
+        .expect("DuckDB parses a dictionary")
+        .remove(0);
+    let ControlFlow::Break(e) = walk::statement(&stmt, sql, &mut Nothing) else {
+        panic!("the walk accepted a dictionary");
+    };
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax, "{e}");
+    assert!(
+        e.message().starts_with("a `{key: value}` dictionary")
+            && e.message().contains(WALK_REFUSAL)
+            && e.message().ends_with(
+                "; build a map with `MAP(ARRAY[k, …], ARRAY[v, …])` in Trino, `map(k, v, …)` in Spark"
+            ),
+        "{e}"
+    );
+    // sqlparser gives a dictionary no span, so the refusal points at the statement's start.
+    assert_eq!(
+        e.location(),
+        Some(&SqlLocation { line: 1, column: 1 }),
+        "{e}"
     );
 }
 

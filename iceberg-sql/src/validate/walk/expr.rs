@@ -79,13 +79,13 @@ impl Walk<'_> {
                 negated: _,
                 global,
             } => {
-                self.refuse_if(*global, "`GLOBAL IN`", span)?;
+                self.refuse_if(*global, "`GLOBAL IN`", "write `IN`", span)?;
                 self.expr(expr)?;
                 match target {
                     InTarget::List(list) => self.exprs(list),
                     InTarget::Subquery(q) => self.query(q),
-                    InTarget::Unnest(_) => self.refuse("`IN UNNEST(…)`", span),
-                    InTarget::Table { .. } => self.refuse("`IN <table>`", span),
+                    InTarget::Unnest(_) => self.refuse("`IN UNNEST(…)`", "test membership with contains(arr, x) in Trino, array_contains(arr, x) in Spark", span),
+                    InTarget::Table { .. } => self.refuse("`IN <table>`", "write `IN (SELECT c FROM t)`", span),
                 }
             }
             Expr::Between {
@@ -110,7 +110,7 @@ impl Walk<'_> {
                 pattern,
                 escape_char,
             } => {
-                self.refuse_if(*any, "`LIKE ANY (…)`", span)?;
+                self.refuse_if(*any, "`LIKE ANY (…)`", "write OR-ed LIKEs: `x LIKE 'a%' OR x LIKE 'b%'`", span)?;
                 match escape_char {
                     Some(escape) => chain(expr, &[pattern, escape]),
                     None => chain(expr, &[pattern]),
@@ -223,7 +223,7 @@ impl Walk<'_> {
                 value,
                 uses_odbc_syntax,
             }) => {
-                self.refuse_if(*uses_odbc_syntax, "an ODBC escape `{d '…'}`", span)?;
+                self.refuse_if(*uses_odbc_syntax, "an ODBC escape `{d '…'}`", "write the typed literal: `DATE '…'`, `TIME '…'` or `TIMESTAMP '…'`", span)?;
                 self.data_type(data_type)?;
                 self.value(value)
             }
@@ -295,17 +295,17 @@ impl Walk<'_> {
                 }
                 self.expr(body)
             }
-            Expr::JsonAccess { .. } => self.refuse("a JSON path access (`a:b`, `a->'b'`)", span),
-            Expr::IsNormalized { .. } => self.refuse("`IS NORMALIZED`", span),
-            Expr::Convert { .. } => self.refuse("`CONVERT(…)`", span),
-            Expr::Collate { .. } => self.refuse("`COLLATE`", span),
-            Expr::Prefixed { .. } => self.refuse("a character set introducer (`_utf8'…'`)", span),
-            Expr::Dictionary(_) => self.refuse("a `{key: value}` dictionary", span),
-            Expr::Map(_) => self.refuse("a `MAP {…}` literal", span),
-            Expr::MatchAgainst { .. } => self.refuse("`MATCH (…) AGAINST (…)`", span),
-            Expr::OuterJoin(_) => self.refuse("an Oracle outer join `(+)`", span),
-            Expr::Prior(_) => self.refuse("`PRIOR`", span),
-            Expr::MemberOf(_) => self.refuse("`MEMBER OF`", span),
+            Expr::JsonAccess { .. } => self.refuse("a JSON path access (`a:b`, `a->'b'`)", "read JSON with the target's JSON functions (json_extract_scalar(a, '$.b') in Trino, get_json_object(a, '$.b') in Spark)", span),
+            Expr::IsNormalized { .. } => self.refuse("`IS NORMALIZED`", "compare `normalize(x) = x` in Trino (Spark SQL has no Unicode normalization function)", span),
+            Expr::Convert { .. } => self.refuse("`CONVERT(…)`", "write `CAST(x AS type)`", span),
+            Expr::Collate { .. } => self.refuse("`COLLATE`", "compare `lower(x) = lower(y)`, or write the expression without a collation", span),
+            Expr::Prefixed { .. } => self.refuse("a character set introducer (`_utf8'…'`)", "write a plain `'…'` literal", span),
+            Expr::Dictionary(_) => self.refuse("a `{key: value}` dictionary", "build a map with `MAP(ARRAY[k, …], ARRAY[v, …])` in Trino, `map(k, v, …)` in Spark", span),
+            Expr::Map(_) => self.refuse("a `MAP {…}` literal", "build a map with `MAP(ARRAY[k, …], ARRAY[v, …])` in Trino, `map(k, v, …)` in Spark", span),
+            Expr::MatchAgainst { .. } => self.refuse("`MATCH (…) AGAINST (…)`", "search with `x LIKE '%word%'` or `regexp_like(x, 'pattern')`", span),
+            Expr::OuterJoin(_) => self.refuse("an Oracle outer join `(+)`", "write `LEFT JOIN … ON` or `RIGHT JOIN … ON`", span),
+            Expr::Prior(_) => self.refuse("`PRIOR`", "walk the hierarchy with `WITH RECURSIVE` in Trino", span),
+            Expr::MemberOf(_) => self.refuse("`MEMBER OF`", "test membership with contains(arr, x) in Trino, array_contains(arr, x) in Spark", span),
         }
     }
 
@@ -394,17 +394,26 @@ impl Walk<'_> {
         } = f;
         let span = || f.span();
         self.object_name(name)?;
-        self.refuse_if(*uses_odbc_syntax, "an ODBC escape `{fn …}`", span)?;
+        self.refuse_if(
+            *uses_odbc_syntax,
+            "an ODBC escape `{fn …}`",
+            "write the plain call `f(…)`",
+            span,
+        )?;
         // ClickHouse's parametric aggregates `f(params)(args)`.
         self.refuse_if(
             !matches!(parameters, FunctionArguments::None),
-            "a parametric aggregate `f(…)(…)`",
+            "a parametric aggregate `f(…)(…)`", "pass every argument in one list, e.g. `approx_percentile(x, 0.5)` in Trino, `percentile_approx(x, 0.5)` in Spark",
             span,
         )?;
         match args {
             FunctionArguments::None => {}
             FunctionArguments::Subquery(_) => {
-                return self.refuse("a subquery as the whole argument list `f(SELECT …)`", span)
+                return self.refuse(
+                    "a subquery as the whole argument list `f(SELECT …)`",
+                    "parenthesise the scalar subquery: `f((SELECT …))`",
+                    span,
+                )
             }
             FunctionArguments::List(list) => self.function_argument_list(list)?,
         }
@@ -443,12 +452,12 @@ impl Walk<'_> {
                 | FunctionArgumentClause::Limit(e)
                 | FunctionArgumentClause::Having(sqlparser::ast::HavingBound(_, e)) => {
                     return self.refuse(
-                        "a `WHERE`, `LIMIT` or `HAVING` clause inside a function call",
+                        "a `WHERE`, `LIMIT` or `HAVING` clause inside a function call", "filter an aggregate with `FILTER (WHERE …)` after the call, or filter rows in a subquery",
                         e.span(),
                     )
                 }
                 FunctionArgumentClause::Separator(v) => {
-                    return self.refuse("`SEPARATOR` inside a function call", v.span)
+                    return self.refuse("`SEPARATOR` inside a function call", "write `listagg(x, ',') WITHIN GROUP (ORDER BY …)` in Trino, `array_join(collect_list(x), ',')` in Spark", v.span)
                 }
             }
         }
@@ -488,6 +497,7 @@ impl Walk<'_> {
             FunctionArgExpr::Wildcard => ControlFlow::Continue(()),
             FunctionArgExpr::WildcardWithOptions(o) => self.refuse(
                 "`*` with options inside a function call",
+                "list the columns you want",
                 o.wildcard_token.0.span,
             ),
         }

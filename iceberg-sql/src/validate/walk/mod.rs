@@ -79,6 +79,11 @@ impl<F: FnOnce() -> Span> At for F {
     }
 }
 
+/// The way out of a statement-level form of another engine: the statements this crate
+/// supports each have a builder that writes every target's form.
+const BUILDER_WAY_OUT: &str =
+    "build the statement with the crate's builder for its kind, which writes each target's form";
+
 /// One walk: the pass it feeds and the text it reports refusals against.
 struct Walk<'a> {
     pass: &'a mut dyn AstPass,
@@ -87,12 +92,14 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     /// The walk's own refusal: `found` (what the text has, e.g. "a `LATERAL` table
-    /// function") is syntax of other engines, none of our targets writes it.
-    fn refuse<T>(&self, found: &str, at: impl At) -> ControlFlow<Box<Error>, T> {
+    /// function") is syntax of other engines, none of our targets writes it; `fix` is the
+    /// way out in the targets' SQL (e.g. "write `CAST(x AS type)`"). `found` comes first:
+    /// callers match refusals by the message's first words.
+    fn refuse<T>(&self, found: &str, fix: &str, at: impl At) -> ControlFlow<Box<Error>, T> {
         let span = at.span();
         let msg = format!(
             "{found} is not SQL this crate writes for any target: Athena (Hive DDL, Trino DML), \
-             Trino and Spark SQL are written without it; use the target's documented form"
+             Trino and Spark SQL are written without it; {fix}"
         );
         let loc = located(self.sql, to_location(span.start));
         ControlFlow::Break(Box::new(
@@ -101,10 +108,10 @@ impl Walk<'_> {
     }
 
     /// Refuses `found` at `span` when `present`, for clauses of other engines that a
-    /// node of ours leaves empty.
-    fn refuse_if(&self, present: bool, found: &str, at: impl At) -> Flow {
+    /// node of ours leaves empty; `fix` as in [`Walk::refuse`].
+    fn refuse_if(&self, present: bool, found: &str, fix: &str, at: impl At) -> Flow {
         if present {
-            self.refuse(found, at)
+            self.refuse(found, fix, at)
         } else {
             ControlFlow::Continue(())
         }
@@ -134,6 +141,7 @@ impl Walk<'_> {
                 ObjectNamePart::Function(f) => {
                     return self.refuse(
                         "a name computed by a function (`IDENTIFIER(…)`)",
+                        "write the name itself",
                         f.name.span,
                     )
                 }

@@ -58,11 +58,36 @@ impl Walk<'_> {
             self.opt_expr(quantity.as_ref())?;
         }
         let span = || q.span();
-        self.refuse_if(!locks.is_empty(), "`FOR UPDATE`/`FOR SHARE`", span)?;
-        self.refuse_if(for_clause.is_some(), "`FOR XML`/`FOR JSON`", span)?;
-        self.refuse_if(settings.is_some(), "`SETTINGS`", span)?;
-        self.refuse_if(format_clause.is_some(), "`FORMAT`", span)?;
-        self.refuse_if(!pipe_operators.is_empty(), "a pipe operator `|>`", span)
+        self.refuse_if(
+            !locks.is_empty(),
+            "`FOR UPDATE`/`FOR SHARE`",
+            "remove it; Iceberg commits are optimistic and have no row locks",
+            span,
+        )?;
+        self.refuse_if(
+            for_clause.is_some(),
+            "`FOR XML`/`FOR JSON`",
+            "build JSON with `CAST(… AS JSON)` in Trino or `to_json(…)` in Spark",
+            span,
+        )?;
+        self.refuse_if(
+            settings.is_some(),
+            "`SETTINGS`",
+            "remove it; engine settings belong to the session or workgroup, not the query",
+            span,
+        )?;
+        self.refuse_if(
+            format_clause.is_some(),
+            "`FORMAT`",
+            "remove it; to write files in a format, use UNLOAD … WITH (format = …)",
+            span,
+        )?;
+        self.refuse_if(
+            !pipe_operators.is_empty(),
+            "a pipe operator `|>`",
+            "write a plain `SELECT … FROM … WHERE …`",
+            span,
+        )
     }
 
     fn cte(&mut self, cte: &Cte) -> Flow {
@@ -76,11 +101,16 @@ impl Walk<'_> {
         self.table_alias(alias)?;
         self.query(query)?;
         if let Some(from) = from {
-            return self.refuse("`FROM` after a common table expression", from.span);
+            return self.refuse(
+                "`FROM` after a common table expression",
+                "select from the CTE in the main query: `WITH c AS (…) SELECT … FROM c`",
+                from.span,
+            );
         }
         self.refuse_if(
             materialized.is_some(),
             "`AS [NOT] MATERIALIZED`",
+            "write `c AS (…)` without `[NOT] MATERIALIZED`",
             alias.name.span,
         )
     }
@@ -103,7 +133,11 @@ impl Walk<'_> {
             // identifiers, so they carry no quoting to check.
             SetExpr::Table(_) => ControlFlow::Continue(()),
             SetExpr::Insert(_) | SetExpr::Update(_) | SetExpr::Delete(_) | SetExpr::Merge(_) => {
-                self.refuse("a data-changing statement inside a query", body.span())
+                self.refuse(
+                    "a data-changing statement inside a query",
+                    "run the INSERT, UPDATE, DELETE or MERGE as its own statement",
+                    body.span(),
+                )
             }
         }
     }
@@ -116,7 +150,12 @@ impl Walk<'_> {
             rows,
         } = v;
         for row in rows {
-            self.refuse_if(*explicit_row, "`VALUES ROW(…)`", row.opening_token.0.span)?;
+            self.refuse_if(
+                *explicit_row,
+                "`VALUES ROW(…)`",
+                "write `VALUES (…), (…)`",
+                row.opening_token.0.span,
+            )?;
             self.exprs(&row.content)?;
         }
         ControlFlow::Continue(())
@@ -151,18 +190,43 @@ impl Walk<'_> {
             flavor,
         } = s;
         let at = select_token.0.span;
-        self.refuse_if(!optimizer_hints.is_empty(), "an optimizer hint", at)?;
+        self.refuse_if(
+            !optimizer_hints.is_empty(),
+            "an optimizer hint",
+            "remove the hint",
+            at,
+        )?;
         match distinct {
             None | Some(Distinct::All) | Some(Distinct::Distinct) => {}
-            Some(Distinct::On(_)) => return self.refuse("`DISTINCT ON (…)`", at),
+            Some(Distinct::On(_)) => return self.refuse("`DISTINCT ON (…)`", "keep one row per key with `row_number() OVER (PARTITION BY … ORDER BY …) = 1` in a subquery", at),
         }
-        self.refuse_if(select_modifiers.is_some(), "a MySQL SELECT modifier", at)?;
-        self.refuse_if(top.is_some(), "`SELECT TOP n`", at)?;
+        self.refuse_if(
+            select_modifiers.is_some(),
+            "a MySQL SELECT modifier",
+            "remove the modifier",
+            at,
+        )?;
+        self.refuse_if(
+            top.is_some(),
+            "`SELECT TOP n`",
+            "write `LIMIT n` at the end of the query",
+            at,
+        )?;
         for item in projection {
             self.select_item(item)?;
         }
-        self.refuse_if(exclude.is_some(), "`EXCLUDE (…)`", at)?;
-        self.refuse_if(into.is_some(), "`SELECT … INTO`", at)?;
+        self.refuse_if(
+            exclude.is_some(),
+            "`EXCLUDE (…)`",
+            "list the columns you want",
+            at,
+        )?;
+        self.refuse_if(
+            into.is_some(),
+            "`SELECT … INTO`",
+            "write `CREATE TABLE … AS SELECT …` or `INSERT INTO t SELECT …`",
+            at,
+        )?;
         for t in from {
             self.table_with_joins(t)?;
         }
@@ -178,9 +242,14 @@ impl Walk<'_> {
             self.object_name(lateral_view_name)?;
             self.idents(lateral_col_alias)?;
         }
-        self.refuse_if(prewhere.is_some(), "`PREWHERE`", at)?;
+        self.refuse_if(prewhere.is_some(), "`PREWHERE`", "write `WHERE`", at)?;
         self.opt_expr(selection.as_ref())?;
-        self.refuse_if(!connect_by.is_empty(), "`CONNECT BY`", at)?;
+        self.refuse_if(
+            !connect_by.is_empty(),
+            "`CONNECT BY`",
+            "walk the hierarchy with `WITH RECURSIVE` in Trino",
+            at,
+        )?;
         self.group_by(group_by)?;
         // Spark's CLUSTER BY / DISTRIBUTE BY / SORT BY (the Checker refuses them in Trino).
         self.exprs(cluster_by)?;
@@ -194,11 +263,22 @@ impl Walk<'_> {
                 NamedWindowExpr::WindowSpec(spec) => self.window_spec(spec)?,
             }
         }
-        self.refuse_if(qualify.is_some(), "`QUALIFY`", at)?;
-        self.refuse_if(value_table_mode.is_some(), "`SELECT AS STRUCT|VALUE`", at)?;
+        self.refuse_if(
+            qualify.is_some(),
+            "`QUALIFY`",
+            "compute the window function in a subquery and filter it in the outer query's `WHERE`",
+            at,
+        )?;
+        self.refuse_if(
+            value_table_mode.is_some(),
+            "`SELECT AS STRUCT|VALUE`",
+            "build the row with `ROW(a, b)` in Trino, `struct(a, b)` in Spark",
+            at,
+        )?;
         self.refuse_if(
             !matches!(flavor, sqlparser::ast::SelectFlavor::Standard),
             "`FROM … SELECT`",
+            "write `SELECT … FROM …`",
             at,
         )
     }
@@ -244,6 +324,7 @@ impl Walk<'_> {
                 || opt_rename.is_some()
                 || opt_alias.is_some(),
             "`*` with ILIKE/EXCLUDE/EXCEPT/REPLACE/RENAME/AS",
+            "list the columns you want",
             wildcard_token.0.span,
         )
     }
@@ -262,7 +343,7 @@ impl Walk<'_> {
         } = j;
         self.table_factor(relation)?;
         let at = || relation.span();
-        self.refuse_if(*global, "`GLOBAL JOIN`", at)?;
+        self.refuse_if(*global, "`GLOBAL JOIN`", "write `JOIN`", at)?;
         match join_operator {
             JoinOperator::Join(c)
             | JoinOperator::Inner(c)
@@ -278,15 +359,15 @@ impl Walk<'_> {
             | JoinOperator::Anti(c)
             | JoinOperator::LeftAnti(c) => self.join_constraint(c, at),
             JoinOperator::RightSemi(_) | JoinOperator::RightAnti(_) => {
-                self.refuse("`RIGHT SEMI`/`RIGHT ANTI JOIN`", at)
+                self.refuse("`RIGHT SEMI`/`RIGHT ANTI JOIN`", "swap the sides, or write `WHERE [NOT] EXISTS (SELECT …)`", at)
             }
             JoinOperator::CrossApply | JoinOperator::OuterApply => {
-                self.refuse("`CROSS APPLY`/`OUTER APPLY`", at)
+                self.refuse("`CROSS APPLY`/`OUTER APPLY`", "write `CROSS JOIN LATERAL (SELECT …)` or `LEFT JOIN LATERAL (SELECT …) ON true`", at)
             }
-            JoinOperator::AsOf { .. } => self.refuse("`ASOF JOIN`", at),
-            JoinOperator::StraightJoin(_) => self.refuse("`STRAIGHT_JOIN`", at),
+            JoinOperator::AsOf { .. } => self.refuse("`ASOF JOIN`", "join on the key and `t.ts >= u.ts`, and keep the nearest row with `row_number() OVER (PARTITION BY … ORDER BY u.ts DESC) = 1` in a subquery", at),
+            JoinOperator::StraightJoin(_) => self.refuse("`STRAIGHT_JOIN`", "write `JOIN`", at),
             JoinOperator::ArrayJoin | JoinOperator::LeftArrayJoin | JoinOperator::InnerArrayJoin => {
-                self.refuse("`ARRAY JOIN`", at)
+                self.refuse("`ARRAY JOIN`", "write `CROSS JOIN UNNEST(arr) AS u (x)` in Trino, `LATERAL VIEW explode(arr) u AS x` in Spark", at)
             }
         }
     }
@@ -295,7 +376,11 @@ impl Walk<'_> {
         match c {
             JoinConstraint::On(e) => self.expr(e),
             JoinConstraint::Using(names) => self.object_names(names),
-            JoinConstraint::UsingAlias(..) => self.refuse("`USING (…) AS alias`", at),
+            JoinConstraint::UsingAlias(..) => self.refuse(
+                "`USING (…) AS alias`",
+                "write `USING (…)` without the alias",
+                at,
+            ),
             // NATURAL JOIN: Trino and Spark.
             JoinConstraint::Natural | JoinConstraint::None => ControlFlow::Continue(()),
         }
@@ -323,9 +408,9 @@ impl Walk<'_> {
                 self.opt_table_alias(alias.as_ref())?;
                 if let Some(TableFunctionArgs { args, settings }) = args {
                     self.function_args(args)?;
-                    self.refuse_if(settings.is_some(), "`SETTINGS` in table arguments", at)?;
+                    self.refuse_if(settings.is_some(), "`SETTINGS` in table arguments", "remove it; engine settings belong to the session or workgroup, not the query", at)?;
                 }
-                self.refuse_if(!with_hints.is_empty(), "table hints `WITH (…)`", at)?;
+                self.refuse_if(!with_hints.is_empty(), "table hints `WITH (…)`", "remove the hints", at)?;
                 match version {
                     None => {}
                     Some(
@@ -334,14 +419,14 @@ impl Walk<'_> {
                         | TableVersion::VersionAsOf(e),
                     ) => self.expr(e)?,
                     Some(TableVersion::Function(_) | TableVersion::Changes { .. }) => {
-                        return self.refuse("this time-travel form", at)
+                        return self.refuse("this time-travel form", "write `FOR TIMESTAMP AS OF …` / `FOR VERSION AS OF …` in Trino, `TIMESTAMP AS OF …` / `VERSION AS OF …` in Spark", at)
                     }
                 }
-                self.refuse_if(!partitions.is_empty(), "`PARTITION (…)` after a table", at)?;
-                self.refuse_if(json_path.is_some(), "a JSON path after a table", at)?;
+                self.refuse_if(!partitions.is_empty(), "`PARTITION (…)` after a table", "filter on the partition columns in `WHERE`", at)?;
+                self.refuse_if(json_path.is_some(), "a JSON path after a table", "read JSON with the target's JSON functions (json_extract_scalar(a, '$.b') in Trino, get_json_object(a, '$.b') in Spark)", at)?;
                 self.table_sample(sample.as_ref())?;
-                self.refuse_if(!index_directives.is_empty(), "index hints", at)?;
-                self.refuse_if(inheritance.is_some(), "`ONLY t` / `t *`", at)
+                self.refuse_if(!index_directives.is_empty(), "index hints", "remove the hints", at)?;
+                self.refuse_if(inheritance.is_some(), "`ONLY t` / `t *`", "name the table alone", at)
             }
             TableFactor::Derived {
                 // `LATERAL (SELECT …)`: Trino and Spark.
@@ -369,7 +454,7 @@ impl Walk<'_> {
             } => {
                 self.opt_table_alias(alias.as_ref())?;
                 self.exprs(array_exprs)?;
-                self.refuse_if(*with_offset, "`UNNEST … WITH OFFSET`", at)?;
+                self.refuse_if(*with_offset, "`UNNEST … WITH OFFSET`", "write `UNNEST(arr) WITH ORDINALITY` in Trino, `posexplode(arr)` in Spark", at)?;
                 self.opt_ident(with_offset_alias.as_ref())
             }
             TableFactor::NestedJoin {
@@ -413,14 +498,14 @@ impl Walk<'_> {
                 self.exprs_with_alias(columns)?;
                 self.opt_table_alias(alias.as_ref())
             }
-            TableFactor::Function { .. } => self.refuse("a `LATERAL` table function", at),
+            TableFactor::Function { .. } => self.refuse("a `LATERAL` table function", "write `CROSS JOIN UNNEST(…)` in Trino, `LATERAL VIEW explode(…)` in Spark", at),
             TableFactor::JsonTable { .. } | TableFactor::OpenJsonTable { .. } => {
-                self.refuse("`JSON_TABLE`/`OPENJSON`", at)
+                self.refuse("`JSON_TABLE`/`OPENJSON`", "read JSON with the target's JSON functions (json_extract_scalar(a, '$.b') in Trino, get_json_object(a, '$.b') in Spark)", at)
             }
-            TableFactor::UnpivotExpr { .. } => self.refuse("this UNPIVOT form", at),
-            TableFactor::MatchRecognize { .. } => self.refuse("`MATCH_RECOGNIZE`", at),
-            TableFactor::XmlTable { .. } => self.refuse("`XMLTABLE`", at),
-            TableFactor::SemanticView { .. } => self.refuse("`SEMANTIC_VIEW`", at),
+            TableFactor::UnpivotExpr { .. } => self.refuse("this UNPIVOT form", "write `UNPIVOT (v FOR name IN (a, b))` in Spark, `CROSS JOIN UNNEST(ARRAY['a', 'b'], ARRAY[a, b]) AS u (name, v)` in Trino", at),
+            TableFactor::MatchRecognize { .. } => self.refuse("`MATCH_RECOGNIZE`", "compare neighbouring rows with `lag(…)`/`lead(…)` window functions in a subquery", at),
+            TableFactor::XmlTable { .. } => self.refuse("`XMLTABLE`", "extract the values with `regexp_extract(…)`, or parse the XML before loading", at),
+            TableFactor::SemanticView { .. } => self.refuse("`SEMANTIC_VIEW`", "query the underlying tables", at),
         }
     }
 
@@ -484,7 +569,11 @@ impl Walk<'_> {
             self.opt_data_type(data_type.as_ref())?;
         }
         match at {
-            Some(at) => self.refuse("`AT` in a table alias", at.span),
+            Some(at) => self.refuse(
+                "`AT` in a table alias",
+                "remove `AT (…)` from the alias",
+                at.span,
+            ),
             None => ControlFlow::Continue(()),
         }
     }
@@ -504,7 +593,11 @@ impl Walk<'_> {
                 GroupByWithModifier::Rollup | GroupByWithModifier::Cube => {}
                 GroupByWithModifier::GroupingSets(e) => self.expr(e)?,
                 GroupByWithModifier::Totals => {
-                    return self.refuse("`WITH TOTALS`", sqlparser::tokenizer::Span::empty())
+                    return self.refuse(
+                        "`WITH TOTALS`",
+                        "write `GROUP BY ROLLUP (…)` or `GROUP BY GROUPING SETS (…)`",
+                        sqlparser::tokenizer::Span::empty(),
+                    )
                 }
             }
         }
@@ -516,11 +609,19 @@ impl Walk<'_> {
         match kind {
             OrderByKind::Expressions(exprs) => self.order_by_exprs(exprs)?,
             OrderByKind::All(_) => {
-                return self.refuse("`ORDER BY ALL`", sqlparser::tokenizer::Span::empty())
+                return self.refuse(
+                    "`ORDER BY ALL`",
+                    "list the sort columns: `ORDER BY a, b`",
+                    sqlparser::tokenizer::Span::empty(),
+                )
             }
         }
         match interpolate {
-            Some(_) => self.refuse("`INTERPOLATE`", sqlparser::tokenizer::Span::empty()),
+            Some(_) => self.refuse(
+                "`INTERPOLATE`",
+                "build the missing keys with `sequence(…)` and LEFT JOIN the data to them",
+                sqlparser::tokenizer::Span::empty(),
+            ),
             None => ControlFlow::Continue(()),
         }
     }
@@ -534,7 +635,12 @@ impl Walk<'_> {
         } in exprs
         {
             self.expr(expr)?;
-            self.refuse_if(with_fill.is_some(), "`WITH FILL`", expr.span())?;
+            self.refuse_if(
+                with_fill.is_some(),
+                "`WITH FILL`",
+                "build the missing keys with `sequence(…)` and LEFT JOIN the data to them",
+                expr.span(),
+            )?;
         }
         ControlFlow::Continue(())
     }

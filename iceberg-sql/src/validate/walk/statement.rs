@@ -15,7 +15,7 @@ use sqlparser::ast::{
 };
 use sqlparser::tokenizer::Span;
 
-use super::{Flow, Walk};
+use super::{Flow, Walk, BUILDER_WAY_OUT};
 
 impl Walk<'_> {
     pub(super) fn statement(&mut self, stmt: &Statement) -> Flow {
@@ -41,7 +41,7 @@ impl Walk<'_> {
                 table,
             } => {
                 self.object_names(names)?;
-                self.refuse_if(table.is_some(), "`DROP … ON <table>`", at)
+                self.refuse_if(table.is_some(), "`DROP … ON <table>`", BUILDER_WAY_OUT, at)
             }
             Statement::ShowCreate {
                 obj_type: _,
@@ -76,6 +76,7 @@ impl Walk<'_> {
                 self.refuse_if(
                     clone.is_some() || with_tags.is_some() || with_contacts.is_some(),
                     "`CREATE DATABASE … CLONE | WITH TAG | WITH CONTACT`",
+                    BUILDER_WAY_OUT,
                     at,
                 )
             }
@@ -93,9 +94,19 @@ impl Walk<'_> {
                     self.query(q)?;
                 }
                 self.ident(to)?;
-                self.refuse_if(auth.is_some(), "`UNLOAD … IAM_ROLE`", to.span)?;
+                self.refuse_if(
+                    auth.is_some(),
+                    "`UNLOAD … IAM_ROLE`",
+                    "remove it; Athena runs UNLOAD with the caller's credentials",
+                    to.span,
+                )?;
                 self.sql_options(with)?;
-                self.refuse_if(!options.is_empty(), "Redshift UNLOAD options", to.span)
+                self.refuse_if(
+                    !options.is_empty(),
+                    "Redshift UNLOAD options",
+                    BUILDER_WAY_OUT,
+                    to.span,
+                )
             }
             // Athena: `OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]`.
             Statement::OptimizeTable {
@@ -115,6 +126,7 @@ impl Walk<'_> {
                         || deduplicate.is_some()
                         || zorder.is_some(),
                     "`OPTIMIZE … ON CLUSTER | PARTITION | DEDUPLICATE | ZORDER`",
+                    BUILDER_WAY_OUT,
                     at,
                 )?;
                 self.opt_expr(predicate.as_ref())
@@ -131,7 +143,12 @@ impl Walk<'_> {
                 boost: _,
             }) => {
                 self.opt_object_name(table_name.as_ref())?;
-                self.refuse_if(threshold.is_some(), "`VACUUM … TO n PERCENT`", at)
+                self.refuse_if(
+                    threshold.is_some(),
+                    "`VACUUM … TO n PERCENT`",
+                    BUILDER_WAY_OUT,
+                    at,
+                )
             }
             // Spark: `CALL catalog.system.procedure(arg => value, …)`.
             Statement::Call(f) => self.function(f),
@@ -283,7 +300,9 @@ impl Walk<'_> {
             | Statement::CreateUser { .. }
             | Statement::AlterUser { .. }
             | Statement::Reset { .. }
-            | Statement::RefreshMaterializedView { .. } => self.refuse("this statement", at),
+            | Statement::RefreshMaterializedView { .. } => {
+                self.refuse("this statement", BUILDER_WAY_OUT, at)
+            }
         }
     }
 
@@ -323,15 +342,21 @@ impl Walk<'_> {
         self.refuse_if(
             !optimizer_hints.is_empty() || or.is_some() || priority.is_some(),
             "`INSERT` hints, `OR <action>` or priority",
+            BUILDER_WAY_OUT,
             at,
         )?;
         match table {
             TableObject::TableName(name) => self.object_name(name)?,
             TableObject::TableFunction(_) | TableObject::TableQuery(_) => {
-                return self.refuse("`INSERT INTO FUNCTION | (query)`", at)
+                return self.refuse("`INSERT INTO FUNCTION | (query)`", BUILDER_WAY_OUT, at)
             }
         }
-        self.refuse_if(table_alias.is_some(), "an INSERT target alias", at)?;
+        self.refuse_if(
+            table_alias.is_some(),
+            "an INSERT target alias",
+            BUILDER_WAY_OUT,
+            at,
+        )?;
         self.object_names(columns)?;
         if let Some(q) = source {
             self.query(q)?;
@@ -342,11 +367,13 @@ impl Walk<'_> {
                 || !after_columns.is_empty()
                 || overriding.is_some(),
             "`INSERT … SET`, `PARTITION (…)` or `OVERRIDING`",
+            BUILDER_WAY_OUT,
             at,
         )?;
         self.refuse_if(
             on.is_some() || returning.is_some() || output.is_some(),
             "`ON CONFLICT`, `ON DUPLICATE KEY`, `RETURNING` or `OUTPUT`",
+            BUILDER_WAY_OUT,
             at,
         )?;
         self.refuse_if(
@@ -358,6 +385,7 @@ impl Walk<'_> {
                 || !multi_table_when_clauses.is_empty()
                 || multi_table_else_clause.is_some(),
             "a multi-table INSERT, an INSERT alias, `SETTINGS` or `FORMAT`",
+            BUILDER_WAY_OUT,
             at,
         )
     }
@@ -379,11 +407,21 @@ impl Walk<'_> {
             settings,
         } = u;
         let at = update_token.0.span;
-        self.refuse_if(!optimizer_hints.is_empty(), "an optimizer hint", at)?;
+        self.refuse_if(
+            !optimizer_hints.is_empty(),
+            "an optimizer hint",
+            "remove the hint",
+            at,
+        )?;
         self.table_with_joins(table)?;
-        self.refuse_if(on_cluster.is_some(), "`ON CLUSTER`", at)?;
+        self.refuse_if(on_cluster.is_some(), "`ON CLUSTER`", BUILDER_WAY_OUT, at)?;
         self.assignments(assignments)?;
-        self.refuse_if(from.is_some(), "`UPDATE … FROM`", at)?;
+        self.refuse_if(
+            from.is_some(),
+            "`UPDATE … FROM`",
+            "write `MERGE INTO t USING s ON … WHEN MATCHED THEN UPDATE SET …`",
+            at,
+        )?;
         self.opt_expr(selection.as_ref())?;
         self.refuse_if(
             returning.is_some()
@@ -393,6 +431,7 @@ impl Walk<'_> {
                 || limit.is_some()
                 || settings.is_some(),
             "`RETURNING`, `OUTPUT`, `OR <action>`, `ORDER BY`, `LIMIT` or `SETTINGS` in an UPDATE",
+            BUILDER_WAY_OUT,
             at,
         )
     }
@@ -403,7 +442,11 @@ impl Walk<'_> {
                 AssignmentTarget::ColumnName(name) => self.object_name(name)?,
                 AssignmentTarget::Tuple(names) => {
                     let at = names.first().map_or(Span::empty(), Spanned::span);
-                    return self.refuse("a tuple assignment `SET (a, b) = …`", at);
+                    return self.refuse(
+                        "a tuple assignment `SET (a, b) = …`",
+                        "assign each column: `SET a = …, b = …`",
+                        at,
+                    );
                 }
             }
             self.expr(value)?;
@@ -430,17 +473,21 @@ impl Walk<'_> {
         self.refuse_if(
             !optimizer_hints.is_empty() || !tables.is_empty(),
             "an optimizer hint or `DELETE t FROM …`",
+            BUILDER_WAY_OUT,
             at,
         )?;
         match from {
             FromTable::WithFromKeyword(tables) => {
                 tables.iter().try_for_each(|t| self.table_with_joins(t))?
             }
-            FromTable::WithoutKeyword(_) => return self.refuse("`DELETE t` without FROM", at),
+            FromTable::WithoutKeyword(_) => {
+                return self.refuse("`DELETE t` without FROM", "write `DELETE FROM t`", at)
+            }
         }
         self.refuse_if(
             on_cluster.is_some() || using.is_some(),
             "`ON CLUSTER` or `USING` in a DELETE",
+            BUILDER_WAY_OUT,
             at,
         )?;
         self.opt_expr(selection.as_ref())?;
@@ -451,6 +498,7 @@ impl Walk<'_> {
                 || limit.is_some()
                 || settings.is_some(),
             "`RETURNING`, `OUTPUT`, `ORDER BY`, `LIMIT` or `SETTINGS` in a DELETE",
+            BUILDER_WAY_OUT,
             at,
         )
     }
@@ -468,7 +516,12 @@ impl Walk<'_> {
             output,
         } = m;
         let at = merge_token.0.span;
-        self.refuse_if(!optimizer_hints.is_empty(), "an optimizer hint", at)?;
+        self.refuse_if(
+            !optimizer_hints.is_empty(),
+            "an optimizer hint",
+            "remove the hint",
+            at,
+        )?;
         self.table_factor(table)?;
         self.table_factor(source)?;
         self.expr(on)?;
@@ -495,9 +548,16 @@ impl Walk<'_> {
                         MergeInsertKind::Values(v) => self.values(v)?,
                         // Spark: `INSERT *`.
                         MergeInsertKind::Wildcard => {}
-                        MergeInsertKind::Row => return self.refuse("`INSERT ROW`", at),
+                        MergeInsertKind::Row => {
+                            return self.refuse("`INSERT ROW`", "write `INSERT (…) VALUES (…)`", at)
+                        }
                     }
-                    self.refuse_if(insert_predicate.is_some(), "`INSERT … WHERE`", at)?;
+                    self.refuse_if(
+                        insert_predicate.is_some(),
+                        "`INSERT … WHERE`",
+                        BUILDER_WAY_OUT,
+                        at,
+                    )?;
                 }
                 MergeAction::Update(MergeUpdateExpr {
                     update_token: _,
@@ -513,14 +573,17 @@ impl Walk<'_> {
                     self.refuse_if(
                         update_predicate.is_some() || delete_predicate.is_some(),
                         "`UPDATE … WHERE` / `DELETE WHERE`",
+                        BUILDER_WAY_OUT,
                         at,
                     )?;
                 }
                 MergeAction::Delete { delete_token: _ } => {}
-                MergeAction::DoNothing { .. } => return self.refuse("`DO NOTHING`", at),
+                MergeAction::DoNothing { .. } => {
+                    return self.refuse("`DO NOTHING`", "leave out the WHEN clause", at)
+                }
             }
         }
-        self.refuse_if(output.is_some(), "`OUTPUT`", at)
+        self.refuse_if(output.is_some(), "`OUTPUT`", BUILDER_WAY_OUT, at)
     }
 
     fn create_table(&mut self, ct: &CreateTable) -> Flow {
@@ -594,12 +657,19 @@ impl Walk<'_> {
         let at = || name.span();
         self.object_name(name)?;
         self.column_defs(columns)?;
-        self.refuse_if(!constraints.is_empty(), "a table constraint", at)?;
+        self.refuse_if(
+            !constraints.is_empty(),
+            "a table constraint",
+            BUILDER_WAY_OUT,
+            at,
+        )?;
         match hive_distribution {
             HiveDistributionStyle::NONE => {}
             // Hive's `PARTITIONED BY (c type, …)`.
             HiveDistributionStyle::PARTITIONED { columns } => self.column_defs(columns)?,
-            HiveDistributionStyle::SKEWED { .. } => return self.refuse("`SKEWED BY`", at),
+            HiveDistributionStyle::SKEWED { .. } => {
+                return self.refuse("`SKEWED BY`", BUILDER_WAY_OUT, at)
+            }
         }
         if let Some(HiveFormat {
             row_format,
@@ -612,13 +682,18 @@ impl Walk<'_> {
             self.refuse_if(
                 row_format.is_some() || serde_properties.is_some(),
                 "`ROW FORMAT` / `WITH SERDEPROPERTIES`",
+                BUILDER_WAY_OUT,
                 at,
             )?;
             match storage {
                 None | Some(HiveIOFormat::FileFormat { format: _ }) => {}
                 Some(HiveIOFormat::Using { format }) => self.ident(format)?,
                 Some(HiveIOFormat::IOF { .. }) => {
-                    return self.refuse("`STORED AS INPUTFORMAT … OUTPUTFORMAT …`", at)
+                    return self.refuse(
+                        "`STORED AS INPUTFORMAT … OUTPUTFORMAT …`",
+                        BUILDER_WAY_OUT,
+                        at,
+                    )
                 }
             }
         }
@@ -634,7 +709,7 @@ impl Walk<'_> {
                 || on_cluster.is_some()
                 || primary_key.is_some()
                 || order_by.is_some(),
-            "a CREATE TABLE clause of another engine (LIKE, CLONE, ON CLUSTER, PRIMARY KEY, ORDER BY, …)",
+            "a CREATE TABLE clause of another engine (LIKE, CLONE, ON CLUSTER, PRIMARY KEY, ORDER BY, …)", BUILDER_WAY_OUT,
             at,
         )?;
         // Iceberg partition transforms: `PARTITIONED BY (bucket(16, id), day(ts))`.
@@ -654,6 +729,7 @@ impl Walk<'_> {
                 || distkey.is_some()
                 || sortkey.is_some(),
             "a CREATE TABLE clause of another engine (CLUSTER BY, INHERITS, policies, tags, …)",
+            BUILDER_WAY_OUT,
             at,
         )
     }
@@ -683,7 +759,7 @@ impl Walk<'_> {
                 | SqlOption::Partition { .. }
                 | SqlOption::TableSpace(_)
                 | SqlOption::NamedParenthesizedList(_) => {
-                    return self.refuse("this table option", Span::empty())
+                    return self.refuse("this table option", BUILDER_WAY_OUT, Span::empty())
                 }
             }
         }
@@ -716,7 +792,7 @@ impl Walk<'_> {
             ColumnOption::PrimaryKey(_)
             | ColumnOption::Unique(_)
             | ColumnOption::ForeignKey(_)
-            | ColumnOption::Check(_) => self.refuse("a column constraint", at),
+            | ColumnOption::Check(_) => self.refuse("a column constraint", BUILDER_WAY_OUT, at),
             ColumnOption::Materialized(_)
             | ColumnOption::Ephemeral(_)
             | ColumnOption::Alias(_)
@@ -732,7 +808,7 @@ impl Walk<'_> {
             | ColumnOption::Policy(_)
             | ColumnOption::Tags(_)
             | ColumnOption::Srid(_)
-            | ColumnOption::Invisible => self.refuse("this column option", at),
+            | ColumnOption::Invisible => self.refuse("this column option", BUILDER_WAY_OUT, at),
         }
     }
 
@@ -768,13 +844,19 @@ impl Walk<'_> {
         {
             self.ident(name)?;
             self.opt_data_type(data_type.as_ref())?;
-            self.refuse_if(options.is_some(), "view column options", name.span)?;
+            self.refuse_if(
+                options.is_some(),
+                "view column options",
+                BUILDER_WAY_OUT,
+                name.span,
+            )?;
         }
         self.query(query)?;
         self.table_options(options)?;
         self.refuse_if(
             !cluster_by.is_empty() || to.is_some() || params.is_some(),
             "`CLUSTER BY`, `TO` or view parameters in CREATE VIEW",
+            BUILDER_WAY_OUT,
             at,
         )
     }
@@ -799,6 +881,7 @@ impl Walk<'_> {
         self.refuse_if(
             location.is_some() || on_cluster.is_some(),
             "`SET LOCATION` or `ON CLUSTER` in ALTER TABLE",
+            BUILDER_WAY_OUT,
             at,
         )
     }
@@ -827,11 +910,16 @@ impl Walk<'_> {
                         had_set: _,
                     } => {
                         self.data_type(data_type)?;
-                        self.refuse_if(using.is_some(), "`SET DATA TYPE … USING`", at)
+                        self.refuse_if(
+                            using.is_some(),
+                            "`SET DATA TYPE … USING`",
+                            BUILDER_WAY_OUT,
+                            at,
+                        )
                     }
                     AlterColumnOperation::AddGenerated { .. }
                     | AlterColumnOperation::GenericOptions { .. } => {
-                        self.refuse("this ALTER COLUMN operation", at)
+                        self.refuse("this ALTER COLUMN operation", BUILDER_WAY_OUT, at)
                     }
                 }
             }
@@ -927,7 +1015,7 @@ impl Walk<'_> {
             | AlterTableOperation::NoInherit { .. }
             | AlterTableOperation::SetOptionsParens { .. }
             | AlterTableOperation::GenericOptions { .. } => {
-                self.refuse("this ALTER TABLE operation", at)
+                self.refuse("this ALTER TABLE operation", BUILDER_WAY_OUT, at)
             }
         }
     }
