@@ -1123,6 +1123,14 @@ impl AstPass for Checker<'_> {
             }
             None => {}
         }
+        // Recursive CTEs came to Spark SQL in 4.0 (SPARK-24497); our Spark target is 3.5.
+        if self.ctx.grammar == Grammar::Spark && q.with.as_ref().is_some_and(|w| w.recursive) {
+            return self.fail_word(
+                "WITH RECURSIVE is not Spark 3.5 syntax (recursive CTEs arrived in Spark 4.0): \
+                 expand the hierarchy in the application or with a fixed number of self-joins",
+                "RECURSIVE",
+            );
+        }
         if q.fetch.is_some() && !self.trino() {
             return self.fail_word("FETCH FIRST is not Spark syntax: use LIMIT", "FETCH");
         }

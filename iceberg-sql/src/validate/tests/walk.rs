@@ -213,3 +213,20 @@ fn expression_forms_users_write_pass() {
         Dialect::Spark,
     );
 }
+
+#[test]
+fn with_recursive_is_refused_on_spark_only() {
+    let sql = "WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT n FROM t";
+    let e =
+        crate::validate::validate_sql(sql, StatementKind::Select, Dialect::Spark, 0).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert!(
+        e.message()
+            .starts_with("WITH RECURSIVE is not Spark 3.5 syntax"),
+        "{e}"
+    );
+    let loc = e.location().expect("located");
+    assert_eq!((loc.line, loc.column), (1, 6), "{e}");
+    crate::validate::validate_sql(sql, StatementKind::Select, Dialect::Athena, 0)
+        .expect("Trino writes WITH RECURSIVE");
+}

@@ -32,7 +32,7 @@ impl Walk<'_> {
         } = q;
         if let Some(With {
             with_token: _,
-            // Trino and Spark both have WITH RECURSIVE.
+            // Trino has WITH RECURSIVE; Spark 3.5 does not (the Checker refuses it there).
             recursive: _,
             cte_tables,
         }) = with
