@@ -94,6 +94,7 @@ pub(crate) fn batch_token(load_id: &str, batch: usize) -> String {
 }
 
 /// The token of the write of staged load `load_id` into `database.table`.
+#[cfg(feature = "staged-load")]
 pub(crate) fn staged_write_token(database: &str, table: &str, load_id: &str) -> String {
     digest(&[
         b"iceberg-sql staged load",
