@@ -3,7 +3,7 @@
 //! could lose track of a write or kill good work; the ledger counts every row.
 mod common;
 
-use common::ev::{fast_config, rows, Ev};
+use common::ev::{fast_config, keys, rows, Ev};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -18,18 +18,8 @@ use iceberg_sql_athena::{
     RetryPolicy, RunEnd,
 };
 use iceberg_sql_test_server::{
-    Failure, Fault, FaultPlan, Op, Plan, QueryFault, RowKey, ScriptedEngine, ServerConfig,
-    TestServer,
+    Failure, Fault, FaultPlan, Op, Plan, QueryFault, ScriptedEngine, ServerConfig, TestServer,
 };
-
-fn keys(rows: &[Ev]) -> Vec<RowKey> {
-    rows.iter()
-        .map(|r| RowKey {
-            table: "analytics.ev".into(),
-            key: r.event_id.clone(),
-        })
-        .collect()
-}
 
 fn config() -> ExecutorConfig {
     fast_config().stop_grace(Duration::from_secs(2))

@@ -8,9 +8,10 @@
 //! seeded generator (`SOAK_SEED` overrides the seed).
 mod common;
 
+use common::ev::{keys, Ev};
+
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use aws_sdk_athena::config::timeout::TimeoutConfig;
@@ -24,33 +25,10 @@ use iceberg_sql_test_server::{
     ScriptedEngine, ServerConfig, TestServer,
 };
 
-#[derive(Debug, Clone, PartialEq)]
-struct Ev {
-    event_id: String,
-    n: i64,
-}
-
-impl IcebergTable for Ev {
-    fn table_def() -> &'static TableDef {
-        static DEF: OnceLock<TableDef> = OnceLock::new();
-        DEF.get_or_init(|| {
-            TableDef::builder("analytics", "soak_events")
-                .column(Column::new("event_id", IcebergType::String).required())
-                .column(Column::new("n", IcebergType::Long))
-                .location("s3://lake/soak_events/")
-                .build()
-                .unwrap()
-        })
-    }
-    fn to_values(&self) -> Vec<Value> {
-        vec![Value::String(self.event_id.clone()), Value::Long(self.n)]
-    }
-}
-
 const LOADS: usize = 10;
 const ROWS_PER_LOAD: usize = 110;
-/// About one row per INSERT: more than 100 batches per load.
-const BATCH_BYTES: usize = 92;
+/// About one row per INSERT (into `analytics.ev`): more than 100 batches per load.
+const BATCH_BYTES: usize = 83;
 const FAULT_RATE: f64 = 0.25;
 const MAX_RERUNS_PER_LOAD: usize = 300;
 
@@ -182,10 +160,7 @@ async fn soak_every_row_exactly_once_under_faults() {
                 n: i as i64,
             })
             .collect();
-        expected.extend(rows.iter().map(|r| RowKey {
-            table: "analytics.soak_events".into(),
-            key: r.event_id.clone(),
-        }));
+        expected.extend(keys(&rows));
         let load_id = format!("soak-{seed}-load-{load:02}");
         let mut last: Option<AppendReport> = None;
         let mut attempt = 0usize;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::{Backoff, ExecutorConfig, PollConfig, RetryPolicy};
+use iceberg_sql_test_server::RowKey;
 
 /// `analytics.ev`: a required key and a nullable number.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +38,16 @@ pub fn rows(n: usize) -> Vec<Ev> {
         .map(|i| Ev {
             event_id: format!("e-{i:04}"),
             n: i as i64,
+        })
+        .collect()
+}
+
+/// The test server's ledger keys of `rows` (table `analytics.ev`, key `event_id`).
+pub fn keys(rows: &[Ev]) -> Vec<RowKey> {
+    rows.iter()
+        .map(|r| RowKey {
+            table: "analytics.ev".into(),
+            key: r.event_id.clone(),
         })
         .collect()
 }
