@@ -742,6 +742,24 @@ impl<S> Select<S> {
         let names = self.output_names();
         let mut out = Vec::with_capacity(items.len());
         let mut errors = Vec::new();
+        // A plain column, checked for where the rows go; a converted one keeps its name.
+        let plain_column = |column: &str| {
+            let written = Written::column(column);
+            let checked = match usage {
+                Usage::Output(target) => rules.check_output(&scope, target, column, written),
+                Usage::Read | Usage::Rows => Ok(Checked::plain(
+                    written,
+                    scope.column_type(Scope::Table, column),
+                )),
+            };
+            checked
+                .map(Checked::into_owned)
+                .map(|value| Projected::Value {
+                    alias: value.conversion().map(|_| column.to_string()),
+                    name: Some(column.to_string()),
+                    value,
+                })
+        };
         for (i, item) in items.iter().enumerate() {
             let name = if self.items.is_empty() {
                 None
@@ -784,44 +802,8 @@ impl<S> Select<S> {
                         }
                     })
                 }
-                Item::Joined(_, column) => {
-                    let written = Written::column(column);
-                    let checked = match usage {
-                        Usage::Output(target) => {
-                            rules.check_output(&scope, target, column, written)
-                        }
-                        Usage::Read | Usage::Rows => Ok(Checked::plain(
-                            written,
-                            scope.column_type(Scope::Table, column),
-                        )),
-                    };
-                    checked
-                        .map(Checked::into_owned)
-                        .map(|value| Projected::Value {
-                            alias: value.conversion().map(|_| column.to_string()),
-                            name: Some(column.to_string()),
-                            value,
-                        })
-                }
-                Item::Name(column) => {
-                    let written = Written::column(column);
-                    let checked = match usage {
-                        Usage::Output(target) => {
-                            rules.check_output(&scope, target, column, written)
-                        }
-                        Usage::Read | Usage::Rows => Ok(Checked::plain(
-                            written,
-                            scope.column_type(Scope::Table, column),
-                        )),
-                    };
-                    checked
-                        .map(Checked::into_owned)
-                        .map(|value| Projected::Value {
-                            alias: value.conversion().map(|_| column.clone()),
-                            name: Some(column.clone()),
-                            value,
-                        })
-                }
+                Item::Joined(_, column) => plain_column(column),
+                Item::Name(column) => plain_column(column),
                 Item::Nested(column) => {
                     let ty = self.output_type(column);
                     match ty.map(|t| rules.check_json_read(column, &t)) {
