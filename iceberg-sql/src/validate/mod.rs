@@ -134,7 +134,7 @@ pub(crate) fn with_parsed<R: Send>(
     dialect: Dialect,
     f: impl FnOnce(&SqlStatement) -> R + Send,
 ) -> Result<R> {
-    on_parsed(sql, kind, dialect, |stmt| f(stmt))
+    on_parsed(sql, kind, dialect, f)
 }
 
 /// Parses `sql` and hands the tree to `f`: on the caller's stack within a budget
@@ -145,14 +145,14 @@ fn on_parsed<R: Send>(
     sql: &str,
     kind: StatementKind,
     dialect: Dialect,
-    f: impl FnOnce(&mut SqlStatement) -> R + Send,
+    f: impl FnOnce(&SqlStatement) -> R + Send,
 ) -> Result<R> {
     let grammar = dialect.grammar(kind);
     let target = dialect.rules().syntax();
     let (mut tokens, deep) = lex(sql, kind, grammar, dialect)?;
     if !deep {
         match parse_tokens(sql, kind, grammar, target, tokens, Stack::Callers) {
-            Ok(mut stmt) => return Ok(f(&mut stmt)),
+            Ok(stmt) => return Ok(f(&stmt)),
             Err(Parsed::Failed(e)) => return Err(e),
             // The parser consumed the tokens: lex again (rare: deep text is flagged
             // by the pre-pass).
@@ -160,10 +160,10 @@ fn on_parsed<R: Send>(
         }
     }
     on_big_stack(move || {
-        let mut stmt = parse_tokens(sql, kind, grammar, target, tokens, Stack::Big)
+        let stmt = parse_tokens(sql, kind, grammar, target, tokens, Stack::Big)
             .map_err(Parsed::into_error)?;
         // Dropped here too: the drop glue recurses once per level of an operator chain.
-        Ok(f(&mut stmt))
+        Ok(f(&stmt))
     })
 }
 

@@ -72,3 +72,57 @@ fn athena_time_travel_parses_to_table_versions() {
         "{version:?}"
     );
 }
+
+/// The CREATE TABLE shape check: the parsed Athena statement passes, and setting any one
+/// clause no target writes (on the parsed tree, since most of them do not parse in our
+/// grammars) makes it fail.
+#[test]
+fn create_table_shape_refuses_each_clause_no_target_writes() {
+    use sqlparser::ast::{CreateTable, Ident, ObjectName, OnCommit};
+    let stmt = parse_statement(ATHENA_CREATE, StatementKind::CreateTable, Dialect::Athena).unwrap();
+    let SqlStatement::CreateTable(ct) = stmt else {
+        panic!()
+    };
+    assert!(super::super::allow::create_table_shape_ok(&ct));
+    let name = || ObjectName::from(vec![Ident::new("other")]);
+    type SetClause = fn(&mut CreateTable, ObjectName);
+    let mutations: Vec<(&str, SetClause)> = vec![
+        ("OR REPLACE", |c, _| c.or_replace = true),
+        ("EXTERNAL", |c, _| c.external = true),
+        ("TEMPORARY", |c, _| c.temporary = true),
+        ("UNLOGGED", |c, _| c.unlogged = true),
+        ("TRANSIENT", |c, _| c.transient = true),
+        ("ICEBERG", |c, _| c.iceberg = true),
+        ("COPY GRANTS", |c, _| c.copy_grants = true),
+        ("GLOBAL", |c, _| c.global = Some(true)),
+        ("CLONE", |c, n| c.clone = Some(n)),
+        ("PARTITION OF", |c, n| c.partition_of = Some(n)),
+        ("INHERITS", |c, n| c.inherits = Some(vec![n])),
+        ("WITH AGGREGATION POLICY", |c, n| {
+            c.with_aggregation_policy = Some(n)
+        }),
+        ("ON COMMIT", |c, _| c.on_commit = Some(OnCommit::Drop)),
+        ("ON CLUSTER", |c, _| c.on_cluster = Some(Ident::new("c"))),
+        ("STORED AS (file_format)", |c, _| {
+            c.file_format = Some(sqlparser::ast::FileFormat::PARQUET)
+        }),
+        ("LOCATION (Snowflake/Hive field)", |c, _| {
+            c.location = Some("s3://b/".into())
+        }),
+        ("DATA_RETENTION_TIME_IN_DAYS", |c, _| {
+            c.data_retention_time_in_days = Some(1)
+        }),
+        ("BACKUP", |c, _| c.backup = Some(true)),
+        ("SQLite STRICT", |c, _| {
+            c.sqlite_table_options.leading_comma = true
+        }),
+    ];
+    for (clause, set) in mutations {
+        let mut probe = ct.clone();
+        set(&mut probe, name());
+        assert!(
+            !super::super::allow::create_table_shape_ok(&probe),
+            "{clause} passed the shape check"
+        );
+    }
+}
