@@ -15,7 +15,9 @@
 //! Trino's own CAST; one that rounds or drops the time of day silently, and every
 //! mismatch, is refused.
 
-use super::typing::{audit, AssignIn, Checked, TypeScope, Written};
+use std::borrow::Cow;
+
+use super::typing::{audit, AssignIn, Assigned, Checked, TypeScope, Written};
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
     assignment, comparison_type, is_comparable, is_orderable, single_type, Assignment, Comparison,
@@ -441,7 +443,7 @@ enum Problem {
 }
 
 /// Checks a statement's (or a MERGE clause's) assignments together, as Trino does, and
-/// returns each value to write.
+/// leaves in each the value to write.
 ///
 /// * exact or implicit: written as it is;
 /// * a conversion between `timestamp with time zone` and `timestamp` (e.g.
@@ -456,51 +458,55 @@ enum Problem {
 ///   statement and store the same value;
 /// * a numeric narrowing that can only fail loudly (overflow): Trino's own CAST;
 /// * rounding, dropping the time of day, or a mismatch: refused, with the fix.
-pub(super) fn check_assignments<'e>(
+pub(super) fn check_assignments(
     scope: &TypeScope<'_>,
     into: AssignIn,
-    mut pairs: Vec<(&Column, Written<'e>)>,
-) -> Result<Vec<Checked<'e>>> {
-    let mut out = Vec::with_capacity(pairs.len());
-    // (index, column type, problem); the refusal lists every pair's types.
+    pairs: &mut [Assigned<'_, '_>],
+) -> Result<()> {
+    // (index, column type, problem); the refusal lists every pair's types. Empty, it
+    // allocates nothing.
     let mut problems = Vec::new();
-    for (i, (column, value)) in pairs.iter_mut().enumerate() {
-        // Moved out (the columns stay, for the refusal's message).
-        let value = std::mem::replace(value, Written::column(""));
-        let (written, vt) = typed(scope, value)?;
+    for (i, pair) in pairs.iter_mut().enumerate() {
+        let column = pair.column;
+        // Typed where it stands: the usual value, a literal, is not moved.
+        let vt = type_in_place(scope, pair.value.written_mut())?;
         let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
         audit::check("assignment", || format!("{} {ct} <- {vt}", column.name));
-        match assignment(&vt, &ct) {
-            Assignment::Exact | Assignment::Implicit => out.push(Checked::plain(written, Some(vt))),
+        let convert_to = match assignment(&vt, &ct) {
+            Assignment::Exact | Assignment::Implicit => None,
             Assignment::Cast(c) if c.rounds => {
                 problems.push((i, ct, Problem::Silent("rounds")));
-                out.push(Checked::plain(written, Some(vt)));
+                None
             }
             Assignment::Cast(c) if c.drops_time_of_day => {
                 problems.push((i, ct, Problem::Silent("drops the time of day of")));
-                out.push(Checked::plain(written, Some(vt)));
+                None
             }
-            Assignment::Cast(c) if c.zone_dependent => {
-                out.push(Checked::converted(written, Some(vt), ct))
-            }
-            Assignment::Cast(_) => out.push(Checked::plain(written, Some(vt))),
+            Assignment::Cast(c) if c.zone_dependent => Some(ct),
+            Assignment::Cast(_) => None,
             Assignment::Mismatch => {
                 problems.push((i, ct, Problem::Mismatch));
-                out.push(Checked::plain(written, Some(vt)));
+                None
             }
-        }
+        };
+        pair.value.set_types(vt, convert_to);
     }
     if problems.is_empty() {
-        return Ok(out);
+        return Ok(());
     }
     // The refusal names every pair's types, as Trino's message does.
-    let value_types: Vec<String> = out
+    let value_types: Vec<String> = pairs
         .iter()
-        .map(|c| c.value_type().map(ToString::to_string).unwrap_or_default())
+        .map(|p| {
+            p.value
+                .value_type()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
         .collect();
     let table_types = pairs
         .iter()
-        .map(|(c, _)| EngineType::of_column(&c.ty, TableFormat::Iceberg).map(|t| t.to_string()))
+        .map(|p| EngineType::of_column(&p.column.ty, TableFormat::Iceberg).map(|t| t.to_string()))
         .collect::<Result<Vec<_>>>()?;
     let (table, values) = (table_types.join(", "), value_types.join(", "));
     let engine_text = match into {
@@ -522,8 +528,12 @@ pub(super) fn check_assignments<'e>(
     let errors = problems
         .into_iter()
         .map(|(i, ct, problem)| {
-            let column = pairs[i].0;
-            let vt = out[i].value_type().cloned().unwrap_or(EngineType::Unknown);
+            let column = pairs[i].column;
+            let vt = pairs[i]
+                .value
+                .value_type()
+                .cloned()
+                .unwrap_or(EngineType::Unknown);
             let rust = rust_type(&column.ty)
                 .map(|r| format!(".cast::<{r}>()"))
                 .unwrap_or_else(|| "a CAST".to_string());
@@ -557,33 +567,37 @@ pub(super) fn check_assignments<'e>(
 }
 
 /// A value to write (normalized) and its type.
-fn typed<'e>(scope: &TypeScope<'_>, written: Written<'e>) -> Result<(Written<'e>, EngineType)> {
+fn typed<'e>(scope: &TypeScope<'_>, mut written: Written<'e>) -> Result<(Written<'e>, EngineType)> {
+    let ty = type_in_place(scope, &mut written)?;
+    Ok((written, ty))
+}
+
+/// The type of a value to write, normalizing it where it stands.
+fn type_in_place(scope: &TypeScope<'_>, written: &mut Written<'_>) -> Result<EngineType> {
     Ok(match written {
         // Most written values are literals of their column's type (a SET value, a
         // MERGE INSERT value): `normalize` rewrites comparisons only, so a literal is
         // typed directly, as `type_of` types it (a test holds the two to one answer).
-        Written::Expr(e) if matches!(*e, Expr::Literal { .. }) => {
-            let Expr::Literal { value, ty } = &*e else {
+        Written::Expr(e) if matches!(**e, Expr::Literal { .. }) => {
+            let Expr::Literal { value, ty } = &**e else {
                 unreachable!("matched above")
             };
             let t = literal_type(value, ty)?;
-            audit::typed(&e, &t);
-            (Written::Expr(e), t)
+            audit::typed(e, &t);
+            t
         }
         Written::Expr(e) => {
-            let e = super::typing::normalize(scope, e);
-            let ty = type_of(scope, &e)?;
-            (Written::Expr(e), ty)
+            // (A unit expression stands in while `normalize` holds the value.)
+            let held = std::mem::replace(e, Cow::Owned(Expr::CurrentDate));
+            *e = super::typing::normalize(scope, held);
+            type_of(scope, e)?
         }
-        Written::Column(c) => {
-            let ty = scope.column_type(Scope::Table, &c).ok_or_else(|| {
-                Error::new(
-                    ErrorKind::UnknownColumn,
-                    format!("Column '{c}' cannot be resolved"),
-                )
-            })?;
-            (Written::Column(c), ty)
-        }
+        Written::Column(c) => scope.column_type(Scope::Table, c).ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnknownColumn,
+                format!("Column '{c}' cannot be resolved"),
+            )
+        })?,
     })
 }
 
