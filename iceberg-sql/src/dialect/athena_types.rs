@@ -470,6 +470,17 @@ pub(super) fn check_assignments(
         let column = pair.column;
         // Typed where it stands: the usual value, a literal, is not moved.
         let vt = type_in_place(scope, pair.value.written_mut())?;
+        if literal_stored_as_written(pair.value.expr(), &column.ty) {
+            // Exact or implicit by the general rule below, which a test holds it to.
+            audit::check("assignment", || {
+                let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)
+                    .map(|t| t.to_string())
+                    .unwrap_or_default();
+                format!("{} {ct} <- {vt}", column.name)
+            });
+            pair.value.set_types(vt, None);
+            continue;
+        }
         let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
         audit::check("assignment", || format!("{} {ct} <- {vt}", column.name));
         let convert_to = match assignment(&vt, &ct) {
@@ -660,6 +671,14 @@ fn stored_as_written(value: &Value, ty: &IcebergType) -> bool {
     }
 }
 
+/// A literal of the column's own type whose value [`stored_as_written`] answers for:
+/// the usual SET or MERGE value, stored without the general search (its literal type
+/// against the column's, which [`general_check_row_value`] runs and a test holds these
+/// pairs to).
+fn literal_stored_as_written(value: Option<&Expr>, column: &IcebergType) -> bool {
+    matches!(value, Some(Expr::Literal { value, ty }) if ty == column && stored_as_written(value, ty))
+}
+
 /// [`check_row_value`] by the general rule: the literal's type, stored in the column.
 fn general_check_row_value(value: &Value, column: &Column) -> Result<()> {
     let lt = literal_type(value, &column.ty)?;
@@ -762,6 +781,58 @@ mod tests {
     use chrono::NaiveDate;
 
     use super::*;
+
+    /// A literal stored as written takes the short path in `check_assignments`, with
+    /// the answer of the general one; any other literal still goes the general way
+    /// (and is refused where it should be).
+    #[test]
+    fn assignments_of_literals_answer_as_the_general_rule() {
+        let columns = [
+            Column::new("s", IcebergType::String),
+            Column::new("n", IcebergType::Long),
+            Column::new("d", IcebergType::Double),
+        ];
+        let scope = TypeScope::table(&columns);
+        let cases = [
+            (
+                0,
+                Value::String("retried".into()),
+                IcebergType::String,
+                true,
+            ),
+            (1, Value::Int(320), IcebergType::Long, true),
+            (1, Value::Null, IcebergType::Long, true),
+            (2, Value::Double(1.5), IcebergType::Double, true),
+            // Not stored as written: the general rule decides.
+            (2, Value::Float(1.5), IcebergType::Double, false),
+            (1, Value::String("x".into()), IcebergType::String, false),
+        ];
+        for (c, value, ty, fast) in cases {
+            let column = &columns[c];
+            let e = Expr::Literal {
+                value: value.clone(),
+                ty: ty.clone(),
+            };
+            assert_eq!(
+                literal_stored_as_written(Some(&e), &column.ty),
+                fast,
+                "{e:?}"
+            );
+            let mut pairs = [Assigned::new(column, Written::expr(&e))];
+            let got = check_assignments(&scope, AssignIn::Update, &mut pairs);
+            // The general rule: the literal's type stored in the column's.
+            let vt = literal_type(&value, &ty).expect("a literal type");
+            let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg).expect("a type");
+            match assignment(&vt, &ct) {
+                Assignment::Exact | Assignment::Implicit => {
+                    assert!(got.is_ok(), "{e:?}: {got:?}");
+                    assert_eq!(pairs[0].value.value_type(), Some(&vt));
+                    assert_eq!(pairs[0].value.conversion(), None);
+                }
+                _ => assert!(got.is_err(), "{e:?} is refused"),
+            }
+        }
+    }
 
     /// A literal is typed directly ([`typed`]'s fast path) exactly as the general rules
     /// (`normalize`, then `type_of`) type it: same type, same refusal, same text.

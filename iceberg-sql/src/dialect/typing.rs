@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use crate::engine::types::{EngineType, TableFormat};
 use crate::error::Result;
 use crate::expr::{BinaryOp, Expr, Scope};
-use crate::model::Column;
+use crate::model::{Column, TableDef};
 use crate::render::SqlWriter;
 use crate::types::IcebergType;
 use crate::value::Value;
@@ -38,7 +38,8 @@ pub(crate) struct TypeScope<'a> {
     has_tz_column: bool,
 }
 
-fn any_tz_column(columns: &[Column]) -> bool {
+/// Whether a column is a `timestamptz`.
+pub(crate) fn any_tz_column(columns: &[Column]) -> bool {
     columns
         .iter()
         .any(|c| matches!(c.ty, IcebergType::TimestampTz))
@@ -52,6 +53,17 @@ impl<'a> TypeScope<'a> {
             source: None,
             joined: Vec::new(),
             has_tz_column: any_tz_column(columns),
+        }
+    }
+
+    /// The columns of a table definition (as [`TypeScope::table`], with what the
+    /// definition already knows of its columns).
+    pub(crate) fn of_def(def: &'a TableDef) -> Self {
+        TypeScope {
+            table: def.columns(),
+            source: None,
+            joined: Vec::new(),
+            has_tz_column: def.has_tz_column(),
         }
     }
 

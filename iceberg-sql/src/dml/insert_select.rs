@@ -139,7 +139,7 @@ impl<T: IcebergTable> InsertSelect<T> {
         // The source has `T`'s columns: each is stored in its own column, and the
         // filter reads the source rows.
         let rules = dialect.rules();
-        let scope = TypeScope::table(def.columns());
+        let scope = TypeScope::of_def(def);
         let mut pairs: Vec<Assigned> = def
             .columns()
             .iter()

@@ -710,7 +710,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         let rules = dialect.rules();
 
         // The source's columns: the table's own, or a query's output by name.
-        let mut scope = TypeScope::table(def.columns());
+        let mut scope = TypeScope::of_def(def);
         if let MergeSource::Select(q) = &self.source {
             let outputs = q.query.output_types(rules)?;
             let missing: Vec<Error> = def

@@ -217,8 +217,34 @@ mod tests {
             .renamed("analytics", "Bad")
             .with_location(location)
             .name_is_checked());
-        // Debug shows the definition, not the flag.
+        // Debug shows the definition, not the flags.
         assert!(!format!("{def:?}").contains("checked"));
+        assert!(!format!("{def:?}").contains("has_tz"));
+    }
+
+    /// A definition's scope is the scope of its columns: the flag it keeps is the one
+    /// the columns give.
+    #[test]
+    fn a_definitions_type_scope_is_its_columns() {
+        use crate::dialect::typing::TypeScope;
+        for ty in [
+            IcebergType::TimestampTz,
+            IcebergType::Timestamp,
+            IcebergType::String,
+        ] {
+            let def = TableDef::builder("analytics", "t")
+                .column(Column::new("id", IcebergType::String))
+                .column(Column::new("at", ty.clone()))
+                .build()
+                .expect("a valid definition");
+            assert_eq!(def.has_tz_column(), ty == IcebergType::TimestampTz);
+            for d in [&def, &def.renamed("analytics", "u")] {
+                assert_eq!(
+                    format!("{:?}", TypeScope::of_def(d)),
+                    format!("{:?}", TypeScope::table(d.columns()))
+                );
+            }
+        }
     }
 
     /// A definition whose name is unchecked is checked by every builder, as before.

@@ -140,7 +140,7 @@ impl<T: IcebergTable> Update<T> {
 
         // The target's type rules check every value against its column and the filter.
         let rules = dialect.rules();
-        let scope = TypeScope::table(def.columns());
+        let scope = TypeScope::of_def(def);
         let values = rules.check_assignments(&scope, AssignIn::Update, &mut sets);
         let filter = self.target.check_filter_types(rules, &scope);
         let ((), filter) = combine(values, filter)?;

@@ -181,6 +181,9 @@ pub struct TableDef {
     /// Whether `name` passed [`TableName::check`] (a function of `name`): the builders
     /// then write it without checking it again for every statement.
     name_checked: bool,
+    /// Whether a column is a `timestamptz` (a function of `columns`): where none is,
+    /// the type rules rewrite no comparison, and every statement's typing knows it at once.
+    has_tz_column: bool,
 }
 
 impl fmt::Debug for TableDef {
@@ -260,6 +263,11 @@ impl TableDef {
     /// name did.
     pub(crate) fn name_is_checked(&self) -> bool {
         self.name_checked
+    }
+
+    /// True when a column is a `timestamptz`.
+    pub(crate) fn has_tz_column(&self) -> bool {
+        self.has_tz_column
     }
 
     /// The same table at another location.
@@ -442,7 +450,9 @@ impl TableDefBuilder {
             location,
             comment: self.comment,
             name_checked: false,
+            has_tz_column: false,
         };
+        def.has_tz_column = crate::dialect::typing::any_tz_column(&def.columns);
         if let Err(e) = def.check() {
             // Definition problems first, then the property/location parse problems.
             let mut all = e.into_vec();
