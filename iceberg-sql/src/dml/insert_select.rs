@@ -146,9 +146,9 @@ impl<T: IcebergTable> InsertSelect<T> {
             .filter(|c| cols.contains(&c.name.as_str()))
             .map(|c| Assigned::new(c, Written::column(&c.name)))
             .collect();
-        let values = rules.check_assignments(&scope, AssignIn::Insert, &mut pairs);
+        let assigned = rules.check_assignments(&scope, AssignIn::Insert, &mut pairs);
         let filter = self.target.check_filter_types(rules, &scope);
-        let (_, filter) = combine(values, filter)?;
+        let ((), filter) = combine(assigned, filter)?;
 
         let mut w = SqlWriter::new(kind, dialect);
         w.push("INSERT INTO ")

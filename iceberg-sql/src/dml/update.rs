@@ -141,9 +141,9 @@ impl<T: IcebergTable> Update<T> {
         // The target's type rules check every value against its column and the filter.
         let rules = dialect.rules();
         let scope = TypeScope::of_def(def);
-        let values = rules.check_assignments(&scope, AssignIn::Update, &mut sets);
+        let assigned = rules.check_assignments(&scope, AssignIn::Update, &mut sets);
         let filter = self.target.check_filter_types(rules, &scope);
-        let ((), filter) = combine(values, filter)?;
+        let ((), filter) = combine(assigned, filter)?;
 
         let mut w = SqlWriter::new(kind, dialect);
         w.push("UPDATE ").table_name(name).push("\nSET ");
