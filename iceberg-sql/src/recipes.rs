@@ -15,12 +15,12 @@
 
 use chrono::NaiveDate;
 
-use crate::dialect::typing::{AssignIn, TypeScope, Written};
+use crate::dialect::typing::{AssignIn, Assigned, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::dml::retype_literal;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{BinaryOp, Col, Expr, ExpressionMethods};
-use crate::model::{Column, PartitionTransform, TableDef};
+use crate::model::{PartitionTransform, TableDef};
 use crate::query::{MetadataTable, Projected, Select, Usage};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
@@ -164,11 +164,11 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
         let rules = dialect.rules();
         let mut projected = self.query.projections(rules, Usage::Rows)?;
         let scope = self.query.type_scope();
-        let pairs: Vec<(&Column, Written)> = if projected.is_empty() {
+        let mut pairs: Vec<Assigned> = if projected.is_empty() {
             // `SELECT *` of a table with the summary's columns.
             cols.iter()
                 .filter_map(|n| def.column(n))
-                .map(|c| (c, Written::column(&c.name)))
+                .map(|c| Assigned::new(c, Written::column(&c.name)))
                 .collect()
         } else {
             projected
@@ -181,14 +181,14 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                         Some(e) => Written::Expr(retype_literal(e, &c.ty)).into_owned(),
                         None => Written::column(n).into_owned(),
                     };
-                    Some((c, value))
+                    Some(Assigned::new(c, value))
                 })
                 .collect()
         };
-        let checked = rules.check_assignments(&scope, AssignIn::Insert, pairs)?;
+        rules.check_assignments(&scope, AssignIn::Insert, &mut pairs)?;
         if !projected.is_empty() {
-            for (p, c) in projected.iter_mut().zip(checked) {
-                p.set_value(c);
+            for (p, pair) in projected.iter_mut().zip(pairs) {
+                p.set_value(pair.value);
             }
         }
 

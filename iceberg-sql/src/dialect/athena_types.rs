@@ -15,7 +15,9 @@
 //! Trino's own CAST; one that rounds or drops the time of day silently, and every
 //! mismatch, is refused.
 
-use super::typing::{audit, AssignIn, Checked, TypeScope, Written};
+use std::borrow::Cow;
+
+use super::typing::{audit, AssignIn, Assigned, Checked, TypeScope, Written};
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
     assignment, comparison_type, is_comparable, is_orderable, single_type, Assignment, Comparison,
@@ -441,7 +443,7 @@ enum Problem {
 }
 
 /// Checks a statement's (or a MERGE clause's) assignments together, as Trino does, and
-/// returns each value to write.
+/// leaves in each the value to write.
 ///
 /// * exact or implicit: written as it is;
 /// * a conversion between `timestamp with time zone` and `timestamp` (e.g.
@@ -456,51 +458,66 @@ enum Problem {
 ///   statement and store the same value;
 /// * a numeric narrowing that can only fail loudly (overflow): Trino's own CAST;
 /// * rounding, dropping the time of day, or a mismatch: refused, with the fix.
-pub(super) fn check_assignments<'e>(
+pub(super) fn check_assignments(
     scope: &TypeScope<'_>,
     into: AssignIn,
-    mut pairs: Vec<(&Column, Written<'e>)>,
-) -> Result<Vec<Checked<'e>>> {
-    let mut out = Vec::with_capacity(pairs.len());
-    // (index, column type, problem); the refusal lists every pair's types.
+    pairs: &mut [Assigned<'_, '_>],
+) -> Result<()> {
+    // (index, column type, problem); the refusal lists every pair's types. Empty, it
+    // allocates nothing.
     let mut problems = Vec::new();
-    for (i, (column, value)) in pairs.iter_mut().enumerate() {
-        // Moved out (the columns stay, for the refusal's message).
-        let value = std::mem::replace(value, Written::column(""));
-        let (written, vt) = typed(scope, value)?;
+    for (i, pair) in pairs.iter_mut().enumerate() {
+        let column = pair.column;
+        // Typed where it stands: the usual value, a literal, is not moved.
+        let vt = type_in_place(scope, pair.value.written_mut())?;
+        if literal_stored_as_written(pair.value.expr(), &column.ty) {
+            // Exact or implicit by the general rule below, which a test holds it to.
+            audit::check("assignment", || {
+                let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)
+                    .map(|t| t.to_string())
+                    .unwrap_or_default();
+                format!("{} {ct} <- {vt}", column.name)
+            });
+            pair.value.set_types(vt, None);
+            continue;
+        }
         let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
         audit::check("assignment", || format!("{} {ct} <- {vt}", column.name));
-        match assignment(&vt, &ct) {
-            Assignment::Exact | Assignment::Implicit => out.push(Checked::plain(written, Some(vt))),
+        let convert_to = match assignment(&vt, &ct) {
+            Assignment::Exact | Assignment::Implicit => None,
             Assignment::Cast(c) if c.rounds => {
                 problems.push((i, ct, Problem::Silent("rounds")));
-                out.push(Checked::plain(written, Some(vt)));
+                None
             }
             Assignment::Cast(c) if c.drops_time_of_day => {
                 problems.push((i, ct, Problem::Silent("drops the time of day of")));
-                out.push(Checked::plain(written, Some(vt)));
+                None
             }
-            Assignment::Cast(c) if c.zone_dependent => {
-                out.push(Checked::converted(written, Some(vt), ct))
-            }
-            Assignment::Cast(_) => out.push(Checked::plain(written, Some(vt))),
+            Assignment::Cast(c) if c.zone_dependent => Some(ct),
+            Assignment::Cast(_) => None,
             Assignment::Mismatch => {
                 problems.push((i, ct, Problem::Mismatch));
-                out.push(Checked::plain(written, Some(vt)));
+                None
             }
-        }
+        };
+        pair.value.set_types(vt, convert_to);
     }
     if problems.is_empty() {
-        return Ok(out);
+        return Ok(());
     }
     // The refusal names every pair's types, as Trino's message does.
-    let value_types: Vec<String> = out
+    let value_types: Vec<String> = pairs
         .iter()
-        .map(|c| c.value_type().map(ToString::to_string).unwrap_or_default())
+        .map(|p| {
+            p.value
+                .value_type()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
         .collect();
     let table_types = pairs
         .iter()
-        .map(|(c, _)| EngineType::of_column(&c.ty, TableFormat::Iceberg).map(|t| t.to_string()))
+        .map(|p| EngineType::of_column(&p.column.ty, TableFormat::Iceberg).map(|t| t.to_string()))
         .collect::<Result<Vec<_>>>()?;
     let (table, values) = (table_types.join(", "), value_types.join(", "));
     let engine_text = match into {
@@ -522,8 +539,12 @@ pub(super) fn check_assignments<'e>(
     let errors = problems
         .into_iter()
         .map(|(i, ct, problem)| {
-            let column = pairs[i].0;
-            let vt = out[i].value_type().cloned().unwrap_or(EngineType::Unknown);
+            let column = pairs[i].column;
+            let vt = pairs[i]
+                .value
+                .value_type()
+                .cloned()
+                .unwrap_or(EngineType::Unknown);
             let rust = rust_type(&column.ty)
                 .map(|r| format!(".cast::<{r}>()"))
                 .unwrap_or_else(|| "a CAST".to_string());
@@ -557,33 +578,37 @@ pub(super) fn check_assignments<'e>(
 }
 
 /// A value to write (normalized) and its type.
-fn typed<'e>(scope: &TypeScope<'_>, written: Written<'e>) -> Result<(Written<'e>, EngineType)> {
+fn typed<'e>(scope: &TypeScope<'_>, mut written: Written<'e>) -> Result<(Written<'e>, EngineType)> {
+    let ty = type_in_place(scope, &mut written)?;
+    Ok((written, ty))
+}
+
+/// The type of a value to write, normalizing it where it stands.
+fn type_in_place(scope: &TypeScope<'_>, written: &mut Written<'_>) -> Result<EngineType> {
     Ok(match written {
         // Most written values are literals of their column's type (a SET value, a
         // MERGE INSERT value): `normalize` rewrites comparisons only, so a literal is
         // typed directly, as `type_of` types it (a test holds the two to one answer).
-        Written::Expr(e) if matches!(*e, Expr::Literal { .. }) => {
-            let Expr::Literal { value, ty } = &*e else {
+        Written::Expr(e) if matches!(**e, Expr::Literal { .. }) => {
+            let Expr::Literal { value, ty } = &**e else {
                 unreachable!("matched above")
             };
             let t = literal_type(value, ty)?;
-            audit::typed(&e, &t);
-            (Written::Expr(e), t)
+            audit::typed(e, &t);
+            t
         }
         Written::Expr(e) => {
-            let e = super::typing::normalize(scope, e);
-            let ty = type_of(scope, &e)?;
-            (Written::Expr(e), ty)
+            // (A unit expression stands in while `normalize` holds the value.)
+            let held = std::mem::replace(e, Cow::Owned(Expr::CurrentDate));
+            *e = super::typing::normalize(scope, held);
+            type_of(scope, e)?
         }
-        Written::Column(c) => {
-            let ty = scope.column_type(Scope::Table, &c).ok_or_else(|| {
-                Error::new(
-                    ErrorKind::UnknownColumn,
-                    format!("Column '{c}' cannot be resolved"),
-                )
-            })?;
-            (Written::Column(c), ty)
-        }
+        Written::Column(c) => scope.column_type(Scope::Table, c).ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnknownColumn,
+                format!("Column '{c}' cannot be resolved"),
+            )
+        })?,
     })
 }
 
@@ -644,6 +669,14 @@ fn stored_as_written(value: &Value, ty: &IcebergType) -> bool {
         Value::TimestampTz(_) => matches!(ty, T::TimestampTz),
         _ => false,
     }
+}
+
+/// A literal of the column's own type whose value [`stored_as_written`] answers for:
+/// the usual SET or MERGE value, stored without the general search (its literal type
+/// against the column's, which [`general_check_row_value`] runs and a test holds these
+/// pairs to).
+fn literal_stored_as_written(value: Option<&Expr>, column: &IcebergType) -> bool {
+    matches!(value, Some(Expr::Literal { value, ty }) if ty == column && stored_as_written(value, ty))
 }
 
 /// [`check_row_value`] by the general rule: the literal's type, stored in the column.
@@ -748,6 +781,58 @@ mod tests {
     use chrono::NaiveDate;
 
     use super::*;
+
+    /// A literal stored as written takes the short path in `check_assignments`, with
+    /// the answer of the general one; any other literal still goes the general way
+    /// (and is refused where it should be).
+    #[test]
+    fn assignments_of_literals_answer_as_the_general_rule() {
+        let columns = [
+            Column::new("s", IcebergType::String),
+            Column::new("n", IcebergType::Long),
+            Column::new("d", IcebergType::Double),
+        ];
+        let scope = TypeScope::table(&columns);
+        let cases = [
+            (
+                0,
+                Value::String("retried".into()),
+                IcebergType::String,
+                true,
+            ),
+            (1, Value::Int(320), IcebergType::Long, true),
+            (1, Value::Null, IcebergType::Long, true),
+            (2, Value::Double(1.5), IcebergType::Double, true),
+            // Not stored as written: the general rule decides.
+            (2, Value::Float(1.5), IcebergType::Double, false),
+            (1, Value::String("x".into()), IcebergType::String, false),
+        ];
+        for (c, value, ty, fast) in cases {
+            let column = &columns[c];
+            let e = Expr::Literal {
+                value: value.clone(),
+                ty: ty.clone(),
+            };
+            assert_eq!(
+                literal_stored_as_written(Some(&e), &column.ty),
+                fast,
+                "{e:?}"
+            );
+            let mut pairs = [Assigned::new(column, Written::expr(&e))];
+            let got = check_assignments(&scope, AssignIn::Update, &mut pairs);
+            // The general rule: the literal's type stored in the column's.
+            let vt = literal_type(&value, &ty).expect("a literal type");
+            let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg).expect("a type");
+            match assignment(&vt, &ct) {
+                Assignment::Exact | Assignment::Implicit => {
+                    assert!(got.is_ok(), "{e:?}: {got:?}");
+                    assert_eq!(pairs[0].value.value_type(), Some(&vt));
+                    assert_eq!(pairs[0].value.conversion(), None);
+                }
+                _ => assert!(got.is_err(), "{e:?} is refused"),
+            }
+        }
+    }
 
     /// A literal is typed directly ([`typed`]'s fast path) exactly as the general rules
     /// (`normalize`, then `type_of`) type it: same type, same refusal, same text.

@@ -51,7 +51,7 @@ use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::validate::dialects::TargetSyntax;
 use crate::value::Value;
-use typing::{AssignIn, Checked, TypeScope, Written};
+use typing::{AssignIn, Assigned, Checked, TypeScope, Written};
 
 /// The engine a statement is rendered for: pass it to a builder's `build_for`
 /// (`build()` renders for [`Dialect::Athena`], the default).
@@ -262,13 +262,13 @@ pub(crate) trait DialectRules: Sync {
     }
 
     /// Checks the values one statement (or MERGE clause) stores in columns, together,
-    /// and returns each value to write (with any conversion the target writes).
-    fn check_assignments<'e>(
+    /// and leaves in each the value to write (with any conversion the target writes).
+    fn check_assignments(
         &self,
         scope: &TypeScope<'_>,
         into: AssignIn,
-        pairs: Vec<(&Column, Written<'e>)>,
-    ) -> Result<Vec<Checked<'e>>> {
+        pairs: &mut [Assigned<'_, '_>],
+    ) -> Result<()> {
         athena_types::check_assignments(scope, into, pairs)
     }
 

@@ -8,7 +8,7 @@
 //! (<https://iceberg.apache.org/docs/latest/spark-queries/#inspecting-tables>).
 
 use super::athena;
-use super::typing::{normalize, AssignIn, Checked, TypeScope, Written};
+use super::typing::{normalize, AssignIn, Assigned, Checked, TypeScope, Written};
 use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec, WriteFn};
 use crate::engine::targets::OutputTarget;
 use crate::error::{Error, ErrorKind, Result};
@@ -76,16 +76,16 @@ impl DialectRules for Spark {
         Ok(())
     }
 
-    fn check_assignments<'e>(
+    fn check_assignments(
         &self,
         scope: &TypeScope<'_>,
         _into: AssignIn,
-        pairs: Vec<(&Column, Written<'e>)>,
-    ) -> Result<Vec<Checked<'e>>> {
-        Ok(pairs
-            .into_iter()
-            .map(|(_, v)| as_written(scope, v))
-            .collect())
+        pairs: &mut [Assigned<'_, '_>],
+    ) -> Result<()> {
+        for pair in pairs {
+            pair.value = as_written(scope, pair.value.take_written());
+        }
+        Ok(())
     }
 
     fn check_output<'e>(

@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use crate::engine::types::{EngineType, TableFormat};
 use crate::error::Result;
 use crate::expr::{BinaryOp, Expr, Scope};
-use crate::model::Column;
+use crate::model::{Column, TableDef};
 use crate::render::SqlWriter;
 use crate::types::IcebergType;
 use crate::value::Value;
@@ -38,7 +38,8 @@ pub(crate) struct TypeScope<'a> {
     has_tz_column: bool,
 }
 
-fn any_tz_column(columns: &[Column]) -> bool {
+/// Whether a column is a `timestamptz`.
+pub(crate) fn any_tz_column(columns: &[Column]) -> bool {
     columns
         .iter()
         .any(|c| matches!(c.ty, IcebergType::TimestampTz))
@@ -52,6 +53,17 @@ impl<'a> TypeScope<'a> {
             source: None,
             joined: Vec::new(),
             has_tz_column: any_tz_column(columns),
+        }
+    }
+
+    /// The columns of a table definition (as [`TypeScope::table`], with what the
+    /// definition already knows of its columns).
+    pub(crate) fn of_def(def: &'a TableDef) -> Self {
+        TypeScope {
+            table: def.columns(),
+            source: None,
+            joined: Vec::new(),
+            has_tz_column: def.has_tz_column(),
         }
     }
 
@@ -103,6 +115,29 @@ pub(crate) enum AssignIn {
         /// The clause's index.
         case: usize,
     },
+}
+
+/// A value stored in a column: an INSERT column's, an UPDATE or MERGE `SET` value.
+///
+/// A builder holds its statement's assignments in one list, which the target's rules
+/// check in place (`DialectRules::check_assignments`): before, `value` is the value as
+/// the builder wrote it, untyped; after, as the rules checked it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Assigned<'c, 'e> {
+    /// The column stored in.
+    pub(crate) column: &'c Column,
+    /// The value stored.
+    pub(crate) value: Checked<'e>,
+}
+
+impl<'c, 'e> Assigned<'c, 'e> {
+    /// `written` stored in `column`, not yet checked.
+    pub(crate) fn new(column: &'c Column, written: Written<'e>) -> Self {
+        Assigned {
+            column,
+            value: Checked::plain(written, None),
+        }
+    }
 }
 
 /// What a checked value writes: an expression, or a column of the statement's table
@@ -166,6 +201,22 @@ impl<'a> Checked<'a> {
             ty,
             convert_to: Some(to),
         }
+    }
+
+    /// What it writes, moved out (an empty column name is left in its place).
+    pub(crate) fn take_written(&mut self) -> Written<'a> {
+        std::mem::replace(&mut self.written, Written::column(""))
+    }
+
+    /// What it writes, for the rules to type (and rewrite) it in place.
+    pub(crate) fn written_mut(&mut self) -> &mut Written<'a> {
+        &mut self.written
+    }
+
+    /// Sets its type and the conversion written around it, as the rules decided.
+    pub(crate) fn set_types(&mut self, ty: EngineType, convert_to: Option<EngineType>) {
+        self.ty = Some(ty);
+        self.convert_to = convert_to;
     }
 
     /// The same, owning what it borrowed (to keep it beyond the builder's borrow).

@@ -88,7 +88,7 @@ impl<T: IcebergTable> Delete<T> {
         let mut errors = self.target.check_table(kind, true);
         self.target.check_filter(dialect, kind, &mut errors);
         Error::check_all(errors)?;
-        let scope = TypeScope::table(T::table_def().columns());
+        let scope = TypeScope::of_def(T::table_def());
         let filter = self.target.check_filter_types(dialect.rules(), &scope)?;
         let mut w = SqlWriter::new(kind, dialect);
         w.push("DELETE FROM ").table_name(self.target.table());

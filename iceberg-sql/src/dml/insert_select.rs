@@ -2,11 +2,11 @@
 
 use super::target::{builder_traits, Target};
 use super::{column, combine};
-use crate::dialect::typing::{AssignIn, TypeScope, Written};
+use crate::dialect::typing::{AssignIn, Assigned, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, IntoOperand};
-use crate::model::{Column, TableName};
+use crate::model::TableName;
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -139,16 +139,16 @@ impl<T: IcebergTable> InsertSelect<T> {
         // The source has `T`'s columns: each is stored in its own column, and the
         // filter reads the source rows.
         let rules = dialect.rules();
-        let scope = TypeScope::table(def.columns());
-        let pairs: Vec<(&Column, Written)> = def
+        let scope = TypeScope::of_def(def);
+        let mut pairs: Vec<Assigned> = def
             .columns()
             .iter()
             .filter(|c| cols.contains(&c.name.as_str()))
-            .map(|c| (c, Written::column(&c.name)))
+            .map(|c| Assigned::new(c, Written::column(&c.name)))
             .collect();
-        let values = rules.check_assignments(&scope, AssignIn::Insert, pairs);
+        let assigned = rules.check_assignments(&scope, AssignIn::Insert, &mut pairs);
         let filter = self.target.check_filter_types(rules, &scope);
-        let (_, filter) = combine(values, filter)?;
+        let ((), filter) = combine(assigned, filter)?;
 
         let mut w = SqlWriter::new(kind, dialect);
         w.push("INSERT INTO ")

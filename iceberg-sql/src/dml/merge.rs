@@ -65,12 +65,12 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use super::{check_row_expr, column, null_of, retype_literal, source_col};
-use crate::dialect::typing::{AssignIn, Checked, TypeScope, Written};
+use crate::dialect::typing::{AssignIn, Assigned, Checked, TypeScope, Written};
 use crate::dialect::{Dialect, DialectRules};
 use crate::engine::types::EngineType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{BinaryOp, Col, ColumnValue, Expr, IntoOperand, Matched, Scope, Source};
-use crate::model::{Column, TableName};
+use crate::model::TableName;
 use crate::query::{Select, Usage};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
@@ -710,7 +710,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         let rules = dialect.rules();
 
         // The source's columns: the table's own, or a query's output by name.
-        let mut scope = TypeScope::table(def.columns());
+        let mut scope = TypeScope::of_def(def);
         if let MergeSource::Select(q) = &self.source {
             let outputs = q.query.output_types(rules)?;
             let missing: Vec<Error> = def
@@ -815,19 +815,17 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             };
             let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
             // `check` refused unknown columns above, so every pair has its column.
-            let columns: Vec<(&Column, Written)> = pairs
+            let mut values: Vec<Assigned> = pairs
                 .into_iter()
-                .filter_map(|(n, v)| Some((def.column(n)?, Written::Expr(v))))
+                .filter_map(|(n, v)| Some(Assigned::new(def.column(n)?, Written::Expr(v))))
                 .collect();
-            let values = if columns.is_empty() {
-                Some(Vec::new())
-            } else {
+            if !values.is_empty() {
                 keep(
                     &mut errors,
-                    rules.check_assignments(&scope, AssignIn::Merge { case }, columns),
-                )
-            };
-            clauses.push((clause, matched, cond, names, values.unwrap_or_default()));
+                    rules.check_assignments(&scope, AssignIn::Merge { case }, &mut values),
+                );
+            }
+            clauses.push((clause, matched, cond, names, values));
         }
         Error::check_all(errors)?;
 
@@ -871,14 +869,14 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     w.push(" THEN UPDATE SET ");
                     w.try_comma_list(names.iter().zip(values), |w, (n, v)| {
                         w.ident(n).push(" = ");
-                        v.write(w)
+                        v.value.write(w)
                     })?;
                 }
                 Clause::NotMatched { .. } => {
                     w.push(" THEN INSERT (")
                         .idents(names.iter().copied())
                         .push(") VALUES (")
-                        .try_comma_list(values, |w, v| v.write(w))?
+                        .try_comma_list(values, |w, v| v.value.write(w))?
                         .push_char(')');
                 }
             }

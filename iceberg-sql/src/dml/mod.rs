@@ -80,6 +80,11 @@ pub(crate) fn check_row_expr(
     expr: &Expr,
     errors: &mut Vec<Error>,
 ) {
+    // A literal (the usual SET value) reads no column and is neither `?` nor an
+    // aggregate: the walk below would find nothing.
+    if matches!(expr, Expr::Literal { .. }) {
+        return;
+    }
     let (mut param, mut aggregate) = (false, false);
     expr.walk(&mut |e| match e {
         Expr::Column { name, .. } => {

@@ -9,7 +9,7 @@ use crate::dialect::typing::{Checked, TypeScope};
 use crate::dialect::{Dialect, DialectRules};
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Expr;
-use crate::model::TableName;
+use crate::model::{TableDef, TableName};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
@@ -103,10 +103,15 @@ impl<T: IcebergTable> Target<T> {
     /// The table name's check and, with `whole_table_guard`, the WHERE-or-`all_rows()`
     /// rule (UPDATE, DELETE): the problems found so far.
     pub(crate) fn check_table(&self, kind: StatementKind, whole_table_guard: bool) -> Vec<Error> {
-        let mut errors = self
-            .table()
-            .check()
-            .err()
+        // `T`'s own name passed the same check when its definition was built.
+        let name = match &self.table {
+            Some(other) => Some(other),
+            None => Some(T::table_def())
+                .filter(|def| !def.name_is_checked())
+                .map(TableDef::name),
+        };
+        let mut errors = name
+            .and_then(|n| n.check().err())
             .map(Error::into_vec)
             .unwrap_or_default();
         if whole_table_guard {
@@ -167,5 +172,95 @@ impl<T: IcebergTable> Target<T> {
             f.write(w)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::OnceLock;
+
+    use crate::prelude::*;
+
+    /// A definition whose name never passed the check: a rename to a bad name.
+    struct Renamed;
+    impl Renamed {
+        const ID: Col<Renamed, String> = Col::new("id");
+    }
+    impl IcebergTable for Renamed {
+        fn table_def() -> &'static TableDef {
+            static DEF: OnceLock<TableDef> = OnceLock::new();
+            DEF.get_or_init(|| {
+                TableDef::builder("analytics", "good")
+                    .column(Column::new("id", IcebergType::String))
+                    .build()
+                    .expect("a valid definition")
+                    .renamed("analytics", "Bad")
+            })
+        }
+        fn to_values(&self) -> Vec<Value> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn the_checked_flag_follows_the_name() {
+        let def = TableDef::builder("analytics", "good")
+            .column(Column::new("id", IcebergType::String))
+            .build()
+            .expect("a valid definition");
+        assert!(def.name_is_checked());
+        assert!(def.renamed("analytics", "staging").name_is_checked());
+        assert!(!def.renamed("analytics", "Bad").name_is_checked());
+        assert!(!def.renamed("", "t").name_is_checked());
+        let location = Location::parse("s3://bucket/t/").expect("a location");
+        assert!(!def
+            .renamed("analytics", "Bad")
+            .with_location(location)
+            .name_is_checked());
+        // Debug shows the definition, not the flags.
+        assert!(!format!("{def:?}").contains("checked"));
+        assert!(!format!("{def:?}").contains("has_tz"));
+    }
+
+    /// A definition's scope is the scope of its columns: the flag it keeps is the one
+    /// the columns give.
+    #[test]
+    fn a_definitions_type_scope_is_its_columns() {
+        use crate::dialect::typing::TypeScope;
+        for ty in [
+            IcebergType::TimestampTz,
+            IcebergType::Timestamp,
+            IcebergType::String,
+        ] {
+            let def = TableDef::builder("analytics", "t")
+                .column(Column::new("id", IcebergType::String))
+                .column(Column::new("at", ty.clone()))
+                .build()
+                .expect("a valid definition");
+            assert_eq!(def.has_tz_column(), ty == IcebergType::TimestampTz);
+            for d in [&def, &def.renamed("analytics", "u")] {
+                assert_eq!(
+                    format!("{:?}", TypeScope::of_def(d)),
+                    format!("{:?}", TypeScope::table(d.columns()))
+                );
+            }
+        }
+    }
+
+    /// A definition whose name is unchecked is checked by every builder, as before.
+    #[test]
+    fn an_unchecked_own_name_is_still_refused() {
+        let update = Renamed::update()
+            .set(Renamed::ID, "x")
+            .filter(Renamed::ID.eq("y"))
+            .build()
+            .expect_err("the name `Bad` is refused");
+        assert_eq!(update.kind(), ErrorKind::InvalidIdentifier);
+        assert!(update.message().contains("`Bad`"), "{update}");
+        let delete = Renamed::delete()
+            .filter(Renamed::ID.eq("y"))
+            .build()
+            .expect_err("the name `Bad` is refused");
+        assert_eq!(delete.kind(), ErrorKind::InvalidIdentifier);
     }
 }

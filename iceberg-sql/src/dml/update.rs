@@ -2,7 +2,7 @@
 
 use super::target::{builder_traits, Target};
 use super::{check_row_expr, column, combine, retype_literal};
-use crate::dialect::typing::{AssignIn, TypeScope, Written};
+use crate::dialect::typing::{AssignIn, Assigned, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, ColumnValue, Expr, IntoOperand};
@@ -121,7 +121,10 @@ impl<T: IcebergTable> Update<T> {
         let mut sets = Vec::with_capacity(self.sets.len());
         for (i, (name, value)) in self.sets.iter().enumerate() {
             match column(def, name) {
-                Ok(c) => sets.push((c, Written::Expr(retype_literal(value, &c.ty)))),
+                Ok(c) => sets.push(Assigned::new(
+                    c,
+                    Written::Expr(retype_literal(value, &c.ty)),
+                )),
                 Err(e) => errors.push(e),
             }
             if self.sets[..i].iter().any(|(earlier, _)| earlier == name) {
@@ -137,17 +140,17 @@ impl<T: IcebergTable> Update<T> {
 
         // The target's type rules check every value against its column and the filter.
         let rules = dialect.rules();
-        let scope = TypeScope::table(def.columns());
-        let values = rules.check_assignments(&scope, AssignIn::Update, sets);
+        let scope = TypeScope::of_def(def);
+        let assigned = rules.check_assignments(&scope, AssignIn::Update, &mut sets);
         let filter = self.target.check_filter_types(rules, &scope);
-        let (values, filter) = combine(values, filter)?;
+        let ((), filter) = combine(assigned, filter)?;
 
         let mut w = SqlWriter::new(kind, dialect);
         w.push("UPDATE ").table_name(name).push("\nSET ");
         // `column()` found every name above, so these are the columns' own names.
-        w.try_comma_list(self.sets.iter().zip(&values), |w, ((name, _), value)| {
+        w.try_comma_list(self.sets.iter().zip(&sets), |w, ((name, _), set)| {
             w.ident(name).push(" = ");
-            value.write(w)
+            set.value.write(w)
         })?;
         Target::<T>::write_where(&mut w, filter.as_ref())?;
         w.finish()

@@ -170,7 +170,7 @@ pub(crate) fn check_ddl_text(what: &str, text: &str) -> Result<()> {
 /// assert_eq!(err.kind(), ErrorKind::InvalidPartition);
 /// assert_eq!(err.others()[0].kind(), ErrorKind::InvalidLocation);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct TableDef {
     name: TableName,
     columns: Vec<Column>,
@@ -178,6 +178,25 @@ pub struct TableDef {
     properties: TableProperties,
     location: Option<Location>,
     comment: Option<String>,
+    /// Whether `name` passed [`TableName::check`] (a function of `name`): the builders
+    /// then write it without checking it again for every statement.
+    name_checked: bool,
+    /// Whether a column is a `timestamptz` (a function of `columns`): where none is,
+    /// the type rules rewrite no comparison, and every statement's typing knows it at once.
+    has_tz_column: bool,
+}
+
+impl fmt::Debug for TableDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TableDef")
+            .field("name", &self.name)
+            .field("columns", &self.columns)
+            .field("partition_spec", &self.partition_spec)
+            .field("properties", &self.properties)
+            .field("location", &self.location)
+            .field("comment", &self.comment)
+            .finish()
+    }
 }
 
 impl TableDef {
@@ -231,10 +250,24 @@ impl TableDef {
 
     /// The same table under another name (e.g. a staging copy).
     pub fn renamed(&self, database: impl Into<String>, table: impl Into<String>) -> TableDef {
+        let name = TableName::new(database, table);
         TableDef {
-            name: TableName::new(database, table),
+            name_checked: name.check().is_ok(),
+            name,
             ..self.clone()
         }
+    }
+
+    /// True when the name passed [`TableName::check`]: always for a definition from
+    /// [`TableDefBuilder::build`]; for one from [`TableDef::renamed`], when the new
+    /// name did.
+    pub(crate) fn name_is_checked(&self) -> bool {
+        self.name_checked
+    }
+
+    /// True when a column is a `timestamptz`.
+    pub(crate) fn has_tz_column(&self) -> bool {
+        self.has_tz_column
     }
 
     /// The same table at another location.
@@ -409,14 +442,17 @@ impl TableDefBuilder {
                 None
             }
         };
-        let def = TableDef {
+        let mut def = TableDef {
             name: self.name,
             columns: self.columns,
             partition_spec: self.partition_spec,
             properties,
             location,
             comment: self.comment,
+            name_checked: false,
+            has_tz_column: false,
         };
+        def.has_tz_column = crate::dialect::typing::any_tz_column(&def.columns);
         if let Err(e) = def.check() {
             // Definition problems first, then the property/location parse problems.
             let mut all = e.into_vec();
@@ -424,6 +460,8 @@ impl TableDefBuilder {
             errors = all;
         }
         Error::check_all(errors)?;
+        // `check` above found no problem, the name's included.
+        def.name_checked = true;
         Ok(def)
     }
 }

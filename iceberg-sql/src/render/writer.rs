@@ -95,12 +95,16 @@ impl SqlWriter {
     }
 
     /// Appends SQL keywords or punctuation (never user input).
+    // Inlined into the builders (generic, so compiled in the caller's crate): every
+    // statement makes several of these calls.
+    #[inline]
     pub fn push(&mut self, sql: &str) -> &mut Self {
         self.sql.push_str(sql);
         self
     }
 
     /// Appends one character of punctuation.
+    #[inline]
     pub fn push_char(&mut self, c: char) -> &mut Self {
         self.sql.push(c);
         self

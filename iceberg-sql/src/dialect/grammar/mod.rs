@@ -33,19 +33,20 @@ use crate::value::Value;
 const TRINO_AMBIGUOUS: &[&str] = &["all", "any", "some"];
 
 /// The words `engine::reserved::is_reserved_in_dml` adds to AWS's list (`TRINO_DML_RESERVED`): Trino
-/// 417's `current_role` and later Trino's `auto` and `primary`. Every name written is
-/// looked up, so this is one indexed set rather than that function's searches of three lists;
-/// a test holds the two to the same answer for every listed word.
-fn is_reserved_beyond_aws(word: &str) -> bool {
-    const BEYOND_AWS: WordSet = WordSet::new(&["auto", "current_role", "primary"]);
-    BEYOND_AWS.contains(word)
-}
+/// 417's `current_role` and later Trino's `auto` and `primary`.
+const TRINO_BEYOND_AWS: &[&str] = &["auto", "current_role", "primary"];
+
+/// Every word a name is quoted for in DML: AWS's list, [`TRINO_BEYOND_AWS`] and
+/// [`TRINO_AMBIGUOUS`], merged at compile time. Every name written is looked up, so this
+/// is one indexed set rather than `is_reserved_in_dml`'s searches of three lists; a test
+/// holds the two to the same answer for every listed word.
+const DML_QUOTED_LISTS: [&[&str]; 3] = [TRINO_DML_RESERVED, TRINO_BEYOND_AWS, TRINO_AMBIGUOUS];
+const DML_QUOTED_WORDS: [&str; reserved::union_len(&DML_QUOTED_LISTS)] =
+    reserved::union(&DML_QUOTED_LISTS);
+const DML_QUOTED: WordSet = WordSet::new(&DML_QUOTED_WORDS);
 
 /// [`TRINO_417_RESERVED`], indexed for the lookup of every name a DDL statement writes.
 const TRINO_417: WordSet = WordSet::new(TRINO_417_RESERVED);
-
-/// [`TRINO_AMBIGUOUS`], indexed likewise.
-const AMBIGUOUS: WordSet = WordSet::new(TRINO_AMBIGUOUS);
 
 /// The bytes of a name written without quotes, `[a-z0-9_]`, as a table: every name
 /// written is scanned, one lookup per byte.
@@ -94,15 +95,12 @@ impl Grammar {
 
     /// True when `word` (lower case) is reserved. Spark's own reserved set depends on
     /// its ANSI mode; every word either Athena list reserves is a safe superset.
+    #[inline]
     pub fn is_reserved(self, word: &str) -> bool {
         let ddl = || reserved::is_hive_ddl_reserved(word);
         // AWS's list lacks `current_role`, which Trino reserves, and Trino reserved more
         // words later (`auto`, `primary`): quote every word any reading reserves.
-        let dml = || {
-            reserved::is_trino_dml_reserved(word)
-                || is_reserved_beyond_aws(word)
-                || AMBIGUOUS.contains(word)
-        };
+        let dml = || DML_QUOTED.contains(word);
         match self {
             // Backticks are always accepted in Hive DDL: a word Trino reserves
             // (`current_time`, `trim`) is quoted there too, whatever Hive's own list says.
@@ -114,10 +112,15 @@ impl Grammar {
 
     /// True when `name` must be quoted: it is reserved, or it does not start with a
     /// letter (Athena: `_x` needs backticks in DDL, `1x` double quotes in DML).
+    #[inline]
     pub fn needs_quotes(self, name: &str) -> bool {
         let bytes = name.as_bytes();
+        // Every byte looked up without a branch per byte (the usual name is plain, so
+        // stopping early would rarely save anything).
         let plain = bytes.first().is_some_and(u8::is_ascii_lowercase)
-            && bytes.iter().all(|&c| PLAIN_NAME_BYTE[usize::from(c)]);
+            && bytes
+                .iter()
+                .fold(true, |plain, &c| plain & PLAIN_NAME_BYTE[usize::from(c)]);
         !plain || self.is_reserved(name)
     }
 
@@ -268,12 +271,15 @@ mod tests {
             TRINO_DML_RESERVED,
             HIVE_DDL_RESERVED,
         ];
+        // Every listed word and its neighbours (one byte more, one less).
         for w in lists.iter().flat_map(|l| l.iter()) {
-            assert_eq!(
-                Grammar::TrinoDml.is_reserved(w),
-                is_reserved_in_dml(w) || TRINO_AMBIGUOUS.contains(w),
-                "{w}"
-            );
+            for p in [w.to_string(), format!("{w}x"), w[..w.len() - 1].to_string()] {
+                assert_eq!(
+                    Grammar::TrinoDml.is_reserved(&p),
+                    is_reserved_in_dml(&p) || TRINO_AMBIGUOUS.contains(&p.as_str()),
+                    "{p}"
+                );
+            }
         }
         assert!(Grammar::TrinoDml.is_reserved("current_role"));
         assert!(!Grammar::TrinoDml.is_reserved("event_id"));

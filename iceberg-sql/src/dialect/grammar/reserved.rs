@@ -101,12 +101,77 @@ const fn less(a: &[u8], b: &[u8]) -> bool {
     a.len() < b.len()
 }
 
+/// At most this many lists go into one [`union`].
+const MAX_LISTS: usize = 4;
+
+/// The smallest word at the heads of sorted `lists` (`at`: each list's head), with
+/// every head equal to it moved past; `None` when every list is used up.
+const fn next_of_union(
+    lists: &[&'static [&'static str]],
+    at: &mut [usize; MAX_LISTS],
+) -> Option<&'static str> {
+    assert!(lists.len() <= MAX_LISTS, "too many lists");
+    let mut min: Option<&'static str> = None;
+    let mut l = 0;
+    while l < lists.len() {
+        if at[l] < lists[l].len() {
+            let w = lists[l][at[l]];
+            min = match min {
+                Some(m) if !less(w.as_bytes(), m.as_bytes()) => Some(m),
+                _ => Some(w),
+            };
+        }
+        l += 1;
+    }
+    let Some(m) = min else {
+        return None;
+    };
+    l = 0;
+    while l < lists.len() {
+        if at[l] < lists[l].len() {
+            let w = lists[l][at[l]].as_bytes();
+            if !less(w, m.as_bytes()) && !less(m.as_bytes(), w) {
+                at[l] += 1;
+            }
+        }
+        l += 1;
+    }
+    Some(m)
+}
+
+/// How many distinct words sorted `lists` hold together (the `N` of [`union`]).
+pub(crate) const fn union_len(lists: &[&'static [&'static str]]) -> usize {
+    let mut at = [0; MAX_LISTS];
+    let mut n = 0;
+    while next_of_union(lists, &mut at).is_some() {
+        n += 1;
+    }
+    n
+}
+
+/// Every word of sorted `lists`, once each, sorted: one [`WordSet`] answers for all of
+/// them in one lookup. Does not compile unless `N` is [`union_len`] of the lists.
+pub(crate) const fn union<const N: usize>(lists: &[&'static [&'static str]]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut at = [0; MAX_LISTS];
+    let mut n = 0;
+    while let Some(w) = next_of_union(lists, &mut at) {
+        assert!(n < N, "N is less than the union's length");
+        out[n] = w;
+        n += 1;
+    }
+    assert!(n == N, "N is more than the union's length");
+    out
+}
+
 macro_rules! reserved_words {
     ($(#[$doc:meta])* $list:ident, $is:ident, [$($word:literal),* $(,)?]) => {
         $(#[$doc])*
         pub const $list: &[&str] = &[$($word),*];
 
         /// Whether `word` (lower case) is in the list above.
+        // The renderer looks DML names up in a union of lists; tests use each list's own.
+        #[cfg_attr(not(test), allow(dead_code))]
         pub(super) fn $is(word: &str) -> bool {
             const SET: WordSet = WordSet::new($list);
             SET.contains(word)
@@ -404,6 +469,19 @@ mod tests {
                 assert_eq!(set.contains(p), list.contains(&p.as_str()), "{p:?}");
             }
         }
+    }
+
+    #[test]
+    fn union_is_every_word_once_sorted() {
+        let lists: [&[&str]; 3] = [&["all", "any", "some"], &["and", "any"], &[]];
+        const LISTS: [&[&str]; 3] = [&["all", "any", "some"], &["and", "any"], &[]];
+        const N: usize = union_len(&LISTS);
+        const U: [&str; N] = union(&LISTS);
+        assert_eq!(U, ["all", "and", "any", "some"]);
+        let mut expected: Vec<&str> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+        expected.sort_unstable();
+        expected.dedup();
+        assert_eq!(U.to_vec(), expected);
     }
 
     #[test]
