@@ -385,6 +385,47 @@ fn bad_alias_is_refused() {
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
 }
 
+/// A LIMIT row count the target's parser cannot read is refused before it runs: Trino
+/// (Athena) reads it as a 64-bit integer, Spark as a 32-bit one.
+#[test]
+fn limit_beyond_what_the_target_reads_is_refused() {
+    let q = |n: u64| McpEvent::select().column(McpEvent::EVENT_ID).limit(n);
+    let max_long = i64::MAX as u64;
+    for d in [Dialect::Athena, Dialect::Trino, Dialect::AthenaS3Tables] {
+        assert_eq!(
+            q(max_long).build_for(d).unwrap().sql(),
+            "SELECT event_id FROM analytics.mcp_events LIMIT 9223372036854775807"
+        );
+        let e = q(max_long + 1).build_for(d).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert_eq!(
+            e.message(),
+            format!(
+                "LIMIT 9223372036854775808 is more than {} reads: the row count is at most 9223372036854775807 (a 64-bit integer)",
+                d.name()
+            )
+        );
+        assert!(e.to_string().contains("help: "), "{e}");
+    }
+    assert_eq!(
+        q(i32::MAX as u64).build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT event_id FROM analytics.mcp_events LIMIT 2147483647"
+    );
+    let e = q(i32::MAX as u64 + 1)
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "LIMIT 2147483648 is more than Spark reads: the row count is at most 2147483647 (a 32-bit integer)"
+    );
+    // Every statement that writes a query checks it: a view, a CTAS.
+    let view = TableName::new("analytics", "v")
+        .create_view(&q(u64::MAX))
+        .build()
+        .unwrap_err();
+    assert_eq!(view.kind(), ErrorKind::InvalidValue);
+}
+
 #[test]
 fn percentile_out_of_range_is_refused() {
     let e = McpEvent::select()

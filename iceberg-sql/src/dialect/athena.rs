@@ -308,6 +308,29 @@ pub(super) fn partition_evolution_refusal(
 
 // ---- SELECT ------------------------------------------------------------------------
 
+/// Trino reads a `LIMIT` row count as a 64-bit `long` and fails a larger one with
+/// "Invalid numeric literal" (`LongLiteral` in trinodb/trino,
+/// core/trino-parser/src/main/java/io/trino/sql/tree/LongLiteral.java).
+pub(super) fn check_limit(engine: &str, rows: u64) -> Result<()> {
+    limit_at_most(engine, rows, i64::MAX.unsigned_abs(), "a 64-bit integer")
+}
+
+/// Refuses `LIMIT rows` above `max`, the most `engine` reads (`width` says why).
+pub(super) fn limit_at_most(engine: &str, rows: u64, max: u64, width: &str) -> Result<()> {
+    if rows <= max {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidValue,
+        format!(
+            "LIMIT {rows} is more than {engine} reads: the row count is at most {max} ({width})"
+        ),
+    )
+    .with_hint(format!(
+        "use .limit(n) with n <= {max}, or leave .limit(...) out to read every row"
+    )))
+}
+
 /// `FOR VERSION AS OF <id>` or `FOR TIMESTAMP AS OF TIMESTAMP '… UTC'` (always with an
 /// explicit `UTC`: a zone-less literal means UTC in Athena but the session zone in
 /// Spark, which accepts the same spellings).

@@ -445,6 +445,11 @@ pub(crate) trait DialectRules: Sync {
 
     // ---- SELECT ----------------------------------------------------------------------
 
+    /// Checks a `LIMIT` row count against what the target's parser reads.
+    fn check_limit(&self, rows: u64) -> Result<()> {
+        athena::check_limit(self.name(), rows)
+    }
+
     /// Writes a time-travel clause after a table name (with its leading space).
     fn write_time_travel(&self, w: &mut SqlWriter, snapshot: &Snapshot) {
         athena::write_time_travel(w, snapshot);

@@ -211,6 +211,18 @@ impl DialectRules for Spark {
         false
     }
 
+    /// Spark's analyzer wants an `int` row count: a larger literal is a `bigint`, which it
+    /// refuses (`INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE`, `checkLimitLikeClause` in
+    /// apache/spark, sql/catalyst/.../analysis/CheckAnalysis.scala).
+    fn check_limit(&self, rows: u64) -> Result<()> {
+        athena::limit_at_most(
+            self.name(),
+            rows,
+            i32::MAX.unsigned_abs().into(),
+            "a 32-bit integer",
+        )
+    }
+
     /// `db.t.snapshots`.
     fn write_metadata_table(&self, w: &mut SqlWriter, table: &TableName, m: MetadataTable) {
         w.table_name(table).push_char('.').push(m.name());

@@ -999,6 +999,7 @@ impl<S> Select<S> {
             })?;
         }
         if let Some(n) = self.limit {
+            w.rules().check_limit(n)?;
             w.push(" LIMIT ").push(&n.to_string());
         }
         Ok(())
