@@ -1012,7 +1012,8 @@ impl<S> Select<S> {
     }
 
     /// The names of the projected columns, in order, where they are known (a column,
-    /// an alias); `None` for an unnamed expression. Used to check CTAS partition order.
+    /// an alias); `None` for an unnamed expression. Used to check CTAS partition order and the names of
+    /// created relations.
     pub(crate) fn output_names(&self) -> Vec<Option<String>> {
         if self.items.is_empty() {
             return self.columns.iter().map(|c| Some(c.name.clone())).collect();
@@ -1027,6 +1028,43 @@ impl<S> Select<S> {
                 Item::Name(n) | Item::Renamed(_, n) | Item::Nested(n) => Some(n.clone()),
             })
             .collect()
+    }
+
+    /// Why the output columns cannot name a created relation's columns (a CTAS table, a
+    /// view): each must have a name, and no name may come twice. Trino checks both for
+    /// CREATE TABLE AS and CREATE VIEW ("Column name not specified at position N",
+    /// "Column name 'x' specified more than once": `validateColumns` in trinodb/trino,
+    /// core/trino-main/src/main/java/io/trino/sql/analyzer/StatementAnalyzer.java), and
+    /// Spark refuses duplicate names in both (`COLUMN_ALREADY_EXISTS`). `what` names the
+    /// statement in the errors.
+    pub(crate) fn check_output_names(&self, what: &str) -> Vec<Error> {
+        let names = self.output_names();
+        let mut errors = Vec::new();
+        for (i, n) in names.iter().enumerate() {
+            match n {
+                None => errors.push(
+                    Error::new(
+                        ErrorKind::InvalidTable,
+                        format!(
+                            "{what}: output column {} has no name (Athena: \"Column name not specified at position {}\")",
+                            i + 1,
+                            i + 1
+                        ),
+                    )
+                    .with_hint("give the expression a name with .expr_as(expr, \"column\")"),
+                ),
+                Some(n) if names[..i].iter().any(|m| m.as_deref() == Some(n.as_str())) => errors
+                    .push(
+                        Error::new(
+                            ErrorKind::InvalidTable,
+                            format!("{what}: Column name '{n}' specified more than once"),
+                        )
+                        .with_hint("alias one of them to another name"),
+                    ),
+                Some(_) => {}
+            }
+        }
+        errors
     }
 
     /// The output column types where known (plain columns), for CTAS checks.
