@@ -119,6 +119,48 @@ fn retention_helper_sets_the_vacuum_properties() {
     );
 }
 
+/// The snapshot age is kept in milliseconds as a 64-bit integer by Iceberg: the longest
+/// age whose milliseconds fit is written (Spark gets the milliseconds exactly), a longer
+/// one is refused instead of being written as a number the engine cannot read.
+#[test]
+fn retention_longer_than_iceberg_keeps_is_refused() {
+    let t = McpEvent::table_def();
+    let longest = VacuumRetention::seconds(9_223_372_036_854_775);
+    let steps = t.vacuum().retention(longest).build_steps().unwrap();
+    assert_eq!(
+        steps[0].sql(),
+        "ALTER TABLE analytics.mcp_events SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='9223372036854775')"
+    );
+    let spark = t
+        .vacuum()
+        .retention(longest)
+        .build_steps_for(Dialect::Spark)
+        .unwrap();
+    assert_eq!(
+        spark[0].sql(),
+        "ALTER TABLE analytics.mcp_events SET TBLPROPERTIES ('history.expire.max-snapshot-age-ms'='9223372036854775000')"
+    );
+    for d in [Dialect::Athena, Dialect::Spark] {
+        let e = t
+            .vacuum()
+            .retention(VacuumRetention::seconds(9_223_372_036_854_776))
+            .build_steps_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+        assert_eq!(
+            e.message(),
+            "property `vacuum_max_snapshot_age_seconds` = 9223372036854776 is out of range; \
+             Athena allows 1 to 9223372036854775 (seconds whose milliseconds fit a 64-bit integer)"
+        );
+        let e = t
+            .alter()
+            .set_property(TableProperty::VacuumMaxSnapshotAgeSeconds(u64::MAX))
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    }
+}
+
 // ---- negative tests -------------------------------------------------------------
 
 #[test]

@@ -141,7 +141,8 @@ pub enum TableProperty {
     OptimizeRewriteDeleteFileThreshold(u32),
     /// `'vacuum_min_snapshots_to_keep'`: >= 1.
     VacuumMinSnapshotsToKeep(u32),
-    /// `'vacuum_max_snapshot_age_seconds'`: >= 1.
+    /// `'vacuum_max_snapshot_age_seconds'`: 1 to 9,223,372,036,854,775 (Iceberg keeps the age in
+    /// milliseconds as a 64-bit integer).
     VacuumMaxSnapshotAgeSeconds(u64),
     /// `'vacuum_max_metadata_files_to_keep'`: >= 1.
     VacuumMaxMetadataFilesToKeep(u32),
