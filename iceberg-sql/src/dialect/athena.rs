@@ -107,6 +107,28 @@ pub(super) fn check_create_table(t: &TableDef, errors: &mut Vec<Error>) {
     }
 }
 
+/// For targets whose DDL declares `NOT NULL`: a required column cannot be added to a
+/// table that has rows (Iceberg's schema update refuses it: "Incompatible change:
+/// cannot add required column", `SchemaUpdate.addRequiredColumn` in apache/iceberg), and
+/// writing it nullable would leave the live table unlike the definition.
+pub(super) fn refuse_required_added_columns(engine: &str, columns: &[Column]) -> Result<()> {
+    let errors = columns
+        .iter()
+        .filter(|c| !c.nullable)
+        .map(|c| {
+            Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "new column `{}` is required; Iceberg cannot add a required column to a table with data, and {engine} would declare it NOT NULL",
+                    c.name
+                ),
+            )
+            .with_hint("add it as nullable (Option<T> in the record), backfill with UPDATE, or rebuild by CTAS")
+        })
+        .collect();
+    Error::check_all(errors)
+}
+
 /// `PARTITIONED BY (day(ts), bucket(16, id))`, `LOCATION`, then `TBLPROPERTIES` with
 /// `'table_type'='ICEBERG'` first. Athena documents no table comment for Iceberg tables,
 /// so none is written.

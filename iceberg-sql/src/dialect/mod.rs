@@ -310,7 +310,8 @@ pub(crate) trait DialectRules: Sync {
     }
 
     /// Checks columns added by `ALTER TABLE … ADD COLUMNS`: Athena's DDL declares no
-    /// `timestamptz` column (it would write `timestamp`, another type, silently).
+    /// `timestamptz` column (it would write `timestamp`, another type, silently); targets
+    /// that declare `NOT NULL` refuse a required column.
     fn check_added_columns(&self, columns: &[Column]) -> Result<()> {
         athena::check_added_columns(columns)
     }

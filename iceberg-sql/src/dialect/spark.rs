@@ -112,9 +112,10 @@ impl DialectRules for Spark {
 
     fn check_create_table(&self, _table: &TableDef, _errors: &mut Vec<Error>) {}
 
-    /// Spark declares `timestamp` (with time zone) columns.
-    fn check_added_columns(&self, _columns: &[Column]) -> Result<()> {
-        Ok(())
+    /// Spark declares `timestamp` (with time zone) columns, and `NOT NULL`: a required
+    /// column is refused.
+    fn check_added_columns(&self, columns: &[Column]) -> Result<()> {
+        athena::refuse_required_added_columns(self.name(), columns)
     }
 
     /// `USING iceberg`, `PARTITIONED BY (days(ts), …)`, `COMMENT`, `LOCATION`, then

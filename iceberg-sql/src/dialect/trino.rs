@@ -100,9 +100,10 @@ impl DialectRules for Trino {
         Ok(())
     }
 
-    /// Trino's grammar names every Iceberg type, `timestamp(6) with time zone` included.
-    fn check_added_columns(&self, _columns: &[Column]) -> Result<()> {
-        Ok(())
+    /// Trino's grammar names every Iceberg type, `timestamp(6) with time zone` included,
+    /// and declares `NOT NULL`: a required column is refused.
+    fn check_added_columns(&self, columns: &[Column]) -> Result<()> {
+        athena::refuse_required_added_columns(self.name(), columns)
     }
 
     /// `CREATE SCHEMA` / `DROP SCHEMA`: Trino has no `DATABASE` keyword.
