@@ -171,6 +171,65 @@ fn expression_values_are_checked_when_rendered() {
         .contains("amount = DECIMAL '1.20'"));
 }
 
+/// A condition is typed and written by recursion, one stack frame per level: a chain
+/// of ANDs deep enough overflowed the stack (an abort, not an error). Up to
+/// `MAX_EXPR_DEPTH` levels are written; a deeper expression is refused with the way
+/// out, on the default 2 MiB test thread, however deep.
+#[test]
+fn expressions_deeper_than_the_limit_are_refused_not_overflowed() {
+    use iceberg_sql::expr::MAX_EXPR_DEPTH;
+    // `id = 0 AND id <> 1 AND …`: n comparisons nest n + 1 levels (the columns and
+    // literals are the last level).
+    let chain = |n: usize| {
+        let mut c = McpEvent::LATENCY_MS.eq(0);
+        for i in 1..n as i64 {
+            c = c.and(McpEvent::LATENCY_MS.ne(i));
+        }
+        c
+    };
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let ok = McpEvent::delete()
+            .filter(chain(MAX_EXPR_DEPTH - 1))
+            .build_for(d)
+            .unwrap();
+        assert!(ok.sql().ends_with(" AND latency_ms <> 254"), "{d:?}");
+        for n in [MAX_EXPR_DEPTH, 10_000] {
+            let e = McpEvent::delete()
+                .filter(chain(n))
+                .build_for(d)
+                .unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Unsupported);
+            assert_eq!(
+                e.message(),
+                format!(
+                    "an expression nests {} levels deep (each AND/OR of a chain, and each .filter(...) call, is one level); at most 256 are checked and written",
+                    n + 1
+                )
+            );
+            assert_eq!(
+                e.hint(),
+                Some("for many values of one column use .is_in([...]); otherwise split the work into several statements")
+            );
+        }
+        // One .filter(...) call per condition makes the same chain.
+        let mut select = McpEvent::select().column(McpEvent::EVENT_ID);
+        for i in 0..5_000 {
+            select = select.filter(McpEvent::LATENCY_MS.ne(i));
+        }
+        assert_eq!(
+            select.build_for(d).unwrap_err().kind(),
+            ErrorKind::Unsupported
+        );
+    }
+    assert!(chain(10_000).to_sql(Dialect::Athena).is_err());
+    // A long IN list is one level: the way out.
+    let many = McpEvent::delete()
+        .filter(McpEvent::LATENCY_MS.is_in((0..10_000).collect::<Vec<i64>>()))
+        .build()
+        .unwrap();
+    assert!(many.sql().ends_with(", 9998, 9999)"));
+}
+
 #[test]
 fn insert_rows_are_checked_and_named() {
     let none: [McpEvent; 0] = [];

@@ -571,6 +571,7 @@ fn typed<'e>(scope: &TypeScope<'_>, written: Written<'e>) -> Result<(Written<'e>
             (Written::Expr(e), t)
         }
         Written::Expr(e) => {
+            e.check_depth()?;
             let e = super::typing::normalize(scope, e);
             let ty = type_of(scope, &e)?;
             (Written::Expr(e), ty)

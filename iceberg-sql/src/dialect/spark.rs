@@ -48,7 +48,7 @@ impl DialectRules for Spark {
     // refusals do not apply to Spark renderings.
 
     fn check_value<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
-        Ok(as_is(scope, expr))
+        as_is(scope, expr)
     }
 
     fn check_condition<'e>(
@@ -57,15 +57,15 @@ impl DialectRules for Spark {
         expr: &'e Expr,
         _clause: &str,
     ) -> Result<Checked<'e>> {
-        Ok(as_is(scope, expr))
+        as_is(scope, expr)
     }
 
     fn check_sort_key<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
-        Ok(as_is(scope, expr))
+        as_is(scope, expr)
     }
 
     fn check_group_key<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
-        Ok(as_is(scope, expr))
+        as_is(scope, expr)
     }
 
     fn check_join_keys(
@@ -82,10 +82,10 @@ impl DialectRules for Spark {
         _into: AssignIn,
         pairs: Vec<(&Column, Written<'e>)>,
     ) -> Result<Vec<Checked<'e>>> {
-        Ok(pairs
+        pairs
             .into_iter()
             .map(|(_, v)| as_written(scope, v))
-            .collect())
+            .collect()
     }
 
     fn check_output<'e>(
@@ -95,7 +95,7 @@ impl DialectRules for Spark {
         _name: &str,
         value: Written<'e>,
     ) -> Result<Checked<'e>> {
-        Ok(as_written(scope, value))
+        as_written(scope, value)
     }
 
     fn check_row_value(&self, _value: &Value, _column: &Column) -> Result<()> {
@@ -588,14 +588,18 @@ fn check_options(options: &[(String, String)]) -> Result<()> {
 }
 
 /// A value under Spark's lenient rules: written as it is.
-fn as_is<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Checked<'e> {
+fn as_is<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
     as_written(scope, Written::expr(expr))
 }
 
-/// `value` as it is (normalized), untyped.
-fn as_written<'e>(scope: &TypeScope<'_>, value: Written<'e>) -> Checked<'e> {
-    match value {
-        Written::Expr(e) => Checked::plain(Written::Expr(normalize(scope, e)), None),
+/// `value` as it is (normalized), untyped; an expression no deeper than any target
+/// writes (see [`Expr::check_depth`]).
+fn as_written<'e>(scope: &TypeScope<'_>, value: Written<'e>) -> Result<Checked<'e>> {
+    Ok(match value {
+        Written::Expr(e) => {
+            e.check_depth()?;
+            Checked::plain(Written::Expr(normalize(scope, e)), None)
+        }
         column => Checked::plain(column, None),
-    }
+    })
 }
