@@ -248,8 +248,16 @@ pub fn check_property(key: &str, value: &str) -> Result<PropertyValue, PropertyP
                 Err(_) => Err(PropertyProblem::NotANumber),
             }
         }
+        // Counts Iceberg reads as a Java `int` (`history.expire.min-snapshots-to-keep`,
+        // `write.metadata.previous-versions-max`, `PropertyUtil.propertyAsInt`): a larger
+        // number does not parse.
         "vacuum_min_snapshots_to_keep" | "vacuum_max_metadata_files_to_keep" => {
-            positive(u64::from(u32::MAX))
+            match positive(u64::from(u32::MAX))? {
+                PropertyValue::Number(n) if n > i32::MAX.unsigned_abs().into() => Err(
+                    PropertyProblem::OutOfRange("1 to 2147483647 (a 32-bit integer)"),
+                ),
+                number => Ok(number),
+            }
         }
         // Iceberg keeps the age in milliseconds as a 64-bit long
         // (`history.expire.max-snapshot-age-ms`, read with `PropertyUtil.propertyAsLong`
@@ -405,6 +413,16 @@ mod tests {
         assert_eq!(
             p("vacuum_min_snapshots_to_keep", "4294967296"),
             Err(PropertyProblem::NotANumber)
+        );
+        assert_eq!(
+            p("vacuum_max_metadata_files_to_keep", "2147483647"),
+            Ok(PropertyValue::Number(2_147_483_647))
+        );
+        assert_eq!(
+            p("vacuum_min_snapshots_to_keep", "2147483648"),
+            Err(PropertyProblem::OutOfRange(
+                "1 to 2147483647 (a 32-bit integer)"
+            ))
         );
         assert_eq!(
             p("vacuum_max_snapshot_age_seconds", " 7 "),

@@ -161,6 +161,42 @@ fn retention_longer_than_iceberg_keeps_is_refused() {
     }
 }
 
+/// Snapshot and metadata-file counts are Java `int`s to Iceberg (table properties) and
+/// to the expire_snapshots procedures (`retain_last`): a larger count is refused instead
+/// of written as a number the engine cannot read.
+#[test]
+fn counts_beyond_a_32_bit_integer_are_refused() {
+    let t = McpEvent::table_def();
+    let max = i32::MAX.unsigned_abs();
+    assert!(t
+        .vacuum()
+        .retain_last(max)
+        .build_for(Dialect::Spark)
+        .unwrap()
+        .sql()
+        .ends_with("retain_last => 2147483647)"));
+    for d in [Dialect::Spark, Dialect::Trino] {
+        let e = t.vacuum().retain_last(max + 1).build_for(d).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert_eq!(
+            e.message(),
+            "retain_last 2147483648 is more than the procedure's 32-bit argument holds (at most 2147483647)"
+        );
+    }
+    for p in [
+        TableProperty::VacuumMinSnapshotsToKeep(max + 1),
+        TableProperty::VacuumMaxMetadataFilesToKeep(u32::MAX),
+    ] {
+        let e = t.alter().set_property(p).build().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+        assert!(
+            e.message()
+                .ends_with("is out of range; Athena allows 1 to 2147483647 (a 32-bit integer)"),
+            "{e}"
+        );
+    }
+}
+
 // ---- negative tests -------------------------------------------------------------
 
 #[test]

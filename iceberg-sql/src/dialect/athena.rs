@@ -330,6 +330,27 @@ pub(super) fn partition_evolution_refusal(
 
 // ---- SELECT ------------------------------------------------------------------------
 
+/// `retain_last => n` of an `expire_snapshots` procedure (Spark's, Trino's): at least
+/// one snapshot, and a count the procedure's `int` parameter holds (Iceberg's Spark
+/// procedure declares `retain_last` as `IntegerType`: ExpireSnapshotsProcedure.java in
+/// apache/iceberg).
+pub(super) fn check_retain_last(n: u32) -> Result<()> {
+    if n == 0 {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            "retain_last must be at least 1",
+        ));
+    }
+    if i32::try_from(n).is_err() {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("retain_last {n} is more than the procedure's 32-bit argument holds (at most 2147483647)"),
+        )
+        .with_hint("keep at most 2147483647 snapshots"));
+    }
+    Ok(())
+}
+
 /// Trino reads a `LIMIT` row count as a 64-bit `long` and fails a larger one with
 /// "Invalid numeric literal" (`LongLiteral` in trinodb/trino,
 /// core/trino-parser/src/main/java/io/trino/sql/tree/LongLiteral.java).

@@ -320,12 +320,7 @@ impl DialectRules for Spark {
             w.literal(&Value::TimestampTz(ts), &IcebergType::TimestampTz)?;
         }
         if let Some(n) = v.retain_last {
-            if n == 0 {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    "retain_last must be at least 1",
-                ));
-            }
+            athena::check_retain_last(n)?;
             w.push(", retain_last => ").push(&n.to_string());
         }
         w.push_char(')');

@@ -364,11 +364,8 @@ impl DialectRules for Trino {
             }
             (a, b) => a.or(b),
         };
-        if retain_last == Some(0) {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                "retain_last must be at least 1",
-            ));
+        if let Some(n) = retain_last {
+            athena::check_retain_last(n)?;
         }
         w.push("ALTER TABLE ")
             .table_name(v.table)
