@@ -272,6 +272,34 @@ fn day_on_a_string_is_rejected() {
     );
 }
 
+/// Iceberg reads a bucket count or truncate width as a 32-bit integer: a larger one is
+/// refused (it was written, and the engine could not read it).
+#[test]
+fn partition_numbers_beyond_a_32_bit_integer_are_rejected() {
+    let table = |t: PartitionTransform| {
+        TableDef::builder("analytics", "t")
+            .column(Column::new("id", IcebergType::Long))
+            .partition(PartitionField::new("id", t))
+            .location("s3://lake-bucket/t/")
+            .build()
+    };
+    let max = i32::MAX.unsigned_abs();
+    for t in [
+        PartitionTransform::Bucket(max),
+        PartitionTransform::Truncate(max),
+    ] {
+        assert!(table(t).is_ok());
+    }
+    let e = table(PartitionTransform::Bucket(max + 1)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+    assert_eq!(
+        e.message(),
+        "partition `bucket(2147483648, id)`: the number must be at most 2147483647 (Iceberg reads it as a 32-bit integer)"
+    );
+    let e = table(PartitionTransform::Truncate(u32::MAX)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+}
+
 #[test]
 fn bucket_on_a_double_is_rejected() {
     let e = one_column("score", IcebergType::Double)
