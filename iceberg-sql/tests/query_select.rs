@@ -426,6 +426,31 @@ fn limit_beyond_what_the_target_reads_is_refused() {
     assert_eq!(view.kind(), ErrorKind::InvalidValue);
 }
 
+/// A percentage is written as a decimal literal while it has at most 38 digits (a
+/// DECIMAL's most, in Trino and Spark); a smaller one as a double literal, which parses
+/// back to the same f64 (it was a decimal literal of up to 330 digits, which fails).
+#[test]
+fn tiny_percentiles_are_written_as_double_literals() {
+    let sql = |p: f64| {
+        McpEvent::select()
+            .expr_as(McpEvent::LATENCY_MS.approx_percentile(p), "p")
+            .build()
+            .unwrap()
+            .sql()
+            .to_string()
+    };
+    assert_eq!(
+        sql(0.95),
+        "SELECT approx_percentile(latency_ms, 0.95) AS p FROM analytics.mcp_events"
+    );
+    assert!(sql(1e-38)
+        .contains("approx_percentile(latency_ms, 0.00000000000000000000000000000000000001)"));
+    assert!(sql(1e-39).contains("approx_percentile(latency_ms, 1E-39) AS p"));
+    assert!(sql(5e-324).contains("approx_percentile(latency_ms, 5E-324) AS p"));
+    assert!(sql(1.2345e-40).contains("approx_percentile(latency_ms, 1.2345E-40) AS p"));
+    assert_eq!("1.2345E-40".parse::<f64>(), Ok(1.2345e-40));
+}
+
 #[test]
 fn percentile_out_of_range_is_refused() {
     let e = McpEvent::select()

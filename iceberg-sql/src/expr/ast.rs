@@ -680,11 +680,17 @@ impl Expr {
                     }
                     let mut n = String::with_capacity(24);
                     // `{}` of an f64 never uses an exponent: a plain decimal literal.
-                    let _ = write!(n, ", {p}");
+                    let _ = write!(n, "{p}");
                     if !n.contains('.') {
                         n.push_str(".0");
                     }
-                    w.push(&n);
+                    // A decimal literal has at most 38 digits in Trino and Spark (more
+                    // fail the statement): a smaller percentage is written as a double
+                    // literal, `1E-40`, which both read as the same double.
+                    if n.len() > "0.".len() + 38 {
+                        n = format!("{p:e}").replace('e', "E");
+                    }
+                    w.push(", ").push(&n);
                 }
                 w.push_char(')');
                 if let Some(c) = filter {
