@@ -41,6 +41,59 @@ fn update_and_delete_need_where_or_all_rows() {
     assert!(both.message().contains("both a filter and `.all_rows()`"));
 }
 
+/// An empty `NOT IN` list is `true`: a DELETE or UPDATE filtered by one (say, "every id
+/// not in the ids to keep", with no ids) would change every row, which the builders
+/// otherwise allow only with `.all_rows()`. An empty `IN` list changes no row and is
+/// written as it is.
+#[test]
+fn a_filter_that_holds_for_every_row_needs_all_rows() {
+    let keep: Vec<String> = Vec::new();
+    let e = McpEvent::delete()
+        .filter(McpEvent::EVENT_ID.not_in(keep.clone()))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(
+        e.message(),
+        "DELETE's filter holds for every row (an empty NOT IN list is `true`), so it would change every row of the table"
+    );
+    assert!(e
+        .hint()
+        .unwrap()
+        .contains("skip the statement when the list is empty"));
+    let e = McpEvent::update()
+        .set(McpEvent::STATUS, "archived")
+        .filter(
+            McpEvent::EVENT_ID
+                .not_in(keep.clone())
+                .or(McpEvent::LATENCY_MS.gt(5)),
+        )
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    // Narrowed by another condition, or an empty IN list: some rows, as written.
+    assert_eq!(
+        McpEvent::delete()
+            .filter(
+                McpEvent::EVENT_ID
+                    .not_in(keep.clone())
+                    .and(McpEvent::LATENCY_MS.gt(5))
+            )
+            .build()
+            .unwrap()
+            .sql(),
+        "DELETE FROM analytics.mcp_events\nWHERE true AND latency_ms > 5"
+    );
+    assert_eq!(
+        McpEvent::delete()
+            .filter(McpEvent::EVENT_ID.is_in(keep))
+            .build()
+            .unwrap()
+            .sql(),
+        "DELETE FROM analytics.mcp_events\nWHERE false"
+    );
+}
+
 #[test]
 fn update_needs_assignments_once_each() {
     let e = McpEvent::update()

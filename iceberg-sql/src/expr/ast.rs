@@ -391,6 +391,31 @@ impl Expr {
         ))
     }
 
+    /// True when the condition holds for every row whatever the data: an empty
+    /// `NOT IN` list (written `true`), and ANDs and ORs that are always true by it.
+    /// A computed list that comes out empty must not turn a DELETE or UPDATE of some
+    /// rows into one of every row.
+    pub(crate) fn is_always_true(&self) -> bool {
+        fn holds(e: &Expr) -> bool {
+            match e {
+                Expr::InList { list, negated, .. } => list.is_empty() && *negated,
+                Expr::Binary {
+                    op: BinaryOp::And,
+                    left,
+                    right,
+                } => holds(left) && holds(right),
+                Expr::Binary {
+                    op: BinaryOp::Or,
+                    left,
+                    right,
+                } => holds(left) || holds(right),
+                _ => false,
+            }
+        }
+        // Within the depth limit the recursion is safe; deeper is refused later.
+        self.depth() <= MAX_EXPR_DEPTH && holds(self)
+    }
+
     /// Calls `f` on each direct child of this node, in rendering order.
     fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
         match self {
