@@ -333,6 +333,19 @@ fn unload_rules() {
     assert!(e.message().contains("must be the last columns"), "{e}");
     let e = Unload::new(&q, "/tmp/out").build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.message(),
+        "UNLOAD destination `/tmp/out` is not an s3:// URI"
+    );
+    let e = IcebergCtas::new(TableName::new("analytics", "copy"), &q)
+        .location("s3://exports/it's/")
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("location of an Iceberg CTAS `s3://exports/it\\'s/` contains"),
+        "{e}"
+    );
 }
 
 #[test]

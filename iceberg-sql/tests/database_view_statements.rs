@@ -80,6 +80,11 @@ fn create_database_refusals() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidLocation, "{e}");
+    // The error names the location it is about (it said "table location").
+    assert_eq!(
+        e.message(),
+        "database location `s3://my-datalake` is a bucket root; Athena needs a folder (VACUUM fails on a bucket root)"
+    );
     // DDL string literals hold no quotes, backslashes or control characters.
     let quoted = db.create_database().comment("it's ours");
     for d in [A, S] {

@@ -69,7 +69,7 @@ fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error
 
 fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<Option<Location>> {
     match text {
-        Some(t) => Location::parse(t).map(Some),
+        Some(t) => Location::parse_as(&format!("location of {what}"), t).map(Some),
         None if required => Err(Error::new(
             ErrorKind::InvalidLocation,
             format!("{what} needs a location"),
@@ -563,7 +563,7 @@ impl<'q, S> Unload<'q, S> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         dialect.rules().check_unload()?;
         let mut errors = Vec::new();
-        let to = match Location::parse(&self.to) {
+        let to = match Location::parse_as("UNLOAD destination", &self.to) {
             Ok(l) => Some(l),
             Err(e) => {
                 errors.push(e);
