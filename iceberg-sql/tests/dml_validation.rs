@@ -503,6 +503,95 @@ fn merge_actions_are_checked() {
     assert!(e.message().contains("INSERT needs at least one value"));
 }
 
+/// Inline MERGE rows carry their keys: a NULL key never matches with `=` (re-running
+/// the upsert inserts the row again), and two rows with one key fail the MERGE or are
+/// both inserted. Both are refused unless the keys match NULL-safely or the source is
+/// de-duplicated.
+#[test]
+fn inline_merge_rows_need_distinct_non_null_keys() {
+    let twice = [McpEvent::example(), McpEvent::nth(3), McpEvent::example()];
+    let upsert = |rows: &[McpEvent]| {
+        McpEvent::merge_from(MergeSource::rows(rows))
+            .on_key(McpEvent::EVENT_ID)
+            .when_matched()
+            .update_all()
+            .when_not_matched()
+            .insert_all()
+            .build()
+    };
+    let e = upsert(&twice).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        e.message(),
+        "inline rows 0 and 2 have the same key; a target row may match only one source row (Athena fails the MERGE), and without one both rows would be inserted"
+    );
+    assert!(e.hint().unwrap().contains(".dedup_source(order_by)"));
+    assert!(upsert(&twice[..2]).is_ok());
+    assert!(McpEvent::merge_from(MergeSource::rows(&twice))
+        .on_key(McpEvent::EVENT_ID)
+        .dedup_source(McpEvent::EVENT_TS)
+        .when_matched()
+        .update_all()
+        .build()
+        .is_ok());
+    // Identical rows have the same compound key too.
+    assert!(McpEvent::merge_from(MergeSource::rows(&twice))
+        .on_key(McpEvent::EVENT_ID)
+        .on_key(McpEvent::STATUS)
+        .when_matched()
+        .delete()
+        .build()
+        .is_err());
+
+    let row = |name: Option<&str>| Nested {
+        values: vec![
+            Value::Long(1),
+            name.map_or(Value::Null, |n| Value::String(n.into())),
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+        ],
+    };
+    let nameless = [row(Some("a")), row(None)];
+    let by_name = || {
+        Nested::merge_from(MergeSource::rows(&nameless))
+            .on_key(Nested::NAME)
+            .when_not_matched()
+            .insert_all()
+    };
+    let e = by_name().build().unwrap_err();
+    assert_eq!(
+        e.message(),
+        "inline row 1: key column `name` is NULL; `target.name = source.name` never matches NULL, so the row would be inserted again on every run and never update a target row"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("call .null_safe_keys() to match NULL keys (IS NOT DISTINCT FROM), or give the row a key")
+    );
+    assert!(by_name()
+        .null_safe_keys()
+        .build()
+        .unwrap()
+        .sql()
+        .contains("ON target.name IS NOT DISTINCT FROM source.name"));
+    // NULL-safe, two NULL keys are one key.
+    let e = Nested::merge_from(MergeSource::rows(&[row(None), row(None)]))
+        .on_key(Nested::NAME)
+        .null_safe_keys()
+        .when_not_matched()
+        .insert_all()
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("inline rows 0 and 1 have the same key"),
+        "{e}"
+    );
+}
+
 #[test]
 fn merge_sources_are_checked() {
     let none: [McpEvent; 0] = [];
