@@ -30,6 +30,29 @@ fn time_travel_by_timestamp_is_explicitly_utc() {
     );
 }
 
+/// Iceberg snapshot ids are positive: a negative one is refused as a value (it was
+/// written `AS OF -1`, which the validator then refused as a syntax error).
+#[test]
+fn time_travel_to_a_negative_snapshot_id_is_refused() {
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let e = McpEvent::select()
+            .as_of(Snapshot::Version(-1))
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert_eq!(
+            e.message(),
+            "time travel snapshot id -1 is negative; Iceberg snapshot ids are positive"
+        );
+        assert!(McpEvent::select()
+            .as_of(Snapshot::Version(i64::MAX))
+            .build_for(d)
+            .unwrap()
+            .sql()
+            .ends_with("FOR VERSION AS OF 9223372036854775807"));
+    }
+}
+
 #[test]
 fn time_travel_by_version_with_group_by() {
     let q = McpEvent::select()

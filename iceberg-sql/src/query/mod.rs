@@ -644,6 +644,20 @@ impl<S> Select<S> {
                 errors.push(e);
             }
         }
+        // Iceberg's snapshot ids are positive (a random UUID's bits with the sign
+        // cleared: `SnapshotIdGeneratorUtil` in apache/iceberg); a negative one names no
+        // snapshot, and `AS OF -1` is not a literal the grammars take there.
+        if let Some(Snapshot::Version(id)) = self.as_of {
+            if id < 0 {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidValue,
+                        format!("time travel snapshot id {id} is negative; Iceberg snapshot ids are positive"),
+                    )
+                    .with_hint("use a snapshot_id from the table's $snapshots or $history metadata table"),
+                );
+            }
+        }
         let (Relation::Table(t) | Relation::Metadata(t, _)) = &self.relation;
         if let Err(e) = t.check() {
             errors.extend(e.into_vec());
