@@ -236,6 +236,31 @@ fn special_characters_and_long_names_are_rejected() {
     assert!(e.message().starts_with("database name `Analytics`"), "{e}");
 }
 
+/// A column named `struct` (a word Spark does not reserve) partitioned on: Spark's text
+/// quotes it, so the statement is written instead of being refused as a syntax error
+/// by the validator, which read `PARTITIONED BY (struct)` as the start of a type.
+#[test]
+fn a_column_named_struct_is_quoted_in_spark() {
+    let t = TableDef::builder("analytics", "t")
+        .column(Column::new("struct", IcebergType::String))
+        .partition(PartitionField::identity("struct"))
+        .location("s3://lake-bucket/t/")
+        .build()
+        .unwrap();
+    let spark = t.create_table().build_for(Dialect::Spark).unwrap();
+    assert!(
+        spark.sql().contains("PARTITIONED BY (`struct`)"),
+        "{}",
+        spark.sql()
+    );
+    let athena = t.create_table().build().unwrap();
+    assert!(
+        athena.sql().contains("PARTITIONED BY (struct)"),
+        "{}",
+        athena.sql()
+    );
+}
+
 #[test]
 fn reserved_word_where_the_statement_cannot_quote() {
     let t = TableDef::builder("analytics", "table")

@@ -41,6 +41,11 @@ fn is_reserved_beyond_aws(word: &str) -> bool {
     BEYOND_AWS.contains(word)
 }
 
+/// Words Spark does not reserve (`struct` is a non-reserved keyword of its grammar) but
+/// our validator's parser reads as the start of a type in a partition list
+/// (`PARTITIONED BY (struct)`): quoted in Spark text, where backticks are always valid.
+const SPARK_TYPE_WORDS: WordSet = WordSet::new(&["struct"]);
+
 /// [`TRINO_417_RESERVED`], indexed for the lookup of every name a DDL statement writes.
 const TRINO_417: WordSet = WordSet::new(TRINO_417_RESERVED);
 
@@ -108,7 +113,7 @@ impl Grammar {
             // (`current_time`, `trim`) is quoted there too, whatever Hive's own list says.
             Grammar::HiveDdl => ddl() || TRINO_417.contains(word),
             Grammar::TrinoDml => dml(),
-            Grammar::Spark => ddl() || dml(),
+            Grammar::Spark => ddl() || dml() || SPARK_TYPE_WORDS.contains(word),
         }
     }
 
