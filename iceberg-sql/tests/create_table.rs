@@ -283,6 +283,23 @@ fn reserved_word_where_the_statement_cannot_quote() {
         .unwrap()
         .sql()
         .starts_with("CREATE TABLE analytics.`table` (\n  `date` date"));
+    // Trino's partitioning strings are not quoted here: the refusal says so for a
+    // CREATE TABLE too (it spoke of a CTAS and a SELECT alias only).
+    let p = TableDef::builder("analytics", "t")
+        .column(Column::new("date", IcebergType::Date))
+        .partition(PartitionField::identity("date"))
+        .build()
+        .unwrap();
+    let e = p.create_table().build_for(Dialect::Trino).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnquotableIdentifier);
+    assert_eq!(
+        e.message(),
+        "partition source `date` would need quotes inside a partitioning string (`partitioning = ARRAY['…']`), whose quoting Athena does not document"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("partition on a column with a plain name (a letter first, not a reserved word); in a CTAS, alias the column to one in the SELECT")
+    );
 }
 
 #[test]

@@ -547,11 +547,11 @@ pub(super) fn trino_partitioning(p: &PartitionField) -> Result<String> {
         return Err(Error::new(
             ErrorKind::UnquotableIdentifier,
             format!(
-                "partition source `{}` would need quotes inside a CTAS partitioning string, which Athena does not document",
+                "partition source `{}` would need quotes inside a partitioning string (`partitioning = ARRAY['…']`), whose quoting Athena does not document",
                 p.source
             ),
         )
-        .with_hint("alias the column to a plain name in the SELECT and partition on the alias"));
+        .with_hint("partition on a column with a plain name (a letter first, not a reserved word); in a CTAS, alias the column to one in the SELECT"));
     }
     Ok(match p.transform {
         PartitionTransform::Identity => p.source.clone(),
