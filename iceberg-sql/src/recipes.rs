@@ -353,6 +353,19 @@ impl<'a> MissingDays<'a> {
         };
         let mut w = SqlWriter::new(StatementKind::Select, dialect);
         let rules = w.rules();
+        let days = (self.to - self.from).num_days() + 1;
+        if let Some(max) = rules.max_sequence_entries().filter(|max| days > *max) {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "the range {}..={} has {days} days; {}'s sequence() makes at most {max}",
+                    self.from,
+                    self.to,
+                    rules.name()
+                ),
+            )
+            .with_hint(format!("split the range into parts of at most {max} days")));
+        }
         let (from, to) = (Value::Date(self.from), Value::Date(self.to));
         let mut days = |w: &mut SqlWriter| -> Result<()> {
             w.push("array_sort(array_except(sequence(");

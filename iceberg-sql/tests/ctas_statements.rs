@@ -372,4 +372,23 @@ fn recipe_rules() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    // Trino's sequence() makes at most 10,000 entries: a longer range fails on Athena,
+    // so it is refused with the way out; Spark has no such limit.
+    let long =
+        |to: NaiveDate| MissingDays::new(DailySummary::table_def(), "dt", date(2000, 1, 1), to);
+    let last = date(2000, 1, 1) + chrono::Days::new(9_999);
+    assert!(long(last).build().is_ok());
+    let e = long(last + chrono::Days::new(1)).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        e.message(),
+        "the range 2000-01-01..=2027-05-19 has 10001 days; Athena's sequence() makes at most 10000"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("split the range into parts of at most 10000 days")
+    );
+    assert!(long(last + chrono::Days::new(1))
+        .build_for(Dialect::Spark)
+        .is_ok());
 }

@@ -451,6 +451,13 @@ pub(crate) trait DialectRules: Sync {
         athena::check_limit(self.name(), rows)
     }
 
+    /// The most entries `sequence(…)` may make, if the engine limits it: Trino's
+    /// 10,000 ("result of sequence function must not have more than 10000 entries":
+    /// `SequenceFunction` in trinodb/trino).
+    fn max_sequence_entries(&self) -> Option<i64> {
+        Some(10_000)
+    }
+
     /// Writes a time-travel clause after a table name (with its leading space).
     fn write_time_travel(&self, w: &mut SqlWriter, snapshot: &Snapshot) {
         athena::write_time_travel(w, snapshot);

@@ -224,6 +224,11 @@ impl DialectRules for Spark {
         )
     }
 
+    /// Spark's `sequence` is limited only by its largest array (about 2^31 entries).
+    fn max_sequence_entries(&self) -> Option<i64> {
+        None
+    }
+
     /// `db.t.snapshots`.
     fn write_metadata_table(&self, w: &mut SqlWriter, table: &TableName, m: MetadataTable) {
         w.table_name(table).push_char('.').push(m.name());
