@@ -131,6 +131,15 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                         def.name()
                     ),
                 )),
+                // The INSERT names each column once (Trino: "Insert column name is
+                // specified more than once"), and it runs after the day's DELETE.
+                Some(n) if cols.contains(n) => errors.push(
+                    Error::new(
+                        ErrorKind::InvalidTable,
+                        format!("the refresh query produces `{n}` twice; the INSERT names each column once"),
+                    )
+                    .with_hint("alias one of them to another column of the summary table, or leave one out"),
+                ),
                 Some(n) => cols.push(n.clone()),
             }
         }

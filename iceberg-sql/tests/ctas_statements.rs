@@ -363,6 +363,20 @@ fn recipe_rules() {
         e.message().contains("does not produce column `status`"),
         "{e}"
     );
+    // A column produced twice would fail the INSERT after the DELETE had run (the day's
+    // rows gone): refused before either is written.
+    let e = DailyRefresh::new(
+        DailySummary::DT,
+        day,
+        &daily_summary(day).expr_as(count_all(), "call_count"),
+    )
+    .build()
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(
+        e.message(),
+        "the refresh query produces `call_count` twice; the INSERT names each column once"
+    );
     // Missing days need a day partition.
     let e = MissingDays::new(McpEvent::table_def(), "tool_name", day, day)
         .build()
