@@ -592,6 +592,29 @@ fn inline_merge_rows_need_distinct_non_null_keys() {
     );
 }
 
+/// A source query that produces a column twice makes `source.c` ambiguous; it is
+/// refused instead of failing on the engine.
+#[test]
+fn a_merge_source_query_names_each_column_once() {
+    let mut q = McpEvent::select().column(McpEvent::EVENT_ID);
+    for c in McpEvent::table_def().columns() {
+        q = q.column(Col::<McpEvent, Option<String>>::new(Box::leak(
+            c.name.clone().into_boxed_str(),
+        )));
+    }
+    let e = McpEvent::merge_from(MergeSource::select(&q))
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .update_all()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(
+        e.message(),
+        "the MERGE source query produces `event_id` twice; `source.event_id` would be ambiguous (Athena: \"Column 'source.event_id' is ambiguous\")"
+    );
+}
+
 #[test]
 fn merge_sources_are_checked() {
     let none: [McpEvent; 0] = [];

@@ -777,6 +777,23 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         let mut scope = TypeScope::table(def.columns());
         if let MergeSource::Select(q) = &self.source {
             let outputs = q.query.output_types(rules)?;
+            // `source.c` must name one column (Trino: "Column 'source.c' is ambiguous").
+            let twice = outputs.iter().enumerate().find_map(|(i, (n, _))| {
+                let n = n.as_deref()?;
+                outputs[..i]
+                    .iter()
+                    .any(|(m, _)| m.as_deref() == Some(n))
+                    .then_some(n)
+            });
+            if let Some(n) = twice {
+                return Err(Error::new(
+                    ErrorKind::InvalidTable,
+                    format!(
+                        "the MERGE source query produces `{n}` twice; `source.{n}` would be ambiguous (Athena: \"Column 'source.{n}' is ambiguous\")"
+                    ),
+                )
+                .with_hint("project each column once"));
+            }
             let missing: Vec<Error> = def
                 .columns()
                 .iter()
