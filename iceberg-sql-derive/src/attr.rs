@@ -296,7 +296,7 @@ pub fn parse_field(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldAttrs 
     out
 }
 
-/// `bucket(16, x)` -> 16, checked to be at least 1.
+/// `bucket(16, x)` -> 16, checked to be 1 to 2147483647.
 pub fn partition_number(spec: &PartitionSpec, errors: &mut Errors) -> u32 {
     let Some(lit) = &spec.arg else { return 0 };
     match lit.base10_parse::<u32>() {
@@ -307,11 +307,15 @@ pub fn partition_number(spec: &PartitionSpec, errors: &mut Errors) -> u32 {
             );
             1
         }
-        Ok(n) => n,
-        Err(_) => {
+        // Iceberg reads the number as a Java `int`.
+        Ok(n) if i32::try_from(n).is_ok() => n,
+        _ => {
             errors.push(
                 lit.span(),
-                format!("`{}` needs a positive 32-bit number", spec.transform),
+                format!(
+                    "`{}` needs a number from 1 to 2147483647 (a 32-bit integer)",
+                    spec.transform
+                ),
             );
             1
         }

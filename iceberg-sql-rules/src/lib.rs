@@ -208,6 +208,10 @@ pub enum PropertyProblem {
     NotAFlag,
 }
 
+/// The most seconds `vacuum_max_snapshot_age_seconds` takes: Iceberg stores the age in
+/// milliseconds as a 64-bit integer (about 292 million years).
+pub const MAX_SNAPSHOT_AGE_SECONDS: u64 = i64::MAX.unsigned_abs() / 1000;
+
 /// Checks one `key = value` property as written in TBLPROPERTIES (or a derive
 /// attribute): the key, and the value's form and range.
 pub fn check_property(key: &str, value: &str) -> Result<PropertyValue, PropertyProblem> {
@@ -244,10 +248,29 @@ pub fn check_property(key: &str, value: &str) -> Result<PropertyValue, PropertyP
                 Err(_) => Err(PropertyProblem::NotANumber),
             }
         }
+        // Counts Iceberg reads as a Java `int` (`history.expire.min-snapshots-to-keep`,
+        // `write.metadata.previous-versions-max`, `PropertyUtil.propertyAsInt`): a larger
+        // number does not parse.
         "vacuum_min_snapshots_to_keep" | "vacuum_max_metadata_files_to_keep" => {
-            positive(u64::from(u32::MAX))
+            match positive(u64::from(u32::MAX))? {
+                PropertyValue::Number(n) if n > i32::MAX.unsigned_abs().into() => Err(
+                    PropertyProblem::OutOfRange("1 to 2147483647 (a 32-bit integer)"),
+                ),
+                number => Ok(number),
+            }
         }
-        "vacuum_max_snapshot_age_seconds" => positive(u64::MAX),
+        // Iceberg keeps the age in milliseconds as a 64-bit long
+        // (`history.expire.max-snapshot-age-ms`, read with `PropertyUtil.propertyAsLong`
+        // in apache/iceberg core/src/main/java/org/apache/iceberg/RemoveSnapshots.java):
+        // more seconds than that do not convert.
+        "vacuum_max_snapshot_age_seconds" => match positive(u64::MAX)? {
+            PropertyValue::Number(n) if n > MAX_SNAPSHOT_AGE_SECONDS => {
+                Err(PropertyProblem::OutOfRange(
+                    "1 to 9223372036854775 (seconds whose milliseconds fit a 64-bit integer)",
+                ))
+            }
+            number => Ok(number),
+        },
         "write_data_path_enabled" => match lower.as_str() {
             "true" => Ok(PropertyValue::Flag(true)),
             "false" => Ok(PropertyValue::Flag(false)),
@@ -392,8 +415,32 @@ mod tests {
             Err(PropertyProblem::NotANumber)
         );
         assert_eq!(
+            p("vacuum_max_metadata_files_to_keep", "2147483647"),
+            Ok(PropertyValue::Number(2_147_483_647))
+        );
+        assert_eq!(
+            p("vacuum_min_snapshots_to_keep", "2147483648"),
+            Err(PropertyProblem::OutOfRange(
+                "1 to 2147483647 (a 32-bit integer)"
+            ))
+        );
+        assert_eq!(
             p("vacuum_max_snapshot_age_seconds", " 7 "),
             Ok(PropertyValue::Number(7))
+        );
+        assert_eq!(
+            p("vacuum_max_snapshot_age_seconds", "9223372036854775"),
+            Ok(PropertyValue::Number(MAX_SNAPSHOT_AGE_SECONDS))
+        );
+        assert_eq!(
+            p("vacuum_max_snapshot_age_seconds", "9223372036854776"),
+            Err(PropertyProblem::OutOfRange(
+                "1 to 9223372036854775 (seconds whose milliseconds fit a 64-bit integer)"
+            ))
+        );
+        assert_eq!(
+            p("vacuum_max_snapshot_age_seconds", "18446744073709551616"),
+            Err(PropertyProblem::NotANumber)
         );
         assert_eq!(
             p("write_data_path_enabled", "yes"),

@@ -21,7 +21,8 @@
 //!   timestamp(3))` for Hive CTAS and UNLOAD) and refuses the statement otherwise, with
 //!   the engine's error text and the fix. Spark's rules are lenient.
 //! * **Limits**: query size, parameters, decimal precision, interval amounts, timestamp
-//!   ranges (no leap second, years 0001-9999), table property ranges.
+//!   ranges (no leap second, years 0001-9999), table property ranges, partition
+//!   numbers, LIMIT counts, expression depth ([`expr::MAX_EXPR_DEPTH`]).
 //! * **Names**: `[a-z0-9_]`, at most 255 bytes; OPTIMIZE and VACUUM refuse names they
 //!   cannot quote.
 //!

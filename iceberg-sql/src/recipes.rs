@@ -131,6 +131,15 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                         def.name()
                     ),
                 )),
+                // The INSERT names each column once (Trino: "Insert column name is
+                // specified more than once"), and it runs after the day's DELETE.
+                Some(n) if cols.contains(n) => errors.push(
+                    Error::new(
+                        ErrorKind::InvalidTable,
+                        format!("the refresh query produces `{n}` twice; the INSERT names each column once"),
+                    )
+                    .with_hint("alias one of them to another column of the summary table, or leave one out"),
+                ),
                 Some(n) => cols.push(n.clone()),
             }
         }
@@ -353,6 +362,19 @@ impl<'a> MissingDays<'a> {
         };
         let mut w = SqlWriter::new(StatementKind::Select, dialect);
         let rules = w.rules();
+        let days = (self.to - self.from).num_days() + 1;
+        if let Some(max) = rules.max_sequence_entries().filter(|max| days > *max) {
+            return Err(Error::new(
+                ErrorKind::InvalidValue,
+                format!(
+                    "the range {}..={} has {days} days; {}'s sequence() makes at most {max}",
+                    self.from,
+                    self.to,
+                    rules.name()
+                ),
+            )
+            .with_hint(format!("split the range into parts of at most {max} days")));
+        }
         let (from, to) = (Value::Date(self.from), Value::Date(self.to));
         let mut days = |w: &mut SqlWriter| -> Result<()> {
             w.push("array_sort(array_except(sequence(");

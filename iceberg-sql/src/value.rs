@@ -222,6 +222,33 @@ mod tests {
         v.to_literal(t, Grammar::Spark).unwrap()
     }
 
+    /// A map cannot hold one key twice (the engines fail the statement); 0.0 and -0.0
+    /// are one key to them (Trino's DoubleType equality and hash), and so to us.
+    #[test]
+    fn map_keys_that_are_equal_values_are_refused() {
+        let ty = IcebergType::map(IcebergType::Double, IcebergType::Long);
+        let map =
+            |a: f64, b: f64| Value::Map(vec![(a.into(), 1i64.into()), (b.into(), 2i64.into())]);
+        assert_eq!(
+            trino(map(0.5, -0.5), &ty),
+            "MAP(ARRAY[5E-1, -5E-1], ARRAY[1, 2])"
+        );
+        for grammar in [Grammar::TrinoDml, Grammar::Spark] {
+            let e = map(0.0, -0.0).to_literal(&ty, grammar).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidValue);
+            assert_eq!(e.message(), "a map value has the key 0E0 twice");
+            assert!(map(f64::NAN, -f64::NAN).to_literal(&ty, grammar).is_err());
+            let real = IcebergType::map(IcebergType::Float, IcebergType::Long);
+            let e = Value::Map(vec![
+                (0.0f32.into(), 1i64.into()),
+                ((-0.0f32).into(), 2i64.into()),
+            ])
+            .to_literal(&real, grammar)
+            .unwrap_err();
+            assert!(e.message().starts_with("a map value has the key "), "{e}");
+        }
+    }
+
     #[test]
     fn every_type_has_a_literal() {
         use IcebergType as T;

@@ -43,6 +43,40 @@ fn add_columns() {
     );
 }
 
+/// A required column cannot be added where the target declares NOT NULL (Iceberg refuses
+/// a required column on a table with rows); it was written nullable, unlike the
+/// definition. On Athena, whose DDL declares no nullability, it is added nullable.
+#[test]
+fn a_required_column_is_added_only_where_nullability_is_not_declared() {
+    let add = |d: Dialect| {
+        t().alter()
+            .add_columns([
+                Column::new("region", T::String),
+                Column::new("tenant", T::String).required(),
+            ])
+            .build_for(d)
+    };
+    for d in [Dialect::Spark, Dialect::Trino] {
+        let e = add(d).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        assert_eq!(
+            e.message(),
+            format!(
+                "new column `tenant` is required; Iceberg cannot add a required column to a table with data, and {} would declare it NOT NULL",
+                d.name()
+            )
+        );
+        assert_eq!(
+            e.hint(),
+            Some("add it as nullable (Option<T> in the record), backfill with UPDATE, or rebuild by CTAS")
+        );
+    }
+    assert_eq!(
+        add(Dialect::Athena).unwrap().sql(),
+        "ALTER TABLE analytics.mcp_events ADD COLUMNS (region string, tenant string)"
+    );
+}
+
 #[test]
 fn drop_column() {
     insta::assert_snapshot!(

@@ -236,6 +236,31 @@ fn special_characters_and_long_names_are_rejected() {
     assert!(e.message().starts_with("database name `Analytics`"), "{e}");
 }
 
+/// A column named `struct` (a word Spark does not reserve) partitioned on: Spark's text
+/// quotes it, so the statement is written instead of being refused as a syntax error
+/// by the validator, which read `PARTITIONED BY (struct)` as the start of a type.
+#[test]
+fn a_column_named_struct_is_quoted_in_spark() {
+    let t = TableDef::builder("analytics", "t")
+        .column(Column::new("struct", IcebergType::String))
+        .partition(PartitionField::identity("struct"))
+        .location("s3://lake-bucket/t/")
+        .build()
+        .unwrap();
+    let spark = t.create_table().build_for(Dialect::Spark).unwrap();
+    assert!(
+        spark.sql().contains("PARTITIONED BY (`struct`)"),
+        "{}",
+        spark.sql()
+    );
+    let athena = t.create_table().build().unwrap();
+    assert!(
+        athena.sql().contains("PARTITIONED BY (struct)"),
+        "{}",
+        athena.sql()
+    );
+}
+
 #[test]
 fn reserved_word_where_the_statement_cannot_quote() {
     let t = TableDef::builder("analytics", "table")
@@ -258,6 +283,23 @@ fn reserved_word_where_the_statement_cannot_quote() {
         .unwrap()
         .sql()
         .starts_with("CREATE TABLE analytics.`table` (\n  `date` date"));
+    // Trino's partitioning strings are not quoted here: the refusal says so for a
+    // CREATE TABLE too (it spoke of a CTAS and a SELECT alias only).
+    let p = TableDef::builder("analytics", "t")
+        .column(Column::new("date", IcebergType::Date))
+        .partition(PartitionField::identity("date"))
+        .build()
+        .unwrap();
+    let e = p.create_table().build_for(Dialect::Trino).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnquotableIdentifier);
+    assert_eq!(
+        e.message(),
+        "partition source `date` would need quotes inside a partitioning string (`partitioning = ARRAY['…']`), whose quoting Athena does not document"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("partition on a column with a plain name (a letter first, not a reserved word); in a CTAS, alias the column to one in the SELECT")
+    );
 }
 
 #[test]
@@ -270,6 +312,34 @@ fn day_on_a_string_is_rejected() {
         e.message(),
         "partition `day(name)`: day() cannot be applied to column `name` of type string; it takes date or timestamp"
     );
+}
+
+/// Iceberg reads a bucket count or truncate width as a 32-bit integer: a larger one is
+/// refused (it was written, and the engine could not read it).
+#[test]
+fn partition_numbers_beyond_a_32_bit_integer_are_rejected() {
+    let table = |t: PartitionTransform| {
+        TableDef::builder("analytics", "t")
+            .column(Column::new("id", IcebergType::Long))
+            .partition(PartitionField::new("id", t))
+            .location("s3://lake-bucket/t/")
+            .build()
+    };
+    let max = i32::MAX.unsigned_abs();
+    for t in [
+        PartitionTransform::Bucket(max),
+        PartitionTransform::Truncate(max),
+    ] {
+        assert!(table(t).is_ok());
+    }
+    let e = table(PartitionTransform::Bucket(max + 1)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+    assert_eq!(
+        e.message(),
+        "partition `bucket(2147483648, id)`: the number must be at most 2147483647 (Iceberg reads it as a 32-bit integer)"
+    );
+    let e = table(PartitionTransform::Truncate(u32::MAX)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
 }
 
 #[test]

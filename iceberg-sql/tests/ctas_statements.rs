@@ -333,6 +333,19 @@ fn unload_rules() {
     assert!(e.message().contains("must be the last columns"), "{e}");
     let e = Unload::new(&q, "/tmp/out").build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.message(),
+        "UNLOAD destination `/tmp/out` is not an s3:// URI"
+    );
+    let e = IcebergCtas::new(TableName::new("analytics", "copy"), &q)
+        .location("s3://exports/it's/")
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("location of an Iceberg CTAS `s3://exports/it\\'s/` contains"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -350,6 +363,20 @@ fn recipe_rules() {
         e.message().contains("does not produce column `status`"),
         "{e}"
     );
+    // A column produced twice would fail the INSERT after the DELETE had run (the day's
+    // rows gone): refused before either is written.
+    let e = DailyRefresh::new(
+        DailySummary::DT,
+        day,
+        &daily_summary(day).expr_as(count_all(), "call_count"),
+    )
+    .build()
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(
+        e.message(),
+        "the refresh query produces `call_count` twice; the INSERT names each column once"
+    );
     // Missing days need a day partition.
     let e = MissingDays::new(McpEvent::table_def(), "tool_name", day, day)
         .build()
@@ -359,4 +386,23 @@ fn recipe_rules() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    // Trino's sequence() makes at most 10,000 entries: a longer range fails on Athena,
+    // so it is refused with the way out; Spark has no such limit.
+    let long =
+        |to: NaiveDate| MissingDays::new(DailySummary::table_def(), "dt", date(2000, 1, 1), to);
+    let last = date(2000, 1, 1) + chrono::Days::new(9_999);
+    assert!(long(last).build().is_ok());
+    let e = long(last + chrono::Days::new(1)).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        e.message(),
+        "the range 2000-01-01..=2027-05-19 has 10001 days; Athena's sequence() makes at most 10000"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("split the range into parts of at most 10000 days")
+    );
+    assert!(long(last + chrono::Days::new(1))
+        .build_for(Dialect::Spark)
+        .is_ok());
 }

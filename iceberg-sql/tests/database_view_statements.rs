@@ -80,6 +80,11 @@ fn create_database_refusals() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidLocation, "{e}");
+    // The error names the location it is about (it said "table location").
+    assert_eq!(
+        e.message(),
+        "database location `s3://my-datalake` is a bucket root; Athena needs a folder (VACUUM fails on a bucket root)"
+    );
     // DDL string literals hold no quotes, backslashes or control characters.
     let quoted = db.create_database().comment("it's ours");
     for d in [A, S] {
@@ -215,6 +220,48 @@ fn view_refusals() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}
+
+/// A view's columns are named once each: Trino's CREATE VIEW fails "Column name 'x'
+/// specified more than once" or "Column name not specified at position N", and Spark
+/// refuses a repeated name, so such a query is refused before it runs, on every target
+/// that has views.
+#[test]
+fn a_view_needs_one_name_per_column() {
+    let view = TableName::new("analytics", "v");
+    let twice = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::TOOL_NAME);
+    let alias_twice = McpEvent::select()
+        .expr_as(McpEvent::EVENT_ID.count(), "n")
+        .expr_as(McpEvent::SESSION_ID.count(), "n");
+    let unnamed = McpEvent::select().expr(count_all());
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let e = view.create_view(&twice).build_for(d).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidTable);
+        assert_eq!(
+            e.message(),
+            "a view: Column name 'tool_name' specified more than once",
+            "{d:?}"
+        );
+        assert!(e.to_string().contains("help: alias one of them"), "{e}");
+        let e = view
+            .create_view(&alias_twice)
+            .or_replace()
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(
+            e.message(),
+            "a view: Column name 'n' specified more than once"
+        );
+        let e = view.create_view(&unnamed).build_for(d).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "a view: output column 1 has no name (Athena: \"Column name not specified at position 1\")"
+        );
+        // The same queries still run as plain SELECTs.
+        assert!(twice.build_for(d).is_ok());
+    }
 }
 
 #[test]

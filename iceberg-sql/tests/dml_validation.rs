@@ -41,6 +41,59 @@ fn update_and_delete_need_where_or_all_rows() {
     assert!(both.message().contains("both a filter and `.all_rows()`"));
 }
 
+/// An empty `NOT IN` list is `true`: a DELETE or UPDATE filtered by one (say, "every id
+/// not in the ids to keep", with no ids) would change every row, which the builders
+/// otherwise allow only with `.all_rows()`. An empty `IN` list changes no row and is
+/// written as it is.
+#[test]
+fn a_filter_that_holds_for_every_row_needs_all_rows() {
+    let keep: Vec<String> = Vec::new();
+    let e = McpEvent::delete()
+        .filter(McpEvent::EVENT_ID.not_in(keep.clone()))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(
+        e.message(),
+        "DELETE's filter holds for every row (an empty NOT IN list is `true`), so it would change every row of the table"
+    );
+    assert!(e
+        .hint()
+        .unwrap()
+        .contains("skip the statement when the list is empty"));
+    let e = McpEvent::update()
+        .set(McpEvent::STATUS, "archived")
+        .filter(
+            McpEvent::EVENT_ID
+                .not_in(keep.clone())
+                .or(McpEvent::LATENCY_MS.gt(5)),
+        )
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    // Narrowed by another condition, or an empty IN list: some rows, as written.
+    assert_eq!(
+        McpEvent::delete()
+            .filter(
+                McpEvent::EVENT_ID
+                    .not_in(keep.clone())
+                    .and(McpEvent::LATENCY_MS.gt(5))
+            )
+            .build()
+            .unwrap()
+            .sql(),
+        "DELETE FROM analytics.mcp_events\nWHERE true AND latency_ms > 5"
+    );
+    assert_eq!(
+        McpEvent::delete()
+            .filter(McpEvent::EVENT_ID.is_in(keep))
+            .build()
+            .unwrap()
+            .sql(),
+        "DELETE FROM analytics.mcp_events\nWHERE false"
+    );
+}
+
 #[test]
 fn update_needs_assignments_once_each() {
     let e = McpEvent::update()
@@ -169,6 +222,65 @@ fn expression_values_are_checked_when_rendered() {
         .unwrap()
         .sql()
         .contains("amount = DECIMAL '1.20'"));
+}
+
+/// A condition is typed and written by recursion, one stack frame per level: a chain
+/// of ANDs deep enough overflowed the stack (an abort, not an error). Up to
+/// `MAX_EXPR_DEPTH` levels are written; a deeper expression is refused with the way
+/// out, on the default 2 MiB test thread, however deep.
+#[test]
+fn expressions_deeper_than_the_limit_are_refused_not_overflowed() {
+    use iceberg_sql::expr::MAX_EXPR_DEPTH;
+    // `id = 0 AND id <> 1 AND …`: n comparisons nest n + 1 levels (the columns and
+    // literals are the last level).
+    let chain = |n: usize| {
+        let mut c = McpEvent::LATENCY_MS.eq(0);
+        for i in 1..n as i64 {
+            c = c.and(McpEvent::LATENCY_MS.ne(i));
+        }
+        c
+    };
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let ok = McpEvent::delete()
+            .filter(chain(MAX_EXPR_DEPTH - 1))
+            .build_for(d)
+            .unwrap();
+        assert!(ok.sql().ends_with(" AND latency_ms <> 254"), "{d:?}");
+        for n in [MAX_EXPR_DEPTH, 10_000] {
+            let e = McpEvent::delete()
+                .filter(chain(n))
+                .build_for(d)
+                .unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Unsupported);
+            assert_eq!(
+                e.message(),
+                format!(
+                    "an expression nests {} levels deep (each AND/OR of a chain, and each .filter(...) call, is one level); at most 256 are checked and written",
+                    n + 1
+                )
+            );
+            assert_eq!(
+                e.hint(),
+                Some("for many values of one column use .is_in([...]); otherwise split the work into several statements")
+            );
+        }
+        // One .filter(...) call per condition makes the same chain.
+        let mut select = McpEvent::select().column(McpEvent::EVENT_ID);
+        for i in 0..5_000 {
+            select = select.filter(McpEvent::LATENCY_MS.ne(i));
+        }
+        assert_eq!(
+            select.build_for(d).unwrap_err().kind(),
+            ErrorKind::Unsupported
+        );
+    }
+    assert!(chain(10_000).to_sql(Dialect::Athena).is_err());
+    // A long IN list is one level: the way out.
+    let many = McpEvent::delete()
+        .filter(McpEvent::LATENCY_MS.is_in((0..10_000).collect::<Vec<i64>>()))
+        .build()
+        .unwrap();
+    assert!(many.sql().ends_with(", 9998, 9999)"));
 }
 
 #[test]
@@ -389,6 +501,118 @@ fn merge_actions_are_checked() {
         .build()
         .unwrap_err();
     assert!(e.message().contains("INSERT needs at least one value"));
+}
+
+/// Inline MERGE rows carry their keys: a NULL key never matches with `=` (re-running
+/// the upsert inserts the row again), and two rows with one key fail the MERGE or are
+/// both inserted. Both are refused unless the keys match NULL-safely or the source is
+/// de-duplicated.
+#[test]
+fn inline_merge_rows_need_distinct_non_null_keys() {
+    let twice = [McpEvent::example(), McpEvent::nth(3), McpEvent::example()];
+    let upsert = |rows: &[McpEvent]| {
+        McpEvent::merge_from(MergeSource::rows(rows))
+            .on_key(McpEvent::EVENT_ID)
+            .when_matched()
+            .update_all()
+            .when_not_matched()
+            .insert_all()
+            .build()
+    };
+    let e = upsert(&twice).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        e.message(),
+        "inline rows 0 and 2 have the same key; a target row may match only one source row (Athena fails the MERGE), and without one both rows would be inserted"
+    );
+    assert!(e.hint().unwrap().contains(".dedup_source(order_by)"));
+    assert!(upsert(&twice[..2]).is_ok());
+    assert!(McpEvent::merge_from(MergeSource::rows(&twice))
+        .on_key(McpEvent::EVENT_ID)
+        .dedup_source(McpEvent::EVENT_TS)
+        .when_matched()
+        .update_all()
+        .build()
+        .is_ok());
+    // Identical rows have the same compound key too.
+    assert!(McpEvent::merge_from(MergeSource::rows(&twice))
+        .on_key(McpEvent::EVENT_ID)
+        .on_key(McpEvent::STATUS)
+        .when_matched()
+        .delete()
+        .build()
+        .is_err());
+
+    let row = |name: Option<&str>| Nested {
+        values: vec![
+            Value::Long(1),
+            name.map_or(Value::Null, |n| Value::String(n.into())),
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+        ],
+    };
+    let nameless = [row(Some("a")), row(None)];
+    let by_name = || {
+        Nested::merge_from(MergeSource::rows(&nameless))
+            .on_key(Nested::NAME)
+            .when_not_matched()
+            .insert_all()
+    };
+    let e = by_name().build().unwrap_err();
+    assert_eq!(
+        e.message(),
+        "inline row 1: key column `name` is NULL; `target.name = source.name` never matches NULL, so the row would be inserted again on every run and never update a target row"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("call .null_safe_keys() to match NULL keys (IS NOT DISTINCT FROM), or give the row a key")
+    );
+    assert!(by_name()
+        .null_safe_keys()
+        .build()
+        .unwrap()
+        .sql()
+        .contains("ON target.name IS NOT DISTINCT FROM source.name"));
+    // NULL-safe, two NULL keys are one key.
+    let e = Nested::merge_from(MergeSource::rows(&[row(None), row(None)]))
+        .on_key(Nested::NAME)
+        .null_safe_keys()
+        .when_not_matched()
+        .insert_all()
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("inline rows 0 and 1 have the same key"),
+        "{e}"
+    );
+}
+
+/// A source query that produces a column twice makes `source.c` ambiguous; it is
+/// refused instead of failing on the engine.
+#[test]
+fn a_merge_source_query_names_each_column_once() {
+    let mut q = McpEvent::select().column(McpEvent::EVENT_ID);
+    for c in McpEvent::table_def().columns() {
+        q = q.column(Col::<McpEvent, Option<String>>::new(Box::leak(
+            c.name.clone().into_boxed_str(),
+        )));
+    }
+    let e = McpEvent::merge_from(MergeSource::select(&q))
+        .on_key(McpEvent::EVENT_ID)
+        .when_matched()
+        .update_all()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(
+        e.message(),
+        "the MERGE source query produces `event_id` twice; `source.event_id` would be ambiguous (Athena: \"Column 'source.event_id' is ambiguous\")"
+    );
 }
 
 #[test]

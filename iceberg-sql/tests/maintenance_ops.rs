@@ -119,6 +119,84 @@ fn retention_helper_sets_the_vacuum_properties() {
     );
 }
 
+/// The snapshot age is kept in milliseconds as a 64-bit integer by Iceberg: the longest
+/// age whose milliseconds fit is written (Spark gets the milliseconds exactly), a longer
+/// one is refused instead of being written as a number the engine cannot read.
+#[test]
+fn retention_longer_than_iceberg_keeps_is_refused() {
+    let t = McpEvent::table_def();
+    let longest = VacuumRetention::seconds(9_223_372_036_854_775);
+    let steps = t.vacuum().retention(longest).build_steps().unwrap();
+    assert_eq!(
+        steps[0].sql(),
+        "ALTER TABLE analytics.mcp_events SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='9223372036854775')"
+    );
+    let spark = t
+        .vacuum()
+        .retention(longest)
+        .build_steps_for(Dialect::Spark)
+        .unwrap();
+    assert_eq!(
+        spark[0].sql(),
+        "ALTER TABLE analytics.mcp_events SET TBLPROPERTIES ('history.expire.max-snapshot-age-ms'='9223372036854775000')"
+    );
+    for d in [Dialect::Athena, Dialect::Spark] {
+        let e = t
+            .vacuum()
+            .retention(VacuumRetention::seconds(9_223_372_036_854_776))
+            .build_steps_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+        assert_eq!(
+            e.message(),
+            "property `vacuum_max_snapshot_age_seconds` = 9223372036854776 is out of range; \
+             Athena allows 1 to 9223372036854775 (seconds whose milliseconds fit a 64-bit integer)"
+        );
+        let e = t
+            .alter()
+            .set_property(TableProperty::VacuumMaxSnapshotAgeSeconds(u64::MAX))
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    }
+}
+
+/// Snapshot and metadata-file counts are Java `int`s to Iceberg (table properties) and
+/// to the expire_snapshots procedures (`retain_last`): a larger count is refused instead
+/// of written as a number the engine cannot read.
+#[test]
+fn counts_beyond_a_32_bit_integer_are_refused() {
+    let t = McpEvent::table_def();
+    let max = i32::MAX.unsigned_abs();
+    assert!(t
+        .vacuum()
+        .retain_last(max)
+        .build_for(Dialect::Spark)
+        .unwrap()
+        .sql()
+        .ends_with("retain_last => 2147483647)"));
+    for d in [Dialect::Spark, Dialect::Trino] {
+        let e = t.vacuum().retain_last(max + 1).build_for(d).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert_eq!(
+            e.message(),
+            "retain_last 2147483648 is more than the procedure's 32-bit argument holds (at most 2147483647)"
+        );
+    }
+    for p in [
+        TableProperty::VacuumMinSnapshotsToKeep(max + 1),
+        TableProperty::VacuumMaxMetadataFilesToKeep(u32::MAX),
+    ] {
+        let e = t.alter().set_property(p).build().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+        assert!(
+            e.message()
+                .ends_with("is out of range; Athena allows 1 to 2147483647 (a 32-bit integer)"),
+            "{e}"
+        );
+    }
+}
+
 // ---- negative tests -------------------------------------------------------------
 
 #[test]

@@ -30,6 +30,29 @@ fn time_travel_by_timestamp_is_explicitly_utc() {
     );
 }
 
+/// Iceberg snapshot ids are positive: a negative one is refused as a value (it was
+/// written `AS OF -1`, which the validator then refused as a syntax error).
+#[test]
+fn time_travel_to_a_negative_snapshot_id_is_refused() {
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let e = McpEvent::select()
+            .as_of(Snapshot::Version(-1))
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert_eq!(
+            e.message(),
+            "time travel snapshot id -1 is negative; Iceberg snapshot ids are positive"
+        );
+        assert!(McpEvent::select()
+            .as_of(Snapshot::Version(i64::MAX))
+            .build_for(d)
+            .unwrap()
+            .sql()
+            .ends_with("FOR VERSION AS OF 9223372036854775807"));
+    }
+}
+
 #[test]
 fn time_travel_by_version_with_group_by() {
     let q = McpEvent::select()
@@ -383,6 +406,72 @@ fn bad_alias_is_refused() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}
+
+/// A LIMIT row count the target's parser cannot read is refused before it runs: Trino
+/// (Athena) reads it as a 64-bit integer, Spark as a 32-bit one.
+#[test]
+fn limit_beyond_what_the_target_reads_is_refused() {
+    let q = |n: u64| McpEvent::select().column(McpEvent::EVENT_ID).limit(n);
+    let max_long = i64::MAX as u64;
+    for d in [Dialect::Athena, Dialect::Trino, Dialect::AthenaS3Tables] {
+        assert_eq!(
+            q(max_long).build_for(d).unwrap().sql(),
+            "SELECT event_id FROM analytics.mcp_events LIMIT 9223372036854775807"
+        );
+        let e = q(max_long + 1).build_for(d).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert_eq!(
+            e.message(),
+            format!(
+                "LIMIT 9223372036854775808 is more than {} reads: the row count is at most 9223372036854775807 (a 64-bit integer)",
+                d.name()
+            )
+        );
+        assert!(e.to_string().contains("help: "), "{e}");
+    }
+    assert_eq!(
+        q(i32::MAX as u64).build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT event_id FROM analytics.mcp_events LIMIT 2147483647"
+    );
+    let e = q(i32::MAX as u64 + 1)
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "LIMIT 2147483648 is more than Spark reads: the row count is at most 2147483647 (a 32-bit integer)"
+    );
+    // Every statement that writes a query checks it: a view, a CTAS.
+    let view = TableName::new("analytics", "v")
+        .create_view(&q(u64::MAX))
+        .build()
+        .unwrap_err();
+    assert_eq!(view.kind(), ErrorKind::InvalidValue);
+}
+
+/// A percentage is written as a decimal literal while it has at most 38 digits (a
+/// DECIMAL's most, in Trino and Spark); a smaller one as a double literal, which parses
+/// back to the same f64 (it was a decimal literal of up to 330 digits, which fails).
+#[test]
+fn tiny_percentiles_are_written_as_double_literals() {
+    let sql = |p: f64| {
+        McpEvent::select()
+            .expr_as(McpEvent::LATENCY_MS.approx_percentile(p), "p")
+            .build()
+            .unwrap()
+            .sql()
+            .to_string()
+    };
+    assert_eq!(
+        sql(0.95),
+        "SELECT approx_percentile(latency_ms, 0.95) AS p FROM analytics.mcp_events"
+    );
+    assert!(sql(1e-38)
+        .contains("approx_percentile(latency_ms, 0.00000000000000000000000000000000000001)"));
+    assert!(sql(1e-39).contains("approx_percentile(latency_ms, 1E-39) AS p"));
+    assert!(sql(5e-324).contains("approx_percentile(latency_ms, 5E-324) AS p"));
+    assert!(sql(1.2345e-40).contains("approx_percentile(latency_ms, 1.2345E-40) AS p"));
+    assert_eq!("1.2345E-40".parse::<f64>(), Ok(1.2345e-40));
 }
 
 #[test]

@@ -294,7 +294,10 @@ impl<'a> AlterTableBuilder<'a> {
         })
     }
 
-    /// `ADD COLUMNS (...)`: new columns, appended at the end, nullable.
+    /// `ADD COLUMNS (...)`: new columns, appended at the end, nullable. Targets whose DDL
+    /// declares `NOT NULL` (Spark, Trino) refuse a [`required`](Column::required) one:
+    /// Iceberg cannot add a required column to a table with rows. On Athena "required"
+    /// is a contract of the typed API only, and the column is added nullable.
     pub fn add_columns(&self, columns: impl IntoIterator<Item = Column>) -> AlterTable<'a> {
         let cols: Vec<Column> = columns.into_iter().collect();
         let check = || -> Result<AlterOp> {

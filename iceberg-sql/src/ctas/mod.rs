@@ -67,41 +67,9 @@ fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error
         .collect()
 }
 
-/// A CTAS names every output column once: Trino's "Column name not specified at
-/// position N" and "Column name 'x' specified more than once" (`StatementAnalyzer`,
-/// CREATE TABLE AS).
-fn check_output_names<S>(query: &Select<S>, what: &str) -> Vec<Error> {
-    let names = query.output_names();
-    let mut errors = Vec::new();
-    for (i, n) in names.iter().enumerate() {
-        match n {
-            None => errors.push(
-                Error::new(
-                    ErrorKind::InvalidTable,
-                    format!(
-                        "{what}: output column {} has no name (Athena: \"Column name not specified at position {}\")",
-                        i + 1,
-                        i + 1
-                    ),
-                )
-                .with_hint("give the expression a name with .expr_as(expr, \"column\")"),
-            ),
-            Some(n) if names[..i].iter().any(|m| m.as_deref() == Some(n.as_str())) => errors.push(
-                Error::new(
-                    ErrorKind::InvalidTable,
-                    format!("{what}: Column name '{n}' specified more than once"),
-                )
-                .with_hint("alias one of them to another name"),
-            ),
-            Some(_) => {}
-        }
-    }
-    errors
-}
-
 fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<Option<Location>> {
     match text {
-        Some(t) => Location::parse(t).map(Some),
+        Some(t) => Location::parse_as(&format!("location of {what}"), t).map(Some),
         None if required => Err(Error::new(
             ErrorKind::InvalidLocation,
             format!("{what} needs a location"),
@@ -232,7 +200,7 @@ impl<'q, S> IcebergCtas<'q, S> {
                 );
             }
         }
-        errors.extend(check_output_names(self.query, "an Iceberg CTAS"));
+        errors.extend(self.query.check_output_names("an Iceberg CTAS"));
         let sources: Vec<String> = self.partitioning.iter().map(|p| p.source.clone()).collect();
         errors.extend(check_outputs(self.query, &sources, "partitioning"));
         for p in &self.partitioning {
@@ -398,7 +366,7 @@ impl<'q, S> HiveCtas<'q, S> {
                 .with_hint("use SNAPPY, GZIP, ZSTD or NONE"),
             );
         }
-        errors.extend(check_output_names(self.query, "a Hive CTAS"));
+        errors.extend(self.query.check_output_names("a Hive CTAS"));
         errors.extend(check_outputs(
             self.query,
             &self.partitioned_by,
@@ -595,7 +563,7 @@ impl<'q, S> Unload<'q, S> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         dialect.rules().check_unload()?;
         let mut errors = Vec::new();
-        let to = match Location::parse(&self.to) {
+        let to = match Location::parse_as("UNLOAD destination", &self.to) {
             Ok(l) => Some(l),
             Err(e) => {
                 errors.push(e);

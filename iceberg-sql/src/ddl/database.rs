@@ -160,7 +160,12 @@ impl CreateDatabase<'_> {
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
         }
-        let location = match self.location.as_deref().map(Location::parse).transpose() {
+        let location = match self
+            .location
+            .as_deref()
+            .map(|l| Location::parse_as("database location", l))
+            .transpose()
+        {
             Ok(l) => l,
             Err(e) => {
                 errors.extend(e.into_vec());

@@ -7,7 +7,7 @@
 //! no views; its target refuses both statements.
 
 use crate::dialect::Dialect;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::TableName;
 use crate::query::{Select, Usage};
 use crate::render::SqlWriter;
@@ -18,7 +18,8 @@ use crate::statement::{Statement, StatementKind};
 /// The query is written as it is, nested columns with their own types (not read as
 /// JSON, which a SELECT whose rows come back to us does), so the view has the columns
 /// and types of the query. A view cannot hold `?` parameters; a query with
-/// [`dsl::param`](crate::dsl::param) is refused.
+/// [`dsl::param`](crate::dsl::param) is refused, and so is one with an unnamed or a
+/// repeated output column (the engines refuse both in a view).
 ///
 /// ```
 /// use iceberg_sql::prelude::*;
@@ -109,6 +110,7 @@ impl<S> CreateView<'_, S> {
         self.name.check()?;
         let mut w = SqlWriter::new(StatementKind::CreateView, dialect);
         w.rules().check_view_statement(StatementKind::CreateView)?;
+        Error::check_all(self.query.check_output_names("a view"))?;
         w.push("CREATE ");
         if self.or_replace {
             w.push("OR REPLACE ");

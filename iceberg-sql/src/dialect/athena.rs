@@ -107,6 +107,28 @@ pub(super) fn check_create_table(t: &TableDef, errors: &mut Vec<Error>) {
     }
 }
 
+/// For targets whose DDL declares `NOT NULL`: a required column cannot be added to a
+/// table that has rows (Iceberg's schema update refuses it: "Incompatible change:
+/// cannot add required column", `SchemaUpdate.addRequiredColumn` in apache/iceberg), and
+/// writing it nullable would leave the live table unlike the definition.
+pub(super) fn refuse_required_added_columns(engine: &str, columns: &[Column]) -> Result<()> {
+    let errors = columns
+        .iter()
+        .filter(|c| !c.nullable)
+        .map(|c| {
+            Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "new column `{}` is required; Iceberg cannot add a required column to a table with data, and {engine} would declare it NOT NULL",
+                    c.name
+                ),
+            )
+            .with_hint("add it as nullable (Option<T> in the record), backfill with UPDATE, or rebuild by CTAS")
+        })
+        .collect();
+    Error::check_all(errors)
+}
+
 /// `PARTITIONED BY (day(ts), bucket(16, id))`, `LOCATION`, then `TBLPROPERTIES` with
 /// `'table_type'='ICEBERG'` first. Athena documents no table comment for Iceberg tables,
 /// so none is written.
@@ -308,6 +330,50 @@ pub(super) fn partition_evolution_refusal(
 
 // ---- SELECT ------------------------------------------------------------------------
 
+/// `retain_last => n` of an `expire_snapshots` procedure (Spark's, Trino's): at least
+/// one snapshot, and a count the procedure's `int` parameter holds (Iceberg's Spark
+/// procedure declares `retain_last` as `IntegerType`: ExpireSnapshotsProcedure.java in
+/// apache/iceberg).
+pub(super) fn check_retain_last(n: u32) -> Result<()> {
+    if n == 0 {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            "retain_last must be at least 1",
+        ));
+    }
+    if i32::try_from(n).is_err() {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("retain_last {n} is more than the procedure's 32-bit argument holds (at most 2147483647)"),
+        )
+        .with_hint("keep at most 2147483647 snapshots"));
+    }
+    Ok(())
+}
+
+/// Trino reads a `LIMIT` row count as a 64-bit `long` and fails a larger one with
+/// "Invalid numeric literal" (`LongLiteral` in trinodb/trino,
+/// core/trino-parser/src/main/java/io/trino/sql/tree/LongLiteral.java).
+pub(super) fn check_limit(engine: &str, rows: u64) -> Result<()> {
+    limit_at_most(engine, rows, i64::MAX.unsigned_abs(), "a 64-bit integer")
+}
+
+/// Refuses `LIMIT rows` above `max`, the most `engine` reads (`width` says why).
+pub(super) fn limit_at_most(engine: &str, rows: u64, max: u64, width: &str) -> Result<()> {
+    if rows <= max {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidValue,
+        format!(
+            "LIMIT {rows} is more than {engine} reads: the row count is at most {max} ({width})"
+        ),
+    )
+    .with_hint(format!(
+        "use .limit(n) with n <= {max}, or leave .limit(...) out to read every row"
+    )))
+}
+
 /// `FOR VERSION AS OF <id>` or `FOR TIMESTAMP AS OF TIMESTAMP '… UTC'` (always with an
 /// explicit `UTC`: a zone-less literal means UTC in Athena but the session zone in
 /// Spark, which accepts the same spellings).
@@ -481,11 +547,11 @@ pub(super) fn trino_partitioning(p: &PartitionField) -> Result<String> {
         return Err(Error::new(
             ErrorKind::UnquotableIdentifier,
             format!(
-                "partition source `{}` would need quotes inside a CTAS partitioning string, which Athena does not document",
+                "partition source `{}` would need quotes inside a partitioning string (`partitioning = ARRAY['…']`), whose quoting Athena does not document",
                 p.source
             ),
         )
-        .with_hint("alias the column to a plain name in the SELECT and partition on the alias"));
+        .with_hint("partition on a column with a plain name (a letter first, not a reserved word); in a CTAS, alias the column to one in the SELECT"));
     }
     Ok(match p.transform {
         PartitionTransform::Identity => p.source.clone(),

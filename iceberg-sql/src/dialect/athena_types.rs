@@ -598,6 +598,7 @@ fn type_in_place(scope: &TypeScope<'_>, written: &mut Written<'_>) -> Result<Eng
             t
         }
         Written::Expr(e) => {
+            e.check_depth()?;
             // (A unit expression stands in while `normalize` holds the value.)
             let held = std::mem::replace(e, Cow::Owned(Expr::CurrentDate));
             *e = super::typing::normalize(scope, held);

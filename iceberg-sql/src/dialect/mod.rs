@@ -310,7 +310,8 @@ pub(crate) trait DialectRules: Sync {
     }
 
     /// Checks columns added by `ALTER TABLE … ADD COLUMNS`: Athena's DDL declares no
-    /// `timestamptz` column (it would write `timestamp`, another type, silently).
+    /// `timestamptz` column (it would write `timestamp`, another type, silently); targets
+    /// that declare `NOT NULL` refuse a required column.
     fn check_added_columns(&self, columns: &[Column]) -> Result<()> {
         athena::check_added_columns(columns)
     }
@@ -444,6 +445,18 @@ pub(crate) trait DialectRules: Sync {
     }
 
     // ---- SELECT ----------------------------------------------------------------------
+
+    /// Checks a `LIMIT` row count against what the target's parser reads.
+    fn check_limit(&self, rows: u64) -> Result<()> {
+        athena::check_limit(self.name(), rows)
+    }
+
+    /// The most entries `sequence(…)` may make, if the engine limits it: Trino's
+    /// 10,000 ("result of sequence function must not have more than 10000 entries":
+    /// `SequenceFunction` in trinodb/trino).
+    fn max_sequence_entries(&self) -> Option<i64> {
+        Some(10_000)
+    }
 
     /// Writes a time-travel clause after a table name (with its leading space).
     fn write_time_travel(&self, w: &mut SqlWriter, snapshot: &Snapshot) {

@@ -48,7 +48,7 @@ impl DialectRules for Spark {
     // refusals do not apply to Spark renderings.
 
     fn check_value<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
-        Ok(as_is(scope, expr))
+        as_is(scope, expr)
     }
 
     fn check_condition<'e>(
@@ -57,15 +57,15 @@ impl DialectRules for Spark {
         expr: &'e Expr,
         _clause: &str,
     ) -> Result<Checked<'e>> {
-        Ok(as_is(scope, expr))
+        as_is(scope, expr)
     }
 
     fn check_sort_key<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
-        Ok(as_is(scope, expr))
+        as_is(scope, expr)
     }
 
     fn check_group_key<'e>(&self, scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
-        Ok(as_is(scope, expr))
+        as_is(scope, expr)
     }
 
     fn check_join_keys(
@@ -83,7 +83,7 @@ impl DialectRules for Spark {
         pairs: &mut [Assigned<'_, '_>],
     ) -> Result<()> {
         for pair in pairs {
-            pair.value = as_written(scope, pair.value.take_written());
+            pair.value = as_written(scope, pair.value.take_written())?;
         }
         Ok(())
     }
@@ -95,7 +95,7 @@ impl DialectRules for Spark {
         _name: &str,
         value: Written<'e>,
     ) -> Result<Checked<'e>> {
-        Ok(as_written(scope, value))
+        as_written(scope, value)
     }
 
     fn check_row_value(&self, _value: &Value, _column: &Column) -> Result<()> {
@@ -112,9 +112,10 @@ impl DialectRules for Spark {
 
     fn check_create_table(&self, _table: &TableDef, _errors: &mut Vec<Error>) {}
 
-    /// Spark declares `timestamp` (with time zone) columns.
-    fn check_added_columns(&self, _columns: &[Column]) -> Result<()> {
-        Ok(())
+    /// Spark declares `timestamp` (with time zone) columns, and `NOT NULL`: a required
+    /// column is refused.
+    fn check_added_columns(&self, columns: &[Column]) -> Result<()> {
+        athena::refuse_required_added_columns(self.name(), columns)
     }
 
     /// `USING iceberg`, `PARTITIONED BY (days(ts), …)`, `COMMENT`, `LOCATION`, then
@@ -209,6 +210,23 @@ impl DialectRules for Spark {
     /// Spark refuses column aliases on a MERGE source (`COLUMN_ALIASES_IS_NOT_ALLOWED`).
     fn merge_source_column_aliases(&self) -> bool {
         false
+    }
+
+    /// Spark's analyzer wants an `int` row count: a larger literal is a `bigint`, which it
+    /// refuses (`INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE`, `checkLimitLikeClause` in
+    /// apache/spark, sql/catalyst/.../analysis/CheckAnalysis.scala).
+    fn check_limit(&self, rows: u64) -> Result<()> {
+        athena::limit_at_most(
+            self.name(),
+            rows,
+            i32::MAX.unsigned_abs().into(),
+            "a 32-bit integer",
+        )
+    }
+
+    /// Spark's `sequence` is limited only by its largest array (about 2^31 entries).
+    fn max_sequence_entries(&self) -> Option<i64> {
+        None
     }
 
     /// `db.t.snapshots`.
@@ -307,12 +325,7 @@ impl DialectRules for Spark {
             w.literal(&Value::TimestampTz(ts), &IcebergType::TimestampTz)?;
         }
         if let Some(n) = v.retain_last {
-            if n == 0 {
-                return Err(Error::new(
-                    ErrorKind::InvalidValue,
-                    "retain_last must be at least 1",
-                ));
-            }
+            athena::check_retain_last(n)?;
             w.push(", retain_last => ").push(&n.to_string());
         }
         w.push_char(')');
@@ -575,14 +588,18 @@ fn check_options(options: &[(String, String)]) -> Result<()> {
 }
 
 /// A value under Spark's lenient rules: written as it is.
-fn as_is<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Checked<'e> {
+fn as_is<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
     as_written(scope, Written::expr(expr))
 }
 
-/// `value` as it is (normalized), untyped.
-fn as_written<'e>(scope: &TypeScope<'_>, value: Written<'e>) -> Checked<'e> {
-    match value {
-        Written::Expr(e) => Checked::plain(Written::Expr(normalize(scope, e)), None),
+/// `value` as it is (normalized), untyped; an expression no deeper than any target
+/// writes (see [`Expr::check_depth`]).
+fn as_written<'e>(scope: &TypeScope<'_>, value: Written<'e>) -> Result<Checked<'e>> {
+    Ok(match value {
+        Written::Expr(e) => {
+            e.check_depth()?;
+            Checked::plain(Written::Expr(normalize(scope, e)), None)
+        }
         column => Checked::plain(column, None),
-    }
+    })
 }

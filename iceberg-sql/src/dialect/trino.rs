@@ -100,9 +100,10 @@ impl DialectRules for Trino {
         Ok(())
     }
 
-    /// Trino's grammar names every Iceberg type, `timestamp(6) with time zone` included.
-    fn check_added_columns(&self, _columns: &[Column]) -> Result<()> {
-        Ok(())
+    /// Trino's grammar names every Iceberg type, `timestamp(6) with time zone` included,
+    /// and declares `NOT NULL`: a required column is refused.
+    fn check_added_columns(&self, columns: &[Column]) -> Result<()> {
+        athena::refuse_required_added_columns(self.name(), columns)
     }
 
     /// `CREATE SCHEMA` / `DROP SCHEMA`: Trino has no `DATABASE` keyword.
@@ -363,11 +364,8 @@ impl DialectRules for Trino {
             }
             (a, b) => a.or(b),
         };
-        if retain_last == Some(0) {
-            return Err(Error::new(
-                ErrorKind::InvalidValue,
-                "retain_last must be at least 1",
-            ));
+        if let Some(n) = retain_last {
+            athena::check_retain_last(n)?;
         }
         w.push("ALTER TABLE ")
             .table_name(v.table)

@@ -66,15 +66,16 @@ use std::marker::PhantomData;
 
 use super::{check_row_expr, column, null_of, retype_literal, source_col};
 use crate::dialect::typing::{AssignIn, Assigned, Checked, TypeScope, Written};
-use crate::dialect::{Dialect, DialectRules};
+use crate::dialect::{Dialect, DialectRules, Grammar};
 use crate::engine::types::EngineType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{BinaryOp, Col, ColumnValue, Expr, IntoOperand, Matched, Scope, Source};
-use crate::model::TableName;
+use crate::model::{Column, TableName};
 use crate::query::{Select, Usage};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
+use crate::value::Value;
 
 /// Name of the helper column of source de-duplication; a table may not have a column
 /// of this name when [`Merge::dedup_source`] is used.
@@ -483,6 +484,68 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
     }
 
+    /// The keys of inline source rows, known before the statement runs: a NULL key
+    /// never matches with `=` (the row would be inserted again on every run, and
+    /// never update its target row), and two rows with one key fail the MERGE when a
+    /// target row has that key (Trino: "One MERGE target table row matched more than
+    /// one source row") or are both inserted when none has it. Unless the keys match
+    /// NULL-safely, or the source is de-duplicated, both are refused.
+    fn check_row_keys(&self, rows: &[T], errors: &mut Vec<Error>) {
+        let def = T::table_def();
+        let keys: Vec<(&str, usize, &Column)> = self
+            .keys
+            .iter()
+            .filter_map(|k| {
+                let i = def.columns().iter().position(|c| c.name == *k)?;
+                Some((*k, i, &def.columns()[i]))
+            })
+            .collect();
+        if keys.len() != self.keys.len() {
+            return; // an unknown key column is reported on its own
+        }
+        let mut seen: std::collections::HashMap<Vec<String>, usize> =
+            std::collections::HashMap::new();
+        for (row, r) in rows.iter().enumerate() {
+            let values = r.to_values();
+            let mut key = Vec::with_capacity(keys.len());
+            for (name, i, column) in &keys {
+                let Some(v) = values.get(*i) else { return };
+                if matches!(v, Value::Null) && !self.null_safe {
+                    errors.push(
+                        Error::new(
+                            ErrorKind::InvalidValue,
+                            format!(
+                                "inline row {row}: key column `{name}` is NULL; `target.{name} = source.{name}` never matches NULL, so the row would be inserted again on every run and never update a target row"
+                            ),
+                        )
+                        .with_hint("call .null_safe_keys() to match NULL keys (IS NOT DISTINCT FROM), or give the row a key"),
+                    );
+                    return;
+                }
+                // A value that cannot be written is reported with the row's values.
+                let Ok(text) = v.to_literal(&column.ty, Grammar::TrinoDml) else {
+                    return;
+                };
+                key.push(text);
+            }
+            if self.dedup.is_some() {
+                continue;
+            }
+            if let Some(first) = seen.insert(key, row) {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidValue,
+                        format!(
+                            "inline rows {first} and {row} have the same key; a target row may match only one source row (Athena fails the MERGE), and without one both rows would be inserted"
+                        ),
+                    )
+                    .with_hint("keep one row per key, or call .dedup_source(order_by) to use the row with the greatest order_by value"),
+                );
+                return;
+            }
+        }
+    }
+
     fn check(&self, dialect: Dialect, errors: &mut Vec<Error>) {
         let def = T::table_def();
         let kind = StatementKind::Merge;
@@ -533,6 +596,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                         "a MERGE from inline rows needs at least one row",
                     ));
                 }
+                self.check_row_keys(rows, errors);
             }
             MergeSource::Query(stmt) => {
                 if stmt.kind() != StatementKind::Select {
@@ -713,6 +777,23 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         let mut scope = TypeScope::of_def(def);
         if let MergeSource::Select(q) = &self.source {
             let outputs = q.query.output_types(rules)?;
+            // `source.c` must name one column (Trino: "Column 'source.c' is ambiguous").
+            let twice = outputs.iter().enumerate().find_map(|(i, (n, _))| {
+                let n = n.as_deref()?;
+                outputs[..i]
+                    .iter()
+                    .any(|(m, _)| m.as_deref() == Some(n))
+                    .then_some(n)
+            });
+            if let Some(n) = twice {
+                return Err(Error::new(
+                    ErrorKind::InvalidTable,
+                    format!(
+                        "the MERGE source query produces `{n}` twice; `source.{n}` would be ambiguous (Athena: \"Column 'source.{n}' is ambiguous\")"
+                    ),
+                )
+                .with_hint("project each column once"));
+            }
             let missing: Vec<Error> = def
                 .columns()
                 .iter()

@@ -142,6 +142,16 @@ impl<T: IcebergTable> Target<T> {
                 ),
             )
             .with_hint("add `.filter(...)`, or call `.all_rows()` if every row is meant")),
+            (Some(f), false) if f.is_always_true() => Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                format!(
+                    "{}'s filter holds for every row (an empty NOT IN list is `true`), so it would change every row of the table",
+                    kind.name()
+                ),
+            )
+            .with_hint(
+                "skip the statement when the list is empty, or call `.all_rows()` (without the filter) if every row is meant",
+            )),
             (Some(_), true) => Err(Error::new(
                 ErrorKind::DisallowedSyntax,
                 format!(

@@ -306,6 +306,12 @@ const PREC_CMP: u8 = 4;
 const PREC_ARITH: u8 = 5;
 const PREC_ATOM: u8 = 8;
 
+/// The most levels an expression may nest; a chain `a AND b AND …` (or several
+/// `.filter(…)` calls) is one level per operator. Typing and writing an expression
+/// recurse once per level, a few KiB of stack each in an unoptimised build: 256 levels
+/// stay well within the 2 MiB of a spawned thread, where about 450 overflowed it.
+pub const MAX_EXPR_DEPTH: usize = 256;
+
 /// Longest text Athena accepts in one `ExecutionParameters` entry.
 pub const MAX_PARAM_CHARS: usize = 1024;
 
@@ -349,52 +355,112 @@ impl Expr {
         }
     }
 
-    /// Calls `f` on this node and every node below it, parents first.
-    pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
-        f(self);
+    /// How many levels the expression nests (1 for a column or a literal), counted
+    /// without recursion, so that any depth can be measured.
+    pub fn depth(&self) -> usize {
+        if matches!(
+            self,
+            Expr::Column { .. } | Expr::Literal { .. } | Expr::Param { .. }
+        ) {
+            return 1;
+        }
+        let mut deepest = 0;
+        let mut pending = vec![(self, 1)];
+        while let Some((e, d)) = pending.pop() {
+            deepest = deepest.max(d);
+            e.for_each_child(&mut |c| pending.push((c, d + 1)));
+        }
+        deepest
+    }
+
+    /// Refuses an expression that nests deeper than [`MAX_EXPR_DEPTH`] levels, before
+    /// anything recurses over it.
+    pub(crate) fn check_depth(&self) -> Result<()> {
+        let depth = self.depth();
+        if depth <= MAX_EXPR_DEPTH {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "an expression nests {depth} levels deep (each AND/OR of a chain, and each .filter(...) call, is one level); at most {MAX_EXPR_DEPTH} are checked and written"
+            ),
+        )
+        .with_hint(
+            "for many values of one column use .is_in([...]); otherwise split the work into several statements",
+        ))
+    }
+
+    /// True when the condition holds for every row whatever the data: an empty
+    /// `NOT IN` list (written `true`), and ANDs and ORs that are always true by it.
+    /// A computed list that comes out empty must not turn a DELETE or UPDATE of some
+    /// rows into one of every row.
+    pub(crate) fn is_always_true(&self) -> bool {
+        fn holds(e: &Expr) -> bool {
+            match e {
+                Expr::InList { list, negated, .. } => list.is_empty() && *negated,
+                Expr::Binary {
+                    op: BinaryOp::And,
+                    left,
+                    right,
+                } => holds(left) && holds(right),
+                Expr::Binary {
+                    op: BinaryOp::Or,
+                    left,
+                    right,
+                } => holds(left) || holds(right),
+                _ => false,
+            }
+        }
+        // Within the depth limit the recursion is safe; deeper is refused later.
+        self.depth() <= MAX_EXPR_DEPTH && holds(self)
+    }
+
+    /// Calls `f` on each direct child of this node, in rendering order.
+    fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
         match self {
             Expr::Binary { left, right, .. } => {
-                left.walk(f);
-                right.walk(f);
+                f(left);
+                f(right);
             }
-            Expr::Not(e) | Expr::Negate(e) => e.walk(f),
+            Expr::Not(e) | Expr::Negate(e) => f(e),
             Expr::IsNull { expr, .. } | Expr::Cast { expr, .. } | Expr::DateTrunc { expr, .. } => {
-                expr.walk(f)
+                f(expr)
             }
             Expr::InList { expr, list, .. } => {
-                expr.walk(f);
-                list.iter().for_each(|e| e.walk(f));
+                f(expr);
+                list.iter().for_each(f);
             }
             Expr::Between {
                 expr, low, high, ..
             } => {
-                expr.walk(f);
-                low.walk(f);
-                high.walk(f);
+                f(expr);
+                f(low);
+                f(high);
             }
             Expr::Like { expr, pattern, .. } => {
-                expr.walk(f);
-                pattern.walk(f);
+                f(expr);
+                f(pattern);
             }
             Expr::Case {
                 branches,
                 otherwise,
             } => {
                 for (c, v) in branches {
-                    c.walk(f);
-                    v.walk(f);
+                    f(c);
+                    f(v);
                 }
                 if let Some(o) = otherwise {
-                    o.walk(f);
+                    f(o);
                 }
             }
-            Expr::Coalesce(args) => args.iter().for_each(|e| e.walk(f)),
+            Expr::Coalesce(args) => args.iter().for_each(f),
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
-                    a.walk(f);
+                    f(a);
                 }
                 if let Some(c) = filter {
-                    c.walk(f);
+                    f(c);
                 }
             }
             Expr::Column { .. }
@@ -403,6 +469,18 @@ impl Expr {
             | Expr::CurrentTimestamp
             | Expr::CurrentDate
             | Expr::Interval { .. } => {}
+        }
+    }
+
+    /// Calls `f` on this node and every node below it, parents first.
+    /// Without recursion: a long chain of operators is as safe to walk as a short one.
+    pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+        let mut pending = vec![self];
+        let mut children = Vec::new();
+        while let Some(e) = pending.pop() {
+            f(e);
+            e.for_each_child(&mut |c| children.push(c));
+            pending.extend(children.drain(..).rev());
         }
     }
 
@@ -435,7 +513,9 @@ impl Expr {
     /// grammar). Placeholders are registered with the writer in order; callers for
     /// statement kinds that take no parameters must refuse [`Expr::contains_param`]
     /// first (the DML builders do).
+    /// An expression deeper than [`MAX_EXPR_DEPTH`] is refused.
     pub fn render(&self, w: &mut SqlWriter) -> Result<()> {
+        self.check_depth()?;
         self.render_min(w, 0)
     }
 
@@ -625,11 +705,17 @@ impl Expr {
                     }
                     let mut n = String::with_capacity(24);
                     // `{}` of an f64 never uses an exponent: a plain decimal literal.
-                    let _ = write!(n, ", {p}");
+                    let _ = write!(n, "{p}");
                     if !n.contains('.') {
                         n.push_str(".0");
                     }
-                    w.push(&n);
+                    // A decimal literal has at most 38 digits in Trino and Spark (more
+                    // fail the statement): a smaller percentage is written as a double
+                    // literal, `1E-40`, which both read as the same double.
+                    if n.len() > "0.".len() + 38 {
+                        n = format!("{p:e}").replace('e', "E");
+                    }
+                    w.push(", ").push(&n);
                 }
                 w.push_char(')');
                 if let Some(c) = filter {

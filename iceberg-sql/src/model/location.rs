@@ -22,10 +22,16 @@ impl Location {
     /// assert_eq!(Location::parse("s3://lake/").unwrap_err().kind(), ErrorKind::InvalidLocation);
     /// ```
     pub fn parse(uri: &str) -> Result<Location> {
+        Location::parse_as("table location", uri)
+    }
+
+    /// As [`Location::parse`], with `what` naming the location in the error (a
+    /// database's location, an UNLOAD destination).
+    pub(crate) fn parse_as(what: &str, uri: &str) -> Result<Location> {
         let bad = |why: String| {
             Err(Error::new(
                 ErrorKind::InvalidLocation,
-                format!("table location `{}` {why}", uri.escape_debug()),
+                format!("{what} `{}` {why}", uri.escape_debug()),
             )
             .with_hint("use an S3 folder such as `s3://my-bucket/iceberg/my_table/`"))
         };

@@ -19,9 +19,9 @@ pub enum PartitionTransform {
     Day,
     /// Hours since 1970-01-01 00:00 (`hour(ts)`).
     Hour,
-    /// Hash into N buckets (`bucket(N, col)`); N >= 1.
+    /// Hash into N buckets (`bucket(N, col)`); 1 <= N <= 2,147,483,647.
     Bucket(u32),
-    /// Truncate to width W (`truncate(W, col)`); W >= 1.
+    /// Truncate to width W (`truncate(W, col)`); 1 <= W <= 2,147,483,647.
     Truncate(u32),
 }
 
@@ -108,6 +108,18 @@ impl PartitionField {
                 return Err(Error::new(
                     ErrorKind::InvalidPartition,
                     format!("partition `{self}`: the number must be at least 1"),
+                ));
+            }
+            // Iceberg's transforms take the number as a Java `int` (`Transforms.bucket(int)`,
+            // `Transforms.truncate(int)` in apache/iceberg api/.../transforms/Transforms.java).
+            PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n)
+                if i32::try_from(n).is_err() =>
+            {
+                return Err(Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!(
+                        "partition `{self}`: the number must be at most 2147483647 (Iceberg reads it as a 32-bit integer)"
+                    ),
                 ));
             }
             _ => {}

@@ -139,11 +139,12 @@ pub enum TableProperty {
     OptimizeRewriteDataFileThreshold(u32),
     /// `'optimize_rewrite_delete_file_threshold'`: 1..=49.
     OptimizeRewriteDeleteFileThreshold(u32),
-    /// `'vacuum_min_snapshots_to_keep'`: >= 1.
+    /// `'vacuum_min_snapshots_to_keep'`: 1 to 2,147,483,647 (a Java `int` to Iceberg).
     VacuumMinSnapshotsToKeep(u32),
-    /// `'vacuum_max_snapshot_age_seconds'`: >= 1.
+    /// `'vacuum_max_snapshot_age_seconds'`: 1 to 9,223,372,036,854,775 (Iceberg keeps the age in
+    /// milliseconds as a 64-bit integer).
     VacuumMaxSnapshotAgeSeconds(u64),
-    /// `'vacuum_max_metadata_files_to_keep'`: >= 1.
+    /// `'vacuum_max_metadata_files_to_keep'`: 1 to 2,147,483,647 (a Java `int` to Iceberg).
     VacuumMaxMetadataFilesToKeep(u32),
     /// `'write_data_path_enabled'`.
     WriteDataPathEnabled(bool),

@@ -644,6 +644,20 @@ impl<S> Select<S> {
                 errors.push(e);
             }
         }
+        // Iceberg's snapshot ids are positive (a random UUID's bits with the sign
+        // cleared: `SnapshotIdGeneratorUtil` in apache/iceberg); a negative one names no
+        // snapshot, and `AS OF -1` is not a literal the grammars take there.
+        if let Some(Snapshot::Version(id)) = self.as_of {
+            if id < 0 {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidValue,
+                        format!("time travel snapshot id {id} is negative; Iceberg snapshot ids are positive"),
+                    )
+                    .with_hint("use a snapshot_id from the table's $snapshots or $history metadata table"),
+                );
+            }
+        }
         let (Relation::Table(t) | Relation::Metadata(t, _)) = &self.relation;
         if let Err(e) = t.check() {
             errors.extend(e.into_vec());
@@ -999,6 +1013,7 @@ impl<S> Select<S> {
             })?;
         }
         if let Some(n) = self.limit {
+            w.rules().check_limit(n)?;
             w.push(" LIMIT ").push(&n.to_string());
         }
         Ok(())
@@ -1011,7 +1026,8 @@ impl<S> Select<S> {
     }
 
     /// The names of the projected columns, in order, where they are known (a column,
-    /// an alias); `None` for an unnamed expression. Used to check CTAS partition order.
+    /// an alias); `None` for an unnamed expression. Used to check CTAS partition order and the names of
+    /// created relations.
     pub(crate) fn output_names(&self) -> Vec<Option<String>> {
         if self.items.is_empty() {
             return self.columns.iter().map(|c| Some(c.name.clone())).collect();
@@ -1026,6 +1042,43 @@ impl<S> Select<S> {
                 Item::Name(n) | Item::Renamed(_, n) | Item::Nested(n) => Some(n.clone()),
             })
             .collect()
+    }
+
+    /// Why the output columns cannot name a created relation's columns (a CTAS table, a
+    /// view): each must have a name, and no name may come twice. Trino checks both for
+    /// CREATE TABLE AS and CREATE VIEW ("Column name not specified at position N",
+    /// "Column name 'x' specified more than once": `validateColumns` in trinodb/trino,
+    /// core/trino-main/src/main/java/io/trino/sql/analyzer/StatementAnalyzer.java), and
+    /// Spark refuses duplicate names in both (`COLUMN_ALREADY_EXISTS`). `what` names the
+    /// statement in the errors.
+    pub(crate) fn check_output_names(&self, what: &str) -> Vec<Error> {
+        let names = self.output_names();
+        let mut errors = Vec::new();
+        for (i, n) in names.iter().enumerate() {
+            match n {
+                None => errors.push(
+                    Error::new(
+                        ErrorKind::InvalidTable,
+                        format!(
+                            "{what}: output column {} has no name (Athena: \"Column name not specified at position {}\")",
+                            i + 1,
+                            i + 1
+                        ),
+                    )
+                    .with_hint("give the expression a name with .expr_as(expr, \"column\")"),
+                ),
+                Some(n) if names[..i].iter().any(|m| m.as_deref() == Some(n.as_str())) => errors
+                    .push(
+                        Error::new(
+                            ErrorKind::InvalidTable,
+                            format!("{what}: Column name '{n}' specified more than once"),
+                        )
+                        .with_hint("alias one of them to another name"),
+                    ),
+                Some(_) => {}
+            }
+        }
+        errors
     }
 
     /// The output column types where known (plain columns), for CTAS checks.

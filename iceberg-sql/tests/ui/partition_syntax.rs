@@ -11,4 +11,15 @@ pub struct Event {
     pub ts: chrono::NaiveDateTime,
 }
 
+// Iceberg reads a bucket count or truncate width as a 32-bit integer.
+#[derive(IcebergTable)]
+#[iceberg(
+    database = "analytics",
+    location = "s3://lake/wide/",
+    partition(truncate(2147483648, user_id))
+)]
+pub struct Wide {
+    pub user_id: String,
+}
+
 fn main() {}

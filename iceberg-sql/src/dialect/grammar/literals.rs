@@ -163,12 +163,25 @@ pub(super) fn write_literal(
                         "a map key cannot be NULL",
                     ));
                 }
-                if !keys.insert(k.to_literal(kt, grammar)?) {
+                // Keys compare by value: 0.0 and -0.0 are one key to both engines
+                // (Trino's DoubleType/RealType equality and hash; Spark normalizes
+                // them), so they are compared as one here too. NaNs share a literal.
+                let key = match k {
+                    Value::Double(x) if *x == 0.0 => Value::Double(0.0).to_literal(kt, grammar),
+                    Value::Float(x) if *x == 0.0 => Value::Float(0.0).to_literal(kt, grammar),
+                    k => k.to_literal(kt, grammar),
+                }?;
+                if keys.contains(&key) {
                     return Err(Error::new(
                         ErrorKind::InvalidValue,
-                        "a map value has the same key twice",
+                        format!("a map value has the key {key} twice"),
+                    )
+                    .with_hint(
+                        "keep one entry per key: Athena and Spark refuse duplicate map keys \
+                         (0.0 and -0.0 are one key)",
                     ));
                 }
+                keys.insert(key);
             }
             if entries.is_empty() {
                 out.push_str(if spark {

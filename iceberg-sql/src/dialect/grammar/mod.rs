@@ -45,6 +45,11 @@ const DML_QUOTED_WORDS: [&str; reserved::union_len(&DML_QUOTED_LISTS)] =
     reserved::union(&DML_QUOTED_LISTS);
 const DML_QUOTED: WordSet = WordSet::new(&DML_QUOTED_WORDS);
 
+/// Words Spark does not reserve (`struct` is a non-reserved keyword of its grammar) but
+/// our validator's parser reads as the start of a type in a partition list
+/// (`PARTITIONED BY (struct)`): quoted in Spark text, where backticks are always valid.
+const SPARK_TYPE_WORDS: WordSet = WordSet::new(&["struct"]);
+
 /// [`TRINO_417_RESERVED`], indexed for the lookup of every name a DDL statement writes.
 const TRINO_417: WordSet = WordSet::new(TRINO_417_RESERVED);
 
@@ -106,7 +111,7 @@ impl Grammar {
             // (`current_time`, `trim`) is quoted there too, whatever Hive's own list says.
             Grammar::HiveDdl => ddl() || TRINO_417.contains(word),
             Grammar::TrinoDml => dml(),
-            Grammar::Spark => ddl() || dml(),
+            Grammar::Spark => ddl() || dml() || SPARK_TYPE_WORDS.contains(word),
         }
     }
 

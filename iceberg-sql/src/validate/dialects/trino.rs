@@ -36,6 +36,7 @@ use sqlparser::tokenizer::{Location, Span, Token};
 
 use super::{ParserDialect, TargetSyntax};
 use crate::dialect::Grammar;
+use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::allow::{object_span, wrong_kind, Ctx, Exempt};
@@ -168,6 +169,13 @@ impl ParserDialect for TrinoDialect {
 }
 
 impl SqlDialect for TrinoDialect {
+    /// A keyword Trino does not reserve is a name where a name can stand: `interval`,
+    /// `struct` (which sqlparser reserves for names by default) are names to Trino
+    /// (<https://trino.io/docs/current/language/reserved.html>).
+    fn is_reserved_for_identifier(&self, kw: Keyword) -> bool {
+        kw != Keyword::NoKeyword && is_reserved_in_dml(&format!("{kw:?}").to_ascii_lowercase())
+    }
+
     /// sqlparser's own expression parse, within the stack budget.
     fn parse_prefix(&self, _parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
         self.stack.check().err().map(Err)
