@@ -123,12 +123,12 @@ pub mod statements {
         }
     }
 
-    /// A DELETE whose WHERE has `n` conditions joined by OR (for scaling).
+    /// A DELETE whose WHERE has `n` conditions joined by OR (for scaling), combined by
+    /// `Cond::any_of` (a chain of `n` `.or(…)` calls nests `n` levels, refused past
+    /// `MAX_EXPR_DEPTH`).
     pub fn delete_with_conditions(n: usize) -> Result<Statement, Error> {
-        let mut cond = McpEvent::EVENT_ID.eq("evt-0");
-        for i in 1..n {
-            cond = cond.or(McpEvent::EVENT_ID.eq(format!("evt-{i}")));
-        }
+        let cond =
+            Cond::any_of((0..n).map(|i| McpEvent::EVENT_ID.eq(format!("evt-{i}")))).expect("n > 0");
         McpEvent::delete().filter(cond).build()
     }
 }

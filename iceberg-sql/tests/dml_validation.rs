@@ -261,7 +261,7 @@ fn expressions_deeper_than_the_limit_are_refused_not_overflowed() {
             );
             assert_eq!(
                 e.hint(),
-                Some("for many values of one column use .is_in([...]); otherwise split the work into several statements")
+                Some("combine many conditions with Cond::any_of(...) / Cond::all_of(...) (a balanced tree: 10,000 conditions nest 16 levels) instead of a chain of .or(...)/.and(...)/.filter(...) calls; for many values of one column use .is_in([...])")
             );
         }
         // One .filter(...) call per condition makes the same chain.
@@ -275,6 +275,33 @@ fn expressions_deeper_than_the_limit_are_refused_not_overflowed() {
         );
     }
     assert!(chain(10_000).to_sql(Dialect::Athena).is_err());
+    // The way out for many conditions: a balanced tree, 4,000 of them nest 14 levels.
+    let pairs = |i: i64| McpEvent::LATENCY_MS.eq(i).and(McpEvent::USER_ID.ne("u"));
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let any = Cond::any_of((0..4_000).map(pairs)).unwrap();
+        assert_eq!(any.expr().depth(), 15);
+        let delete = McpEvent::delete().filter(any).build_for(d).unwrap();
+        assert!(
+            delete
+                .sql()
+                .contains("WHERE latency_ms = 0 AND user_id <> 'u' OR "),
+            "{d:?}"
+        );
+        assert!(
+            delete
+                .sql()
+                .ends_with("latency_ms = 3999 AND user_id <> 'u'"),
+            "{d:?}"
+        );
+        assert_eq!(delete.sql().matches(" OR ").count(), 3_999);
+        let all = Cond::all_of((0..4_000).map(|i| McpEvent::LATENCY_MS.ne(i))).unwrap();
+        let select = McpEvent::select()
+            .column(McpEvent::EVENT_ID)
+            .filter(all)
+            .build_for(d)
+            .unwrap();
+        assert_eq!(select.sql().matches(" AND ").count(), 3_999);
+    }
     // A long IN list is one level: the way out.
     let many = McpEvent::delete()
         .filter(McpEvent::LATENCY_MS.is_in((0..10_000).collect::<Vec<i64>>()))

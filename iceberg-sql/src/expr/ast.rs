@@ -387,7 +387,7 @@ impl Expr {
             ),
         )
         .with_hint(
-            "for many values of one column use .is_in([...]); otherwise split the work into several statements",
+            "combine many conditions with Cond::any_of(...) / Cond::all_of(...) (a balanced tree: 10,000 conditions nest 16 levels) instead of a chain of .or(...)/.and(...)/.filter(...) calls; for many values of one column use .is_in([...])",
         ))
     }
 

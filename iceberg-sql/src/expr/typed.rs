@@ -392,6 +392,76 @@ macro_rules! widening_arith {
 
 widening_arith!(i32, i64, f32, f64, Decimal);
 
+impl<S> SqlExpr<S, bool> {
+    /// `c1 OR c2 OR …` over any number of conditions; `None` when there are none
+    /// (whether no condition means "no row" or "skip the statement" is the caller's
+    /// decision, never a silent `false`).
+    ///
+    /// The conditions are combined as a balanced tree: `n` of them nest about log2(n)
+    /// levels, where a chain of `.or(…)` calls nests one level per call and is refused
+    /// past [`MAX_EXPR_DEPTH`](crate::expr::MAX_EXPR_DEPTH). OR is associative, so the
+    /// grouping does not change the result.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const USER_ID: Col<Ev, String> = Col::new("user_id");
+    /// # const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
+    /// let slow_for = |u: &str| USER_ID.eq(u).and(LATENCY_MS.gt(1000));
+    /// let any = Cond::any_of(["a", "b", "c"].map(slow_for)).expect("three conditions");
+    /// assert_eq!(
+    ///     any.to_sql(Dialect::Athena)?,
+    ///     "user_id = 'a' AND latency_ms > 1000 OR user_id = 'b' AND latency_ms > 1000 \
+    ///      OR user_id = 'c' AND latency_ms > 1000"
+    /// );
+    /// // Ten thousand conditions nest 15 levels.
+    /// let many = Cond::any_of((0..10_000).map(|i| LATENCY_MS.eq(i))).expect("some");
+    /// assert_eq!(many.expr().depth(), 16);
+    /// assert!(Cond::<Ev>::any_of([]).is_none());
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn any_of(conditions: impl IntoIterator<Item = Cond<S>>) -> Option<Cond<S>> {
+        balanced(BinaryOp::Or, conditions)
+    }
+
+    /// `c1 AND c2 AND …` over any number of conditions; `None` when there are none
+    /// (never a silent `true`: a DELETE or UPDATE filtered by it would change every
+    /// row). Combined as a balanced tree, like [`any_of`](Self::any_of).
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const STATUS: Col<Ev, String> = Col::new("status");
+    /// let all = Cond::all_of(["error", "timeout"].map(|s| STATUS.ne(s))).expect("two");
+    /// assert_eq!(all.to_sql(Dialect::Athena)?, "status <> 'error' AND status <> 'timeout'");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn all_of(conditions: impl IntoIterator<Item = Cond<S>>) -> Option<Cond<S>> {
+        balanced(BinaryOp::And, conditions)
+    }
+}
+
+/// `op` over `conditions`, paired level by level (depth about log2(n), no recursion).
+fn balanced<S>(op: BinaryOp, conditions: impl IntoIterator<Item = Cond<S>>) -> Option<Cond<S>> {
+    let mut level: Vec<Expr> = conditions.into_iter().map(SqlExpr::into_expr).collect();
+    while level.len() > 1 {
+        let mut next = Vec::with_capacity(level.len().div_ceil(2));
+        let mut items = level.into_iter();
+        while let Some(left) = items.next() {
+            next.push(match items.next() {
+                Some(right) => Expr::Binary {
+                    op,
+                    left: Box::new(left),
+                    right: Box::new(right),
+                },
+                None => left,
+            });
+        }
+        level = next;
+    }
+    level.pop().map(SqlExpr::from_expr)
+}
+
 impl<S, V: Numeric> Neg for SqlExpr<S, V> {
     type Output = SqlExpr<S, V>;
     fn neg(self) -> SqlExpr<S, V> {
