@@ -382,6 +382,15 @@ fn a_row_too_large_for_any_statement_is_named() {
         .unwrap_err();
     assert!(e.message().starts_with("row 7 alone"), "{e}");
     assert!(e.message().contains("1000 bytes"));
+    let hint = "shorten the row's values, or load large values from S3 with INSERT ... SELECT";
+    assert_eq!(e.hint(), Some(hint));
+    // `build()` of that row alone gives the same way out: `batches()` cannot split one row.
+    let e = McpEvent::insert(&rows[7..8])
+        .max_bytes(1_000)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::QueryTooLong);
+    assert_eq!(e.hint(), Some(hint));
 }
 
 #[test]

@@ -256,7 +256,12 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
                     self.max_bytes
                 ),
             )
-            .with_hint("use `.batches()` to split the rows into several statements"));
+            .with_hint(if self.rows.len() == 1 {
+                // `batches()` cannot split one row.
+                ONE_ROW_TOO_LONG
+            } else {
+                "use `.batches()` to split the rows into several statements"
+            }));
         }
         w.finish_insert_values(header.len())
     }
@@ -588,7 +593,7 @@ impl<T: IcebergTable> BatchIter<'_, T> {
                         self.max_bytes
                     ),
                 )
-                .with_hint("shorten the row's values, or load large values from S3 with INSERT ... SELECT")));
+                .with_hint(ONE_ROW_TOO_LONG)));
             }
             // Rows of one partition are adjacent in packing order.
             let new_part = self.limit.is_some() && (held.is_empty() || starts_partition);
@@ -641,3 +646,7 @@ impl<T: IcebergTable> Iterator for BatchIter<'_, T> {
         Some(out)
     }
 }
+
+/// The way out for a row too long for any statement on its own.
+const ONE_ROW_TOO_LONG: &str =
+    "shorten the row's values, or load large values from S3 with INSERT ... SELECT";
