@@ -312,6 +312,10 @@ const PREC_ATOM: u8 = 8;
 /// stay well within the 2 MiB of a spawned thread, where about 450 overflowed it.
 pub const MAX_EXPR_DEPTH: usize = 256;
 
+/// How many levels [`Expr::walk`] and [`Expr::depth`] recurse before they go on
+/// iteratively: a few hundred bytes of stack per level in an unoptimised build.
+const RECURSION_LEVELS: usize = 64;
+
 /// Longest text Athena accepts in one `ExecutionParameters` entry.
 pub const MAX_PARAM_CHARS: usize = 1024;
 
@@ -355,15 +359,23 @@ impl Expr {
         }
     }
 
-    /// How many levels the expression nests (1 for a column or a literal), counted
-    /// without recursion, so that any depth can be measured.
+    /// How many levels the expression nests (1 for a column or a literal). Any depth
+    /// can be measured: below `RECURSION_LEVELS` (64) the count recurses (no allocation),
+    /// deeper it goes on with a stack of its own.
     pub fn depth(&self) -> usize {
-        if matches!(
-            self,
-            Expr::Column { .. } | Expr::Literal { .. } | Expr::Param { .. }
-        ) {
-            return 1;
+        self.depth_from(0)
+    }
+
+    fn depth_from(&self, level: usize) -> usize {
+        if level == RECURSION_LEVELS {
+            return self.depth_iteratively();
         }
+        let mut deepest = 0;
+        self.for_each_child(&mut |c| deepest = deepest.max(c.depth_from(level + 1)));
+        deepest + 1
+    }
+
+    fn depth_iteratively(&self) -> usize {
         let mut deepest = 0;
         let mut pending = vec![(self, 1)];
         while let Some((e, d)) = pending.pop() {
@@ -396,24 +408,28 @@ impl Expr {
     /// A computed list that comes out empty must not turn a DELETE or UPDATE of some
     /// rows into one of every row.
     pub(crate) fn is_always_true(&self) -> bool {
-        fn holds(e: &Expr) -> bool {
+        // `levels` bounds the recursion: an expression deeper than the limit is
+        // refused when it is typed, whatever this answers.
+        fn holds(e: &Expr, levels: usize) -> bool {
+            let Some(levels) = levels.checked_sub(1) else {
+                return false;
+            };
             match e {
                 Expr::InList { list, negated, .. } => list.is_empty() && *negated,
                 Expr::Binary {
                     op: BinaryOp::And,
                     left,
                     right,
-                } => holds(left) && holds(right),
+                } => holds(left, levels) && holds(right, levels),
                 Expr::Binary {
                     op: BinaryOp::Or,
                     left,
                     right,
-                } => holds(left) || holds(right),
+                } => holds(left, levels) || holds(right, levels),
                 _ => false,
             }
         }
-        // Within the depth limit the recursion is safe; deeper is refused later.
-        self.depth() <= MAX_EXPR_DEPTH && holds(self)
+        holds(self, MAX_EXPR_DEPTH)
     }
 
     /// Calls `f` on each direct child of this node, in rendering order.
@@ -472,9 +488,23 @@ impl Expr {
         }
     }
 
-    /// Calls `f` on this node and every node below it, parents first.
-    /// Without recursion: a long chain of operators is as safe to walk as a short one.
+    /// Calls `f` on this node and every node below it, parents first. A long chain of
+    /// operators is as safe to walk as a short one: below `RECURSION_LEVELS` (64) the walk
+    /// recurses (no allocation, the common case), deeper it goes on with a stack of
+    /// its own.
     pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+        self.walk_from(0, f);
+    }
+
+    fn walk_from<'a>(&'a self, level: usize, f: &mut dyn FnMut(&'a Expr)) {
+        if level == RECURSION_LEVELS {
+            return self.walk_iteratively(f);
+        }
+        f(self);
+        self.for_each_child(&mut |c| c.walk_from(level + 1, f));
+    }
+
+    fn walk_iteratively<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
         let mut pending = vec![self];
         let mut children = Vec::new();
         while let Some(e) = pending.pop() {
@@ -726,5 +756,56 @@ impl Expr {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Left-deep (`.and` chains), right-deep and balanced trees of `levels` levels.
+    fn shapes(levels: usize) -> Vec<Expr> {
+        let leaf = |i: usize| Expr::Binary {
+            op: BinaryOp::Eq,
+            left: Box::new(Expr::column("c")),
+            right: Box::new(Expr::literal(Value::Int(i as i32), IcebergType::Int)),
+        };
+        let and = |l: Expr, r: Expr| Expr::Binary {
+            op: BinaryOp::And,
+            left: Box::new(l),
+            right: Box::new(r),
+        };
+        let (mut left, mut right) = (leaf(0), leaf(0));
+        for i in 1..levels.saturating_sub(1) {
+            left = and(left, leaf(i));
+            right = and(leaf(i), right);
+        }
+        let mut level: Vec<Expr> = (0..1 << levels.min(12).saturating_sub(2))
+            .map(leaf)
+            .collect();
+        while level.len() > 1 {
+            let r = level.pop().expect("two");
+            let l = level.pop().expect("two");
+            level.insert(0, and(l, r));
+        }
+        vec![left, right, level.pop().expect("one")]
+    }
+
+    /// The recursive walk and depth, which hand over to the iterative ones at
+    /// `RECURSION_LEVELS`, visit the same nodes in the same order and count the same
+    /// depth as the iterative ones alone, on both sides of the hand-over.
+    #[test]
+    fn recursive_walk_and_depth_agree_with_the_iterative_ones() {
+        for levels in [1, 2, 3, 63, 64, 65, 66, 130, 300] {
+            for e in shapes(levels) {
+                let mut recursive = Vec::new();
+                e.walk(&mut |n| recursive.push(n as *const Expr));
+                let mut iterative = Vec::new();
+                e.walk_iteratively(&mut |n| iterative.push(n as *const Expr));
+                assert_eq!(recursive, iterative, "{levels} levels");
+                assert_eq!(e.depth(), e.depth_iteratively(), "{levels} levels");
+            }
+        }
+        assert_eq!(shapes(300)[0].depth(), 300);
     }
 }
