@@ -371,7 +371,7 @@ impl Expr {
             return self.depth_iteratively();
         }
         let mut deepest = 0;
-        self.for_each_child(&mut |c| deepest = deepest.max(c.depth_from(level + 1)));
+        self.for_each_child(|c| deepest = deepest.max(c.depth_from(level + 1)));
         deepest + 1
     }
 
@@ -380,7 +380,7 @@ impl Expr {
         let mut pending = vec![(self, 1)];
         while let Some((e, d)) = pending.pop() {
             deepest = deepest.max(d);
-            e.for_each_child(&mut |c| pending.push((c, d + 1)));
+            e.for_each_child(|c| pending.push((c, d + 1)));
         }
         deepest
     }
@@ -433,7 +433,9 @@ impl Expr {
     }
 
     /// Calls `f` on each direct child of this node, in rendering order.
-    fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+    /// Generic over `f` so that each caller's closure is inlined (the walks run on
+    /// every expression of every statement).
+    fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match self {
             Expr::Binary { left, right, .. } => {
                 f(left);
@@ -445,7 +447,7 @@ impl Expr {
             }
             Expr::InList { expr, list, .. } => {
                 f(expr);
-                list.iter().for_each(f);
+                list.iter().for_each(&mut f);
             }
             Expr::Between {
                 expr, low, high, ..
@@ -470,7 +472,7 @@ impl Expr {
                     f(o);
                 }
             }
-            Expr::Coalesce(args) => args.iter().for_each(f),
+            Expr::Coalesce(args) => args.iter().for_each(&mut f),
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
                     f(a);
@@ -501,7 +503,7 @@ impl Expr {
             return self.walk_iteratively(f);
         }
         f(self);
-        self.for_each_child(&mut |c| c.walk_from(level + 1, f));
+        self.for_each_child(|c| c.walk_from(level + 1, f));
     }
 
     fn walk_iteratively<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
@@ -509,7 +511,7 @@ impl Expr {
         let mut children = Vec::new();
         while let Some(e) = pending.pop() {
             f(e);
-            e.for_each_child(&mut |c| children.push(c));
+            e.for_each_child(|c| children.push(c));
             pending.extend(children.drain(..).rev());
         }
     }
