@@ -23,7 +23,9 @@ mod statement;
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::{Expr, Ident, ObjectName, ObjectNamePart, Statement, ValueWithSpan};
+use sqlparser::ast::{
+    Expr, Ident, ObjectName, ObjectNamePart, OptimizerHint, Statement, ValueWithSpan,
+};
 use sqlparser::tokenizer::Span;
 
 use super::ast_pass::AstPass;
@@ -115,6 +117,16 @@ impl Walk<'_> {
         } else {
             ControlFlow::Continue(())
         }
+    }
+
+    /// Optimizer hints (`/*+ … */`, MySQL and Oracle syntax): no target of ours has them.
+    fn optimizer_hints(&self, hints: &[OptimizerHint], at: impl At) -> Flow {
+        self.refuse_if(
+            !hints.is_empty(),
+            "an optimizer hint",
+            "remove the hint",
+            at,
+        )
     }
 
     fn ident(&mut self, ident: &Ident) -> Flow {

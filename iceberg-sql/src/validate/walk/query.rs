@@ -190,12 +190,7 @@ impl Walk<'_> {
             flavor,
         } = s;
         let at = select_token.0.span;
-        self.refuse_if(
-            !optimizer_hints.is_empty(),
-            "an optimizer hint",
-            "remove the hint",
-            at,
-        )?;
+        self.optimizer_hints(optimizer_hints, at)?;
         match distinct {
             None | Some(Distinct::All) | Some(Distinct::Distinct) => {}
             Some(Distinct::On(_)) => return self.refuse("`DISTINCT ON (…)`", "keep one row per key with `row_number() OVER (PARTITION BY … ORDER BY …) = 1` in a subquery", at),

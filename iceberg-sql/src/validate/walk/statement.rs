@@ -407,12 +407,7 @@ impl Walk<'_> {
             settings,
         } = u;
         let at = update_token.0.span;
-        self.refuse_if(
-            !optimizer_hints.is_empty(),
-            "an optimizer hint",
-            "remove the hint",
-            at,
-        )?;
+        self.optimizer_hints(optimizer_hints, at)?;
         self.table_with_joins(table)?;
         self.refuse_if(on_cluster.is_some(), "`ON CLUSTER`", BUILDER_WAY_OUT, at)?;
         self.assignments(assignments)?;
@@ -516,12 +511,7 @@ impl Walk<'_> {
             output,
         } = m;
         let at = merge_token.0.span;
-        self.refuse_if(
-            !optimizer_hints.is_empty(),
-            "an optimizer hint",
-            "remove the hint",
-            at,
-        )?;
+        self.optimizer_hints(optimizer_hints, at)?;
         self.table_factor(table)?;
         self.table_factor(source)?;
         self.expr(on)?;
