@@ -327,11 +327,12 @@ pub(crate) fn normalize<'e>(scope: &TypeScope<'_>, expr: Cow<'e, Expr>) -> Cow<'
 /// Whether a node of `e` is one [`normalize_in_place`] rewrites: a comparison, BETWEEN
 /// or IN of a `timestamptz` column with a `timestamp` literal.
 fn has_tz_rewrite(scope: &TypeScope<'_>, e: &Expr) -> bool {
+    // A `DateTime<Utc>` operand is a `timestamp` literal holding its instant.
     let is_ts = |x: &Expr| {
         matches!(
             x,
             Expr::Literal {
-                value: Value::Timestamp(_),
+                value: Value::Timestamp(_) | Value::TimestampTz(_),
                 ty: IcebergType::Timestamp,
             }
         )
@@ -387,16 +388,21 @@ fn is_comparison(op: BinaryOp) -> bool {
 fn normalize_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
     let is_tz_column = |x: &Expr| is_tz_column(scope, x);
     let to_tz = |x: &mut Expr| {
-        if let Expr::Literal {
-            value: Value::Timestamp(ts),
-            ty: IcebergType::Timestamp,
-        } = x
-        {
-            *x = Expr::Literal {
-                value: Value::TimestampTz(ts.and_utc()),
-                ty: IcebergType::TimestampTz,
-            };
-        }
+        let instant = match x {
+            Expr::Literal {
+                value: Value::Timestamp(ts),
+                ty: IcebergType::Timestamp,
+            } => ts.and_utc(),
+            Expr::Literal {
+                value: Value::TimestampTz(ts),
+                ty: IcebergType::Timestamp,
+            } => *ts,
+            _ => return,
+        };
+        *x = Expr::Literal {
+            value: Value::TimestampTz(instant),
+            ty: IcebergType::TimestampTz,
+        };
     };
     match e {
         Expr::Binary { op, left, right } => {
@@ -594,6 +600,17 @@ mod normalize_tests {
             ),
             ty: IcebergType::Timestamp,
         };
+        // What a `DateTime<Utc>` operand makes: its instant in a `timestamp` literal.
+        let utc = || Expr::Literal {
+            value: Value::TimestampTz(
+                NaiveDate::from_ymd_opt(2026, 9, 1)
+                    .unwrap()
+                    .and_hms_opt(1, 2, 3)
+                    .unwrap()
+                    .and_utc(),
+            ),
+            ty: IcebergType::Timestamp,
+        };
         let long = || Expr::Literal {
             value: Value::Long(7),
             ty: IcebergType::Long,
@@ -618,7 +635,10 @@ mod normalize_tests {
         let cases = [
             (bin(BinaryOp::Lt, col("at"), ts()), true),
             (bin(BinaryOp::GtEq, ts(), col("at")), true),
+            (bin(BinaryOp::Lt, col("at"), utc()), true),
+            (between(col("at"), utc(), ts()), true),
             (bin(BinaryOp::Lt, col("ts"), ts()), false),
+            (bin(BinaryOp::Lt, col("ts"), utc()), false),
             (bin(BinaryOp::Eq, col("n"), long()), false),
             (bin(BinaryOp::Minus, col("at"), ts()), false),
             (between(col("at"), ts(), ts()), true),
