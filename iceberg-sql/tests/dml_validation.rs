@@ -310,6 +310,104 @@ fn expressions_deeper_than_the_limit_are_refused_not_overflowed() {
     assert!(many.sql().ends_with(", 9998, 9999)"));
 }
 
+/// Typing and writing count the levels as they recurse (no pass of their own), on every
+/// path a value takes: an UPDATE's SET value, a MERGE condition, and a filter on a
+/// `timestamptz` column, whose comparisons are rewritten (copied) before typing.
+#[test]
+fn deep_values_are_refused_on_every_path() {
+    use chrono::{DateTime, Utc};
+    use iceberg_sql::expr::MAX_EXPR_DEPTH;
+
+    // A `timestamptz` column (added by schema evolution: Athena cannot declare one).
+    struct Seen;
+    impl Seen {
+        const ID: Col<Seen, i64> = Col::new("id");
+        const SEEN: Col<Seen, DateTime<Utc>> = Col::new("seen");
+    }
+    impl IcebergTable for Seen {
+        fn table_def() -> &'static TableDef {
+            static D: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+            D.get_or_init(|| {
+                TableDef::builder("lake", "seen")
+                    .column(Column::new("id", IcebergType::Long).required())
+                    .column(Column::new("seen", IcebergType::TimestampTz))
+                    .location("s3://lake/seen/")
+                    .build()
+                    .unwrap()
+            })
+        }
+        fn to_values(&self) -> Vec<Value> {
+            vec![]
+        }
+    }
+
+    let too_deep = |e: iceberg_sql::Error, levels: usize| {
+        assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
+        assert!(
+            e.message()
+                .starts_with(&format!("an expression nests {levels} levels deep")),
+            "{e}"
+        );
+        assert!(e.hint().unwrap().contains("Cond::any_of"), "{e}");
+    };
+    // `CAST(CAST(latency_ms AS bigint) AS bigint)…`: n casts nest n + 1 levels.
+    let nested = |n: usize| {
+        let mut v = McpEvent::LATENCY_MS.sql_expr();
+        for _ in 0..n {
+            v = v.cast::<i64>();
+        }
+        v
+    };
+    // A chain of n comparisons of the timestamptz column with a timestamp literal.
+    let noon = ts(2026, 1, 1, 12).and_utc();
+    let seen_chain = |n: usize| {
+        let mut c = Seen::ID.eq(0);
+        for _ in 1..n {
+            c = c.and(Seen::SEEN.lt(noon));
+        }
+        c
+    };
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let update = |n: usize| {
+            McpEvent::update()
+                .set(McpEvent::LATENCY_MS, nested(n))
+                .all_rows()
+                .build_for(d)
+        };
+        // (Text nesting past 128 brackets is refused by the validator's parser.)
+        if let Err(e) = update(100) {
+            panic!("{d:?}: {e}")
+        }
+        for n in [MAX_EXPR_DEPTH, 10_000] {
+            too_deep(update(n).unwrap_err(), n + 1);
+        }
+
+        let merge = |n: usize| {
+            let mut c = source(McpEvent::STATUS).eq("x");
+            for _ in 1..n {
+                c = c.and(source(McpEvent::STATUS).ne("y"));
+            }
+            McpEvent::merge_from(staging())
+                .on_key(McpEvent::EVENT_ID)
+                .when_matched_and(c)
+                .delete()
+                .build_for(d)
+        };
+        assert!(merge(MAX_EXPR_DEPTH - 1).is_ok(), "{d:?}");
+        too_deep(merge(10_000).unwrap_err(), 10_001);
+
+        let delete = |n: usize| Seen::delete().filter(seen_chain(n)).build_for(d);
+        let ok = delete(MAX_EXPR_DEPTH - 1).unwrap();
+        // The rewrite ran: the literal is the same instant, with its zone.
+        let zoned = match d {
+            Dialect::Spark => "seen < TIMESTAMP '2026-01-01 12:00:00.000000Z'",
+            _ => "seen < TIMESTAMP '2026-01-01 12:00:00.000000 UTC'",
+        };
+        assert_eq!(ok.sql().matches(zoned).count(), 254, "{d:?}: {}", ok.sql());
+        too_deep(delete(10_000).unwrap_err(), 10_001);
+    }
+}
+
 #[test]
 fn insert_rows_are_checked_and_named() {
     let none: [McpEvent; 0] = [];

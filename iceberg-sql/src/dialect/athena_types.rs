@@ -58,7 +58,14 @@ fn rust_type(ty: &IcebergType) -> Option<&'static str> {
 
 /// The type of `e` as Trino gives it, or the error Trino's analyzer would raise.
 pub(super) fn type_of(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
-    let ty = type_inner(scope, e)?;
+    e.depth_reported(type_at(scope, e, 1))
+}
+
+/// The type of the node at `level` (1 for the root): the recursion counts its levels
+/// and stops past the depth limit (see [`Expr::enter_level`]).
+fn type_at(scope: &TypeScope<'_>, e: &Expr, level: usize) -> Result<EngineType> {
+    Expr::enter_level(level)?;
+    let ty = type_inner(scope, e, level + 1)?;
     audit::typed(e, &ty);
     Ok(ty)
 }
@@ -143,7 +150,8 @@ fn aggregate_fn(func: Aggregate) -> AggregateFn {
     }
 }
 
-fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
+/// The type of `e`, whose children are at level `next`.
+fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType> {
     use EngineType as E;
     Ok(match e {
         Expr::Column { scope: s, name } => scope.column_type(*s, name).ok_or_else(|| {
@@ -158,16 +166,16 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
         })?,
         Expr::Literal { value, ty } | Expr::Param { value, ty } => literal_type(value, ty)?,
         Expr::Binary { op, left, right } => {
-            let l = type_of(scope, left)?;
-            let r = type_of(scope, right)?;
+            let l = type_at(scope, left, next)?;
+            let r = type_at(scope, right, next)?;
             binary_type(*op, &l, &r, left, right)?
         }
         Expr::Not(x) => {
-            expect_boolean(&type_of(scope, x)?, "the operand of NOT")?;
+            expect_boolean(&type_at(scope, x, next)?, "the operand of NOT")?;
             E::Boolean
         }
         Expr::Negate(x) => {
-            let t = type_of(scope, x)?;
+            let t = type_at(scope, x, next)?;
             if t.is_numeric()
                 || matches!(
                     t,
@@ -180,13 +188,13 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
             }
         }
         Expr::IsNull { expr, .. } => {
-            type_of(scope, expr)?;
+            type_at(scope, expr, next)?;
             E::Boolean
         }
         Expr::InList { expr, list, .. } => {
-            let mut types = vec![type_of(scope, expr)?];
+            let mut types = vec![type_at(scope, expr, next)?];
             for item in list {
-                types.push(type_of(scope, item)?);
+                types.push(type_at(scope, item, next)?);
             }
             let common = single_type(&types)
                 .map_err(|e| no_common_type("IN value and list items", &types, e))?;
@@ -201,9 +209,9 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
             expr, low, high, ..
         } => {
             let types = [
-                type_of(scope, expr)?,
-                type_of(scope, low)?,
-                type_of(scope, high)?,
+                type_at(scope, expr, next)?,
+                type_at(scope, low, next)?,
+                type_at(scope, high, next)?,
             ];
             let ordered = single_type(&types).ok().filter(is_orderable).is_some();
             if !ordered {
@@ -217,7 +225,7 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
         }
         Expr::Like { expr, pattern, .. } => {
             for (x, side) in [(expr, "Left side"), (pattern, "Pattern")] {
-                let t = type_of(scope, x)?;
+                let t = type_at(scope, x, next)?;
                 if !matches!(t, E::Varchar(_) | E::Char(_) | E::Unknown) {
                     return Err(mismatch(format!(
                         "{side} of LIKE expression must evaluate to a varchar (actual: {t})"
@@ -227,7 +235,7 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
             E::Boolean
         }
         Expr::Cast { expr, ty } => {
-            let from = type_of(scope, expr)?;
+            let from = type_at(scope, expr, next)?;
             let to = EngineType::of_column(ty, TableFormat::Iceberg)?;
             if !can_cast(&from, &to) {
                 return Err(mismatch(format!("Cannot cast {from} to {to}")).with_hint(
@@ -243,23 +251,23 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
         } => {
             let mut results = Vec::with_capacity(branches.len() + 1);
             for (c, v) in branches {
-                expect_boolean(&type_of(scope, c)?, "a CASE WHEN condition")?;
-                results.push(type_of(scope, v)?);
+                expect_boolean(&type_at(scope, c, next)?, "a CASE WHEN condition")?;
+                results.push(type_at(scope, v, next)?);
             }
             if let Some(o) = otherwise {
-                results.push(type_of(scope, o)?);
+                results.push(type_at(scope, o, next)?);
             }
             single_type(&results).map_err(|e| no_common_type("All CASE results", &results, e))?
         }
         Expr::Coalesce(args) => {
             let types = args
                 .iter()
-                .map(|a| type_of(scope, a))
+                .map(|a| type_at(scope, a, next))
                 .collect::<Result<Vec<_>>>()?;
             single_type(&types).map_err(|e| no_common_type("All COALESCE operands", &types, e))?
         }
         Expr::DateTrunc { unit, expr } => {
-            let t = type_of(scope, expr)?;
+            let t = type_at(scope, expr, next)?;
             date_trunc_type(trunc_unit(*unit), &t).map_err(|e| {
                 let mut err = mismatch(e.message());
                 if let Some(h) = e.hint() {
@@ -285,10 +293,13 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr) -> Result<EngineType> {
         Expr::Interval { amount, unit } => interval_literal_type(*amount, *unit)?,
         Expr::Aggregate { func, arg, filter } => {
             if let Some(f) = filter {
-                expect_boolean(&type_of(scope, f)?, "an aggregate's FILTER (WHERE ...)")?;
+                expect_boolean(
+                    &type_at(scope, f, next)?,
+                    "an aggregate's FILTER (WHERE ...)",
+                )?;
             }
             let arg = match arg {
-                Some(a) => Some(type_of(scope, a)?),
+                Some(a) => Some(type_at(scope, a, next)?),
                 None => None,
             };
             aggregate_type(aggregate_fn(*func), arg.as_ref()).map_err(|e| {
@@ -598,7 +609,6 @@ fn type_in_place(scope: &TypeScope<'_>, written: &mut Written<'_>) -> Result<Eng
             t
         }
         Written::Expr(e) => {
-            e.check_depth()?;
             // (A unit expression stands in while `normalize` holds the value.)
             let held = std::mem::replace(e, Cow::Owned(Expr::CurrentDate));
             *e = super::typing::normalize(scope, held);

@@ -592,14 +592,11 @@ fn as_is<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
     as_written(scope, Written::expr(expr))
 }
 
-/// `value` as it is (normalized), untyped; an expression no deeper than any target
-/// writes (see [`Expr::check_depth`]).
+/// `value` as it is (normalized), untyped. (An expression deeper than any target
+/// writes is refused when it is written: see [`Expr::enter_level`].)
 fn as_written<'e>(scope: &TypeScope<'_>, value: Written<'e>) -> Result<Checked<'e>> {
     Ok(match value {
-        Written::Expr(e) => {
-            e.check_depth()?;
-            Checked::plain(Written::Expr(normalize(scope, e)), None)
-        }
+        Written::Expr(e) => Checked::plain(Written::Expr(normalize(scope, e)), None),
         column => Checked::plain(column, None),
     })
 }

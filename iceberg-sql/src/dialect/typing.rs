@@ -315,8 +315,11 @@ pub(crate) fn write_engine_type(w: &mut SqlWriter, ty: &EngineType) {
 ///
 /// An expression with nothing to rewrite (the usual case) is given back as it came,
 /// borrowed or owned; only a rewrite copies a borrowed tree.
+///
+/// An expression deeper than the depth limit is given back as it came too: the copy
+/// and the rewrite recurse, and typing or writing refuses it.
 pub(crate) fn normalize<'e>(scope: &TypeScope<'_>, expr: Cow<'e, Expr>) -> Cow<'e, Expr> {
-    if !scope.has_tz_column || !has_tz_rewrite(scope, &expr) {
+    if !scope.has_tz_column || !has_tz_rewrite(scope, &expr) || expr.check_depth().is_err() {
         return expr;
     }
     let mut e = expr.into_owned();

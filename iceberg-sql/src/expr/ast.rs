@@ -385,8 +385,8 @@ impl Expr {
         deepest
     }
 
-    /// Refuses an expression that nests deeper than [`MAX_EXPR_DEPTH`] levels, before
-    /// anything recurses over it.
+    /// Refuses an expression that nests deeper than [`MAX_EXPR_DEPTH`] levels (one
+    /// pass over it: for a recursion that does not count its own levels).
     pub(crate) fn check_depth(&self) -> Result<()> {
         let depth = self.depth();
         if depth <= MAX_EXPR_DEPTH {
@@ -401,6 +401,29 @@ impl Expr {
         .with_hint(
             "combine many conditions with Cond::any_of(...) / Cond::all_of(...) (a balanced tree: 10,000 conditions nest 16 levels) instead of a chain of .or(...)/.and(...)/.filter(...) calls; for many values of one column use .is_in([...])",
         ))
+    }
+
+    /// Refuses the node at `level` (1 for the root) of a recursion over an expression
+    /// when it is past [`MAX_EXPR_DEPTH`]. Typing and writing count their levels as they
+    /// recurse, so that an expression within the limit costs no pass of its own; the
+    /// recursion's entry reports the whole depth through [`Expr::depth_reported`].
+    #[inline]
+    pub(crate) fn enter_level(level: usize) -> Result<()> {
+        if level <= MAX_EXPR_DEPTH {
+            Ok(())
+        } else {
+            Err(Error::from_static(
+                ErrorKind::Unsupported,
+                "an expression nests too deep",
+            ))
+        }
+    }
+
+    /// `result` of a recursion over this expression that counts its levels (see
+    /// [`Expr::enter_level`]): a failure of an expression deeper than the limit is
+    /// reported as its depth, with the way out.
+    pub(crate) fn depth_reported<T>(&self, result: Result<T>) -> Result<T> {
+        result.map_err(|e| self.check_depth().err().unwrap_or(e))
     }
 
     /// True when the condition holds for every row whatever the data: an empty
@@ -547,23 +570,26 @@ impl Expr {
     /// first (the DML builders do).
     /// An expression deeper than [`MAX_EXPR_DEPTH`] is refused.
     pub fn render(&self, w: &mut SqlWriter) -> Result<()> {
-        self.check_depth()?;
-        self.render_min(w, 0)
+        self.depth_reported(self.render_min(w, 0, 1))
     }
 
-    fn render_min(&self, w: &mut SqlWriter, min: u8) -> Result<()> {
+    /// Writes the node at `level` (1 for the root), in parentheses when it binds less
+    /// tightly than `min`.
+    fn render_min(&self, w: &mut SqlWriter, min: u8, level: usize) -> Result<()> {
+        Expr::enter_level(level)?;
         if self.precedence() < min {
             w.push_char('(');
-            self.render_inner(w)?;
+            self.render_inner(w, level)?;
             w.push_char(')');
             Ok(())
         } else {
-            self.render_inner(w)
+            self.render_inner(w, level)
         }
     }
 
-    fn render_inner(&self, w: &mut SqlWriter) -> Result<()> {
+    fn render_inner(&self, w: &mut SqlWriter, level: usize) -> Result<()> {
         crate::dialect::typing::audit::rendered(self);
+        let next = level + 1;
         match self {
             Expr::Column { scope, name } => {
                 if let Some(alias) = scope.alias() {
@@ -598,22 +624,22 @@ impl Expr {
                     _ if p == PREC_CMP => (PREC_ARITH, PREC_ARITH),
                     _ => (p, p + 1),
                 };
-                left.render_min(w, lmin)?;
+                left.render_min(w, lmin, next)?;
                 w.push(op.sql());
-                right.render_min(w, rmin)?;
+                right.render_min(w, rmin, next)?;
             }
             Expr::Not(e) => {
                 w.push("NOT ");
-                e.render_min(w, PREC_ATOM)?;
+                e.render_min(w, PREC_ATOM, next)?;
             }
             Expr::Negate(e) => {
                 // Always parenthesised: `-` before a negative literal would be `--`.
                 w.push("-(");
-                e.render_min(w, 0)?;
+                e.render_min(w, 0, next)?;
                 w.push_char(')');
             }
             Expr::IsNull { expr, negated } => {
-                expr.render_min(w, PREC_ARITH)?;
+                expr.render_min(w, PREC_ARITH, next)?;
                 w.push(if *negated { " IS NOT NULL" } else { " IS NULL" });
             }
             Expr::InList {
@@ -625,9 +651,9 @@ impl Expr {
                     w.push(if *negated { "true" } else { "false" });
                     return Ok(());
                 }
-                expr.render_min(w, PREC_ARITH)?;
+                expr.render_min(w, PREC_ARITH, next)?;
                 w.push(if *negated { " NOT IN (" } else { " IN (" });
-                w.try_comma_list(list, |w, e| e.render_min(w, 0))?;
+                w.try_comma_list(list, |w, e| e.render_min(w, 0, next))?;
                 w.push_char(')');
             }
             Expr::Between {
@@ -636,28 +662,28 @@ impl Expr {
                 high,
                 negated,
             } => {
-                expr.render_min(w, PREC_ARITH)?;
+                expr.render_min(w, PREC_ARITH, next)?;
                 w.push(if *negated {
                     " NOT BETWEEN "
                 } else {
                     " BETWEEN "
                 });
-                low.render_min(w, PREC_ARITH)?;
+                low.render_min(w, PREC_ARITH, next)?;
                 w.push(" AND ");
-                high.render_min(w, PREC_ARITH)?;
+                high.render_min(w, PREC_ARITH, next)?;
             }
             Expr::Like {
                 expr,
                 pattern,
                 negated,
             } => {
-                expr.render_min(w, PREC_ARITH)?;
+                expr.render_min(w, PREC_ARITH, next)?;
                 w.push(if *negated { " NOT LIKE " } else { " LIKE " });
-                pattern.render_min(w, PREC_ARITH)?;
+                pattern.render_min(w, PREC_ARITH, next)?;
             }
             Expr::Cast { expr, ty } => {
                 w.push("CAST(");
-                expr.render_min(w, 0)?;
+                expr.render_min(w, 0, next)?;
                 w.push(" AS ").ty(ty).push_char(')');
             }
             Expr::Case {
@@ -667,24 +693,24 @@ impl Expr {
                 w.push("CASE");
                 for (c, v) in branches {
                     w.push(" WHEN ");
-                    c.render_min(w, 0)?;
+                    c.render_min(w, 0, next)?;
                     w.push(" THEN ");
-                    v.render_min(w, 0)?;
+                    v.render_min(w, 0, next)?;
                 }
                 if let Some(o) = otherwise {
                     w.push(" ELSE ");
-                    o.render_min(w, 0)?;
+                    o.render_min(w, 0, next)?;
                 }
                 w.push(" END");
             }
             Expr::Coalesce(args) => {
                 w.push("coalesce(");
-                w.try_comma_list(args, |w, a| a.render_min(w, 0))?;
+                w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
                 w.push_char(')');
             }
             Expr::DateTrunc { unit, expr } => {
                 w.push("date_trunc(").string(unit.lower()).push(", ");
-                expr.render_min(w, 0)?;
+                expr.render_min(w, 0, next)?;
                 w.push_char(')');
             }
             Expr::CurrentTimestamp => {
@@ -723,7 +749,7 @@ impl Expr {
                     w.push("DISTINCT ");
                 }
                 match arg {
-                    Some(a) => a.render_min(w, 0)?,
+                    Some(a) => a.render_min(w, 0, next)?,
                     None => {
                         w.push_char('*');
                     }
@@ -752,7 +778,7 @@ impl Expr {
                 w.push_char(')');
                 if let Some(c) = filter {
                     w.push(" FILTER (WHERE ");
-                    c.render_min(w, 0)?;
+                    c.render_min(w, 0, next)?;
                     w.push_char(')');
                 }
             }
