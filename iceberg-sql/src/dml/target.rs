@@ -9,7 +9,7 @@ use crate::dialect::typing::{Checked, TypeScope};
 use crate::dialect::{Dialect, DialectRules};
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Expr;
-use crate::model::{TableDef, TableName};
+use crate::model::TableName;
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
@@ -103,12 +103,12 @@ impl<T: IcebergTable> Target<T> {
     /// The table name's check and, with `whole_table_guard`, the WHERE-or-`all_rows()`
     /// rule (UPDATE, DELETE): the problems found so far.
     pub(crate) fn check_table(&self, kind: StatementKind, whole_table_guard: bool) -> Vec<Error> {
-        // `T`'s own name passed the same check when its definition was built.
+        let def = T::table_def();
         let name = match &self.table {
             Some(other) => Some(other),
-            None => Some(T::table_def())
-                .filter(|def| !def.name_is_checked())
-                .map(TableDef::name),
+            // `T`'s own name passed the same check when its definition was built.
+            None if def.name_is_checked() => None,
+            None => Some(def.name()),
         };
         let mut errors = name
             .and_then(|n| n.check().err())
