@@ -322,6 +322,8 @@ impl DialectRules for Trino {
 
     /// `ALTER TABLE t EXECUTE expire_snapshots[(retention_threshold => '7d'[, retain_last
     /// => n])]`: the retention is the procedure's arguments, not table properties.
+    /// (`retain_last` is in Trino's procedure since November 2025:
+    /// <https://github.com/trinodb/trino/pull/27362>.)
     fn write_vacuum(
         &self,
         w: &mut SqlWriter,

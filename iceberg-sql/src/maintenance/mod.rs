@@ -432,7 +432,10 @@ impl<'a> Vacuum<'a> {
         self
     }
 
-    /// Spark only: `retain_last => n`. Athena's VACUUM takes no options.
+    /// Spark and Trino: `retain_last => n` (Spark's `expire_snapshots` CALL; Trino's
+    /// `ALTER TABLE … EXECUTE expire_snapshots`, an argument Trino added in November
+    /// 2025, <https://github.com/trinodb/trino/pull/27362>: an older Trino refuses it).
+    /// Athena's VACUUM takes no options.
     pub fn retain_last(mut self, n: u32) -> Self {
         self.retain_last = Some(n);
         self
