@@ -11,7 +11,7 @@
 //! * Trino's current reserved list (`docs/src/main/sphinx/language/reserved.md`, master):
 //!   adds `AUTO`, `JSON_TABLE` and `PRIMARY`, no longer reserves `EXECUTE`.
 //! * AWS's published list for SELECT statements
-//!   (https://docs.aws.amazon.com/athena/latest/ug/reserved-words.html): adds `FIRST`,
+//!   (<https://docs.aws.amazon.com/athena/latest/ug/reserved-words.html>): adds `FIRST`,
 //!   `LAST`, `OF` and `JSON_TABLE`, and lacks `CURRENT_ROLE`, which Trino reserves (an
 //!   unquoted `current_role` column fails to parse there).
 

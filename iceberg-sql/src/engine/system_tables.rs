@@ -5,7 +5,7 @@
 //! `SnapshotsTable`, `HistoryTable`, `ManifestsTable`, `PartitionTable`, `FilesTable`,
 //! `RefsTable`, `PropertiesTable` at release 417, and `system/*Table.java` in current
 //! master for what was added since (the trinodb/trino pull request is named per column).
-//! Athena documents six of them (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html):
+//! Athena documents six of them (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html>):
 //! `$files`, `$manifests`, `$history`, `$partitions`, `$snapshots`, `$refs`. Athena does
 //! not say which Trino release its engine tracks, so a column is safe to name only when
 //! it exists both in release 417 and in master ([`Availability::Stable`]).

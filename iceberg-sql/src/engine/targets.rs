@@ -6,10 +6,10 @@
 //! Iceberg. Use \"timestamp(6)\" instead."); Trino's Hive `HiveMetadata.validateTimestampTypes`
 //! ("Incorrect timestamp precision for timestamp(6); the configured precision is
 //! MILLISECONDS", reported for Athena CTAS and UNLOAD in
-//! https://github.com/aws/aws-sdk-pandas/issues/2252) and
+//! <https://github.com/aws/aws-sdk-pandas/issues/2252>) and
 //! `HiveTypeTranslator.toTypeInfo` ("Unsupported Hive type: ..."); `StatementAnalyzer`
 //! ("Column type is unknown: x"); and AWS's "Supported data types for Iceberg tables in
-//! Athena" (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html:
+//! Athena" (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html>:
 //! only `timestamp` without time zone can be created).
 //!
 //! Later Trino releases coerce some of these silently (`tinyint` to `integer`,
