@@ -381,6 +381,16 @@ fn deep_values_are_refused_on_every_path() {
         for n in [MAX_EXPR_DEPTH, 10_000] {
             too_deep(update(n).unwrap_err(), n + 1);
         }
+        // Within the depth limit but past what the validator's parser reads: refused
+        // with the same way out.
+        let e = update(200).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
+        assert!(
+            e.message()
+                .contains("nests deeper than the parser's limit of 128 levels"),
+            "{e}"
+        );
+        assert!(e.hint().unwrap().contains("Cond::all_of"), "{e}");
 
         let merge = |n: usize| {
             let mut c = source(McpEvent::STATUS).eq("x");

@@ -70,6 +70,12 @@ use dialects::{ParserDialect, TargetSyntax};
 /// `hostile_nesting` tests).
 const RECURSION_LIMIT: usize = 128;
 
+/// The way out of text that nests past [`RECURSION_LIMIT`]: conditions chained by
+/// AND/OR nest no brackets, a CAST or function call inside another nests one each.
+const NESTING_HINT: &str = "write fewer brackets inside each other: chain conditions with \
+     .and(...)/.or(...) or combine them with Cond::all_of(...)/Cond::any_of(...), and \
+     avoid wrapping a value in more than about 100 CASTs or function calls";
+
 /// Validates generated SQL text for `kind` in `dialect`, expecting `param_count`
 /// `?` placeholders.
 pub(crate) fn validate(
@@ -250,7 +256,8 @@ impl Parsed {
             Parsed::OverBudget => Error::new(
                 ErrorKind::Syntax,
                 format!("the statement nests deeper than the parser's limit of {RECURSION_LIMIT} levels"),
-            ),
+            )
+            .with_hint(NESTING_HINT),
         }
     }
 }
@@ -299,7 +306,13 @@ fn parse_one(
         .map_err(|e| match d.refusals().take_for(&e) {
             Some(r) => Error::new(ErrorKind::DisallowedSyntax, r.message)
                 .with_sql(sql, located(sql, to_location(r.location))),
-            None => syntax_error(sql, target.grammar_name(grammar), &parser_error_text(&e)),
+            None => {
+                let err = syntax_error(sql, target.grammar_name(grammar), &parser_error_text(&e));
+                match e {
+                    ParserError::RecursionLimitExceeded => err.with_hint(NESTING_HINT),
+                    _ => err,
+                }
+            }
         })?;
     let mut semicolons = 0usize;
     while parser.consume_token(&Token::SemiColon) {
