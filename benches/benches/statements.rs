@@ -4,11 +4,13 @@
 //!
 //! Run: `cargo bench -p iceberg-sql-benches --bench statements`.
 //! For instruction counts under callgrind (`scripts/bench-instructions.sh`):
-//! `statements --instr KIND VARIANT N` runs one variant N times and nothing else.
+//! `statements --instr KIND VARIANT N` runs one variant N times and nothing else
+//! (VARIANT: build, parse, render, sea, or harness: the render variant's measurement
+//! without a statement).
 
 use std::hint::black_box;
 
-use iceberg_sql::render::text_without_validation;
+use iceberg_sql::render::{measurement_overhead, text_without_validation};
 use iceberg_sql_benches::statements::{self, KINDS};
 use iceberg_sql_benches::timing::{interleaved, us};
 use iceberg_sql_benches::{sea, McpEvent};
@@ -46,6 +48,10 @@ fn run_variant(kind: &str, variant: &str, rows: &[McpEvent], sql: &str) {
         }
         "sea" => {
             black_box(sea::build(kind, rows));
+        }
+        // What "render" pays for its measurement alone (no statement rendered).
+        "harness" => {
+            black_box(measurement_overhead());
         }
         other => panic!("unknown variant {other}"),
     }

@@ -21,5 +21,5 @@ mod writer;
 
 pub(crate) use list::separated;
 #[doc(hidden)]
-pub use measure::text_without_validation;
+pub use measure::{measurement_overhead, text_without_validation};
 pub use writer::SqlWriter;
