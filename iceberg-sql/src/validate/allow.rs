@@ -10,7 +10,9 @@
 //!   `DROP … PURGE`) the target's part in [`super::dialects`] checks it;
 //! * a pass over the whole tree ([`AstPass`]) refuses constructs the grammar lacks (`TOP`,
 //!   `QUALIFY`, `::` casts, `LIMIT a, b`, `FOR SYSTEM_TIME`, MERGE `NOT MATCHED BY`, …),
-//!   enforces its identifier quoting, and counts `?` placeholders.
+//!   enforces its identifier quoting, and counts `?` placeholders; the forms and ranges
+//!   the engines check after parsing (integer range, `X'…'` digits, row counts, type
+//!   parameters) are asked of [`super::literals`].
 
 use std::ops::ControlFlow;
 
@@ -25,6 +27,7 @@ use sqlparser::tokenizer::Span;
 
 use super::ast_pass::AstPass;
 use super::dialects::TargetSyntax;
+use super::literals::{self, CallArgs};
 use super::{hooks, located, to_location, walk};
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
@@ -63,6 +66,7 @@ pub(super) fn check(
         param_count,
         has_qmark: sql.contains('?'),
         in_where: Vec::new(),
+        negated: None,
     };
     if let ControlFlow::Break(e) = walk::statement(stmt, sql, &mut v) {
         return Err(e);
@@ -970,6 +974,9 @@ struct Checker<'a> {
     has_qmark: bool,
     /// Start positions of the `?` placeholders found inside WHERE clauses.
     in_where: Vec<(u64, u64)>,
+    /// Where the number right under a `-` starts (the expression hook runs before the
+    /// value's): the grammars read `-9223372036854775808` as one literal.
+    negated: Option<sqlparser::tokenizer::Location>,
 }
 
 /// Collects the positions of `?` placeholders under a node.
@@ -1006,6 +1013,13 @@ impl AstPass for Checker<'_> {
         };
         if self.exempt.contains(ident) {
             return ControlFlow::Continue(());
+        }
+        // Trino: "Zero-length delimited identifier not allowed" (SqlParser.java).
+        if ident.value.is_empty() && matches!(q, '"' | '`') {
+            return self.fail(
+                format!("an empty quoted name {q}{q}: a name has at least one character"),
+                ident.span,
+            );
         }
         let g = self.ctx.grammar;
         if q == g.quote_char() {
@@ -1068,9 +1082,18 @@ impl AstPass for Checker<'_> {
                 format!("placeholder `{p}`: execution parameters are positional `?` placeholders"),
                 value.span,
             ),
-            Value::Number(..) | Value::Boolean(_) | Value::Null | Value::HexStringLiteral(_) => {
-                ControlFlow::Continue(())
+            Value::Number(n, long) => {
+                let negative = self.negated == Some(value.span.start);
+                match literals::number_problem(n, *long, negative, g) {
+                    Some(msg) => self.fail(msg, value.span),
+                    None => ControlFlow::Continue(()),
+                }
             }
+            Value::HexStringLiteral(hex) => match literals::binary_problem(hex, g) {
+                Some(msg) => self.fail(msg, value.span),
+                None => ControlFlow::Continue(()),
+            },
+            Value::Boolean(_) | Value::Null => ControlFlow::Continue(()),
             Value::SingleQuotedString(s) => {
                 if g == Grammar::HiveDdl {
                     if let Some(c) = s
@@ -1110,7 +1133,33 @@ impl AstPass for Checker<'_> {
 
     fn expr(&mut self, expr: &Expr) -> ControlFlow<Error> {
         let trino = self.trino();
+        if trino {
+            self.check_trino_expr(expr)?;
+        }
+        if let Expr::UnaryOp {
+            op: sqlparser::ast::UnaryOperator::Minus,
+            expr: inner,
+        } = expr
+        {
+            if let Expr::Value(v) = inner.as_ref() {
+                self.negated = Some(v.span.start);
+            }
+        }
         match expr {
+            Expr::TypedString(ts)
+                if !matches!(
+                        ts.value.value,
+                    Value::SingleQuotedString(_) | Value::UnicodeStringLiteral(_)
+                ) =>
+            {
+                return self.fail(
+                        format!(
+                        "typed literal `{expr}`: the value after {} is a '…' string",
+                        ts.data_type
+                    ),
+                        expr.span(),
+                )
+            }
             Expr::Cast {
                 kind: CastKind::DoubleColon,
                 ..
@@ -1197,8 +1246,26 @@ impl AstPass for Checker<'_> {
         ControlFlow::Continue(())
     }
 
+    fn data_type(&mut self, t: &DataType) -> ControlFlow<Error> {
+        match literals::type_problem(t, self.ctx.grammar) {
+            // Types carry no position: point at the first word of its spelling.
+            Some(msg) => {
+                let text = t.to_string();
+                let word = text
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .next()
+                    .unwrap_or_default();
+                self.fail_word(msg, word)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    }
+
     fn query(&mut self, q: &Query) -> ControlFlow<Error> {
         let engine = self.ctx.engine();
+        if self.ctx.grammar != Grammar::HiveDdl {
+            self.check_row_counts(q)?;
+        }
         match &q.limit_clause {
             Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
                 let fix = if self.trino() {
@@ -1340,6 +1407,160 @@ impl AstPass for Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// Operators, intervals and the special date-time functions as Trino's grammar has
+    /// them.
+    fn check_trino_expr(&self, expr: &Expr) -> ControlFlow<Error> {
+        use sqlparser::ast::{
+            BinaryOperator as B, FunctionArg, FunctionArgExpr, FunctionArguments,
+        };
+        use sqlparser::ast::{DateTimeField as D, UnaryOperator as U};
+        match expr {
+            Expr::BinaryOp { op, .. }
+                if !matches!(
+                    op,
+                    B::Plus
+                        | B::Minus
+                        | B::Multiply
+                        | B::Divide
+                        | B::Modulo
+                        | B::StringConcat
+                        | B::Gt
+                        | B::Lt
+                        | B::GtEq
+                        | B::LtEq
+                        | B::Eq
+                        | B::NotEq
+                        | B::And
+                        | B::Or
+                ) =>
+            {
+                self.fail(
+                    format!(
+                        "operator `{op}` is not Trino's: Trino has + - * / % ||, the comparisons \
+                         = <> != < <= > >=, AND and OR (bitwise operations are functions: \
+                         bitwise_and(x, y), …)"
+                    ),
+                    expr.span(),
+                )
+            }
+            Expr::UnaryOp { op, .. } if !matches!(op, U::Plus | U::Minus | U::Not) => self.fail(
+                format!("operator `{op}` is not Trino's: Trino's unary operators are + - and NOT"),
+                expr.span(),
+            ),
+            Expr::Interval(i) => {
+                let field = |f: &Option<D>| match f {
+                    Some(D::Year) => Some(0),
+                    Some(D::Month) => Some(1),
+                    Some(D::Day) => Some(2),
+                    Some(D::Hour) => Some(3),
+                    Some(D::Minute) => Some(4),
+                    Some(D::Second) => Some(5),
+                    _ => None,
+                };
+                let from = field(&i.leading_field);
+                let to = i.last_field.as_ref().map(|_| field(&i.last_field));
+                let fields_ok = match (from, to) {
+                    (Some(_), None) => true,
+                    // YEAR TO MONTH, and DAY/HOUR/MINUTE TO a smaller day-time field.
+                    (Some(0), Some(Some(1))) => true,
+                    (Some(f), Some(Some(t))) => (2..5).contains(&f) && t > f,
+                    _ => false,
+                };
+                let value = match i.value.as_ref() {
+                    Expr::Value(v) => Some(&v.value),
+                    Expr::UnaryOp {
+                        op: U::Plus | U::Minus,
+                        expr,
+                    } => match expr.as_ref() {
+                        Expr::Value(v) => Some(&v.value),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let value_ok = match value {
+                    Some(Value::SingleQuotedString(s)) => interval_value_ok(s, to.is_some()),
+                    _ => false,
+                };
+                if fields_ok
+                    && value_ok
+                    && i.leading_precision.is_none()
+                    && i.fractional_seconds_precision.is_none()
+                {
+                    return ControlFlow::Continue(());
+                }
+                self.fail(
+                    format!(
+                        "interval `{expr}`: Trino writes INTERVAL [+|-] 'n' <field> [TO <field>], \
+                         n a number in a string, the fields YEAR, MONTH, DAY, HOUR, MINUTE or \
+                         SECOND (ranges YEAR TO MONTH or DAY … TO SECOND)"
+                    ),
+                    expr.span(),
+                )
+            }
+            Expr::Function(f) if f.name.0.len() == 1 => {
+                let Some(name) = f.name.0[0].as_ident().filter(|i| i.quote_style.is_none()) else {
+                    return ControlFlow::Continue(());
+                };
+                let args = match &f.args {
+                    FunctionArguments::None => CallArgs::None,
+                    FunctionArguments::List(l) => match l.args.as_slice() {
+                        [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))]
+                            if l.duplicate_treatment.is_none() && l.clauses.is_empty() =>
+                        {
+                            match &v.value {
+                                Value::Number(n, false) => {
+                                    n.parse().map_or(CallArgs::Other, CallArgs::Precision)
+                                }
+                                _ => CallArgs::Other,
+                            }
+                        }
+                        _ => CallArgs::Other,
+                    },
+                    FunctionArguments::Subquery(_) => CallArgs::Other,
+                };
+                match literals::special_date_time_problem(&name.value, args) {
+                    Some(msg) => self.fail(msg, expr.span()),
+                    None => ControlFlow::Continue(()),
+                }
+            }
+            _ => ControlFlow::Continue(()),
+        }
+    }
+
+    /// `LIMIT n`, `OFFSET n` and `FETCH FIRST n ROWS`: row counts as the grammar writes
+    /// them (FETCH is Trino's only; the pre-pass checks the words around its count),
+    /// `WITH TIES` after an `ORDER BY`.
+    fn check_row_counts(&self, q: &Query) -> ControlFlow<Error> {
+        let g = self.ctx.grammar;
+        if let Some(LimitClause::LimitOffset { limit, offset, .. }) = &q.limit_clause {
+            let counts = limit
+                .iter()
+                .map(|l| ("LIMIT", l))
+                .chain(offset.iter().map(|o| ("OFFSET", &o.value)));
+            for (clause, e) in counts {
+                if let Some(msg) = literals::row_count_problem(clause, e, g) {
+                    return self.fail(msg, e.span());
+                }
+            }
+        }
+        if let Some(f) = &q.fetch {
+            if let Some(msg) = f
+                .quantity
+                .as_ref()
+                .and_then(|n| literals::row_count_problem("FETCH FIRST", n, g))
+            {
+                return self.fail_word(msg, "FETCH");
+            }
+            if f.with_ties && q.order_by.is_none() {
+                return self.fail_word(
+                    "FETCH FIRST … WITH TIES needs an ORDER BY (ties are rows equal in the ordering)",
+                    "TIES",
+                );
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     fn check_select(&self, s: &Select) -> ControlFlow<Error> {
         let engine = self.ctx.engine();
         if s.top.is_some() {
@@ -1424,4 +1645,24 @@ fn hive_type_in_trino(t: &DataType) -> Option<String> {
         ),
         _ => None,
     }
+}
+
+/// An interval's value as Trino reads it: a number for one field (a fraction for
+/// SECOND), digits with `-`, ` `, `:` and `.` between them for a range.
+fn interval_value_ok(s: &str, range: bool) -> bool {
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if !body.starts_with(|c: char| c.is_ascii_digit())
+        || !body.ends_with(|c: char| c.is_ascii_digit())
+    {
+        return false;
+    }
+    if range {
+        return body
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '-' | ' ' | ':' | '.'));
+    }
+    let (int, frac) = body.split_once('.').unwrap_or((body, "0"));
+    !frac.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.bytes().all(|b| b.is_ascii_digit())
 }

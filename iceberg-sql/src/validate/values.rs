@@ -377,9 +377,11 @@ impl Reader<'_> {
         }
     }
 
-    /// `-?digits` or `-?d.dE-?d` (doubles are written in scientific notation).
+    /// `-?digits` or `-?d.dE-?d` (doubles are written in scientific notation), within
+    /// the ranges of `super::literals`.
     fn number(&mut self) -> Read<()> {
-        self.eat(b"-");
+        let negative = self.eat(b"-");
+        let start = self.at;
         if !self.digits() {
             return self.refuse("digits");
         }
@@ -397,6 +399,11 @@ impl Reader<'_> {
             .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
         {
             return self.refuse("the end of a number");
+        }
+        let text = std::str::from_utf8(&self.sql[start..self.at]).unwrap_or_default();
+        if super::literals::number_problem(text, false, negative, self.grammar).is_some() {
+            return self
+                .refuse("a number within its type (bigint, a decimal of at most 38 digits)");
         }
         Ok(())
     }
@@ -527,12 +534,33 @@ impl Reader<'_> {
         }
     }
 
-    /// `(p,s)` after `decimal`.
+    /// `(p,s)` after `decimal`, within the ranges of `super::literals`.
     fn precision_scale(&mut self) -> Read<()> {
-        if self.eat(b"(") && self.digits() && self.eat(b",") && self.digits() && self.eat(b")") {
-            Ok(())
-        } else {
-            self.refuse("(precision,scale)")
+        let number = |r: &mut Self| {
+            let start = r.at;
+            r.digits()
+                .then(|| {
+                    std::str::from_utf8(&r.sql[start..r.at])
+                        .ok()?
+                        .parse::<u32>()
+                        .ok()
+                })
+                .flatten()
+        };
+        if !self.eat(b"(") {
+            return self.refuse("(precision,scale)");
+        }
+        let p = number(self);
+        let s = if self.eat(b",") { number(self) } else { None };
+        match (p, s) {
+            (Some(p), Some(s))
+                if self.eat(b")")
+                    && super::literals::precision_scale_problem("decimal", p.into(), s.into())
+                        .is_none() =>
+            {
+                Ok(())
+            }
+            _ => self.refuse("(precision,scale) with precision 1 to 38 and scale 0 to precision"),
         }
     }
 
