@@ -424,6 +424,23 @@ const BEYOND_THE_GRAMMAR: &[(&str, &str)] = &[
     // io/trino/sql/parser/SqlParser.java (PostProcessor.exitQuotedIdentifier):
     // "Zero-length delimited identifier not allowed".
     ("SELECT \"\" FROM db.t", "empty"),
+    // io/trino/sql/analyzer/ExpressionAnalyzer.java: a typed literal's value is parsed
+    // when the statement is analysed ("'…' is not a valid TIMESTAMP literal", "Invalid
+    // DECIMAL value", a failed cast of the string to the type).
+    ("SELECT DATE '2024-13-01'", "yyyy-mm-dd"),
+    ("SELECT DATE 'x'", "yyyy-mm-dd"),
+    ("SELECT TIMESTAMP 'x'", "TIMESTAMP literal"),
+    (
+        "SELECT TIMESTAMP '2024-01-01 00:00:00.1234567890123'",
+        "TIMESTAMP literal",
+    ),
+    ("SELECT DECIMAL 'abc'", "Invalid DECIMAL value"),
+    (
+        "SELECT DECIMAL '123456789012345678901234567890123456789'",
+        "precision",
+    ),
+    ("SELECT INTEGER 'x'", "INTEGER"),
+    ("SELECT BIGINT '9223372036854775808'", "BIGINT"),
     // io/trino/sql/parser/AstBuilder.java (decodeUnicodeLiteral): escapes are 4 or 6 hex
     // digits of a valid code point.
     ("SELECT U&'\\zz'", "escape"),

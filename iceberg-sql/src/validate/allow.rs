@@ -66,7 +66,6 @@ pub(super) fn check(
         param_count,
         has_qmark: sql.contains('?'),
         in_where: Vec::new(),
-        negated: None,
     };
     if let ControlFlow::Break(e) = walk::statement(stmt, sql, &mut v) {
         return Err(e);
@@ -974,9 +973,6 @@ struct Checker<'a> {
     has_qmark: bool,
     /// Start positions of the `?` placeholders found inside WHERE clauses.
     in_where: Vec<(u64, u64)>,
-    /// Where the number right under a `-` starts (the expression hook runs before the
-    /// value's): the grammars read `-9223372036854775808` as one literal.
-    negated: Option<sqlparser::tokenizer::Location>,
 }
 
 /// Collects the positions of `?` placeholders under a node.
@@ -1083,8 +1079,7 @@ impl AstPass for Checker<'_> {
                 value.span,
             ),
             Value::Number(n, long) => {
-                let negative = self.negated == Some(value.span.start);
-                match literals::number_problem(n, *long, negative, g) {
+                match literals::number_problem(n, *long, g) {
                     Some(msg) => self.fail(msg, value.span),
                     None => ControlFlow::Continue(()),
                 }
@@ -1136,29 +1131,20 @@ impl AstPass for Checker<'_> {
         if trino {
             self.check_trino_expr(expr)?;
         }
-        if let Expr::UnaryOp {
-            op: sqlparser::ast::UnaryOperator::Minus,
-            expr: inner,
-        } = expr
-        {
-            if let Expr::Value(v) = inner.as_ref() {
-                self.negated = Some(v.span.start);
-            }
-        }
         match expr {
-            Expr::TypedString(ts)
-                if !matches!(
-                        ts.value.value,
-                    Value::SingleQuotedString(_) | Value::UnicodeStringLiteral(_)
-                ) =>
-            {
-                return self.fail(
-                        format!(
+            Expr::TypedString(ts) => {
+                let problem = match &ts.value.value {
+                    Value::SingleQuotedString(v) | Value::UnicodeStringLiteral(v) => {
+                        literals::typed_literal_problem(&ts.data_type, v, self.ctx.grammar)
+                    }
+                    _ => Some(format!(
                         "typed literal `{expr}`: the value after {} is a '…' string",
                         ts.data_type
-                    ),
-                        expr.span(),
-                )
+                    )),
+                };
+                if let Some(msg) = problem {
+                    return self.fail(msg, expr.span());
+                }
             }
             Expr::Cast {
                 kind: CastKind::DoubleColon,

@@ -26,25 +26,14 @@
 use sqlparser::ast::{CharacterLength, DataType, ExactNumberInfo, Expr, Value};
 
 use crate::dialect::Grammar;
+use crate::engine::literals::{decimal_literal_type, timestamp_literal_type};
+use crate::engine::types::{
+    EngineType, MAX_CHAR_LENGTH, MAX_DECIMAL_PRECISION, MAX_TIME_PRECISION, MAX_VARCHAR_LENGTH,
+};
 
-/// The largest precision of a decimal, in Trino, Spark and Hive.
-const MAX_DECIMAL_PRECISION: u64 = 38;
-/// The largest precision of Trino's `timestamp(p)` and `time(p)`.
-const MAX_TIME_PRECISION: u64 = 12;
-/// Trino's longest bounded `varchar(n)` (`VarcharType.MAX_LENGTH`).
-const MAX_VARCHAR_LENGTH: u64 = (i32::MAX - 1) as u64;
-/// Trino's longest `char(n)` (`CharType.MAX_LENGTH`).
-const MAX_CHAR_LENGTH: u64 = 65_536;
-
-/// A number as sqlparser read it (`long`: a trailing `L`), in `grammar`; `negative`
-/// when a `-` stands right before it, which both grammars read as part of the literal
-/// (Trino's `number: MINUS? INTEGER_VALUE`), so `-9223372036854775808` is a bigint.
-pub(super) fn number_problem(
-    text: &str,
-    long: bool,
-    negative: bool,
-    grammar: Grammar,
-) -> Option<String> {
+/// A number as sqlparser read it (`long`: a trailing `L`), in `grammar`. A sign before
+/// it is an operator (`-5` negates the literal `5`), so its magnitude is checked.
+pub(super) fn number_problem(text: &str, long: bool, grammar: Grammar) -> Option<String> {
     let lower = text.to_ascii_lowercase();
     if ["0x", "0o", "0b"].iter().any(|p| lower.starts_with(p)) {
         return Some(format!(
@@ -52,7 +41,7 @@ pub(super) fn number_problem(
         ));
     }
     if grammar == Grammar::Spark {
-        return spark_number_problem(text, long, negative);
+        return spark_number_problem(text, long);
     }
     if long {
         return Some(format!(
@@ -65,24 +54,23 @@ pub(super) fn number_problem(
         return None;
     }
     if text.bytes().all(|b| b.is_ascii_digit()) {
-        return integer_problem(text, "bigint", i64::MAX as u128 + u128::from(negative));
+        return integer_problem(text, "bigint", i64::MAX as u128);
     }
     decimal_digits_problem(text, grammar)
 }
 
 /// A decimal literal (`1.5`; in Spark also an integer beyond bigint, and `1.5BD`) has at
-/// most 38 digits, counted from its first non-zero integer digit to its last fraction
-/// digit; a literal with an exponent is a double.
+/// most 38 digits (Trino's `Decimals.parse`, see `engine::literals`); a literal with an
+/// exponent is a double.
 fn decimal_digits_problem(text: &str, grammar: Grammar) -> Option<String> {
     if text.contains(['e', 'E']) {
         return None;
     }
-    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-    let digits = int.trim_start_matches('0').len() + frac.len();
-    (digits as u64 > MAX_DECIMAL_PRECISION).then(|| {
+    decimal_literal_type(text).err().map(|e| {
         format!(
-            "decimal literal `{text}` has {digits} digits: a {} decimal has at most \
-             {MAX_DECIMAL_PRECISION} digits; write it as a double (`{text}e0`) or round it",
+            "{}: a {} decimal has at most {MAX_DECIMAL_PRECISION} digits; write it as a double \
+             (`{text}e0`) or round it",
+            e.message(),
             if grammar == Grammar::Spark {
                 "Spark"
             } else {
@@ -92,7 +80,7 @@ fn decimal_digits_problem(text: &str, grammar: Grammar) -> Option<String> {
     })
 }
 
-/// `digits` as an integer literal of type `ty` whose largest magnitude is `max`.
+/// `digits` as an integer literal of type `ty` whose largest value is `max`.
 fn integer_problem(digits: &str, ty: &str, max: u128) -> Option<String> {
     let fits = digits
         .trim_start_matches('0')
@@ -107,7 +95,7 @@ fn integer_problem(digits: &str, ty: &str, max: u128) -> Option<String> {
 }
 
 /// Spark's typed numbers: `5L`, `5S`, `5Y` within their types; `1.5D`, `1.5F`, `1.5BD`.
-fn spark_number_problem(text: &str, long: bool, negative: bool) -> Option<String> {
+fn spark_number_problem(text: &str, long: bool) -> Option<String> {
     let upper = text.to_ascii_uppercase();
     let (body, int_type) = if long {
         (text, Some(("L (bigint)", i64::MAX as u128)))
@@ -132,7 +120,7 @@ fn spark_number_problem(text: &str, long: bool, negative: bool) -> Option<String
             "number `{text}`: Spark's {suffix} suffix follows an integer only"
         ));
     }
-    integer_problem(body, suffix, max + u128::from(negative))
+    integer_problem(body, suffix, max)
 }
 
 /// The digits of a binary literal `X'…'`, in `grammar`.
@@ -247,7 +235,7 @@ fn decimal_problem(t: &DataType, n: &ExactNumberInfo) -> Option<String> {
 
 /// `decimal(p, s)` (`t` names it in the message).
 pub(super) fn precision_scale_problem(t: impl std::fmt::Display, p: u64, s: i64) -> Option<String> {
-    if p == 0 || p > MAX_DECIMAL_PRECISION {
+    if p == 0 || p > u64::from(MAX_DECIMAL_PRECISION) {
         return Some(format!(
             "type `{t}`: a decimal's precision is 1 to {MAX_DECIMAL_PRECISION}"
         ));
@@ -285,14 +273,14 @@ fn trino_type_problem(t: &DataType) -> Option<String> {
         | DataType::Map(_, _, M::Parentheses)
         | DataType::Struct(_, S::Parentheses) => None,
         DataType::Varchar(Some(CharacterLength::IntegerLength { length, unit: None })) => {
-            within("a varchar's length", *length, 0, MAX_VARCHAR_LENGTH)
+            within("a varchar's length", *length, 0, MAX_VARCHAR_LENGTH.into())
         }
         DataType::Char(Some(CharacterLength::IntegerLength { length, unit: None })) => {
-            within("a char's length", *length, 0, MAX_CHAR_LENGTH)
+            within("a char's length", *length, 0, MAX_CHAR_LENGTH.into())
         }
         DataType::Timestamp(p, Z::None | Z::WithTimeZone | Z::WithoutTimeZone)
         | DataType::Time(p, Z::None | Z::WithTimeZone | Z::WithoutTimeZone) => {
-            p.and_then(|p| within("the precision", p, 0, MAX_TIME_PRECISION))
+            p.and_then(|p| within("the precision", p, 0, MAX_TIME_PRECISION.into()))
         }
         DataType::Interval {
             fields: Some(F::YearToMonth | F::DayToSecond),
@@ -346,10 +334,64 @@ pub(super) fn special_date_time_problem(name: &str, args: CallArgs) -> Option<St
     }
     match args {
         CallArgs::None => None,
-        CallArgs::Precision(p) if takes_precision && p <= MAX_TIME_PRECISION => None,
+        CallArgs::Precision(p) if takes_precision && p <= MAX_TIME_PRECISION.into() => None,
         _ if takes_precision => Some(format!(
             "{name}(…): Trino writes {name} or {name}(p) with a precision p from 0 to {MAX_TIME_PRECISION}"
         )),
         _ => Some(format!("{name}(…): Trino writes {name} without parentheses")),
+    }
+}
+
+/// The value of a typed literal `T '…'` in Trino's grammar, for the types whose
+/// literals Trino parses when it analyses the statement ("'…' is not a valid TIMESTAMP
+/// literal", "Invalid DECIMAL value", a failed cast of the string): TIMESTAMP and DATE
+/// (as `engine::literals` reads them), DECIMAL, the integer types and REAL / DOUBLE.
+pub(super) fn typed_literal_problem(t: &DataType, value: &str, grammar: Grammar) -> Option<String> {
+    if grammar != Grammar::TrinoDml {
+        return None;
+    }
+    let shown = value.escape_debug();
+    let integer = |ty: &str, min: i128, max: i128| {
+        let ok = value
+            .strip_prefix('+')
+            .unwrap_or(value)
+            .parse::<i128>()
+            .is_ok_and(|v| (min..=max).contains(&v));
+        (!ok).then(|| {
+            format!("{ty} '{shown}': the value is not a {ty} (an integer from {min} to {max})")
+        })
+    };
+    match t {
+        DataType::Timestamp(None, _) => timestamp_literal_type(value)
+            .err()
+            .map(|e| e.message().to_string()),
+        DataType::Date => {
+            let date_only = matches!(timestamp_literal_type(value), Ok(EngineType::Timestamp(0)))
+                && !value.contains([' ', ':']);
+            (!date_only)
+                .then(|| format!("DATE '{shown}': a date is written yyyy-mm-dd, a valid day"))
+        }
+        DataType::Decimal(ExactNumberInfo::None) => decimal_literal_type(value)
+            .err()
+            .map(|e| e.message().to_string()),
+        DataType::BigInt(None) => integer("BIGINT", i64::MIN.into(), i64::MAX.into()),
+        DataType::Integer(None) | DataType::Int(None) => {
+            integer("INTEGER", i32::MIN.into(), i32::MAX.into())
+        }
+        DataType::SmallInt(None) => integer("SMALLINT", i16::MIN.into(), i16::MAX.into()),
+        DataType::TinyInt(None) => integer("TINYINT", i8::MIN.into(), i8::MAX.into()),
+        DataType::Real | DataType::Double(ExactNumberInfo::None) | DataType::DoublePrecision => {
+            let numeric = !value.is_empty()
+                && value
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+                && value.parse::<f64>().is_ok();
+            (!numeric).then(|| {
+                format!(
+                    "{t} '{shown}': the value is not a number (write digits, `.` and an exponent)"
+                )
+            })
+        }
+        _ => None,
     }
 }
