@@ -1,6 +1,6 @@
 //! The validator against Trino's own parser, on literals, types and row limits.
 //!
-//! A generated corpus (numbers, strings, typed literals, intervals, casts to
+//! A generated corpus (numbers, strings, typed literals, intervals, operators, casts to
 //! parameterised types, LIMIT / OFFSET / FETCH forms, quoted names) and corrupted
 //! variants of it (truncated, a stray quote, a doubled sign, digits missing) goes
 //! through `validate_sql` for the targets that write Trino grammar (Trino, and Athena's
@@ -161,6 +161,21 @@ const LITERALS: &[&str] = &[
     "ARRAY[1, 2]",
     "ARRAY[]",
     "ROW(1, 'a')",
+    // operators around literals
+    "1 + 2 * 3 / 4 % 5",
+    "'a' || 'b'",
+    "1 <> 2",
+    "1 != 2",
+    "1 == 2",
+    "1 <=> 2",
+    "1 & 2",
+    "1 | 2",
+    "1 ^ 2",
+    "~1",
+    "NOT true",
+    "1 IS DISTINCT FROM 2",
+    "1 BETWEEN 0 AND 2",
+    "'a' LIKE 'b' ESCAPE '\\'",
 ];
 
 /// Types inside `CAST(c AS …)`.

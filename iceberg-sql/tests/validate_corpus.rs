@@ -1748,3 +1748,85 @@ fn ddl_decimal_precision_is_at_most_38() {
         );
     }
 }
+
+/// Spark's operators (SqlBaseParser.g4), and other engines' refused.
+#[test]
+fn spark_operators_are_sparks() {
+    accept(
+        S,
+        K::Select,
+        0,
+        "SELECT 1 & 2, 1 | 2, 1 ^ 2, ~1, 1 == 2, 1 <=> 2, NOT true, 'a' || 'b', -1 % 2",
+    );
+    // A comparison is a value in Spark's grammar; a predicate is not.
+    accept(
+        S,
+        K::Select,
+        0,
+        "SELECT a = b = c, (a IS NULL) IS NULL, a = b IS NULL FROM t",
+    );
+    for (sql, op) in [
+        ("SELECT x FROM t WHERE y @> '{1}'", "`@>`"),
+        ("SELECT x->>'a' FROM t", "`->>`"),
+        (
+            "SELECT a IS NULL IS NULL FROM t",
+            "IS [NOT] NULL stands where Spark's grammar",
+        ),
+        ("SELECT a = NOT b FROM t", "NOT stands where"),
+    ] {
+        reject(S, K::Select, 0, sql, ErrorKind::DisallowedSyntax, op);
+    }
+}
+
+/// Trino's comparisons and predicates take values: `a = b <> c` and `c = NOT x` are not
+/// Trino grammar (sqlparser chains them); in parentheses they are.
+#[test]
+fn trino_predicates_take_values_not_predicates() {
+    for d in [A, Dialect::Trino] {
+        accept(
+            d,
+            K::Select,
+            0,
+            "SELECT c FROM t WHERE (c = 1) <> (d = 2) AND NOT c = 3",
+        );
+        accept(
+            d,
+            K::Select,
+            0,
+            "SELECT c FROM t WHERE c = (NOT d) OR -(1) BETWEEN 0 AND 2",
+        );
+        for (sql, operand) in [
+            ("SELECT c FROM t WHERE c = 1 <> 2", "a comparison stands"),
+            ("SELECT c FROM t WHERE c = NOT d", "NOT stands"),
+            (
+                "SELECT c FROM t WHERE c = 1 BETWEEN 0 AND 2",
+                "a comparison stands",
+            ),
+            (
+                "SELECT c FROM t WHERE c = d IS DISTINCT FROM 2",
+                "a comparison stands",
+            ),
+            ("SELECT -NOT d FROM t", "NOT stands"),
+        ] {
+            reject(d, K::Select, 0, sql, ErrorKind::DisallowedSyntax, operand);
+        }
+        // A word Trino reserves is no alias unquoted.
+        reject(
+            d,
+            K::Select,
+            0,
+            "SELECT c true FROM t",
+            ErrorKind::Syntax,
+            "",
+        );
+        reject(
+            d,
+            K::Select,
+            0,
+            "SELECT c AS case FROM t",
+            ErrorKind::Syntax,
+            "",
+        );
+        accept(d, K::Select, 0, "SELECT c \"true\", c AS interval FROM t");
+    }
+}

@@ -1128,8 +1128,30 @@ impl AstPass for Checker<'_> {
 
     fn expr(&mut self, expr: &Expr) -> ControlFlow<Error> {
         let trino = self.trino();
+        if self.ctx.grammar != Grammar::HiveDdl {
+            if let Some(operand) = predicate_as_value(expr, self.ctx.grammar) {
+                // Neither the operand's text nor its span: both recurse through it, and
+                // sqlparser builds `a IS NULL IS NULL …` as deep as it is long.
+                return self.fail(
+                    format!(
+                        "{} stands where {} takes a value: the operands of a \
+                         comparison, BETWEEN, IN, LIKE, IS [NOT] NULL, IS DISTINCT FROM and of the \
+                         arithmetic operators are values; put the predicate in parentheses",
+                        predicate_name(operand),
+                        if self.trino() {
+                            "Trino's grammar"
+                        } else {
+                            "Spark's grammar"
+                        }
+                    ),
+                    leftmost_span(operand),
+                );
+            }
+        }
         if trino {
             self.check_trino_expr(expr)?;
+        } else if self.ctx.grammar == Grammar::Spark {
+            self.check_spark_operator(expr)?;
         }
         match expr {
             Expr::TypedString(ts) => {
@@ -1393,6 +1415,56 @@ impl AstPass for Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// Operators as Spark's grammar has them (`SqlBaseParser.g4` of apache/spark 3.5:
+    /// `+ - * / % DIV & | ^ ||`, the comparisons `= == <=> <> != < <= > >=`, `AND`,
+    /// `OR`, unary `- + ~ NOT !`); sqlparser also reads PostgreSQL's and MySQL's.
+    fn check_spark_operator(&self, expr: &Expr) -> ControlFlow<Error> {
+        use sqlparser::ast::{BinaryOperator as B, UnaryOperator as U};
+        let ok = match expr {
+            Expr::BinaryOp { op, .. } => matches!(
+                op,
+                B::Plus
+                    | B::Minus
+                    | B::Multiply
+                    | B::Divide
+                    | B::Modulo
+                    | B::MyIntegerDivide
+                    | B::BitwiseAnd
+                    | B::BitwiseOr
+                    | B::BitwiseXor
+                    | B::StringConcat
+                    | B::Eq
+                    | B::Spaceship
+                    | B::NotEq
+                    | B::Gt
+                    | B::Lt
+                    | B::GtEq
+                    | B::LtEq
+                    | B::And
+                    | B::Or
+            ),
+            Expr::UnaryOp { op, .. } => {
+                matches!(op, U::Plus | U::Minus | U::Not | U::BitwiseNot | U::BangNot)
+            }
+            _ => true,
+        };
+        if ok {
+            return ControlFlow::Continue(());
+        }
+        let op = match expr {
+            Expr::BinaryOp { op, .. } => op.to_string(),
+            Expr::UnaryOp { op, .. } => op.to_string(),
+            _ => String::new(),
+        };
+        self.fail(
+            format!(
+                "operator `{op}` is not Spark's: Spark has + - * / % DIV & | ^ ||, the \
+                 comparisons = == <=> <> != < <= > >=, AND, OR and NOT"
+            ),
+            expr.span(),
+        )
+    }
+
     /// Operators, intervals and the special date-time functions as Trino's grammar has
     /// them.
     fn check_trino_expr(&self, expr: &Expr) -> ControlFlow<Error> {
@@ -1651,4 +1723,106 @@ fn interval_value_ok(s: &str, range: bool) -> bool {
     !frac.is_empty()
         && int.bytes().all(|b| b.is_ascii_digit())
         && frac.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The operand of `expr` that the grammar does not take there. Comparisons, `BETWEEN`,
+/// `IN`, `LIKE`, `IS [NOT] NULL`, `IS DISTINCT FROM` and arithmetic take value
+/// expressions; a predicate (`IS NULL`, `BETWEEN`, …), `NOT`, `AND` and `OR` are one
+/// only in parentheses, and in Trino a comparison too (Trino's `SqlBase.g4`:
+/// `predicate` and `valueExpression`; Spark's `SqlBaseParser.g4`, where a comparison is
+/// a `valueExpression`). sqlparser chains `a IS NULL IS NULL` and `a = b <> c`.
+fn predicate_as_value(expr: &Expr, grammar: Grammar) -> Option<&Expr> {
+    use sqlparser::ast::{BinaryOperator as B, UnaryOperator as U};
+    let comparisons_are_values = grammar == Grammar::Spark;
+    let is_predicate = |e: &Expr| match e {
+        Expr::BinaryOp { op, .. } => match op {
+            B::And | B::Or => true,
+            B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
+                !comparisons_are_values
+            }
+            _ => false,
+        },
+        Expr::UnaryOp { op: U::Not, .. } => true,
+        Expr::IsNull(_)
+        | Expr::IsNotNull(_)
+        | Expr::IsTrue(_)
+        | Expr::IsNotTrue(_)
+        | Expr::IsFalse(_)
+        | Expr::IsNotFalse(_)
+        | Expr::IsUnknown(_)
+        | Expr::IsNotUnknown(_)
+        | Expr::IsDistinctFrom(..)
+        | Expr::IsNotDistinctFrom(..)
+        | Expr::Between { .. }
+        | Expr::In { .. }
+        | Expr::Like { .. }
+        | Expr::ILike { .. }
+        | Expr::SimilarTo { .. }
+        | Expr::RLike { .. }
+        | Expr::AnyOp { .. }
+        | Expr::AllOp { .. } => true,
+        _ => false,
+    };
+    let operands: [Option<&Expr>; 3] = match expr {
+        Expr::BinaryOp { left, op, right } if !matches!(op, B::And | B::Or) => {
+            [Some(left), Some(right), None]
+        }
+        Expr::UnaryOp {
+            op: U::Plus | U::Minus,
+            expr,
+        } => [Some(expr), None, None],
+        Expr::IsNull(e) | Expr::IsNotNull(e) => [Some(e), None, None],
+        Expr::IsDistinctFrom(a, b) | Expr::IsNotDistinctFrom(a, b) => [Some(a), Some(b), None],
+        Expr::Between {
+            expr, low, high, ..
+        } => [Some(expr), Some(low), Some(high)],
+        Expr::In { expr, .. } => [Some(expr), None, None],
+        Expr::Like { expr, pattern, .. } => [Some(expr), Some(pattern), None],
+        _ => return None,
+    };
+    operands.into_iter().flatten().find(|e| is_predicate(e))
+}
+
+/// What a predicate is called in a refusal.
+fn predicate_name(e: &Expr) -> &'static str {
+    match e {
+        Expr::BinaryOp { .. } | Expr::AnyOp { .. } | Expr::AllOp { .. } => "a comparison",
+        Expr::UnaryOp { .. } => "NOT",
+        Expr::Between { .. } => "BETWEEN",
+        Expr::In { .. } => "IN",
+        Expr::Like { .. } | Expr::ILike { .. } | Expr::SimilarTo { .. } | Expr::RLike { .. } => {
+            "LIKE"
+        }
+        Expr::IsDistinctFrom(..) | Expr::IsNotDistinctFrom(..) => "IS DISTINCT FROM",
+        _ => "IS [NOT] NULL",
+    }
+}
+
+/// The span of the leftmost leaf of `e`, found by a loop down its first operands (a
+/// chain is as deep as it is long; `Spanned::span` would recurse through all of it).
+fn leftmost_span(mut e: &Expr) -> Span {
+    loop {
+        e = match e {
+            Expr::BinaryOp { left, .. } => left,
+            Expr::IsNull(x)
+            | Expr::IsNotNull(x)
+            | Expr::IsTrue(x)
+            | Expr::IsNotTrue(x)
+            | Expr::IsFalse(x)
+            | Expr::IsNotFalse(x)
+            | Expr::IsUnknown(x)
+            | Expr::IsNotUnknown(x)
+            | Expr::IsDistinctFrom(x, _)
+            | Expr::IsNotDistinctFrom(x, _) => x,
+            Expr::Between { expr, .. }
+            | Expr::In { expr, .. }
+            | Expr::Like { expr, .. }
+            | Expr::ILike { expr, .. }
+            | Expr::SimilarTo { expr, .. }
+            | Expr::RLike { expr, .. } => expr,
+            Expr::AnyOp { left, .. } | Expr::AllOp { left, .. } => left,
+            // `NOT x` and `-x` start before their operand.
+            other => return other.span(),
+        }
+    }
 }

@@ -18,10 +18,18 @@
 //! | `char(n)` | 0 ≤ n ≤ 65536 | `core/trino-spi/…/type/CharType.java` |
 //! | `timestamp(p)`, `time(p)` (with or without time zone), `current_timestamp(p)` | 0 ≤ p ≤ 12 | `core/trino-spi/…/type/TimestampType.java` (`MAX_PRECISION`) |
 //! | `T array[n]` | refused | `core/trino-parser/…/parser/AstBuilder.java` (`visitArrayType`) |
+//! | type names | Trino's (`StandardTypes`), in its grammar's spelling (`array(T)`, `row(a T)`) | `core/trino-spi/…/type/StandardTypes.java` |
+//! | `TIMESTAMP '…'`, `DATE '…'`, `DECIMAL '…'`, `BIGINT '…'`, `REAL '…'` | a value of the type | `core/trino-main/…/sql/analyzer/ExpressionAnalyzer.java` (read as in `engine::literals`) |
+//! | `INTERVAL '…' f [TO f]` | a number in a string; YEAR TO MONTH or day-time ranges | `SqlBase.g4` (`interval`), `core/trino-main/…/util/DateTimeUtils.java` |
+//! | `current_timestamp(p)` | p in 0 to 12, no `()` | `SqlBase.g4` (`specialDateTimeFunction`) |
 //!
 //! Spark's, from `SqlBaseLexer.g4` and `AstBuilder.scala` of apache/spark 3.5: `5L`,
-//! `5S`, `5Y` are integers within bigint, smallint and tinyint; `X'…'` holds
-//! hexadecimal digits only (an odd count is padded); `decimal(p, s)` as Trino's.
+//! `5S`, `5Y` are integers within bigint, smallint and tinyint (`L`, `S`, `Y` after
+//! digits only); a decimal literal (`1.5`, `1.5BD`, an integer beyond bigint) has at
+//! most 38 digits; `X'…'` holds hexadecimal digits only (an odd count is padded);
+//! `LIMIT` takes a non-negative int; type names are `visitPrimitiveDataType`'s (no
+//! `timestamp(p)`, `char(n)` and `varchar(n)` with their length); `decimal(p, s)` as
+//! Trino's.
 
 use sqlparser::ast::{CharacterLength, DataType, ExactNumberInfo, Expr, Value};
 

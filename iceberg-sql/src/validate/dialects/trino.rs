@@ -30,7 +30,7 @@ use sqlparser::ast::{
     SqlOption, Statement, StructBracketKind, TimezoneInfo, VacuumStatement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
-use sqlparser::keywords::Keyword;
+use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Span, Token};
 
@@ -179,6 +179,16 @@ impl SqlDialect for TrinoDialect {
     /// sqlparser's own expression parse, within the stack budget.
     fn parse_prefix(&self, _parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
         self.stack.check().err().map(Err)
+    }
+
+    /// An implicit or `AS` alias is a name: a word Trino reserves (`true`, `null`,
+    /// `case`) is not one unquoted (sqlparser's own list is shorter).
+    fn is_column_alias(&self, kw: &Keyword, _parser: &mut Parser) -> bool {
+        !keywords::RESERVED_FOR_COLUMN_ALIAS.contains(kw) && !self.is_reserved_for_identifier(*kw)
+    }
+
+    fn is_select_item_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
+        (explicit && !self.is_reserved_for_identifier(*kw)) || self.is_column_alias(kw, parser)
     }
 
     fn is_identifier_start(&self, ch: char) -> bool {
