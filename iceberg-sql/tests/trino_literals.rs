@@ -356,6 +356,23 @@ fn corpus() -> Vec<Case> {
             cases.push(select(format!("SELECT {a}")));
             cases.push(select(format!("SELECT c FROM db.t WHERE c = {a}")));
         }
+        // The same literals in the DML statements that carry values.
+        for (kind, sql) in [
+            (
+                StatementKind::Insert,
+                format!("INSERT INTO db.t (c) VALUES ({atom})"),
+            ),
+            (
+                StatementKind::Update,
+                format!("UPDATE db.t SET c = {atom} WHERE d = 1"),
+            ),
+            (
+                StatementKind::Delete,
+                format!("DELETE FROM db.t WHERE c = {atom}"),
+            ),
+        ] {
+            cases.push(Case { kind, sql });
+        }
     }
     for t in TYPES {
         for ty in std::iter::once(t.to_string()).chain(corruptions(t)) {
@@ -478,9 +495,21 @@ fn what_we_accept_trino_parses() {
             }
         }
     }
-    // Both directions happen: the corpus has texts we accept and texts we refuse.
+    // Both directions happen: the corpus has texts we accept and texts we refuse, of
+    // every kind it holds.
     assert!(accepted.len() > 300, "{} accepted", accepted.len());
     assert!(refused.len() > 300, "{} refused", refused.len());
+    for kind in [
+        StatementKind::Select,
+        StatementKind::Insert,
+        StatementKind::Update,
+        StatementKind::Delete,
+        StatementKind::CreateTable,
+    ] {
+        let of_kind = |sql: &String| cases.iter().any(|c| c.kind == kind && &c.sql == sql);
+        let n = accepted.iter().filter(|(_, sql)| of_kind(sql)).count();
+        assert!(n >= 10, "{n} accepted {kind:?} statements");
+    }
 
     let Some(python) = trino_grammar::python() else {
         return;
