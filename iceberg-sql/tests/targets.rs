@@ -7,6 +7,7 @@
 //! whether it renders or is refused.
 
 mod dml_support;
+mod trino_grammar;
 
 use chrono::{NaiveDate, TimeZone, Utc};
 use dml_support::{ts, McpEvent};
@@ -422,51 +423,12 @@ fn matrix() {
     insta::assert_snapshot!("target_matrix", out);
 }
 
-/// The interpreter with Trino's grammar installed (`scripts/trino_grammar.sh`), or `None`
-/// (the test prints SKIP) when it is not set up; with `CI` set that is a failure.
-fn trino_grammar_python() -> Option<String> {
-    if let Some(p) = std::env::var_os("TRINO_GRAMMAR_PYTHON") {
-        return Some(p.to_string_lossy().into_owned());
-    }
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false");
-    assert!(
-        !ci,
-        "CI is set but TRINO_GRAMMAR_PYTHON is not: run `source scripts/trino_grammar.sh && ensure_trino_grammar`"
-    );
-    eprintln!("SKIP: TRINO_GRAMMAR_PYTHON not set (scripts/trino_grammar.sh sets it up)");
-    None
-}
-
-/// Runs `scripts/trino_parse.py` over `statements`: its report and whether all parsed.
-fn trino_parse(python: &str, statements: &[String]) -> (String, bool) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/trino_parse.py");
-    let mut child = Command::new(python)
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run scripts/trino_parse.py");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(statements.join("\0").as_bytes())
-        .expect("write statements");
-    let out = child.wait_with_output().expect("trino_parse.py output");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.success(),
-    )
-}
-
 /// Trino's own grammar (an independent parser: the real engines in this repository are
 /// Spark, which cannot run Trino SQL) accepts every statement the Trino target writes,
 /// and every statement Athena writes in Trino grammar except UNLOAD (Athena's own).
 #[test]
 fn trino_grammar_parses_every_trino_statement() {
-    let Some(python) = trino_grammar_python() else {
+    let Some(python) = trino_grammar::python() else {
         return;
     };
     let mut statements = Vec::new();
@@ -480,16 +442,10 @@ fn trino_grammar_parses_every_trino_statement() {
         }
     }
     assert!(statements.len() > 40, "{} statements", statements.len());
-    let (report, ok) = trino_parse(&python, &statements);
-    let failures: Vec<String> = report
-        .lines()
-        .filter_map(|l| {
-            let (i, e) = l.split_once('\t')?;
-            Some(format!(
-                "{e}\n  in: {}",
-                statements[i.parse::<usize>().ok()?]
-            ))
-        })
+    let (report, ok) = trino_grammar::parse(&python, &statements);
+    let failures: Vec<String> = trino_grammar::refused(&report)
+        .into_iter()
+        .map(|(i, e)| format!("{e}\n  in: {}", statements[i]))
         .collect();
     assert!(ok, "Trino's grammar refuses:\n{}", failures.join("\n"));
     assert_eq!(report.trim(), format!("parsed {}", statements.len()));
@@ -499,7 +455,7 @@ fn trino_grammar_parses_every_trino_statement() {
         .create_table()
         .build()
         .expect("athena ddl");
-    let (_, ok) = trino_parse(&python, &[hive.sql().to_string()]);
+    let (_, ok) = trino_grammar::parse(&python, &[hive.sql().to_string()]);
     assert!(!ok, "Trino's grammar accepted Hive DDL:\n{}", hive.sql());
 }
 

@@ -1492,3 +1492,341 @@ fn staging_table_shapes() {
         "CREATE EXTERNAL TABLE",
     );
 }
+
+// ---------------------------------------------------------------------------------
+// Literals, row counts and type parameters: what the engines refuse after parsing
+// ---------------------------------------------------------------------------------
+
+/// Literal forms and ranges both Trino-grammar targets accept; the refusals are in
+/// `trino_literals.rs` (checked there against Trino's own grammar).
+#[test]
+fn trino_literals_within_their_ranges_are_accepted() {
+    for d in [A, Dialect::Trino] {
+        for sql in [
+            "SELECT 9223372036854775807, -9223372036854775807, 0, 007",
+            "SELECT 1234567890123456789012345678901234567.0, .5, 1., 1e5, 1.5E-3, .5e3, 1.e5",
+            "SELECT X'', X'ab', X'AB CD', U&'\\0041'",
+            "SELECT CAST(c AS decimal(38, 38)), CAST(c AS decimal(1, 0)), CAST(c AS varchar(0)) FROM t",
+            "SELECT CAST(c AS char(65536)), CAST(c AS timestamp(12) with time zone), CAST(c AS time(0)) FROM t",
+            "SELECT CAST(c AS array(row(a decimal(10, 2), b map(varchar, timestamp(3))))) FROM t",
+            "SELECT CURRENT_TIMESTAMP, CURRENT_TIMESTAMP(12), LOCALTIMESTAMP(0), CURRENT_DATE",
+            "SELECT DATE '2024-02-29', TIMESTAMP '2024-01-01 00:00:00.123456789012 UTC', DECIMAL '-12.50'",
+            "SELECT BIGINT '-9223372036854775808', INTEGER '7', REAL '1.5e3', DOUBLE '-0.5'",
+            "SELECT INTERVAL '1' DAY, INTERVAL -'2' HOUR, INTERVAL '1-2' YEAR TO MONTH, INTERVAL '1.5' SECOND",
+            "SELECT INTERVAL '1 02:03:04.5' DAY TO SECOND, INTERVAL '02:03' HOUR TO MINUTE",
+            "SELECT \"a\"\"b\" FROM t WHERE c <> 1 AND c != 2 OR c % 2 = 0 AND c || 'x' = 'y'",
+            "SELECT c FROM t ORDER BY c OFFSET 1 ROWS LIMIT ALL",
+            "SELECT c FROM t ORDER BY c OFFSET 0 ROW FETCH NEXT 9223372036854775807 ROWS WITH TIES",
+            "SELECT c FROM t FETCH FIRST ROW ONLY",
+        ] {
+            accept(d, K::Select, 0, sql);
+        }
+    }
+}
+
+#[test]
+fn trino_refusals_say_what_and_where() {
+    let cases: &[(&str, &str, usize, usize)] = &[
+        ("SELECT 1e", "a number directly followed by letters", 1, 8),
+        ("SELECT c FROM t WHERE c = 1e5e5", "`1e5e5`", 1, 27),
+        ("SELECT X'ABC'", "odd number of hexadecimal digits", 1, 8),
+        ("SELECT X'0G'", "contains 'G'", 1, 8),
+        ("SELECT 1, 9223372036854775808", "beyond bigint", 1, 11),
+        ("SELECT 0x1F", "hexadecimal, octal or binary", 1, 8),
+        ("SELECT 5L", "the `L` suffix is Spark syntax", 1, 8),
+        (
+            "SELECT c FROM t LIMIT -1",
+            "LIMIT -1: Trino takes a row count",
+            1,
+            24,
+        ),
+        ("SELECT c FROM t LIMIT 1 + 1", "not an expression", 1, 23),
+        ("SELECT c FROM t OFFSET 1.5", "OFFSET 1.5", 1, 24),
+        (
+            "SELECT c FROM t FETCH FIRST 50 PERCENT ROWS ONLY",
+            "no PERCENT",
+            1,
+            17,
+        ),
+        (
+            "SELECT c FROM t FETCH FIRST 1 ROWS",
+            "FETCH FIRST|NEXT [n] ROW|ROWS ONLY",
+            1,
+            17,
+        ),
+        (
+            "SELECT c FROM t FETCH 1 ROWS ONLY",
+            "FETCH FIRST|NEXT",
+            1,
+            17,
+        ),
+        (
+            "SELECT c FROM t FETCH FIRST 1 ROWS WITH TIES",
+            "needs an ORDER BY",
+            1,
+            41,
+        ),
+        (
+            "SELECT CAST(c AS decimal(39, 0)) FROM t",
+            "precision is 1 to 38",
+            1,
+            18,
+        ),
+        (
+            "SELECT CAST(c AS decimal(10, 11)) FROM t",
+            "scale is 0 to its precision",
+            1,
+            18,
+        ),
+        (
+            "SELECT CAST(c AS timestamp(13)) FROM t",
+            "the precision is 0 to 12",
+            1,
+            18,
+        ),
+        (
+            "SELECT CAST(c AS char(65537)) FROM t",
+            "a char's length is 0 to 65536",
+            1,
+            18,
+        ),
+        (
+            "SELECT CAST(c AS integer array) FROM t",
+            "is not a Trino type",
+            1,
+            18,
+        ),
+        ("SELECT CAST(c AS in) FROM t", "is not a Trino type", 1, 18),
+        (
+            "SELECT CURRENT_TIMESTAMP()",
+            "precision p from 0 to 12",
+            1,
+            8,
+        ),
+        ("SELECT CURRENT_DATE(1)", "without parentheses", 1, 8),
+        (
+            "SELECT DATE 2024",
+            "the value after DATE is a '…' string",
+            1,
+            13,
+        ),
+        ("SELECT INTERVAL '1' WEEK", "Trino writes INTERVAL", 1, 17),
+        ("SELECT INTERVAL 'x' DAY", "n a number in a string", 1, 17),
+        (
+            "SELECT INTERVAL '1' HOUR TO DAY",
+            "ranges YEAR TO MONTH",
+            1,
+            17,
+        ),
+        (
+            "SELECT DATE '2024-13-01'",
+            "a date is written yyyy-mm-dd",
+            1,
+            13,
+        ),
+        (
+            "SELECT DATE '2024-01-01 10:00'",
+            "a date is written yyyy-mm-dd",
+            1,
+            13,
+        ),
+        (
+            "SELECT TIMESTAMP '2024-02-30 00:00:00'",
+            "not a valid TIMESTAMP literal",
+            1,
+            18,
+        ),
+        ("SELECT DECIMAL 'abc'", "Invalid DECIMAL value", 1, 16),
+        (
+            "SELECT BIGINT '9223372036854775808'",
+            "the value is not a BIGINT",
+            1,
+            15,
+        ),
+        ("SELECT REAL 'inf'", "the value is not a number", 1, 13),
+        ("SELECT 1 & 2", "operator `&` is not Trino's", 1, 8),
+        ("SELECT c FROM t WHERE c == 1", "`==`", 1, 25),
+        ("SELECT \"\" FROM t", "an empty quoted name", 1, 8),
+    ];
+    for (sql, says, line, column) in cases {
+        for d in [A, Dialect::Trino] {
+            let e = reject(d, K::Select, 0, sql, ErrorKind::DisallowedSyntax, says);
+            at(&e, *line, *column);
+        }
+    }
+}
+
+/// The same kinds of literal in Spark SQL, from its lexer (SqlBaseLexer.g4: `EXPONENT`
+/// needs digits, typed numbers `5L` `5S` `5Y` `1.5D` `1.5F` `1.5BD`, `X'…'` hex).
+#[test]
+fn spark_literals_follow_its_lexer() {
+    for sql in [
+        "SELECT 5L, 32767S, -127Y, 127Y, 1.5D, 1e5D, 2F, 1.5BD, 2BD, 1.e5, .5e3",
+        "SELECT 9223372036854775808, 12345678901234567890123456789012345678",
+        "SELECT X'ABC', X'', x'ab'",
+        "SELECT CAST(c AS decimal(38, 0)), CAST(c AS varchar(10)), CAST(c AS char(1)) FROM t",
+        "SELECT c FROM t LIMIT 2147483647",
+    ] {
+        accept(S, K::Select, 0, sql);
+    }
+    let cases: &[(&str, &str, usize, usize)] = &[
+        ("SELECT 1e", "a number directly followed by letters", 1, 8),
+        ("SELECT 1_000", "`1_000`", 1, 8),
+        ("SELECT 0x1F", "hexadecimal, octal or binary", 1, 8),
+        ("SELECT 1.5L", "suffix follows an integer only", 1, 8),
+        ("SELECT 128Y", "beyond Y (tinyint)", 1, 8),
+        ("SELECT 32768S", "beyond S (smallint)", 1, 8),
+        ("SELECT 9223372036854775808L", "beyond L (bigint)", 1, 8),
+        (
+            "SELECT 123456789012345678901234567890123456789",
+            "Value exceeds maximum precision",
+            1,
+            8,
+        ),
+        ("SELECT X'zz'", "contains 'z'", 1, 8),
+        ("SELECT X'AB CD'", "contains ' '", 1, 8),
+        (
+            "SELECT c FROM t LIMIT -1",
+            "LIMIT -1: Spark takes a row count",
+            1,
+            24,
+        ),
+        ("SELECT c FROM t LIMIT 2147483648", "beyond int", 1, 23),
+        (
+            "SELECT CAST(c AS decimal(39, 0)) FROM t",
+            "precision is 1 to 38",
+            1,
+            18,
+        ),
+        (
+            "SELECT CAST(c AS timestamp(3)) FROM t",
+            "is not a Spark type",
+            1,
+            18,
+        ),
+        (
+            "SELECT CAST(c AS varchar) FROM t",
+            "is not a Spark type",
+            1,
+            18,
+        ),
+        ("SELECT `` FROM t", "an empty quoted name", 1, 8),
+    ];
+    for (sql, says, line, column) in cases {
+        let e = reject(S, K::Select, 0, sql, ErrorKind::DisallowedSyntax, says);
+        at(&e, *line, *column);
+    }
+}
+
+/// Athena DDL types keep the decimal limits too (Hive's, the same 38).
+#[test]
+fn ddl_decimal_precision_is_at_most_38() {
+    let sql = "CREATE TABLE db.t (d decimal(39,2)) LOCATION 's3://b/t/' \
+               TBLPROPERTIES ('table_type'='ICEBERG')";
+    reject(
+        A,
+        K::CreateTable,
+        0,
+        sql,
+        ErrorKind::DisallowedSyntax,
+        "precision is 1 to 38",
+    );
+    let sql = "CREATE TABLE db.t (d decimal(38,2)) LOCATION 's3://b/t/' \
+               TBLPROPERTIES ('table_type'='ICEBERG')";
+    accept(A, K::CreateTable, 0, sql);
+    for (d, sql) in [
+        (Dialect::Trino, "CREATE TABLE db.t (d decimal(39, 2))"),
+        (S, "CREATE TABLE db.t (d decimal(39,2)) USING iceberg"),
+    ] {
+        reject(
+            d,
+            K::CreateTable,
+            0,
+            sql,
+            ErrorKind::DisallowedSyntax,
+            "precision is 1 to 38",
+        );
+    }
+}
+
+/// Spark's operators (SqlBaseParser.g4), and other engines' refused.
+#[test]
+fn spark_operators_are_sparks() {
+    accept(
+        S,
+        K::Select,
+        0,
+        "SELECT 1 & 2, 1 | 2, 1 ^ 2, ~1, 1 == 2, 1 <=> 2, NOT true, 'a' || 'b', -1 % 2",
+    );
+    // A comparison is a value in Spark's grammar; a predicate is not.
+    accept(
+        S,
+        K::Select,
+        0,
+        "SELECT a = b = c, (a IS NULL) IS NULL, a = b IS NULL FROM t",
+    );
+    for (sql, op) in [
+        ("SELECT x FROM t WHERE y @> '{1}'", "`@>`"),
+        ("SELECT x->>'a' FROM t", "`->>`"),
+        (
+            "SELECT a IS NULL IS NULL FROM t",
+            "IS [NOT] NULL stands where Spark's grammar",
+        ),
+        ("SELECT a = NOT b FROM t", "NOT stands where"),
+    ] {
+        reject(S, K::Select, 0, sql, ErrorKind::DisallowedSyntax, op);
+    }
+}
+
+/// Trino's comparisons and predicates take values: `a = b <> c` and `c = NOT x` are not
+/// Trino grammar (sqlparser chains them); in parentheses they are.
+#[test]
+fn trino_predicates_take_values_not_predicates() {
+    for d in [A, Dialect::Trino] {
+        accept(
+            d,
+            K::Select,
+            0,
+            "SELECT c FROM t WHERE (c = 1) <> (d = 2) AND NOT c = 3",
+        );
+        accept(
+            d,
+            K::Select,
+            0,
+            "SELECT c FROM t WHERE c = (NOT d) OR -(1) BETWEEN 0 AND 2",
+        );
+        for (sql, operand) in [
+            ("SELECT c FROM t WHERE c = 1 <> 2", "a comparison stands"),
+            ("SELECT c FROM t WHERE c = NOT d", "NOT stands"),
+            (
+                "SELECT c FROM t WHERE c = 1 BETWEEN 0 AND 2",
+                "a comparison stands",
+            ),
+            (
+                "SELECT c FROM t WHERE c = d IS DISTINCT FROM 2",
+                "a comparison stands",
+            ),
+            ("SELECT -NOT d FROM t", "NOT stands"),
+        ] {
+            reject(d, K::Select, 0, sql, ErrorKind::DisallowedSyntax, operand);
+        }
+        // A word Trino reserves is no alias unquoted.
+        reject(
+            d,
+            K::Select,
+            0,
+            "SELECT c true FROM t",
+            ErrorKind::Syntax,
+            "",
+        );
+        reject(
+            d,
+            K::Select,
+            0,
+            "SELECT c AS case FROM t",
+            ErrorKind::Syntax,
+            "",
+        );
+        accept(d, K::Select, 0, "SELECT c \"true\", c AS interval FROM t");
+    }
+}

@@ -10,7 +10,9 @@
 //!   `DROP … PURGE`) the target's part in [`super::dialects`] checks it;
 //! * a pass over the whole tree ([`AstPass`]) refuses constructs the grammar lacks (`TOP`,
 //!   `QUALIFY`, `::` casts, `LIMIT a, b`, `FOR SYSTEM_TIME`, MERGE `NOT MATCHED BY`, …),
-//!   enforces its identifier quoting, and counts `?` placeholders.
+//!   enforces its identifier quoting, and counts `?` placeholders; the forms and ranges
+//!   the engines check after parsing (integer range, `X'…'` digits, row counts, type
+//!   parameters) are asked of [`super::literals`].
 
 use std::ops::ControlFlow;
 
@@ -25,6 +27,7 @@ use sqlparser::tokenizer::Span;
 
 use super::ast_pass::AstPass;
 use super::dialects::TargetSyntax;
+use super::literals::{self, CallArgs};
 use super::{hooks, located, to_location, walk};
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
@@ -1007,6 +1010,13 @@ impl AstPass for Checker<'_> {
         if self.exempt.contains(ident) {
             return ControlFlow::Continue(());
         }
+        // Trino: "Zero-length delimited identifier not allowed" (SqlParser.java).
+        if ident.value.is_empty() && matches!(q, '"' | '`') {
+            return self.fail(
+                format!("an empty quoted name {q}{q}: a name has at least one character"),
+                ident.span,
+            );
+        }
         let g = self.ctx.grammar;
         if q == g.quote_char() {
             return ControlFlow::Continue(());
@@ -1068,9 +1078,17 @@ impl AstPass for Checker<'_> {
                 format!("placeholder `{p}`: execution parameters are positional `?` placeholders"),
                 value.span,
             ),
-            Value::Number(..) | Value::Boolean(_) | Value::Null | Value::HexStringLiteral(_) => {
-                ControlFlow::Continue(())
+            Value::Number(n, long) => {
+                match literals::number_problem(n, *long, g) {
+                    Some(msg) => self.fail(msg, value.span),
+                    None => ControlFlow::Continue(()),
+                }
             }
+            Value::HexStringLiteral(hex) => match literals::binary_problem(hex, g) {
+                Some(msg) => self.fail(msg, value.span),
+                None => ControlFlow::Continue(()),
+            },
+            Value::Boolean(_) | Value::Null => ControlFlow::Continue(()),
             Value::SingleQuotedString(s) => {
                 if g == Grammar::HiveDdl {
                     if let Some(c) = s
@@ -1110,7 +1128,46 @@ impl AstPass for Checker<'_> {
 
     fn expr(&mut self, expr: &Expr) -> ControlFlow<Error> {
         let trino = self.trino();
+        if self.ctx.grammar != Grammar::HiveDdl {
+            if let Some(operand) = predicate_as_value(expr, self.ctx.grammar) {
+                // Neither the operand's text nor its span: both recurse through it, and
+                // sqlparser builds `a IS NULL IS NULL …` as deep as it is long.
+                return self.fail(
+                    format!(
+                        "{} stands where {} takes a value: the operands of a \
+                         comparison, BETWEEN, IN, LIKE, IS [NOT] NULL, IS DISTINCT FROM and of the \
+                         arithmetic operators are values; put the predicate in parentheses",
+                        predicate_name(operand),
+                        if self.trino() {
+                            "Trino's grammar"
+                        } else {
+                            "Spark's grammar"
+                        }
+                    ),
+                    leftmost_span(operand),
+                );
+            }
+        }
+        if trino {
+            self.check_trino_expr(expr)?;
+        } else if self.ctx.grammar == Grammar::Spark {
+            self.check_spark_operator(expr)?;
+        }
         match expr {
+            Expr::TypedString(ts) => {
+                let problem = match &ts.value.value {
+                    Value::SingleQuotedString(v) | Value::UnicodeStringLiteral(v) => {
+                        literals::typed_literal_problem(&ts.data_type, v, self.ctx.grammar)
+                    }
+                    _ => Some(format!(
+                        "typed literal `{expr}`: the value after {} is a '…' string",
+                        ts.data_type
+                    )),
+                };
+                if let Some(msg) = problem {
+                    return self.fail(msg, expr.span());
+                }
+            }
             Expr::Cast {
                 kind: CastKind::DoubleColon,
                 ..
@@ -1197,8 +1254,26 @@ impl AstPass for Checker<'_> {
         ControlFlow::Continue(())
     }
 
+    fn data_type(&mut self, t: &DataType) -> ControlFlow<Error> {
+        match literals::type_problem(t, self.ctx.grammar) {
+            // Types carry no position: point at the first word of its spelling.
+            Some(msg) => {
+                let text = t.to_string();
+                let word = text
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .next()
+                    .unwrap_or_default();
+                self.fail_word(msg, word)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    }
+
     fn query(&mut self, q: &Query) -> ControlFlow<Error> {
         let engine = self.ctx.engine();
+        if self.ctx.grammar != Grammar::HiveDdl {
+            self.check_row_counts(q)?;
+        }
         match &q.limit_clause {
             Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
                 let fix = if self.trino() {
@@ -1340,6 +1415,210 @@ impl AstPass for Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// Operators as Spark's grammar has them (`SqlBaseParser.g4` of apache/spark 3.5:
+    /// `+ - * / % DIV & | ^ ||`, the comparisons `= == <=> <> != < <= > >=`, `AND`,
+    /// `OR`, unary `- + ~ NOT !`); sqlparser also reads PostgreSQL's and MySQL's.
+    fn check_spark_operator(&self, expr: &Expr) -> ControlFlow<Error> {
+        use sqlparser::ast::{BinaryOperator as B, UnaryOperator as U};
+        let ok = match expr {
+            Expr::BinaryOp { op, .. } => matches!(
+                op,
+                B::Plus
+                    | B::Minus
+                    | B::Multiply
+                    | B::Divide
+                    | B::Modulo
+                    | B::MyIntegerDivide
+                    | B::BitwiseAnd
+                    | B::BitwiseOr
+                    | B::BitwiseXor
+                    | B::StringConcat
+                    | B::Eq
+                    | B::Spaceship
+                    | B::NotEq
+                    | B::Gt
+                    | B::Lt
+                    | B::GtEq
+                    | B::LtEq
+                    | B::And
+                    | B::Or
+            ),
+            Expr::UnaryOp { op, .. } => {
+                matches!(op, U::Plus | U::Minus | U::Not | U::BitwiseNot | U::BangNot)
+            }
+            _ => true,
+        };
+        if ok {
+            return ControlFlow::Continue(());
+        }
+        let op = match expr {
+            Expr::BinaryOp { op, .. } => op.to_string(),
+            Expr::UnaryOp { op, .. } => op.to_string(),
+            _ => String::new(),
+        };
+        self.fail(
+            format!(
+                "operator `{op}` is not Spark's: Spark has + - * / % DIV & | ^ ||, the \
+                 comparisons = == <=> <> != < <= > >=, AND, OR and NOT"
+            ),
+            expr.span(),
+        )
+    }
+
+    /// Operators, intervals and the special date-time functions as Trino's grammar has
+    /// them.
+    fn check_trino_expr(&self, expr: &Expr) -> ControlFlow<Error> {
+        use sqlparser::ast::{
+            BinaryOperator as B, FunctionArg, FunctionArgExpr, FunctionArguments,
+        };
+        use sqlparser::ast::{DateTimeField as D, UnaryOperator as U};
+        match expr {
+            Expr::BinaryOp { op, .. }
+                if !matches!(
+                    op,
+                    B::Plus
+                        | B::Minus
+                        | B::Multiply
+                        | B::Divide
+                        | B::Modulo
+                        | B::StringConcat
+                        | B::Gt
+                        | B::Lt
+                        | B::GtEq
+                        | B::LtEq
+                        | B::Eq
+                        | B::NotEq
+                        | B::And
+                        | B::Or
+                ) =>
+            {
+                self.fail(
+                    format!(
+                        "operator `{op}` is not Trino's: Trino has + - * / % ||, the comparisons \
+                         = <> != < <= > >=, AND and OR (bitwise operations are functions: \
+                         bitwise_and(x, y), …)"
+                    ),
+                    expr.span(),
+                )
+            }
+            Expr::UnaryOp { op, .. } if !matches!(op, U::Plus | U::Minus | U::Not) => self.fail(
+                format!("operator `{op}` is not Trino's: Trino's unary operators are + - and NOT"),
+                expr.span(),
+            ),
+            Expr::Interval(i) => {
+                let field = |f: &Option<D>| match f {
+                    Some(D::Year) => Some(0),
+                    Some(D::Month) => Some(1),
+                    Some(D::Day) => Some(2),
+                    Some(D::Hour) => Some(3),
+                    Some(D::Minute) => Some(4),
+                    Some(D::Second) => Some(5),
+                    _ => None,
+                };
+                let from = field(&i.leading_field);
+                let to = i.last_field.as_ref().map(|_| field(&i.last_field));
+                let fields_ok = match (from, to) {
+                    (Some(_), None) => true,
+                    // YEAR TO MONTH, and DAY/HOUR/MINUTE TO a smaller day-time field.
+                    (Some(0), Some(Some(1))) => true,
+                    (Some(f), Some(Some(t))) => (2..5).contains(&f) && t > f,
+                    _ => false,
+                };
+                let value = match i.value.as_ref() {
+                    Expr::Value(v) => Some(&v.value),
+                    Expr::UnaryOp {
+                        op: U::Plus | U::Minus,
+                        expr,
+                    } => match expr.as_ref() {
+                        Expr::Value(v) => Some(&v.value),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let value_ok = match value {
+                    Some(Value::SingleQuotedString(s)) => interval_value_ok(s, to.is_some()),
+                    _ => false,
+                };
+                if fields_ok
+                    && value_ok
+                    && i.leading_precision.is_none()
+                    && i.fractional_seconds_precision.is_none()
+                {
+                    return ControlFlow::Continue(());
+                }
+                self.fail(
+                    format!(
+                        "interval `{expr}`: Trino writes INTERVAL [+|-] 'n' <field> [TO <field>], \
+                         n a number in a string, the fields YEAR, MONTH, DAY, HOUR, MINUTE or \
+                         SECOND (ranges YEAR TO MONTH or DAY … TO SECOND)"
+                    ),
+                    expr.span(),
+                )
+            }
+            Expr::Function(f) if f.name.0.len() == 1 => {
+                let Some(name) = f.name.0[0].as_ident().filter(|i| i.quote_style.is_none()) else {
+                    return ControlFlow::Continue(());
+                };
+                let args = match &f.args {
+                    FunctionArguments::None => CallArgs::None,
+                    FunctionArguments::List(l) => match l.args.as_slice() {
+                        [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))]
+                            if l.duplicate_treatment.is_none() && l.clauses.is_empty() =>
+                        {
+                            match &v.value {
+                                Value::Number(n, false) => {
+                                    n.parse().map_or(CallArgs::Other, CallArgs::Precision)
+                                }
+                                _ => CallArgs::Other,
+                            }
+                        }
+                        _ => CallArgs::Other,
+                    },
+                    FunctionArguments::Subquery(_) => CallArgs::Other,
+                };
+                match literals::special_date_time_problem(&name.value, args) {
+                    Some(msg) => self.fail(msg, expr.span()),
+                    None => ControlFlow::Continue(()),
+                }
+            }
+            _ => ControlFlow::Continue(()),
+        }
+    }
+
+    /// `LIMIT n`, `OFFSET n` and `FETCH FIRST n ROWS`: row counts as the grammar writes
+    /// them (FETCH is Trino's only; the pre-pass checks the words around its count),
+    /// `WITH TIES` after an `ORDER BY`.
+    fn check_row_counts(&self, q: &Query) -> ControlFlow<Error> {
+        let g = self.ctx.grammar;
+        if let Some(LimitClause::LimitOffset { limit, offset, .. }) = &q.limit_clause {
+            let counts = limit
+                .iter()
+                .map(|l| ("LIMIT", l))
+                .chain(offset.iter().map(|o| ("OFFSET", &o.value)));
+            for (clause, e) in counts {
+                if let Some(msg) = literals::row_count_problem(clause, e, g) {
+                    return self.fail(msg, e.span());
+                }
+            }
+        }
+        if let Some(f) = &q.fetch {
+            if let Some(msg) = f
+                .quantity
+                .as_ref()
+                .and_then(|n| literals::row_count_problem("FETCH FIRST", n, g))
+            {
+                return self.fail_word(msg, "FETCH");
+            }
+            if f.with_ties && q.order_by.is_none() {
+                return self.fail_word(
+                    "FETCH FIRST … WITH TIES needs an ORDER BY (ties are rows equal in the ordering)",
+                    "TIES",
+                );
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     fn check_select(&self, s: &Select) -> ControlFlow<Error> {
         let engine = self.ctx.engine();
         if s.top.is_some() {
@@ -1423,5 +1702,127 @@ fn hive_type_in_trino(t: &DataType) -> Option<String> {
                 .to_string(),
         ),
         _ => None,
+    }
+}
+
+/// An interval's value as Trino reads it: a number for one field (a fraction for
+/// SECOND), digits with `-`, ` `, `:` and `.` between them for a range.
+fn interval_value_ok(s: &str, range: bool) -> bool {
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if !body.starts_with(|c: char| c.is_ascii_digit())
+        || !body.ends_with(|c: char| c.is_ascii_digit())
+    {
+        return false;
+    }
+    if range {
+        return body
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '-' | ' ' | ':' | '.'));
+    }
+    let (int, frac) = body.split_once('.').unwrap_or((body, "0"));
+    !frac.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The operand of `expr` that the grammar does not take there. Comparisons, `BETWEEN`,
+/// `IN`, `LIKE`, `IS [NOT] NULL`, `IS DISTINCT FROM` and arithmetic take value
+/// expressions; a predicate (`IS NULL`, `BETWEEN`, …), `NOT`, `AND` and `OR` are one
+/// only in parentheses, and in Trino a comparison too (Trino's `SqlBase.g4`:
+/// `predicate` and `valueExpression`; Spark's `SqlBaseParser.g4`, where a comparison is
+/// a `valueExpression`). sqlparser chains `a IS NULL IS NULL` and `a = b <> c`.
+fn predicate_as_value(expr: &Expr, grammar: Grammar) -> Option<&Expr> {
+    use sqlparser::ast::{BinaryOperator as B, UnaryOperator as U};
+    let comparisons_are_values = grammar == Grammar::Spark;
+    let is_predicate = |e: &Expr| match e {
+        Expr::BinaryOp { op, .. } => match op {
+            B::And | B::Or => true,
+            B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
+                !comparisons_are_values
+            }
+            _ => false,
+        },
+        Expr::UnaryOp { op: U::Not, .. } => true,
+        Expr::IsNull(_)
+        | Expr::IsNotNull(_)
+        | Expr::IsTrue(_)
+        | Expr::IsNotTrue(_)
+        | Expr::IsFalse(_)
+        | Expr::IsNotFalse(_)
+        | Expr::IsUnknown(_)
+        | Expr::IsNotUnknown(_)
+        | Expr::IsDistinctFrom(..)
+        | Expr::IsNotDistinctFrom(..)
+        | Expr::Between { .. }
+        | Expr::In { .. }
+        | Expr::Like { .. }
+        | Expr::ILike { .. }
+        | Expr::SimilarTo { .. }
+        | Expr::RLike { .. }
+        | Expr::AnyOp { .. }
+        | Expr::AllOp { .. } => true,
+        _ => false,
+    };
+    let operands: [Option<&Expr>; 3] = match expr {
+        Expr::BinaryOp { left, op, right } if !matches!(op, B::And | B::Or) => {
+            [Some(left), Some(right), None]
+        }
+        Expr::UnaryOp {
+            op: U::Plus | U::Minus,
+            expr,
+        } => [Some(expr), None, None],
+        Expr::IsNull(e) | Expr::IsNotNull(e) => [Some(e), None, None],
+        Expr::IsDistinctFrom(a, b) | Expr::IsNotDistinctFrom(a, b) => [Some(a), Some(b), None],
+        Expr::Between {
+            expr, low, high, ..
+        } => [Some(expr), Some(low), Some(high)],
+        Expr::In { expr, .. } => [Some(expr), None, None],
+        Expr::Like { expr, pattern, .. } => [Some(expr), Some(pattern), None],
+        _ => return None,
+    };
+    operands.into_iter().flatten().find(|e| is_predicate(e))
+}
+
+/// What a predicate is called in a refusal.
+fn predicate_name(e: &Expr) -> &'static str {
+    match e {
+        Expr::BinaryOp { .. } | Expr::AnyOp { .. } | Expr::AllOp { .. } => "a comparison",
+        Expr::UnaryOp { .. } => "NOT",
+        Expr::Between { .. } => "BETWEEN",
+        Expr::In { .. } => "IN",
+        Expr::Like { .. } | Expr::ILike { .. } | Expr::SimilarTo { .. } | Expr::RLike { .. } => {
+            "LIKE"
+        }
+        Expr::IsDistinctFrom(..) | Expr::IsNotDistinctFrom(..) => "IS DISTINCT FROM",
+        _ => "IS [NOT] NULL",
+    }
+}
+
+/// The span of the leftmost leaf of `e`, found by a loop down its first operands (a
+/// chain is as deep as it is long; `Spanned::span` would recurse through all of it).
+fn leftmost_span(mut e: &Expr) -> Span {
+    loop {
+        e = match e {
+            Expr::BinaryOp { left, .. } => left,
+            Expr::IsNull(x)
+            | Expr::IsNotNull(x)
+            | Expr::IsTrue(x)
+            | Expr::IsNotTrue(x)
+            | Expr::IsFalse(x)
+            | Expr::IsNotFalse(x)
+            | Expr::IsUnknown(x)
+            | Expr::IsNotUnknown(x)
+            | Expr::IsDistinctFrom(x, _)
+            | Expr::IsNotDistinctFrom(x, _) => x,
+            Expr::Between { expr, .. }
+            | Expr::In { expr, .. }
+            | Expr::Like { expr, .. }
+            | Expr::ILike { expr, .. }
+            | Expr::SimilarTo { expr, .. }
+            | Expr::RLike { expr, .. } => expr,
+            Expr::AnyOp { left, .. } | Expr::AllOp { left, .. } => left,
+            // `NOT x` and `-x` start before their operand.
+            other => return other.span(),
+        }
     }
 }

@@ -6,7 +6,7 @@
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::{Expr, Ident, Query, Select, TableFactor, ValueWithSpan};
+use sqlparser::ast::{DataType, Expr, Ident, Query, Select, TableFactor, ValueWithSpan};
 
 use crate::error::Error;
 
@@ -21,6 +21,12 @@ pub(super) trait AstPass {
     }
 
     fn expr(&mut self, _expr: &Expr) -> ControlFlow<Error> {
+        ControlFlow::Continue(())
+    }
+
+    /// A type as written (in a CAST, a typed literal, a column definition); its inner
+    /// types come after it.
+    fn data_type(&mut self, _data_type: &DataType) -> ControlFlow<Error> {
         ControlFlow::Continue(())
     }
 

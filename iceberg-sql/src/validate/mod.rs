@@ -14,8 +14,8 @@
 //!    then a token pre-pass
 //!    that refuses comments (generated SQL never has one: a comment means a string
 //!    literal ended early), rewrites `FOR TIMESTAMP|VERSION AS OF`, refuses Athena's
-//!    removed `FOR SYSTEM_TIME AS OF`, and glues Spark's `5L` / `1.5D` suffixes back
-//!    onto their numbers;
+//!    removed `FOR SYSTEM_TIME AS OF`, glues Spark's `5L` / `1.5D` suffixes back
+//!    onto their numbers and refuses a number run into letters (`1e`, `1abc`);
 //! 3. parse exactly one statement (hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
 //!    (transforms)`, `ADD COLUMNS`, `UNSET TBLPROPERTIES`, `OPTIMIZE … BIN_PACK`,
 //!    `VACUUM`, Trino `array(T)`/`map(K,V)`/`row(…)` types); a hook that refuses syntax
@@ -25,7 +25,10 @@
 //!    which refuses every node none of our targets writes and runs the passes: the
 //!    target's refusals, quoting per grammar (Hive DDL and Spark: backticks; Trino DML:
 //!    double quotes), and the `?` placeholders: none for kinds without parameters,
-//!    Athena's only inside `WHERE`, and exactly as many as bound parameters.
+//!    Athena's only inside `WHERE`, and exactly as many as bound parameters; and what
+//!    the engines check after their parser (`literals`): integer and decimal literal
+//!    ranges, `X'…'` digits, `LIMIT` / `OFFSET` / `FETCH` row counts, type names and
+//!    their parameters (`decimal(p, s)`, `varchar(n)`, `timestamp(p)`).
 //!
 //! Parse failures are [`ErrorKind::Syntax`]; constructs that parse but that the engine
 //! (or this statement kind) does not accept are [`ErrorKind::DisallowedSyntax`]. Both
@@ -41,6 +44,7 @@ mod ast_pass;
 pub(crate) mod dialects;
 mod hooks;
 mod inspect;
+mod literals;
 mod prefix;
 mod prepass;
 mod stack;

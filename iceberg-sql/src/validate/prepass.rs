@@ -7,6 +7,14 @@
 //!   token is replaced by a space, so spans still point into the original text.
 //! * Trino grammar only: the `FOR`-less spelling and `FOR SYSTEM_TIME|SYSTEM_VERSION AS
 //!   OF` (Athena engine v2's) are refused with a message saying what the target accepts.
+//! * A number directly followed by letters or another number (`1e`, `1abc`, `1e5e5`,
+//!   `1.5.5`) is refused: sqlparser splits it into a number and a name (`SELECT 1e` is
+//!   `SELECT 1 AS e`), while Trino reads one token it then refuses ("identifiers must not
+//!   start with a digit") and Spark one name. Spark's typed numbers (`5L`, `1.5D`) are
+//!   glued first.
+//! * Trino grammar only: `==` (Trino compares with `=`; sqlparser reads both alike), and
+//!   `FETCH` clauses not written `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (sqlparser
+//!   takes `FIRST` and `ONLY` as optional; the row count itself is checked on the tree).
 
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Whitespace};
@@ -140,6 +148,20 @@ pub(super) fn run(
                 }
             }
         }
+        if let Some(e) = number_run_on(tokens, i) {
+            return Err(e);
+        }
+        if grammar == Grammar::TrinoDml {
+            if tokens[i].token == Token::DoubleEq {
+                return Err(PrepassError {
+                    message: format!("`==` is not {}'s: compare with =", target.engine),
+                    location: tokens[i].span.start,
+                });
+            }
+            if is_word(&tokens[i].token, "FETCH") {
+                fetch_shape(tokens, i)?;
+            }
+        }
         // `OF` closes a time-travel window: look back at `<kind> AS OF` and its `FOR`.
         if is_word(&tokens[i].token, "OF") {
             let mut back = [0usize; 3];
@@ -221,5 +243,74 @@ fn comment(prefix: &str, location: Location) -> PrepassError {
             prefix.trim()
         ),
         location,
+    }
+}
+
+/// A number at `i` directly followed by a word or another number, as one refusal.
+fn number_run_on(tokens: &[TokenWithSpan], i: usize) -> Option<PrepassError> {
+    let Token::Number(num, long) = &tokens[i].token else {
+        return None;
+    };
+    let next = tokens.get(i + 1)?;
+    let runs_on = match &next.token {
+        Token::Word(w) => w.quote_style.is_none(),
+        Token::Number(..) => true,
+        _ => false,
+    };
+    (runs_on && tokens[i].span.end == next.span.start).then(|| PrepassError {
+        message: format!(
+            "a number directly followed by letters or digits: `{num}{}{}`; a name cannot start \
+             with a digit (quote it: \"{num}…\"), a number ends before a letter (write a space \
+             or an operator after it), and an exponent has digits (`1e5`)",
+            if *long { "L" } else { "" },
+            next.token
+        ),
+        location: tokens[i].span.start,
+    })
+}
+
+/// `FETCH` at `i`, in Trino grammar: `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES`.
+/// A `FETCH` followed by none of `FIRST`, `NEXT`, a number, `ROW`, `ROWS` or `?` is a
+/// name, left to the parser.
+fn fetch_shape(tokens: &[TokenWithSpan], i: usize) -> Result<(), PrepassError> {
+    let mut next = tokens[i + 1..]
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)));
+    let is_count =
+        |t: &Token| matches!(t, Token::Number(..)) || *t == Token::Placeholder("?".into());
+    let rows = |t: &Token| is_word(t, "ROW") || is_word(t, "ROWS");
+    let refuse = || {
+        Err(PrepassError {
+            message: "FETCH clause: Trino writes FETCH FIRST|NEXT [n] ROW|ROWS ONLY or \
+                      FETCH FIRST|NEXT [n] ROW|ROWS WITH TIES (a number of rows, no PERCENT)"
+                .to_string(),
+            location: tokens[i].span.start,
+        })
+    };
+    let Some(first) = next.next() else {
+        return Ok(());
+    };
+    if is_count(&first.token) || rows(&first.token) {
+        return refuse();
+    }
+    if !is_word(&first.token, "FIRST") && !is_word(&first.token, "NEXT") {
+        return Ok(());
+    }
+    let mut t = next.next();
+    if t.is_some_and(|t| is_count(&t.token)) {
+        t = next.next();
+    }
+    if !t.is_some_and(|t| rows(&t.token)) {
+        return refuse();
+    }
+    match next.next() {
+        Some(t) if is_word(&t.token, "ONLY") => Ok(()),
+        Some(t)
+            if is_word(&t.token, "WITH")
+                && next.next().is_some_and(|t| is_word(&t.token, "TIES")) =>
+        {
+            Ok(())
+        }
+        _ => refuse(),
     }
 }

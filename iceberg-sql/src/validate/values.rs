@@ -18,9 +18,9 @@
 //! | form | Trino (Athena DML) | Spark |
 //! |---|---|---|
 //! | string | `'…'`, `'` doubled | `'…'`, only `\\` `\'` `\{` escapes |
-//! | number | `-?digits`, `-?d.dE-?d` | the same |
+//! | number | `-?digits` (within bigint), `-?d.d` (at most 38 digits), `-?d.dE-?d` | the same (any size) |
 //! | boolean | `true`, `false` | the same |
-//! | typed string | `TIMESTAMP`, `DATE`, `REAL`, `DECIMAL`, `BIGINT` + string | `TIMESTAMP`, `TIMESTAMP_NTZ`, `DATE` + string |
+//! | typed string | `TIMESTAMP`, `DATE`, `REAL`, `DECIMAL`, `BIGINT` + a string of that type | `TIMESTAMP`, `TIMESTAMP_NTZ`, `DATE` + string |
 //! | binary | `X'hex'` | `X'hex'` |
 //! | cast | `CAST(v AS T)`, `v` also `NULL`, `ARRAY[]`, `nan()`, `infinity()`, `-infinity()` | `CAST(v AS T)`, `v` also `NULL`, `array()`, `map()` |
 //! | nested | `ARRAY[v, …]`, `MAP(ARRAY[…], ARRAY[…])`, `ROW(v, …)` | `array(v, …)`, `map(k, v, …)`, `named_struct('n', v, …)` |
@@ -265,7 +265,9 @@ impl Reader<'_> {
                 if !self.eat(b" ") || self.peek() != Some(b'\'') {
                     return self.refuse("a string after a typed literal's type");
                 }
-                return self.string();
+                let start = self.at + 1;
+                self.string()?;
+                return self.typed_value(kw, start);
             }
         }
         if self.spark() {
@@ -311,6 +313,25 @@ impl Reader<'_> {
             }
         }
         self.refuse("a literal value")
+    }
+
+    /// The value of the typed literal `kw '…'` that ended at the reader's position and
+    /// started at `start`, as `super::literals` reads it (a quote inside is never valid).
+    fn typed_value(&self, kw: &[u8], start: usize) -> Read<()> {
+        use sqlparser::ast::{DataType, ExactNumberInfo, TimezoneInfo};
+        let t = match kw {
+            b"TIMESTAMP" => DataType::Timestamp(None, TimezoneInfo::None),
+            b"DATE" => DataType::Date,
+            b"REAL" => DataType::Real,
+            b"DECIMAL" => DataType::Decimal(ExactNumberInfo::None),
+            b"BIGINT" => DataType::BigInt(None),
+            _ => return Ok(()),
+        };
+        let raw = std::str::from_utf8(&self.sql[start..self.at - 1]).unwrap_or("'");
+        match super::literals::typed_literal_problem(&t, raw, self.grammar) {
+            Some(_) => self.refuse("a typed literal's value in its type's form"),
+            None => Ok(()),
+        }
     }
 
     /// After `CAST`: `(v AS T)`.
@@ -377,9 +398,11 @@ impl Reader<'_> {
         }
     }
 
-    /// `-?digits` or `-?d.dE-?d` (doubles are written in scientific notation).
+    /// `-?digits` or `-?d.dE-?d` (doubles are written in scientific notation), within
+    /// the ranges of `super::literals`.
     fn number(&mut self) -> Read<()> {
         self.eat(b"-");
+        let start = self.at;
         if !self.digits() {
             return self.refuse("digits");
         }
@@ -397,6 +420,11 @@ impl Reader<'_> {
             .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
         {
             return self.refuse("the end of a number");
+        }
+        let text = std::str::from_utf8(&self.sql[start..self.at]).unwrap_or_default();
+        if super::literals::number_problem(text, false, self.grammar).is_some() {
+            return self
+                .refuse("a number within its type (bigint, a decimal of at most 38 digits)");
         }
         Ok(())
     }
@@ -527,12 +555,33 @@ impl Reader<'_> {
         }
     }
 
-    /// `(p,s)` after `decimal`.
+    /// `(p,s)` after `decimal`, within the ranges of `super::literals`.
     fn precision_scale(&mut self) -> Read<()> {
-        if self.eat(b"(") && self.digits() && self.eat(b",") && self.digits() && self.eat(b")") {
-            Ok(())
-        } else {
-            self.refuse("(precision,scale)")
+        let number = |r: &mut Self| {
+            let start = r.at;
+            r.digits()
+                .then(|| {
+                    std::str::from_utf8(&r.sql[start..r.at])
+                        .ok()?
+                        .parse::<u32>()
+                        .ok()
+                })
+                .flatten()
+        };
+        if !self.eat(b"(") {
+            return self.refuse("(precision,scale)");
+        }
+        let p = number(self);
+        let s = if self.eat(b",") { number(self) } else { None };
+        match (p, s) {
+            (Some(p), Some(s))
+                if self.eat(b")")
+                    && super::literals::precision_scale_problem("decimal", p.into(), s.into())
+                        .is_none() =>
+            {
+                Ok(())
+            }
+            _ => self.refuse("(precision,scale) with precision 1 to 38 and scale 0 to precision"),
         }
     }
 

@@ -259,6 +259,16 @@ impl SqlDialect for AthenaDialect {
         crate::validate::prefix::literal_or_name(self, parser)
     }
 
+    /// An implicit or `AS` alias is a name: in Trino grammar a word Trino reserves
+    /// (`true`, `null`, `case`) is not one unquoted (sqlparser's own list is shorter).
+    fn is_column_alias(&self, kw: &Keyword, _parser: &mut Parser) -> bool {
+        !keywords::RESERVED_FOR_COLUMN_ALIAS.contains(kw) && (self.ddl || !self.reserves(*kw))
+    }
+
+    fn is_select_item_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
+        (explicit && (self.ddl || !self.reserves(*kw))) || self.is_column_alias(kw, parser)
+    }
+
     fn is_identifier_start(&self, ch: char) -> bool {
         ch.is_ascii_alphabetic() || ch == '_'
     }
@@ -311,6 +321,12 @@ impl SqlDialect for AthenaDialect {
 
     /// Trino lambdas: `transform(xs, x -> x + 1)`.
     fn supports_lambda_functions(&self) -> bool {
+        true
+    }
+
+    /// `0x1F` is one number token (refused by the allow-list: our targets' grammars
+    /// read it as an integer or, in Spark, as a name), never a `0x` binary string.
+    fn supports_non_decimal_integer_literals(&self) -> bool {
         true
     }
 

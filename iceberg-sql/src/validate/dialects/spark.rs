@@ -248,6 +248,12 @@ impl SqlDialect for SparkDialect {
         true
     }
 
+    /// `0x1F` is one number token (refused by the allow-list: our targets' grammars
+    /// read it as an integer or, in Spark, as a name), never a `0x` binary string.
+    fn supports_non_decimal_integer_literals(&self) -> bool {
+        true
+    }
+
     fn supports_struct_literal(&self) -> bool {
         true
     }

@@ -543,6 +543,7 @@ impl Walk<'_> {
     /// A type: its field names and custom type names are names (quoting is checked);
     /// which types a statement may spell is the Checker's matter.
     pub(super) fn data_type(&mut self, t: &DataType) -> Flow {
+        lift(self.pass.data_type(t))?;
         match t {
             DataType::Table(columns) => self.column_defs(columns.as_deref().unwrap_or_default()),
             DataType::NamedTable { name, columns } => {
