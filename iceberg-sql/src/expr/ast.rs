@@ -248,7 +248,9 @@ pub enum Expr {
         /// `NOT BETWEEN`.
         negated: bool,
     },
-    /// `x [NOT] LIKE pattern`
+    /// `x [NOT] LIKE pattern [ESCAPE 'c']`, with Athena's meaning on every target: `%`
+    /// matches any run of characters, `_` one character, and without an escape every
+    /// other character (`\` too) only itself.
     Like {
         /// Operand.
         expr: Box<Expr>,
@@ -256,6 +258,9 @@ pub enum Expr {
         pattern: Box<Expr>,
         /// `NOT LIKE`.
         negated: bool,
+        /// The `ESCAPE` character: before `%`, `_` or itself it makes that character
+        /// literal (anywhere else it fails the query, on every target).
+        escape: Option<char>,
     },
     /// `CAST(x AS ty)`
     Cast {
@@ -650,10 +655,18 @@ impl Expr {
                 expr,
                 pattern,
                 negated,
+                escape,
             } => {
                 expr.render_min(w, PREC_ARITH)?;
                 w.push(if *negated { " NOT LIKE " } else { " LIKE " });
-                pattern.render_min(w, PREC_ARITH)?;
+                match escape {
+                    Some(c) => {
+                        check_like_escape(pattern, *c)?;
+                        pattern.render_min(w, PREC_ARITH)?;
+                        w.push(" ESCAPE ").string(c.encode_utf8(&mut [0; 4]));
+                    }
+                    None => write_unescaped_pattern(pattern, w)?,
+                }
             }
             Expr::Cast { expr, ty } => {
                 w.push("CAST(");
@@ -759,6 +772,97 @@ impl Expr {
         }
         Ok(())
     }
+}
+
+/// Writes a LIKE pattern without an `ESCAPE` clause so that the target reads it as
+/// Athena does, where no character escapes. A target whose LIKE has an escape character
+/// anyway ([`DialectRules::like_default_escape`](crate::dialect::DialectRules), Spark's
+/// `\`) gets each occurrence of it doubled, which its LIKE reads as that character
+/// itself: in the text of a literal or parameter, or around any other pattern by
+/// `replace(pattern, '\\', '\\\\')` when the query runs.
+fn write_unescaped_pattern(pattern: &Expr, w: &mut SqlWriter) -> Result<()> {
+    let Some(escape) = w.rules().like_default_escape() else {
+        return pattern.render_min(w, PREC_ARITH);
+    };
+    let mut one = [0; 4];
+    let one: &str = escape.encode_utf8(&mut one);
+    let two = one.repeat(2);
+    match pattern {
+        Expr::Literal {
+            value: Value::String(text),
+            ty,
+        }
+        | Expr::Param {
+            value: Value::String(text),
+            ty,
+        } if text.contains(escape) => {
+            let value = Value::String(text.replace(escape, &two));
+            let ty = ty.clone();
+            let doubled = match pattern {
+                Expr::Literal { .. } => Expr::Literal { value, ty },
+                _ => Expr::Param { value, ty },
+            };
+            doubled.render_min(w, PREC_ARITH)
+        }
+        // Without the escape character (or NULL) the text means the same on every target.
+        Expr::Literal { .. } | Expr::Param { .. } => pattern.render_min(w, PREC_ARITH),
+        _ => {
+            w.push("replace(");
+            pattern.render_min(w, 0)?;
+            w.push(", ")
+                .string(one)
+                .push(", ")
+                .string(&two)
+                .push_char(')');
+            Ok(())
+        }
+    }
+}
+
+/// Refuses a literal LIKE pattern that fails on every target with `ESCAPE 'c'`: one
+/// with `c` before a character other than `%`, `_` and `c`, or at its end (Trino's
+/// `LikePattern`, Spark's `StringUtils.escapeLikeRegex`), or an escape character that is
+/// two UTF-16 units (both engines take a one-character string of Java's `char`s).
+fn check_like_escape(pattern: &Expr, escape: char) -> Result<()> {
+    if escape.len_utf16() != 1 {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("LIKE ... ESCAPE '{escape}': Trino and Spark take an escape character of one UTF-16 unit, and `{escape}` is two"),
+        )
+        .with_hint("escape with a character of the Basic Multilingual Plane, e.g. '!'"));
+    }
+    let (Expr::Literal {
+        value: Value::String(text),
+        ..
+    }
+    | Expr::Param {
+        value: Value::String(text),
+        ..
+    }) = pattern
+    else {
+        return Ok(());
+    };
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != escape {
+            continue;
+        }
+        match chars.next() {
+            Some(n) if n == '%' || n == '_' || n == escape => {}
+            next => {
+                let what = match next {
+                    Some(n) => format!("before `{n}`"),
+                    None => "at its end".to_string(),
+                };
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!("LIKE pattern {text:?} has its ESCAPE character `{escape}` {what}; it may only precede `%`, `_` or itself, and the engine fails the query otherwise"),
+                )
+                .with_hint(format!("write `{escape}{escape}` for a literal `{escape}`")));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
