@@ -183,7 +183,14 @@ pub enum Aggregate {
 /// Render one with [`Expr::render`]; inspect it with [`Expr::walk`]. Column names are
 /// the table's stored names, literals carry their Iceberg type (so `NULL` and numbers
 /// render with exactly that type).
-#[derive(Debug, Clone, PartialEq)]
+///
+/// A tree of any depth can be built, walked, cloned and dropped (a chain of 100,000
+/// `.and(…)` calls is 100,000 levels): `Drop` and `Clone` go on iteratively below 64
+/// levels. Rendering refuses more than [`MAX_EXPR_DEPTH`] levels; `==` and `{:?}`
+/// recurse once per level, so keep them to trees the crate would write. Because `Expr`
+/// implements `Drop`, a `match` on an owned `Expr` cannot move its fields out: match a
+/// reference and `std::mem::take` what you need.
+#[derive(Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Expr {
     /// A column reference.
@@ -317,9 +324,10 @@ const PREC_ATOM: u8 = 8;
 /// stay well within the 2 MiB of a spawned thread, where about 450 overflowed it.
 pub const MAX_EXPR_DEPTH: usize = 256;
 
-/// How many levels [`Expr::walk`] and [`Expr::depth`] recurse before they go on
-/// iteratively: a few hundred bytes of stack per level in an unoptimised build.
-const RECURSION_LEVELS: usize = 64;
+/// How many levels [`Expr::walk`], [`Expr::depth`] and an expression's `Drop` and
+/// `Clone` recurse before they go on iteratively: a few hundred bytes of stack per level
+/// in an unoptimised build.
+pub(super) const RECURSION_LEVELS: usize = 64;
 
 /// Longest text Athena accepts in one `ExecutionParameters` entry.
 pub const MAX_PARAM_CHARS: usize = 1024;
@@ -440,7 +448,7 @@ impl Expr {
     /// Calls `f` on each direct child of this node, in rendering order.
     /// Generic over `f` so that each caller's closure is inlined (the walks run on
     /// every expression of every statement).
-    fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+    pub(super) fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match self {
             Expr::Binary { left, right, .. } => {
                 f(left);

@@ -149,9 +149,10 @@ pub trait ExpressionMethods: Sized {
         self,
         other: R,
     ) -> SqlExpr<Self::Scope, Self::Value> {
-        let mut args = match self.sql_expr().into_expr() {
-            Expr::Coalesce(args) => args,
-            e => vec![e],
+        let mut first = self.sql_expr().into_expr();
+        let mut args = match &mut first {
+            Expr::Coalesce(args) => std::mem::take(args),
+            _ => vec![first],
         };
         args.push(other.into_operand());
         SqlExpr::from_expr(Expr::Coalesce(args))
