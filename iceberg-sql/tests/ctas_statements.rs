@@ -308,6 +308,58 @@ fn hive_bucketing_rules() {
     assert_eq!(e.kind(), ErrorKind::Unsupported);
 }
 
+/// UNLOAD writes files whose schema would repeat a repeated output column name; what
+/// Athena writes then is undocumented, so the query is refused with a way out. An
+/// unnamed expression is left to Athena.
+#[test]
+fn unload_refuses_a_repeated_output_column_name() {
+    let twice = McpEvent::select()
+        .column(McpEvent::STATUS)
+        .column(McpEvent::STATUS);
+    let alias_twice = McpEvent::select()
+        .expr_as(McpEvent::EVENT_ID.count(), "n")
+        .expr_as(McpEvent::SESSION_ID.count(), "n");
+    let column_and_alias = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .expr_as(McpEvent::STATUS, "user_id");
+    for d in [Dialect::Athena, Dialect::AthenaS3Tables] {
+        for (q, name) in [
+            (&twice, "status"),
+            (&alias_twice, "n"),
+            (&column_and_alias, "user_id"),
+        ] {
+            let e = Unload::new(q, "s3://exports/x/").build_for(d).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidTable, "{d:?}");
+            assert_eq!(
+                e.message(),
+                format!(
+                    "an UNLOAD: output column name '{name}' comes more than once; files whose \
+                     schema repeats a name are not documented for UNLOAD, and what Athena \
+                     writes then is unconfirmed"
+                ),
+                "{d:?}"
+            );
+            assert_eq!(e.hint(), Some("alias one of them to another name"));
+        }
+        // Aliased apart, each runs.
+        let apart = McpEvent::select()
+            .column(McpEvent::STATUS)
+            .expr_as(McpEvent::STATUS, "status_again");
+        assert_eq!(
+            Unload::new(&apart, "s3://exports/x/")
+                .build_for(d)
+                .unwrap()
+                .sql(),
+            "UNLOAD (SELECT status, status AS status_again FROM analytics.mcp_events) \
+             TO 's3://exports/x/' WITH (format = 'PARQUET')"
+        );
+        let unnamed = McpEvent::select().expr(count_all());
+        assert!(Unload::new(&unnamed, "s3://exports/x/")
+            .build_for(d)
+            .is_ok());
+    }
+}
+
 #[test]
 fn unload_rules() {
     let q = events();

@@ -227,7 +227,8 @@ fn expression_values_are_checked_when_rendered() {
 /// A condition is typed and written by recursion, one stack frame per level: a chain
 /// of ANDs deep enough overflowed the stack (an abort, not an error). Up to
 /// `MAX_EXPR_DEPTH` levels are written; a deeper expression is refused with the way
-/// out, on the default 2 MiB test thread, however deep.
+/// out, on the default 2 MiB test thread, however deep. Building, cloning and dropping
+/// one of 100,000 levels does not overflow either (the derived `Drop` and `Clone` did).
 #[test]
 fn expressions_deeper_than_the_limit_are_refused_not_overflowed() {
     use iceberg_sql::expr::MAX_EXPR_DEPTH;
@@ -246,7 +247,7 @@ fn expressions_deeper_than_the_limit_are_refused_not_overflowed() {
             .build_for(d)
             .unwrap();
         assert!(ok.sql().ends_with(" AND latency_ms <> 254"), "{d:?}");
-        for n in [MAX_EXPR_DEPTH, 10_000] {
+        for n in [MAX_EXPR_DEPTH, 10_000, 100_000] {
             let e = McpEvent::delete()
                 .filter(chain(n))
                 .build_for(d)
@@ -275,6 +276,11 @@ fn expressions_deeper_than_the_limit_are_refused_not_overflowed() {
         );
     }
     assert!(chain(10_000).to_sql(Dialect::Athena).is_err());
+    let deep = chain(100_000);
+    let copy = deep.clone();
+    assert_eq!(copy.expr().depth(), 100_001);
+    drop(deep);
+    assert!(copy.to_sql(Dialect::Spark).is_err());
     // The way out for many conditions: a balanced tree, 4,000 of them nest 14 levels.
     let pairs = |i: i64| McpEvent::LATENCY_MS.eq(i).and(McpEvent::USER_ID.ne("u"));
     for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {

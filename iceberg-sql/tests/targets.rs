@@ -441,6 +441,18 @@ fn trino_grammar_parses_every_trino_statement() {
             }
         }
     }
+    // LIKE as written for Trino's engines: no escape unless ESCAPE names one (kept out
+    // of the corpus, whose snapshots stay as they are).
+    for d in [Dialect::Trino, Dialect::Athena] {
+        for cond in [
+            McpEvent::TOOL_NAME.like(r"C:\%"),
+            McpEvent::TOOL_NAME.not_like_escape("100!%%", '!'),
+            McpEvent::TOOL_NAME.like_escape(McpEvent::STATUS, '\''),
+        ] {
+            let select = McpEvent::select().column(McpEvent::EVENT_ID).filter(cond);
+            statements.push(select.build_for(d).expect("a LIKE").sql().to_string());
+        }
+    }
     assert!(statements.len() > 40, "{} statements", statements.len());
     let (report, ok) = trino_grammar::parse(&python, &statements);
     let failures: Vec<String> = trino_grammar::refused(&report)

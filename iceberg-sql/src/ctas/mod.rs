@@ -19,7 +19,7 @@ use crate::model::{
     Compression, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
     TableProperty,
 };
-use crate::query::{Select, Usage};
+use crate::query::{OutputNames, Select, Usage};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
 
@@ -200,7 +200,10 @@ impl<'q, S> IcebergCtas<'q, S> {
                 );
             }
         }
-        errors.extend(self.query.check_output_names("an Iceberg CTAS"));
+        errors.extend(
+            self.query
+                .check_output_names("an Iceberg CTAS", OutputNames::Relation),
+        );
         let sources: Vec<String> = self.partitioning.iter().map(|p| p.source.clone()).collect();
         errors.extend(check_outputs(self.query, &sources, "partitioning"));
         for p in &self.partitioning {
@@ -366,7 +369,10 @@ impl<'q, S> HiveCtas<'q, S> {
                 .with_hint("use SNAPPY, GZIP, ZSTD or NONE"),
             );
         }
-        errors.extend(self.query.check_output_names("a Hive CTAS"));
+        errors.extend(
+            self.query
+                .check_output_names("a Hive CTAS", OutputNames::Relation),
+        );
         errors.extend(check_outputs(
             self.query,
             &self.partitioned_by,
@@ -480,6 +486,10 @@ impl From<FileFormat> for UnloadFormat {
 }
 
 /// `UNLOAD (SELECT ...) TO 's3://...' WITH (...)` (Athena only).
+///
+/// Each output column names a column of the files written, so a name may come only
+/// once: a query that projects one twice (`SELECT a, a`, two expressions aliased alike)
+/// is refused; alias them apart.
 ///
 /// ```
 /// use iceberg_sql::prelude::*;
@@ -598,6 +608,10 @@ impl<'q, S> Unload<'q, S> {
                 ));
             }
         }
+        errors.extend(
+            self.query
+                .check_output_names("an UNLOAD", OutputNames::Files),
+        );
         errors.extend(check_outputs(
             self.query,
             &self.partitioned_by,

@@ -9,7 +9,7 @@
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::model::TableName;
-use crate::query::{Select, Usage};
+use crate::query::{OutputNames, Select, Usage};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
 
@@ -110,7 +110,10 @@ impl<S> CreateView<'_, S> {
         self.name.check()?;
         let mut w = SqlWriter::new(StatementKind::CreateView, dialect);
         w.rules().check_view_statement(StatementKind::CreateView)?;
-        Error::check_all(self.query.check_output_names("a view"))?;
+        Error::check_all(
+            self.query
+                .check_output_names("a view", OutputNames::Relation),
+        )?;
         w.push("CREATE ");
         if self.or_replace {
             w.push("OR REPLACE ");

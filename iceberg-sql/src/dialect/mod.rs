@@ -221,6 +221,15 @@ pub(crate) trait DialectRules: Sync {
         athena::write_table_name(w, name);
     }
 
+    /// The character the engine's `LIKE` reads as an escape when the statement writes
+    /// no `ESCAPE` clause. Athena's (Trino's) LIKE has none: `\` is an ordinary
+    /// character (<https://trino.io/docs/current/functions/comparison.html#like>). The
+    /// crate's LIKE means Athena's on every target, so a target that returns a
+    /// character here gets each occurrence of it in a pattern doubled.
+    fn like_default_escape(&self) -> Option<char> {
+        None
+    }
+
     // ---- types ----------------------------------------------------------------------
     //
     // Every value a builder writes goes through these (see `typing`): Athena's rules are

@@ -43,6 +43,14 @@ impl DialectRules for Spark {
         Grammar::Spark
     }
 
+    /// Spark's LIKE escapes with `\` unless told otherwise: `\` before `%`, `_` or `\`
+    /// makes that character literal, before anything else (or at the end) it fails the
+    /// query (`Like`'s default `escapeChar` and `StringUtils.escapeLikeRegex` in
+    /// apache/spark, sql/catalyst; <https://spark.apache.org/docs/3.5.0/sql-ref-syntax-qry-select-like.html>).
+    fn like_default_escape(&self) -> Option<char> {
+        Some('\\')
+    }
+
     // Spark's type rules are lenient (it casts on assignment under its store-assignment
     // policy and coerces in comparisons), so values are written as they are; Trino's
     // refusals do not apply to Spark renderings.

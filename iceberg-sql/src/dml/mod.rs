@@ -24,10 +24,8 @@
 //!
 //! Known limits, by design:
 //! a bucket() partition key uses Iceberg's Murmur3 hash for int, long, decimal, date,
-//! timestamp, timestamptz, string and binary (the spec's bucket source types); the
-//! `LIKE` pattern is sent as written (Spark treats `\` in it as an escape, Athena does
-//! not); `current_timestamp()` is typed as a zone-less timestamp (Athena compares in
-//! UTC).
+//! timestamp, timestamptz, string and binary (the spec's bucket source types);
+//! `current_timestamp()` is typed as a zone-less timestamp (Athena compares in UTC).
 
 mod delete;
 mod insert;

@@ -183,7 +183,14 @@ pub enum Aggregate {
 /// Render one with [`Expr::render`]; inspect it with [`Expr::walk`]. Column names are
 /// the table's stored names, literals carry their Iceberg type (so `NULL` and numbers
 /// render with exactly that type).
-#[derive(Debug, Clone, PartialEq)]
+///
+/// A tree of any depth can be built, walked, cloned and dropped (a chain of 100,000
+/// `.and(…)` calls is 100,000 levels): `Drop` and `Clone` go on iteratively below 64
+/// levels. Rendering refuses more than [`MAX_EXPR_DEPTH`] levels; `==` and `{:?}`
+/// recurse once per level, so keep them to trees the crate would write. Because `Expr`
+/// implements `Drop`, a `match` on an owned `Expr` cannot move its fields out: match a
+/// reference and `std::mem::take` what you need.
+#[derive(Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Expr {
     /// A column reference.
@@ -248,7 +255,9 @@ pub enum Expr {
         /// `NOT BETWEEN`.
         negated: bool,
     },
-    /// `x [NOT] LIKE pattern`
+    /// `x [NOT] LIKE pattern [ESCAPE 'c']`, with Athena's meaning on every target: `%`
+    /// matches any run of characters, `_` one character, and without an escape every
+    /// other character (`\` too) only itself.
     Like {
         /// Operand.
         expr: Box<Expr>,
@@ -256,6 +265,9 @@ pub enum Expr {
         pattern: Box<Expr>,
         /// `NOT LIKE`.
         negated: bool,
+        /// The `ESCAPE` character: before `%`, `_` or itself it makes that character
+        /// literal (anywhere else it fails the query, on every target).
+        escape: Option<char>,
     },
     /// `CAST(x AS ty)`
     Cast {
@@ -312,9 +324,10 @@ const PREC_ATOM: u8 = 8;
 /// stay well within the 2 MiB of a spawned thread, where about 450 overflowed it.
 pub const MAX_EXPR_DEPTH: usize = 256;
 
-/// How many levels [`Expr::walk`] and [`Expr::depth`] recurse before they go on
-/// iteratively: a few hundred bytes of stack per level in an unoptimised build.
-const RECURSION_LEVELS: usize = 64;
+/// How many levels [`Expr::walk`], [`Expr::depth`] and an expression's `Drop` and
+/// `Clone` recurse before they go on iteratively: a few hundred bytes of stack per level
+/// in an unoptimised build.
+pub(super) const RECURSION_LEVELS: usize = 64;
 
 /// Longest text Athena accepts in one `ExecutionParameters` entry.
 pub const MAX_PARAM_CHARS: usize = 1024;
@@ -458,7 +471,7 @@ impl Expr {
     /// Calls `f` on each direct child of this node, in rendering order.
     /// Generic over `f` so that each caller's closure is inlined (the walks run on
     /// every expression of every statement).
-    fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+    pub(super) fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match self {
             Expr::Binary { left, right, .. } => {
                 f(left);
@@ -676,10 +689,18 @@ impl Expr {
                 expr,
                 pattern,
                 negated,
+                escape,
             } => {
                 expr.render_min(w, PREC_ARITH, next)?;
                 w.push(if *negated { " NOT LIKE " } else { " LIKE " });
-                pattern.render_min(w, PREC_ARITH, next)?;
+                match escape {
+                    Some(c) => {
+                        check_like_escape(pattern, *c)?;
+                        pattern.render_min(w, PREC_ARITH, next)?;
+                        w.push(" ESCAPE ").string(c.encode_utf8(&mut [0; 4]));
+                    }
+                    None => write_unescaped_pattern(pattern, w, next)?,
+                }
             }
             Expr::Cast { expr, ty } => {
                 w.push("CAST(");
@@ -785,6 +806,98 @@ impl Expr {
         }
         Ok(())
     }
+}
+
+/// Writes a LIKE pattern without an `ESCAPE` clause so that the target reads it as
+/// Athena does, where no character escapes. A target whose LIKE has an escape character
+/// anyway ([`DialectRules::like_default_escape`](crate::dialect::DialectRules), Spark's
+/// `\`) gets each occurrence of it doubled, which its LIKE reads as that character
+/// itself: in the text of a literal or parameter, or around any other pattern by
+/// `replace(pattern, '\\', '\\\\')` when the query runs. (`level` is the pattern's, as
+/// in [`Expr::render_min`].)
+fn write_unescaped_pattern(pattern: &Expr, w: &mut SqlWriter, level: usize) -> Result<()> {
+    let Some(escape) = w.rules().like_default_escape() else {
+        return pattern.render_min(w, PREC_ARITH, level);
+    };
+    let mut one = [0; 4];
+    let one: &str = escape.encode_utf8(&mut one);
+    let two = one.repeat(2);
+    match pattern {
+        Expr::Literal {
+            value: Value::String(text),
+            ty,
+        }
+        | Expr::Param {
+            value: Value::String(text),
+            ty,
+        } if text.contains(escape) => {
+            let value = Value::String(text.replace(escape, &two));
+            let ty = ty.clone();
+            let doubled = match pattern {
+                Expr::Literal { .. } => Expr::Literal { value, ty },
+                _ => Expr::Param { value, ty },
+            };
+            doubled.render_min(w, PREC_ARITH, level)
+        }
+        // Without the escape character (or NULL) the text means the same on every target.
+        Expr::Literal { .. } | Expr::Param { .. } => pattern.render_min(w, PREC_ARITH, level),
+        _ => {
+            w.push("replace(");
+            pattern.render_min(w, 0, level)?;
+            w.push(", ")
+                .string(one)
+                .push(", ")
+                .string(&two)
+                .push_char(')');
+            Ok(())
+        }
+    }
+}
+
+/// Refuses a literal LIKE pattern that fails on every target with `ESCAPE 'c'`: one
+/// with `c` before a character other than `%`, `_` and `c`, or at its end (Trino's
+/// `LikePattern`, Spark's `StringUtils.escapeLikeRegex`), or an escape character that is
+/// two UTF-16 units (both engines take a one-character string of Java's `char`s).
+fn check_like_escape(pattern: &Expr, escape: char) -> Result<()> {
+    if escape.len_utf16() != 1 {
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!("LIKE ... ESCAPE '{escape}': Trino and Spark take an escape character of one UTF-16 unit, and `{escape}` is two"),
+        )
+        .with_hint("escape with a character of the Basic Multilingual Plane, e.g. '!'"));
+    }
+    let (Expr::Literal {
+        value: Value::String(text),
+        ..
+    }
+    | Expr::Param {
+        value: Value::String(text),
+        ..
+    }) = pattern
+    else {
+        return Ok(());
+    };
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != escape {
+            continue;
+        }
+        match chars.next() {
+            Some(n) if n == '%' || n == '_' || n == escape => {}
+            next => {
+                let what = match next {
+                    Some(n) => format!("before `{n}`"),
+                    None => "at its end".to_string(),
+                };
+                return Err(Error::new(
+                    ErrorKind::InvalidValue,
+                    format!("LIKE pattern {text:?} has its ESCAPE character `{escape}` {what}; it may only precede `%`, `_` or itself, and the engine fails the query otherwise"),
+                )
+                .with_hint(format!("write `{escape}{escape}` for a literal `{escape}`")));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -149,9 +149,10 @@ pub trait ExpressionMethods: Sized {
         self,
         other: R,
     ) -> SqlExpr<Self::Scope, Self::Value> {
-        let mut args = match self.sql_expr().into_expr() {
-            Expr::Coalesce(args) => args,
-            e => vec![e],
+        let mut first = self.sql_expr().into_expr();
+        let mut args = match &mut first {
+            Expr::Coalesce(args) => std::mem::take(args),
+            _ => vec![first],
         };
         args.push(other.into_operand());
         SqlExpr::from_expr(Expr::Coalesce(args))
@@ -196,20 +197,78 @@ pub trait ExpressionMethods: Sized {
         aggregate(Aggregate::Avg, self)
     }
 
-    /// `self LIKE pattern` (strings; `%` any run, `_` one character). The pattern is sent
-    /// as written; note that Spark treats `\` in a pattern as an escape, Athena does not.
+    /// `self LIKE pattern` (strings), with Athena's meaning on every target: `%` matches
+    /// any run of characters, `_` one character, every other character only itself,
+    /// `\` included. Spark's LIKE reads `\` as an escape; for Spark each `\` of a
+    /// pattern is doubled (in a literal's text, or by `replace(…)` around any other
+    /// pattern), which Spark reads as one `\`. To match a literal `%` or `_`, use
+    /// [`like_escape`](Self::like_escape).
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const PATH: Col<Ev, String> = Col::new("path");
+    /// # const PREFIX: Col<Ev, String> = Col::new("prefix");
+    /// // Paths that start with `C:\`.
+    /// let c_drive = PATH.like(r"C:\%");
+    /// assert_eq!(c_drive.to_sql(Dialect::Athena)?, r"path LIKE 'C:\%'");
+    /// assert_eq!(c_drive.to_sql(Dialect::Spark)?, r"path LIKE 'C:\\\\%'");
+    /// assert_eq!(PATH.like(PREFIX).to_sql(Dialect::Spark)?,
+    ///            r"path LIKE replace(prefix, '\\', '\\\\')");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
     fn like<R: IntoOperand<Self::Scope, String>>(self, pattern: R) -> Cond<Self::Scope>
     where
         Self: ExpressionMethods<Value = String>,
     {
-        like(self, pattern, false)
+        like(self, pattern, false, None)
     }
-    /// `self NOT LIKE pattern` (strings).
+    /// `self NOT LIKE pattern` (strings; the pattern means what it means in
+    /// [`like`](Self::like)).
     fn not_like<R: IntoOperand<Self::Scope, String>>(self, pattern: R) -> Cond<Self::Scope>
     where
         Self: ExpressionMethods<Value = String>,
     {
-        like(self, pattern, true)
+        like(self, pattern, true, None)
+    }
+    /// `self LIKE pattern ESCAPE 'escape'` (strings), written alike for every target: in
+    /// the pattern, `escape` before `%`, `_` or itself stands for that character. Before
+    /// anything else, or at the end, it fails the query on every engine; a literal
+    /// pattern like that is refused when the statement is built, and so is an escape
+    /// character outside Unicode's Basic Multilingual Plane (the engines take one UTF-16
+    /// unit).
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const NOTE: Col<Ev, String> = Col::new("note");
+    /// // Notes that start with `100%`.
+    /// let full = NOTE.like_escape("100!%%", '!');
+    /// assert_eq!(full.to_sql(Dialect::Athena)?, "note LIKE '100!%%' ESCAPE '!'");
+    /// assert_eq!(full.to_sql(Dialect::Spark)?, "note LIKE '100!%%' ESCAPE '!'");
+    /// assert!(NOTE.like_escape("50!", '!').to_sql(Dialect::Athena).is_err());
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    fn like_escape<R: IntoOperand<Self::Scope, String>>(
+        self,
+        pattern: R,
+        escape: char,
+    ) -> Cond<Self::Scope>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        like(self, pattern, false, Some(escape))
+    }
+    /// `self NOT LIKE pattern ESCAPE 'escape'` (see [`like_escape`](Self::like_escape)).
+    fn not_like_escape<R: IntoOperand<Self::Scope, String>>(
+        self,
+        pattern: R,
+        escape: char,
+    ) -> Cond<Self::Scope>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        like(self, pattern, true, Some(escape))
     }
 
     /// `self AND rhs` (booleans).
@@ -304,11 +363,13 @@ fn like<E: ExpressionMethods, R: IntoOperand<E::Scope, String>>(
     e: E,
     pattern: R,
     negated: bool,
+    escape: Option<char>,
 ) -> Cond<E::Scope> {
     SqlExpr::from_expr(Expr::Like {
         expr: Box::new(e.sql_expr().into_expr()),
         pattern: Box::new(pattern.into_operand()),
         negated,
+        escape,
     })
 }
 

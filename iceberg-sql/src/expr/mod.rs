@@ -146,6 +146,7 @@
 
 mod ast;
 mod column;
+mod deep;
 mod methods;
 mod typed;
 

@@ -308,14 +308,11 @@ impl<S, V> SqlExpr<S, V> {
     /// Adds `FILTER (WHERE cond)` to an aggregate (`count(*) FILTER (WHERE ...)`).
     /// On a non-aggregate expression this does nothing but return `self`.
     pub fn filter<C: IntoOperand<S, bool>>(self, cond: C) -> SqlExpr<S, V> {
-        match self.expr {
-            Expr::Aggregate { func, arg, .. } => SqlExpr::from_expr(Expr::Aggregate {
-                func,
-                arg,
-                filter: Some(Box::new(cond.into_operand())),
-            }),
-            e => SqlExpr::from_expr(e),
+        let mut expr = self.expr;
+        if let Expr::Aggregate { filter, .. } = &mut expr {
+            *filter = Some(Box::new(cond.into_operand()));
         }
+        SqlExpr::from_expr(expr)
     }
 }
 

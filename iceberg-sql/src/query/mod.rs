@@ -111,6 +111,24 @@ pub(crate) enum Usage {
     Output(OutputTarget),
 }
 
+/// What the output columns of a SELECT name, and so which names it must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OutputNames {
+    /// The columns of a created relation (a CTAS table, a view): each must have a name,
+    /// and no name may come twice. Trino checks both for CREATE TABLE AS and CREATE VIEW
+    /// ("Column name not specified at position N", "Column name 'x' specified more than
+    /// once": `validateColumns` in trinodb/trino,
+    /// core/trino-main/src/main/java/io/trino/sql/analyzer/StatementAnalyzer.java), and
+    /// Spark refuses duplicate names in both (`COLUMN_ALREADY_EXISTS`).
+    Relation,
+    /// The columns of the files an UNLOAD writes: no name may come twice. Athena's UNLOAD
+    /// documentation does not say what a file schema with a repeated name becomes
+    /// (<https://docs.aws.amazon.com/athena/latest/ug/unload.html>), so it is refused
+    /// rather than guessed. An unnamed expression is left to Athena, as in a query's
+    /// result.
+    Files,
+}
+
 /// One projected column as the target's rules checked it.
 #[derive(Debug, Clone)]
 pub(crate) enum Projected {
@@ -1044,19 +1062,15 @@ impl<S> Select<S> {
             .collect()
     }
 
-    /// Why the output columns cannot name a created relation's columns (a CTAS table, a
-    /// view): each must have a name, and no name may come twice. Trino checks both for
-    /// CREATE TABLE AS and CREATE VIEW ("Column name not specified at position N",
-    /// "Column name 'x' specified more than once": `validateColumns` in trinodb/trino,
-    /// core/trino-main/src/main/java/io/trino/sql/analyzer/StatementAnalyzer.java), and
-    /// Spark refuses duplicate names in both (`COLUMN_ALREADY_EXISTS`). `what` names the
-    /// statement in the errors.
-    pub(crate) fn check_output_names(&self, what: &str) -> Vec<Error> {
+    /// Why the output columns cannot be what `kind` writes (see [`OutputNames`]): an
+    /// error per unnamed column where names are required, and per repeated name. `what`
+    /// names the statement in the errors.
+    pub(crate) fn check_output_names(&self, what: &str, kind: OutputNames) -> Vec<Error> {
         let names = self.output_names();
         let mut errors = Vec::new();
         for (i, n) in names.iter().enumerate() {
             match n {
-                None => errors.push(
+                None if kind == OutputNames::Relation => errors.push(
                     Error::new(
                         ErrorKind::InvalidTable,
                         format!(
@@ -1067,15 +1081,21 @@ impl<S> Select<S> {
                     )
                     .with_hint("give the expression a name with .expr_as(expr, \"column\")"),
                 ),
-                Some(n) if names[..i].iter().any(|m| m.as_deref() == Some(n.as_str())) => errors
-                    .push(
-                        Error::new(
-                            ErrorKind::InvalidTable,
-                            format!("{what}: Column name '{n}' specified more than once"),
-                        )
-                        .with_hint("alias one of them to another name"),
-                    ),
-                Some(_) => {}
+                Some(n) if names[..i].iter().any(|m| m.as_deref() == Some(n.as_str())) => {
+                    let message = match kind {
+                        OutputNames::Relation => {
+                            format!("{what}: Column name '{n}' specified more than once")
+                        }
+                        OutputNames::Files => format!(
+                            "{what}: output column name '{n}' comes more than once; files whose schema repeats a name are not documented for UNLOAD, and what Athena writes then is unconfirmed"
+                        ),
+                    };
+                    errors.push(
+                        Error::new(ErrorKind::InvalidTable, message)
+                            .with_hint("alias one of them to another name"),
+                    );
+                }
+                None | Some(_) => {}
             }
         }
         errors
