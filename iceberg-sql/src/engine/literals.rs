@@ -104,6 +104,9 @@ fn char_count(s: &str) -> usize {
 /// hold), and more than 12 fractional digits. Zone names are checked only for their
 /// shape (`UTC`, `+02:00`, `Europe/Berlin`).
 pub(crate) fn timestamp_literal_type(text: &str) -> Result<EngineType> {
+    if let Some(ty) = canonical_timestamp_type(text) {
+        return Ok(ty);
+    }
     let bad = |why: &str| {
         Err(Error::new(
             ErrorKind::InvalidValue,
@@ -190,6 +193,46 @@ pub(crate) fn timestamp_literal_type(text: &str) -> Result<EngineType> {
         return bad("unknown time zone");
     }
     Ok(EngineType::TimestampWithTimeZone(p))
+}
+
+/// The form this crate writes, `yyyy-mm-dd hh:mm:ss[.f…]` with valid fields, read
+/// without the general scan (a batch of rows holds one per timestamp cell); `None`
+/// for any other text, which [`timestamp_literal_type`] reads in full. A test holds
+/// the two to one answer.
+fn canonical_timestamp_type(text: &str) -> Option<EngineType> {
+    let b = text.as_bytes();
+    let fraction = match b.len() {
+        19 => 0,
+        n if n > 20 && b[19] == b'.' => n - 20,
+        _ => return None,
+    };
+    if fraction > usize::from(MAX_TIME_PRECISION)
+        || !b[20.min(b.len())..].iter().all(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    let shape_ok = b[..19].iter().enumerate().all(|(i, c)| match i {
+        4 | 7 => *c == b'-',
+        10 => *c == b' ',
+        13 | 16 => *c == b':',
+        _ => c.is_ascii_digit(),
+    });
+    if !shape_ok {
+        return None;
+    }
+    let n = |from: usize, to: usize| {
+        b[from..to]
+            .iter()
+            .fold(0u32, |v, c| v * 10 + u32::from(c - b'0'))
+    };
+    let (year, month, day) = (i64::from(n(0, 4)), n(5, 7), n(8, 10));
+    let valid = (1..=12).contains(&month)
+        && day >= 1
+        && day <= days_in_month(year, month)
+        && n(11, 13) <= 23
+        && n(14, 16) <= 59
+        && n(17, 19) <= 59;
+    valid.then_some(EngineType::Timestamp(fraction as u8))
 }
 
 fn days_in_month(year: i64, month: u32) -> u32 {
@@ -396,6 +439,53 @@ fn check_year(year: i32, what: &str, shown: &dyn std::fmt::Display) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The canonical-form short path answers as the general reading does.
+    #[test]
+    fn canonical_timestamps_read_as_the_general_reading() {
+        let general = |t: &str| {
+            // The general reading alone: the short path is skipped by a leading `+`
+            // (which the general reading takes as the year's sign).
+            timestamp_literal_type(&format!("+{t}")).ok()
+        };
+        let mut texts = vec![
+            "2026-01-01 00:00:00".to_string(),
+            "2026-12-31 23:59:59.999999".into(),
+            "2024-02-29 12:00:00.1".into(),
+            "2023-02-29 12:00:00".into(),
+            "2026-13-01 00:00:00".into(),
+            "2026-00-10 00:00:00".into(),
+            "2026-04-31 00:00:00".into(),
+            "2026-01-01 24:00:00".into(),
+            "2026-01-01 23:60:00".into(),
+            "2026-01-01 23:59:60".into(),
+            "0000-01-01 00:00:00".into(),
+            "9999-12-31 23:59:59.123456789012".into(),
+            "9999-12-31 23:59:59.1234567890123".into(),
+            "2026-01-01 00:00:00.".into(),
+            "2026-01-01 00:00:00.12a".into(),
+            "2026-01-01T00:00:00".into(),
+            "2026/01/01 00:00:00".into(),
+            "2026-01-01 00:00:00 UTC".into(),
+            "2026-1-01 00:00:00".into(),
+        ];
+        for y in [1, 4, 100, 1900, 2000, 2023, 2024] {
+            for m in 1..=12 {
+                for d in [1, 28, 29, 30, 31] {
+                    texts.push(format!("{y:04}-{m:02}-{d:02} 01:02:03.004"));
+                }
+            }
+        }
+        for t in &texts {
+            let fast = canonical_timestamp_type(t);
+            if let Some(ty) = &fast {
+                assert_eq!(Some(ty.clone()), general(t), "{t}");
+            }
+            assert_eq!(timestamp_literal_type(t).ok(), general(t), "{t}");
+        }
+        assert!(canonical_timestamp_type("2026-01-01 00:00:00.123456").is_some());
+    }
+
     use crate::dialect::Grammar;
     use chrono::{NaiveDate, TimeZone, Utc};
 

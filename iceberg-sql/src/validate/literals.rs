@@ -42,8 +42,11 @@ use crate::engine::types::{
 /// A number as sqlparser read it (`long`: a trailing `L`), in `grammar`. A sign before
 /// it is an operator (`-5` negates the literal `5`), so its magnitude is checked.
 pub(super) fn number_problem(text: &str, long: bool, grammar: Grammar) -> Option<String> {
-    let lower = text.to_ascii_lowercase();
-    if ["0x", "0o", "0b"].iter().any(|p| lower.starts_with(p)) {
+    // (`0x`, `0X`, `0o`, `0b` …, without a lowercased copy: every number of a batch
+    // comes here.)
+    let prefixed =
+        matches!(text.as_bytes(), [b'0', p, ..] if matches!(p | 0x20, b'x' | b'o' | b'b'));
+    if prefixed {
         return Some(format!(
             "integer literal `{text}` in hexadecimal, octal or binary: write it in decimal digits"
         ));
