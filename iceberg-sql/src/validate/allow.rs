@@ -30,6 +30,7 @@ use super::dialects::TargetSyntax;
 use super::literals::{self, CallArgs};
 use super::{hooks, located, to_location, walk};
 use crate::dialect::{Dialect, Grammar};
+use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::StatementKind;
 
@@ -66,6 +67,7 @@ pub(super) fn check(
         param_count,
         has_qmark: sql.contains('?'),
         in_where: Vec::new(),
+        function_names: Exempt::default(),
     };
     if let ControlFlow::Break(e) = walk::statement(stmt, sql, &mut v) {
         return Err(e);
@@ -973,6 +975,9 @@ struct Checker<'a> {
     has_qmark: bool,
     /// Start positions of the `?` placeholders found inside WHERE clauses.
     in_where: Vec<(u64, u64)>,
+    /// The names of the functions called so far: a reserved word may name a function
+    /// (`trim(…)`, `listagg(…)`, `current_user`), where Trino's grammar has a rule for it.
+    function_names: Exempt,
 }
 
 /// Collects the positions of `?` placeholders under a node.
@@ -1000,12 +1005,35 @@ impl Checker<'_> {
     fn trino(&self) -> bool {
         self.ctx.grammar == Grammar::TrinoDml
     }
+
+    /// Trino grammar: a name written without quotes is not a word Trino reserves.
+    /// sqlparser takes a keyword for a name wherever a name may stand (`SELECT select`,
+    /// `FROM db.table`, `JOIN AS b`, `SELECT a, AS b`); Trino's grammar reads the keyword
+    /// and refuses the text (<https://trino.io/docs/current/language/reserved.html>).
+    fn unquoted_name(&self, ident: &Ident) -> ControlFlow<Error> {
+        if !self.trino()
+            || !is_reserved_in_dml(&ident.value)
+            || self.function_names.contains(ident)
+            || self.exempt.contains(ident)
+        {
+            return ControlFlow::Continue(());
+        }
+        let word = &ident.value;
+        self.fail(
+            format!(
+                "`{word}` is a word {} reserves: as a name it is written in double quotes \
+                 (\"{word}\"); or a name or keyword is missing before it",
+                self.ctx.engine
+            ),
+            ident.span,
+        )
+    }
 }
 
 impl AstPass for Checker<'_> {
     fn ident(&mut self, ident: &Ident) -> ControlFlow<Error> {
         let Some(q) = ident.quote_style else {
-            return ControlFlow::Continue(());
+            return self.unquoted_name(ident);
         };
         if self.exempt.contains(ident) {
             return ControlFlow::Continue(());
@@ -1128,6 +1156,13 @@ impl AstPass for Checker<'_> {
 
     fn expr(&mut self, expr: &Expr) -> ControlFlow<Error> {
         let trino = self.trino();
+        if let Expr::Function(f) = expr {
+            for part in &f.name.0 {
+                if let Some(i) = part.as_ident() {
+                    self.function_names.add(i);
+                }
+            }
+        }
         if self.ctx.grammar != Grammar::HiveDdl {
             if let Some(operand) = predicate_as_value(expr, self.ctx.grammar) {
                 // Neither the operand's text nor its span: both recurse through it, and
@@ -1376,6 +1411,9 @@ impl AstPass for Checker<'_> {
                     && name.0[0].as_ident().is_some_and(|i| {
                         i.quote_style.is_none() && i.value.eq_ignore_ascii_case("unnest")
                     });
+                if let (true, Some(_), Some(i)) = (is_unnest, args, name.0[0].as_ident()) {
+                    self.function_names.add(i);
+                }
                 if args.is_some() && trino && !is_unnest {
                     return self.fail(
                         format!("{name}(…) as a table is not accepted by {engine}"),
