@@ -228,7 +228,16 @@ fn lex(
         engine: dialect.name(),
         system_time_refusal: target.system_time_refusal(),
     };
-    let deep = prepass::run(&mut tokens, grammar, &target_words).map_err(|e| {
+    let foreign = match grammar {
+        Grammar::TrinoDml => prepass::foreign_whitespace(sql, &tokens)
+            .or_else(|| prepass::empty_column_list(&tokens)),
+        _ => None,
+    };
+    let deep = match foreign {
+        Some(e) => Err(e),
+        None => prepass::run(&mut tokens, grammar, &target_words),
+    }
+    .map_err(|e| {
         Error::new(ErrorKind::DisallowedSyntax, e.message)
             .with_sql(sql, located(sql, to_location(e.location)))
     })?;
@@ -297,6 +306,28 @@ fn parse_one(
     let mut parser = Parser::new(d)
         .with_recursion_limit(RECURSION_LIMIT)
         .with_tokens_with_locations(tokens);
+    // Trino's grammar is one statement and the end of the text (`singleStatement` in
+    // SqlBase.g4): a `;` before or after it does not parse; Athena takes one after it.
+    // Our renderers never write one.
+    let trino = grammar == Grammar::TrinoDml;
+    let semicolon_error = |span: sqlparser::tokenizer::Span| {
+        let allowed = if target.accepts_a_final_semicolon() {
+            "at most one `;`, after the statement"
+        } else {
+            "no `;`"
+        };
+        Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "a `;` where {} takes {allowed}: remove it",
+                target.grammar_name(grammar)
+            ),
+        )
+        .with_sql(sql, located(sql, to_location(span.start)))
+    };
+    if trino && parser.peek_token_ref().token == Token::SemiColon {
+        return Err(semicolon_error(parser.peek_token_ref().span));
+    }
     while parser.consume_token(&Token::SemiColon) {}
     if parser.peek_token_ref().token == Token::EOF {
         return Err(Error::new(
@@ -319,10 +350,15 @@ fn parse_one(
             }
         })?;
     let mut semicolons = 0usize;
+    let first_semicolon = parser.peek_token_ref().span;
     while parser.consume_token(&Token::SemiColon) {
         semicolons += 1;
     }
     let next = parser.peek_token_ref();
+    let allowed = usize::from(target.accepts_a_final_semicolon());
+    if trino && semicolons > allowed && next.token == Token::EOF {
+        return Err(semicolon_error(first_semicolon));
+    }
     if next.token != Token::EOF {
         let loc = to_location(next.span.start).or_else(|| end_location(sql));
         let msg = if semicolons > 0 {
