@@ -15,8 +15,11 @@
 //!    that refuses comments (generated SQL never has one: a comment means a string
 //!    literal ended early), rewrites `FOR TIMESTAMP|VERSION AS OF`, refuses Athena's
 //!    removed `FOR SYSTEM_TIME AS OF`, glues Spark's `5L` / `1.5D` suffixes back
-//!    onto their numbers and refuses a number run into letters (`1e`, `1abc`);
-//! 3. parse exactly one statement (hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
+//!    onto their numbers and refuses a number run into letters (`1e`, `1abc`); in
+//!    Trino grammar also white space Trino's lexer lacks (U+00A0, …), `WITH ()` and
+//!    `CREATE TABLE t ()`;
+//! 3. parse exactly one statement (in Trino grammar no `;`, except one final `;` where
+//!    the target takes it: Athena; hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
 //!    (transforms)`, `ADD COLUMNS`, `UNSET TBLPROPERTIES`, `OPTIMIZE … BIN_PACK`,
 //!    `VACUUM`, Trino `array(T)`/`map(K,V)`/`row(…)` types); a hook that refuses syntax
 //!    the engine lacks leaves the refusal as a value beside the parse;
@@ -24,8 +27,8 @@
 //!    the kinds targets write differently), then our own walk over the tree (`walk/`),
 //!    which refuses every node none of our targets writes and runs the passes: the
 //!    target's refusals, quoting per grammar (Hive DDL and Spark: backticks; Trino DML:
-//!    double quotes), and the `?` placeholders: none for kinds without parameters,
-//!    Athena's only inside `WHERE`, and exactly as many as bound parameters; and what
+//!    double quotes, and a word Trino reserves is a name only quoted), and the `?`
+//!    placeholders: none for kinds without parameters, Athena's only inside `WHERE`, and exactly as many as bound parameters; and what
 //!    the engines check after their parser (`literals`): integer and decimal literal
 //!    ranges, `X'…'` digits, `LIMIT` / `OFFSET` / `FETCH` row counts, type names and
 //!    their parameters (`decimal(p, s)`, `varchar(n)`, `timestamp(p)`).
