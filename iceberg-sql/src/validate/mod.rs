@@ -28,8 +28,9 @@
 //!    which refuses every node none of our targets writes and runs the passes: the
 //!    target's refusals, quoting per grammar (Hive DDL and Spark: backticks; Trino DML:
 //!    double quotes, and a word Trino reserves is a name only quoted), and the `?`
-//!    placeholders: none for kinds without parameters, Athena's only inside `WHERE`, and exactly as many as bound parameters; and what
-//!    the engines check after their parser (`literals`): integer and decimal literal
+//!    placeholders: none for kinds without parameters, Athena's only inside `WHERE`,
+//!    and exactly as many as bound parameters; and what the engines check after their
+//!    parser (`literals`): integer and decimal literal
 //!    ranges, `X'…'` digits, `LIMIT` / `OFFSET` / `FETCH` row counts, type names and
 //!    their parameters (`decimal(p, s)`, `varchar(n)`, `timestamp(p)`).
 //!
