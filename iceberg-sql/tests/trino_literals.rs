@@ -16,11 +16,8 @@
 
 mod trino_grammar;
 
-use iceberg_sql::validate::validate_sql;
-use iceberg_sql::{Dialect, StatementKind};
-
-/// The targets whose statements of these kinds are Trino grammar.
-const TRINO_TARGETS: [Dialect; 2] = [Dialect::Trino, Dialect::Athena];
+use iceberg_sql::StatementKind;
+use trino_grammar::{Case, TRINO_TARGETS};
 
 /// Expressions: literals of every kind, well-formed and not.
 const LITERALS: &[&str] = &[
@@ -314,12 +311,6 @@ const NAMES: &[&str] = &[
     "\u{e9}",
 ];
 
-/// One statement of the corpus: the kind it is validated as, and its text.
-struct Case {
-    kind: StatementKind,
-    sql: String,
-}
-
 /// Variants of `atom` with a corruption each: truncated, a stray quote, a doubled sign,
 /// its digits removed, its first and last character dropped.
 fn corruptions(atom: &str) -> Vec<String> {
@@ -485,16 +476,8 @@ const BEYOND_THE_GRAMMAR: &[(&str, &str)] = &[
 fn what_we_accept_trino_parses() {
     let cases = corpus();
     assert!(cases.len() > 1_000, "{} cases", cases.len());
-    let mut accepted = Vec::new();
-    let mut refused = Vec::new();
-    for case in &cases {
-        for d in TRINO_TARGETS {
-            match validate_sql(&case.sql, case.kind, d, 0) {
-                Ok(()) => accepted.push((d, case.sql.clone())),
-                Err(e) => refused.push((d, case.sql.clone(), e.message().to_string())),
-            }
-        }
-    }
+    let verdicts = trino_grammar::verdicts(&cases, &TRINO_TARGETS);
+    let (accepted, refused) = (&verdicts.accepted, &verdicts.refused);
     // Both directions happen: the corpus has texts we accept and texts we refuse, of
     // every kind it holds.
     assert!(accepted.len() > 300, "{} accepted", accepted.len());
@@ -514,81 +497,20 @@ fn what_we_accept_trino_parses() {
     let Some(python) = trino_grammar::python() else {
         return;
     };
-    let texts: Vec<String> = cases.iter().map(|c| c.sql.clone()).collect();
-    let (report, _) = trino_grammar::parse(&python, &texts);
-    let trino_refuses: std::collections::HashMap<usize, String> =
-        trino_grammar::refused(&report).into_iter().collect();
-    let parses = |sql: &str| {
-        let i = texts.iter().position(|t| t == sql).expect("in the corpus");
-        !trino_refuses.contains_key(&i)
-    };
-    assert!(
-        !trino_refuses.is_empty() && trino_refuses.len() < texts.len(),
-        "the grammar should refuse some of the corpus and accept some:\n{report}"
-    );
-
-    let wrong: Vec<String> = accepted
-        .iter()
-        .filter(|(_, sql)| !parses(sql))
-        .map(|(d, sql)| {
-            let i = texts.iter().position(|t| t == sql).unwrap_or_default();
-            format!(
-                "{d:?} accepts, Trino refuses: {sql}\n  Trino: {}",
-                trino_refuses.get(&i).map_or("", String::as_str)
-            )
-        })
-        .collect();
-
-    // The reverse direction is allowed; listed for the reader (`--nocapture`).
-    let mut stricter: Vec<&str> = refused
-        .iter()
-        .filter(|(_, sql, _)| parses(sql))
-        .map(|(_, sql, _)| sql.as_str())
-        .collect();
-    stricter.dedup();
-    eprintln!(
-        "{} texts Trino's grammar parses and we refuse (allowed):",
-        stricter.len()
-    );
-    for s in &stricter {
-        eprintln!("  {s}");
-    }
-
-    assert!(
-        wrong.is_empty(),
-        "{} texts we accept are not Trino grammar:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
+    trino_grammar::assert_accepted_parse(&python, &cases, &verdicts);
 
     // The rules beyond the grammar: the grammar accepts each text, we refuse it.
-    let beyond: Vec<String> = BEYOND_THE_GRAMMAR
-        .iter()
-        .map(|(s, _)| s.to_string())
-        .collect();
-    let (report, ok) = trino_grammar::parse(&python, &beyond);
-    assert!(
-        ok,
-        "these belong to the corpus above: Trino's grammar refuses them already:\n{report}"
-    );
+    let beyond: Vec<&str> = BEYOND_THE_GRAMMAR.iter().map(|(s, _)| *s).collect();
+    trino_grammar::assert_grammar_parses(&python, &beyond);
 }
 
 /// Each text of [`BEYOND_THE_GRAMMAR`] is refused by every Trino-grammar target, with a
 /// message that names the rule (this part needs no Python).
 #[test]
 fn what_trino_refuses_beyond_its_grammar_we_refuse() {
-    let mut missed = Vec::new();
-    for (sql, says) in BEYOND_THE_GRAMMAR {
-        for d in TRINO_TARGETS {
-            match validate_sql(sql, StatementKind::Select, d, 0) {
-                Ok(()) => missed.push(format!("{d:?} accepts: {sql}")),
-                Err(e) if !e.message().contains(says) => missed.push(format!(
-                    "{d:?} refuses {sql} without saying {says:?}: {}",
-                    e.message()
-                )),
-                Err(e) => assert!(e.location().is_some(), "no position for {sql}: {e}"),
-            }
-        }
-    }
-    assert!(missed.is_empty(), "{}", missed.join("\n"));
+    let rules: Vec<(StatementKind, &str, &str)> = BEYOND_THE_GRAMMAR
+        .iter()
+        .map(|&(sql, says)| (StatementKind::Select, sql, says))
+        .collect();
+    trino_grammar::assert_refused_beyond_the_grammar(&rules);
 }

@@ -17,11 +17,12 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    AlterTableOperation, CastKind, CreateTable, CreateTableOptions, DataType, DescribeAlias, Expr,
-    FromTable, HiveDescribeFormat, HiveDistributionStyle, HiveIOFormat, Ident, LimitClause,
-    MergeAction, MergeClauseKind, MergeInsertKind, ObjectType, Query, Select, SelectFlavor,
-    SelectItem, SetExpr, ShowCreateObject, ShowStatementFilterPosition, ShowStatementInClause,
-    Spanned, SqlOption, Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan,
+    AlterTableOperation, Assignment, AssignmentTarget, CastKind, CreateTable, CreateTableOptions,
+    DataType, DescribeAlias, Expr, FromTable, HiveDescribeFormat, HiveDistributionStyle,
+    HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind, MergeInsertKind, ObjectName,
+    ObjectType, Query, Select, SelectFlavor, SelectItem, SetExpr, ShowCreateObject,
+    ShowStatementFilterPosition, ShowStatementInClause, Spanned, SqlOption, Statement, TableFactor,
+    TableObject, TableVersion, Value, ValueWithSpan,
 };
 use sqlparser::tokenizer::Span;
 
@@ -30,6 +31,7 @@ use super::dialects::TargetSyntax;
 use super::literals::{self, CallArgs};
 use super::{hooks, located, to_location, walk};
 use crate::dialect::{Dialect, Grammar};
+use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::StatementKind;
 
@@ -66,6 +68,7 @@ pub(super) fn check(
         param_count,
         has_qmark: sql.contains('?'),
         in_where: Vec::new(),
+        function_names: Exempt::default(),
     };
     if let ControlFlow::Break(e) = walk::statement(stmt, sql, &mut v) {
         return Err(e);
@@ -336,6 +339,7 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
                     u.table.relation.span(),
                 ));
             }
+            column_names(ctx, "UPDATE … SET", u.assignments.iter().map(set_target))?;
             if g == Grammar::TrinoDml {
                 if let TableFactor::Table { alias: Some(a), .. } = &u.table.relation {
                     return Err(ctx.at_span(
@@ -836,6 +840,7 @@ fn check_insert(ctx: &Ctx, ins: &sqlparser::ast::Insert) -> Result<()> {
             ins.insert_token.0.span,
         ));
     }
+    column_names(ctx, "an INSERT's column list", ins.columns.iter().map(Ok))?;
     if let (false, Some(SetExpr::Values(values))) = (
         ins.columns.is_empty(),
         ins.source.as_deref().map(|q| &*q.body),
@@ -907,6 +912,78 @@ fn written_type(t: &DataType, grammar: Grammar) -> bool {
     }
 }
 
+/// Trino grammar: each property of `WITH (name = value, …)` is named by an identifier
+/// (SqlBase.g4, `property: identifier EQ propertyValue`); sqlparser reads `'key' = value`
+/// too. (`WITH ()` is refused by the pre-pass: sqlparser reads it as no `WITH`.)
+pub(crate) fn check_with_properties(ctx: &Ctx, opts: &[SqlOption], at: Span) -> Result<()> {
+    for o in opts {
+        let key = match o {
+            SqlOption::KeyValue { key, .. } => key,
+            other => {
+                return Err(ctx.at_span(
+                    format!(
+                        "table property `{other}`: {} writes property = value",
+                        ctx.engine()
+                    ),
+                    at,
+                ))
+            }
+        };
+        let named = key.0.len() == 1
+            && key.0[0]
+                .as_ident()
+                .is_some_and(|k| matches!(k.quote_style, None | Some('"')));
+        if !named {
+            return Err(ctx.at_span(
+                format!(
+                    "table property key `{key}`: {} names a property with a plain or \
+                     double-quoted name (format = 'PARQUET'), not a string",
+                    ctx.engine()
+                ),
+                key.span(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The target of one `SET` assignment, or the assignment itself when it sets a tuple.
+fn set_target(a: &Assignment) -> std::result::Result<&ObjectName, &Assignment> {
+    match &a.target {
+        AssignmentTarget::ColumnName(name) => Ok(name),
+        AssignmentTarget::Tuple(_) => Err(a),
+    }
+}
+
+/// Trino grammar: the columns an INSERT lists and an UPDATE or MERGE sets are plain
+/// names (`identifier` in SqlBase.g4's `columnAliases`, `update` and `mergeCase`), not
+/// `t.c` nor `(a, b)`, which sqlparser reads.
+fn column_names<'a>(
+    ctx: &Ctx,
+    what: &str,
+    names: impl Iterator<Item = std::result::Result<&'a ObjectName, &'a Assignment>>,
+) -> Result<()> {
+    if ctx.grammar != Grammar::TrinoDml {
+        return Ok(());
+    }
+    for name in names {
+        let span = match name {
+            Ok(n) if n.0.len() == 1 => continue,
+            Ok(n) => n.span(),
+            Err(a) => a.span(),
+        };
+        return Err(ctx.at_span(
+            format!(
+                "{what} names a column with a qualified name or a tuple: {} writes the column's \
+                 own name (`c`, not `t.c` nor `(a, b)`)",
+                ctx.engine()
+            ),
+            span,
+        ));
+    }
+    Ok(())
+}
+
 fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
     let engine = ctx.engine();
     if !m.into || m.output.is_some() || !m.optimizer_hints.is_empty() || !is_plain_table(&m.table) {
@@ -915,8 +992,29 @@ fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
             m.merge_token.0.span,
         ));
     }
+    if m.clauses.is_empty() && ctx.grammar == Grammar::TrinoDml {
+        return Err(ctx.at_span(
+            format!("MERGE without a WHEN clause: {engine} MERGE takes at least one WHEN [NOT] MATCHED … THEN …"),
+            m.merge_token.0.span,
+        ));
+    }
     for c in &m.clauses {
         let trino = ctx.grammar != Grammar::Spark;
+        match &c.action {
+            MergeAction::Update(u) if trino => {
+                if let sqlparser::ast::MergeUpdateKind::Set(assignments) = &u.kind {
+                    column_names(
+                        ctx,
+                        "MERGE's UPDATE SET",
+                        assignments.iter().map(set_target),
+                    )?;
+                }
+            }
+            MergeAction::Insert(i) if trino => {
+                column_names(ctx, "MERGE's INSERT column list", i.columns.iter().map(Ok))?;
+            }
+            _ => {}
+        }
         match c.clause_kind {
             MergeClauseKind::NotMatchedBySource | MergeClauseKind::NotMatchedByTarget if trino => {
                 return Err(ctx.at_span(
@@ -933,6 +1031,9 @@ fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
         let bad_action = match &c.action {
             MergeAction::DoNothing { .. } => Some("DO NOTHING"),
             MergeAction::Insert(i) if matches!(i.kind, MergeInsertKind::Row) => Some("INSERT ROW"),
+            MergeAction::Insert(i) if trino && matches!(i.kind, MergeInsertKind::Wildcard) => {
+                Some("INSERT *")
+            }
             MergeAction::Insert(i) if i.insert_predicate.is_some() => Some("INSERT … WHERE"),
             MergeAction::Update(u)
                 if u.update_predicate.is_some() || u.delete_predicate.is_some() =>
@@ -962,6 +1063,19 @@ fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
 // The passes
 // ---------------------------------------------------------------------------------
 
+/// Reserved words that are values on their own in Trino's grammar (no brackets).
+const SPECIAL_VALUE_WORDS: &[&str] = &[
+    "current_catalog",
+    "current_date",
+    "current_path",
+    "current_schema",
+    "current_time",
+    "current_timestamp",
+    "current_user",
+    "localtime",
+    "localtimestamp",
+];
+
 struct Checker<'a> {
     ctx: &'a Ctx<'a>,
     /// Idents allowed any quote style (TBLPROPERTIES keys, the UNLOAD target).
@@ -973,6 +1087,9 @@ struct Checker<'a> {
     has_qmark: bool,
     /// Start positions of the `?` placeholders found inside WHERE clauses.
     in_where: Vec<(u64, u64)>,
+    /// The names of the functions called so far: a reserved word may name a function
+    /// (`trim(…)`, `listagg(…)`, `current_user`), where Trino's grammar has a rule for it.
+    function_names: Exempt,
 }
 
 /// Collects the positions of `?` placeholders under a node.
@@ -1000,12 +1117,64 @@ impl Checker<'_> {
     fn trino(&self) -> bool {
         self.ctx.grammar == Grammar::TrinoDml
     }
+
+    /// Trino grammar: an inner or outer join has its criteria (`ON …` or `USING (…)`);
+    /// sqlparser reads `a JOIN b` without them (SqlBase.g4, `joinRelation`).
+    fn join_criteria(&self, s: &Select) -> ControlFlow<Error> {
+        use sqlparser::ast::{JoinConstraint as C, JoinOperator as J};
+        for join in s.from.iter().flat_map(|t| &t.joins) {
+            let missing = matches!(
+                &join.join_operator,
+                J::Join(C::None)
+                    | J::Inner(C::None)
+                    | J::Left(C::None)
+                    | J::LeftOuter(C::None)
+                    | J::Right(C::None)
+                    | J::RightOuter(C::None)
+                    | J::FullOuter(C::None)
+            );
+            if missing {
+                return self.fail(
+                    format!(
+                        "a JOIN without ON or USING: {} joins with JOIN t ON <condition> or \
+                         JOIN t USING (c, …) (CROSS JOIN for every pair of rows)",
+                        self.ctx.engine
+                    ),
+                    join.relation.span(),
+                );
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Trino grammar: a name written without quotes is not a word Trino reserves.
+    /// sqlparser takes a keyword for a name wherever a name may stand (`SELECT select`,
+    /// `FROM db.table`, `JOIN AS b`, `SELECT a, AS b`); Trino's grammar reads the keyword
+    /// and refuses the text (<https://trino.io/docs/current/language/reserved.html>).
+    fn unquoted_name(&self, ident: &Ident) -> ControlFlow<Error> {
+        if !self.trino()
+            || !is_reserved_in_dml(&ident.value)
+            || self.function_names.contains(ident)
+            || self.exempt.contains(ident)
+        {
+            return ControlFlow::Continue(());
+        }
+        let word = &ident.value;
+        self.fail(
+            format!(
+                "`{word}` is a word {} reserves: as a name it is written in double quotes \
+                 (\"{word}\"); or a name or keyword is missing before it",
+                self.ctx.engine
+            ),
+            ident.span,
+        )
+    }
 }
 
 impl AstPass for Checker<'_> {
     fn ident(&mut self, ident: &Ident) -> ControlFlow<Error> {
         let Some(q) = ident.quote_style else {
-            return ControlFlow::Continue(());
+            return self.unquoted_name(ident);
         };
         if self.exempt.contains(ident) {
             return ControlFlow::Continue(());
@@ -1128,6 +1297,26 @@ impl AstPass for Checker<'_> {
 
     fn expr(&mut self, expr: &Expr) -> ControlFlow<Error> {
         let trino = self.trino();
+        match expr {
+            Expr::Function(f) => {
+                for part in &f.name.0 {
+                    if let Some(i) = part.as_ident() {
+                        self.function_names.add(i);
+                    }
+                }
+            }
+            // `current_user`, `current_catalog`, …: Trino's grammar has a rule for each
+            // (SqlBase.g4, `primaryExpression`); sqlparser reads them as names.
+            Expr::Identifier(i)
+                if i.quote_style.is_none()
+                    && SPECIAL_VALUE_WORDS
+                        .iter()
+                        .any(|w| i.value.eq_ignore_ascii_case(w)) =>
+            {
+                self.function_names.add(i)
+            }
+            _ => {}
+        }
         if self.ctx.grammar != Grammar::HiveDdl {
             if let Some(operand) = predicate_as_value(expr, self.ctx.grammar) {
                 // Neither the operand's text nor its span: both recurse through it, and
@@ -1338,6 +1527,9 @@ impl AstPass for Checker<'_> {
 
     fn select(&mut self, s: &Select) -> ControlFlow<Error> {
         self.check_select(s)?;
+        if self.trino() {
+            self.join_criteria(s)?;
+        }
         if self.has_qmark && self.trino() {
             if let Some(w) = &s.selection {
                 let _ = walk::expr(w, self.ctx.sql, &mut QMarks(&mut self.in_where));
@@ -1376,6 +1568,9 @@ impl AstPass for Checker<'_> {
                     && name.0[0].as_ident().is_some_and(|i| {
                         i.quote_style.is_none() && i.value.eq_ignore_ascii_case("unnest")
                     });
+                if let (true, Some(_), Some(i)) = (is_unnest, args, name.0[0].as_ident()) {
+                    self.function_names.add(i);
+                }
                 if args.is_some() && trino && !is_unnest {
                     return self.fail(
                         format!("{name}(…) as a table is not accepted by {engine}"),

@@ -15,8 +15,11 @@
 //!    that refuses comments (generated SQL never has one: a comment means a string
 //!    literal ended early), rewrites `FOR TIMESTAMP|VERSION AS OF`, refuses Athena's
 //!    removed `FOR SYSTEM_TIME AS OF`, glues Spark's `5L` / `1.5D` suffixes back
-//!    onto their numbers and refuses a number run into letters (`1e`, `1abc`);
-//! 3. parse exactly one statement (hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
+//!    onto their numbers and refuses a number run into letters (`1e`, `1abc`); in
+//!    Trino grammar also white space Trino's lexer lacks (U+00A0, …), `WITH ()` and
+//!    `CREATE TABLE t ()`;
+//! 3. parse exactly one statement (in Trino grammar no `;`, except one final `;` where
+//!    the target takes it: Athena; hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
 //!    (transforms)`, `ADD COLUMNS`, `UNSET TBLPROPERTIES`, `OPTIMIZE … BIN_PACK`,
 //!    `VACUUM`, Trino `array(T)`/`map(K,V)`/`row(…)` types); a hook that refuses syntax
 //!    the engine lacks leaves the refusal as a value beside the parse;
@@ -24,9 +27,10 @@
 //!    the kinds targets write differently), then our own walk over the tree (`walk/`),
 //!    which refuses every node none of our targets writes and runs the passes: the
 //!    target's refusals, quoting per grammar (Hive DDL and Spark: backticks; Trino DML:
-//!    double quotes), and the `?` placeholders: none for kinds without parameters,
-//!    Athena's only inside `WHERE`, and exactly as many as bound parameters; and what
-//!    the engines check after their parser (`literals`): integer and decimal literal
+//!    double quotes, and a word Trino reserves is a name only quoted), and the `?`
+//!    placeholders: none for kinds without parameters, Athena's only inside `WHERE`,
+//!    and exactly as many as bound parameters; and what the engines check after their
+//!    parser (`literals`): integer and decimal literal
 //!    ranges, `X'…'` digits, `LIMIT` / `OFFSET` / `FETCH` row counts, type names and
 //!    their parameters (`decimal(p, s)`, `varchar(n)`, `timestamp(p)`).
 //!
@@ -228,7 +232,16 @@ fn lex(
         engine: dialect.name(),
         system_time_refusal: target.system_time_refusal(),
     };
-    let deep = prepass::run(&mut tokens, grammar, &target_words).map_err(|e| {
+    let foreign = match grammar {
+        Grammar::TrinoDml => prepass::foreign_whitespace(sql, &tokens)
+            .or_else(|| prepass::empty_column_list(&tokens)),
+        _ => None,
+    };
+    let deep = match foreign {
+        Some(e) => Err(e),
+        None => prepass::run(&mut tokens, grammar, &target_words),
+    }
+    .map_err(|e| {
         Error::new(ErrorKind::DisallowedSyntax, e.message)
             .with_sql(sql, located(sql, to_location(e.location)))
     })?;
@@ -297,6 +310,28 @@ fn parse_one(
     let mut parser = Parser::new(d)
         .with_recursion_limit(RECURSION_LIMIT)
         .with_tokens_with_locations(tokens);
+    // Trino's grammar is one statement and the end of the text (`singleStatement` in
+    // SqlBase.g4): a `;` before or after it does not parse; Athena takes one after it.
+    // Our renderers never write one.
+    let trino = grammar == Grammar::TrinoDml;
+    let semicolon_error = |span: sqlparser::tokenizer::Span| {
+        let allowed = if target.accepts_a_final_semicolon() {
+            "at most one `;`, after the statement"
+        } else {
+            "no `;`"
+        };
+        Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "a `;` where {} takes {allowed}: remove it",
+                target.grammar_name(grammar)
+            ),
+        )
+        .with_sql(sql, located(sql, to_location(span.start)))
+    };
+    if trino && parser.peek_token_ref().token == Token::SemiColon {
+        return Err(semicolon_error(parser.peek_token_ref().span));
+    }
     while parser.consume_token(&Token::SemiColon) {}
     if parser.peek_token_ref().token == Token::EOF {
         return Err(Error::new(
@@ -319,10 +354,15 @@ fn parse_one(
             }
         })?;
     let mut semicolons = 0usize;
+    let first_semicolon = parser.peek_token_ref().span;
     while parser.consume_token(&Token::SemiColon) {
         semicolons += 1;
     }
     let next = parser.peek_token_ref();
+    let allowed = usize::from(target.accepts_a_final_semicolon());
+    if trino && semicolons > allowed && next.token == Token::EOF {
+        return Err(semicolon_error(first_semicolon));
+    }
     if next.token != Token::EOF {
         let loc = to_location(next.span.start).or_else(|| end_location(sql));
         let msg = if semicolons > 0 {

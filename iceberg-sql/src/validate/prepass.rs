@@ -14,7 +14,8 @@
 //!   glued first.
 //! * Trino grammar only: `==` (Trino compares with `=`; sqlparser reads both alike), and
 //!   `FETCH` clauses not written `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (sqlparser
-//!   takes `FIRST` and `ONLY` as optional; the row count itself is checked on the tree).
+//!   takes `FIRST` and `ONLY` as optional; the row count itself is checked on the tree),
+//!   and `WITH ()` (sqlparser reads it as no `WITH` at all).
 
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Whitespace};
@@ -160,6 +161,25 @@ pub(super) fn run(
             }
             if is_word(&tokens[i].token, "FETCH") {
                 fetch_shape(tokens, i)?;
+            }
+            // `WITH ()`: sqlparser reads it as no properties at all; Trino's grammar has
+            // at least one property between the brackets (SqlBase.g4, `properties`).
+            if is_word(&tokens[i].token, "WITH") {
+                let mut next = tokens[i + 1..]
+                    .iter()
+                    .filter(|t| !matches!(t.token, Token::Whitespace(_)));
+                if next.next().is_some_and(|t| t.token == Token::LParen)
+                    && next.next().is_some_and(|t| t.token == Token::RParen)
+                {
+                    return Err(PrepassError {
+                        message: format!(
+                            "an empty WITH (): {} takes WITH (property = value, …) with at least \
+                             one property; leave WITH out when there is none",
+                            target.engine
+                        ),
+                        location: tokens[i].span.start,
+                    });
+                }
             }
         }
         // `OF` closes a time-travel window: look back at `<kind> AS OF` and its `FOR`.
@@ -313,4 +333,87 @@ fn fetch_shape(tokens: &[TokenWithSpan], i: usize) -> Result<(), PrepassError> {
         }
         _ => refuse(),
     }
+}
+
+/// Trino grammar: the first character between tokens that is whitespace to sqlparser
+/// (any Unicode white space) but not to Trino, whose lexer skips only space, tab, line
+/// feed and carriage return (SqlBase.g4, `WS`) and refuses the rest (`SELECT\u{a0}1`).
+/// Inside a string or a quoted name such a character is text, and fine.
+pub(super) fn foreign_whitespace(sql: &str, tokens: &[TokenWithSpan]) -> Option<PrepassError> {
+    let foreign = |c: char| c.is_whitespace() && !matches!(c, ' ' | '\t' | '\n' | '\r');
+    if !sql.chars().any(foreign) {
+        return None;
+    }
+    // Where each such character is, as the tokenizer counts (line, column).
+    let mut at = std::collections::HashMap::new();
+    let (mut line, mut column) = (1u64, 1u64);
+    for c in sql.chars() {
+        if foreign(c) {
+            at.insert((line, column), c);
+        }
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    tokens.iter().find_map(|t| {
+        let Token::Whitespace(Whitespace::Space) = t.token else {
+            return None;
+        };
+        let c = at.get(&(t.span.start.line, t.span.start.column))?;
+        Some(PrepassError {
+            message: format!(
+                "the white-space character U+{:04X} between words: Trino's SQL separates words \
+                 with spaces, tabs and line breaks only; write a space",
+                *c as u32
+            ),
+            location: t.span.start,
+        })
+    })
+}
+
+/// Trino grammar: `CREATE TABLE t () AS …`, an empty column list, which sqlparser reads
+/// as none; Trino's grammar lists at least one name in it (SqlBase.g4, `columnAliases`).
+pub(super) fn empty_column_list(tokens: &[TokenWithSpan]) -> Option<PrepassError> {
+    let mut words = tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)));
+    let mut next = words.next()?;
+    if !is_word(&next.token, "CREATE") {
+        return None;
+    }
+    next = words.next()?;
+    if is_word(&next.token, "OR") {
+        words.next()?; // REPLACE
+        next = words.next()?;
+    }
+    if !is_word(&next.token, "TABLE") {
+        return None;
+    }
+    next = words.next()?;
+    if is_word(&next.token, "IF") {
+        words.next()?; // NOT
+        words.next()?; // EXISTS
+        next = words.next()?;
+    }
+    // The dotted name, then what follows it.
+    loop {
+        if !matches!(next.token, Token::Word(_)) {
+            return None;
+        }
+        next = words.next()?;
+        if next.token != Token::Period {
+            break;
+        }
+        next = words.next()?;
+    }
+    let close = words.next()?;
+    (next.token == Token::LParen && close.token == Token::RParen).then(|| PrepassError {
+        message: "CREATE TABLE with an empty column list `()`: write the columns, or leave \
+                  the brackets out"
+            .to_string(),
+        location: next.span.start,
+    })
 }

@@ -19,7 +19,7 @@ use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::allow::{
-    check_drop_staging, object_span, staging_shape, wrong_kind, Ctx, Exempt,
+    check_drop_staging, check_with_properties, object_span, staging_shape, wrong_kind, Ctx, Exempt,
 };
 use crate::validate::hooks::{self, Hooks, Refusals};
 use crate::validate::stack::StackBudget;
@@ -453,6 +453,7 @@ pub(super) fn check_create_table_shape(
         ));
     }
     if let CreateTableOptions::With(opts) = &ct.table_options {
+        check_with_properties(ctx, opts, name_span)?;
         check_ctas_partitioning(ctx, opts)?;
     }
     Ok(())

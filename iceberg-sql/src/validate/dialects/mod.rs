@@ -93,6 +93,13 @@ pub(crate) trait TargetSyntax: Sync {
         }
     }
 
+    /// Whether one `;` may end a statement in Trino grammar. Trino's grammar takes one
+    /// statement and the end of the text (SqlBase.g4, `singleStatement`); Athena
+    /// takes a statement ended by one `;` too (clients such as dbt-athena send them).
+    fn accepts_a_final_semicolon(&self) -> bool {
+        true
+    }
+
     /// Why `FOR SYSTEM_TIME|SYSTEM_VERSION AS OF` is refused in Trino grammar (it parses,
     /// so the reason is the engine's): completes "FOR SYSTEM_TIME AS OF is …".
     fn system_time_refusal(&self) -> &'static str {

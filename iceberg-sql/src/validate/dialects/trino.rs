@@ -39,7 +39,7 @@ use crate::dialect::Grammar;
 use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::Result;
 use crate::statement::StatementKind;
-use crate::validate::allow::{object_span, wrong_kind, Ctx, Exempt};
+use crate::validate::allow::{check_with_properties, object_span, wrong_kind, Ctx, Exempt};
 use crate::validate::hooks::{self, here, kw, optimize_where, word_is, Hooks, Refusals};
 use crate::validate::stack::StackBudget;
 
@@ -58,6 +58,7 @@ impl TargetSyntax for TrinoSyntax {
         match &ct.table_options {
             CreateTableOptions::With(opts) => {
                 exempt.add_keys(opts);
+                check_with_properties(ctx, opts, name_span)?;
                 super::athena::check_ctas_partitioning(ctx, opts)?;
             }
             CreateTableOptions::None => {}
@@ -146,6 +147,12 @@ impl TargetSyntax for TrinoSyntax {
 
     fn system_time_refusal(&self) -> &'static str {
         "not Trino syntax (Trino writes FOR VERSION AS OF / FOR TIMESTAMP AS OF)"
+    }
+
+    /// Trino parses one statement without a terminating `;` (SqlBase.g4,
+    /// `singleStatement: statement EOF`); its CLI strips the `;`, its server does not.
+    fn accepts_a_final_semicolon(&self) -> bool {
+        false
     }
 }
 
