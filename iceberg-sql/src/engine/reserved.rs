@@ -51,11 +51,82 @@ pub(crate) const AWS_DML_RESERVED: &[&str] = &[
     "trim", "true", "uescape", "union", "unnest", "using", "values", "when", "where", "with",
 ];
 
+/// For each first letter `a` to `z`, bit `n` is set when a word of the three lists
+/// starts with it and is `n` bytes long (every word is lowercase ASCII, shorter than 32
+/// bytes: a longer one fails the build here).
+const DML_RESERVED_SHAPES: [u32; 26] = {
+    let mut shapes = [0u32; 26];
+    let lists: [&[&str]; 3] = [TRINO_417_RESERVED, TRINO_LATER_RESERVED, AWS_DML_RESERVED];
+    let mut l = 0;
+    while l < lists.len() {
+        let mut i = 0;
+        while i < lists[l].len() {
+            let w = lists[l][i].as_bytes();
+            shapes[(w[0] - b'a') as usize] |= 1 << w.len();
+            i += 1;
+        }
+        l += 1;
+    }
+    shapes
+};
+
+/// FNV-1a of a word's bytes (computed at build time for the lists, at run time for a name).
+const fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut h = 0x811c_9dc5u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        h = (h ^ bytes[i] as u32).wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    h
+}
+
+/// A 1,024-bit filter of the three lists' words by [`fnv1a`]: a name whose bit is clear
+/// is no reserved word; one whose bit is set is searched for.
+const DML_RESERVED_HASHES: [u64; 16] = {
+    let mut bits = [0u64; 16];
+    let lists: [&[&str]; 3] = [TRINO_417_RESERVED, TRINO_LATER_RESERVED, AWS_DML_RESERVED];
+    let mut l = 0;
+    while l < lists.len() {
+        let mut i = 0;
+        while i < lists[l].len() {
+            let h = fnv1a(lists[l][i].as_bytes()) as usize % 1024;
+            bits[h / 64] |= 1 << (h % 64);
+            i += 1;
+        }
+        l += 1;
+    }
+    bits
+};
+
 /// True when `word` (any case) must be double-quoted as an identifier in Athena DML on
 /// at least one reading (Trino 417, current Trino, AWS's list).
 pub(crate) fn is_reserved_in_dml(word: &str) -> bool {
-    let w = word.to_ascii_lowercase();
-    let w = w.as_str();
+    // Most names share no (first letter, length) with any reserved word: settled
+    // without a search (the validator asks for every unquoted name of every statement).
+    let first = word.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+    let shape = match first {
+        b'a'..=b'z' if word.len() < 32 => 1u32 << word.len(),
+        _ => return false,
+    };
+    if DML_RESERVED_SHAPES[usize::from(first - b'a')] & shape == 0 {
+        return false;
+    }
+    // Lowercased on the stack: the validator asks for every unquoted name of every
+    // statement. A word longer than the buffer, or not ASCII, is no reserved word.
+    let mut buf = [0u8; 24];
+    let Some(lower) = buf.get_mut(..word.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(word.as_bytes());
+    lower.make_ascii_lowercase();
+    let hash = fnv1a(lower) as usize % 1024;
+    if DML_RESERVED_HASHES[hash / 64] & (1 << (hash % 64)) == 0 {
+        return false;
+    }
+    let Ok(w) = std::str::from_utf8(lower) else {
+        return false;
+    };
     TRINO_417_RESERVED.binary_search(&w).is_ok()
         || TRINO_LATER_RESERVED.contains(&w)
         || AWS_DML_RESERVED.binary_search(&w).is_ok()
@@ -65,6 +136,22 @@ pub(crate) fn is_reserved_in_dml(word: &str) -> bool {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    /// The stack buffer of `is_reserved_in_dml` holds every reserved word, in any case.
+    #[test]
+    fn every_reserved_word_is_found_in_any_case() {
+        for w in TRINO_417_RESERVED
+            .iter()
+            .chain(TRINO_LATER_RESERVED)
+            .chain(AWS_DML_RESERVED)
+        {
+            assert!(is_reserved_in_dml(w), "{w}");
+            assert!(is_reserved_in_dml(&w.to_ascii_uppercase()), "{w}");
+        }
+        assert!(!is_reserved_in_dml("event_id"));
+        assert!(!is_reserved_in_dml("sélect"));
+        assert!(!is_reserved_in_dml(&"select".repeat(10)));
+    }
 
     fn set(words: &[&'static str]) -> BTreeSet<&'static str> {
         words.iter().copied().collect()
