@@ -407,72 +407,28 @@ fn normalize_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
             ty: IcebergType::TimestampTz,
         };
     };
+    // The rewrite at this node, then the same below it.
     match e {
-        Expr::Binary { op, left, right } => {
-            let comparison = is_comparison(*op);
-            if comparison && is_tz_column(left) {
+        Expr::Binary { op, left, right } if is_comparison(*op) => {
+            if is_tz_column(left) {
                 to_tz(right);
             }
-            if comparison && is_tz_column(right) {
+            if is_tz_column(right) {
                 to_tz(left);
             }
-            normalize_in_place(scope, left);
-            normalize_in_place(scope, right);
         }
         Expr::Between {
             expr, low, high, ..
-        } => {
-            if is_tz_column(expr) {
-                to_tz(low);
-                to_tz(high);
-            }
-            normalize_in_place(scope, expr);
-            normalize_in_place(scope, low);
-            normalize_in_place(scope, high);
+        } if is_tz_column(expr) => {
+            to_tz(low);
+            to_tz(high);
         }
-        Expr::InList { expr, list, .. } => {
-            if is_tz_column(expr) {
-                list.iter_mut().for_each(to_tz);
-            }
-            normalize_in_place(scope, expr);
-            list.iter_mut().for_each(|x| normalize_in_place(scope, x));
+        Expr::InList { expr, list, .. } if is_tz_column(expr) => {
+            list.iter_mut().for_each(to_tz);
         }
-        Expr::Not(x) | Expr::Negate(x) => normalize_in_place(scope, x),
-        Expr::IsNull { expr, .. } | Expr::Cast { expr, .. } | Expr::DateTrunc { expr, .. } => {
-            normalize_in_place(scope, expr)
-        }
-        Expr::Like { expr, pattern, .. } => {
-            normalize_in_place(scope, expr);
-            normalize_in_place(scope, pattern);
-        }
-        Expr::Case {
-            branches,
-            otherwise,
-        } => {
-            for (c, v) in branches {
-                normalize_in_place(scope, c);
-                normalize_in_place(scope, v);
-            }
-            if let Some(o) = otherwise {
-                normalize_in_place(scope, o);
-            }
-        }
-        Expr::Coalesce(args) => args.iter_mut().for_each(|x| normalize_in_place(scope, x)),
-        Expr::Aggregate { arg, filter, .. } => {
-            if let Some(a) = arg {
-                normalize_in_place(scope, a);
-            }
-            if let Some(f) = filter {
-                normalize_in_place(scope, f);
-            }
-        }
-        Expr::Column { .. }
-        | Expr::Literal { .. }
-        | Expr::Param { .. }
-        | Expr::CurrentTimestamp
-        | Expr::CurrentDate
-        | Expr::Interval { .. } => {}
+        _ => {}
     }
+    e.for_each_child_mut(|c| normalize_in_place(scope, c));
 }
 
 /// What the type model saw while statements were built, for the test that walks every

@@ -33,7 +33,7 @@ impl Expr {
     }
 
     /// Calls `f` on each direct child of this node, in rendering order, for change.
-    fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+    pub(crate) fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
         match self {
             Expr::Binary { left, right, .. } => {
                 f(left);
