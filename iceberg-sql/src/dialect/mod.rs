@@ -467,6 +467,16 @@ pub(crate) trait DialectRules: Sync {
         Some(10_000)
     }
 
+    /// Whether the engine sorts NULLs first when an `ORDER BY` key names no NULL order
+    /// (`descending`: the key is `DESC`). Athena (Trino) sorts them last in both
+    /// directions (<https://trino.io/docs/current/sql/select.html#order-by-clause>);
+    /// the crate's orders mean Athena's, so a target that answers otherwise gets the
+    /// NULL order written.
+    fn sorts_nulls_first(&self, descending: bool) -> bool {
+        let _ = descending;
+        false
+    }
+
     /// Writes a time-travel clause after a table name (with its leading space).
     fn write_time_travel(&self, w: &mut SqlWriter, snapshot: &Snapshot) {
         athena::write_time_travel(w, snapshot);

@@ -232,6 +232,12 @@ impl DialectRules for Spark {
         )
     }
 
+    /// Spark sorts NULLs first in ascending order and last in descending order
+    /// (<https://spark.apache.org/docs/3.5.0/sql-ref-syntax-qry-select-orderby.html>).
+    fn sorts_nulls_first(&self, descending: bool) -> bool {
+        !descending
+    }
+
     /// Spark's `sequence` is limited only by its largest array (about 2^31 entries).
     fn max_sequence_entries(&self) -> Option<i64> {
         None

@@ -45,13 +45,61 @@ pub enum Snapshot {
     Timestamp(DateTime<Utc>),
 }
 
-/// Sort direction.
+/// Sort direction, with Athena's place for NULLs on every target.
+///
+/// Athena (Trino) sorts NULLs last in both directions unless told otherwise ("The
+/// default null ordering is NULLS LAST, regardless of the ordering direction":
+/// <https://trino.io/docs/current/sql/select.html#order-by-clause>). Spark sorts them
+/// first in ascending order (<https://spark.apache.org/docs/3.5.0/sql-ref-syntax-qry-select-orderby.html>),
+/// so with a `LIMIT` the same query would return other rows: a target whose default
+/// differs gets the NULL order written out.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql::query::Order;
+/// # #[derive(IcebergTable)]
+/// # #[iceberg(database = "db", name = "t", location = "s3://my-bucket/t/")]
+/// # struct T { id: i64, score: Option<i64> }
+/// let top = |o| T::select().column(T::ID).order_by(T::SCORE, o).limit(3);
+/// assert_eq!(top(Order::Asc).build()?.sql(),
+///            "SELECT id FROM db.t ORDER BY score ASC LIMIT 3");
+/// assert_eq!(top(Order::Asc).build_for(Dialect::Spark)?.sql(),
+///            "SELECT id FROM db.t ORDER BY score ASC NULLS LAST LIMIT 3");
+/// assert_eq!(top(Order::DescNullsFirst).build()?.sql(),
+///            "SELECT id FROM db.t ORDER BY score DESC NULLS FIRST LIMIT 3");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Order {
-    /// `ASC`
+    /// Ascending, NULLs last (`ASC`; Spark: `ASC NULLS LAST`).
     Asc,
-    /// `DESC`
+    /// Descending, NULLs last (`DESC`).
     Desc,
+    /// Ascending, NULLs first (`ASC NULLS FIRST`).
+    AscNullsFirst,
+    /// Descending, NULLs first (`DESC NULLS FIRST`).
+    DescNullsFirst,
+}
+
+impl Order {
+    /// Writes the direction of a sort key (with its leading space), naming the NULL
+    /// order only where the target's default is another.
+    fn write(self, w: &mut SqlWriter) {
+        let (descending, nulls_first) = match self {
+            Order::Asc => (false, false),
+            Order::Desc => (true, false),
+            Order::AscNullsFirst => (false, true),
+            Order::DescNullsFirst => (true, true),
+        };
+        w.push(if descending { " DESC" } else { " ASC" });
+        if nulls_first != w.rules().sorts_nulls_first(descending) {
+            w.push(if nulls_first {
+                " NULLS FIRST"
+            } else {
+                " NULLS LAST"
+            });
+        }
+    }
 }
 
 /// Join kind.
@@ -1023,10 +1071,7 @@ impl<S> Select<S> {
             w.push(" ORDER BY ");
             w.try_comma_list(&order_by, |w, (o, dir)| {
                 o.write(w)?;
-                w.push(match dir {
-                    Order::Asc => " ASC",
-                    Order::Desc => " DESC",
-                });
+                dir.write(w);
                 Ok(())
             })?;
         }
