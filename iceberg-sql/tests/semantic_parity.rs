@@ -19,9 +19,17 @@ use iceberg_sql::query::Order;
 pub struct Num {
     pub id: i64,
     pub score: Option<i64>,
+    pub small: Option<i32>,
+    #[iceberg(type = "decimal(10, 2)")]
+    pub price: Option<iceberg_sql::Decimal>,
+    pub ratio: Option<f64>,
+    pub day: Option<chrono::NaiveDate>,
 }
 
 const TARGETS: [Dialect; 3] = [Dialect::Athena, Dialect::Trino, Dialect::Spark];
+
+/// `(target, text)` of one statement for every target.
+type Texts = Vec<(Dialect, String)>;
 
 /// `(target, text)` of `build(target)` for every target.
 fn texts(build: impl Fn(Dialect) -> iceberg_sql::Result<Statement>) -> Vec<(Dialect, String)> {
@@ -84,4 +92,162 @@ fn null_order_is_athenas_on_every_target() {
         all.extend(got);
     }
     trino_parses(&all);
+}
+
+/// The text of `filter` on `Num` for every target (`SELECT id … WHERE filter`).
+fn filters(filter: impl Fn() -> Cond<Num>) -> Vec<(Dialect, String)> {
+    texts(|d| Num::select().column(Num::ID).filter(filter()).build_for(d))
+}
+
+fn where_(cond: &str) -> String {
+    format!("SELECT id FROM parity.nums WHERE {cond}")
+}
+
+/// Integer `/` truncates toward zero on Athena (`bigint` / `bigint` is `bigint`,
+/// `integer` / `integer` is `integer`); Spark's `/` is a double division, its `div`
+/// Athena's. A divisor that may be zero fails the statement on Spark as on Athena.
+#[test]
+fn integer_division_is_athenas_on_every_target() {
+    let guard =
+        |d: &str| format!("CASE WHEN {d} = 0 THEN raise_error('Division by zero') ELSE {d} END");
+    let cases: Vec<(Texts, String, String)> = vec![
+        (
+            filters(|| (Num::SCORE / 2_i64).eq(3_i64)),
+            "score / 2 = 3".into(),
+            "div(score, 2) = 3".into(),
+        ),
+        (
+            filters(|| (Num::SMALL / 2).eq(-3)),
+            "small / 2 = -3".into(),
+            "CAST(div(small, 2) AS int) = -3".into(),
+        ),
+        (
+            filters(|| (Num::SCORE / Num::ID).gt(0_i64)),
+            "score / id > 0".into(),
+            format!("div(score, {}) > 0", guard("id")),
+        ),
+        (
+            filters(|| (Num::SCORE % Num::ID).eq(0_i64)),
+            "score % id = 0".into(),
+            format!("score % {} = 0", guard("id")),
+        ),
+        (
+            // A literal zero divisor is guarded too (it fails on Athena when evaluated).
+            filters(|| (Num::SCORE / 0_i64).eq(0_i64)),
+            "score / 0 = 0".into(),
+            format!("div(score, {}) = 0", guard("0")),
+        ),
+        (
+            // `%` of a non-zero literal: Spark's remainder is Trino's (sign of the dividend).
+            filters(|| (Num::SCORE % 2_i64).eq(-1_i64)),
+            "score % 2 = -1".into(),
+            "score % 2 = -1".into(),
+        ),
+        (
+            // Doubles divide alike (a zero divisor differs: see the module docs).
+            filters(|| (Num::RATIO / 2.0).gt(1.0)),
+            "ratio / 2E0 > 1E0".into(),
+            "ratio / 2E0 > 1E0".into(),
+        ),
+    ];
+    let mut all = Vec::new();
+    for (got, athena, spark) in cases {
+        assert_eq!(
+            got,
+            vec![
+                (Dialect::Athena, where_(&athena)),
+                (Dialect::Trino, where_(&athena)),
+                (Dialect::Spark, where_(&spark)),
+            ]
+        );
+        all.extend(got);
+    }
+    trino_parses(&all);
+}
+
+/// A decimal quotient has Trino's type on Spark too: `decimal(10,2) / decimal(1,0)` is
+/// `decimal(min(38, p1 + s2 + max(s2 - s1, 0)), max(s1, s2))` = `decimal(10,2)`, rounded
+/// half up (`DecimalOperators` in trinodb/trino); Spark's own quotient has 13 digits.
+#[test]
+fn decimal_division_has_athenas_scale_on_every_target() {
+    let three = iceberg_sql::Decimal::parse("3").unwrap();
+    let got = filters(|| (Num::PRICE / three).eq(iceberg_sql::Decimal::parse("3.33").unwrap()));
+    assert_eq!(
+        got,
+        vec![
+            (Dialect::Athena, where_("price / DECIMAL '3' = DECIMAL '3.33'")),
+            (Dialect::Trino, where_("price / DECIMAL '3' = DECIMAL '3.33'")),
+            (
+                Dialect::Spark,
+                where_("CAST(price / CAST('3' AS DECIMAL(1,0)) AS decimal(10,2)) = CAST('3.33' AS DECIMAL(3,2))")
+            ),
+        ]
+    );
+    trino_parses(&got);
+}
+
+/// `CAST(x AS bigint)` of a double or decimal rounds half away from zero on Athena;
+/// Spark's CAST truncates, its `round` is Athena's.
+#[test]
+fn casts_to_integers_round_as_athena_does_on_every_target() {
+    let got = filters(|| Num::RATIO.cast::<i64>().eq(3_i64));
+    assert_eq!(
+        got,
+        vec![
+            (Dialect::Athena, where_("CAST(ratio AS bigint) = 3")),
+            (Dialect::Trino, where_("CAST(ratio AS bigint) = 3")),
+            (Dialect::Spark, where_("CAST(round(ratio) AS bigint) = 3")),
+        ]
+    );
+    let got = filters(|| Num::PRICE.cast::<i32>().eq(-3));
+    assert_eq!(
+        got[2],
+        (Dialect::Spark, where_("CAST(round(price) AS int) = -3"))
+    );
+    // A cast between integers, or from text, is written as it is.
+    let got = filters(|| Num::SMALL.cast::<i64>().eq(3_i64));
+    assert_eq!(
+        got[2],
+        (Dialect::Spark, where_("CAST(small AS bigint) = 3"))
+    );
+}
+
+/// `date_trunc` of a date is a date on Athena; Spark's is a timestamp, cast back.
+#[test]
+fn date_trunc_of_a_date_is_a_date_on_every_target() {
+    let first = chrono::NaiveDate::from_ymd_opt(2024, 5, 1).unwrap();
+    let got = filters(|| {
+        Num::DAY
+            .date_trunc(iceberg_sql::expr::TimeUnit::Month)
+            .eq(first)
+    });
+    assert_eq!(
+        got[0].1,
+        where_("date_trunc('month', day) = DATE '2024-05-01'")
+    );
+    assert_eq!(
+        got[2].1,
+        where_("CAST(date_trunc('month', day) AS date) = DATE '2024-05-01'")
+    );
+}
+
+/// A SET value is rewritten like a filter: the value written is Athena's.
+#[test]
+fn values_written_by_update_are_athenas() {
+    let got = texts(|d| {
+        Num::update()
+            .set(Num::SCORE, Num::SCORE / Num::ID)
+            .set(Num::SMALL, Num::SMALL / 2)
+            .filter(Num::ID.gt(0_i64))
+            .build_for(d)
+    });
+    assert_eq!(
+        got[0].1,
+        "UPDATE parity.nums\nSET score = score / id, small = small / 2\nWHERE id > 0"
+    );
+    assert_eq!(
+        got[2].1,
+        "UPDATE parity.nums\nSET score = div(score, CASE WHEN id = 0 THEN raise_error('Division by zero') ELSE id END), small = CAST(div(small, 2) AS int)\nWHERE id > 0"
+    );
+    trino_parses(&got);
 }

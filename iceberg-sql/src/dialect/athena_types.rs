@@ -259,6 +259,13 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
             }
             single_type(&results).map_err(|e| no_common_type("All CASE results", &results, e))?
         }
+        // Only Spark's rules write calls (after typing), never Athena's.
+        Expr::Call { name, .. } => {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!("{name}(...) is written by the Spark rules only; Athena has no such call from this crate"),
+            ))
+        }
         Expr::Coalesce(args) => {
             let types = args
                 .iter()

@@ -30,6 +30,7 @@ mod athena_s3_tables;
 mod athena_types;
 pub mod grammar;
 mod spark;
+mod spark_parity;
 mod trino;
 pub(crate) mod typing;
 

@@ -8,6 +8,7 @@
 //! (<https://iceberg.apache.org/docs/latest/spark-queries/#inspecting-tables>).
 
 use super::athena;
+use super::spark_parity;
 use super::typing::{normalize, AssignIn, Assigned, Checked, TypeScope, Written};
 use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec, WriteFn};
 use crate::engine::targets::OutputTarget;
@@ -606,11 +607,15 @@ fn as_is<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Result<Checked<'e>> {
     as_written(scope, Written::expr(expr))
 }
 
-/// `value` as it is (normalized), untyped. (An expression deeper than any target
-/// writes is refused when it is written: see [`Expr::enter_level`].)
+/// `value` as it is (normalized, and where Spark's reading of it differs from Athena's,
+/// rewritten to Athena's meaning: `spark_parity`), untyped. (An expression deeper than
+/// any target writes is refused when it is written: see [`Expr::enter_level`].)
 fn as_written<'e>(scope: &TypeScope<'_>, value: Written<'e>) -> Result<Checked<'e>> {
     Ok(match value {
-        Written::Expr(e) => Checked::plain(Written::Expr(normalize(scope, e)), None),
+        Written::Expr(e) => Checked::plain(
+            Written::Expr(spark_parity::rewrite(scope, normalize(scope, e))),
+            None,
+        ),
         column => Checked::plain(column, None),
     })
 }

@@ -303,6 +303,15 @@ pub enum Expr {
         /// Unit (year, month, day, hour, minute, second).
         unit: TimeUnit,
     },
+    /// `name(arg, …)`: a function a target's type rules write where that engine's own
+    /// operator or CAST would mean something other than Athena's (Spark's `div` for
+    /// Trino's integer `/`). The typed API never builds one.
+    Call {
+        /// The function's name, written as it is.
+        name: &'static str,
+        /// Its arguments.
+        args: Vec<Expr>,
+    },
     /// An aggregate call, optionally `FILTER (WHERE cond)`.
     Aggregate {
         /// The function.
@@ -508,7 +517,7 @@ impl Expr {
                     f(o);
                 }
             }
-            Expr::Coalesce(args) => args.iter().for_each(&mut f),
+            Expr::Coalesce(args) | Expr::Call { args, .. } => args.iter().for_each(&mut f),
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
                     f(a);
@@ -726,6 +735,11 @@ impl Expr {
             }
             Expr::Coalesce(args) => {
                 w.push("coalesce(");
+                w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
+                w.push_char(')');
+            }
+            Expr::Call { name, args } => {
+                w.push(name).push_char('(');
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
                 w.push_char(')');
             }

@@ -70,7 +70,7 @@ impl Expr {
                     f(o);
                 }
             }
-            Expr::Coalesce(args) => args.iter_mut().for_each(f),
+            Expr::Coalesce(args) | Expr::Call { args, .. } => args.iter_mut().for_each(f),
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
                     f(a);
@@ -181,6 +181,10 @@ impl Expr {
                 otherwise: otherwise.as_deref().map(|o| Box::new(f(o))),
             },
             Expr::Coalesce(args) => Expr::Coalesce(args.iter().map(f).collect()),
+            Expr::Call { name, args } => Expr::Call {
+                name,
+                args: args.iter().map(f).collect(),
+            },
             Expr::DateTrunc { unit, expr } => Expr::DateTrunc {
                 unit: *unit,
                 expr: Box::new(f(expr)),

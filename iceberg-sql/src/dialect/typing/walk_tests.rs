@@ -288,6 +288,7 @@ fn form(e: &Expr) -> &'static str {
         Expr::CurrentDate => "current_date",
         Expr::Interval { .. } => "interval",
         Expr::Aggregate { .. } => "aggregate",
+        Expr::Call { .. } => "call",
     }
 }
 

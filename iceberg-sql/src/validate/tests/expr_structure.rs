@@ -223,7 +223,16 @@ proptest! {
 
     #[test]
     fn rendered_expressions_keep_their_structure(c in cond(), spark in any::<bool>()) {
-        let d = if spark { Dialect::Spark } else { Dialect::Athena };
+        // Spark writes `/` and `%` of integers in another form (`div(a, b)`, a guarded
+        // divisor) that means Athena's; `dialect::spark_parity` and its tests cover it.
+        let divides = {
+            let mut found = false;
+            c.expr().walk(&mut |e| {
+                found |= matches!(e, Expr::Binary { op: BinaryOp::Divide | BinaryOp::Modulo, .. })
+            });
+            found
+        };
+        let d = if spark && !divides { Dialect::Spark } else { Dialect::Athena };
         let expected = ours(c.expr());
         let stmt = McpEvent::delete().filter(c).build_for(d).unwrap();
         let parsed = parse_statement(stmt.sql(), StatementKind::Delete, d).unwrap();
