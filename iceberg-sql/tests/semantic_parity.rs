@@ -24,6 +24,8 @@ pub struct Num {
     pub price: Option<iceberg_sql::Decimal>,
     pub ratio: Option<f64>,
     pub day: Option<chrono::NaiveDate>,
+    pub share: Option<f32>,
+    pub at: Option<chrono::NaiveDateTime>,
 }
 
 const TARGETS: [Dialect; 3] = [Dialect::Athena, Dialect::Trino, Dialect::Spark];
@@ -144,10 +146,28 @@ fn integer_division_is_athenas_on_every_target() {
             "score % 2 = -1".into(),
         ),
         (
-            // Doubles divide alike (a zero divisor differs: see the module docs).
+            // Doubles divide alike by a literal that is not zero.
             filters(|| (Num::RATIO / 2.0).gt(1.0)),
             "ratio / 2E0 > 1E0".into(),
             "ratio / 2E0 > 1E0".into(),
+        ),
+        (
+            // By zero, Athena's doubles are IEEE's (±Infinity, NaN), Spark's NULL.
+            filters(|| (Num::RATIO / Num::RATIO).gt(1.0)),
+            "ratio / ratio > 1E0".into(),
+            "CASE WHEN ratio = 0 THEN ratio * power(ratio, -1) ELSE ratio / ratio END > 1E0".into(),
+        ),
+        (
+            filters(|| (Num::RATIO % Num::RATIO).gt(1.0)),
+            "ratio % ratio > 1E0".into(),
+            "CASE WHEN ratio = 0 THEN ratio * CAST('NaN' AS DOUBLE) ELSE ratio % ratio END > 1E0"
+                .into(),
+        ),
+        (
+            // A real quotient is a real on Athena, a double on Spark.
+            filters(|| (Num::SHARE / 3.0_f32).eq(0.5_f32)),
+            "share / REAL '3' = REAL '0.5'".into(),
+            "CAST(share / CAST('3' AS FLOAT) AS float) = CAST('0.5' AS FLOAT)".into(),
         ),
     ];
     let mut all = Vec::new();
@@ -229,6 +249,27 @@ fn date_trunc_of_a_date_is_a_date_on_every_target() {
         got[2].1,
         where_("CAST(date_trunc('month', day) AS date) = DATE '2024-05-01'")
     );
+}
+
+/// `date_trunc` of a timestamp is a timestamp; a timestamp's text has six fractional
+/// digits on Athena.
+#[test]
+fn timestamps_truncate_and_print_as_athena_does_on_every_target() {
+    let got = filters(|| {
+        Num::AT
+            .date_trunc(iceberg_sql::expr::TimeUnit::Day)
+            .cast::<String>()
+            .eq("2024-05-01 00:00:00.000000")
+    });
+    assert_eq!(
+        got[0].1,
+        where_("CAST(date_trunc('day', at) AS varchar) = '2024-05-01 00:00:00.000000'")
+    );
+    assert_eq!(
+        got[2].1,
+        where_("date_format(CAST(date_trunc('day', at) AS timestamp_ntz), 'yyyy-MM-dd HH:mm:ss.SSSSSS') = '2024-05-01 00:00:00.000000'")
+    );
+    trino_parses(&got);
 }
 
 /// A SET value is rewritten like a filter: the value written is Athena's.

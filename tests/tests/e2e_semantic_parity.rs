@@ -17,7 +17,7 @@
 //! Each check compares the rows (or values) Spark returns for the crate's Spark text with
 //! the oracle's, over every row of the table.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use iceberg_sql::expr::TimeUnit;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Order;
@@ -39,6 +39,9 @@ pub struct Num {
     pub price: Option<Decimal>,
     pub ratio: Option<f64>,
     pub day: Option<NaiveDate>,
+    pub den: Option<f64>,
+    pub share: Option<f32>,
+    pub at: Option<NaiveDateTime>,
 }
 
 const SPARK: Dialect = Dialect::Spark;
@@ -83,6 +86,16 @@ const RATIOS: &[Option<f64>] = &[
     None,
 ];
 
+/// Double divisors: both zeros, NaN, NULL and an ordinary one.
+const DENS: &[Option<f64>] = &[
+    Some(0.0),
+    Some(-0.0),
+    Some(f64::NAN),
+    Some(2.0),
+    None,
+    Some(-4.0),
+];
+
 fn rows() -> Vec<Num> {
     let mut rows = Vec::new();
     for (i, (a, b)) in A
@@ -102,6 +115,17 @@ fn rows() -> Vec<Num> {
             price: cents.map(|c| Decimal::new(c.into(), 2)),
             ratio: RATIOS[i % RATIOS.len()],
             day,
+            den: DENS[i % DENS.len()],
+            share: RATIOS[(i + 3) % RATIOS.len()].map(|v| v as f32),
+            at: day.map(|d| {
+                d.and_hms_micro_opt(
+                    (i % 24) as u32,
+                    (i % 60) as u32,
+                    7,
+                    (i as u32 * 37_013) % 1_000_000,
+                )
+                .unwrap()
+            }),
         });
     }
     rows
@@ -199,6 +223,8 @@ fn semantics_are_athenas_on_spark() {
         decimal_division(engine, &rows);
         casts_round(engine, &rows);
         date_trunc_of_dates(engine, &rows);
+        float_division(engine, &rows);
+        timestamps(engine, &rows);
         a_zero_divisor_fails_the_statement_as_on_athena(engine, &rows, ansi);
         updates_write_athenas_values(engine, &rows);
     }
@@ -493,4 +519,119 @@ fn updates_write_athenas_values(engine: &Engine, rows: &[Num]) {
         assert_eq!(row[2], x.map(|v| v.to_string()), "x of row {}", r.id);
         assert_eq!(row[3], price.map(cents_text), "price of row {}", r.id);
     }
+}
+
+/// A double as the engine prints it (Python's repr, or `NaN`, `Infinity`, `-Infinity`).
+fn double(text: &str) -> f64 {
+    match text {
+        "NaN" => f64::NAN,
+        "Infinity" => f64::INFINITY,
+        "-Infinity" => f64::NEG_INFINITY,
+        t => t.parse().expect("a double"),
+    }
+}
+
+/// The same double: equal bits, or both NaN.
+fn same(l: Option<f64>, r: Option<f64>) -> bool {
+    match (l, r) {
+        (Some(l), Some(r)) => (l.is_nan() && r.is_nan()) || l.to_bits() == r.to_bits(),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Doubles divide by zero as IEEE says (Trino's `/` and `%` of doubles are Java's):
+/// `±Infinity` by the zero's sign, `NaN` for `0 / 0` and `x % 0`; reals divide as reals.
+fn float_division(engine: &Engine, rows: &[Num]) {
+    for (what, q, oracle) in [
+        (
+            "ratio / den",
+            Num::RATIO / Num::DEN,
+            (|a: f64, b: f64| a / b) as fn(f64, f64) -> f64,
+        ),
+        ("ratio % den", Num::RATIO % Num::DEN, |a: f64, b: f64| a % b),
+    ] {
+        let (ty, got) = values(engine, Num::select().column(Num::ID).expr_as(q, "q"));
+        assert_eq!(ty, "double", "{what}");
+        for ((id, cell), r) in got.iter().zip(rows) {
+            assert_eq!(*id, r.id);
+            let want = r.ratio.zip(r.den).map(|(a, b)| oracle(a, b));
+            assert!(
+                same(cell.as_deref().map(double), want),
+                "{what} of row {id}: {cell:?}, Athena's {want:?}"
+            );
+        }
+    }
+    // Not vacuous: both infinities and NaN come out.
+    let (_, got) = values(
+        engine,
+        Num::select()
+            .column(Num::ID)
+            .expr_as(Num::RATIO / Num::DEN, "q"),
+    );
+    for special in ["Infinity", "-Infinity", "NaN"] {
+        assert!(
+            got.iter().any(|(_, c)| c.as_deref() == Some(special)),
+            "{special}"
+        );
+    }
+
+    let (ty, got) = values(
+        engine,
+        Num::select()
+            .column(Num::ID)
+            .expr_as(Num::SHARE / 3.0_f32, "q"),
+    );
+    assert_eq!(ty, "float");
+    for ((id, cell), r) in got.iter().zip(rows) {
+        let want = r.share.map(|s| f64::from(s / 3.0_f32));
+        assert!(
+            same(cell.as_deref().map(double), want),
+            "share / 3 of row {id}: {cell:?}, Athena's {want:?}"
+        );
+    }
+}
+
+/// `date_trunc` of a timestamp is a timestamp (without time zone), and its text has six
+/// fractional digits.
+fn timestamps(engine: &Engine, rows: &[Num]) {
+    let (ty, got) = values(
+        engine,
+        Num::select()
+            .column(Num::ID)
+            .expr_as(Num::AT.date_trunc(TimeUnit::Day), "d"),
+    );
+    assert_eq!(ty, "timestamp_ntz");
+    let want: Vec<(i64, Option<String>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.id,
+                r.at.map(|t| {
+                    t.date()
+                        .and_hms_opt(0, 0, 0)
+                        .unwrap()
+                        .format("%Y-%m-%dT%H:%M:%S")
+                        .to_string()
+                }),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    let (_, got) = values(
+        engine,
+        Num::select()
+            .column(Num::ID)
+            .expr_as(Num::AT.cast::<String>(), "t"),
+    );
+    let want: Vec<(i64, Option<String>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.id,
+                r.at.map(|t| t.format("%Y-%m-%d %H:%M:%S%.6f").to_string()),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
 }

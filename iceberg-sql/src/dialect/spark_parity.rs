@@ -7,13 +7,25 @@
 //! | `a / b`, integers | integer, truncated toward zero: `-7 / 2` = `-3` | `double`: `-3.5` | `div(a, b)` (`CAST(… AS INT)` for `int`) |
 //! | `a / b`, decimals | `decimal(p, s)`, `s = max(s1, s2)`, rounded half up | more digits: `10.00 / 3` = `3.3333333333333` | `CAST(a / b AS DECIMAL(p,s))` |
 //! | `/`, `%` by zero, integers and decimals | fails the statement: "Division by zero" | `NULL` (without ANSI mode) | the divisor guarded by `raise_error('Division by zero')` |
+//! | `a / b`, `a % b`, doubles and reals, `b` zero | IEEE: `±Infinity`, `NaN` | `NULL`, or fails in ANSI mode | `CASE WHEN b = 0 THEN a * power(b, -1) ELSE a / b END` (`a * NaN` for `%`) |
+//! | `a / b`, reals | a `real` quotient | a `double` quotient | `CAST(… AS FLOAT)` |
 //! | `CAST(x AS int/bigint)`, `x` double, real or decimal | rounds half away from zero: `2.5` → `3` | truncates: `2` | `CAST(round(x) AS …)` |
-//! | `date_trunc(unit, d)`, `d` a date | a `date` | a `timestamp` | `CAST(date_trunc(unit, d) AS DATE)` |
+//! | `date_trunc(unit, x)`, `x` a date or timestamp | `x`'s type | a `timestamp` with time zone | `CAST(date_trunc(unit, x) AS …)` |
+//! | `CAST(ts AS varchar)`, `ts` a timestamp | `2024-01-01 00:00:00.500000` | `2024-01-01 00:00:00.5` | `date_format(ts, 'yyyy-MM-dd HH:mm:ss.SSSSSS')` |
+//!
+//! Not rewritten (the same text, different results; Spark's ANSI mode,
+//! `spark.sql.ansi.enabled=true`, makes Spark fail where Trino fails): integer overflow
+//! of `+ - *` and `sum` (Trino fails, Spark wraps), a CAST out of range or of NaN to an
+//! integer (Trino fails, Spark saturates or gives 0), a CAST of a text that is not a
+//! number (Trino fails, Spark gives NULL); and, whatever the mode, what depends on
+//! Spark's session time zone (`current_date`, `date_trunc` and CASTs of a `timestamptz`),
+//! which is Athena's only when that zone is UTC.
 //!
 //! Sources: Trino's operators (`io.trino.type.IntegerOperators`, `BigintOperators`:
 //! `divide` is Java's `/` and fails on zero; `DecimalOperators`; `DoubleOperators.castToLong`:
-//! `DoubleMath.roundToLong(value, HALF_UP)`; `MathFunctions.round`), `DateTimeFunctions`
-//! (`date_trunc` of a date is a date); Spark's built-in functions (`div`, `round`: HALF_UP,
+//! `DoubleMath.roundToLong(value, HALF_UP)`; `MathFunctions.round`; `divide` of doubles is
+//! Java's), `DateTimeFunctions` (`date_trunc` keeps its operand's type); Spark's built-in
+//! functions (`div`, `round`: HALF_UP,
 //! `raise_error`, `date_trunc` returns a timestamp:
 //! <https://spark.apache.org/docs/3.5.0/api/sql/index.html>) and its arithmetic without
 //! ANSI mode (<https://spark.apache.org/docs/3.5.0/sql-ref-ansi-compliance.html>: division
@@ -57,7 +69,7 @@ fn has_candidate(e: &Expr) -> bool {
                     op: BinaryOp::Divide | BinaryOp::Modulo,
                     ..
                 } | Expr::Cast {
-                    ty: IcebergType::Int | IcebergType::Long,
+                    ty: IcebergType::Int | IcebergType::Long | IcebergType::String,
                     ..
                 } | Expr::DateTrunc { .. }
             )
@@ -76,10 +88,21 @@ enum Plan {
     DecimalDivide(IcebergType),
     /// `a % guard(b)`.
     GuardedModulo,
+    /// IEEE division by zero: `CASE WHEN b = 0 THEN a * power(b, -1) ELSE a / b END`,
+    /// cast to `FLOAT` for `real` operands (Spark's `/` of floats is a double).
+    FloatDivide {
+        real: bool,
+    },
+    /// IEEE remainder by zero: `CASE WHEN b = 0 THEN a * NaN ELSE a % b END`.
+    FloatModulo {
+        real: bool,
+    },
     /// `CAST(round(x) AS …)`.
     RoundBeforeCast,
-    /// `CAST(date_trunc(…) AS DATE)`.
-    DateTruncOfDate,
+    /// `CAST(date_trunc(…) AS <date or timestamp>)`: the operand's type back.
+    DateTruncBackTo(IcebergType),
+    /// `date_format(ts, 'yyyy-MM-dd HH:mm:ss.SSSSSS')`: Trino's text of a `timestamp(6)`.
+    TimestampText,
 }
 
 fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
@@ -104,6 +127,16 @@ fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
                     BinaryOp::Modulo,
                     Ok(EngineType::Integer | EngineType::Bigint | EngineType::Decimal { .. }),
                 ) => Plan::GuardedModulo,
+                (BinaryOp::Divide, Ok(t @ (EngineType::Real | EngineType::Double))) => {
+                    Plan::FloatDivide {
+                        real: t == EngineType::Real,
+                    }
+                }
+                (BinaryOp::Modulo, Ok(t @ (EngineType::Real | EngineType::Double))) => {
+                    Plan::FloatModulo {
+                        real: t == EngineType::Real,
+                    }
+                }
                 _ => Plan::Keep,
             }
         }
@@ -116,7 +149,15 @@ fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
             }
             _ => Plan::Keep,
         },
-        Expr::DateTrunc { expr, .. } if ty(expr) == Some(EngineType::Date) => Plan::DateTruncOfDate,
+        Expr::DateTrunc { expr, .. } => match ty(expr) {
+            Some(EngineType::Date) => Plan::DateTruncBackTo(IcebergType::Date),
+            Some(EngineType::Timestamp(_)) => Plan::DateTruncBackTo(IcebergType::Timestamp),
+            _ => Plan::Keep,
+        },
+        Expr::Cast {
+            expr,
+            ty: IcebergType::String,
+        } if matches!(ty(expr), Some(EngineType::Timestamp(6))) => Plan::TimestampText,
         _ => Plan::Keep,
     }
 }
@@ -157,6 +198,32 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
             **right = guard(take(right));
             node
         }
+        (Plan::FloatDivide { real }, Expr::Binary { left, right, .. }) => {
+            let (a, b) = (take(left), take(right));
+            let by_zero = || {
+                let reciprocal = Expr::Call {
+                    name: "power",
+                    args: vec![b.clone(), Expr::literal(Value::Int(-1), IcebergType::Int)],
+                };
+                binary(BinaryOp::Multiply, a.clone(), reciprocal)
+            };
+            let quotient = unless_zero(&b, by_zero, binary(BinaryOp::Divide, a.clone(), b.clone()));
+            if real {
+                cast(quotient, IcebergType::Float)
+            } else {
+                quotient
+            }
+        }
+        (Plan::FloatModulo { real }, Expr::Binary { left, right, .. }) => {
+            let (a, b) = (take(left), take(right));
+            let nan = if real {
+                Expr::literal(Value::Float(f32::NAN), IcebergType::Float)
+            } else {
+                Expr::literal(Value::Double(f64::NAN), IcebergType::Double)
+            };
+            let by_zero = || binary(BinaryOp::Multiply, a.clone(), nan);
+            unless_zero(&b, by_zero, binary(BinaryOp::Modulo, a.clone(), b.clone()))
+        }
         (Plan::RoundBeforeCast, Expr::Cast { expr, .. }) => {
             let x = take(expr);
             **expr = Expr::Call {
@@ -165,8 +232,60 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
             };
             node
         }
-        (Plan::DateTruncOfDate, Expr::DateTrunc { .. }) => cast(node, IcebergType::Date),
+        (Plan::DateTruncBackTo(ty), Expr::DateTrunc { .. }) => cast(node, ty),
+        (Plan::TimestampText, Expr::Cast { expr, .. }) => Expr::Call {
+            name: "date_format",
+            args: vec![
+                take(expr),
+                Expr::literal(
+                    Value::String("yyyy-MM-dd HH:mm:ss.SSSSSS".to_string()),
+                    IcebergType::String,
+                ),
+            ],
+        },
         _ => node,
+    }
+}
+
+fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
+    Expr::Binary {
+        op,
+        left: Box::new(left),
+        right: Box::new(right),
+    }
+}
+
+/// `CASE WHEN divisor = 0 THEN zero() ELSE otherwise END`, or just `otherwise` where
+/// the divisor is a literal or bound value that is not zero.
+fn unless_zero(divisor: &Expr, zero: impl FnOnce() -> Expr, otherwise: Expr) -> Expr {
+    if is_nonzero_value(divisor) {
+        return otherwise;
+    }
+    let is_zero = binary(
+        BinaryOp::Eq,
+        divisor.clone(),
+        Expr::literal(Value::Int(0), IcebergType::Int),
+    );
+    Expr::Case {
+        branches: vec![(is_zero, zero())],
+        otherwise: Some(Box::new(otherwise)),
+    }
+}
+
+/// A literal or bound value that is not zero (NULL included: dividing by it is NULL on
+/// every engine).
+fn is_nonzero_value(e: &Expr) -> bool {
+    match e {
+        Expr::Literal { value, .. } | Expr::Param { value, .. } => match value {
+            Value::Int(n) => *n != 0,
+            Value::Long(n) => *n != 0,
+            Value::Float(x) => *x != 0.0,
+            Value::Double(x) => *x != 0.0,
+            Value::Decimal(d) => d.unscaled() != 0,
+            Value::Null => true,
+            _ => false,
+        },
+        _ => false,
     }
 }
 
@@ -179,33 +298,13 @@ fn take(e: &mut Expr) -> Expr {
 /// END` where it may be zero: Spark then fails the statement where Trino does (a NULL
 /// divisor stays NULL). A literal or bound value that is not zero is kept as it is.
 fn guard(divisor: Expr) -> Expr {
-    let nonzero = match &divisor {
-        Expr::Literal { value, .. } | Expr::Param { value, .. } => match value {
-            Value::Int(n) => *n != 0,
-            Value::Long(n) => *n != 0,
-            Value::Decimal(d) => d.unscaled() != 0,
-            Value::Null => true,
-            _ => false,
-        },
-        _ => false,
-    };
-    if nonzero {
-        return divisor;
-    }
-    let is_zero = Expr::Binary {
-        op: BinaryOp::Eq,
-        left: Box::new(divisor.clone()),
-        right: Box::new(Expr::literal(Value::Int(0), IcebergType::Int)),
-    };
-    let fail = Expr::Call {
+    let fail = || Expr::Call {
         name: "raise_error",
         args: vec![Expr::literal(
             Value::String(DIVISION_BY_ZERO.to_string()),
             IcebergType::String,
         )],
     };
-    Expr::Case {
-        branches: vec![(is_zero, fail)],
-        otherwise: Some(Box::new(divisor)),
-    }
+    let copy = divisor.clone();
+    unless_zero(&copy, fail, divisor)
 }
