@@ -298,7 +298,9 @@ impl<S, V> SqlExpr<S, V> {
     }
 
     /// The expression alone as SQL text in `dialect` (DML grammar), for docs and
-    /// debugging. Placeholders are rendered as `?`.
+    /// debugging. Placeholders are rendered as `?`. Without its table the expression is
+    /// untyped, so the forms a statement's Spark text takes to keep Athena's meaning
+    /// (`div(a, b)` for an integer `a / b`, …) appear only in built statements.
     pub fn to_sql(&self, dialect: crate::Dialect) -> crate::Result<String> {
         let mut w = crate::render::SqlWriter::new(crate::StatementKind::Select, dialect);
         self.expr.render(&mut w)?;
