@@ -272,6 +272,28 @@ fn timestamps_truncate_and_print_as_athena_does_on_every_target() {
     trino_parses(&got);
 }
 
+/// `avg` of a decimal keeps its type on Athena (Spark's has four more digits), and
+/// `avg`/`sum` of a real are reals (Spark's are doubles).
+#[test]
+fn aggregates_have_athenas_types_on_every_target() {
+    let got = texts(|d| {
+        Num::select()
+            .expr_as(Num::PRICE.avg(), "p")
+            .expr_as(Num::SHARE.sum(), "s")
+            .expr_as(Num::SHARE.avg(), "a")
+            .expr_as(Num::SCORE.avg(), "n")
+            .build_for(d)
+    });
+    assert_eq!(
+        got[0].1,
+        "SELECT avg(price) AS p, sum(share) AS s, avg(share) AS a, avg(score) AS n FROM parity.nums"
+    );
+    assert_eq!(
+        got[2].1,
+        "SELECT CAST(avg(price) AS decimal(10,2)) AS p, CAST(sum(share) AS float) AS s, CAST(avg(share) AS float) AS a, avg(score) AS n FROM parity.nums"
+    );
+}
+
 /// A SET value is rewritten like a filter: the value written is Athena's.
 #[test]
 fn values_written_by_update_are_athenas() {

@@ -225,6 +225,7 @@ fn semantics_are_athenas_on_spark() {
         date_trunc_of_dates(engine, &rows);
         float_division(engine, &rows);
         timestamps(engine, &rows);
+        aggregates(engine, &rows);
         a_zero_divisor_fails_the_statement_as_on_athena(engine, &rows, ansi);
         updates_write_athenas_values(engine, &rows);
     }
@@ -634,4 +635,21 @@ fn timestamps(engine: &Engine, rows: &[Num]) {
         })
         .collect();
     assert_eq!(got, want);
+}
+
+/// `avg` of a `decimal(10,2)` is a `decimal(10,2)` rounded half up; of a real, a real.
+fn aggregates(engine: &Engine, rows: &[Num]) {
+    let q = Num::select()
+        .expr_as(Num::PRICE.avg(), "p")
+        .expr_as(Num::SHARE.avg(), "a")
+        .build_for(SPARK)
+        .unwrap();
+    let r = engine.run(&q);
+    assert_eq!(r.types, vec!["decimal(10,2)", "float"]);
+    let cents: Vec<i64> = rows
+        .iter()
+        .filter_map(|r| r.price.map(|p| i64::try_from(p.unscaled()).unwrap()))
+        .collect();
+    let avg = trino_div_cents(cents.iter().sum(), cents.len() as i64);
+    assert_eq!(r.rows[0][0].as_deref(), Some(cents_text(avg).as_str()));
 }

@@ -11,6 +11,8 @@
 //! | `a / b`, reals | a `real` quotient | a `double` quotient | `CAST(… AS FLOAT)` |
 //! | `CAST(x AS int/bigint)`, `x` double, real or decimal | rounds half away from zero: `2.5` → `3` | truncates: `2` | `CAST(round(x) AS …)` |
 //! | `date_trunc(unit, x)`, `x` a date or timestamp | `x`'s type | a `timestamp` with time zone | `CAST(date_trunc(unit, x) AS …)` |
+//! | `avg(x)`, `x` a `decimal(p,s)` | `decimal(p,s)`, rounded half up | `decimal(p+4,s+4)` | `CAST(avg(x) AS DECIMAL(p,s))` |
+//! | `avg(x)`, `sum(x)`, `x` a real | a `real` | a `double` | `CAST(… AS FLOAT)` |
 //! | `CAST(ts AS varchar)`, `ts` a timestamp | `2024-01-01 00:00:00.500000` | `2024-01-01 00:00:00.5` | `date_format(ts, 'yyyy-MM-dd HH:mm:ss.SSSSSS')` |
 //!
 //! Not rewritten (the same text, different results; Spark's ANSI mode,
@@ -40,7 +42,7 @@ use super::athena_types::type_of;
 use super::typing::TypeScope;
 use crate::engine::functions::{arithmetic_type, Arithmetic};
 use crate::engine::types::EngineType;
-use crate::expr::{BinaryOp, Expr};
+use crate::expr::{Aggregate, BinaryOp, Expr};
 use crate::types::IcebergType;
 use crate::value::Value;
 
@@ -72,6 +74,10 @@ fn has_candidate(e: &Expr) -> bool {
                     ty: IcebergType::Int | IcebergType::Long | IcebergType::String,
                     ..
                 } | Expr::DateTrunc { .. }
+                    | Expr::Aggregate {
+                        func: Aggregate::Avg | Aggregate::Sum,
+                        ..
+                    }
             )
     });
     found
@@ -103,6 +109,9 @@ enum Plan {
     DateTruncBackTo(IcebergType),
     /// `date_format(ts, 'yyyy-MM-dd HH:mm:ss.SSSSSS')`: Trino's text of a `timestamp(6)`.
     TimestampText,
+    /// `CAST(<aggregate> AS ty)`: Trino's result type of `avg` and `sum` where Spark's
+    /// has more digits (`avg` of a decimal) or is a double (of a real).
+    AggregateAs(IcebergType),
 }
 
 fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
@@ -158,6 +167,17 @@ fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
             expr,
             ty: IcebergType::String,
         } if matches!(ty(expr), Some(EngineType::Timestamp(6))) => Plan::TimestampText,
+        Expr::Aggregate {
+            func: func @ (Aggregate::Avg | Aggregate::Sum),
+            arg: Some(arg),
+            ..
+        } => match (func, ty(arg)) {
+            (_, Some(EngineType::Real)) => Plan::AggregateAs(IcebergType::Float),
+            (Aggregate::Avg, Some(EngineType::Decimal { precision, scale })) => {
+                Plan::AggregateAs(IcebergType::decimal(precision, scale))
+            }
+            _ => Plan::Keep,
+        },
         _ => Plan::Keep,
     }
 }
@@ -233,6 +253,7 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
             node
         }
         (Plan::DateTruncBackTo(ty), Expr::DateTrunc { .. }) => cast(node, ty),
+        (Plan::AggregateAs(ty), Expr::Aggregate { .. }) => cast(node, ty),
         (Plan::TimestampText, Expr::Cast { expr, .. }) => Expr::Call {
             name: "date_format",
             args: vec![
