@@ -149,25 +149,31 @@ fn integer_division_is_athenas_on_every_target() {
             // Doubles divide alike by a literal that is not zero.
             filters(|| (Num::RATIO / 2.0).gt(1.0)),
             "ratio / 2E0 > 1E0".into(),
-            "ratio / 2E0 > 1E0".into(),
+            // (NaN is larger than any number on Spark: see `nan_compares_as_ieee_…`.)
+            "ratio / 2E0 > 1E0 AND NOT isnan(ratio / 2E0)".into(),
         ),
         (
             // By zero, Athena's doubles are IEEE's (±Infinity, NaN), Spark's NULL.
             filters(|| (Num::RATIO / Num::RATIO).gt(1.0)),
             "ratio / ratio > 1E0".into(),
-            "CASE WHEN ratio = 0 THEN ratio * power(ratio, -1) ELSE ratio / ratio END > 1E0".into(),
+            "CASE WHEN ratio = 0 THEN ratio * power(ratio, -1) ELSE ratio / ratio END > 1E0 \
+             AND NOT isnan(CASE WHEN ratio = 0 THEN ratio * power(ratio, -1) ELSE ratio / ratio END)"
+                .into(),
         ),
         (
             filters(|| (Num::RATIO % Num::RATIO).gt(1.0)),
             "ratio % ratio > 1E0".into(),
-            "CASE WHEN ratio = 0 THEN ratio * CAST('NaN' AS DOUBLE) ELSE ratio % ratio END > 1E0"
+            "CASE WHEN ratio = 0 THEN ratio * CAST('NaN' AS DOUBLE) ELSE ratio % ratio END > 1E0 \
+             AND NOT isnan(CASE WHEN ratio = 0 THEN ratio * CAST('NaN' AS DOUBLE) ELSE ratio % ratio END)"
                 .into(),
         ),
         (
             // A real quotient is a real on Athena, a double on Spark.
             filters(|| (Num::SHARE / 3.0_f32).eq(0.5_f32)),
             "share / REAL '3' = REAL '0.5'".into(),
-            "CAST(share / CAST('3' AS FLOAT) AS float) = CAST('0.5' AS FLOAT)".into(),
+            "CAST(share / CAST('3' AS FLOAT) AS float) = CAST('0.5' AS FLOAT) \
+             AND NOT isnan(CAST(share / CAST('3' AS FLOAT) AS float))"
+                .into(),
         ),
     ];
     let mut all = Vec::new();
@@ -178,6 +184,81 @@ fn integer_division_is_athenas_on_every_target() {
                 (Dialect::Athena, where_(&athena)),
                 (Dialect::Trino, where_(&athena)),
                 (Dialect::Spark, where_(&spark)),
+            ]
+        );
+        all.extend(got);
+    }
+    trino_parses(&all);
+}
+
+/// Athena compares doubles and reals as IEEE does: a comparison with NaN is false
+/// (`<>`: true). Spark's NaN equals NaN and is larger than any other value, so Spark
+/// gets a guard (`isnan(NULL)` is false on Spark: a NULL operand keeps the result NULL).
+#[test]
+fn nan_compares_as_ieee_on_every_target() {
+    let cases: Vec<(Texts, &str, &str)> = vec![
+        (
+            filters(|| Num::RATIO.gt(100.0)),
+            "ratio > 1E2",
+            "ratio > 1E2 AND NOT isnan(ratio)",
+        ),
+        (
+            filters(|| Num::RATIO.eq(1.5)),
+            "ratio = 1.5E0",
+            "ratio = 1.5E0 AND NOT isnan(ratio)",
+        ),
+        (
+            // A number on one side: only NaN <> NaN differs, and it cannot happen.
+            filters(|| Num::RATIO.ne(1.5)),
+            "ratio <> 1.5E0",
+            "ratio <> 1.5E0",
+        ),
+        (
+            filters(|| Num::RATIO.le(Num::RATIO)),
+            "ratio <= ratio",
+            "ratio <= ratio AND (ratio IS NULL OR ratio IS NULL OR NOT (isnan(ratio) OR isnan(ratio)))",
+        ),
+        (
+            filters(|| Num::RATIO.ne(Num::RATIO)),
+            "ratio <> ratio",
+            "ratio <> ratio OR isnan(ratio) AND isnan(ratio)",
+        ),
+        (
+            filters(|| Num::SHARE.lt(0.5_f32)),
+            "share < REAL '0.5'",
+            "share < CAST('0.5' AS FLOAT) AND NOT isnan(share)",
+        ),
+        (
+            filters(|| Num::RATIO.between(1.0, 2.0)),
+            "ratio BETWEEN 1E0 AND 2E0",
+            "ratio BETWEEN 1E0 AND 2E0 AND NOT isnan(ratio)",
+        ),
+        (
+            filters(|| Num::RATIO.not_between(1.0, 2.0)),
+            "ratio NOT BETWEEN 1E0 AND 2E0",
+            "ratio NOT BETWEEN 1E0 AND 2E0 OR isnan(ratio)",
+        ),
+        (
+            // A NaN literal is not a number: the other operand is guarded.
+            filters(|| Num::RATIO.is_in([1.0, f64::NAN])),
+            "ratio IN (1E0, CAST(nan() AS double))",
+            "ratio = 1E0 AND NOT isnan(ratio) OR ratio = CAST('NaN' AS DOUBLE) AND (ratio IS NULL OR CAST('NaN' AS DOUBLE) IS NULL OR NOT (isnan(ratio) OR isnan(CAST('NaN' AS DOUBLE))))",
+        ),
+        (
+            // Integers are not touched.
+            filters(|| Num::SCORE.gt(1_i64)),
+            "score > 1",
+            "score > 1",
+        ),
+    ];
+    let mut all = Vec::new();
+    for (got, athena, spark) in cases {
+        assert_eq!(
+            got,
+            vec![
+                (Dialect::Athena, where_(athena)),
+                (Dialect::Trino, where_(athena)),
+                (Dialect::Spark, where_(spark)),
             ]
         );
         all.extend(got);

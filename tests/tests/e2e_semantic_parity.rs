@@ -12,7 +12,10 @@
 //! * a decimal quotient has scale `max(s1, s2)`, rounded half up (`DecimalOperators`);
 //! * `CAST(x AS bigint)` of a double or decimal rounds half away from zero
 //!   (`DoubleOperators.castToLong`: `DoubleMath.roundToLong(value, HALF_UP)`);
-//! * `date_trunc` of a date is a date.
+//! * `date_trunc` of a date is a date;
+//! * doubles compare as IEEE does: any comparison with NaN is false, `<>` true
+//!   (`DoubleType` in trinodb/trino: `EQUAL` is Java's `==`, `LESS_THAN` `<`), which is
+//!   Rust's `f64` comparison.
 //!
 //! Each check compares the rows (or values) Spark returns for the crate's Spark text with
 //! the oracle's, over every row of the table.
@@ -224,10 +227,83 @@ fn semantics_are_athenas_on_spark() {
         casts_round(engine, &rows);
         date_trunc_of_dates(engine, &rows);
         float_division(engine, &rows);
+        nan_comparisons(engine, &rows);
         timestamps(engine, &rows);
         aggregates(engine, &rows);
         a_zero_divisor_fails_the_statement_as_on_athena(engine, &rows, ansi);
         updates_write_athenas_values(engine, &rows);
+    }
+}
+
+/// Filters on doubles holding NaN, ±0.0 and NULL select the rows IEEE comparisons (Rust's
+/// `f64` operators, Athena's) select, under SQL's NULL logic: a NULL operand never
+/// selects a row, negated or not.
+// The oracles are IEEE comparisons written out: `d == d` and `!(d < r)` are the point.
+#[allow(clippy::eq_op, clippy::neg_cmp_op_on_partial_ord)]
+fn nan_comparisons(engine: &Engine, rows: &[Num]) {
+    type Oracle = fn(f64, f64) -> bool;
+    assert!(rows.iter().any(|r| r.den.is_some_and(f64::is_nan)));
+    // (name, filter, oracle over (den, ratio) when both are non-NULL).
+    let cases: Vec<(&str, Cond<Num>, Oracle)> = vec![
+        ("den > 1", Num::DEN.gt(1.0), |d, _| d > 1.0),
+        ("den = den", Num::DEN.eq(Num::DEN), |d, _| d == d),
+        ("den <> den", Num::DEN.ne(Num::DEN), |d, _| d != d),
+        ("den <= ratio", Num::DEN.le(Num::RATIO), |d, r| d <= r),
+        (
+            "NOT (den < ratio)",
+            Num::DEN.lt(Num::RATIO).not(),
+            |d, r| !(d < r),
+        ),
+        ("NOT (den = den)", Num::DEN.eq(Num::DEN).not(), |d, _| {
+            !(d == d)
+        }),
+        (
+            "den BETWEEN -5 AND 5",
+            Num::DEN.between(-5.0, 5.0),
+            |d, _| (-5.0..=5.0).contains(&d),
+        ),
+        (
+            "den NOT BETWEEN -1 AND 1",
+            Num::DEN.not_between(-1.0, 1.0),
+            |d, _| !(-1.0..=1.0).contains(&d),
+        ),
+        (
+            "den BETWEEN ratio AND 5",
+            Num::DEN.between(Num::RATIO, 5.0),
+            |d, r| r <= d && d <= 5.0,
+        ),
+        (
+            "den IN (2, NaN)",
+            Num::DEN.is_in([2.0, f64::NAN]),
+            // `d == NaN` is never true.
+            |d, _| d == 2.0,
+        ),
+        (
+            "den NOT IN (2, NaN)",
+            Num::DEN.not_in([2.0, f64::NAN]),
+            |d, _| d != 2.0,
+        ),
+    ];
+    for (name, filter, oracle) in cases {
+        // Operands a case does not read may be NULL: give the oracle a number for them.
+        let reads_ratio = name.contains("ratio");
+        let want: Vec<i64> = rows
+            .iter()
+            .filter(|r| match (r.den, r.ratio) {
+                (Some(d), Some(q)) => oracle(d, q),
+                (Some(d), None) if !reads_ratio => oracle(d, 0.0),
+                _ => false,
+            })
+            .map(|r| r.id)
+            .collect();
+        let got = ids(
+            engine,
+            Num::select()
+                .column(Num::ID)
+                .filter(filter)
+                .order_by(Num::ID, Order::Asc),
+        );
+        assert_eq!(got, want, "{name}");
     }
 }
 

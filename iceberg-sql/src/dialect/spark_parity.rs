@@ -14,6 +14,10 @@
 //! | `avg(x)`, `x` a `decimal(p,s)` | `decimal(p,s)`, rounded half up | `decimal(p+4,s+4)` | `CAST(avg(x) AS DECIMAL(p,s))` |
 //! | `avg(x)`, `sum(x)`, `x` a real | a `real` | a `double` | `CAST(… AS FLOAT)` |
 //! | `CAST(ts AS varchar)`, `ts` a timestamp | `2024-01-01 00:00:00.500000` | `2024-01-01 00:00:00.5` | `date_format(ts, 'yyyy-MM-dd HH:mm:ss.SSSSSS')` |
+//! | `a = b`, `<`, `<=`, `>`, `>=`, doubles and reals | IEEE: false when either is NaN | NaN equals NaN and is larger than any other value | `(a > b AND NOT isnan(a))` where `b` is a number literal, else `(a > b AND (a IS NULL OR b IS NULL OR NOT (isnan(a) OR isnan(b))))` |
+//! | `a <> b`, doubles and reals | true when either is NaN | `NaN <> NaN` is false | `(a <> b OR (isnan(a) AND isnan(b)))` unless one is a number literal |
+//! | `x [NOT] BETWEEN l AND h`, doubles and reals | `l <= x AND x <= h`, IEEE | NaN as above | `(x BETWEEN l AND h AND NOT isnan(x))` (`NOT BETWEEN`: `OR isnan(x)`) for number bounds, else the two comparisons as above |
+//! | `x [NOT] IN (…)`, doubles and reals, an item NaN or not a literal | `x = item OR …`, IEEE | NaN matches NaN | the equalities as above |
 //!
 //! Not rewritten (the same text, different results; Spark's ANSI mode,
 //! `spark.sql.ansi.enabled=true`, makes Spark fail where Trino fails): integer overflow
@@ -22,6 +26,14 @@
 //! number (Trino fails, Spark gives NULL); and, whatever the mode, what depends on
 //! Spark's session time zone (`current_date`, `date_trunc` and CASTs of a `timestamptz`),
 //! which is Athena's only when that zone is UTC.
+//!
+//! NaN: Trino compares doubles and reals as IEEE does (`io.trino.spi.type.DoubleType`,
+//! `RealType`: `EQUAL` is Java's `==`, `LESS_THAN` `<`); Spark's "NaN Semantics"
+//! (<https://spark.apache.org/docs/3.5.0/sql-ref-datatypes.html#nan-semantics>): `NaN =
+//! NaN` is true and NaN is larger than any other value. Spark's `isnan(NULL)` is false, so
+//! each guard keeps Trino's NULLs. `IS [NOT] DISTINCT FROM` already agrees (Trino: NaN is
+//! not distinct from NaN), and so do ORDER BY and GROUP BY (NaN last ascending, NaNs one
+//! group).
 //!
 //! Sources: Trino's operators (`io.trino.type.IntegerOperators`, `BigintOperators`:
 //! `divide` is Java's `/` and fails on zero; `DecimalOperators`; `DoubleOperators.castToLong`:
@@ -78,7 +90,10 @@ fn has_candidate(e: &Expr) -> bool {
                         func: Aggregate::Avg | Aggregate::Sum,
                         ..
                     }
+                    | Expr::Between { .. }
+                    | Expr::InList { .. }
             )
+            || matches!(x, Expr::Binary { op, .. } if is_comparison(*op));
     });
     found
 }
@@ -112,6 +127,12 @@ enum Plan {
     /// `CAST(<aggregate> AS ty)`: Trino's result type of `avg` and `sum` where Spark's
     /// has more digits (`avg` of a decimal) or is a double (of a real).
     AggregateAs(IcebergType),
+    /// A comparison of doubles or reals with Trino's NaN (IEEE) meaning.
+    NanComparison,
+    /// `[NOT] BETWEEN` of doubles or reals, likewise.
+    NanBetween,
+    /// `[NOT] IN` of doubles or reals with an item that may be NaN, likewise.
+    NanInList,
 }
 
 fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
@@ -178,8 +199,105 @@ fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
             }
             _ => Plan::Keep,
         },
+        Expr::Binary { op, left, right }
+            if is_comparison(*op) && (is_float(ty(left)) || is_float(ty(right))) =>
+        {
+            Plan::NanComparison
+        }
+        Expr::Between { expr, .. } if is_float(ty(expr)) => Plan::NanBetween,
+        Expr::InList { expr, list, .. }
+            if is_float(ty(expr)) && list.iter().any(|i| !is_number(i)) =>
+        {
+            Plan::NanInList
+        }
         _ => Plan::Keep,
     }
+}
+
+/// The comparisons whose NaN meaning differs (`IS [NOT] DISTINCT FROM` agrees).
+fn is_comparison(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Eq
+            | BinaryOp::NotEq
+            | BinaryOp::Lt
+            | BinaryOp::LtEq
+            | BinaryOp::Gt
+            | BinaryOp::GtEq
+    )
+}
+
+fn is_float(t: Option<EngineType>) -> bool {
+    matches!(t, Some(EngineType::Real | EngineType::Double))
+}
+
+/// A literal or bound value that is a number, not NaN and not NULL: compared with it,
+/// only the other operand can make a comparison NaN's.
+fn is_number(e: &Expr) -> bool {
+    match e {
+        Expr::Literal { value, .. } | Expr::Param { value, .. } => match value {
+            Value::Float(x) => !x.is_nan(),
+            Value::Double(x) => !x.is_nan(),
+            Value::Int(_) | Value::Long(_) | Value::Decimal(_) => true,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// A NULL literal or bound value: a comparison with it is NULL on every engine.
+fn is_null_value(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Literal {
+            value: Value::Null,
+            ..
+        } | Expr::Param {
+            value: Value::Null,
+            ..
+        }
+    )
+}
+
+/// `a op b` with Trino's (IEEE) meaning for NaN operands, on Spark, where NaN equals
+/// NaN and is larger than any other value. Spark's `isnan(NULL)` is false, so a NULL
+/// operand still makes the comparison NULL, as in Trino.
+fn ieee_comparison(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    if is_null_value(&a) || is_null_value(&b) {
+        return binary(op, a, b);
+    }
+    let isnan = |x: &Expr| Expr::Call {
+        name: "isnan",
+        args: vec![x.clone()],
+    };
+    let (a_number, b_number) = (is_number(&a), is_number(&b));
+    if op == BinaryOp::NotEq {
+        // Only NaN <> NaN differs (false on Spark): a number on one side settles it.
+        if a_number || b_number {
+            return binary(op, a, b);
+        }
+        let both_nan = binary(BinaryOp::And, isnan(&a), isnan(&b));
+        return binary(BinaryOp::Or, binary(op, a, b), both_nan);
+    }
+    let no_nan = match (a_number, b_number) {
+        (true, true) => return binary(op, a, b),
+        // The number is never NULL: the other operand's NULL keeps the result NULL.
+        (true, false) => Expr::Not(Box::new(isnan(&b))),
+        (false, true) => Expr::Not(Box::new(isnan(&a))),
+        (false, false) => {
+            let is_null = |x: &Expr| Expr::IsNull {
+                expr: Box::new(x.clone()),
+                negated: false,
+            };
+            let either_nan = binary(BinaryOp::Or, isnan(&a), isnan(&b));
+            binary(
+                BinaryOp::Or,
+                binary(BinaryOp::Or, is_null(&a), is_null(&b)),
+                Expr::Not(Box::new(either_nan)),
+            )
+        }
+    };
+    binary(BinaryOp::And, binary(op, a, b), no_nan)
 }
 
 fn rewrite_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
@@ -254,6 +372,74 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
         }
         (Plan::DateTruncBackTo(ty), Expr::DateTrunc { .. }) => cast(node, ty),
         (Plan::AggregateAs(ty), Expr::Aggregate { .. }) => cast(node, ty),
+        (Plan::NanComparison, Expr::Binary { op, left, right }) => {
+            ieee_comparison(*op, take(left), take(right))
+        }
+        (
+            Plan::NanBetween,
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated,
+            },
+        ) if is_number(low) && is_number(high) => {
+            // Number bounds: only the operand can be NaN (`NaN BETWEEN 1 AND 2` is
+            // already false on Spark, but `NOT BETWEEN` must hold for it).
+            let isnan = Expr::Call {
+                name: "isnan",
+                args: vec![(**expr).clone()],
+            };
+            if *negated {
+                binary(BinaryOp::Or, node, isnan)
+            } else {
+                binary(BinaryOp::And, node, Expr::Not(Box::new(isnan)))
+            }
+        }
+        (
+            Plan::NanBetween,
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated,
+            },
+        ) => {
+            // `x BETWEEN l AND h` is `l <= x AND x <= h` on both engines.
+            let x = take(expr);
+            let both = binary(
+                BinaryOp::And,
+                ieee_comparison(BinaryOp::LtEq, take(low), x.clone()),
+                ieee_comparison(BinaryOp::LtEq, x, take(high)),
+            );
+            if *negated {
+                Expr::Not(Box::new(both))
+            } else {
+                both
+            }
+        }
+        (
+            Plan::NanInList,
+            Expr::InList {
+                expr,
+                list,
+                negated,
+            },
+        ) => {
+            // `x IN (a, b)` is `x = a OR x = b` on both engines (a non-empty list: an
+            // empty one has no item that is not a number).
+            let x = take(expr);
+            let any = std::mem::take(list)
+                .into_iter()
+                .map(|item| ieee_comparison(BinaryOp::Eq, x.clone(), item))
+                .reduce(|acc, eq| binary(BinaryOp::Or, acc, eq))
+                .unwrap_or_else(|| Expr::literal(Value::Boolean(false), IcebergType::Boolean));
+            if *negated {
+                Expr::Not(Box::new(any))
+            } else {
+                any
+            }
+        }
         (Plan::TimestampText, Expr::Cast { expr, .. }) => Expr::Call {
             name: "date_format",
             args: vec![
