@@ -581,3 +581,26 @@ fn tokens_are_kinds_and_spans_with_decoded_values() {
     assert_eq!(values, ["SELECT", "it's", ",", "a`b", ",", "1F"]);
     assert_eq!(line_column("ab\ncé d", 7), (2, 4));
 }
+
+/// The conversion's keyword lookup finds what sqlparser's finds, for every keyword in
+/// any case and for words that are none.
+#[test]
+fn keywords_are_found_as_sqlparser_finds_them() {
+    use sqlparser::keywords::ALL_KEYWORDS;
+    use sqlparser::tokenizer::Token as SqlToken;
+    let mut words: Vec<String> = Vec::new();
+    for k in ALL_KEYWORDS {
+        words.push(k.to_string());
+        words.push(k.to_ascii_lowercase());
+        words.push(format!("{k}S"));
+        words.push(k[..k.len() - 1].to_string());
+    }
+    words.extend(["_", "x", "é", "SELECTX", &"A".repeat(40)].map(String::from));
+    for w in &words {
+        let ours = convert(w, &lex(w, &Rules::TRINO).unwrap_or_default());
+        let theirs = SqlToken::make_word(w, None);
+        if w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !w.is_empty() {
+            assert_eq!(ours.first().map(|t| &t.token), Some(&theirs), "{w}");
+        }
+    }
+}

@@ -6,20 +6,25 @@
 //! (not bytes) since the last `\n` (a lone `\r` is a character of the line); a token's
 //! span runs from its first character to the position just after its last.
 
+use std::sync::OnceLock;
+
 use sqlparser::ast::DollarQuotedString;
-use sqlparser::tokenizer::{Location, Span, Token as SqlToken, TokenWithSpan, Whitespace};
+use sqlparser::keywords::{Keyword, ALL_KEYWORDS, ALL_KEYWORDS_INDEX};
+use sqlparser::tokenizer::{Location, Span, Token as SqlToken, TokenWithSpan, Whitespace, Word};
 
 use super::{Blank, Kind, LexError, StrForm, Symbol, Token};
 
-/// `tokens` (lexed from `sql`) as sqlparser's tokens with their spans.
+/// `tokens` (lexed from `sql`: they cover it, each starting where the last ended) as
+/// sqlparser's tokens with their spans.
 pub(crate) fn convert(sql: &str, tokens: &[Token]) -> Vec<TokenWithSpan> {
-    let mut cursor = Cursor::new(sql);
+    let ascii = sql.is_ascii();
+    let mut at = Location::new(1, 1);
     tokens
         .iter()
         .map(|t| {
-            let start = cursor.advance_to(t.start);
-            let end = cursor.advance_to(t.end);
-            TokenWithSpan::new(token(sql, t), Span::new(start, end))
+            let start = at;
+            at = after(at, sql.as_bytes().get(t.start..t.end).unwrap_or(&[]), ascii);
+            TokenWithSpan::new(token(sql, t), Span::new(start, at))
         })
         .collect()
 }
@@ -30,42 +35,36 @@ pub(crate) fn location(sql: &str, e: &LexError) -> Location {
     Location::new(line, column)
 }
 
-/// Walks the text once, turning increasing byte offsets into line and column.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    line: u64,
-    column: u64,
-}
-
-impl<'a> Cursor<'a> {
-    fn new(sql: &'a str) -> Self {
-        Cursor {
-            bytes: sql.as_bytes(),
-            at: 0,
-            line: 1,
-            column: 1,
-        }
-    }
-
-    fn advance_to(&mut self, to: usize) -> Location {
-        for &b in self.bytes.get(self.at..to).unwrap_or(&[]) {
-            if b == b'\n' {
-                self.line += 1;
-                self.column = 1;
-            } else if (b & 0xC0) != 0x80 {
-                self.column += 1;
-            }
-        }
-        self.at = self.at.max(to);
-        Location::new(self.line, self.column)
+/// The position after `text`, which starts at `at` (`ascii`: the whole text is ASCII,
+/// so a column is a byte).
+fn after(at: Location, text: &[u8], ascii: bool) -> Location {
+    let chars = |b: &[u8]| if ascii { b.len() } else { super::chars_in(b) } as u64;
+    match text.iter().rposition(|&b| b == b'\n') {
+        None => Location::new(at.line, at.column + chars(text)),
+        Some(last) => Location::new(
+            at.line + text.iter().filter(|&&b| b == b'\n').count() as u64,
+            1 + chars(&text[last + 1..]),
+        ),
     }
 }
 
 fn token(sql: &str, t: &Token) -> SqlToken {
     let value = || t.value(sql).into_owned();
     match t.kind {
-        Kind::Word { quote, .. } => SqlToken::make_word(&t.value(sql), quote.map(char::from)),
+        Kind::Word { quote: None, .. } => {
+            let value = t.text(sql);
+            SqlToken::Word(Word {
+                keyword: keyword(value),
+                value: value.to_string(),
+                quote_style: None,
+            })
+        }
+        // A quoted name is never a keyword.
+        Kind::Word { quote: Some(q), .. } => SqlToken::Word(Word {
+            value: value(),
+            quote_style: Some(char::from(q)),
+            keyword: Keyword::NoKeyword,
+        }),
         Kind::Number { long } => SqlToken::Number(value(), long),
         Kind::Str { form, .. } => match form {
             StrForm::Single => SqlToken::SingleQuotedString(value()),
@@ -92,6 +91,53 @@ fn token(sql: &str, t: &Token) -> SqlToken {
         }),
         Kind::BlockComment => SqlToken::Whitespace(Whitespace::MultiLineComment(value())),
         Kind::Other => SqlToken::Char(t.text(sql).chars().next().unwrap_or('\0')),
+    }
+}
+
+/// Slots of the keyword table (a power of two, about four times sqlparser's keyword
+/// count, so a lookup mostly probes one slot).
+const KEYWORD_SLOTS: usize = 4096;
+
+/// An unused slot of the keyword table.
+const EMPTY: u16 = u16::MAX;
+
+/// A hash of `w` that ignores ASCII case (FNV-1a over the upper-cased bytes).
+fn fold_hash(w: &[u8]) -> usize {
+    let h = w.iter().fold(0x811c_9dc5_u32, |h, &c| {
+        (h ^ u32::from(c.to_ascii_uppercase())).wrapping_mul(0x0100_0193)
+    });
+    h as usize & (KEYWORD_SLOTS - 1)
+}
+
+/// sqlparser's keyword for an unquoted `word` (any ASCII case), as its tokenizer finds
+/// it, through a hash table built once instead of its binary search over all keywords
+/// (that search was a third of this conversion's instructions).
+fn keyword(word: &str) -> Keyword {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = vec![EMPTY; KEYWORD_SLOTS];
+        // At most all slots but one, so a lookup always ends at an empty slot (the
+        // keyword test fails if sqlparser ever has that many keywords).
+        for (i, k) in ALL_KEYWORDS.iter().enumerate().take(KEYWORD_SLOTS - 1) {
+            let Ok(i) = u16::try_from(i) else { break };
+            let mut slot = fold_hash(k.as_bytes());
+            while table[slot] != EMPTY {
+                slot = (slot + 1) & (KEYWORD_SLOTS - 1);
+            }
+            table[slot] = i;
+        }
+        table
+    });
+    let w = word.as_bytes();
+    let mut slot = fold_hash(w);
+    loop {
+        let i = usize::from(table[slot]);
+        match ALL_KEYWORDS.get(i) {
+            // EMPTY is past the last keyword: not a keyword.
+            None => return Keyword::NoKeyword,
+            Some(k) if k.as_bytes().eq_ignore_ascii_case(w) => return ALL_KEYWORDS_INDEX[i],
+            Some(_) => slot = (slot + 1) & (KEYWORD_SLOTS - 1),
+        }
     }
 }
 
