@@ -9,9 +9,9 @@
 //! The pipeline, per statement:
 //!
 //! 1. size: at most [`MAX_QUERY_BYTES`] UTF-8 bytes;
-//! 2. tokenize with the target's parser for the statement's [`Grammar`] (Athena DDL and
-//!    DML share one hand-written `AthenaDialect`; Spark has its own; see `dialects/`),
-//!    then a token pre-pass
+//! 2. tokenize with our own lexer (`lexer/`) by the lexical rules of the target's parser
+//!    for the statement's [`Grammar`] (Athena DDL and DML share one hand-written
+//!    `AthenaDialect`; Spark has its own; see `dialects/`), then a token pre-pass
 //!    that refuses comments (generated SQL never has one: a comment means a string
 //!    literal ended early), rewrites `FOR TIMESTAMP|VERSION AS OF`, refuses Athena's
 //!    removed `FOR SYSTEM_TIME AS OF`, glues Spark's `5L` / `1.5D` suffixes back
@@ -48,6 +48,7 @@ mod ast_pass;
 pub(crate) mod dialects;
 mod hooks;
 mod inspect;
+pub(crate) mod lexer;
 mod literals;
 mod prefix;
 mod prepass;
@@ -60,7 +61,7 @@ pub(crate) use values::validate_insert_values;
 
 use sqlparser::ast::Statement as SqlStatement;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use sqlparser::tokenizer::{Token, TokenWithSpan};
 
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
@@ -224,10 +225,20 @@ fn lex(
     dialect: Dialect,
 ) -> Result<(Vec<TokenWithSpan>, bool)> {
     let target = dialect.rules().syntax();
-    let parser = target.parser(grammar, kind);
-    let mut tokens = Tokenizer::new(parser.as_ref(), sql)
-        .tokenize_with_location()
-        .map_err(|e| syntax_error(sql, target.grammar_name(grammar), &e.to_string()))?;
+    let rules = target.parser(grammar, kind).lexical_rules();
+    let ours = lexer::lex(sql, rules).map_err(|e| {
+        let at = lexer::to_sqlparser::location(sql, &e);
+        Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "{} does not parse: {}",
+                target.grammar_name(grammar),
+                e.message
+            ),
+        )
+        .with_sql(sql, located(sql, to_location(at)))
+    })?;
+    let mut tokens = lexer::to_sqlparser::convert(sql, &ours);
     let target_words = prepass::Target {
         engine: dialect.name(),
         system_time_refusal: target.system_time_refusal(),

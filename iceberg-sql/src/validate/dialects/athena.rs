@@ -22,6 +22,7 @@ use crate::validate::allow::{
     check_drop_staging, check_with_properties, object_span, staging_shape, wrong_kind, Ctx, Exempt,
 };
 use crate::validate::hooks::{self, Hooks, Refusals};
+use crate::validate::lexer::Rules;
 use crate::validate::stack::StackBudget;
 
 /// Athena's allow-list part.
@@ -216,6 +217,14 @@ impl ParserDialect for AthenaDialect {
 
     fn stack(&self) -> &StackBudget {
         &self.stack
+    }
+
+    fn lexical_rules(&self) -> &'static Rules {
+        if self.ddl {
+            &Rules::HIVE_DDL
+        } else {
+            &Rules::TRINO
+        }
     }
 }
 

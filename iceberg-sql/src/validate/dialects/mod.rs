@@ -21,6 +21,7 @@ use sqlparser::dialect::Dialect as SqlDialect;
 
 use super::allow::{Ctx, Exempt};
 use super::hooks::Refusals;
+use super::lexer::Rules;
 use super::stack::StackBudget;
 use crate::dialect::Grammar;
 use crate::error::Result;
@@ -34,6 +35,10 @@ pub(crate) trait ParserDialect: SqlDialect {
 
     /// The stack budget of this parse.
     fn stack(&self) -> &StackBudget;
+
+    /// The lexical rules this parser's grammar is read with (must agree with the
+    /// sqlparser `Dialect` methods that decide tokens: the differential test checks).
+    fn lexical_rules(&self) -> &'static Rules;
 }
 
 /// The validator's part of one target.

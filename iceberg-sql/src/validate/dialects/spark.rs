@@ -21,6 +21,7 @@ use crate::validate::allow::{
     check_drop_staging, object_span, staging_shape, wrong_kind, Ctx, Exempt,
 };
 use crate::validate::hooks::{self, Hooks, Refusals};
+use crate::validate::lexer::Rules;
 use crate::validate::stack::StackBudget;
 
 /// Spark's allow-list part.
@@ -174,6 +175,10 @@ impl ParserDialect for SparkDialect {
 
     fn stack(&self) -> &StackBudget {
         &self.stack
+    }
+
+    fn lexical_rules(&self) -> &'static Rules {
+        &Rules::SPARK
     }
 }
 

@@ -41,6 +41,7 @@ use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::allow::{check_with_properties, object_span, wrong_kind, Ctx, Exempt};
 use crate::validate::hooks::{self, here, kw, optimize_where, word_is, Hooks, Refusals};
+use crate::validate::lexer::Rules;
 use crate::validate::stack::StackBudget;
 
 /// Trino's allow-list part.
@@ -172,6 +173,10 @@ impl ParserDialect for TrinoDialect {
 
     fn stack(&self) -> &StackBudget {
         &self.stack
+    }
+
+    fn lexical_rules(&self) -> &'static Rules {
+        &Rules::TRINO
     }
 }
 

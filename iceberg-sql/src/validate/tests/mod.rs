@@ -9,6 +9,7 @@ mod values;
 mod walk;
 
 use super::*;
+use sqlparser::tokenizer::Tokenizer;
 
 /// The statement sqlparser read, for tests that look at the tree.
 fn parse_statement(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<SqlStatement> {
