@@ -53,6 +53,16 @@ def load(log_dir, keep, max_bytes):
     return out, skipped
 
 
+# Where the report goes: stdout, or for `spark` the copy of it the engine server's module
+# keeps (importing it points fd 1 at stderr, to keep the JVM's output off its protocol).
+OUT = sys.stdout
+
+
+def say(text):
+    OUT.write(text + "\n")
+    OUT.flush()
+
+
 def trino_parser():
     from trino_query_parser import parse_statement
 
@@ -64,7 +74,11 @@ def spark_parser(log_dir):
     sys.path.insert(0, os.path.join(here, "..", "tests", "engine"))
     import argparse
 
+    import iceberg_sql_server
     from iceberg_sql_server import build_session
+
+    global OUT
+    OUT = iceberg_sql_server._PROTO
 
     base = os.path.join(log_dir, "spark-session")
     args = argparse.Namespace(
@@ -97,12 +111,10 @@ def main():
     except Exception:  # noqa: BLE001
         pass
     else:
-        print(f"{mode}: the parser accepted `SELECT (1`; it checks nothing")
-        sys.stdout.flush()
+        say(f"{mode}: the parser accepted `SELECT (1`; it checks nothing")
         os._exit(2)
     if not statements:
-        print(f"{mode}: the log in {log_dir} holds no statement to read")
-        sys.stdout.flush()
+        say(f"{mode}: the log in {log_dir} holds no statement to read")
         os._exit(2)
     failures = 0
     for s in statements:
@@ -111,14 +123,13 @@ def main():
         except Exception as e:  # the parser's syntax error, or any other refusal
             failures += 1
             message = " ".join(str(e).split())
-            print(f"{s['dialect']} {s['kind']}: {type(e).__name__}: {message[:400]}")
-            print(f"  in: {s['sql'][:2000]}")
+            say(f"{s['dialect']} {s['kind']}: {type(e).__name__}: {message[:400]}")
+            say(f"  in: {s['sql'][:2000]}")
     if failures:
-        print(f"{mode}: {failures} of {len(statements)} distinct statements refused")
-        sys.stdout.flush()
+        say(f"{mode}: {failures} of {len(statements)} distinct statements refused")
         os._exit(1)
     not_read = f" ({skipped} longer than {MAX_BYTES} bytes not read)" if skipped else ""
-    print(f"{mode}: parsed {len(statements)} distinct statements{not_read}")
+    say(f"{mode}: parsed {len(statements)} distinct statements{not_read}")
 
 
 if __name__ == "__main__":
