@@ -8,8 +8,10 @@
 #      - Trino's grammar (scripts/trino_grammar.sh: trino-query-parser, exports
 #        TRINO_GRAMMAR_PYTHON), which re-parses the Trino target's statements;
 # 2. runs `cargo test --workspace --no-fail-fast` (every crate, every test binary, doctests,
-#    all of them even when one fails);
-# 3. prints one closing line: "summary: N passed, N failed, N skipped".
+#    all of them even when one fails), logging every statement a `build()` returns;
+# 3. has Trino's grammar and Spark's parser read every logged statement of their grammar
+#    again (one check each in the summary);
+# 4. prints one closing line: "summary: N passed, N failed, N skipped".
 #
 # Without CI set, a service that cannot be set up is a warning and its tests print SKIP.
 # With CI set (CI=true), it is a failure.
@@ -57,6 +59,13 @@ if ci_set && [ ${#problems[@]} -gt 0 ]; then
     printf 'test.sh: CI is set and a service is missing: %s\n' "${problems[@]}" >&2
 fi
 
+# --- statement log ---------------------------------------------------------------------
+# The tests crate turns on iceberg-sql's `statement-log` feature: every statement a
+# `build()` returns during the run is logged here, and read again after the tests by
+# parsers independent of ours (below).
+statement_log="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-sql-statements.XXXXXX")"
+export ICEBERG_SQL_STATEMENT_LOG="$statement_log"
+
 # --- cargo test -----------------------------------------------------------------------
 # Engine tests share one engine per test binary; the Rust client serializes statements,
 # so the default test threads are fine.
@@ -73,6 +82,36 @@ cargo test "${scope[@]}" --no-fail-fast "$@" 2>&1 | tee "$log"
 cargo_rc=${PIPESTATUS[0]}
 t_cargo=$((SECONDS - t0))
 
+# --- every statement the tests built, read again ---------------------------------------
+# Trino's own grammar reads each distinct Trino-grammar statement (Athena's and Trino's
+# DML), Spark's parser each Spark statement (scripts/reparse_statement_log.py). Each
+# reader is one check in the summary. Runs narrowed to one crate (`-p`) build no log.
+reparse_passed=0
+reparse_failed=0
+if [ ${#scope[@]} -gt 0 ] && { [ $# -eq 0 ] || compgen -G "$statement_log/*.jsonl" >/dev/null; }; then
+    for mode in trino spark; do
+        case "$mode" in
+            trino) py="${TRINO_GRAMMAR_PYTHON:-}" ;;
+            spark) py="${ICEBERG_ENGINE_PYTHON:-}" ;;
+        esac
+        if [ -z "$py" ]; then
+            echo "test.sh: statements not read again by $mode's parser (it is not set up)"
+            continue
+        fi
+        t0=$SECONDS
+        if "$py" scripts/reparse_statement_log.py "$mode" "$statement_log" \
+            >"$statement_log/$mode.out" 2>"$statement_log/$mode.err"; then
+            reparse_passed=$((reparse_passed + 1))
+            echo "test.sh: $(tail -n 1 "$statement_log/$mode.out") ($((SECONDS - t0)) s)"
+        else
+            reparse_failed=$((reparse_failed + 1))
+            echo "test.sh: FAILED: statements the crate returned that $mode's parser refuses:" >&2
+            head -c 20000 "$statement_log/$mode.out" >&2
+            tail -n 20 "$statement_log/$mode.err" >&2
+        fi
+    done
+fi
+
 # --- summary --------------------------------------------------------------------------
 read -r passed failed ignored < <(
     grep -E '^test result: ' "$log" | awk '
@@ -83,7 +122,10 @@ read -r passed failed ignored < <(
         END { printf "%d %d %d\n", p, f, g }')
 rm -f "$log"
 
+passed=$((passed + reparse_passed))
+failed=$((failed + reparse_failed))
 rc=$cargo_rc
+if [ "$reparse_failed" -gt 0 ]; then rc=1; fi
 if ci_set && [ ${#problems[@]} -gt 0 ]; then rc=1; fi
 if [ "$cargo_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
     # a build error or a crashed test binary: count it as a failure in the summary line
@@ -93,6 +135,11 @@ if [ "$rc" -eq 0 ] && [ -n "${ICEBERG_ENGINE_WAREHOUSE:-}" ]; then
     rm -rf "$(dirname "$ICEBERG_ENGINE_WAREHOUSE")"   # keep it (server.log) on failure
 elif [ -n "${ICEBERG_ENGINE_WAREHOUSE:-}" ]; then
     echo "test.sh: engine files and server logs kept in $(dirname "$ICEBERG_ENGINE_WAREHOUSE")"
+fi
+if [ "$rc" -eq 0 ]; then
+    rm -rf "$statement_log"
+else
+    echo "test.sh: statement log kept in $statement_log"
 fi
 for p in "${problems[@]}"; do echo "test.sh: missing service: $p"; done
 echo "test.sh: cargo test took ${t_cargo} s, total $((SECONDS - t_start)) s; exit $rc"

@@ -144,6 +144,9 @@ pub mod recipes;
 pub mod record;
 pub mod render;
 pub mod statement;
+#[cfg(feature = "statement-log")]
+#[doc(hidden)]
+pub mod statement_log;
 pub mod types;
 pub mod validate;
 pub mod value;

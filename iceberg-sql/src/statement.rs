@@ -120,13 +120,26 @@ impl Statement {
         params: Vec<String>,
     ) -> Result<Statement> {
         crate::validate::validate(&sql, kind, dialect, params.len())?;
-        Ok(Statement {
+        Ok(Statement::checked(sql, kind, dialect, params))
+    }
+
+    /// Wraps text a validator passed (and logs it under the `statement-log` feature).
+    fn checked(
+        sql: String,
+        kind: StatementKind,
+        dialect: Dialect,
+        params: Vec<String>,
+    ) -> Statement {
+        let stmt = Statement {
             sql,
             kind,
             dialect,
             params,
             reads_json: false,
-        })
+        };
+        #[cfg(feature = "statement-log")]
+        crate::statement_log::record(&stmt);
+        stmt
     }
 
     pub(crate) fn set_reads_json(&mut self, reads_json: bool) {
@@ -147,13 +160,12 @@ impl Statement {
         rows_at: usize,
     ) -> Result<Statement> {
         crate::validate::validate_insert_values(&sql, rows_at, dialect)?;
-        Ok(Statement {
+        Ok(Statement::checked(
             sql,
-            kind: StatementKind::Insert,
+            StatementKind::Insert,
             dialect,
-            params: Vec::new(),
-            reads_json: false,
-        })
+            Vec::new(),
+        ))
     }
 
     /// The SQL text (no trailing semicolon).

@@ -135,7 +135,8 @@ pub enum Value {
     Decimal(Decimal),
     /// date
     Date(NaiveDate),
-    /// timestamp (no zone; microseconds are kept)
+    /// timestamp (no zone; Iceberg keeps microseconds: a value with digits below a
+    /// microsecond is refused when it is written into SQL or Arrow)
     Timestamp(NaiveDateTime),
     /// timestamptz (rendered in UTC)
     TimestampTz(DateTime<Utc>),

@@ -822,3 +822,56 @@ fn delete_cutoff_literal() {
         .sql()
         .ends_with("event_ts < TIMESTAMP '2026-09-01 00:00:00.000000'"));
 }
+
+#[test]
+fn timestamps_finer_than_a_microsecond_are_refused_everywhere_they_are_written() {
+    use chrono::Timelike;
+    let nanos = ts(2026, 10, 1, 12).with_nanosecond(123_456_789).unwrap();
+    let micros = ts(2026, 10, 1, 12).with_nanosecond(123_456_000).unwrap();
+    let expect = |e: Error| {
+        assert_eq!(e.kind(), ErrorKind::InvalidValue, "{e}");
+        assert!(
+            e.message().ends_with(
+                "timestamp 2026-10-01 12:00:00.123456789 has digits below a microsecond, \
+                 which Iceberg does not keep"
+            ),
+            "{e}"
+        );
+        assert!(e.hint().unwrap_or("").contains("trunc_subsecs(6)"), "{e}");
+    };
+    let mut row = McpEvent::example();
+    row.event_ts = nanos;
+    for dialect in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        expect(
+            McpEvent::insert(std::slice::from_ref(&row))
+                .build_for(dialect)
+                .unwrap_err(),
+        );
+        expect(
+            McpEvent::insert(std::slice::from_ref(&row))
+                .batches_for(dialect)
+                .unwrap_err(),
+        );
+        // In a filter, the value cut to microseconds would match other rows.
+        expect(
+            McpEvent::delete()
+                .filter(McpEvent::EVENT_TS.eq(nanos))
+                .build_for(dialect)
+                .unwrap_err(),
+        );
+        expect(
+            McpEvent::update()
+                .set(McpEvent::EVENT_TS, nanos)
+                .filter(McpEvent::EVENT_ID.eq("evt-0"))
+                .build_for(dialect)
+                .unwrap_err(),
+        );
+    }
+    // Microseconds are written as they are.
+    row.event_ts = micros;
+    let sql = McpEvent::insert(&[row]).build().unwrap();
+    assert!(
+        sql.sql().contains("TIMESTAMP '2026-10-01 12:00:00.123456'"),
+        "{sql}"
+    );
+}

@@ -102,6 +102,28 @@ fn spark_expire_snapshots_arguments() {
     insta::assert_snapshot!("vacuum_spark_arguments", s.sql());
 }
 
+/// A cutoff with nanoseconds (`Utc::now()` on Linux) is cut to microseconds, not
+/// refused as a data value would be: snapshot times are whole milliseconds.
+#[test]
+fn an_expiry_cutoff_is_cut_to_microseconds() {
+    use chrono::Timelike;
+    let cutoff = chrono::Utc
+        .with_ymd_and_hms(2026, 9, 24, 0, 0, 0)
+        .unwrap()
+        .with_nanosecond(123_456_789)
+        .unwrap();
+    let s = McpEvent::table_def()
+        .vacuum()
+        .older_than(cutoff)
+        .build_for(Dialect::Spark)
+        .unwrap();
+    assert!(
+        s.sql()
+            .contains("older_than => TIMESTAMP '2026-09-24 00:00:00.123456Z'"),
+        "{s}"
+    );
+}
+
 #[test]
 fn retention_helper_sets_the_vacuum_properties() {
     let t = McpEvent::table_def();

@@ -388,14 +388,22 @@ fn element_type(what: &str, types: &[EngineType]) -> Result<EngineType> {
 }
 
 /// Checks that a date/time value can be written as a literal that means the same on
-/// Athena and Spark: its year is in [`SAFE_YEARS`], and it is not a leap second (chrono
+/// Athena and Spark: its year is in [`SAFE_YEARS`], it is not a leap second (chrono
 /// represents `23:59:60` as a nanosecond count of a second or more; Trino refuses second
-/// 60). Looks inside lists, maps and structs.
+/// 60), and a timestamp has no digits below a microsecond ([`check_microseconds`]).
+/// Looks inside lists, maps and structs.
 pub(crate) fn check_temporal_range(value: &Value) -> Result<()> {
     match value {
         Value::Date(d) => check_year(d.year(), "date", d),
-        Value::Timestamp(ts) => check_date_time(ts, "timestamp"),
-        Value::TimestampTz(ts) => check_date_time(&ts.naive_utc(), "timestamptz"),
+        Value::Timestamp(ts) => {
+            check_date_time(ts, "timestamp")?;
+            check_microseconds(ts, "timestamp")
+        }
+        Value::TimestampTz(ts) => {
+            let ts = ts.naive_utc();
+            check_date_time(&ts, "timestamptz")?;
+            check_microseconds(&ts, "timestamptz")
+        }
         Value::List(items) | Value::Struct(items) => {
             items.iter().try_for_each(check_temporal_range)
         }
@@ -422,6 +430,31 @@ pub(crate) fn check_date_time(ts: &NaiveDateTime, what: &str) -> Result<()> {
         .with_hint("use 23:59:59.999999, or the first instant of the next minute"));
     }
     Ok(())
+}
+
+/// Refuses a timestamp value with digits below a microsecond. Iceberg keeps
+/// microseconds (`timestamp`, `timestamptz`: "microsecond precision",
+/// <https://iceberg.apache.org/spec/#primitive-types>), so no literal of ours can carry
+/// the value: cut to microseconds it would change what a filter means (`ts = v` would
+/// match the stored `…123456` for a `v` of `…123456789`, `ts < v` would miss it), and
+/// Trino rounds a longer literal when it stores it (`CAST` to `timestamp(6)` rounds
+/// half up) while Spark reads microseconds only. The staged load's Arrow writer refuses
+/// the same values (`arrow.rs`), so a row means the same on either path.
+fn check_microseconds(ts: &NaiveDateTime, what: &str) -> Result<()> {
+    if ts.nanosecond().is_multiple_of(1_000) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidValue,
+        format!(
+            "{what} {} has digits below a microsecond, which Iceberg does not keep",
+            ts.format("%Y-%m-%d %H:%M:%S%.9f")
+        ),
+    )
+    .with_hint(
+        "cut or round the value to microseconds first, e.g. `ts.trunc_subsecs(6)` or \
+         `ts.round_subsecs(6)` (chrono::SubsecRound); `Utc::now()` has nanoseconds on Linux",
+    ))
 }
 
 /// `shown` is formatted only for the error (this runs for every date/time literal).
@@ -806,5 +839,15 @@ mod tests {
             .unwrap();
         assert!(check_temporal_range(&fine.into()).is_ok());
         assert!(check_temporal_range(&NaiveDate::from_ymd_opt(1, 1, 1).unwrap().into()).is_ok());
+        // One nanosecond past a microsecond, in a timestamp and (UTC) a timestamptz.
+        let finer = fine.with_nanosecond(999_999_001).unwrap();
+        let e = check_temporal_range(&finer.into()).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "timestamp 9999-12-31 23:59:59.999999001 has digits below a microsecond, \
+             which Iceberg does not keep"
+        );
+        assert!(check_temporal_range(&finer.and_utc().into()).is_err());
+        assert!(check_temporal_range(&Value::Struct(vec![finer.into()])).is_err());
     }
 }

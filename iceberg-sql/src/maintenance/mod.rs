@@ -427,8 +427,13 @@ impl<'a> Vacuum<'a> {
     }
 
     /// Spark only: `older_than => TIMESTAMP '...'`. Athena's VACUUM takes no options.
+    ///
+    /// The cutoff is cut to microseconds (a SQL timestamp literal holds no more): snapshot
+    /// times are whole milliseconds, so no snapshot moves across it, and
+    /// `older_than(Utc::now())` works as written.
     pub fn older_than(mut self, ts: DateTime<Utc>) -> Self {
-        self.older_than = Some(ts);
+        use chrono::SubsecRound;
+        self.older_than = Some(ts.trunc_subsecs(6));
         self
     }
 

@@ -287,7 +287,8 @@ fn push_date(out: &mut String, d: &chrono::NaiveDate) {
 }
 
 /// `YYYY-MM-DD HH:MM:SS.ffffff`, as chrono's `%Y-%m-%d %H:%M:%S%.6f` (a leap second
-/// is second 60; sub-microseconds are cut, not rounded).
+/// is second 60; digits below a microsecond were refused before, by
+/// `check_temporal_range`).
 fn push_date_time(out: &mut String, ts: &chrono::NaiveDateTime) {
     use chrono::Timelike;
     push_date(out, &ts.date());
