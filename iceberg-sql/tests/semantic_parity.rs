@@ -245,6 +245,18 @@ fn nan_compares_as_ieee_on_every_target() {
             "ratio = 1E0 AND NOT isnan(ratio) OR ratio = CAST('NaN' AS DOUBLE) AND (ratio IS NULL OR CAST('NaN' AS DOUBLE) IS NULL OR NOT (isnan(ratio) OR isnan(CAST('NaN' AS DOUBLE))))",
         ),
         (
+            // A CAST of an integer is never NaN, but may be NULL: named beside the guard.
+            filters(|| Num::RATIO.gt(Num::SCORE.cast::<f64>())),
+            "ratio > CAST(score AS double)",
+            "ratio > CAST(score AS double) AND (CAST(score AS double) IS NULL OR NOT isnan(ratio))",
+        ),
+        (
+            // Neither side can be NaN.
+            filters(|| Num::SCORE.cast::<f64>().ge(1.5)),
+            "CAST(score AS double) >= 1.5E0",
+            "CAST(score AS double) >= 1.5E0",
+        ),
+        (
             // Integers are not touched.
             filters(|| Num::SCORE.gt(1_i64)),
             "score > 1",

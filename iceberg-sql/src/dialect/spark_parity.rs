@@ -127,8 +127,12 @@ enum Plan {
     /// `CAST(<aggregate> AS ty)`: Trino's result type of `avg` and `sum` where Spark's
     /// has more digits (`avg` of a decimal) or is a double (of a real).
     AggregateAs(IcebergType),
-    /// A comparison of doubles or reals with Trino's NaN (IEEE) meaning.
-    NanComparison,
+    /// A comparison of doubles or reals with Trino's NaN (IEEE) meaning; the flags say
+    /// which operands can be NaN.
+    NanComparison {
+        left: bool,
+        right: bool,
+    },
     /// `[NOT] BETWEEN` of doubles or reals, likewise.
     NanBetween,
     /// `[NOT] IN` of doubles or reals with an item that may be NaN, likewise.
@@ -199,12 +203,15 @@ fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
             }
             _ => Plan::Keep,
         },
-        Expr::Binary { op, left, right }
-            if is_comparison(*op) && (is_float(ty(left)) || is_float(ty(right))) =>
-        {
-            Plan::NanComparison
+        Expr::Binary { op, left, right } if is_comparison(*op) => {
+            let (l, r) = (may_be_nan(scope, left), may_be_nan(scope, right));
+            if l || r {
+                Plan::NanComparison { left: l, right: r }
+            } else {
+                Plan::Keep
+            }
         }
-        Expr::Between { expr, .. } if is_float(ty(expr)) => Plan::NanBetween,
+        Expr::Between { expr, .. } if may_be_nan(scope, expr) => Plan::NanBetween,
         Expr::InList { expr, list, .. }
             if is_float(ty(expr)) && list.iter().any(|i| !is_number(i)) =>
         {
@@ -229,6 +236,28 @@ fn is_comparison(op: BinaryOp) -> bool {
 
 fn is_float(t: Option<EngineType>) -> bool {
     matches!(t, Some(EngineType::Real | EngineType::Double))
+}
+
+/// Whether `e` can be NaN: a double or real that is not a number literal, nor a CAST of
+/// an integer or decimal (which is never NaN).
+fn may_be_nan(scope: &TypeScope<'_>, e: &Expr) -> bool {
+    let ty = |x: &Expr| type_of(scope, x).ok();
+    if is_number(e) || !is_float(ty(e)) {
+        return false;
+    }
+    !matches!(
+        e,
+        Expr::Cast { expr, .. } if matches!(
+            ty(expr),
+            Some(
+                EngineType::Tinyint
+                    | EngineType::Smallint
+                    | EngineType::Integer
+                    | EngineType::Bigint
+                    | EngineType::Decimal { .. }
+            )
+        )
+    )
 }
 
 /// A literal or bound value that is a number, not NaN and not NULL: compared with it,
@@ -259,36 +288,40 @@ fn is_null_value(e: &Expr) -> bool {
     )
 }
 
-/// `a op b` with Trino's (IEEE) meaning for NaN operands, on Spark, where NaN equals
-/// NaN and is larger than any other value. Spark's `isnan(NULL)` is false, so a NULL
-/// operand still makes the comparison NULL, as in Trino.
-fn ieee_comparison(op: BinaryOp, a: Expr, b: Expr) -> Expr {
-    if is_null_value(&a) || is_null_value(&b) {
+/// `a op b` with Trino's (IEEE) meaning, on Spark, where NaN equals NaN and is larger
+/// than any other value; `a_nan` / `b_nan` say which operands can be NaN.
+///
+/// Trino's result is NULL when an operand is NULL, else false when one is NaN (`<>`:
+/// true), else Spark's. Spark's `isnan(NULL)` is false, so `NOT isnan(a)` alone keeps
+/// a NULL `a` NULL; where the other operand may be NULL too, it is named, so that
+/// `NULL < NaN` stays NULL rather than false (it differs under NOT).
+fn ieee_comparison(op: BinaryOp, a: Expr, b: Expr, a_nan: bool, b_nan: bool) -> Expr {
+    if is_null_value(&a) || is_null_value(&b) || !(a_nan || b_nan) {
         return binary(op, a, b);
     }
     let isnan = |x: &Expr| Expr::Call {
         name: "isnan",
         args: vec![x.clone()],
     };
-    let (a_number, b_number) = (is_number(&a), is_number(&b));
     if op == BinaryOp::NotEq {
-        // Only NaN <> NaN differs (false on Spark): a number on one side settles it.
-        if a_number || b_number {
+        // Only NaN <> NaN differs (false on Spark).
+        if !(a_nan && b_nan) {
             return binary(op, a, b);
         }
         let both_nan = binary(BinaryOp::And, isnan(&a), isnan(&b));
         return binary(BinaryOp::Or, binary(op, a, b), both_nan);
     }
-    let no_nan = match (a_number, b_number) {
-        (true, true) => return binary(op, a, b),
-        // The number is never NULL: the other operand's NULL keeps the result NULL.
-        (true, false) => Expr::Not(Box::new(isnan(&b))),
-        (false, true) => Expr::Not(Box::new(isnan(&a))),
-        (false, false) => {
-            let is_null = |x: &Expr| Expr::IsNull {
-                expr: Box::new(x.clone()),
-                negated: false,
-            };
+    let is_null = |x: &Expr| Expr::IsNull {
+        expr: Box::new(x.clone()),
+        negated: false,
+    };
+    let no_nan = match (a_nan, b_nan) {
+        // A number literal is never NULL: `NOT isnan(a)` is exact.
+        (true, false) if is_number(&b) => Expr::Not(Box::new(isnan(&a))),
+        (false, true) if is_number(&a) => Expr::Not(Box::new(isnan(&b))),
+        (true, false) => binary(BinaryOp::Or, is_null(&b), Expr::Not(Box::new(isnan(&a)))),
+        (false, true) => binary(BinaryOp::Or, is_null(&a), Expr::Not(Box::new(isnan(&b)))),
+        _ => {
             let either_nan = binary(BinaryOp::Or, isnan(&a), isnan(&b));
             binary(
                 BinaryOp::Or,
@@ -298,6 +331,12 @@ fn ieee_comparison(op: BinaryOp, a: Expr, b: Expr) -> Expr {
         }
     };
     binary(BinaryOp::And, binary(op, a, b), no_nan)
+}
+
+/// [`ieee_comparison`] where only a number literal is known not to be NaN.
+fn ieee_comparison_of(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    let (a_nan, b_nan) = (!is_number(&a), !is_number(&b));
+    ieee_comparison(op, a, b, a_nan, b_nan)
 }
 
 fn rewrite_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
@@ -372,8 +411,8 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
         }
         (Plan::DateTruncBackTo(ty), Expr::DateTrunc { .. }) => cast(node, ty),
         (Plan::AggregateAs(ty), Expr::Aggregate { .. }) => cast(node, ty),
-        (Plan::NanComparison, Expr::Binary { op, left, right }) => {
-            ieee_comparison(*op, take(left), take(right))
+        (Plan::NanComparison { left: l, right: r }, Expr::Binary { op, left, right }) => {
+            ieee_comparison(*op, take(left), take(right), l, r)
         }
         (
             Plan::NanBetween,
@@ -409,8 +448,8 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
             let x = take(expr);
             let both = binary(
                 BinaryOp::And,
-                ieee_comparison(BinaryOp::LtEq, take(low), x.clone()),
-                ieee_comparison(BinaryOp::LtEq, x, take(high)),
+                ieee_comparison_of(BinaryOp::LtEq, take(low), x.clone()),
+                ieee_comparison_of(BinaryOp::LtEq, x, take(high)),
             );
             if *negated {
                 Expr::Not(Box::new(both))
@@ -431,7 +470,7 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
             let x = take(expr);
             let any = std::mem::take(list)
                 .into_iter()
-                .map(|item| ieee_comparison(BinaryOp::Eq, x.clone(), item))
+                .map(|item| ieee_comparison_of(BinaryOp::Eq, x.clone(), item))
                 .reduce(|acc, eq| binary(BinaryOp::Or, acc, eq))
                 .unwrap_or_else(|| Expr::literal(Value::Boolean(false), IcebergType::Boolean));
             if *negated {
