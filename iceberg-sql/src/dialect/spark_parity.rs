@@ -14,8 +14,8 @@
 //! | `avg(x)`, `x` a `decimal(p,s)` | `decimal(p,s)`, rounded half up | `decimal(p+4,s+4)` | `CAST(avg(x) AS DECIMAL(p,s))` |
 //! | `avg(x)`, `sum(x)`, `x` a real | a `real` | a `double` | `CAST(… AS FLOAT)` |
 //! | `CAST(ts AS varchar)`, `ts` a timestamp | `2024-01-01 00:00:00.500000` | `2024-01-01 00:00:00.5` | `date_format(ts, 'yyyy-MM-dd HH:mm:ss.SSSSSS')` |
-//! | `a = b`, `<`, `<=`, `>`, `>=`, doubles and reals | IEEE: false when either is NaN | NaN equals NaN and is larger than any other value | `(a > b AND NOT isnan(a))` where `b` is a number literal, else `(a > b AND (a IS NULL OR b IS NULL OR NOT (isnan(a) OR isnan(b))))` |
-//! | `a <> b`, doubles and reals | true when either is NaN | `NaN <> NaN` is false | `(a <> b OR (isnan(a) AND isnan(b)))` unless one is a number literal |
+//! | `a = b`, `<`, `<=`, `>`, `>=`, doubles and reals | IEEE: false when either is NaN | NaN equals NaN and is larger than any other value | `(a > b AND NOT isnan(a))` where `b` is a number literal, `(a > b AND (b IS NULL OR NOT isnan(a)))` where `b` cannot be NaN (a CAST of an integer or decimal), else `(a > b AND (a IS NULL OR b IS NULL OR NOT (isnan(a) OR isnan(b))))`; nothing where neither can be NaN |
+//! | `a <> b`, doubles and reals | true when either is NaN | `NaN <> NaN` is false | `(a <> b OR (isnan(a) AND isnan(b)))` unless one cannot be NaN |
 //! | `x [NOT] BETWEEN l AND h`, doubles and reals | `l <= x AND x <= h`, IEEE | NaN as above | `(x BETWEEN l AND h AND NOT isnan(x))` (`NOT BETWEEN`: `OR isnan(x)`) for number bounds, else the two comparisons as above |
 //! | `x [NOT] IN (…)`, doubles and reals, an item NaN or not a literal | `x = item OR …`, IEEE | NaN matches NaN | the equalities as above |
 //!
