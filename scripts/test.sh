@@ -89,7 +89,9 @@ t_cargo=$((SECONDS - t0))
 reparse_passed=0
 reparse_failed=0
 if [ ${#scope[@]} -gt 0 ] && { [ $# -eq 0 ] || compgen -G "$statement_log/*.jsonl" >/dev/null; }; then
-    for mode in trino spark; do
+    t0=$SECONDS
+    declare -A reparse_pid=()
+    for mode in trino spark; do   # the two readers run side by side
         case "$mode" in
             trino) py="${TRINO_GRAMMAR_PYTHON:-}" ;;
             spark) py="${ICEBERG_ENGINE_PYTHON:-}" ;;
@@ -98,9 +100,12 @@ if [ ${#scope[@]} -gt 0 ] && { [ $# -eq 0 ] || compgen -G "$statement_log/*.json
             echo "test.sh: statements not read again by $mode's parser (it is not set up)"
             continue
         fi
-        t0=$SECONDS
-        if "$py" scripts/reparse_statement_log.py "$mode" "$statement_log" \
-            >"$statement_log/$mode.out" 2>"$statement_log/$mode.err"; then
+        "$py" scripts/reparse_statement_log.py "$mode" "$statement_log" \
+            >"$statement_log/$mode.out" 2>"$statement_log/$mode.err" &
+        reparse_pid[$mode]=$!
+    done
+    for mode in "${!reparse_pid[@]}"; do
+        if wait "${reparse_pid[$mode]}"; then
             reparse_passed=$((reparse_passed + 1))
             echo "test.sh: $(tail -n 1 "$statement_log/$mode.out") ($((SECONDS - t0)) s)"
         else
