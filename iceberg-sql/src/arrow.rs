@@ -49,7 +49,7 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
-use chrono::{DateTime, NaiveDate, Timelike};
+use chrono::{DateTime, NaiveDate};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Column, TableDef};
@@ -294,13 +294,10 @@ fn epoch() -> NaiveDate {
     DateTime::UNIX_EPOCH.date_naive()
 }
 
+/// Microseconds since the epoch; digits below a microsecond are refused as the SQL
+/// literal writers refuse them.
 fn micros(ts: &chrono::NaiveDateTime) -> Result<i64> {
-    if !ts.nanosecond().is_multiple_of(1000) {
-        return Err(Error::new(
-            ErrorKind::InvalidValue,
-            format!("timestamp {ts} has digits below a microsecond, which Iceberg does not keep"),
-        ));
-    }
+    crate::engine::literals::check_microseconds(ts, "timestamp")?;
     Ok(ts.and_utc().timestamp_micros())
 }
 

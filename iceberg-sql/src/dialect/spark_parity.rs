@@ -299,10 +299,6 @@ fn ieee_comparison(op: BinaryOp, a: Expr, b: Expr, a_nan: bool, b_nan: bool) -> 
     if is_null_value(&a) || is_null_value(&b) || !(a_nan || b_nan) {
         return binary(op, a, b);
     }
-    let isnan = |x: &Expr| Expr::Call {
-        name: "isnan",
-        args: vec![x.clone()],
-    };
     if op == BinaryOp::NotEq {
         // Only NaN <> NaN differs (false on Spark).
         if !(a_nan && b_nan) {
@@ -331,6 +327,14 @@ fn ieee_comparison(op: BinaryOp, a: Expr, b: Expr, a_nan: bool, b_nan: bool) -> 
         }
     };
     binary(BinaryOp::And, binary(op, a, b), no_nan)
+}
+
+/// Spark's `isnan(x)` (false for NULL).
+fn isnan(x: &Expr) -> Expr {
+    Expr::Call {
+        name: "isnan",
+        args: vec![x.clone()],
+    }
 }
 
 /// [`ieee_comparison`] where only a number literal is known not to be NaN.
@@ -425,14 +429,11 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
         ) if is_number(low) && is_number(high) => {
             // Number bounds: only the operand can be NaN (`NaN BETWEEN 1 AND 2` is
             // already false on Spark, but `NOT BETWEEN` must hold for it).
-            let isnan = Expr::Call {
-                name: "isnan",
-                args: vec![(**expr).clone()],
-            };
+            let nan = isnan(expr);
             if *negated {
-                binary(BinaryOp::Or, node, isnan)
+                binary(BinaryOp::Or, node, nan)
             } else {
-                binary(BinaryOp::And, node, Expr::Not(Box::new(isnan)))
+                binary(BinaryOp::And, node, Expr::Not(Box::new(nan)))
             }
         }
         (

@@ -438,9 +438,9 @@ pub(crate) fn check_date_time(ts: &NaiveDateTime, what: &str) -> Result<()> {
 /// the value: cut to microseconds it would change what a filter means (`ts = v` would
 /// match the stored `…123456` for a `v` of `…123456789`, `ts < v` would miss it), and
 /// Trino rounds a longer literal when it stores it (`CAST` to `timestamp(6)` rounds
-/// half up) while Spark reads microseconds only. The staged load's Arrow writer refuses
-/// the same values (`arrow.rs`), so a row means the same on either path.
-fn check_microseconds(ts: &NaiveDateTime, what: &str) -> Result<()> {
+/// half up) while Spark reads microseconds only. The staged load's Arrow writer calls
+/// this too (`arrow.rs`), so a row means the same on either path.
+pub(crate) fn check_microseconds(ts: &NaiveDateTime, what: &str) -> Result<()> {
     if ts.nanosecond().is_multiple_of(1_000) {
         return Ok(());
     }
