@@ -3,7 +3,7 @@
 //! itself, which only the crate can see.
 
 mod ast;
-mod expr_structure;
+pub(super) mod expr_structure;
 mod prefix;
 mod values;
 mod walk;

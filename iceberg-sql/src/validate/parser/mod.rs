@@ -1,0 +1,111 @@
+//! Our own parser: recursive descent over the lexer's tokens (`super::lexer`), building
+//! the small tree of [`ast`] that holds exactly the forms our targets' grammars give
+//! meaning to.
+//!
+//! Not on the `build()` path yet: the validator still parses with sqlparser, and this
+//! module is compiled only for tests (it costs users nothing) until it can replace
+//! sqlparser there. It reads expressions and data types; statements come later. The
+//! differential tests (`tests.rs`) hold it to the trees sqlparser builds for the same
+//! text, and name every place where it refuses on purpose what sqlparser reads.
+//!
+//! What differs between grammars is a small table, [`Rules`], not a test of the
+//! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
+//! `ARRAY[…]` and comparison chains exist, which words are reserved.
+
+pub(crate) mod ast;
+mod cursor;
+mod expr;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+use super::lexer;
+use crate::error::Result;
+pub(crate) use ast::{DataType, Expr};
+use cursor::Cursor;
+
+/// The syntax rules of one grammar that the parser needs beyond the lexer's.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    /// How the text is split into tokens.
+    pub(crate) lexical: &'static lexer::Rules,
+    /// The grammar's name in messages.
+    pub(crate) name: &'static str,
+    /// How compound types are written: Trino `array(T)`, `row(a T)`; Hive and Spark
+    /// `array<T>`, `struct<a:T>`.
+    pub(crate) type_brackets: ast::Brackets,
+    /// Whether `||` binds as tightly as `+` and `-` (Spark: `valueExpression` in
+    /// SqlBaseParser.g4) or less (Trino: the `concatenation` alternative comes after
+    /// the additive one in SqlBase.g4).
+    pub(crate) concat_with_plus: bool,
+    /// Whether a comparison may be the left operand of another (`a = b = c`: Spark's
+    /// `comparison` is left-recursive; Trino's `predicate` follows a value expression).
+    pub(crate) chained_comparisons: bool,
+    /// Whether `==` is `=` (Spark's `expr1 == expr2`, sql-ref-operators).
+    pub(crate) double_equals: bool,
+    /// Whether `ARRAY[a, b]` constructs an array (Trino; Spark calls `array(a, b)`).
+    pub(crate) array_brackets: bool,
+    /// Whether `1.5D`, `2BD`, `5S`, `1Y`, `1F` are typed numbers (Spark).
+    pub(crate) number_suffixes: bool,
+    /// A word that is a name only quoted (`None`: every word not taken by the grammar's
+    /// expression syntax may be a name, as in Spark's default mode).
+    pub(crate) reserved: Option<fn(&str) -> bool>,
+}
+
+impl Rules {
+    /// Athena's Hive DDL (partition transforms, column types).
+    pub(crate) const HIVE_DDL: Rules = Rules {
+        lexical: &lexer::Rules::HIVE_DDL,
+        name: "Athena DDL (Hive grammar)",
+        type_brackets: ast::Brackets::Angle,
+        concat_with_plus: false,
+        chained_comparisons: false,
+        double_equals: false,
+        array_brackets: false,
+        number_suffixes: false,
+        reserved: None,
+    };
+
+    /// Trino's grammar (Athena DML, Trino, S3 Tables).
+    pub(crate) const TRINO: Rules = Rules {
+        lexical: &lexer::Rules::TRINO,
+        name: "Trino grammar",
+        type_brackets: ast::Brackets::Parentheses,
+        concat_with_plus: false,
+        chained_comparisons: false,
+        double_equals: false,
+        array_brackets: true,
+        number_suffixes: false,
+        reserved: Some(crate::engine::reserved::is_reserved_in_dml),
+    };
+
+    /// Spark SQL.
+    pub(crate) const SPARK: Rules = Rules {
+        lexical: &lexer::Rules::SPARK,
+        name: "Spark SQL",
+        type_brackets: ast::Brackets::Angle,
+        concat_with_plus: true,
+        chained_comparisons: true,
+        double_equals: true,
+        array_brackets: false,
+        number_suffixes: true,
+        reserved: None,
+    };
+}
+
+/// Parses `sql` as exactly one expression.
+pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
+    let mut c = Cursor::new(sql, rules)?;
+    let e = c.expr()?;
+    c.expect_end()?;
+    Ok(e)
+}
+
+/// Parses `sql` as exactly one data type.
+pub(crate) fn parse_type(sql: &str, rules: &'static Rules) -> Result<DataType> {
+    let mut c = Cursor::new(sql, rules)?;
+    let t = c.data_type()?;
+    c.expect_end()?;
+    Ok(t)
+}
