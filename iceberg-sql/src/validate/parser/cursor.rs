@@ -2,6 +2,7 @@
 //! comments refused), and its located errors.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::ast::{Ident, Span};
 use super::Rules;
@@ -15,6 +16,18 @@ pub(super) struct Cursor<'a> {
     tokens: Vec<Token>,
     pos: usize,
     /// How many nested expressions and types are open.
+    depth: usize,
+    /// Whether the text went past the nesting limit (no reading of it is tried again).
+    too_deep: bool,
+    /// The keyword forms (`CASE …`) that failed to parse, by token index, with their
+    /// error: each is tried once, so that `case-case-case…` is not read in 2^n ways.
+    failed_forms: HashMap<usize, Error>,
+}
+
+/// A position to go back to after a reading that failed.
+#[derive(Clone, Copy)]
+pub(super) struct Checkpoint {
+    pos: usize,
     depth: usize,
 }
 
@@ -52,6 +65,8 @@ impl<'a> Cursor<'a> {
             tokens,
             pos: 0,
             depth: 0,
+            too_deep: false,
+            failed_forms: HashMap::new(),
         })
     }
 
@@ -71,6 +86,32 @@ impl<'a> Cursor<'a> {
     /// Whether the `n`th token is the symbol `s`.
     pub(super) fn is_symbol(&self, n: usize, s: Symbol) -> bool {
         self.peek(n).is_some_and(|t| t.kind == Kind::Symbol(s))
+    }
+
+    pub(super) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            pos: self.pos,
+            depth: self.depth,
+        }
+    }
+
+    pub(super) fn rewind(&mut self, c: Checkpoint) {
+        self.pos = c.pos;
+        self.depth = c.depth;
+    }
+
+    /// Whether the text nests past the limit (an error no other reading escapes).
+    pub(super) fn too_deep(&self) -> bool {
+        self.too_deep
+    }
+
+    /// The error of the keyword form tried at `c`, if it failed.
+    pub(super) fn failed_form(&self, c: Checkpoint) -> Option<Error> {
+        self.failed_forms.get(&c.pos).cloned()
+    }
+
+    pub(super) fn record_failed_form(&mut self, c: Checkpoint, e: Error) {
+        self.failed_forms.insert(c.pos, e);
     }
 
     /// Takes the next token.
@@ -187,6 +228,7 @@ impl<'a> Cursor<'a> {
     pub(super) fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > RECURSION_LIMIT {
+            self.too_deep = true;
             let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
             return Err(self
                 .error_at(

@@ -49,6 +49,8 @@ enum Infix {
     AtTimeZone,
     Subscript,
     Field,
+    /// `x NOT NULL`: refused with its fix.
+    NotNull,
 }
 
 /// Spark's typed number suffixes (`5S` smallint, `1Y` tinyint, `1.5D` double, `1.5F`
@@ -79,9 +81,9 @@ const TYPED_LITERAL_TYPES: &[&str] = &[
     "json",
 ];
 
-/// The words that start an expression form of their own (`CASE …`, `CAST(…)`) and are
-/// names in Spark where nothing of that form follows (`INTERVAL` and `EXISTS` never
-/// are: sqlparser reserves them, as the validator has always read Spark text).
+/// The words that start an expression form of their own (`CASE …`, `CAST(…)`); where
+/// the form does not parse, a word the grammar does not reserve is a name (`INTERVAL`
+/// and `EXISTS`, reserved by sqlparser in every dialect, are read apart).
 const KEYWORD_FORMS: &[&str] = &["NOT", "CASE", "CAST", "TRY_CAST", "EXTRACT", "ARRAY"];
 
 /// Words Trino reserves that are also functions called with parentheses (`trim(x)`,
@@ -155,6 +157,8 @@ impl Cursor<'_> {
                             || self.is_word(1, "LIKE")))
                 {
                     Some((Infix::Predicate, PREDICATE))
+                } else if w.eq_ignore_ascii_case("NOT") && self.is_word(1, "NULL") {
+                    Some((Infix::NotNull, PREDICATE))
                 } else if w.eq_ignore_ascii_case("AT")
                     && self.is_word(1, "TIME")
                     && self.is_word(2, "ZONE")
@@ -207,6 +211,10 @@ impl Cursor<'_> {
                     index: Box::new(index),
                 })
             }
+            Infix::NotNull => Err(self.error_at(
+                at,
+                "`x NOT NULL` is neither Trino's nor Spark's: write `x IS NOT NULL`",
+            )),
             Infix::Field => {
                 self.next();
                 let field = self.ident()?;
@@ -495,53 +503,20 @@ impl Cursor<'_> {
             self.next();
             return literal(LiteralValue::Boolean(is("TRUE")));
         }
-        // Spark's default mode reserves none of these words: one that nothing of its
-        // syntax follows is a name (`SELECT case FROM t`).
-        if self.rules.reserved.is_none()
-            && KEYWORD_FORMS.iter().any(|k| is(k))
-            && self.name_ends_at(1)
-        {
-            return self.name_or_call();
+        if is("NOT") && min > NOT {
+            return Err(self.error_at(
+                t.start,
+                "NOT inside a comparison or arithmetic: parenthesise the condition, `a = (NOT b)`",
+            ));
         }
-        if is("NOT") {
-            if min > NOT {
-                return Err(self.error_at(
-                    t.start,
-                    "NOT inside a comparison or arithmetic: parenthesise the condition, `a = (NOT b)`",
-                ));
-            }
-            self.next();
-            let expr = self.expr_bp(NOT)?;
-            return Ok(Expr::Unary {
-                op: UnaryOp::Not,
-                expr: Box::new(expr),
-            });
-        }
-        if is("CASE") {
-            return self.case();
-        }
-        if is("CAST") || is("TRY_CAST") {
-            return self.cast(is("TRY_CAST"));
+        if KEYWORD_FORMS.iter().any(|k| is(k)) {
+            return self.keyword_form_or_name(t);
         }
         if is("EXISTS") && self.is_symbol(1, Symbol::LParen) {
             return Err(self.error_at(t.start, "`EXISTS (…)`: subqueries are not read yet"));
         }
         if is("INTERVAL") && self.interval_follows() {
             return self.interval();
-        }
-        if is("EXTRACT") && self.is_symbol(1, Symbol::LParen) {
-            return self.extract();
-        }
-        if is("ARRAY") && self.rules.array_brackets && self.is_symbol(1, Symbol::LBracket) {
-            self.next();
-            self.next();
-            let items = if self.is_symbol(0, Symbol::RBracket) {
-                Vec::new()
-            } else {
-                self.comma_separated(|c| c.expr())?
-            };
-            self.expect_symbol(Symbol::RBracket, "]")?;
-            return Ok(Expr::Array(items));
         }
         if self.is_symbol(1, Symbol::Arrow) {
             let param = self.ident()?;
@@ -596,34 +571,69 @@ impl Cursor<'_> {
         self.name_or_call()
     }
 
-    /// Whether the `n`th token ends a name where it stands: the end of the text, a
-    /// separator or closing bracket, or an infix operator.
-    fn name_ends_at(&self, n: usize) -> bool {
-        match self.peek(n).map(|t| t.kind) {
-            None => true,
-            Some(Kind::Symbol(s)) => matches!(
-                s,
-                Symbol::Comma
-                    | Symbol::RParen
-                    | Symbol::RBracket
-                    | Symbol::Period
-                    | Symbol::SemiColon
-                    | Symbol::Eq
-                    | Symbol::DoubleEq
-                    | Symbol::Neq
-                    | Symbol::Lt
-                    | Symbol::LtEq
-                    | Symbol::Gt
-                    | Symbol::GtEq
-                    | Symbol::Plus
-                    | Symbol::Minus
-                    | Symbol::Mul
-                    | Symbol::Div
-                    | Symbol::Mod
-                    | Symbol::StringConcat
-            ),
-            Some(_) => false,
+    /// The form a keyword starts (`NOT x`, `CASE …`, `CAST(…)`), or, where that fails
+    /// and the grammar does not reserve the word, the word as a name or call
+    /// (`SELECT case FROM t` in Spark): sqlparser's reading (`parse_prefix`), and the
+    /// reading of Spark's ANTLR grammar, whose keywords are names where nothing else
+    /// parses.
+    fn keyword_form_or_name(&mut self, t: Token) -> Result<Expr> {
+        let start = self.checkpoint();
+        let failed = match self.failed_form(start) {
+            Some(e) => e,
+            None => match self.keyword_form(t) {
+                Ok(Some(e)) => return Ok(e),
+                Ok(None) => return self.name_or_call(),
+                Err(e) if self.too_deep() => return Err(e),
+                Err(e) => {
+                    self.rewind(start);
+                    self.record_failed_form(start, e.clone());
+                    e
+                }
+            },
+        };
+        if self.reserved(&t) {
+            return Err(failed);
         }
+        match self.name_or_call() {
+            Ok(e) => Ok(e),
+            Err(e) if self.too_deep() => Err(e),
+            Err(_) => Err(failed),
+        }
+    }
+
+    /// The form the keyword `t` starts; `None` when what follows it starts none.
+    fn keyword_form(&mut self, t: Token) -> Result<Option<Expr>> {
+        let w = self.text(&t);
+        let is = |kw: &str| w.eq_ignore_ascii_case(kw);
+        if is("NOT") {
+            self.next();
+            let expr = self.expr_bp(NOT)?;
+            return Ok(Some(Expr::Unary {
+                op: UnaryOp::Not,
+                expr: Box::new(expr),
+            }));
+        }
+        if is("CASE") {
+            return self.case().map(Some);
+        }
+        if is("CAST") || is("TRY_CAST") {
+            return self.cast(is("TRY_CAST")).map(Some);
+        }
+        if is("EXTRACT") && self.is_symbol(1, Symbol::LParen) {
+            return self.extract().map(Some);
+        }
+        if is("ARRAY") && self.rules.array_brackets && self.is_symbol(1, Symbol::LBracket) {
+            self.next();
+            self.next();
+            let items = if self.is_symbol(0, Symbol::RBracket) {
+                Vec::new()
+            } else {
+                self.comma_separated(|c| c.expr())?
+            };
+            self.expect_symbol(Symbol::RBracket, "]")?;
+            return Ok(Some(Expr::Array(items)));
+        }
+        Ok(None)
     }
 
     /// `a`, `t.a`, or a call `f(…)`, `db.f(…)`.
@@ -663,7 +673,9 @@ impl Cursor<'_> {
         let filter = if self.is_word(0, "FILTER") && self.is_symbol(1, Symbol::LParen) {
             self.next();
             self.next();
-            self.expect_word("WHERE")?;
+            if !self.eat_word("WHERE") {
+                return Err(self.expected("`WHERE` in `FILTER (WHERE …)`"));
+            }
             let cond = self.expr()?;
             self.expect_symbol(Symbol::RParen, ")")?;
             Some(Box::new(cond))
