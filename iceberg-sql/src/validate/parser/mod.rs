@@ -35,6 +35,9 @@ pub(crate) struct Rules {
     /// How compound types are written: Trino `array(T)`, `row(a T)`; Hive and Spark
     /// `array<T>`, `struct<a:T>`.
     pub(crate) type_brackets: ast::Brackets,
+    /// Whether a `struct<…>` field's `:` may be left out (Spark's `complexColType` has
+    /// `COLON?`; Hive's `columnNameColonType` requires it).
+    pub(crate) optional_field_colon: bool,
     /// Whether `||` binds as tightly as `+` and `-` (Spark: `valueExpression` in
     /// SqlBaseParser.g4) or less (Trino: the `concatenation` alternative comes after
     /// the additive one in SqlBase.g4).
@@ -59,6 +62,7 @@ impl Rules {
         lexical: &lexer::Rules::HIVE_DDL,
         name: "Athena DDL (Hive grammar)",
         type_brackets: ast::Brackets::Angle,
+        optional_field_colon: false,
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
@@ -72,6 +76,7 @@ impl Rules {
         lexical: &lexer::Rules::TRINO,
         name: "Trino grammar",
         type_brackets: ast::Brackets::Parentheses,
+        optional_field_colon: false,
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
@@ -85,6 +90,7 @@ impl Rules {
         lexical: &lexer::Rules::SPARK,
         name: "Spark SQL",
         type_brackets: ast::Brackets::Angle,
+        optional_field_colon: true,
         concat_with_plus: true,
         chained_comparisons: true,
         double_equals: true,

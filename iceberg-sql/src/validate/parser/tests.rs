@@ -484,7 +484,8 @@ fn theirs(text: &str, dialect: Dialect) -> Result<Conv<Expr>, String> {
 }
 
 /// Where our parser refuses on purpose text that sqlparser reads into nodes of our AST
-/// and the validator's walk accepts: a phrase of our error, and why.
+/// (some of which the validator's walk refuses after the parse too): a phrase of our
+/// error, and why.
 const DELIBERATE: &[(&str, &str)] = &[
     (
         "cannot follow another without parentheses",
@@ -722,6 +723,7 @@ fn hand_list_agrees_with_sqlparser() {
         "struct(1, 2)",
         "CAST(x AS array<map<string, struct<a: bigint>>>)",
         "CAST(x AS struct<`b c`: int>)",
+        "CAST(x AS struct<a int, b: string>)",
         "CAST(x AS timestamp_ntz)",
         "TIMESTAMP_NTZ '2026-10-01 00:00:00'",
         "TIMESTAMP '2026-10-01 00:00:00.000000Z'",
@@ -1241,4 +1243,73 @@ proptest! {
         let text = &sql[at..];
         prop_assert!(compare(text, d, rules).is_ok(), "{}", compare(text, d, rules).unwrap_err());
     }
+}
+
+/// What sqlparser made of the column type `ty` in Athena's Hive DDL (`CREATE TABLE`).
+fn theirs_hive_type(ty: &str) -> Result<Conv<DataType>, String> {
+    let sql = format!(
+        "CREATE TABLE t (c {ty}) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type' = 'ICEBERG')"
+    );
+    let base = "CREATE TABLE t (c ".len();
+    with_parsed(
+        &sql,
+        StatementKind::CreateTable,
+        Dialect::Athena,
+        |stmt| match stmt {
+            sp::Statement::CreateTable(ct) if ct.columns.len() == 1 => {
+                Converter { sql: &sql, base }.ty(&ct.columns[0].data_type)
+            }
+            other => outside(other),
+        },
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Hive DDL types: ours reads what sqlparser reads in a `CREATE TABLE` column, into the
+/// same tree; both refuse the broken ones.
+#[test]
+fn hive_types_agree_with_sqlparser() {
+    let good = [
+        "int",
+        "bigint",
+        "string",
+        "decimal(10,2)",
+        "timestamp",
+        "array<int>",
+        "map<string,bigint>",
+        "struct<a:int,`b c`:array<string>>",
+        "array<array<int>>",
+        "map<string,map<string,int>>",
+        "struct<a:struct<b:int>>",
+    ];
+    for ty in good {
+        let ours = parse_type(ty, &Rules::HIVE_DDL).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        match theirs_hive_type(ty) {
+            Ok(Ok(t)) => assert_eq!(t, ours, "{ty}"),
+            other => panic!("{ty}: sqlparser {other:?}"),
+        }
+    }
+    for bad in [
+        "array<int",
+        "map<string>",
+        "decimal(10,",
+        "array<>",
+        "int int",
+    ] {
+        assert!(parse_type(bad, &Rules::HIVE_DDL).is_err(), "{bad}");
+        assert!(
+            !matches!(theirs_hive_type(bad), Ok(Ok(_))),
+            "{bad}: sqlparser reads it"
+        );
+    }
+    // Deliberately different: Hive's `columnNameColonType` (HiveParser.g) requires the
+    // colon that sqlparser lets go (Spark's grammar has it optional, and so does ours
+    // for Spark).
+    assert!(matches!(theirs_hive_type("struct<a int>"), Ok(Ok(_))));
+    let e = parse_type("struct<a int>", &Rules::HIVE_DDL).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("expected `:` between a struct field's name and type"),
+        "{e}"
+    );
 }

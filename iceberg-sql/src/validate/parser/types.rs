@@ -102,11 +102,15 @@ impl Cursor<'_> {
         })
     }
 
-    /// A field of a row or struct type: `a T` (Trino), `a:T` / `a: T` (Hive, Spark).
+    /// A field of a row or struct type: `a T` (Trino), `a:T` / `a: T` (Hive, Spark; Spark
+    /// also `a T`).
     fn field(&mut self, brackets: Brackets) -> Result<Field> {
         let name = self.ident()?;
-        if brackets == Brackets::Angle {
-            self.expect_symbol(Symbol::Colon, ":")?;
+        if brackets == Brackets::Angle
+            && !self.eat_symbol(Symbol::Colon)
+            && !self.rules.optional_field_colon
+        {
+            return Err(self.expected("`:` between a struct field's name and type"));
         }
         let ty = self.data_type()?;
         Ok(Field { name, ty })
