@@ -184,6 +184,19 @@ pub(crate) enum Expr {
         field: String,
         expr: Box<Expr>,
     },
+    /// `(SELECT …)` as a value
+    Subquery(Box<Query>),
+    /// `x [NOT] IN (SELECT …)`
+    InSubquery {
+        expr: Box<Expr>,
+        query: Box<Query>,
+        negated: bool,
+    },
+    /// `[NOT] EXISTS (SELECT …)`
+    Exists {
+        query: Box<Query>,
+        negated: bool,
+    },
     /// `x -> body`, `(k, v) -> body`
     Lambda {
         params: Vec<Ident>,
@@ -255,6 +268,96 @@ pub(crate) enum TimeZone {
     Without,
 }
 
+/// `[WITH …] SELECT … [ORDER BY …] [LIMIT n]`. Not yet read (a later milestone):
+/// `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`, `TABLESAMPLE`,
+/// time travel (`FOR TIMESTAMP AS OF`), windows (`OVER`), `GROUPING SETS`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Query {
+    pub(crate) with: Vec<Cte>,
+    pub(crate) body: Box<Select>,
+    pub(crate) order_by: Vec<OrderByItem>,
+    pub(crate) limit: Option<Expr>,
+}
+
+/// `name AS (query)` in a `WITH`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Cte {
+    pub(crate) name: Ident,
+    pub(crate) query: Query,
+}
+
+/// `SELECT [DISTINCT] items [FROM …] [WHERE …] [GROUP BY …] [HAVING …]`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Select {
+    pub(crate) distinct: bool,
+    pub(crate) items: Vec<SelectItem>,
+    pub(crate) from: Vec<TableWithJoins>,
+    pub(crate) selection: Option<Expr>,
+    pub(crate) group_by: Vec<Expr>,
+    pub(crate) having: Option<Expr>,
+}
+
+/// One item of a select list.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SelectItem {
+    /// `expr [[AS] alias]`
+    Expr { expr: Expr, alias: Option<Ident> },
+    /// `*`
+    Wildcard,
+    /// `t.*`
+    QualifiedWildcard(Vec<Ident>),
+}
+
+/// A relation and the joins after it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TableWithJoins {
+    pub(crate) relation: TableFactor,
+    pub(crate) joins: Vec<Join>,
+}
+
+/// A relation in `FROM`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TableFactor {
+    /// `db.t [[AS] alias]`
+    Table {
+        name: Vec<Ident>,
+        alias: Option<Ident>,
+    },
+    /// `(query) [[AS] alias]`
+    Derived {
+        query: Box<Query>,
+        alias: Option<Ident>,
+    },
+}
+
+/// `[kind] JOIN relation [ON condition]`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Join {
+    pub(crate) kind: JoinKind,
+    pub(crate) relation: TableFactor,
+    /// `ON condition` (none for `CROSS JOIN`).
+    pub(crate) on: Option<Expr>,
+}
+
+/// The kinds of join (`JOIN` is `INNER JOIN`, `LEFT OUTER JOIN` is `LEFT JOIN`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JoinKind {
+    Inner,
+    Left,
+    Right,
+    Full,
+    Cross,
+}
+
+/// `expr [ASC|DESC] [NULLS FIRST|LAST]`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct OrderByItem {
+    pub(crate) expr: Expr,
+    /// `Some(true)` for `ASC`, `Some(false)` for `DESC`.
+    pub(crate) asc: Option<bool>,
+    pub(crate) nulls_first: Option<bool>,
+}
+
 impl Expr {
     /// The first operand of a node whose tree can be as deep as a chain is long
     /// (`a AND b AND …`, `x IS NULL IS NULL …`), detached from it.
@@ -264,6 +367,7 @@ impl Expr {
             | Expr::IsNull { expr: e, .. }
             | Expr::IsDistinctFrom { left: e, .. }
             | Expr::InList { expr: e, .. }
+            | Expr::InSubquery { expr: e, .. }
             | Expr::Between { expr: e, .. }
             | Expr::Like { expr: e, .. }
             | Expr::AtTimeZone { expr: e, .. }

@@ -86,9 +86,9 @@ const TYPED_LITERAL_TYPES: &[&str] = &[
 /// and `EXISTS`, reserved by sqlparser in every dialect, are read apart).
 const KEYWORD_FORMS: &[&str] = &["NOT", "CASE", "CAST", "TRY_CAST", "EXTRACT", "ARRAY"];
 
-/// Words Trino reserves that are also functions called with parentheses (`trim(x)`,
-/// `normalize(x)`; SqlBase.g4 gives them their own syntax).
-const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize"];
+/// Reserved words that are also functions called with parentheses (Trino's `trim(x)`,
+/// `normalize(x)`, which SqlBase.g4 gives their own syntax; Spark's `struct(…)`).
+const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize", "struct"];
 
 /// Functions written without parentheses (`current_date`); with them they are calls.
 const NILADIC: &[&str] = &[
@@ -285,8 +285,14 @@ impl Cursor<'_> {
         let negated = self.eat_word("NOT");
         if self.eat_word("IN") {
             self.expect_symbol(Symbol::LParen, "(")?;
-            if self.is_word(0, "SELECT") || self.is_word(0, "WITH") {
-                return Err(self.expected("a list of values (an IN subquery is not read yet)"));
+            if self.query_at(0) {
+                let query = Box::new(self.query()?);
+                self.expect_symbol(Symbol::RParen, ")")?;
+                return Ok(Expr::InSubquery {
+                    expr: left,
+                    query,
+                    negated,
+                });
             }
             let list = self.comma_separated(|c| c.expr())?;
             self.expect_symbol(Symbol::RParen, ")")?;
@@ -441,8 +447,10 @@ impl Cursor<'_> {
             return self.lambda_body(params, true);
         }
         let open = self.next();
-        if self.is_word(0, "SELECT") || self.is_word(0, "WITH") {
-            return Err(self.expected("an expression (a subquery is not read yet)"));
+        if self.query_at(0) {
+            let query = self.query()?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+            return Ok(Expr::Subquery(Box::new(query)));
         }
         let inner = self.expr()?;
         if self.is_symbol(0, Symbol::Comma) {
@@ -512,8 +520,9 @@ impl Cursor<'_> {
         if KEYWORD_FORMS.iter().any(|k| is(k)) {
             return self.keyword_form_or_name(t);
         }
-        if is("EXISTS") && self.is_symbol(1, Symbol::LParen) {
-            return Err(self.error_at(t.start, "`EXISTS (…)`: subqueries are not read yet"));
+        if is("EXISTS") {
+            self.next();
+            return self.exists(false);
         }
         if is("INTERVAL") && self.interval_follows() {
             return self.interval();
@@ -607,6 +616,11 @@ impl Cursor<'_> {
         let is = |kw: &str| w.eq_ignore_ascii_case(kw);
         if is("NOT") {
             self.next();
+            // sqlparser reads `NOT EXISTS (…)` as one node.
+            if self.is_word(0, "EXISTS") && self.is_symbol(1, Symbol::LParen) {
+                self.next();
+                return self.exists(true).map(Some);
+            }
             let expr = self.expr_bp(NOT)?;
             return Ok(Some(Expr::Unary {
                 op: UnaryOp::Not,
@@ -686,6 +700,14 @@ impl Cursor<'_> {
             return Err(self.expected("the end of the call (`OVER (…)` windows are not read yet)"));
         }
         Ok(Expr::Function(Function { name, args, filter }))
+    }
+
+    /// `(query)` after `EXISTS`.
+    fn exists(&mut self, negated: bool) -> Result<Expr> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let query = Box::new(self.query()?);
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Expr::Exists { query, negated })
     }
 
     /// `CASE [operand] WHEN … THEN … [ELSE …] END`.

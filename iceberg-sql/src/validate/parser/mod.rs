@@ -4,7 +4,8 @@
 //!
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
-//! sqlparser there. It reads expressions and data types; statements come later. The
+//! sqlparser there. It reads expressions, data types and queries; the other statements
+//! come later. The
 //! differential tests (`tests.rs`) hold it to the trees sqlparser builds for the same
 //! text, and name every place where it refuses on purpose what sqlparser reads.
 //!
@@ -15,6 +16,7 @@
 pub(crate) mod ast;
 mod cursor;
 mod expr;
+mod query;
 mod types;
 
 #[cfg(test)]
@@ -22,7 +24,7 @@ mod tests;
 
 use super::lexer;
 use crate::error::Result;
-pub(crate) use ast::{DataType, Expr};
+pub(crate) use ast::{DataType, Expr, Query};
 use cursor::Cursor;
 
 /// The syntax rules of one grammar that the parser needs beyond the lexer's.
@@ -38,6 +40,9 @@ pub(crate) struct Rules {
     /// Whether a `struct<…>` field's `:` may be left out (Spark's `complexColType` has
     /// `COLON?`; Hive's `columnNameColonType` requires it).
     pub(crate) optional_field_colon: bool,
+    /// Whether a join may leave out `ON …` (Spark's `joinCriteria?`; Trino's
+    /// `joinType JOIN relation joinCriteria` requires it except for `CROSS JOIN`).
+    pub(crate) optional_join_criteria: bool,
     /// Whether `||` binds as tightly as `+` and `-` (Spark: `valueExpression` in
     /// SqlBaseParser.g4) or less (Trino: the `concatenation` alternative comes after
     /// the additive one in SqlBase.g4).
@@ -52,7 +57,7 @@ pub(crate) struct Rules {
     /// Whether `1.5D`, `2BD`, `5S`, `1Y`, `1F` are typed numbers (Spark).
     pub(crate) number_suffixes: bool,
     /// A word that is a name only quoted (`None`: every word not taken by the grammar's
-    /// expression syntax may be a name, as in Spark's default mode).
+    /// expression syntax may be a name).
     pub(crate) reserved: Option<fn(&str) -> bool>,
 }
 
@@ -63,6 +68,7 @@ impl Rules {
         name: "Athena DDL (Hive grammar)",
         type_brackets: ast::Brackets::Angle,
         optional_field_colon: false,
+        optional_join_criteria: false,
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
@@ -77,6 +83,7 @@ impl Rules {
         name: "Trino grammar",
         type_brackets: ast::Brackets::Parentheses,
         optional_field_colon: false,
+        optional_join_criteria: false,
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
@@ -91,13 +98,24 @@ impl Rules {
         name: "Spark SQL",
         type_brackets: ast::Brackets::Angle,
         optional_field_colon: true,
+        optional_join_criteria: true,
         concat_with_plus: true,
         chained_comparisons: true,
         double_equals: true,
         array_brackets: false,
         number_suffixes: true,
-        reserved: None,
+        reserved: Some(spark_reserved),
     };
+}
+
+/// The words never a name unquoted in Spark text: Spark's default mode reserves none
+/// of its keywords, but the validator has always read these four as sqlparser does in
+/// every dialect (`RESERVED_FOR_IDENTIFIER`), and replacing it must not widen what
+/// passes.
+fn spark_reserved(word: &str) -> bool {
+    ["exists", "interval", "struct", "trim"]
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// Parses `sql` as exactly one expression.
@@ -106,6 +124,14 @@ pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
     let e = c.expr()?;
     c.expect_end()?;
     Ok(e)
+}
+
+/// Parses `sql` as exactly one query.
+pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
+    let mut c = Cursor::new(sql, rules)?;
+    let q = c.query()?;
+    c.expect_end()?;
+    Ok(q)
 }
 
 /// Parses `sql` as exactly one data type.

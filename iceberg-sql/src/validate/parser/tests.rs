@@ -15,7 +15,7 @@ use sqlparser::ast as sp;
 use sqlparser::tokenizer::Location;
 
 use super::ast::*;
-use super::{parse_expr, parse_type, Rules};
+use super::{parse_expr, parse_query, parse_type, Rules};
 use crate::dialect::Dialect;
 use crate::error::ErrorKind;
 use crate::expr::Expr as Dsl;
@@ -326,6 +326,21 @@ impl Converter<'_> {
                     body: self.boxed(body)?,
                 }
             }
+            E::Subquery(q) => Expr::Subquery(Box::new(self.query(q)?)),
+            E::In {
+                expr,
+                target: sp::InTarget::Subquery(q),
+                negated,
+                global: false,
+            } => Expr::InSubquery {
+                expr: self.boxed(expr)?,
+                query: Box::new(self.query(q)?),
+                negated: *negated,
+            },
+            E::Exists { subquery, negated } => Expr::Exists {
+                query: Box::new(self.query(subquery)?),
+                negated: *negated,
+            },
             E::Ceil { .. } => return Err(Miss::Call("ceil")),
             E::Floor { .. } => return Err(Miss::Call("floor")),
             E::Substring { special: false, .. } => return Err(Miss::Call("substring")),
@@ -333,6 +348,226 @@ impl Converter<'_> {
             // Spark's `struct(a, b)` is an ordinary function in Spark's grammar.
             E::Struct { fields, .. } if fields.is_empty() => return Err(Miss::Call("struct")),
             other => return outside(other),
+        })
+    }
+
+    fn query(&self, q: &sp::Query) -> Conv<Query> {
+        let plain = q.fetch.is_none()
+            && q.locks.is_empty()
+            && q.for_clause.is_none()
+            && q.settings.is_none()
+            && q.format_clause.is_none()
+            && q.pipe_operators.is_empty();
+        if !plain {
+            return outside(q);
+        }
+        let with = match &q.with {
+            None => Vec::new(),
+            Some(w) if !w.recursive => w
+                .cte_tables
+                .iter()
+                .map(|c| match c {
+                    sp::Cte {
+                        alias,
+                        query,
+                        from: None,
+                        materialized: None,
+                        ..
+                    } if alias.columns.is_empty() => Ok(Cte {
+                        name: self.ident(&alias.name),
+                        query: self.query(query)?,
+                    }),
+                    other => outside(other),
+                })
+                .collect::<Conv<_>>()?,
+            Some(w) => return outside(w),
+        };
+        let sp::SetExpr::Select(s) = q.body.as_ref() else {
+            return outside(&q.body);
+        };
+        let order_by = match &q.order_by {
+            None => Vec::new(),
+            Some(sp::OrderBy {
+                kind: sp::OrderByKind::Expressions(items),
+                interpolate: None,
+            }) => items
+                .iter()
+                .map(|o| {
+                    let asc = match o.options.sort {
+                        None => None,
+                        Some(sp::OrderBySort::Asc) => Some(true),
+                        Some(sp::OrderBySort::Desc) => Some(false),
+                        _ => return outside(o),
+                    };
+                    if o.with_fill.is_some() {
+                        return outside(o);
+                    }
+                    Ok(OrderByItem {
+                        expr: self.expr(&o.expr)?,
+                        asc,
+                        nulls_first: o.options.nulls_first,
+                    })
+                })
+                .collect::<Conv<_>>()?,
+            Some(other) => return outside(other),
+        };
+        let limit = match &q.limit_clause {
+            None => None,
+            Some(sp::LimitClause::LimitOffset {
+                limit: Some(l),
+                offset: None,
+                limit_by,
+            }) if limit_by.is_empty() => Some(self.expr(l)?),
+            Some(other) => return outside(other),
+        };
+        Ok(Query {
+            with,
+            body: Box::new(self.select(s)?),
+            order_by,
+            limit,
+        })
+    }
+
+    fn select(&self, s: &sp::Select) -> Conv<Select> {
+        let plain = s.top.is_none()
+            && s.into.is_none()
+            && s.lateral_views.is_empty()
+            && s.prewhere.is_none()
+            && s.connect_by.is_empty()
+            && s.cluster_by.is_empty()
+            && s.distribute_by.is_empty()
+            && s.sort_by.is_empty()
+            && s.named_window.is_empty()
+            && s.qualify.is_none()
+            && s.value_table_mode.is_none()
+            && s.exclude.is_none()
+            && s.select_modifiers.is_none()
+            && s.optimizer_hints.is_empty();
+        if !plain {
+            return outside(s);
+        }
+        let distinct = match &s.distinct {
+            None => false,
+            Some(sp::Distinct::Distinct) => true,
+            Some(other) => return outside(other),
+        };
+        let plain_wildcard = |o: &sp::WildcardAdditionalOptions| {
+            o.opt_ilike.is_none()
+                && o.opt_exclude.is_none()
+                && o.opt_except.is_none()
+                && o.opt_replace.is_none()
+                && o.opt_rename.is_none()
+                && o.opt_alias.is_none()
+        };
+        let items = s
+            .projection
+            .iter()
+            .map(|item| match item {
+                sp::SelectItem::UnnamedExpr(e) => Ok(SelectItem::Expr {
+                    expr: self.expr(e)?,
+                    alias: None,
+                }),
+                sp::SelectItem::ExprWithAlias { expr, alias } => Ok(SelectItem::Expr {
+                    expr: self.expr(expr)?,
+                    alias: Some(self.ident(alias)),
+                }),
+                sp::SelectItem::Wildcard(o) if plain_wildcard(o) => Ok(SelectItem::Wildcard),
+                sp::SelectItem::QualifiedWildcard(
+                    sp::SelectItemQualifiedWildcardKind::ObjectName(n),
+                    o,
+                ) if plain_wildcard(o) => Ok(SelectItem::QualifiedWildcard(self.name(n)?)),
+                other => outside(other),
+            })
+            .collect::<Conv<_>>()?;
+        let from = s
+            .from
+            .iter()
+            .map(|t| {
+                Ok(TableWithJoins {
+                    relation: self.factor(&t.relation)?,
+                    joins: t.joins.iter().map(|j| self.join(j)).collect::<Conv<_>>()?,
+                })
+            })
+            .collect::<Conv<_>>()?;
+        let group_by = match &s.group_by {
+            sp::GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => {
+                self.exprs(exprs)?
+            }
+            other => return outside(other),
+        };
+        Ok(Select {
+            distinct,
+            items,
+            from,
+            selection: s.selection.as_ref().map(|e| self.expr(e)).transpose()?,
+            group_by,
+            having: s.having.as_ref().map(|e| self.expr(e)).transpose()?,
+        })
+    }
+
+    fn alias(&self, a: &Option<sp::TableAlias>) -> Conv<Option<Ident>> {
+        match a {
+            None => Ok(None),
+            Some(a) if a.columns.is_empty() && a.at.is_none() => Ok(Some(self.ident(&a.name))),
+            Some(other) => outside(other),
+        }
+    }
+
+    fn factor(&self, f: &sp::TableFactor) -> Conv<TableFactor> {
+        match f {
+            sp::TableFactor::Table {
+                name,
+                alias,
+                args: None,
+                with_hints,
+                version: None,
+                with_ordinality: false,
+                partitions,
+                json_path: None,
+                sample: None,
+                index_directives,
+                inheritance: None,
+            } if with_hints.is_empty() && partitions.is_empty() && index_directives.is_empty() => {
+                Ok(TableFactor::Table {
+                    name: self.name(name)?,
+                    alias: self.alias(alias)?,
+                })
+            }
+            sp::TableFactor::Derived {
+                lateral: false,
+                subquery,
+                alias,
+                sample: None,
+            } => Ok(TableFactor::Derived {
+                query: Box::new(self.query(subquery)?),
+                alias: self.alias(alias)?,
+            }),
+            other => outside(other),
+        }
+    }
+
+    fn join(&self, j: &sp::Join) -> Conv<Join> {
+        use sp::JoinOperator as J;
+        if j.global {
+            return outside(j);
+        }
+        let (kind, constraint) = match &j.join_operator {
+            J::Join(c) | J::Inner(c) => (JoinKind::Inner, c),
+            J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, c),
+            J::Right(c) | J::RightOuter(c) => (JoinKind::Right, c),
+            J::FullOuter(c) => (JoinKind::Full, c),
+            J::CrossJoin(c) => (JoinKind::Cross, c),
+            other => return outside(other),
+        };
+        let on = match constraint {
+            sp::JoinConstraint::On(e) => Some(self.expr(e)?),
+            sp::JoinConstraint::None => None,
+            other => return outside(other),
+        };
+        Ok(Join {
+            kind,
+            relation: self.factor(&j.relation)?,
+            on,
         })
     }
 
@@ -519,6 +754,11 @@ const DELIBERATE: &[(&str, &str)] = &[
         "a type parameter (a whole number)",
         "sqlparser reads a signed decimal scale (`decimal(10, +2)`); a type parameter is an \
          unsigned `INTEGER_VALUE` in Trino's and Spark's grammars",
+    ),
+    (
+        "expected a name, found `?`",
+        "sqlparser reads `s.?` as a name part (`SELECT s.?a FROM t` passes the validator \
+         today); a `?` is a placeholder, never a name",
     ),
     (
         "the reserved word",
@@ -781,7 +1021,7 @@ fn both_refuse() {
 /// [`DELIBERATE`]): sqlparser's tree converts, ours is an error.
 #[test]
 fn deliberate_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 14] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 15] = [
         ("a = b = c", Dialect::Athena, &Rules::TRINO, 0),
         ("a IS NULL IS NULL", Dialect::Athena, &Rules::TRINO, 0),
         ("a IS NULL IS NULL", Dialect::Spark, &Rules::SPARK, 0),
@@ -805,7 +1045,8 @@ fn deliberate_differences() {
             &Rules::SPARK,
             5,
         ),
-        ("a = AND (b)", Dialect::Athena, &Rules::TRINO, 6),
+        ("s.? + 1", Dialect::Athena, &Rules::TRINO, 6),
+        ("a = AND (b)", Dialect::Athena, &Rules::TRINO, 7),
     ];
     let mut seen = vec![false; DELIBERATE.len()];
     for (text, dialect, rules, why) in cases {
@@ -1312,4 +1553,135 @@ fn hive_types_agree_with_sqlparser() {
             .contains("expected `:` between a struct field's name and type"),
         "{e}"
     );
+}
+
+/// What sqlparser made of the query `sql`, as ours.
+fn theirs_query(sql: &str, dialect: Dialect) -> Result<Conv<Query>, String> {
+    with_parsed(sql, StatementKind::Select, dialect, |stmt| match stmt {
+        sp::Statement::Query(q) => Converter { sql, base: 0 }.query(q),
+        other => outside(other),
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// `Ok` when both parsers agree on the query `sql`.
+fn compare_query(sql: &str, dialect: Dialect, rules: &'static Rules) -> Result<(), String> {
+    let ours = parse_query(sql, rules);
+    match (theirs_query(sql, dialect), &ours) {
+        (Ok(Ok(t)), Ok(o)) if t == *o => Ok(()),
+        (Ok(Ok(t)), Ok(o)) => Err(format!(
+            "trees differ for {sql:?} ({dialect:?}):\n theirs {t:?}\n ours   {o:?}"
+        )),
+        (Ok(Ok(_)), Err(e)) if deliberate(e) => Ok(()),
+        (Ok(Ok(_)), Err(e))
+            if crate::validate::validate_sql(sql, StatementKind::Select, dialect, 0).is_err() =>
+        {
+            let _ = e;
+            Ok(())
+        }
+        (Ok(Ok(t)), Err(e)) => Err(format!(
+            "sqlparser reads {sql:?} ({dialect:?}) as {t:?}; ours refuses: {e}"
+        )),
+        (Ok(Err(Miss::Outside(_) | Miss::Call(_))), Err(_)) | (Err(_), Err(_)) => Ok(()),
+        (Ok(Err(Miss::Call(_))), Ok(_)) => Ok(()),
+        (Ok(Err(Miss::Outside(what))), Ok(o)) => Err(format!(
+            "{sql:?} ({dialect:?}): sqlparser builds a node outside our AST ({what}), ours reads {o:?}"
+        )),
+        (Err(t), Ok(o)) => Err(format!(
+            "{sql:?} ({dialect:?}): sqlparser refuses ({t}), ours reads {o:?}"
+        )),
+    }
+}
+
+fn assert_query_reads(sql: &str, dialect: Dialect, rules: &'static Rules) {
+    if let Err(e) = compare_query(sql, dialect, rules) {
+        panic!("{e}");
+    }
+    assert!(parse_query(sql, rules).is_ok(), "{sql:?} ({dialect:?})");
+    assert!(
+        matches!(theirs_query(sql, dialect), Ok(Ok(_))),
+        "{sql:?} ({dialect:?}): sqlparser {:?}",
+        theirs_query(sql, dialect)
+    );
+}
+
+/// Each query form, in both grammars, and corrupted.
+#[test]
+fn queries_agree_with_sqlparser() {
+    let queries = [
+        "SELECT 1",
+        "SELECT *",
+        "SELECT a, b AS c, d e FROM t",
+        "SELECT t.* FROM db.t",
+        "SELECT DISTINCT a FROM db.t AS x WHERE x.a > 1",
+        "SELECT a, count(*) FROM t GROUP BY a HAVING count(*) > 1",
+        "SELECT a FROM t ORDER BY a DESC NULLS LAST, b ASC, c LIMIT 10",
+        "SELECT a FROM t LIMIT ?",
+        "WITH x AS (SELECT a FROM t), y AS (SELECT a FROM x) SELECT a FROM y",
+        "SELECT s.a FROM t AS s JOIN u ON s.a = u.a LEFT JOIN v ON v.b = s.b",
+        "SELECT * FROM t INNER JOIN u ON t.a = u.a RIGHT OUTER JOIN v ON v.a = t.a FULL JOIN w ON w.a = t.a",
+        "SELECT * FROM t CROSS JOIN u",
+        "SELECT * FROM t, u WHERE t.a = u.a",
+        "SELECT * FROM (SELECT a FROM t) AS sub",
+        "SELECT * FROM (SELECT a FROM t) sub WHERE a IN (SELECT b FROM u)",
+        "SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.a = t.a)",
+        "SELECT a FROM t WHERE NOT EXISTS (SELECT 1 FROM u)",
+        "SELECT (SELECT max(a) FROM u) + 1 AS m FROM t",
+        "SELECT a FROM t WHERE a NOT IN (SELECT a FROM u) AND b = 1",
+    ];
+    for (dialect, rules) in GRAMMARS {
+        for sql in queries {
+            assert_query_reads(sql, dialect, rules);
+            for variant in corruptions(sql, rules) {
+                if let Err(e) = compare_query(&variant, dialect, rules) {
+                    panic!("{e}");
+                }
+            }
+        }
+    }
+    for (sql, dialect) in [
+        ("SELECT \"order\" FROM \"t\"", Dialect::Athena),
+        ("SELECT `order` FROM `t`", Dialect::Spark),
+    ] {
+        let rules = if dialect == Dialect::Spark {
+            &Rules::SPARK
+        } else {
+            &Rules::TRINO
+        };
+        assert_query_reads(sql, dialect, rules);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// SELECTs the query builder writes, with generated conditions, in each dialect:
+    /// both parsers read the same tree.
+    #[test]
+    fn built_selects_agree(
+        c in crate::validate::tests::expr_structure::cond(),
+        spark in any::<bool>(),
+        grouped in any::<bool>(),
+        limit in 1u64..1000,
+        desc in any::<bool>(),
+    ) {
+        use crate::expr::ExpressionMethods;
+        use crate::query::Order;
+        use crate::statement::{Filter, TableStatements};
+        use crate::validate::tests::expr_structure::McpEvent;
+        let (d, rules): (Dialect, &'static Rules) =
+            if spark { (Dialect::Spark, &Rules::SPARK) } else { (Dialect::Athena, &Rules::TRINO) };
+        let order = if desc { Order::Desc } else { Order::AscNullsFirst };
+        let q = McpEvent::select().column(McpEvent::STATUS).filter(c);
+        let q = if grouped {
+            q.group_by(McpEvent::STATUS).order_by(McpEvent::STATUS, order)
+        } else {
+            q.expr_as(McpEvent::LATENCY_MS.sql_expr() * 2, "doubled")
+                .order_by(McpEvent::LATENCY_MS, order)
+        };
+        let stmt = q.limit(limit).build_for(d).unwrap();
+        let sql = stmt.sql();
+        prop_assert!(parse_query(sql, rules).is_ok(), "{}", sql);
+        prop_assert!(compare_query(sql, d, rules).is_ok(), "{}", compare_query(sql, d, rules).unwrap_err());
+    }
 }

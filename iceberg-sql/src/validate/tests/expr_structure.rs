@@ -19,10 +19,10 @@ use crate::{Column, Dialect, IcebergType, StatementKind, TableDef, Value};
 pub(in crate::validate) struct McpEvent;
 
 impl McpEvent {
-    const EVENT_ID: Col<McpEvent, String> = Col::new("event_id");
-    const PAYLOAD: Col<McpEvent, Option<String>> = Col::new("payload");
-    const STATUS: Col<McpEvent, String> = Col::new("status");
-    const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
+    pub(in crate::validate) const EVENT_ID: Col<McpEvent, String> = Col::new("event_id");
+    pub(in crate::validate) const PAYLOAD: Col<McpEvent, Option<String>> = Col::new("payload");
+    pub(in crate::validate) const STATUS: Col<McpEvent, String> = Col::new("status");
+    pub(in crate::validate) const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
 }
 
 impl IcebergTable for McpEvent {

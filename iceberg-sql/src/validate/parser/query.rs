@@ -1,0 +1,301 @@
+//! Queries: `[WITH …] SELECT … [FROM …] [WHERE …] [GROUP BY …] [HAVING …]
+//! [ORDER BY …] [LIMIT n]`, and the subqueries of expressions.
+
+use super::ast::{
+    Cte, Ident, Join, JoinKind, OrderByItem, Query, Select, SelectItem, TableFactor, TableWithJoins,
+};
+use super::cursor::Cursor;
+use crate::error::Result;
+use crate::validate::lexer::{Kind, Symbol};
+
+/// Words that end an item where an alias could follow, so they are never an alias
+/// written without `AS` (sqlparser's `RESERVED_FOR_COLUMN_ALIAS` and
+/// `RESERVED_FOR_TABLE_ALIAS`, which the validator has read with).
+const NOT_AN_ALIAS: &[&str] = &[
+    "with",
+    "select",
+    "from",
+    "where",
+    "group",
+    "having",
+    "order",
+    "limit",
+    "offset",
+    "fetch",
+    "union",
+    "except",
+    "intersect",
+    "minus",
+    "into",
+    "end",
+    "on",
+    "join",
+    "inner",
+    "left",
+    "right",
+    "full",
+    "cross",
+    "outer",
+    "natural",
+    "using",
+    "window",
+    "qualify",
+    "values",
+    "lateral",
+    "sort",
+    "cluster",
+    "distribute",
+    "top",
+    "view",
+    "explain",
+    "analyze",
+    "exclude",
+    "returning",
+    "for",
+    "tablesample",
+    "partition",
+    "anti",
+    "semi",
+    "set",
+    "start",
+    "connect",
+    "prewhere",
+    "match_recognize",
+    "pivot",
+    "unpivot",
+    "global",
+    "straight_join",
+    "format",
+    "settings",
+    "apply",
+];
+
+impl Cursor<'_> {
+    /// A whole query.
+    pub(super) fn query(&mut self) -> Result<Query> {
+        self.enter()?;
+        let mut with = Vec::new();
+        if self.eat_word("WITH") {
+            if self.is_word(0, "RECURSIVE") {
+                return Err(self.expected("a name (`WITH RECURSIVE` is not read yet)"));
+            }
+            with = self.comma_separated(|c| {
+                let name = c.ident()?;
+                c.expect_word("AS")?;
+                c.expect_symbol(Symbol::LParen, "(")?;
+                let query = c.query()?;
+                c.expect_symbol(Symbol::RParen, ")")?;
+                Ok(Cte { name, query })
+            })?;
+        }
+        let body = Box::new(self.select()?);
+        let mut order_by = Vec::new();
+        if self.is_word(0, "ORDER") && self.is_word(1, "BY") {
+            self.next();
+            self.next();
+            order_by = self.comma_separated(|c| c.order_by_item())?;
+        }
+        let limit = if self.eat_word("LIMIT") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        self.leave();
+        Ok(Query {
+            with,
+            body,
+            order_by,
+            limit,
+        })
+    }
+
+    fn select(&mut self) -> Result<Select> {
+        self.expect_word("SELECT")?;
+        let distinct = self.eat_word("DISTINCT");
+        let items = self.comma_separated(|c| c.select_item())?;
+        let from = if self.eat_word("FROM") {
+            self.comma_separated(|c| c.table_with_joins())?
+        } else {
+            Vec::new()
+        };
+        let selection = if self.eat_word("WHERE") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        let mut group_by = Vec::new();
+        if self.is_word(0, "GROUP") && self.is_word(1, "BY") {
+            self.next();
+            self.next();
+            group_by = self.comma_separated(|c| c.expr())?;
+        }
+        let having = if self.eat_word("HAVING") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        Ok(Select {
+            distinct,
+            items,
+            from,
+            selection,
+            group_by,
+            having,
+        })
+    }
+
+    fn select_item(&mut self) -> Result<SelectItem> {
+        if self.eat_symbol(Symbol::Mul) {
+            return Ok(SelectItem::Wildcard);
+        }
+        if let Some(name) = self.qualified_wildcard()? {
+            return Ok(SelectItem::QualifiedWildcard(name));
+        }
+        let expr = self.expr()?;
+        let alias = self.alias()?;
+        Ok(SelectItem::Expr { expr, alias })
+    }
+
+    /// `a.b.*` at the cursor, read; `None` (nothing read) for anything else.
+    fn qualified_wildcard(&mut self) -> Result<Option<Vec<Ident>>> {
+        let mut n = 0;
+        loop {
+            if !self
+                .peek(n)
+                .is_some_and(|t| matches!(t.kind, Kind::Word { .. }))
+                || !self.is_symbol(n + 1, Symbol::Period)
+            {
+                return Ok(None);
+            }
+            if self.is_symbol(n + 2, Symbol::Mul) {
+                break;
+            }
+            n += 2;
+        }
+        let mut name = vec![self.ident()?];
+        while self.eat_symbol(Symbol::Period) {
+            if self.eat_symbol(Symbol::Mul) {
+                return Ok(Some(name));
+            }
+            name.push(self.ident()?);
+        }
+        Err(self.expected("`.*`"))
+    }
+
+    /// `[AS] alias`, or none.
+    fn alias(&mut self) -> Result<Option<Ident>> {
+        if self.eat_word("AS") {
+            return self.ident().map(Some);
+        }
+        let plain = self.peek(0).is_some_and(|t| match t.kind {
+            Kind::Word { quote: Some(_), .. } => true,
+            Kind::Word { quote: None, .. } => {
+                let w = self.text(t).to_ascii_lowercase();
+                !NOT_AN_ALIAS.contains(&w.as_str()) && !self.reserved(t)
+            }
+            _ => false,
+        });
+        if plain {
+            self.ident().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn table_with_joins(&mut self) -> Result<TableWithJoins> {
+        let relation = self.table_factor()?;
+        let mut joins = Vec::new();
+        while let Some(kind) = self.join_kind() {
+            let relation = self.table_factor()?;
+            let on = if kind == JoinKind::Cross {
+                None
+            } else if self.eat_word("ON") {
+                Some(self.expr()?)
+            } else if self.rules.optional_join_criteria {
+                None
+            } else {
+                return Err(self.expected("`ON` and the join condition"));
+            };
+            joins.push(Join { kind, relation, on });
+        }
+        Ok(TableWithJoins { relation, joins })
+    }
+
+    /// The join keywords at the cursor, read, up to and with `JOIN`.
+    fn join_kind(&mut self) -> Option<JoinKind> {
+        let (kind, words) = if self.is_word(0, "JOIN") {
+            (JoinKind::Inner, 1)
+        } else if self.is_word(0, "INNER") && self.is_word(1, "JOIN") {
+            (JoinKind::Inner, 2)
+        } else if self.is_word(0, "CROSS") && self.is_word(1, "JOIN") {
+            (JoinKind::Cross, 2)
+        } else {
+            let kind = if self.is_word(0, "LEFT") {
+                JoinKind::Left
+            } else if self.is_word(0, "RIGHT") {
+                JoinKind::Right
+            } else if self.is_word(0, "FULL") {
+                JoinKind::Full
+            } else {
+                return None;
+            };
+            if self.is_word(1, "JOIN") {
+                (kind, 2)
+            } else if self.is_word(1, "OUTER") && self.is_word(2, "JOIN") {
+                (kind, 3)
+            } else {
+                return None;
+            }
+        };
+        for _ in 0..words {
+            self.next();
+        }
+        Some(kind)
+    }
+
+    fn table_factor(&mut self) -> Result<TableFactor> {
+        if self.eat_symbol(Symbol::LParen) {
+            let query = Box::new(self.query()?);
+            self.expect_symbol(Symbol::RParen, ")")?;
+            let alias = self.alias()?;
+            return Ok(TableFactor::Derived { query, alias });
+        }
+        let mut name = vec![self.ident()?];
+        while self.eat_symbol(Symbol::Period) {
+            name.push(self.ident()?);
+        }
+        let alias = self.alias()?;
+        Ok(TableFactor::Table { name, alias })
+    }
+
+    fn order_by_item(&mut self) -> Result<OrderByItem> {
+        let expr = self.expr()?;
+        let asc = if self.eat_word("ASC") {
+            Some(true)
+        } else if self.eat_word("DESC") {
+            Some(false)
+        } else {
+            None
+        };
+        let nulls_first = if self.eat_word("NULLS") {
+            if self.eat_word("FIRST") {
+                Some(true)
+            } else {
+                self.expect_word("LAST")?;
+                Some(false)
+            }
+        } else {
+            None
+        };
+        Ok(OrderByItem {
+            expr,
+            asc,
+            nulls_first,
+        })
+    }
+
+    /// Whether a query starts at the `n`th token (`SELECT` or `WITH`).
+    pub(super) fn query_at(&self, n: usize) -> bool {
+        self.is_word(n, "SELECT") || self.is_word(n, "WITH")
+    }
+}
