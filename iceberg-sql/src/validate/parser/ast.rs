@@ -213,10 +213,19 @@ pub(crate) struct Function {
     pub(crate) args: FunctionArgs,
     /// `FILTER (WHERE …)` after an aggregate.
     pub(crate) filter: Option<Box<Expr>>,
+    /// `OVER (…)` after a window function.
+    pub(crate) over: Option<Window>,
 }
 
-/// A function's arguments. Not yet read (a later milestone): `OVER (…)` windows,
-/// `ORDER BY` inside the list, named arguments (`name => value`), `WITHIN GROUP`,
+/// `OVER ([PARTITION BY …] [ORDER BY …])`. Not yet read: frames (`ROWS BETWEEN …`) and
+/// named windows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Window {
+    pub(crate) partition_by: Vec<Expr>,
+    pub(crate) order_by: Vec<OrderByItem>,
+}
+
+/// A function's arguments. Not yet read (a later milestone): `ORDER BY` inside the list, named arguments (`name => value`), `WITHIN GROUP`,
 /// `IGNORE NULLS`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum FunctionArgs {
@@ -270,7 +279,7 @@ pub(crate) enum TimeZone {
 
 /// `[WITH …] SELECT … [ORDER BY …] [LIMIT n]`. Not yet read (a later milestone):
 /// `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`, `TABLESAMPLE`,
-/// time travel (`FOR TIMESTAMP AS OF`), windows (`OVER`), `GROUPING SETS`.
+/// `GROUPING SETS`, `ROLLUP`, `CUBE`, `VALUES` rows as a relation.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Query {
     pub(crate) with: Vec<Cte>,
@@ -318,9 +327,10 @@ pub(crate) struct TableWithJoins {
 /// A relation in `FROM`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum TableFactor {
-    /// `db.t [[AS] alias]`
+    /// `db.t [FOR VERSION|TIMESTAMP AS OF …] [[AS] alias]`
     Table {
         name: Vec<Ident>,
+        version: Option<TableVersion>,
         alias: Option<Ident>,
     },
     /// `(query) [[AS] alias]`
@@ -328,6 +338,14 @@ pub(crate) enum TableFactor {
         query: Box<Query>,
         alias: Option<Ident>,
     },
+}
+
+/// Time travel: `FOR VERSION AS OF 123`, `FOR TIMESTAMP AS OF TIMESTAMP '…'` (Spark:
+/// `FOR` may be left out).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TableVersion {
+    Version(Expr),
+    Timestamp(Expr),
 }
 
 /// `[kind] JOIN relation [ON condition]`

@@ -216,11 +216,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Fails unless every token has been read.
-    pub(super) fn expect_end(&self) -> Result<()> {
+    /// Fails unless every token has been read (`what` was read: "expression", …).
+    pub(super) fn expect_end(&self, what: &str) -> Result<()> {
         match self.peek(0) {
             None => Ok(()),
-            Some(_) => Err(self.expected("the end of the expression")),
+            Some(_) => Err(self.expected(&format!("the end of the {what}"))),
         }
     }
 

@@ -105,6 +105,16 @@ impl Cursor<'_> {
         self.expr_bp(0)
     }
 
+    /// One literal token (a number, a string, `?`) as an expression.
+    pub(super) fn literal_value(&mut self) -> Result<Expr> {
+        match self.peek(0).map(|t| t.kind) {
+            Some(Kind::Number { .. } | Kind::Str { .. } | Kind::Placeholder) => {
+                self.prefix(POSTFIX)
+            }
+            _ => Err(self.expected("a literal value")),
+        }
+    }
+
     /// An expression whose operators bind tighter than `min`.
     fn expr_bp(&mut self, min: u8) -> Result<Expr> {
         self.enter()?;
@@ -537,6 +547,7 @@ impl Cursor<'_> {
                 name: vec![self.ident_of(&t)],
                 args: FunctionArgs::None,
                 filter: None,
+                over: None,
             }));
         }
         // A type name before a string: `DATE '2026-10-01'`, `DECIMAL '1.50'`.
@@ -696,10 +707,17 @@ impl Cursor<'_> {
         } else {
             None
         };
-        if self.is_word(0, "OVER") {
-            return Err(self.expected("the end of the call (`OVER (…)` windows are not read yet)"));
-        }
-        Ok(Expr::Function(Function { name, args, filter }))
+        let over = if self.eat_word("OVER") {
+            Some(self.window()?)
+        } else {
+            None
+        };
+        Ok(Expr::Function(Function {
+            name,
+            args,
+            filter,
+            over,
+        }))
     }
 
     /// `(query)` after `EXISTS`.

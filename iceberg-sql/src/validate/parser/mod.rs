@@ -43,6 +43,9 @@ pub(crate) struct Rules {
     /// Whether a join may leave out `ON …` (Spark's `joinCriteria?`; Trino's
     /// `joinType JOIN relation joinCriteria` requires it except for `CROSS JOIN`).
     pub(crate) optional_join_criteria: bool,
+    /// Whether time travel may be written without `FOR` (`VERSION AS OF 1`: Spark's
+    /// `temporalClause` has `FOR?`; Trino's `queryPeriod` starts with `FOR`).
+    pub(crate) optional_for_in_time_travel: bool,
     /// Whether `||` binds as tightly as `+` and `-` (Spark: `valueExpression` in
     /// SqlBaseParser.g4) or less (Trino: the `concatenation` alternative comes after
     /// the additive one in SqlBase.g4).
@@ -69,6 +72,7 @@ impl Rules {
         type_brackets: ast::Brackets::Angle,
         optional_field_colon: false,
         optional_join_criteria: false,
+        optional_for_in_time_travel: false,
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
@@ -84,6 +88,7 @@ impl Rules {
         type_brackets: ast::Brackets::Parentheses,
         optional_field_colon: false,
         optional_join_criteria: false,
+        optional_for_in_time_travel: false,
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
@@ -99,6 +104,7 @@ impl Rules {
         type_brackets: ast::Brackets::Angle,
         optional_field_colon: true,
         optional_join_criteria: true,
+        optional_for_in_time_travel: true,
         concat_with_plus: true,
         chained_comparisons: true,
         double_equals: true,
@@ -122,7 +128,7 @@ fn spark_reserved(word: &str) -> bool {
 pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
     let mut c = Cursor::new(sql, rules)?;
     let e = c.expr()?;
-    c.expect_end()?;
+    c.expect_end("expression")?;
     Ok(e)
 }
 
@@ -130,7 +136,7 @@ pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
 pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
     let mut c = Cursor::new(sql, rules)?;
     let q = c.query()?;
-    c.expect_end()?;
+    c.expect_end("query")?;
     Ok(q)
 }
 
@@ -138,6 +144,6 @@ pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
 pub(crate) fn parse_type(sql: &str, rules: &'static Rules) -> Result<DataType> {
     let mut c = Cursor::new(sql, rules)?;
     let t = c.data_type()?;
-    c.expect_end()?;
+    c.expect_end("type")?;
     Ok(t)
 }

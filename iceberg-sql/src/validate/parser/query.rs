@@ -1,8 +1,10 @@
 //! Queries: `[WITH …] SELECT … [FROM …] [WHERE …] [GROUP BY …] [HAVING …]
-//! [ORDER BY …] [LIMIT n]`, and the subqueries of expressions.
+//! [ORDER BY …] [LIMIT n]`, time travel on tables, windows of calls, and the subqueries
+//! of expressions.
 
 use super::ast::{
-    Cte, Ident, Join, JoinKind, OrderByItem, Query, Select, SelectItem, TableFactor, TableWithJoins,
+    Cte, Ident, Join, JoinKind, OrderByItem, Query, Select, SelectItem, TableFactor, TableVersion,
+    TableWithJoins, Window,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
@@ -264,8 +266,75 @@ impl Cursor<'_> {
         while self.eat_symbol(Symbol::Period) {
             name.push(self.ident()?);
         }
+        let version = self.time_travel()?;
         let alias = self.alias()?;
-        Ok(TableFactor::Table { name, alias })
+        Ok(TableFactor::Table {
+            name,
+            version,
+            alias,
+        })
+    }
+
+    /// `FOR VERSION AS OF v` / `FOR TIMESTAMP AS OF t` after a table name, if there.
+    fn time_travel(&mut self) -> Result<Option<TableVersion>> {
+        let with_for = self.is_word(0, "FOR");
+        let at = usize::from(with_for);
+        let kind_follows = (self.is_word(at, "VERSION") || self.is_word(at, "TIMESTAMP"))
+            && self.is_word(at + 1, "AS")
+            && self.is_word(at + 2, "OF");
+        if !kind_follows {
+            if with_for {
+                return Err(self.expected(
+                    "time travel, `FOR VERSION AS OF <snapshot id>` or `FOR TIMESTAMP AS OF <timestamp>`",
+                ));
+            }
+            return Ok(None);
+        }
+        if !with_for && !self.rules.optional_for_in_time_travel {
+            return Err(self.expected("`FOR` before `VERSION|TIMESTAMP AS OF`"));
+        }
+        let version = self.is_word(at, "VERSION");
+        for _ in 0..at + 3 {
+            self.next();
+        }
+        // sqlparser's reading, which the validator has always had: a snapshot id is a
+        // literal, a timestamp any expression (Trino's grammar takes a value expression
+        // for both; a comparison there is no timestamp and fails its analysis).
+        let point = if version {
+            self.literal_value()?
+        } else {
+            self.expr()?
+        };
+        Ok(Some(if version {
+            TableVersion::Version(point)
+        } else {
+            TableVersion::Timestamp(point)
+        }))
+    }
+
+    /// `OVER ([PARTITION BY …] [ORDER BY …])` after a call, the `OVER` read.
+    pub(super) fn window(&mut self) -> Result<Window> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let mut partition_by = Vec::new();
+        if self.is_word(0, "PARTITION") && self.is_word(1, "BY") {
+            self.next();
+            self.next();
+            partition_by = self.comma_separated(|c| c.expr())?;
+        }
+        let mut order_by = Vec::new();
+        if self.is_word(0, "ORDER") && self.is_word(1, "BY") {
+            self.next();
+            self.next();
+            order_by = self.comma_separated(|c| c.order_by_item())?;
+        }
+        if !self.is_symbol(0, Symbol::RParen) {
+            return Err(self.expected("`)` (window frames and named windows are not read yet)"));
+        }
+        self.next();
+        Ok(Window {
+            partition_by,
+            order_by,
+        })
     }
 
     fn order_by_item(&mut self) -> Result<OrderByItem> {

@@ -392,22 +392,7 @@ impl Converter<'_> {
                 interpolate: None,
             }) => items
                 .iter()
-                .map(|o| {
-                    let asc = match o.options.sort {
-                        None => None,
-                        Some(sp::OrderBySort::Asc) => Some(true),
-                        Some(sp::OrderBySort::Desc) => Some(false),
-                        _ => return outside(o),
-                    };
-                    if o.with_fill.is_some() {
-                        return outside(o);
-                    }
-                    Ok(OrderByItem {
-                        expr: self.expr(&o.expr)?,
-                        asc,
-                        nulls_first: o.options.nulls_first,
-                    })
-                })
+                .map(|o| self.order_by_item(o))
                 .collect::<Conv<_>>()?,
             Some(other) => return outside(other),
         };
@@ -425,6 +410,23 @@ impl Converter<'_> {
             body: Box::new(self.select(s)?),
             order_by,
             limit,
+        })
+    }
+
+    fn order_by_item(&self, o: &sp::OrderByExpr) -> Conv<OrderByItem> {
+        let asc = match o.options.sort {
+            None => None,
+            Some(sp::OrderBySort::Asc) => Some(true),
+            Some(sp::OrderBySort::Desc) => Some(false),
+            _ => return outside(o),
+        };
+        if o.with_fill.is_some() {
+            return outside(o);
+        }
+        Ok(OrderByItem {
+            expr: self.expr(&o.expr)?,
+            asc,
+            nulls_first: o.options.nulls_first,
         })
     }
 
@@ -520,7 +522,7 @@ impl Converter<'_> {
                 alias,
                 args: None,
                 with_hints,
-                version: None,
+                version,
                 with_ordinality: false,
                 partitions,
                 json_path: None,
@@ -530,6 +532,16 @@ impl Converter<'_> {
             } if with_hints.is_empty() && partitions.is_empty() && index_directives.is_empty() => {
                 Ok(TableFactor::Table {
                     name: self.name(name)?,
+                    version: match version {
+                        None => None,
+                        Some(sp::TableVersion::VersionAsOf(e)) => {
+                            Some(TableVersion::Version(self.expr(e)?))
+                        }
+                        Some(sp::TableVersion::TimestampAsOf(e)) => {
+                            Some(TableVersion::Timestamp(self.expr(e)?))
+                        }
+                        Some(other) => return outside(other),
+                    },
                     alias: self.alias(alias)?,
                 })
             }
@@ -575,8 +587,7 @@ impl Converter<'_> {
         let plain = matches!(f.parameters, sp::FunctionArguments::None)
             && !f.uses_odbc_syntax
             && f.within_group.is_empty()
-            && f.null_treatment.is_none()
-            && f.over.is_none();
+            && f.null_treatment.is_none();
         if !plain {
             return outside(f);
         }
@@ -608,10 +619,27 @@ impl Converter<'_> {
             }
             other => return outside(other),
         };
+        let over = match &f.over {
+            None => None,
+            Some(sp::WindowType::WindowSpec(sp::WindowSpec {
+                window_name: None,
+                partition_by,
+                order_by,
+                window_frame: None,
+            })) => Some(Window {
+                partition_by: self.exprs(partition_by)?,
+                order_by: order_by
+                    .iter()
+                    .map(|o| self.order_by_item(o))
+                    .collect::<Conv<_>>()?,
+            }),
+            Some(other) => return outside(other),
+        };
         Ok(Function {
             name: self.name(&f.name)?,
             args,
             filter: f.filter.as_deref().map(|x| self.boxed(x)).transpose()?,
+            over,
         })
     }
 
@@ -1628,6 +1656,10 @@ fn queries_agree_with_sqlparser() {
         "SELECT a FROM t WHERE NOT EXISTS (SELECT 1 FROM u)",
         "SELECT (SELECT max(a) FROM u) + 1 AS m FROM t",
         "SELECT a FROM t WHERE a NOT IN (SELECT a FROM u) AND b = 1",
+        "SELECT *, row_number() OVER (PARTITION BY a, b ORDER BY c DESC) AS rn FROM t",
+        "SELECT sum(a) OVER () FROM t",
+        "SELECT a FROM db.t FOR VERSION AS OF 5789234567890123456",
+        "SELECT a FROM db.t FOR TIMESTAMP AS OF TIMESTAMP '2026-09-15 00:00:00 UTC' AS x",
     ];
     for (dialect, rules) in GRAMMARS {
         for sql in queries {
@@ -1642,6 +1674,12 @@ fn queries_agree_with_sqlparser() {
     for (sql, dialect) in [
         ("SELECT \"order\" FROM \"t\"", Dialect::Athena),
         ("SELECT `order` FROM `t`", Dialect::Spark),
+        ("SELECT a FROM t VERSION AS OF 12", Dialect::Spark),
+        (
+            "SELECT a FROM t TIMESTAMP AS OF '2026-09-15 00:00:00' x",
+            Dialect::Spark,
+        ),
+        ("SELECT * FROM t JOIN u", Dialect::Spark),
     ] {
         let rules = if dialect == Dialect::Spark {
             &Rules::SPARK
@@ -1649,6 +1687,14 @@ fn queries_agree_with_sqlparser() {
             &Rules::TRINO
         };
         assert_query_reads(sql, dialect, rules);
+    }
+    for sql in [
+        "SELECT a FROM t VERSION AS OF 12",
+        "SELECT a FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2026-09-15 00:00:00 UTC'",
+        "SELECT * FROM t JOIN u",
+    ] {
+        assert!(parse_query(sql, &Rules::TRINO).is_err(), "{sql}");
+        compare_query(sql, Dialect::Athena, &Rules::TRINO).unwrap();
     }
 }
 
