@@ -5,7 +5,7 @@
 mod ast;
 pub(super) mod expr_structure;
 mod prefix;
-mod values;
+pub(super) mod values;
 mod walk;
 
 use super::*;

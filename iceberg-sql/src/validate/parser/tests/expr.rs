@@ -548,3 +548,25 @@ proptest! {
         prop_assert!(compare(text, d, rules).is_ok(), "{}", compare(text, d, rules).unwrap_err());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+
+    /// Literals of every type as the crate writes them (hostile strings, NaN and the
+    /// infinities, extreme integers, nested lists, maps and structs, NULLs), generated
+    /// by the VALUES tests' strategies: both parsers read each into the same tree.
+    #[test]
+    fn generated_literals_agree(
+        (value, ty) in (0..crate::validate::tests::values::columns().len()).prop_flat_map(|i| {
+            let ty = crate::validate::tests::values::columns()[i].1.clone();
+            crate::validate::tests::values::value_of(&ty).prop_map(move |v| (v, ty.clone()))
+        }),
+        spark in any::<bool>(),
+    ) {
+        let (d, rules): (Dialect, &'static Rules) =
+            if spark { (Dialect::Spark, &Rules::SPARK) } else { (Dialect::Athena, &Rules::TRINO) };
+        let text = render(&Dsl::literal(value, ty), d);
+        prop_assert!(parse_expr(&text, rules).is_ok(), "{}: {:?}", text, parse_expr(&text, rules));
+        prop_assert!(compare(&text, d, rules).is_ok(), "{}", compare(&text, d, rules).unwrap_err());
+    }
+}
