@@ -113,6 +113,10 @@ impl Cursor<'_> {
 
     fn select(&mut self) -> Result<Select> {
         self.expect_word("SELECT")?;
+        // `ALL` here is the quantifier, never a name (sqlparser's reading too).
+        if self.is_word(0, "ALL") {
+            return Err(self.expected("the select list (`SELECT ALL` is not read yet)"));
+        }
         let distinct = self.eat_word("DISTINCT");
         let items = self.comma_separated(|c| c.select_item())?;
         let from = if self.eat_word("FROM") {

@@ -570,3 +570,67 @@ proptest! {
         prop_assert!(compare(&text, d, rules).is_ok(), "{}", compare(&text, d, rules).unwrap_err());
     }
 }
+
+/// The forms the module documentation lists as not read yet are refused, each in the
+/// grammars that have it.
+#[test]
+fn not_yet_read_is_refused() {
+    let both = [
+        "a IS TRUE",
+        "a IS NOT UNKNOWN",
+        "a = ANY (SELECT b FROM t)",
+        "a SIMILAR TO 'x'",
+        "position('a' IN b)",
+        "substring(a FROM 1 FOR 2)",
+        "trim(LEADING 'x' FROM a)",
+        "overlay(a PLACING 'x' FROM 1)",
+        "ceil(ts TO DAY)",
+        "(a, b)",
+        "transform(xs, (x int) -> x)",
+        "a[1:2]",
+        "INTERVAL '1' YEAR TO MONTH",
+        "f(name => 1)",
+        "array_agg(x ORDER BY y)",
+        "listagg(x, ',') WITHIN GROUP (ORDER BY x)",
+        "first_value(x) IGNORE NULLS OVER (ORDER BY y)",
+        "sum(x) OVER (ORDER BY y ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)",
+        "sum(x) OVER w",
+        "count(t.*)",
+        "a DIV b",
+        "a::int",
+        "a & b",
+        "a <=> b",
+        "?1",
+        "$name",
+    ];
+    for text in both {
+        for (_, rules) in GRAMMARS {
+            let e = parse_expr(text, rules).expect_err(text);
+            assert_eq!(e.kind(), ErrorKind::Syntax, "{text}: {e}");
+        }
+    }
+    let e = parse_expr("a IS JSON", &Rules::TRINO).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+    for text in ["a RLIKE 'x'", "struct(a AS x)", "!a"] {
+        parse_expr(text, &Rules::SPARK).expect_err(text);
+    }
+    for sql in [
+        "SELECT a FROM t UNION SELECT a FROM u",
+        "SELECT a FROM t OFFSET 1",
+        "SELECT a FROM t FETCH FIRST 1 ROWS ONLY",
+        "VALUES (1)",
+        "SELECT * FROM UNNEST(ARRAY[1])",
+        "SELECT * FROM t, LATERAL (SELECT 1)",
+        "SELECT * FROM t TABLESAMPLE BERNOULLI (10)",
+        "SELECT * FROM t JOIN u USING (a)",
+        "SELECT * FROM t NATURAL JOIN u",
+        "SELECT * FROM t AS x (a, b)",
+        "SELECT ALL a FROM t",
+        "WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r",
+    ] {
+        for (_, rules) in GRAMMARS {
+            let e = parse_query(sql, rules).expect_err(sql);
+            assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
+        }
+    }
+}
