@@ -17,8 +17,9 @@ pub(super) struct Cursor<'a> {
     pos: usize,
     /// How many nested expressions and types are open.
     depth: usize,
-    /// Whether the text went past the nesting limit (no reading of it is tried again).
-    too_deep: bool,
+    /// Whether an error was raised that no other reading of the text may escape: the
+    /// nesting limit, or a form refused on purpose (`x NOT NULL`).
+    final_error: bool,
     /// The keyword forms (`CASE …`) that failed to parse, by token index, with their
     /// error: each is tried once, so that `case-case-case…` is not read in 2^n ways.
     failed_forms: HashMap<usize, Error>,
@@ -65,7 +66,7 @@ impl<'a> Cursor<'a> {
             tokens,
             pos: 0,
             depth: 0,
-            too_deep: false,
+            final_error: false,
             failed_forms: HashMap::new(),
         })
     }
@@ -100,9 +101,16 @@ impl<'a> Cursor<'a> {
         self.depth = c.depth;
     }
 
-    /// Whether the text nests past the limit (an error no other reading escapes).
-    pub(super) fn too_deep(&self) -> bool {
-        self.too_deep
+    /// Whether an error no other reading escapes was raised (see [`Self::refuse_at`]).
+    pub(super) fn final_error(&self) -> bool {
+        self.final_error
+    }
+
+    /// An error at byte offset `at` that no other reading of the text escapes (a
+    /// keyword is not read again as a name after it): a form refused on purpose.
+    pub(super) fn refuse_at(&mut self, at: usize, message: &str) -> Error {
+        self.final_error = true;
+        self.error_at(at, message)
     }
 
     /// The error of the keyword form tried at `c`, if it failed.
@@ -193,6 +201,13 @@ impl<'a> Cursor<'a> {
                 self.pos += 1;
                 Ok(self.ident_of(&t))
             }
+            // sqlparser reads `s.?` as a name; a `?` is a placeholder, refused here on
+            // purpose whatever else the text could be read as.
+            Some(t) if t.kind == Kind::Placeholder => {
+                let at = t.start;
+                let message = format!("expected a name, found `{}`", t.text(self.sql));
+                Err(self.refuse_at(at, &message))
+            }
             _ => Err(self.expected("a name")),
         }
     }
@@ -228,7 +243,7 @@ impl<'a> Cursor<'a> {
     pub(super) fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > RECURSION_LIMIT {
-            self.too_deep = true;
+            self.final_error = true;
             let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
             return Err(self
                 .error_at(

@@ -221,7 +221,7 @@ impl Cursor<'_> {
                     index: Box::new(index),
                 })
             }
-            Infix::NotNull => Err(self.error_at(
+            Infix::NotNull => Err(self.refuse_at(
                 at,
                 "`x NOT NULL` is neither Trino's nor Spark's: write `x IS NOT NULL`",
             )),
@@ -238,7 +238,7 @@ impl Cursor<'_> {
 
     /// Refuses `left` as the left operand of a comparison or predicate where the
     /// grammar does not chain them (`at`: the operator).
-    fn check_predicate_operand(&self, left: &Expr, at: usize) -> Result<()> {
+    fn check_predicate_operand(&mut self, left: &Expr, at: usize) -> Result<()> {
         let predicate = matches!(
             left,
             Expr::IsNull { .. }
@@ -260,7 +260,7 @@ impl Cursor<'_> {
             }
         );
         if predicate || (comparison && !self.rules.chained_comparisons) {
-            return Err(self.error_at(
+            return Err(self.refuse_at(
                 at,
                 "a comparison or predicate (IS, IN, BETWEEN, LIKE) cannot follow another \
                  without parentheses: write `(a = b) = c`",
@@ -393,7 +393,7 @@ impl Cursor<'_> {
                 })
             }
             Kind::Symbol(Symbol::LParen) => self.parenthesized(),
-            Kind::Word { quote: Some(_), .. } => self.name_or_call(),
+            Kind::Word { quote: Some(_), .. } => self.name_lambda_or_call(),
             Kind::Word { quote: None, .. } => self.word(t, min),
             _ => Err(self.expected("an expression")),
         }
@@ -522,7 +522,7 @@ impl Cursor<'_> {
             return literal(LiteralValue::Boolean(is("TRUE")));
         }
         if is("NOT") && min > NOT {
-            return Err(self.error_at(
+            return Err(self.refuse_at(
                 t.start,
                 "NOT inside a comparison or arithmetic: parenthesise the condition, `a = (NOT b)`",
             ));
@@ -536,10 +536,6 @@ impl Cursor<'_> {
         }
         if is("INTERVAL") && self.interval_follows() {
             return self.interval();
-        }
-        if self.is_symbol(1, Symbol::Arrow) {
-            let param = self.ident()?;
-            return self.lambda_body(vec![param], false);
         }
         if NILADIC.iter().any(|f| is(f)) && !self.is_symbol(1, Symbol::LParen) {
             self.next();
@@ -588,7 +584,7 @@ impl Cursor<'_> {
                 ),
             ));
         }
-        self.name_or_call()
+        self.name_lambda_or_call()
     }
 
     /// The form a keyword starts (`NOT x`, `CASE …`, `CAST(…)`), or, where that fails
@@ -602,8 +598,8 @@ impl Cursor<'_> {
             Some(e) => e,
             None => match self.keyword_form(t) {
                 Ok(Some(e)) => return Ok(e),
-                Ok(None) => return self.name_or_call(),
-                Err(e) if self.too_deep() => return Err(e),
+                Ok(None) => return self.name_lambda_or_call(),
+                Err(e) if self.final_error() => return Err(e),
                 Err(e) => {
                     self.rewind(start);
                     self.record_failed_form(start, e.clone());
@@ -614,9 +610,9 @@ impl Cursor<'_> {
         if self.reserved(&t) {
             return Err(failed);
         }
-        match self.name_or_call() {
+        match self.name_lambda_or_call() {
             Ok(e) => Ok(e),
-            Err(e) if self.too_deep() => Err(e),
+            Err(e) if self.final_error() => Err(e),
             Err(_) => Err(failed),
         }
     }
@@ -647,6 +643,12 @@ impl Cursor<'_> {
         if is("EXTRACT") && self.is_symbol(1, Symbol::LParen) {
             return self.extract().map(Some);
         }
+        if is("ARRAY") && !self.rules.array_brackets && self.is_symbol(1, Symbol::LBracket) {
+            return Err(self.refuse_at(
+                t.start,
+                "`ARRAY[…]` is Trino's array constructor: Spark builds arrays with `array(…)`",
+            ));
+        }
         if is("ARRAY") && self.rules.array_brackets && self.is_symbol(1, Symbol::LBracket) {
             self.next();
             self.next();
@@ -659,6 +661,16 @@ impl Cursor<'_> {
             return Ok(Some(Expr::Array(items)));
         }
         Ok(None)
+    }
+
+    /// A lambda `x -> …` when `->` follows the word at the cursor, else
+    /// [`Self::name_or_call`].
+    fn name_lambda_or_call(&mut self) -> Result<Expr> {
+        if self.is_symbol(1, Symbol::Arrow) {
+            let param = self.ident()?;
+            return self.lambda_body(vec![param], false);
+        }
+        self.name_or_call()
     }
 
     /// `a`, `t.a`, or a call `f(…)`, `db.f(…)`.

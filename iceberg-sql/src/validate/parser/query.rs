@@ -151,6 +151,11 @@ impl Cursor<'_> {
     }
 
     fn select_item(&mut self) -> Result<SelectItem> {
+        // sqlparser's reading, which the validator has always had: `FROM` ends the list
+        // (`SELECT a, FROM t` is an error), never a name that starts an item.
+        if self.is_word(0, "FROM") {
+            return Err(self.expected("a select item"));
+        }
         if self.eat_symbol(Symbol::Mul) {
             return Ok(SelectItem::Wildcard);
         }

@@ -191,7 +191,7 @@ fn both_refuse() {
 /// [`DELIBERATE`]): sqlparser's tree converts, ours is an error.
 #[test]
 fn deliberate_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 15] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 17] = [
         ("a = b = c", Dialect::Athena, &Rules::TRINO, 0),
         ("a IS NULL IS NULL", Dialect::Athena, &Rules::TRINO, 0),
         ("a IS NULL IS NULL", Dialect::Spark, &Rules::SPARK, 0),
@@ -216,7 +216,9 @@ fn deliberate_differences() {
             5,
         ),
         ("s.? + 1", Dialect::Athena, &Rules::TRINO, 6),
-        ("a = AND (b)", Dialect::Athena, &Rules::TRINO, 7),
+        ("INTERVAL a DAY", Dialect::Spark, &Rules::SPARK, 7),
+        ("ARRAY[1]", Dialect::Spark, &Rules::SPARK, 8),
+        ("a = AND (b)", Dialect::Athena, &Rules::TRINO, 9),
     ];
     let mut seen = vec![false; DELIBERATE.len()];
     for (text, dialect, rules, why) in cases {
@@ -234,7 +236,9 @@ fn deliberate_differences() {
         seen.iter().all(|&s| s),
         "every listed difference has a case"
     );
-    // `||` against `+` in Trino: the trees differ, ours follows Trino.
+    // `||` against `+` in Trino and `*` in Spark: the trees differ, ours follows each
+    // grammar (Trino's `concatenation` is below the additive alternative in SqlBase.g4;
+    // Spark's `CONCAT_PIPE` is one of the additive operators in SqlBaseParser.g4).
     let ours = parse_expr("a || b + c", &Rules::TRINO).unwrap();
     let Expr::Binary {
         op: BinaryOp::Concat,
@@ -254,6 +258,27 @@ fn deliberate_differences() {
         ),
         "{ours:?}"
     );
+    // In Spark `||` binds as `+` does, less than `*`; sqlparser gives it `*`'s power.
+    let ours = parse_expr("a || b * c", &Rules::SPARK).unwrap();
+    let Expr::Binary {
+        op: BinaryOp::Concat,
+        right,
+        ..
+    } = &ours
+    else {
+        panic!("{ours:?}")
+    };
+    assert!(
+        matches!(
+            **right,
+            Expr::Binary {
+                op: BinaryOp::Multiply,
+                ..
+            }
+        ),
+        "{ours:?}"
+    );
+    assert!(compare("a || b * c", Dialect::Spark, &Rules::SPARK).is_err());
 }
 
 /// Hand-written inputs and everything the renderers write, corrupted: both parsers
@@ -632,5 +657,84 @@ fn not_yet_read_is_refused() {
             let e = parse_query(sql, rules).expect_err(sql);
             assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
         }
+    }
+}
+
+/// Words and symbols for token soups (no `||`: its power is deliberately not
+/// sqlparser's, see `deliberate_differences`).
+const SOUP: &[&str] = &[
+    "a",
+    "b",
+    "t.c",
+    "f",
+    "(",
+    ")",
+    ",",
+    "=",
+    "<",
+    "+",
+    "-",
+    "*",
+    "/",
+    "'x'",
+    "1",
+    "2.5",
+    "?",
+    "[",
+    "]",
+    ".",
+    "AND",
+    "OR",
+    "NOT",
+    "IS",
+    "NULL",
+    "IN",
+    "LIKE",
+    "ESCAPE",
+    "BETWEEN",
+    "DISTINCT",
+    "FROM",
+    "CASE",
+    "WHEN",
+    "THEN",
+    "ELSE",
+    "END",
+    "CAST",
+    "TRY_CAST",
+    "AS",
+    "bigint",
+    "ARRAY",
+    "INTERVAL",
+    "DAY",
+    "DATE",
+    "TIMESTAMP",
+    "AT",
+    "TIME",
+    "ZONE",
+    "EXTRACT",
+    "YEAR",
+    "->",
+    "true",
+    "count",
+    "*",
+    "FILTER",
+    "WHERE",
+    "OVER",
+    "current_date",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5000, .. ProptestConfig::default() })]
+
+    /// Random token soups: both parsers agree on each (and ours never panics).
+    #[test]
+    fn token_soups_agree(
+        picks in proptest::collection::vec(0..SOUP.len(), 1..10),
+        spark in any::<bool>(),
+    ) {
+        let text = picks.iter().map(|&i| SOUP[i]).collect::<Vec<_>>().join(" ");
+        let (d, rules): (Dialect, &'static Rules) =
+            if spark { (Dialect::Spark, &Rules::SPARK) } else { (Dialect::Athena, &Rules::TRINO) };
+        prop_assert!(compare(&text, d, rules).is_ok(), "{}", compare(&text, d, rules).unwrap_err());
     }
 }

@@ -1,7 +1,7 @@
 //! Differential tests: our parser against sqlparser as the validator runs it today
 //! (the same parser dialects, hooks and token pre-pass, through `with_parsed`).
 //!
-//! For each input, sqlparser's tree of `SELECT <expr>` (or of the whole query, or of a
+//! For each input, sqlparser's tree of `SELECT 0 WHERE <expr>` (or of the whole query, or of a
 //! `CREATE TABLE` column's type) is converted to ours ([`convert`]); then
 //! either both accept and the trees are equal (spans included), or both refuse. A tree
 //! sqlparser builds from nodes outside our AST (a JSON access, `CONVERT`, …) must be
@@ -36,9 +36,14 @@ const GRAMMARS: [(Dialect, &Rules); 2] = [
     (Dialect::Spark, &Rules::SPARK),
 ];
 
-/// What sqlparser made of `SELECT <text>`: its tree as ours, or its error.
+/// The query an expression is parsed in: as a condition (neither a select item,
+/// where `DISTINCT` or `FROM` would mean more, nor followed by an alias).
+const EXPR_PREFIX: &str = "SELECT 0 WHERE ";
+
+/// What sqlparser made of `SELECT 0 WHERE <text>`: the tree of `<text>` as ours, or
+/// its error.
 fn theirs(text: &str, dialect: Dialect) -> Result<Conv<Expr>, String> {
-    let sql = format!("SELECT {text}");
+    let sql = format!("{EXPR_PREFIX}{text}");
     with_parsed(&sql, StatementKind::Select, dialect, |stmt| {
         let sp::Statement::Query(q) = stmt else {
             return outside(stmt);
@@ -46,16 +51,17 @@ fn theirs(text: &str, dialect: Dialect) -> Result<Conv<Expr>, String> {
         let sp::SetExpr::Select(s) = q.body.as_ref() else {
             return outside(&q.body);
         };
-        let only_projection = s.from.is_empty()
-            && s.selection.is_none()
+        let only_condition = s.from.is_empty()
+            && s.projection.len() == 1
+            && matches!(s.group_by, sp::GroupByExpr::Expressions(ref e, ref m) if e.is_empty() && m.is_empty())
             && s.having.is_none()
             && s.distinct.is_none()
             && q.order_by.is_none()
             && q.limit_clause.is_none();
-        match s.projection.as_slice() {
-            [sp::SelectItem::UnnamedExpr(e)] if only_projection => Converter {
+        match &s.selection {
+            Some(e) if only_condition => Converter {
                 sql: &sql,
-                base: "SELECT ".len(),
+                base: EXPR_PREFIX.len(),
             }
             .expr(e),
             other => outside(other),
@@ -107,6 +113,17 @@ const DELIBERATE: &[(&str, &str)] = &[
          today); a `?` is a placeholder, never a name",
     ),
     (
+        "the interval's amount",
+        "sqlparser reads any expression as an interval's amount (`INTERVAL a + 1 DAY`); \
+         Trino's grammar takes a signed string, Spark's `intervalValue` a signed number or \
+         string",
+    ),
+    (
+        "Spark builds arrays with `array(…)`",
+        "sqlparser reads `ARRAY[…]` as an array in every dialect; Spark's grammar has no \
+         such constructor (`array` there is a function, or a column to subscript)",
+    ),
+    (
         "the reserved word",
         "a word Trino reserves is a name only quoted (`SELECT a = 1= AND (b)` reads a call \
          of `AND` in sqlparser)",
@@ -114,10 +131,22 @@ const DELIBERATE: &[(&str, &str)] = &[
 ];
 
 /// Whether the validator as it runs today (sqlparser, then the allow-list walk)
-/// refuses `SELECT <text>`: what it refuses after the parse, ours may refuse in it.
+/// refuses `SELECT 0 WHERE <text>`: what it refuses after the parse, ours may refuse
+/// in it.
 fn validator_refuses(text: &str, dialect: Dialect) -> bool {
-    let sql = format!("SELECT {text}");
+    let sql = format!("{EXPR_PREFIX}{text}");
     crate::validate::validate_sql(&sql, StatementKind::Select, dialect, 0).is_err()
+}
+
+/// Whether ours read `interval` as a name in Trino's grammar, where no string follows
+/// it: Trino does not reserve the word (`interval AND day` is a condition on two
+/// columns); sqlparser reads an interval of whatever follows, which the validator's
+/// walk then refuses. The one place where ours reads text the validator refuses today.
+fn interval_as_name(ours: &Expr, rules: &Rules) -> bool {
+    let tree = format!("{ours:?}").to_ascii_lowercase();
+    rules.reserved.is_some()
+        && rules.array_brackets
+        && tree.contains("value: \"interval\", quote: none")
 }
 
 /// Whether our refusal `e` is one of the [`DELIBERATE`] differences.
@@ -131,6 +160,9 @@ fn compare(text: &str, dialect: Dialect, rules: &'static Rules) -> Result<(), St
     let ours = parse_expr(text, rules);
     match (theirs(text, dialect), &ours) {
         (Ok(Ok(t)), Ok(o)) if t == *o => Ok(()),
+        (Ok(Ok(_)), Ok(o)) if interval_as_name(o, rules) && validator_refuses(text, dialect) => {
+            Ok(())
+        }
         (Ok(Ok(t)), Ok(o)) => Err(format!("trees differ for {text:?} ({dialect:?}):\n theirs {t:?}\n ours   {o:?}")),
         (Ok(Ok(_)), Err(e)) if deliberate(e) || validator_refuses(text, dialect) => Ok(()),
         (Ok(Ok(t)), Err(e)) => Err(format!("sqlparser reads {text:?} ({dialect:?}) as {t:?}; ours refuses: {e}")),
