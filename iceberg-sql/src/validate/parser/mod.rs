@@ -62,6 +62,10 @@ pub(crate) struct Rules {
     /// Whether time travel may be written without `FOR` (`VERSION AS OF 1`: Spark's
     /// `temporalClause` has `FOR?`; Trino's `queryPeriod` starts with `FOR`).
     pub(crate) optional_for_in_time_travel: bool,
+    /// The words a statement of this grammar quotes as names (`Grammar::is_reserved`):
+    /// where one of them is also a clause word (`WHERE`, `LIMIT`, …), it is no table
+    /// name unquoted (sqlparser's `is_table_factor`, as the validator's dialects set it).
+    pub(crate) quoted_words: fn(&str) -> bool,
     /// Whether `||` binds as tightly as `+` and `-` (Spark: `valueExpression` in
     /// SqlBaseParser.g4) or less (Trino: the `concatenation` alternative comes after
     /// the additive one in SqlBase.g4).
@@ -89,6 +93,7 @@ impl Rules {
         optional_field_colon: false,
         optional_join_criteria: false,
         optional_for_in_time_travel: false,
+        quoted_words: |w| crate::dialect::Grammar::HiveDdl.is_reserved(w),
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
@@ -105,6 +110,7 @@ impl Rules {
         optional_field_colon: false,
         optional_join_criteria: false,
         optional_for_in_time_travel: false,
+        quoted_words: |w| crate::dialect::Grammar::TrinoDml.is_reserved(w),
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
@@ -121,6 +127,7 @@ impl Rules {
         optional_field_colon: true,
         optional_join_criteria: true,
         optional_for_in_time_travel: true,
+        quoted_words: |w| crate::dialect::Grammar::Spark.is_reserved(w),
         concat_with_plus: true,
         chained_comparisons: true,
         double_equals: true,

@@ -3,24 +3,62 @@
 //! of expressions.
 
 use super::ast::{
-    Cte, Ident, Join, JoinKind, OrderByItem, Query, Select, SelectItem, TableFactor, TableVersion,
-    TableWithJoins, Window,
+    Cte, Expr, Ident, Join, JoinKind, OrderByItem, Query, Select, SelectItem, TableFactor,
+    TableVersion, TableWithJoins, Window,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
 use crate::validate::lexer::{Kind, Symbol};
 
-/// Words that end an item where an alias could follow, so they are never an alias
-/// written without `AS` (sqlparser's `RESERVED_FOR_COLUMN_ALIAS` and
-/// `RESERVED_FOR_TABLE_ALIAS`, which the validator has read with).
-const NOT_AN_ALIAS: &[&str] = &[
+/// Words that are no column alias written without `AS` (sqlparser's
+/// `RESERVED_FOR_COLUMN_ALIAS`, which the validator has always read with).
+const NOT_A_COLUMN_ALIAS: &[&str] = &[
     "with",
+    "explain",
+    "analyze",
     "select",
-    "from",
     "where",
     "group",
+    "sort",
     "having",
     "order",
+    "top",
+    "lateral",
+    "view",
+    "limit",
+    "offset",
+    "fetch",
+    "union",
+    "except",
+    "exclude",
+    "intersect",
+    "minus",
+    "cluster",
+    "distribute",
+    "returning",
+    "values",
+    "from",
+    "into",
+    "end",
+];
+
+/// Words that are no table alias written without `AS` (sqlparser's
+/// `RESERVED_FOR_TABLE_ALIAS`).
+const NOT_A_TABLE_ALIAS: &[&str] = &[
+    "with",
+    "explain",
+    "analyze",
+    "select",
+    "where",
+    "group",
+    "sort",
+    "having",
+    "order",
+    "pivot",
+    "unpivot",
+    "top",
+    "lateral",
+    "view",
     "limit",
     "offset",
     "fetch",
@@ -28,49 +66,54 @@ const NOT_AN_ALIAS: &[&str] = &[
     "except",
     "intersect",
     "minus",
-    "into",
-    "end",
     "on",
     "join",
     "inner",
+    "cross",
+    "full",
     "left",
     "right",
-    "full",
-    "cross",
-    "outer",
     "natural",
     "using",
-    "window",
-    "qualify",
-    "values",
-    "lateral",
-    "sort",
     "cluster",
     "distribute",
-    "top",
-    "view",
-    "explain",
-    "analyze",
-    "exclude",
-    "returning",
-    "for",
-    "tablesample",
-    "partition",
+    "global",
     "anti",
     "semi",
+    "returning",
+    "output",
+    "asof",
+    "match_condition",
+    "outer",
     "set",
+    "qualify",
+    "window",
+    "end",
+    "for",
+    "partition",
+    "array",
+    "prewhere",
+    "settings",
+    "format",
     "start",
     "connect",
-    "prewhere",
     "match_recognize",
-    "pivot",
-    "unpivot",
-    "global",
-    "straight_join",
-    "format",
-    "settings",
-    "apply",
+    "sample",
+    "tablesample",
+    "from",
+    "open",
 ];
+
+/// Clause words that are no table name unquoted where the grammar quotes them
+/// (sqlparser's `RESERVED_FOR_TABLE_FACTOR`).
+const NOT_A_TABLE_NAME: &[&str] = &["into", "limit", "having", "where", "on"];
+
+/// Which alias is read: the two have different lists of words that end them.
+#[derive(Clone, Copy)]
+enum AliasOf {
+    Column,
+    Table,
+}
 
 impl Cursor<'_> {
     /// A whole query.
@@ -118,7 +161,23 @@ impl Cursor<'_> {
             return Err(self.expected("the select list (`SELECT ALL` is not read yet)"));
         }
         let distinct = self.eat_word("DISTINCT");
-        let items = self.comma_separated(|c| c.select_item())?;
+        // `DISTINCT ON (…)` is PostgreSQL's (sqlparser reads `ON` here as nothing else).
+        if distinct && self.is_word(0, "ON") {
+            return Err(self.expected("the select list (`DISTINCT ON` is not Trino's or Spark's)"));
+        }
+        let mut items = vec![self.select_item()?];
+        while self.eat_symbol(Symbol::Comma) {
+            // sqlparser's reading, which the validator has always had: after a comma,
+            // a word that ends a select list (`FROM`, `WHERE`, …) starts no item.
+            let ends_list = self.peek(0).is_some_and(|t| {
+                matches!(t.kind, Kind::Word { quote: None, .. })
+                    && NOT_A_COLUMN_ALIAS.contains(&self.text(t).to_ascii_lowercase().as_str())
+            });
+            if ends_list {
+                return Err(self.expected("a select item"));
+            }
+            items.push(self.select_item()?);
+        }
         let from = if self.eat_word("FROM") {
             self.comma_separated(|c| c.table_with_joins())?
         } else {
@@ -151,19 +210,27 @@ impl Cursor<'_> {
     }
 
     fn select_item(&mut self) -> Result<SelectItem> {
-        // sqlparser's reading, which the validator has always had: `FROM` ends the list
-        // (`SELECT a, FROM t` is an error), never a name that starts an item.
-        if self.is_word(0, "FROM") {
-            return Err(self.expected("a select item"));
-        }
         if self.eat_symbol(Symbol::Mul) {
             return Ok(SelectItem::Wildcard);
         }
         if let Some(name) = self.qualified_wildcard()? {
             return Ok(SelectItem::QualifiedWildcard(name));
         }
+        let start = self.peek(0).map_or(self.sql.len(), |t| t.start);
         let expr = self.expr()?;
-        let alias = self.alias()?;
+        // sqlparser's reading, which the validator has always had: a word that ends a
+        // select list is no item by itself (`SELECT FROM t`).
+        if let Expr::Name(parts) = &expr {
+            if let [Ident {
+                value, quote: None, ..
+            }] = parts.as_slice()
+            {
+                if NOT_A_COLUMN_ALIAS.contains(&value.to_ascii_lowercase().as_str()) {
+                    return Err(self.error_at(start, "expected a select item"));
+                }
+            }
+        }
+        let alias = self.alias(AliasOf::Column)?;
         Ok(SelectItem::Expr { expr, alias })
     }
 
@@ -194,15 +261,19 @@ impl Cursor<'_> {
     }
 
     /// `[AS] alias`, or none.
-    fn alias(&mut self) -> Result<Option<Ident>> {
+    fn alias(&mut self, of: AliasOf) -> Result<Option<Ident>> {
         if self.eat_word("AS") {
             return self.ident().map(Some);
         }
+        let stop = match of {
+            AliasOf::Column => NOT_A_COLUMN_ALIAS,
+            AliasOf::Table => NOT_A_TABLE_ALIAS,
+        };
         let plain = self.peek(0).is_some_and(|t| match t.kind {
             Kind::Word { quote: Some(_), .. } => true,
             Kind::Word { quote: None, .. } => {
                 let w = self.text(t).to_ascii_lowercase();
-                !NOT_AN_ALIAS.contains(&w.as_str()) && !self.reserved(t)
+                !stop.contains(&w.as_str()) && !self.reserved(t)
             }
             _ => false,
         });
@@ -268,15 +339,24 @@ impl Cursor<'_> {
         if self.eat_symbol(Symbol::LParen) {
             let query = Box::new(self.query()?);
             self.expect_symbol(Symbol::RParen, ")")?;
-            let alias = self.alias()?;
+            let alias = self.alias(AliasOf::Table)?;
             return Ok(TableFactor::Derived { query, alias });
+        }
+        let clause_word = self.peek(0).is_some_and(|t| {
+            let w = self.text(t).to_ascii_lowercase();
+            matches!(t.kind, Kind::Word { quote: None, .. })
+                && NOT_A_TABLE_NAME.contains(&w.as_str())
+                && (self.rules.quoted_words)(&w)
+        });
+        if clause_word {
+            return Err(self.expected("a table name"));
         }
         let mut name = vec![self.ident()?];
         while self.eat_symbol(Symbol::Period) {
             name.push(self.ident()?);
         }
         let version = self.time_travel()?;
-        let alias = self.alias()?;
+        let alias = self.alias(AliasOf::Table)?;
         Ok(TableFactor::Table {
             name,
             version,

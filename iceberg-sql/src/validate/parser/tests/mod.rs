@@ -241,6 +241,47 @@ fn corruptions(input: &str, rules: &Rules) -> Vec<String> {
     out
 }
 
+/// Whether sqlparser's tree has an unquoted name that is a word starting or ending a
+/// clause (`SELECT where, with FROM order by` in Spark, where sqlparser reads any such
+/// word as a name when nothing else parses). Ours does not follow sqlparser through
+/// every one of those readings: our renderers quote these words in every grammar
+/// (`Grammar::is_reserved`), so ours may refuse such text.
+fn clause_word_as_name(t: &Query) -> bool {
+    const CLAUSE_WORDS: &[&str] = &[
+        "select",
+        "from",
+        "where",
+        "group",
+        "by",
+        "having",
+        "order",
+        "limit",
+        "with",
+        "join",
+        "on",
+        "left",
+        "cross",
+        "as",
+        "and",
+        "in",
+        "not",
+        "distinct",
+        "desc",
+        "nulls",
+        "first",
+        "over",
+        "for",
+        "version",
+        "timestamp",
+        "of",
+        "exists",
+    ];
+    let tree = format!("{t:?}").to_ascii_lowercase();
+    CLAUSE_WORDS
+        .iter()
+        .any(|w| tree.contains(&format!("value: \"{w}\", quote: none")))
+}
+
 /// What sqlparser made of the query `sql`, as ours.
 fn theirs_query(sql: &str, dialect: Dialect) -> Result<Conv<Query>, String> {
     with_parsed(sql, StatementKind::Select, dialect, |stmt| match stmt {
@@ -258,7 +299,7 @@ fn compare_query(sql: &str, dialect: Dialect, rules: &'static Rules) -> Result<(
         (Ok(Ok(t)), Ok(o)) => Err(format!(
             "trees differ for {sql:?} ({dialect:?}):\n theirs {t:?}\n ours   {o:?}"
         )),
-        (Ok(Ok(_)), Err(e)) if deliberate(e) => Ok(()),
+        (Ok(Ok(t)), Err(e)) if deliberate(e) || clause_word_as_name(&t) => Ok(()),
         (Ok(Ok(_)), Err(e))
             if crate::validate::validate_sql(sql, StatementKind::Select, dialect, 0).is_err() =>
         {

@@ -100,3 +100,62 @@ proptest! {
         prop_assert!(compare_query(sql, d, rules).is_ok(), "{}", compare_query(sql, d, rules).unwrap_err());
     }
 }
+
+/// Words and symbols for query soups.
+const QUERY_SOUP: &[&str] = &[
+    "SELECT",
+    "a",
+    "b",
+    "t",
+    "u.v",
+    "*",
+    "t.*",
+    ",",
+    "(",
+    ")",
+    "FROM",
+    "WHERE",
+    "GROUP BY",
+    "HAVING",
+    "ORDER BY",
+    "LIMIT",
+    "1",
+    "=",
+    "AND",
+    "JOIN",
+    "LEFT",
+    "CROSS",
+    "ON",
+    "AS",
+    "WITH",
+    "DESC",
+    "NULLS FIRST",
+    "IN",
+    "EXISTS",
+    "NOT",
+    "DISTINCT",
+    "count(*)",
+    "OVER",
+    "FOR",
+    "VERSION",
+    "TIMESTAMP",
+    "OF",
+    "'x'",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, .. ProptestConfig::default() })]
+
+    /// Random query soups starting with SELECT: both parsers agree on each.
+    #[test]
+    fn query_soups_agree(
+        picks in proptest::collection::vec(0..QUERY_SOUP.len(), 1..12),
+        spark in any::<bool>(),
+    ) {
+        let body = picks.iter().map(|&i| QUERY_SOUP[i]).collect::<Vec<_>>().join(" ");
+        let sql = format!("SELECT {body}");
+        let (d, rules): (Dialect, &'static Rules) =
+            if spark { (Dialect::Spark, &Rules::SPARK) } else { (Dialect::Athena, &Rules::TRINO) };
+        prop_assert!(compare_query(&sql, d, rules).is_ok(), "{}", compare_query(&sql, d, rules).unwrap_err());
+    }
+}
