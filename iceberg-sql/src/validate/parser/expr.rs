@@ -9,7 +9,7 @@
 //! | 10 | `AND` |
 //! | 15 | prefix `NOT` |
 //! | 17 | `IS [NOT] NULL`, `IS [NOT] DISTINCT FROM`, `[NOT] IN`, `[NOT] BETWEEN`, `[NOT] LIKE` |
-//! | 20 | `=`, `<>`, `!=`, `<`, `<=`, `>`, `>=` |
+//! | 20 | `=`, `<>`, `!=`, `<`, `<=`, `>`, `>=` (and `==` in Spark) |
 //! | 25 | `\|\|` (Trino) |
 //! | 30 | `+`, `-` (and `\|\|` in Spark) |
 //! | 40 | `*`, `/`, `%` (prefix `-`/`+` read their operand at this power) |
@@ -20,6 +20,11 @@
 //! [`Cursor::expr_bp`], so it costs no stack however long it is. Predicates do not
 //! chain: their left operand is a value expression in both grammars (`a IS NULL IS
 //! NULL` does not parse), and in Trino a comparison's left operand is one too.
+//!
+//! A keyword that starts a form of its own (`CASE`, `CAST`, `NOT`) is read as that
+//! form first; where the form does not parse and the grammar does not reserve the word,
+//! it is read again as a name, as sqlparser does (each failed form is tried once). A
+//! form refused on purpose (`x NOT NULL`) is final: no other reading escapes it.
 
 use super::ast::{
     BinaryOp, Expr, Function, FunctionArgs, Literal, LiteralValue, StringForm, TimeZone, UnaryOp,
