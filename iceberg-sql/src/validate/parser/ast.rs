@@ -348,13 +348,23 @@ pub(crate) enum TableVersion {
     Timestamp(Expr),
 }
 
-/// `[kind] JOIN relation [ON condition]`
+/// `[kind] JOIN relation [ON condition | USING (columns)]`
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Join {
     pub(crate) kind: JoinKind,
     pub(crate) relation: TableFactor,
-    /// `ON condition` (none for `CROSS JOIN`).
-    pub(crate) on: Option<Expr>,
+    pub(crate) constraint: JoinConstraint,
+}
+
+/// How a join matches rows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum JoinConstraint {
+    /// `ON condition`
+    On(Expr),
+    /// `USING (a, b)`
+    Using(Vec<Ident>),
+    /// None: `CROSS JOIN`, or a Spark join without criteria.
+    None,
 }
 
 /// The kinds of join (`JOIN` is `INNER JOIN`, `LEFT OUTER JOIN` is `LEFT JOIN`).

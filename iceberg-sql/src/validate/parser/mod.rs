@@ -25,7 +25,7 @@
 //!   `ON OVERFLOW`, JSON function clauses, window frames and named windows, `t.*` as an
 //!   argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
 //! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`,
-//!   `LATERAL`, `TABLESAMPLE`, `USING` and `NATURAL` joins, column aliases `t (a, b)`,
+//!   `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, column aliases `t (a, b)`,
 //!   `SELECT ALL`, `WITH RECURSIVE`;
 //! * every statement other than a query.
 

@@ -3,8 +3,8 @@
 //! of expressions.
 
 use super::ast::{
-    Cte, Expr, Ident, Join, JoinKind, OrderByItem, Query, Select, SelectItem, TableFactor,
-    TableVersion, TableWithJoins, Window,
+    Cte, Expr, Ident, Join, JoinConstraint, JoinKind, OrderByItem, Query, Select, SelectItem,
+    TableFactor, TableVersion, TableWithJoins, Window,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
@@ -289,16 +289,25 @@ impl Cursor<'_> {
         let mut joins = Vec::new();
         while let Some(kind) = self.join_kind() {
             let relation = self.table_factor()?;
-            let on = if kind == JoinKind::Cross {
-                None
+            let constraint = if kind == JoinKind::Cross {
+                JoinConstraint::None
             } else if self.eat_word("ON") {
-                Some(self.expr()?)
+                JoinConstraint::On(self.expr()?)
+            } else if self.eat_word("USING") {
+                self.expect_symbol(Symbol::LParen, "(")?;
+                let columns = self.comma_separated(|c| c.ident())?;
+                self.expect_symbol(Symbol::RParen, ")")?;
+                JoinConstraint::Using(columns)
             } else if self.rules.optional_join_criteria {
-                None
+                JoinConstraint::None
             } else {
-                return Err(self.expected("`ON` and the join condition"));
+                return Err(self.expected("`ON` and the join condition, or `USING (…)`"));
             };
-            joins.push(Join { kind, relation, on });
+            joins.push(Join {
+                kind,
+                relation,
+                constraint,
+            });
         }
         Ok(TableWithJoins { relation, joins })
     }

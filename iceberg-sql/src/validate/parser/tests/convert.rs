@@ -545,15 +545,24 @@ impl Converter<'_> {
             J::CrossJoin(c) => (JoinKind::Cross, c),
             other => return outside(other),
         };
-        let on = match constraint {
-            sp::JoinConstraint::On(e) => Some(self.expr(e)?),
-            sp::JoinConstraint::None => None,
+        let constraint = match constraint {
+            sp::JoinConstraint::On(e) => JoinConstraint::On(self.expr(e)?),
+            sp::JoinConstraint::Using(names) => JoinConstraint::Using(
+                names
+                    .iter()
+                    .map(|n| match self.name(n)?.as_slice() {
+                        [one] => Ok(one.clone()),
+                        _ => outside(n),
+                    })
+                    .collect::<Conv<_>>()?,
+            ),
+            sp::JoinConstraint::None => JoinConstraint::None,
             other => return outside(other),
         };
         Ok(Join {
             kind,
             relation: self.factor(&j.relation)?,
-            on,
+            constraint,
         })
     }
 

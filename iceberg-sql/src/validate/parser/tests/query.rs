@@ -18,6 +18,7 @@ fn queries_agree_with_sqlparser() {
         "SELECT s.a FROM t AS s JOIN u ON s.a = u.a LEFT JOIN v ON v.b = s.b",
         "SELECT * FROM t INNER JOIN u ON t.a = u.a RIGHT OUTER JOIN v ON v.a = t.a FULL JOIN w ON w.a = t.a",
         "SELECT * FROM t CROSS JOIN u",
+        "SELECT * FROM t JOIN u USING (a) LEFT JOIN v USING (a, b)",
         "SELECT * FROM t, u WHERE t.a = u.a",
         "SELECT * FROM (SELECT a FROM t) AS sub",
         "SELECT * FROM (SELECT a FROM t) sub WHERE a IN (SELECT b FROM u)",
@@ -128,6 +129,7 @@ const QUERY_SOUP: &[&str] = &[
     "ON",
     "AS",
     "WITH",
+    "USING",
     "DESC",
     "NULLS FIRST",
     "IN",
@@ -157,5 +159,74 @@ proptest! {
         let (d, rules): (Dialect, &'static Rules) =
             if spark { (Dialect::Spark, &Rules::SPARK) } else { (Dialect::Athena, &Rules::TRINO) };
         prop_assert!(compare_query(&sql, d, rules).is_ok(), "{}", compare_query(&sql, d, rules).unwrap_err());
+    }
+}
+
+/// A second table for the builder's joins.
+struct Session;
+
+impl Session {
+    const EVENT_ID: crate::expr::Col<Session, String> = crate::expr::Col::new("event_id");
+    const USER: crate::expr::Col<Session, String> = crate::expr::Col::new("user");
+    const STATUS: crate::expr::Col<Session, String> = crate::expr::Col::new("session_status");
+}
+
+impl crate::record::IcebergTable for Session {
+    fn table_def() -> &'static crate::TableDef {
+        static DEF: std::sync::OnceLock<crate::TableDef> = std::sync::OnceLock::new();
+        DEF.get_or_init(|| {
+            crate::TableDef::builder("analytics", "sessions")
+                .column(crate::Column::new("event_id", IcebergType::String))
+                .column(crate::Column::new("user", IcebergType::String))
+                .column(crate::Column::new("session_status", IcebergType::String))
+                .build()
+                .expect("a valid table")
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        Vec::new()
+    }
+}
+
+/// Joins (`USING` for equal key names, `ON` otherwise), time travel and a quoted
+/// reserved column, as the query builder writes them: both parsers read each alike.
+#[test]
+fn built_joins_and_time_travel_agree() {
+    use crate::query::{JoinKind as Kind, Snapshot};
+    use crate::statement::TableStatements;
+    use crate::validate::tests::expr_structure::McpEvent;
+    use chrono::TimeZone as _;
+    let at = chrono::Utc.with_ymd_and_hms(2026, 9, 15, 12, 0, 0).unwrap();
+    let queries = [
+        McpEvent::select()
+            .column(McpEvent::STATUS)
+            .join(Kind::Inner, McpEvent::EVENT_ID, Session::EVENT_ID)
+            .joined_column(Session::USER),
+        McpEvent::select()
+            .column(McpEvent::LATENCY_MS)
+            .join(Kind::Left, McpEvent::STATUS, Session::STATUS)
+            .joined_column(Session::STATUS),
+        McpEvent::select()
+            .column(McpEvent::STATUS)
+            .as_of(Snapshot::Version(5_789_234_567_890_123_456)),
+        McpEvent::select()
+            .column(McpEvent::STATUS)
+            .as_of(Snapshot::Timestamp(at)),
+    ];
+    for (dialect, rules) in GRAMMARS {
+        let sqls: Vec<String> = queries
+            .iter()
+            .map(|q| {
+                q.build_for(dialect)
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .sql()
+                    .to_string()
+            })
+            .collect();
+        assert!(sqls[0].contains(" USING ("), "{}", sqls[0]);
+        assert!(sqls[1].contains(" ON "), "{}", sqls[1]);
+        for sql in &sqls {
+            assert_query_reads(sql, dialect, rules);
+        }
     }
 }
