@@ -230,3 +230,27 @@ fn built_joins_and_time_travel_agree() {
         }
     }
 }
+
+/// Metadata tables (`"db"."t$snapshots"` in Athena, `db.t.snapshots` in Spark), whole
+/// rows and chosen columns, as the builder writes them.
+#[test]
+fn built_metadata_queries_agree() {
+    use crate::query::{HistoryRow, ManifestRow, Order, SnapshotRow};
+    let t = crate::TableName::new("analytics", "mcp_events");
+    for (dialect, rules) in GRAMMARS {
+        let sqls = [
+            t.metadata::<SnapshotRow>().build_for(dialect),
+            t.metadata::<HistoryRow>().build_for(dialect),
+            t.metadata::<ManifestRow>().build_for(dialect),
+            t.metadata::<SnapshotRow>()
+                .column(SnapshotRow::SNAPSHOT_ID)
+                .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
+                .limit(20)
+                .build_for(dialect),
+        ];
+        for stmt in sqls {
+            let stmt = stmt.unwrap_or_else(|e| panic!("{e}"));
+            assert_query_reads(stmt.sql(), dialect, rules);
+        }
+    }
+}
