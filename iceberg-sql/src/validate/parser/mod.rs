@@ -158,6 +158,9 @@ pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
 /// Parses `sql` as exactly one query.
 pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
     let mut c = Cursor::new(sql, rules)?;
+    // The statement is a level of its own, as in sqlparser's `parse_statement`: text
+    // nests as deep in both before it is refused.
+    c.enter()?;
     let q = c.query()?;
     c.expect_end("query")?;
     Ok(q)

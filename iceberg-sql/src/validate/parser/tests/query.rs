@@ -254,3 +254,23 @@ fn built_metadata_queries_agree() {
         }
     }
 }
+
+/// A query nests exactly as deep in ours as in sqlparser before it is refused, through
+/// brackets, CASTs, NOTs and calls.
+#[test]
+fn queries_nest_as_deep_as_in_sqlparser() {
+    let forms: [(&str, &str); 4] = [
+        ("(", ")"),
+        ("CAST(", " AS bigint)"),
+        ("NOT ", ""),
+        ("f(", ")"),
+    ];
+    for (open, close) in forms {
+        let sql = |n: usize| format!("SELECT 0 WHERE {}a{}", open.repeat(n), close.repeat(n));
+        let ours = (100..200).find(|&n| parse_query(&sql(n), &Rules::TRINO).is_err());
+        let theirs =
+            (100..200).find(|&n| !matches!(theirs_query(&sql(n), Dialect::Athena), Ok(Ok(_))));
+        assert!(ours.is_some(), "{open}");
+        assert_eq!(ours, theirs, "{open}");
+    }
+}
