@@ -88,8 +88,9 @@ const DELIBERATE: &[(&str, &str)] = &[
     ),
     (
         "Trino writes compound types in parentheses",
-        "`array<T>` is not a Trino type as Athena documents them (`array(T)`, \
-         `map(K, V)`, `row(a T)`); sqlparser reads angle brackets in every dialect",
+        "Athena's DML types are written `array(T)`, `map(K, V)`, `row(a T)` (its data \
+         types page); Trino's grammar still reads the legacy `array<T>` and sqlparser reads \
+         angle brackets in every dialect, but our renderers never write them there",
     ),
     (
         "write `x IS NOT NULL`",
