@@ -14,6 +14,7 @@
 mod convert;
 mod expr;
 mod query;
+mod trino;
 mod types;
 
 use super::ast::*;

@@ -2,10 +2,8 @@
 
 use super::*;
 
-/// Each query form, in both grammars, and corrupted.
-#[test]
-fn queries_agree_with_sqlparser() {
-    let queries = [
+/// Queries every grammar reads: each query form of our AST.
+pub(super) const QUERIES: &[&str] = &[
         "SELECT 1",
         "SELECT *",
         "SELECT a, b AS c, d e FROM t",
@@ -31,8 +29,12 @@ fn queries_agree_with_sqlparser() {
         "SELECT a FROM db.t FOR VERSION AS OF 5789234567890123456",
         "SELECT a FROM db.t FOR TIMESTAMP AS OF TIMESTAMP '2026-09-15 00:00:00 UTC' AS x",
     ];
+
+/// Each query form, in both grammars, and corrupted.
+#[test]
+fn queries_agree_with_sqlparser() {
     for (dialect, rules) in GRAMMARS {
-        for sql in queries {
+        for sql in QUERIES {
             assert_query_reads(sql, dialect, rules);
             for variant in corruptions(sql, rules) {
                 if let Err(e) = compare_query(&variant, dialect, rules) {
