@@ -50,6 +50,8 @@ mod hooks;
 mod inspect;
 pub(crate) mod lexer;
 mod literals;
+#[cfg(test)]
+mod parser;
 mod prefix;
 mod prepass;
 mod stack;

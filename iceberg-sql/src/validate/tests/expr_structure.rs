@@ -16,13 +16,13 @@ use crate::statement::{Filter, TableStatements};
 use crate::{Column, Dialect, IcebergType, StatementKind, TableDef, Value};
 
 /// The columns the generated expressions read.
-struct McpEvent;
+pub(in crate::validate) struct McpEvent;
 
 impl McpEvent {
-    const EVENT_ID: Col<McpEvent, String> = Col::new("event_id");
-    const PAYLOAD: Col<McpEvent, Option<String>> = Col::new("payload");
-    const STATUS: Col<McpEvent, String> = Col::new("status");
-    const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
+    pub(in crate::validate) const EVENT_ID: Col<McpEvent, String> = Col::new("event_id");
+    pub(in crate::validate) const PAYLOAD: Col<McpEvent, Option<String>> = Col::new("payload");
+    pub(in crate::validate) const STATUS: Col<McpEvent, String> = Col::new("status");
+    pub(in crate::validate) const LATENCY_MS: Col<McpEvent, i64> = Col::new("latency_ms");
 }
 
 impl IcebergTable for McpEvent {
@@ -63,7 +63,7 @@ fn word() -> impl Strategy<Value = String> {
     "[a-z']{0,5}"
 }
 
-fn cond() -> impl Strategy<Value = Cond<McpEvent>> {
+pub(in crate::validate) fn cond() -> impl Strategy<Value = Cond<McpEvent>> {
     let leaf = prop_oneof![
         (int_expr(), int_expr()).prop_map(|(a, b)| a.eq(b)),
         (int_expr(), int_expr()).prop_map(|(a, b)| a.lt(b)),

@@ -3,9 +3,9 @@
 //! itself, which only the crate can see.
 
 mod ast;
-mod expr_structure;
+pub(super) mod expr_structure;
 mod prefix;
-mod values;
+pub(super) mod values;
 mod walk;
 
 use super::*;

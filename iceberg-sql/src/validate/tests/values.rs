@@ -15,7 +15,7 @@ use super::*;
 use crate::types::IcebergType as T;
 use crate::value::{Decimal, Value};
 
-fn columns() -> Vec<(&'static str, T)> {
+pub(in crate::validate) fn columns() -> Vec<(&'static str, T)> {
     vec![
         ("s", T::String),
         ("l", T::Long),
@@ -54,7 +54,7 @@ fn nullable(v: impl Strategy<Value = Value> + 'static) -> BoxedStrategy<Value> {
     prop_oneof![1 => Just(Value::Null), 4 => v].boxed()
 }
 
-fn value_of(ty: &T) -> BoxedStrategy<Value> {
+pub(in crate::validate) fn value_of(ty: &T) -> BoxedStrategy<Value> {
     match ty {
         T::String => nullable(hostile().prop_map(Value::String)),
         T::Long => nullable(any::<i64>().prop_map(Value::Long)),

@@ -1,0 +1,421 @@
+//! The tree the parser builds: plain enums and structs holding exactly the expression
+//! and type forms our targets' grammars give meaning to (what the renderers write and
+//! what the validator's walk accepts). Leaves carry the byte span of their token, so a
+//! later check can point at them.
+
+/// Byte offsets into the statement text, end exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+/// A name as written: `status`, `"order"`, `` `date` `` (the value without quotes, a
+/// doubled quote as one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Ident {
+    pub(crate) value: String,
+    /// The quote character of a quoted name.
+    pub(crate) quote: Option<char>,
+    pub(crate) span: Span,
+}
+
+/// A literal value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Literal {
+    pub(crate) value: LiteralValue,
+    /// The literal's token (a typed literal's string token).
+    pub(crate) span: Span,
+}
+
+/// The forms of a literal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LiteralValue {
+    /// An unsigned number as written (`12`, `1.5`, `1E-40`); `long` for Spark's `5L`.
+    Number {
+        text: String,
+        long: bool,
+    },
+    /// A string literal's value.
+    String {
+        form: StringForm,
+        value: String,
+    },
+    Boolean(bool),
+    Null,
+    /// `DATE '…'`, `TIMESTAMP '…'`, `DECIMAL '…'`, `REAL '…'`: a type name, then a
+    /// string (its span is the literal's).
+    Typed {
+        ty: DataType,
+        value: String,
+    },
+}
+
+/// How a string literal is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StringForm {
+    /// `'…'`.
+    Single,
+    /// `"…"` (Spark).
+    Double,
+    /// `N'…'`.
+    National,
+    /// `X'…'`: the value is the hex digits as written.
+    Hex,
+    /// Trino `U&'…'`: the value has its escapes decoded.
+    Unicode,
+}
+
+/// Prefix operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnaryOp {
+    Not,
+    Minus,
+    Plus,
+}
+
+/// Infix operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    Plus,
+    Minus,
+    Multiply,
+    Divide,
+    Modulo,
+    /// `||`
+    Concat,
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Expr {
+    /// `a`, `t.a`, `db.t.a`: a column or a qualified name (one or more parts).
+    Name(Vec<Ident>),
+    Literal(Literal),
+    /// `?`
+    Placeholder(Span),
+    /// `(x)`
+    Nested(Box<Expr>),
+    Unary {
+        op: UnaryOp,
+        expr: Box<Expr>,
+    },
+    Binary {
+        left: Box<Expr>,
+        op: BinaryOp,
+        right: Box<Expr>,
+    },
+    /// `x IS [NOT] NULL`
+    IsNull {
+        expr: Box<Expr>,
+        negated: bool,
+    },
+    /// `x IS [NOT] DISTINCT FROM y`
+    IsDistinctFrom {
+        left: Box<Expr>,
+        right: Box<Expr>,
+        negated: bool,
+    },
+    /// `x [NOT] IN (a, b, …)`
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+    },
+    /// `x [NOT] BETWEEN low AND high`
+    Between {
+        expr: Box<Expr>,
+        low: Box<Expr>,
+        high: Box<Expr>,
+        negated: bool,
+    },
+    /// `x [NOT] LIKE pattern [ESCAPE e]`
+    Like {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: Option<Box<Expr>>,
+        negated: bool,
+    },
+    /// `CASE [operand] WHEN … THEN … [ELSE …] END`
+    Case {
+        operand: Option<Box<Expr>>,
+        branches: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    /// `CAST(x AS T)`, `TRY_CAST(x AS T)`
+    Cast {
+        expr: Box<Expr>,
+        ty: DataType,
+        try_cast: bool,
+    },
+    Function(Function),
+    /// `ARRAY[a, b]` (Trino)
+    Array(Vec<Expr>),
+    /// `a[i]`
+    Subscript {
+        expr: Box<Expr>,
+        index: Box<Expr>,
+    },
+    /// `(x).field`, `f(x).field`, `a[1].field`: a field of a value that is not a name.
+    Field {
+        expr: Box<Expr>,
+        field: Ident,
+    },
+    /// `x AT TIME ZONE zone`
+    AtTimeZone {
+        expr: Box<Expr>,
+        zone: Box<Expr>,
+    },
+    /// `INTERVAL '1' DAY` (the unit in upper case)
+    Interval {
+        value: Box<Expr>,
+        unit: String,
+    },
+    /// `EXTRACT(field FROM x)` (the field in upper case)
+    Extract {
+        field: String,
+        expr: Box<Expr>,
+    },
+    /// `(SELECT …)` as a value
+    Subquery(Box<Query>),
+    /// `x [NOT] IN (SELECT …)`
+    InSubquery {
+        expr: Box<Expr>,
+        query: Box<Query>,
+        negated: bool,
+    },
+    /// `[NOT] EXISTS (SELECT …)`
+    Exists {
+        query: Box<Query>,
+        negated: bool,
+    },
+    /// `x -> body`, `(k, v) -> body`
+    Lambda {
+        params: Vec<Ident>,
+        /// Whether the parameters are written in parentheses.
+        parenthesized: bool,
+        body: Box<Expr>,
+    },
+}
+
+/// `name(args) [FILTER (WHERE cond)]`, or a niladic `current_date`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Function {
+    pub(crate) name: Vec<Ident>,
+    pub(crate) args: FunctionArgs,
+    /// `FILTER (WHERE …)` after an aggregate.
+    pub(crate) filter: Option<Box<Expr>>,
+    /// `OVER (…)` after a window function.
+    pub(crate) over: Option<Window>,
+}
+
+/// `OVER ([PARTITION BY …] [ORDER BY …])`. Not yet read: frames (`ROWS BETWEEN …`) and
+/// named windows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Window {
+    pub(crate) partition_by: Vec<Expr>,
+    pub(crate) order_by: Vec<OrderByItem>,
+}
+
+/// A function's arguments. Not yet read (a later milestone): `ORDER BY` inside the list, named arguments (`name => value`), `WITHIN GROUP`,
+/// `IGNORE NULLS`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FunctionArgs {
+    /// No parentheses: `current_date`, `current_timestamp`.
+    None,
+    /// `count(*)`
+    Star,
+    /// `f(a, b)`, `count(DISTINCT x)`
+    List { distinct: bool, args: Vec<Expr> },
+}
+
+/// A data type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DataType {
+    /// A type named by a word, with its numeric parameters: `integer`, `varchar(10)`,
+    /// `decimal(10,2)`, `timestamp(6) with time zone`. The name is lower case.
+    Named {
+        name: String,
+        params: Vec<u64>,
+        time_zone: TimeZone,
+    },
+    /// `array(T)` / `array<T>`
+    Array(Box<DataType>, Brackets),
+    /// `map(K, V)` / `map<K, V>`
+    Map(Box<DataType>, Box<DataType>, Brackets),
+    /// `row(a T, …)` / `struct<a: T, …>` / `struct<a T>`
+    Row(Vec<Field>, Brackets),
+}
+
+/// A field of a `row(…)` or `struct<…>` type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Field {
+    pub(crate) name: Ident,
+    pub(crate) ty: DataType,
+}
+
+/// Which brackets hold a type's parameters: Trino `array(T)`, Hive/Spark `array<T>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Brackets {
+    Parentheses,
+    Angle,
+}
+
+/// A `timestamp`/`time` type's zone clause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TimeZone {
+    None,
+    With,
+    Without,
+}
+
+/// `[WITH …] SELECT … [ORDER BY …] [LIMIT n]`. Not yet read (a later milestone):
+/// `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`, `TABLESAMPLE`,
+/// `GROUPING SETS`, `ROLLUP`, `CUBE`, `VALUES` rows as a relation.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Query {
+    pub(crate) with: Vec<Cte>,
+    pub(crate) body: Box<Select>,
+    pub(crate) order_by: Vec<OrderByItem>,
+    pub(crate) limit: Option<Expr>,
+}
+
+/// `name AS (query)` in a `WITH`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Cte {
+    pub(crate) name: Ident,
+    pub(crate) query: Query,
+}
+
+/// `SELECT [DISTINCT] items [FROM …] [WHERE …] [GROUP BY …] [HAVING …]`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Select {
+    pub(crate) distinct: bool,
+    pub(crate) items: Vec<SelectItem>,
+    pub(crate) from: Vec<TableWithJoins>,
+    pub(crate) selection: Option<Expr>,
+    pub(crate) group_by: Vec<Expr>,
+    pub(crate) having: Option<Expr>,
+}
+
+/// One item of a select list.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SelectItem {
+    /// `expr [[AS] alias]`
+    Expr { expr: Expr, alias: Option<Ident> },
+    /// `*`
+    Wildcard,
+    /// `t.*`
+    QualifiedWildcard(Vec<Ident>),
+}
+
+/// A relation and the joins after it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TableWithJoins {
+    pub(crate) relation: TableFactor,
+    pub(crate) joins: Vec<Join>,
+}
+
+/// A relation in `FROM`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TableFactor {
+    /// `db.t [FOR VERSION|TIMESTAMP AS OF …] [[AS] alias]`
+    Table {
+        name: Vec<Ident>,
+        version: Option<TableVersion>,
+        alias: Option<Ident>,
+    },
+    /// `(query) [[AS] alias]`
+    Derived {
+        query: Box<Query>,
+        alias: Option<Ident>,
+    },
+}
+
+/// Time travel: `FOR VERSION AS OF 123`, `FOR TIMESTAMP AS OF TIMESTAMP '…'` (Spark:
+/// `FOR` may be left out).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TableVersion {
+    Version(Expr),
+    Timestamp(Expr),
+}
+
+/// `[kind] JOIN relation [ON condition | USING (columns)]`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Join {
+    pub(crate) kind: JoinKind,
+    pub(crate) relation: TableFactor,
+    pub(crate) constraint: JoinConstraint,
+}
+
+/// How a join matches rows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum JoinConstraint {
+    /// `ON condition`
+    On(Expr),
+    /// `USING (a, b)`
+    Using(Vec<Ident>),
+    /// None: `CROSS JOIN`, or a Spark join without criteria.
+    None,
+}
+
+/// The kinds of join (`JOIN` is `INNER JOIN`, `LEFT OUTER JOIN` is `LEFT JOIN`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JoinKind {
+    Inner,
+    Left,
+    Right,
+    Full,
+    Cross,
+}
+
+/// `expr [ASC|DESC] [NULLS FIRST|LAST]`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct OrderByItem {
+    pub(crate) expr: Expr,
+    /// `Some(true)` for `ASC`, `Some(false)` for `DESC`.
+    pub(crate) asc: Option<bool>,
+    pub(crate) nulls_first: Option<bool>,
+}
+
+impl Expr {
+    /// The first operand of a node whose tree can be as deep as a chain is long
+    /// (`a AND b AND …`, `x IS NULL IS NULL …`), detached from it.
+    fn take_first_operand(&mut self) -> Option<Expr> {
+        match self {
+            Expr::Binary { left: e, .. }
+            | Expr::IsNull { expr: e, .. }
+            | Expr::IsDistinctFrom { left: e, .. }
+            | Expr::InList { expr: e, .. }
+            | Expr::InSubquery { expr: e, .. }
+            | Expr::Between { expr: e, .. }
+            | Expr::Like { expr: e, .. }
+            | Expr::AtTimeZone { expr: e, .. }
+            | Expr::Subscript { expr: e, .. }
+            | Expr::Field { expr: e, .. } => Some(std::mem::replace(
+                &mut **e,
+                Expr::Placeholder(Span::default()),
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Left-deep chains are freed one link at a time: the compiler's drop glue would
+/// recurse once per link (10,000 `OR`s fit in a statement).
+impl Drop for Expr {
+    fn drop(&mut self) {
+        let mut next = self.take_first_operand();
+        while let Some(mut e) = next {
+            next = e.take_first_operand();
+        }
+    }
+}

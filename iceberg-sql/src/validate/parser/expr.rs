@@ -1,0 +1,926 @@
+//! Expressions, by precedence climbing.
+//!
+//! Binding powers, loosest first (Trino's `booleanExpression` / `predicate` /
+//! `valueExpression` in SqlBase.g4, Spark's SqlBaseParser.g4):
+//!
+//! | power | operators |
+//! |---|---|
+//! | 5 | `OR` |
+//! | 10 | `AND` |
+//! | 15 | prefix `NOT` |
+//! | 17 | `IS [NOT] NULL`, `IS [NOT] DISTINCT FROM`, `[NOT] IN`, `[NOT] BETWEEN`, `[NOT] LIKE` |
+//! | 20 | `=`, `<>`, `!=`, `<`, `<=`, `>`, `>=` (and `==` in Spark) |
+//! | 25 | `\|\|` (Trino) |
+//! | 30 | `+`, `-` (and `\|\|` in Spark) |
+//! | 40 | `*`, `/`, `%` (prefix `-`/`+` read their operand at this power) |
+//! | 41 | `AT TIME ZONE` |
+//! | 50 | `a[i]`, `(x).field` |
+//!
+//! A binary chain (`a OR b OR …`, `a + b + …`) is read in the loop of
+//! [`Cursor::expr_bp`], so it costs no stack however long it is. Predicates do not
+//! chain: their left operand is a value expression in both grammars (`a IS NULL IS
+//! NULL` does not parse), and in Trino a comparison's left operand is one too.
+//!
+//! A keyword that starts a form of its own (`CASE`, `CAST`, `NOT`) is read as that
+//! form first; where the form does not parse and the grammar does not reserve the word,
+//! it is read again as a name, as sqlparser does (each failed form is tried once). A
+//! form refused on purpose (`x NOT NULL`) is final: no other reading escapes it.
+
+use super::ast::{
+    BinaryOp, Expr, Function, FunctionArgs, Literal, LiteralValue, StringForm, TimeZone, UnaryOp,
+};
+use super::cursor::{span, Cursor};
+use super::DataType;
+use crate::error::Result;
+use crate::validate::lexer::{Kind, StrForm, Symbol, Token};
+
+const OR: u8 = 5;
+const AND: u8 = 10;
+const NOT: u8 = 15;
+const PREDICATE: u8 = 17;
+const COMPARISON: u8 = 20;
+const CONCAT_TRINO: u8 = 25;
+const ADDITIVE: u8 = 30;
+const MULTIPLICATIVE: u8 = 40;
+const AT_TIME_ZONE: u8 = 41;
+const POSTFIX: u8 = 50;
+
+/// The infix or postfix operator at the cursor.
+#[derive(Clone, Copy)]
+enum Infix {
+    Binary(BinaryOp),
+    /// `IS …`, `[NOT] IN|BETWEEN|LIKE`.
+    Predicate,
+    AtTimeZone,
+    Subscript,
+    Field,
+    /// `x NOT NULL`: refused with its fix.
+    NotNull,
+}
+
+/// Spark's typed number suffixes (`5S` smallint, `1Y` tinyint, `1.5D` double, `1.5F`
+/// float, `2BD` decimal); `L` is the lexer's.
+const SPARK_NUMBER_SUFFIXES: &[&str] = &["S", "Y", "D", "F", "BD"];
+
+/// The type names a typed literal (`DATE '…'`) may start with: sqlparser's reading,
+/// which takes only the types it knows (Trino's grammar takes any name and fails unknown
+/// ones when it analyses the statement).
+const TYPED_LITERAL_TYPES: &[&str] = &[
+    "date",
+    "time",
+    "timestamp",
+    "timestamp_ntz",
+    "decimal",
+    "real",
+    "double",
+    "float",
+    "bigint",
+    "integer",
+    "int",
+    "smallint",
+    "tinyint",
+    "boolean",
+    "varchar",
+    "char",
+    "varbinary",
+    "json",
+];
+
+/// The words that start an expression form of their own (`CASE …`, `CAST(…)`); where
+/// the form does not parse, a word the grammar does not reserve is a name (`INTERVAL`
+/// and `EXISTS`, reserved by sqlparser in every dialect, are read apart).
+const KEYWORD_FORMS: &[&str] = &["NOT", "CASE", "CAST", "TRY_CAST", "EXTRACT", "ARRAY"];
+
+/// Reserved words that are also functions called with parentheses (Trino's `trim(x)`,
+/// `normalize(x)`, which SqlBase.g4 gives their own syntax; Spark's `struct(…)`).
+const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize", "struct"];
+
+/// Functions written without parentheses (`current_date`); with them they are calls.
+const NILADIC: &[&str] = &[
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    "localtime",
+    "localtimestamp",
+];
+
+impl Cursor<'_> {
+    /// An expression.
+    pub(super) fn expr(&mut self) -> Result<Expr> {
+        self.expr_bp(0)
+    }
+
+    /// One literal token (a number, a string, `?`) as an expression.
+    pub(super) fn literal_value(&mut self) -> Result<Expr> {
+        match self.peek(0).map(|t| t.kind) {
+            Some(Kind::Number { .. } | Kind::Str { .. } | Kind::Placeholder) => {
+                self.prefix(POSTFIX)
+            }
+            _ => Err(self.expected("a literal value")),
+        }
+    }
+
+    /// An expression whose operators bind tighter than `min`.
+    fn expr_bp(&mut self, min: u8) -> Result<Expr> {
+        self.enter()?;
+        let mut left = self.prefix(min)?;
+        while let Some((op, power)) = self.infix() {
+            if power <= min {
+                break;
+            }
+            left = self.infix_expr(left, op, power)?;
+        }
+        self.leave();
+        Ok(left)
+    }
+
+    /// The operator at the cursor and its binding power.
+    fn infix(&self) -> Option<(Infix, u8)> {
+        let t = self.peek(0)?;
+        let binary = |op| Some((Infix::Binary(op), power_of(op, self.rules.concat_with_plus)));
+        match t.kind {
+            Kind::Symbol(s) => match s {
+                Symbol::Eq => binary(BinaryOp::Eq),
+                Symbol::DoubleEq if self.rules.double_equals => binary(BinaryOp::Eq),
+                Symbol::Neq => binary(BinaryOp::NotEq),
+                Symbol::Lt => binary(BinaryOp::Lt),
+                Symbol::LtEq => binary(BinaryOp::LtEq),
+                Symbol::Gt => binary(BinaryOp::Gt),
+                Symbol::GtEq => binary(BinaryOp::GtEq),
+                Symbol::Plus => binary(BinaryOp::Plus),
+                Symbol::Minus => binary(BinaryOp::Minus),
+                Symbol::Mul => binary(BinaryOp::Multiply),
+                Symbol::Div => binary(BinaryOp::Divide),
+                Symbol::Mod => binary(BinaryOp::Modulo),
+                Symbol::StringConcat => binary(BinaryOp::Concat),
+                Symbol::LBracket => Some((Infix::Subscript, POSTFIX)),
+                Symbol::Period => Some((Infix::Field, POSTFIX)),
+                _ => None,
+            },
+            Kind::Word { quote: None, .. } => {
+                let w = self.text(t);
+                if w.eq_ignore_ascii_case("OR") {
+                    binary(BinaryOp::Or)
+                } else if w.eq_ignore_ascii_case("AND") {
+                    binary(BinaryOp::And)
+                } else if ["IS", "IN", "BETWEEN", "LIKE"]
+                    .iter()
+                    .any(|k| w.eq_ignore_ascii_case(k))
+                    || (w.eq_ignore_ascii_case("NOT")
+                        && (self.is_word(1, "IN")
+                            || self.is_word(1, "BETWEEN")
+                            || self.is_word(1, "LIKE")))
+                {
+                    Some((Infix::Predicate, PREDICATE))
+                } else if w.eq_ignore_ascii_case("NOT") && self.is_word(1, "NULL") {
+                    Some((Infix::NotNull, PREDICATE))
+                } else if w.eq_ignore_ascii_case("AT")
+                    && self.is_word(1, "TIME")
+                    && self.is_word(2, "ZONE")
+                {
+                    Some((Infix::AtTimeZone, AT_TIME_ZONE))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The operator at the cursor applied to `left`.
+    fn infix_expr(&mut self, left: Expr, op: Infix, power: u8) -> Result<Expr> {
+        let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        match op {
+            Infix::Binary(op) => {
+                self.next();
+                if power == COMPARISON {
+                    self.check_predicate_operand(&left, at)?;
+                }
+                let right = self.expr_bp(power)?;
+                Ok(Expr::Binary {
+                    left: Box::new(left),
+                    op,
+                    right: Box::new(right),
+                })
+            }
+            Infix::Predicate => {
+                self.check_predicate_operand(&left, at)?;
+                self.predicate(left)
+            }
+            Infix::AtTimeZone => {
+                self.next();
+                self.next();
+                self.next();
+                let zone = self.expr_bp(AT_TIME_ZONE)?;
+                Ok(Expr::AtTimeZone {
+                    expr: Box::new(left),
+                    zone: Box::new(zone),
+                })
+            }
+            Infix::Subscript => {
+                self.next();
+                let index = self.expr()?;
+                self.expect_symbol(Symbol::RBracket, "]")?;
+                Ok(Expr::Subscript {
+                    expr: Box::new(left),
+                    index: Box::new(index),
+                })
+            }
+            Infix::NotNull => Err(self.refuse_at(
+                at,
+                "`x NOT NULL` is neither Trino's nor Spark's: write `x IS NOT NULL`",
+            )),
+            Infix::Field => {
+                self.next();
+                let field = self.ident()?;
+                Ok(Expr::Field {
+                    expr: Box::new(left),
+                    field,
+                })
+            }
+        }
+    }
+
+    /// Refuses `left` as the left operand of a comparison or predicate where the
+    /// grammar does not chain them (`at`: the operator).
+    fn check_predicate_operand(&mut self, left: &Expr, at: usize) -> Result<()> {
+        let predicate = matches!(
+            left,
+            Expr::IsNull { .. }
+                | Expr::IsDistinctFrom { .. }
+                | Expr::InList { .. }
+                | Expr::Between { .. }
+                | Expr::Like { .. }
+        );
+        let comparison = matches!(
+            left,
+            Expr::Binary {
+                op: BinaryOp::Eq
+                    | BinaryOp::NotEq
+                    | BinaryOp::Lt
+                    | BinaryOp::LtEq
+                    | BinaryOp::Gt
+                    | BinaryOp::GtEq,
+                ..
+            }
+        );
+        if predicate || (comparison && !self.rules.chained_comparisons) {
+            return Err(self.refuse_at(
+                at,
+                "a comparison or predicate (IS, IN, BETWEEN, LIKE) cannot follow another \
+                 without parentheses: write `(a = b) = c`",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `IS …`, `[NOT] IN (…)`, `[NOT] BETWEEN … AND …`, `[NOT] LIKE … [ESCAPE …]` after
+    /// `left`.
+    fn predicate(&mut self, left: Expr) -> Result<Expr> {
+        let left = Box::new(left);
+        if self.eat_word("IS") {
+            let negated = self.eat_word("NOT");
+            if self.eat_word("NULL") {
+                return Ok(Expr::IsNull {
+                    expr: left,
+                    negated,
+                });
+            }
+            if self.eat_word("DISTINCT") {
+                self.expect_word("FROM")?;
+                let right = self.expr_bp(COMPARISON)?;
+                return Ok(Expr::IsDistinctFrom {
+                    left,
+                    right: Box::new(right),
+                    negated,
+                });
+            }
+            return Err(self.expected("`NULL` or `DISTINCT FROM` after IS"));
+        }
+        let negated = self.eat_word("NOT");
+        if self.eat_word("IN") {
+            self.expect_symbol(Symbol::LParen, "(")?;
+            if self.query_at(0) {
+                let query = Box::new(self.query()?);
+                self.expect_symbol(Symbol::RParen, ")")?;
+                return Ok(Expr::InSubquery {
+                    expr: left,
+                    query,
+                    negated,
+                });
+            }
+            let list = self.comma_separated(|c| c.expr())?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+            return Ok(Expr::InList {
+                expr: left,
+                list,
+                negated,
+            });
+        }
+        if self.eat_word("BETWEEN") {
+            let low = self.expr_bp(COMPARISON)?;
+            self.expect_word("AND")?;
+            let high = self.expr_bp(COMPARISON)?;
+            return Ok(Expr::Between {
+                expr: left,
+                low: Box::new(low),
+                high: Box::new(high),
+                negated,
+            });
+        }
+        self.expect_word("LIKE")?;
+        let pattern = self.expr_bp(COMPARISON)?;
+        let escape = if self.eat_word("ESCAPE") {
+            Some(Box::new(self.expr_bp(COMPARISON)?))
+        } else {
+            None
+        };
+        Ok(Expr::Like {
+            expr: left,
+            pattern: Box::new(pattern),
+            escape,
+            negated,
+        })
+    }
+
+    /// `item (, item)*`.
+    pub(super) fn comma_separated<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut items = vec![item(self)?];
+        while self.eat_symbol(Symbol::Comma) {
+            items.push(item(self)?);
+        }
+        Ok(items)
+    }
+
+    /// The start of an expression (`min`: the power of the operator it is an operand
+    /// of).
+    fn prefix(&mut self, min: u8) -> Result<Expr> {
+        let Some(t) = self.peek(0).copied() else {
+            return Err(self.expected("an expression"));
+        };
+        match t.kind {
+            Kind::Number { long } => self.number(t, long),
+            Kind::Str { form, .. } => {
+                self.next();
+                Ok(Expr::Literal(Literal {
+                    value: LiteralValue::String {
+                        form: string_form(form),
+                        value: self.value(&t).into_owned(),
+                    },
+                    span: span(&t),
+                }))
+            }
+            Kind::Placeholder if self.text(&t) == "?" => {
+                self.next();
+                Ok(Expr::Placeholder(span(&t)))
+            }
+            Kind::Placeholder => Err(self.error_at(
+                t.start,
+                &format!(
+                    "the placeholder `{}`: our targets take only `?`",
+                    self.text(&t)
+                ),
+            )),
+            Kind::Symbol(Symbol::Minus | Symbol::Plus) => {
+                self.next();
+                let op = if t.kind == Kind::Symbol(Symbol::Minus) {
+                    UnaryOp::Minus
+                } else {
+                    UnaryOp::Plus
+                };
+                let expr = self.expr_bp(MULTIPLICATIVE)?;
+                Ok(Expr::Unary {
+                    op,
+                    expr: Box::new(expr),
+                })
+            }
+            Kind::Symbol(Symbol::LParen) => self.parenthesized(),
+            Kind::Word { quote: Some(_), .. } => self.name_lambda_or_call(),
+            Kind::Word { quote: None, .. } => self.word(t, min),
+            _ => Err(self.expected("an expression")),
+        }
+    }
+
+    /// A number literal, with Spark's type suffix glued on.
+    fn number(&mut self, t: Token, long: bool) -> Result<Expr> {
+        self.next();
+        let mut text = self.value(&t).into_owned();
+        let mut end = t.end;
+        if long && !self.rules.number_suffixes {
+            return Err(self.error_at(
+                t.start,
+                &format!("`{}`: a number with a type suffix is Spark syntax; write a plain number or a CAST", self.text(&t)),
+            ));
+        }
+        if let Some(next) = self.peek(0).copied() {
+            let runs_on = matches!(
+                next.kind,
+                Kind::Word { quote: None, .. } | Kind::Number { .. }
+            ) && next.start == t.end;
+            let suffix = self.rules.number_suffixes
+                && !long
+                && matches!(next.kind, Kind::Word { .. })
+                && SPARK_NUMBER_SUFFIXES
+                    .iter()
+                    .any(|s| self.text(&next).eq_ignore_ascii_case(s));
+            if runs_on && suffix {
+                self.next();
+                text.push_str(self.text(&next));
+                end = next.end;
+            } else if runs_on {
+                return Err(self.error_at(
+                    t.start,
+                    &format!(
+                        "a number directly followed by letters or digits: `{}{}`; a name \
+                         cannot start with a digit (quote it), a number ends before a letter \
+                         (write a space or an operator after it), and an exponent has digits \
+                         (`1e5`)",
+                        self.text(&t),
+                        self.text(&next)
+                    ),
+                ));
+            }
+        }
+        Ok(Expr::Literal(Literal {
+            value: LiteralValue::Number { text, long },
+            span: super::ast::Span {
+                start: t.start,
+                end,
+            },
+        }))
+    }
+
+    /// `(x)`, or a lambda's parameter list `(a, b) -> …`.
+    fn parenthesized(&mut self) -> Result<Expr> {
+        if self.lambda_params_follow() {
+            self.next();
+            let params = self.comma_separated(|c| c.ident())?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+            return self.lambda_body(params, true);
+        }
+        let open = self.next();
+        if self.query_at(0) {
+            let query = self.query()?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+            return Ok(Expr::Subquery(Box::new(query)));
+        }
+        let inner = self.expr()?;
+        if self.is_symbol(0, Symbol::Comma) {
+            let at = open.map_or(0, |t| t.start);
+            return Err(self.error_at(
+                at,
+                "a parenthesised list `(a, b)` is not read as a value yet: write ROW(a, b)",
+            ));
+        }
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Expr::Nested(Box::new(inner)))
+    }
+
+    /// Whether `(name, …) ->` is at the cursor.
+    fn lambda_params_follow(&self) -> bool {
+        let mut n = 1;
+        loop {
+            if !self
+                .peek(n)
+                .is_some_and(|t| matches!(t.kind, Kind::Word { .. }))
+            {
+                return false;
+            }
+            n += 1;
+            if self.is_symbol(n, Symbol::Comma) {
+                n += 1;
+                continue;
+            }
+            return self.is_symbol(n, Symbol::RParen) && self.is_symbol(n + 1, Symbol::Arrow);
+        }
+    }
+
+    fn lambda_body(&mut self, params: Vec<super::ast::Ident>, parenthesized: bool) -> Result<Expr> {
+        self.expect_symbol(Symbol::Arrow, "->")?;
+        let body = self.expr()?;
+        Ok(Expr::Lambda {
+            params,
+            parenthesized,
+            body: Box::new(body),
+        })
+    }
+
+    /// An expression starting with the unquoted word `t`.
+    fn word(&mut self, t: Token, min: u8) -> Result<Expr> {
+        let w = self.text(&t);
+        let is = |kw: &str| w.eq_ignore_ascii_case(kw);
+        let literal = |value| {
+            Ok(Expr::Literal(Literal {
+                value,
+                span: span(&t),
+            }))
+        };
+        if is("NULL") {
+            self.next();
+            return literal(LiteralValue::Null);
+        }
+        if is("TRUE") || is("FALSE") {
+            self.next();
+            return literal(LiteralValue::Boolean(is("TRUE")));
+        }
+        if is("NOT") && min > NOT {
+            return Err(self.refuse_at(
+                t.start,
+                "NOT inside a comparison or arithmetic: parenthesise the condition, `a = (NOT b)`",
+            ));
+        }
+        if KEYWORD_FORMS.iter().any(|k| is(k)) {
+            return self.keyword_form_or_name(t);
+        }
+        if is("EXISTS") {
+            self.next();
+            return self.exists(false);
+        }
+        if is("INTERVAL") && self.interval_follows() {
+            return self.interval();
+        }
+        if NILADIC.iter().any(|f| is(f)) && !self.is_symbol(1, Symbol::LParen) {
+            self.next();
+            return Ok(Expr::Function(Function {
+                name: vec![self.ident_of(&t)],
+                args: FunctionArgs::None,
+                filter: None,
+                over: None,
+            }));
+        }
+        // A type name before a string: `DATE '2026-10-01'`, `DECIMAL '1.50'`.
+        if let Some(s) = self.peek(1).copied() {
+            if TYPED_LITERAL_TYPES.iter().any(|ty| is(ty))
+                && matches!(
+                    s.kind,
+                    Kind::Str {
+                        form: StrForm::Single,
+                        ..
+                    }
+                )
+            {
+                self.next();
+                self.next();
+                let ty = DataType::Named {
+                    name: w.to_ascii_lowercase(),
+                    params: Vec::new(),
+                    time_zone: TimeZone::None,
+                };
+                return Ok(Expr::Literal(Literal {
+                    value: LiteralValue::Typed {
+                        ty,
+                        value: self.value(&s).into_owned(),
+                    },
+                    span: span(&s),
+                }));
+            }
+        }
+        if self.reserved(&t)
+            && !(RESERVED_FUNCTIONS.iter().any(|f| is(f)) && self.is_symbol(1, Symbol::LParen))
+        {
+            return Err(self.error_at(
+                t.start,
+                &format!(
+                    "expected an expression, found the reserved word `{w}` (quote it to use it \
+                     as a name)"
+                ),
+            ));
+        }
+        self.name_lambda_or_call()
+    }
+
+    /// The form a keyword starts (`NOT x`, `CASE …`, `CAST(…)`), or, where that fails
+    /// and the grammar does not reserve the word, the word as a name or call
+    /// (`SELECT case FROM t` in Spark): sqlparser's reading (`parse_prefix`), and the
+    /// reading of Spark's ANTLR grammar, whose keywords are names where nothing else
+    /// parses.
+    fn keyword_form_or_name(&mut self, t: Token) -> Result<Expr> {
+        let start = self.checkpoint();
+        let failed = match self.failed_form(start) {
+            Some(e) => e,
+            None => match self.keyword_form(t) {
+                Ok(Some(e)) => return Ok(e),
+                Ok(None) => return self.name_lambda_or_call(),
+                Err(e) if self.final_error() => return Err(e),
+                Err(e) => {
+                    self.rewind(start);
+                    self.record_failed_form(start, e.clone());
+                    e
+                }
+            },
+        };
+        if self.reserved(&t) {
+            return Err(failed);
+        }
+        match self.name_lambda_or_call() {
+            Ok(e) => Ok(e),
+            Err(e) if self.final_error() => Err(e),
+            Err(_) => Err(failed),
+        }
+    }
+
+    /// The form the keyword `t` starts; `None` when what follows it starts none.
+    fn keyword_form(&mut self, t: Token) -> Result<Option<Expr>> {
+        let w = self.text(&t);
+        let is = |kw: &str| w.eq_ignore_ascii_case(kw);
+        if is("NOT") {
+            self.next();
+            // sqlparser reads `NOT EXISTS (…)` as one node.
+            if self.is_word(0, "EXISTS") && self.is_symbol(1, Symbol::LParen) {
+                self.next();
+                return self.exists(true).map(Some);
+            }
+            let expr = self.expr_bp(NOT)?;
+            return Ok(Some(Expr::Unary {
+                op: UnaryOp::Not,
+                expr: Box::new(expr),
+            }));
+        }
+        if is("CASE") {
+            return self.case().map(Some);
+        }
+        if is("CAST") || is("TRY_CAST") {
+            return self.cast(is("TRY_CAST")).map(Some);
+        }
+        if is("EXTRACT") && self.is_symbol(1, Symbol::LParen) {
+            return self.extract().map(Some);
+        }
+        if is("ARRAY") && !self.rules.array_brackets && self.is_symbol(1, Symbol::LBracket) {
+            return Err(self.refuse_at(
+                t.start,
+                "`ARRAY[…]` is Trino's array constructor: Spark builds arrays with `array(…)`",
+            ));
+        }
+        if is("ARRAY") && self.rules.array_brackets && self.is_symbol(1, Symbol::LBracket) {
+            self.next();
+            self.next();
+            let items = if self.is_symbol(0, Symbol::RBracket) {
+                Vec::new()
+            } else {
+                self.comma_separated(|c| c.expr())?
+            };
+            self.expect_symbol(Symbol::RBracket, "]")?;
+            return Ok(Some(Expr::Array(items)));
+        }
+        Ok(None)
+    }
+
+    /// A lambda `x -> …` when `->` follows the word at the cursor, else
+    /// [`Self::name_or_call`].
+    fn name_lambda_or_call(&mut self) -> Result<Expr> {
+        if self.is_symbol(1, Symbol::Arrow) {
+            let param = self.ident()?;
+            return self.lambda_body(vec![param], false);
+        }
+        self.name_or_call()
+    }
+
+    /// `a`, `t.a`, or a call `f(…)`, `db.f(…)`.
+    fn name_or_call(&mut self) -> Result<Expr> {
+        // `word()` lets a reserved function word through only before `(`.
+        let mut name = vec![self.ident_allowing(|w| RESERVED_FUNCTIONS.contains(&w))?];
+        while self.is_symbol(0, Symbol::Period)
+            && self
+                .peek(1)
+                .is_some_and(|t| matches!(t.kind, Kind::Word { .. }))
+        {
+            self.next();
+            name.push(self.ident()?);
+        }
+        if !self.is_symbol(0, Symbol::LParen) {
+            return Ok(Expr::Name(name));
+        }
+        self.next();
+        let args = if self.eat_symbol(Symbol::Mul) {
+            FunctionArgs::Star
+        } else if self.is_symbol(0, Symbol::RParen) {
+            FunctionArgs::List {
+                distinct: false,
+                args: Vec::new(),
+            }
+        } else {
+            let distinct = self.eat_word("DISTINCT");
+            if self.is_word(0, "ALL") && !self.is_symbol(1, Symbol::Comma) {
+                return Err(self.expected("an argument (`ALL` inside a call is not read)"));
+            }
+            FunctionArgs::List {
+                distinct,
+                args: self.comma_separated(|c| c.expr())?,
+            }
+        };
+        self.expect_symbol(Symbol::RParen, ")")?;
+        let filter = if self.is_word(0, "FILTER") && self.is_symbol(1, Symbol::LParen) {
+            self.next();
+            self.next();
+            if !self.eat_word("WHERE") {
+                return Err(self.expected("`WHERE` in `FILTER (WHERE …)`"));
+            }
+            let cond = self.expr()?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+            Some(Box::new(cond))
+        } else {
+            None
+        };
+        let over = if self.eat_word("OVER") {
+            Some(self.window()?)
+        } else {
+            None
+        };
+        Ok(Expr::Function(Function {
+            name,
+            args,
+            filter,
+            over,
+        }))
+    }
+
+    /// `(query)` after `EXISTS`.
+    fn exists(&mut self, negated: bool) -> Result<Expr> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let query = Box::new(self.query()?);
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Expr::Exists { query, negated })
+    }
+
+    /// `CASE [operand] WHEN … THEN … [ELSE …] END`.
+    fn case(&mut self) -> Result<Expr> {
+        self.next();
+        let operand = if self.is_word(0, "WHEN") {
+            None
+        } else {
+            Some(Box::new(self.expr()?))
+        };
+        let mut branches = Vec::new();
+        while self.eat_word("WHEN") {
+            let condition = self.expr()?;
+            self.expect_word("THEN")?;
+            let result = self.expr()?;
+            branches.push((condition, result));
+        }
+        if branches.is_empty() {
+            return Err(self.expected("`WHEN`"));
+        }
+        let otherwise = if self.eat_word("ELSE") {
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
+        self.expect_word("END")?;
+        Ok(Expr::Case {
+            operand,
+            branches,
+            otherwise,
+        })
+    }
+
+    /// `CAST(x AS T)`, `TRY_CAST(x AS T)`.
+    fn cast(&mut self, try_cast: bool) -> Result<Expr> {
+        self.next();
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let expr = self.expr()?;
+        self.expect_word("AS")?;
+        let ty = self.data_type()?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Expr::Cast {
+            expr: Box::new(expr),
+            ty,
+            try_cast,
+        })
+    }
+
+    /// Whether the amount of an interval follows `INTERVAL`: in Trino a string, signed
+    /// or not (otherwise `interval` is a name: Trino does not reserve it); in Spark
+    /// always.
+    fn interval_follows(&self) -> bool {
+        let string = |n| {
+            self.peek(n).is_some_and(|t| {
+                matches!(
+                    t.kind,
+                    Kind::Str {
+                        form: StrForm::Single,
+                        ..
+                    }
+                )
+            })
+        };
+        let signed = self.is_symbol(1, Symbol::Plus) || self.is_symbol(1, Symbol::Minus);
+        self.rules.number_suffixes || string(1) || (signed && string(2))
+    }
+
+    /// `INTERVAL [+|-] '1' DAY`: a string (Spark: or a number), then a unit.
+    fn interval(&mut self) -> Result<Expr> {
+        self.next();
+        let sign = match self.peek(0).map(|t| t.kind) {
+            Some(Kind::Symbol(Symbol::Plus)) => Some(UnaryOp::Plus),
+            Some(Kind::Symbol(Symbol::Minus)) => Some(UnaryOp::Minus),
+            _ => None,
+        };
+        if sign.is_some() {
+            self.next();
+        }
+        let amount = match self.peek(0).map(|t| t.kind) {
+            Some(Kind::Str {
+                form: StrForm::Single,
+                ..
+            }) => self.prefix(POSTFIX)?,
+            Some(Kind::Number { .. }) if self.rules.number_suffixes => self.prefix(POSTFIX)?,
+            _ => return Err(self.expected("the interval's amount as a string, `'1'`")),
+        };
+        let value = match sign {
+            Some(op) => Expr::Unary {
+                op,
+                expr: Box::new(amount),
+            },
+            None => amount,
+        };
+        let unit = self.unit(
+            INTERVAL_UNITS,
+            "an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND)",
+        )?;
+        if self.is_word(0, "TO") {
+            return Err(self.expected("the end of the interval (`… TO unit` is not read yet)"));
+        }
+        Ok(Expr::Interval {
+            value: Box::new(value),
+            unit,
+        })
+    }
+
+    /// `EXTRACT(field FROM x)`.
+    fn extract(&mut self) -> Result<Expr> {
+        self.next();
+        self.next();
+        let field = self.unit(EXTRACT_FIELDS, "a field to extract (YEAR, MONTH, DAY, …)")?;
+        self.expect_word("FROM")?;
+        let expr = self.expr()?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Expr::Extract {
+            field,
+            expr: Box::new(expr),
+        })
+    }
+
+    /// One of `units` (any case), in upper case.
+    fn unit(&mut self, units: &[&str], what: &str) -> Result<String> {
+        match units.iter().find(|u| self.is_word(0, u)) {
+            Some(u) => {
+                self.next();
+                Ok(u.to_string())
+            }
+            None => Err(self.expected(what)),
+        }
+    }
+}
+
+const INTERVAL_UNITS: &[&str] = &["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"];
+
+/// Trino's `EXTRACT` fields (`extract` in the functions docs).
+const EXTRACT_FIELDS: &[&str] = &[
+    "YEAR",
+    "QUARTER",
+    "MONTH",
+    "WEEK",
+    "DAY",
+    "DAY_OF_MONTH",
+    "DAY_OF_WEEK",
+    "DOW",
+    "DAY_OF_YEAR",
+    "DOY",
+    "YEAR_OF_WEEK",
+    "YOW",
+    "HOUR",
+    "MINUTE",
+    "SECOND",
+    "TIMEZONE_HOUR",
+    "TIMEZONE_MINUTE",
+];
+
+fn power_of(op: BinaryOp, concat_with_plus: bool) -> u8 {
+    match op {
+        BinaryOp::Or => OR,
+        BinaryOp::And => AND,
+        BinaryOp::Eq
+        | BinaryOp::NotEq
+        | BinaryOp::Lt
+        | BinaryOp::LtEq
+        | BinaryOp::Gt
+        | BinaryOp::GtEq => COMPARISON,
+        BinaryOp::Concat if concat_with_plus => ADDITIVE,
+        BinaryOp::Concat => CONCAT_TRINO,
+        BinaryOp::Plus | BinaryOp::Minus => ADDITIVE,
+        BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Modulo => MULTIPLICATIVE,
+    }
+}
+
+fn string_form(form: StrForm) -> StringForm {
+    match form {
+        StrForm::Single => StringForm::Single,
+        StrForm::Double => StringForm::Double,
+        StrForm::National => StringForm::National,
+        StrForm::Hex => StringForm::Hex,
+        StrForm::Unicode => StringForm::Unicode,
+    }
+}

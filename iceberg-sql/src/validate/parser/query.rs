@@ -1,0 +1,468 @@
+//! Queries: `[WITH …] SELECT … [FROM …] [WHERE …] [GROUP BY …] [HAVING …]
+//! [ORDER BY …] [LIMIT n]`, time travel on tables, windows of calls, and the subqueries
+//! of expressions.
+
+use super::ast::{
+    Cte, Expr, Ident, Join, JoinConstraint, JoinKind, OrderByItem, Query, Select, SelectItem,
+    TableFactor, TableVersion, TableWithJoins, Window,
+};
+use super::cursor::Cursor;
+use crate::error::Result;
+use crate::validate::lexer::{Kind, Symbol};
+
+/// Words that are no column alias written without `AS` (sqlparser's
+/// `RESERVED_FOR_COLUMN_ALIAS`, which the validator has always read with).
+const NOT_A_COLUMN_ALIAS: &[&str] = &[
+    "with",
+    "explain",
+    "analyze",
+    "select",
+    "where",
+    "group",
+    "sort",
+    "having",
+    "order",
+    "top",
+    "lateral",
+    "view",
+    "limit",
+    "offset",
+    "fetch",
+    "union",
+    "except",
+    "exclude",
+    "intersect",
+    "minus",
+    "cluster",
+    "distribute",
+    "returning",
+    "values",
+    "from",
+    "into",
+    "end",
+];
+
+/// Words that are no table alias written without `AS` (sqlparser's
+/// `RESERVED_FOR_TABLE_ALIAS`).
+const NOT_A_TABLE_ALIAS: &[&str] = &[
+    "with",
+    "explain",
+    "analyze",
+    "select",
+    "where",
+    "group",
+    "sort",
+    "having",
+    "order",
+    "pivot",
+    "unpivot",
+    "top",
+    "lateral",
+    "view",
+    "limit",
+    "offset",
+    "fetch",
+    "union",
+    "except",
+    "intersect",
+    "minus",
+    "on",
+    "join",
+    "inner",
+    "cross",
+    "full",
+    "left",
+    "right",
+    "natural",
+    "using",
+    "cluster",
+    "distribute",
+    "global",
+    "anti",
+    "semi",
+    "returning",
+    "output",
+    "asof",
+    "match_condition",
+    "outer",
+    "set",
+    "qualify",
+    "window",
+    "end",
+    "for",
+    "partition",
+    "array",
+    "prewhere",
+    "settings",
+    "format",
+    "start",
+    "connect",
+    "match_recognize",
+    "sample",
+    "tablesample",
+    "from",
+    "open",
+];
+
+/// Clause words that are no table name unquoted where the grammar quotes them
+/// (sqlparser's `RESERVED_FOR_TABLE_FACTOR`).
+const NOT_A_TABLE_NAME: &[&str] = &["into", "limit", "having", "where", "on"];
+
+/// Which alias is read: the two have different lists of words that end them.
+#[derive(Clone, Copy)]
+enum AliasOf {
+    Column,
+    Table,
+}
+
+impl Cursor<'_> {
+    /// A whole query.
+    pub(super) fn query(&mut self) -> Result<Query> {
+        self.enter()?;
+        let mut with = Vec::new();
+        if self.eat_word("WITH") {
+            if self.is_word(0, "RECURSIVE") {
+                return Err(self.expected("a name (`WITH RECURSIVE` is not read yet)"));
+            }
+            with = self.comma_separated(|c| {
+                let name = c.ident()?;
+                c.expect_word("AS")?;
+                c.expect_symbol(Symbol::LParen, "(")?;
+                let query = c.query()?;
+                c.expect_symbol(Symbol::RParen, ")")?;
+                Ok(Cte { name, query })
+            })?;
+        }
+        let body = Box::new(self.select()?);
+        let mut order_by = Vec::new();
+        if self.is_word(0, "ORDER") && self.is_word(1, "BY") {
+            self.next();
+            self.next();
+            order_by = self.comma_separated(|c| c.order_by_item())?;
+        }
+        let limit = if self.eat_word("LIMIT") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        self.leave();
+        Ok(Query {
+            with,
+            body,
+            order_by,
+            limit,
+        })
+    }
+
+    fn select(&mut self) -> Result<Select> {
+        self.expect_word("SELECT")?;
+        // `ALL` here is the quantifier, never a name (sqlparser's reading too).
+        if self.is_word(0, "ALL") {
+            return Err(self.expected("the select list (`SELECT ALL` is not read yet)"));
+        }
+        let distinct = self.eat_word("DISTINCT");
+        // `DISTINCT ON (…)` is PostgreSQL's (sqlparser reads `ON` here as nothing else).
+        if distinct && self.is_word(0, "ON") {
+            return Err(self.expected("the select list (`DISTINCT ON` is not Trino's or Spark's)"));
+        }
+        let mut items = vec![self.select_item()?];
+        while self.eat_symbol(Symbol::Comma) {
+            // sqlparser's reading, which the validator has always had: after a comma,
+            // a word that ends a select list (`FROM`, `WHERE`, …) starts no item.
+            let ends_list = self.peek(0).is_some_and(|t| {
+                matches!(t.kind, Kind::Word { quote: None, .. })
+                    && NOT_A_COLUMN_ALIAS.contains(&self.text(t).to_ascii_lowercase().as_str())
+            });
+            if ends_list {
+                return Err(self.expected("a select item"));
+            }
+            items.push(self.select_item()?);
+        }
+        let from = if self.eat_word("FROM") {
+            self.comma_separated(|c| c.table_with_joins())?
+        } else {
+            Vec::new()
+        };
+        let selection = if self.eat_word("WHERE") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        let mut group_by = Vec::new();
+        if self.is_word(0, "GROUP") && self.is_word(1, "BY") {
+            self.next();
+            self.next();
+            group_by = self.comma_separated(|c| c.expr())?;
+        }
+        let having = if self.eat_word("HAVING") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        Ok(Select {
+            distinct,
+            items,
+            from,
+            selection,
+            group_by,
+            having,
+        })
+    }
+
+    fn select_item(&mut self) -> Result<SelectItem> {
+        if self.eat_symbol(Symbol::Mul) {
+            return Ok(SelectItem::Wildcard);
+        }
+        if let Some(name) = self.qualified_wildcard()? {
+            return Ok(SelectItem::QualifiedWildcard(name));
+        }
+        let start = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        let expr = self.expr()?;
+        // sqlparser's reading, which the validator has always had: a word that ends a
+        // select list is no item by itself (`SELECT FROM t`).
+        if let Expr::Name(parts) = &expr {
+            if let [Ident {
+                value, quote: None, ..
+            }] = parts.as_slice()
+            {
+                if NOT_A_COLUMN_ALIAS.contains(&value.to_ascii_lowercase().as_str()) {
+                    return Err(self.error_at(start, "expected a select item"));
+                }
+            }
+        }
+        let alias = self.alias(AliasOf::Column)?;
+        Ok(SelectItem::Expr { expr, alias })
+    }
+
+    /// `a.b.*` at the cursor, read; `None` (nothing read) for anything else.
+    fn qualified_wildcard(&mut self) -> Result<Option<Vec<Ident>>> {
+        let mut n = 0;
+        loop {
+            if !self
+                .peek(n)
+                .is_some_and(|t| matches!(t.kind, Kind::Word { .. }))
+                || !self.is_symbol(n + 1, Symbol::Period)
+            {
+                return Ok(None);
+            }
+            if self.is_symbol(n + 2, Symbol::Mul) {
+                break;
+            }
+            n += 2;
+        }
+        let mut name = vec![self.ident()?];
+        while self.eat_symbol(Symbol::Period) {
+            if self.eat_symbol(Symbol::Mul) {
+                return Ok(Some(name));
+            }
+            name.push(self.ident()?);
+        }
+        Err(self.expected("`.*`"))
+    }
+
+    /// `[AS] alias`, or none.
+    fn alias(&mut self, of: AliasOf) -> Result<Option<Ident>> {
+        if self.eat_word("AS") {
+            return self.ident().map(Some);
+        }
+        let stop = match of {
+            AliasOf::Column => NOT_A_COLUMN_ALIAS,
+            AliasOf::Table => NOT_A_TABLE_ALIAS,
+        };
+        let plain = self.peek(0).is_some_and(|t| match t.kind {
+            Kind::Word { quote: Some(_), .. } => true,
+            Kind::Word { quote: None, .. } => {
+                let w = self.text(t).to_ascii_lowercase();
+                !stop.contains(&w.as_str()) && !self.reserved(t)
+            }
+            _ => false,
+        });
+        if plain {
+            self.ident().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn table_with_joins(&mut self) -> Result<TableWithJoins> {
+        let relation = self.table_factor()?;
+        let mut joins = Vec::new();
+        while let Some(kind) = self.join_kind() {
+            let relation = self.table_factor()?;
+            let constraint = if kind == JoinKind::Cross {
+                JoinConstraint::None
+            } else if self.eat_word("ON") {
+                JoinConstraint::On(self.expr()?)
+            } else if self.eat_word("USING") {
+                self.expect_symbol(Symbol::LParen, "(")?;
+                let columns = self.comma_separated(|c| c.ident())?;
+                self.expect_symbol(Symbol::RParen, ")")?;
+                JoinConstraint::Using(columns)
+            } else if self.rules.optional_join_criteria {
+                JoinConstraint::None
+            } else {
+                return Err(self.expected("`ON` and the join condition, or `USING (…)`"));
+            };
+            joins.push(Join {
+                kind,
+                relation,
+                constraint,
+            });
+        }
+        Ok(TableWithJoins { relation, joins })
+    }
+
+    /// The join keywords at the cursor, read, up to and with `JOIN`.
+    fn join_kind(&mut self) -> Option<JoinKind> {
+        let (kind, words) = if self.is_word(0, "JOIN") {
+            (JoinKind::Inner, 1)
+        } else if self.is_word(0, "INNER") && self.is_word(1, "JOIN") {
+            (JoinKind::Inner, 2)
+        } else if self.is_word(0, "CROSS") && self.is_word(1, "JOIN") {
+            (JoinKind::Cross, 2)
+        } else {
+            let kind = if self.is_word(0, "LEFT") {
+                JoinKind::Left
+            } else if self.is_word(0, "RIGHT") {
+                JoinKind::Right
+            } else if self.is_word(0, "FULL") {
+                JoinKind::Full
+            } else {
+                return None;
+            };
+            if self.is_word(1, "JOIN") {
+                (kind, 2)
+            } else if self.is_word(1, "OUTER") && self.is_word(2, "JOIN") {
+                (kind, 3)
+            } else {
+                return None;
+            }
+        };
+        for _ in 0..words {
+            self.next();
+        }
+        Some(kind)
+    }
+
+    fn table_factor(&mut self) -> Result<TableFactor> {
+        if self.eat_symbol(Symbol::LParen) {
+            let query = Box::new(self.query()?);
+            self.expect_symbol(Symbol::RParen, ")")?;
+            let alias = self.alias(AliasOf::Table)?;
+            return Ok(TableFactor::Derived { query, alias });
+        }
+        let clause_word = self.peek(0).is_some_and(|t| {
+            let w = self.text(t).to_ascii_lowercase();
+            matches!(t.kind, Kind::Word { quote: None, .. })
+                && NOT_A_TABLE_NAME.contains(&w.as_str())
+                && (self.rules.quoted_words)(&w)
+        });
+        if clause_word {
+            return Err(self.expected("a table name"));
+        }
+        let mut name = vec![self.ident()?];
+        while self.eat_symbol(Symbol::Period) {
+            name.push(self.ident()?);
+        }
+        let version = self.time_travel()?;
+        let alias = self.alias(AliasOf::Table)?;
+        Ok(TableFactor::Table {
+            name,
+            version,
+            alias,
+        })
+    }
+
+    /// `FOR VERSION AS OF v` / `FOR TIMESTAMP AS OF t` after a table name, if there.
+    fn time_travel(&mut self) -> Result<Option<TableVersion>> {
+        let with_for = self.is_word(0, "FOR");
+        let at = usize::from(with_for);
+        let kind_follows = (self.is_word(at, "VERSION") || self.is_word(at, "TIMESTAMP"))
+            && self.is_word(at + 1, "AS")
+            && self.is_word(at + 2, "OF");
+        if !kind_follows {
+            if with_for {
+                return Err(self.expected(
+                    "time travel, `FOR VERSION AS OF <snapshot id>` or `FOR TIMESTAMP AS OF <timestamp>`",
+                ));
+            }
+            return Ok(None);
+        }
+        if !with_for && !self.rules.optional_for_in_time_travel {
+            return Err(self.expected("`FOR` before `VERSION|TIMESTAMP AS OF`"));
+        }
+        let version = self.is_word(at, "VERSION");
+        for _ in 0..at + 3 {
+            self.next();
+        }
+        // sqlparser's reading, which the validator has always had: a snapshot id is a
+        // literal, a timestamp any expression (Trino's grammar takes a value expression
+        // for both; a comparison there is no timestamp and fails its analysis).
+        let point = if version {
+            self.literal_value()?
+        } else {
+            self.expr()?
+        };
+        Ok(Some(if version {
+            TableVersion::Version(point)
+        } else {
+            TableVersion::Timestamp(point)
+        }))
+    }
+
+    /// `OVER ([PARTITION BY …] [ORDER BY …])` after a call, the `OVER` read.
+    pub(super) fn window(&mut self) -> Result<Window> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let mut partition_by = Vec::new();
+        if self.is_word(0, "PARTITION") && self.is_word(1, "BY") {
+            self.next();
+            self.next();
+            partition_by = self.comma_separated(|c| c.expr())?;
+        }
+        let mut order_by = Vec::new();
+        if self.is_word(0, "ORDER") && self.is_word(1, "BY") {
+            self.next();
+            self.next();
+            order_by = self.comma_separated(|c| c.order_by_item())?;
+        }
+        if !self.is_symbol(0, Symbol::RParen) {
+            return Err(self.expected("`)` (window frames and named windows are not read yet)"));
+        }
+        self.next();
+        Ok(Window {
+            partition_by,
+            order_by,
+        })
+    }
+
+    fn order_by_item(&mut self) -> Result<OrderByItem> {
+        let expr = self.expr()?;
+        let asc = if self.eat_word("ASC") {
+            Some(true)
+        } else if self.eat_word("DESC") {
+            Some(false)
+        } else {
+            None
+        };
+        let nulls_first = if self.eat_word("NULLS") {
+            if self.eat_word("FIRST") {
+                Some(true)
+            } else {
+                self.expect_word("LAST")?;
+                Some(false)
+            }
+        } else {
+            None
+        };
+        Ok(OrderByItem {
+            expr,
+            asc,
+            nulls_first,
+        })
+    }
+
+    /// Whether a query starts at the `n`th token (`SELECT` or `WITH`).
+    pub(super) fn query_at(&self, n: usize) -> bool {
+        self.is_word(n, "SELECT") || self.is_word(n, "WITH")
+    }
+}

@@ -1,0 +1,702 @@
+//! sqlparser's trees as ours (test-only): what the differential tests compare.
+
+use sqlparser::ast as sp;
+use sqlparser::tokenizer::Location;
+
+use super::super::ast::*;
+
+/// Why sqlparser's tree has no counterpart in ours.
+#[derive(Debug)]
+pub(super) enum Miss {
+    /// A node our AST does not have.
+    Outside(String),
+    /// sqlparser's own node for what our parser reads as the call `name(…)`
+    /// (`ceil(x)` is `Expr::Ceil` there).
+    Call(&'static str),
+}
+
+pub(super) type Conv<T> = Result<T, Miss>;
+
+/// Converts sqlparser's tree of the text `sql`, whose expression starts at byte
+/// `base`, to ours.
+pub(super) struct Converter<'a> {
+    pub(super) sql: &'a str,
+    pub(super) base: usize,
+}
+
+/// The byte offset of sqlparser's location `l` in `sql`.
+fn offset(sql: &str, l: Location) -> usize {
+    let mut line = 1;
+    let mut column = 1;
+    for (i, c) in sql.char_indices() {
+        if line == l.line && column == l.column {
+            return i;
+        }
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    sql.len()
+}
+
+pub(super) fn outside<T>(what: impl std::fmt::Debug) -> Conv<T> {
+    Err(Miss::Outside(format!("{what:?}")))
+}
+
+impl Converter<'_> {
+    fn span(&self, s: sqlparser::tokenizer::Span) -> Span {
+        Span {
+            start: offset(self.sql, s.start) - self.base,
+            end: offset(self.sql, s.end) - self.base,
+        }
+    }
+
+    fn ident(&self, i: &sp::Ident) -> Ident {
+        Ident {
+            value: i.value.clone(),
+            quote: i.quote_style,
+            span: self.span(i.span),
+        }
+    }
+
+    fn name(&self, n: &sp::ObjectName) -> Conv<Vec<Ident>> {
+        n.0.iter()
+            .map(|p| match p {
+                sp::ObjectNamePart::Identifier(i) => Ok(self.ident(i)),
+                other => outside(other),
+            })
+            .collect()
+    }
+
+    fn boxed(&self, e: &sp::Expr) -> Conv<Box<Expr>> {
+        self.expr(e).map(Box::new)
+    }
+
+    fn exprs(&self, es: &[sp::Expr]) -> Conv<Vec<Expr>> {
+        es.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn literal(&self, v: &sp::ValueWithSpan) -> Conv<Expr> {
+        let string = |form, value: &String| LiteralValue::String {
+            form,
+            value: value.clone(),
+        };
+        let value = match &v.value {
+            sp::Value::Number(text, long) => LiteralValue::Number {
+                text: text.clone(),
+                long: *long,
+            },
+            sp::Value::SingleQuotedString(s) => string(StringForm::Single, s),
+            sp::Value::DoubleQuotedString(s) => string(StringForm::Double, s),
+            sp::Value::NationalStringLiteral(s) => string(StringForm::National, s),
+            sp::Value::HexStringLiteral(s) => string(StringForm::Hex, s),
+            sp::Value::UnicodeStringLiteral(s) => string(StringForm::Unicode, s),
+            sp::Value::Boolean(b) => LiteralValue::Boolean(*b),
+            sp::Value::Null => LiteralValue::Null,
+            sp::Value::Placeholder(p) if p == "?" => {
+                return Ok(Expr::Placeholder(self.span(v.span)))
+            }
+            other => return outside(other),
+        };
+        Ok(Expr::Literal(Literal {
+            value,
+            span: self.span(v.span),
+        }))
+    }
+
+    fn binary_op(op: &sp::BinaryOperator) -> Conv<BinaryOp> {
+        use sp::BinaryOperator as B;
+        Ok(match op {
+            B::Or => BinaryOp::Or,
+            B::And => BinaryOp::And,
+            B::Eq => BinaryOp::Eq,
+            B::NotEq => BinaryOp::NotEq,
+            B::Lt => BinaryOp::Lt,
+            B::LtEq => BinaryOp::LtEq,
+            B::Gt => BinaryOp::Gt,
+            B::GtEq => BinaryOp::GtEq,
+            B::Plus => BinaryOp::Plus,
+            B::Minus => BinaryOp::Minus,
+            B::Multiply => BinaryOp::Multiply,
+            B::Divide => BinaryOp::Divide,
+            B::Modulo => BinaryOp::Modulo,
+            B::StringConcat => BinaryOp::Concat,
+            other => return outside(other),
+        })
+    }
+
+    pub(super) fn expr(&self, e: &sp::Expr) -> Conv<Expr> {
+        use sp::Expr as E;
+        Ok(match e {
+            E::Identifier(i) => Expr::Name(vec![self.ident(i)]),
+            E::CompoundIdentifier(parts) => {
+                Expr::Name(parts.iter().map(|i| self.ident(i)).collect())
+            }
+            E::Value(v) => self.literal(v)?,
+            E::TypedString(sp::TypedString {
+                data_type,
+                value,
+                uses_odbc_syntax: false,
+            }) => {
+                let sp::Value::SingleQuotedString(s) = &value.value else {
+                    return outside(value);
+                };
+                Expr::Literal(Literal {
+                    value: LiteralValue::Typed {
+                        ty: self.ty(data_type)?,
+                        value: s.clone(),
+                    },
+                    span: self.span(value.span),
+                })
+            }
+            E::Nested(x) => Expr::Nested(self.boxed(x)?),
+            E::UnaryOp { op, expr } => Expr::Unary {
+                op: match op {
+                    sp::UnaryOperator::Not => UnaryOp::Not,
+                    sp::UnaryOperator::Minus => UnaryOp::Minus,
+                    sp::UnaryOperator::Plus => UnaryOp::Plus,
+                    other => return outside(other),
+                },
+                expr: self.boxed(expr)?,
+            },
+            E::BinaryOp { left, op, right } => Expr::Binary {
+                left: self.boxed(left)?,
+                op: Self::binary_op(op)?,
+                right: self.boxed(right)?,
+            },
+            E::IsNull(x) | E::IsNotNull(x) => Expr::IsNull {
+                expr: self.boxed(x)?,
+                negated: matches!(e, E::IsNotNull(_)),
+            },
+            E::IsDistinctFrom(a, b) | E::IsNotDistinctFrom(a, b) => Expr::IsDistinctFrom {
+                left: self.boxed(a)?,
+                right: self.boxed(b)?,
+                negated: matches!(e, E::IsNotDistinctFrom(..)),
+            },
+            E::In {
+                expr,
+                target: sp::InTarget::List(list),
+                negated,
+                global: false,
+            } => Expr::InList {
+                expr: self.boxed(expr)?,
+                list: self.exprs(list)?,
+                negated: *negated,
+            },
+            E::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => Expr::Between {
+                expr: self.boxed(expr)?,
+                low: self.boxed(low)?,
+                high: self.boxed(high)?,
+                negated: *negated,
+            },
+            E::Like {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char,
+            } => Expr::Like {
+                expr: self.boxed(expr)?,
+                pattern: self.boxed(pattern)?,
+                escape: escape_char.as_deref().map(|x| self.boxed(x)).transpose()?,
+                negated: *negated,
+            },
+            E::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => Expr::Case {
+                operand: operand.as_deref().map(|x| self.boxed(x)).transpose()?,
+                branches: conditions
+                    .iter()
+                    .map(|w| Ok((self.expr(&w.condition)?, self.expr(&w.result)?)))
+                    .collect::<Conv<_>>()?,
+                otherwise: else_result.as_deref().map(|x| self.boxed(x)).transpose()?,
+            },
+            E::Cast {
+                kind: kind @ (sp::CastKind::Cast | sp::CastKind::TryCast),
+                expr,
+                data_type,
+                format: None,
+            } => Expr::Cast {
+                expr: self.boxed(expr)?,
+                ty: self.ty(data_type)?,
+                try_cast: *kind == sp::CastKind::TryCast,
+            },
+            E::Function(f) => Expr::Function(self.function(f)?),
+            E::Array(sp::Array { elem, named: true }) => Expr::Array(self.exprs(elem)?),
+            E::CompoundFieldAccess { root, access_chain } => {
+                let mut x = self.expr(root)?;
+                for a in access_chain {
+                    x = match a {
+                        sp::AccessExpr::Subscript(sp::Subscript::Index { index }) => {
+                            Expr::Subscript {
+                                expr: Box::new(x),
+                                index: self.boxed(index)?,
+                            }
+                        }
+                        sp::AccessExpr::Dot(sp::Expr::Identifier(i)) => Expr::Field {
+                            expr: Box::new(x),
+                            field: self.ident(i),
+                        },
+                        other => return outside(other),
+                    };
+                }
+                x
+            }
+            E::AtTimeZone {
+                timestamp,
+                time_zone,
+            } => Expr::AtTimeZone {
+                expr: self.boxed(timestamp)?,
+                zone: self.boxed(time_zone)?,
+            },
+            E::Interval(sp::Interval {
+                value,
+                leading_field: Some(unit),
+                leading_precision: None,
+                last_field: None,
+                fractional_seconds_precision: None,
+            }) => Expr::Interval {
+                value: self.boxed(value)?,
+                unit: unit.to_string().to_ascii_uppercase(),
+            },
+            E::Extract {
+                field,
+                syntax: sp::ExtractSyntax::From,
+                expr,
+            } => Expr::Extract {
+                field: field.to_string().to_ascii_uppercase(),
+                expr: self.boxed(expr)?,
+            },
+            E::Lambda(sp::LambdaFunction {
+                params,
+                body,
+                syntax: sp::LambdaSyntax::Arrow,
+            }) => {
+                let (ps, parenthesized) = match params {
+                    sp::OneOrManyWithParens::One(p) => (std::slice::from_ref(p), false),
+                    sp::OneOrManyWithParens::Many(ps) => (ps.as_slice(), true),
+                };
+                let params = ps
+                    .iter()
+                    .map(|p| match p.data_type {
+                        None => Ok(self.ident(&p.name)),
+                        Some(_) => outside(p),
+                    })
+                    .collect::<Conv<_>>()?;
+                Expr::Lambda {
+                    params,
+                    parenthesized,
+                    body: self.boxed(body)?,
+                }
+            }
+            E::Subquery(q) => Expr::Subquery(Box::new(self.query(q)?)),
+            E::In {
+                expr,
+                target: sp::InTarget::Subquery(q),
+                negated,
+                global: false,
+            } => Expr::InSubquery {
+                expr: self.boxed(expr)?,
+                query: Box::new(self.query(q)?),
+                negated: *negated,
+            },
+            E::Exists { subquery, negated } => Expr::Exists {
+                query: Box::new(self.query(subquery)?),
+                negated: *negated,
+            },
+            E::Ceil { .. } => return Err(Miss::Call("ceil")),
+            E::Floor { .. } => return Err(Miss::Call("floor")),
+            E::Substring { special: false, .. } => return Err(Miss::Call("substring")),
+            E::Trim { .. } => return Err(Miss::Call("trim")),
+            // Spark's `struct(a, b)` is an ordinary function in Spark's grammar.
+            E::Struct { fields, .. } if fields.is_empty() => return Err(Miss::Call("struct")),
+            other => return outside(other),
+        })
+    }
+
+    pub(super) fn query(&self, q: &sp::Query) -> Conv<Query> {
+        let plain = q.fetch.is_none()
+            && q.locks.is_empty()
+            && q.for_clause.is_none()
+            && q.settings.is_none()
+            && q.format_clause.is_none()
+            && q.pipe_operators.is_empty();
+        if !plain {
+            return outside(q);
+        }
+        let with = match &q.with {
+            None => Vec::new(),
+            Some(w) if !w.recursive => w
+                .cte_tables
+                .iter()
+                .map(|c| match c {
+                    sp::Cte {
+                        alias,
+                        query,
+                        from: None,
+                        materialized: None,
+                        ..
+                    } if alias.columns.is_empty() => Ok(Cte {
+                        name: self.ident(&alias.name),
+                        query: self.query(query)?,
+                    }),
+                    other => outside(other),
+                })
+                .collect::<Conv<_>>()?,
+            Some(w) => return outside(w),
+        };
+        let sp::SetExpr::Select(s) = q.body.as_ref() else {
+            return outside(&q.body);
+        };
+        let order_by = match &q.order_by {
+            None => Vec::new(),
+            Some(sp::OrderBy {
+                kind: sp::OrderByKind::Expressions(items),
+                interpolate: None,
+            }) => items
+                .iter()
+                .map(|o| self.order_by_item(o))
+                .collect::<Conv<_>>()?,
+            Some(other) => return outside(other),
+        };
+        let limit = match &q.limit_clause {
+            None => None,
+            Some(sp::LimitClause::LimitOffset {
+                limit: Some(l),
+                offset: None,
+                limit_by,
+            }) if limit_by.is_empty() => Some(self.expr(l)?),
+            Some(other) => return outside(other),
+        };
+        Ok(Query {
+            with,
+            body: Box::new(self.select(s)?),
+            order_by,
+            limit,
+        })
+    }
+
+    fn order_by_item(&self, o: &sp::OrderByExpr) -> Conv<OrderByItem> {
+        let asc = match o.options.sort {
+            None => None,
+            Some(sp::OrderBySort::Asc) => Some(true),
+            Some(sp::OrderBySort::Desc) => Some(false),
+            _ => return outside(o),
+        };
+        if o.with_fill.is_some() {
+            return outside(o);
+        }
+        Ok(OrderByItem {
+            expr: self.expr(&o.expr)?,
+            asc,
+            nulls_first: o.options.nulls_first,
+        })
+    }
+
+    fn select(&self, s: &sp::Select) -> Conv<Select> {
+        let plain = s.top.is_none()
+            && s.into.is_none()
+            && s.lateral_views.is_empty()
+            && s.prewhere.is_none()
+            && s.connect_by.is_empty()
+            && s.cluster_by.is_empty()
+            && s.distribute_by.is_empty()
+            && s.sort_by.is_empty()
+            && s.named_window.is_empty()
+            && s.qualify.is_none()
+            && s.value_table_mode.is_none()
+            && s.exclude.is_none()
+            && s.select_modifiers.is_none()
+            && s.optimizer_hints.is_empty();
+        if !plain {
+            return outside(s);
+        }
+        let distinct = match &s.distinct {
+            None => false,
+            Some(sp::Distinct::Distinct) => true,
+            Some(other) => return outside(other),
+        };
+        let plain_wildcard = |o: &sp::WildcardAdditionalOptions| {
+            o.opt_ilike.is_none()
+                && o.opt_exclude.is_none()
+                && o.opt_except.is_none()
+                && o.opt_replace.is_none()
+                && o.opt_rename.is_none()
+                && o.opt_alias.is_none()
+        };
+        let items = s
+            .projection
+            .iter()
+            .map(|item| match item {
+                sp::SelectItem::UnnamedExpr(e) => Ok(SelectItem::Expr {
+                    expr: self.expr(e)?,
+                    alias: None,
+                }),
+                sp::SelectItem::ExprWithAlias { expr, alias } => Ok(SelectItem::Expr {
+                    expr: self.expr(expr)?,
+                    alias: Some(self.ident(alias)),
+                }),
+                sp::SelectItem::Wildcard(o) if plain_wildcard(o) => Ok(SelectItem::Wildcard),
+                sp::SelectItem::QualifiedWildcard(
+                    sp::SelectItemQualifiedWildcardKind::ObjectName(n),
+                    o,
+                ) if plain_wildcard(o) => Ok(SelectItem::QualifiedWildcard(self.name(n)?)),
+                other => outside(other),
+            })
+            .collect::<Conv<_>>()?;
+        let from = s
+            .from
+            .iter()
+            .map(|t| {
+                Ok(TableWithJoins {
+                    relation: self.factor(&t.relation)?,
+                    joins: t.joins.iter().map(|j| self.join(j)).collect::<Conv<_>>()?,
+                })
+            })
+            .collect::<Conv<_>>()?;
+        let group_by = match &s.group_by {
+            sp::GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => {
+                self.exprs(exprs)?
+            }
+            other => return outside(other),
+        };
+        Ok(Select {
+            distinct,
+            items,
+            from,
+            selection: s.selection.as_ref().map(|e| self.expr(e)).transpose()?,
+            group_by,
+            having: s.having.as_ref().map(|e| self.expr(e)).transpose()?,
+        })
+    }
+
+    fn alias(&self, a: &Option<sp::TableAlias>) -> Conv<Option<Ident>> {
+        match a {
+            None => Ok(None),
+            Some(a) if a.columns.is_empty() && a.at.is_none() => Ok(Some(self.ident(&a.name))),
+            Some(other) => outside(other),
+        }
+    }
+
+    fn factor(&self, f: &sp::TableFactor) -> Conv<TableFactor> {
+        match f {
+            sp::TableFactor::Table {
+                name,
+                alias,
+                args: None,
+                with_hints,
+                version,
+                with_ordinality: false,
+                partitions,
+                json_path: None,
+                sample: None,
+                index_directives,
+                inheritance: None,
+            } if with_hints.is_empty() && partitions.is_empty() && index_directives.is_empty() => {
+                Ok(TableFactor::Table {
+                    name: self.name(name)?,
+                    version: match version {
+                        None => None,
+                        Some(sp::TableVersion::VersionAsOf(e)) => {
+                            Some(TableVersion::Version(self.expr(e)?))
+                        }
+                        Some(sp::TableVersion::TimestampAsOf(e)) => {
+                            Some(TableVersion::Timestamp(self.expr(e)?))
+                        }
+                        Some(other) => return outside(other),
+                    },
+                    alias: self.alias(alias)?,
+                })
+            }
+            sp::TableFactor::Derived {
+                lateral: false,
+                subquery,
+                alias,
+                sample: None,
+            } => Ok(TableFactor::Derived {
+                query: Box::new(self.query(subquery)?),
+                alias: self.alias(alias)?,
+            }),
+            other => outside(other),
+        }
+    }
+
+    fn join(&self, j: &sp::Join) -> Conv<Join> {
+        use sp::JoinOperator as J;
+        if j.global {
+            return outside(j);
+        }
+        let (kind, constraint) = match &j.join_operator {
+            J::Join(c) | J::Inner(c) => (JoinKind::Inner, c),
+            J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, c),
+            J::Right(c) | J::RightOuter(c) => (JoinKind::Right, c),
+            J::FullOuter(c) => (JoinKind::Full, c),
+            J::CrossJoin(c) => (JoinKind::Cross, c),
+            other => return outside(other),
+        };
+        let constraint = match constraint {
+            sp::JoinConstraint::On(e) => JoinConstraint::On(self.expr(e)?),
+            sp::JoinConstraint::Using(names) => JoinConstraint::Using(
+                names
+                    .iter()
+                    .map(|n| match self.name(n)?.as_slice() {
+                        [one] => Ok(one.clone()),
+                        _ => outside(n),
+                    })
+                    .collect::<Conv<_>>()?,
+            ),
+            sp::JoinConstraint::None => JoinConstraint::None,
+            other => return outside(other),
+        };
+        Ok(Join {
+            kind,
+            relation: self.factor(&j.relation)?,
+            constraint,
+        })
+    }
+
+    fn function(&self, f: &sp::Function) -> Conv<Function> {
+        let plain = matches!(f.parameters, sp::FunctionArguments::None)
+            && !f.uses_odbc_syntax
+            && f.within_group.is_empty()
+            && f.null_treatment.is_none();
+        if !plain {
+            return outside(f);
+        }
+        let args = match &f.args {
+            sp::FunctionArguments::None => FunctionArgs::None,
+            sp::FunctionArguments::List(l) if l.clauses.is_empty() => {
+                let distinct = match l.duplicate_treatment {
+                    None => false,
+                    Some(sp::DuplicateTreatment::Distinct) => true,
+                    Some(other) => return outside(other),
+                };
+                match l.args.as_slice() {
+                    [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Wildcard)] if !distinct => {
+                        FunctionArgs::Star
+                    }
+                    args => FunctionArgs::List {
+                        distinct,
+                        args: args
+                            .iter()
+                            .map(|a| match a {
+                                sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e)) => {
+                                    self.expr(e)
+                                }
+                                other => outside(other),
+                            })
+                            .collect::<Conv<_>>()?,
+                    },
+                }
+            }
+            other => return outside(other),
+        };
+        let over = match &f.over {
+            None => None,
+            Some(sp::WindowType::WindowSpec(sp::WindowSpec {
+                window_name: None,
+                partition_by,
+                order_by,
+                window_frame: None,
+            })) => Some(Window {
+                partition_by: self.exprs(partition_by)?,
+                order_by: order_by
+                    .iter()
+                    .map(|o| self.order_by_item(o))
+                    .collect::<Conv<_>>()?,
+            }),
+            Some(other) => return outside(other),
+        };
+        Ok(Function {
+            name: self.name(&f.name)?,
+            args,
+            filter: f.filter.as_deref().map(|x| self.boxed(x)).transpose()?,
+            over,
+        })
+    }
+
+    pub(super) fn ty(&self, t: &sp::DataType) -> Conv<DataType> {
+        use sp::DataType as T;
+        // Which brackets a grammar takes is ours to check (see `DELIBERATE`).
+        let check = Ok::<Brackets, Miss>;
+        Ok(match t {
+            T::Array(sp::ArrayElemTypeDef::Parenthesis(e)) => {
+                DataType::Array(Box::new(self.ty(e)?), check(Brackets::Parentheses)?)
+            }
+            T::Array(sp::ArrayElemTypeDef::AngleBracket(e)) => {
+                DataType::Array(Box::new(self.ty(e)?), check(Brackets::Angle)?)
+            }
+            T::Map(k, v, kind) => DataType::Map(
+                Box::new(self.ty(k)?),
+                Box::new(self.ty(v)?),
+                check(match kind {
+                    sp::MapBracketKind::Parentheses => Brackets::Parentheses,
+                    sp::MapBracketKind::AngleBrackets => Brackets::Angle,
+                    sp::MapBracketKind::ParenthesesNotNull => return outside(t),
+                })?,
+            ),
+            T::Struct(fields, kind) => DataType::Row(
+                fields
+                    .iter()
+                    .map(|f| match (&f.field_name, &f.options) {
+                        (Some(n), None) => Ok(Field {
+                            name: self.ident(n),
+                            ty: self.ty(&f.field_type)?,
+                        }),
+                        _ => outside(f),
+                    })
+                    .collect::<Conv<_>>()?,
+                check(match kind {
+                    sp::StructBracketKind::Parentheses => Brackets::Parentheses,
+                    sp::StructBracketKind::AngleBrackets => Brackets::Angle,
+                })?,
+            ),
+            T::Array(_) | T::Tuple(_) | T::Nested(_) | T::Union(_) | T::Enum(..) => {
+                return outside(t)
+            }
+            // Every other type prints as `NAME[(n, …)][ WITH[OUT] TIME ZONE]`.
+            named => {
+                named_type(&named.to_string()).ok_or_else(|| Miss::Outside(named.to_string()))?
+            }
+        })
+    }
+}
+
+/// `NAME[(n, …)][ WITH[OUT] TIME ZONE]` as our named type.
+fn named_type(text: &str) -> Option<DataType> {
+    let lower = text.to_ascii_lowercase();
+    let (rest, time_zone) = if let Some(r) = lower.strip_suffix(" with time zone") {
+        (r, TimeZone::With)
+    } else if let Some(r) = lower.strip_suffix(" without time zone") {
+        (r, TimeZone::Without)
+    } else {
+        (lower.as_str(), TimeZone::None)
+    };
+    let (name, params) = match rest.split_once('(') {
+        Some((n, p)) => (
+            n,
+            p.strip_suffix(')')?
+                .split(',')
+                .map(|x| x.trim().parse().ok())
+                .collect::<Option<Vec<u64>>>()?,
+        ),
+        None => (rest, Vec::new()),
+    };
+    let word = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    word.then(|| DataType::Named {
+        name: name.to_string(),
+        params,
+        time_zone,
+    })
+}
