@@ -3,7 +3,9 @@
 
 use iceberg_sql_rules::{LocationProblem, NameProblem, PropertyProblem, PropertyValue};
 
-pub use iceberg_sql_rules::{compressions, suggest_name};
+pub use iceberg_sql_rules::{
+    check_partition_spec, compressions, suggest_name, SpecField, SpecProblem,
+};
 
 /// Why Athena would reject or change `name`, if it would, with a suggested name.
 pub fn check_name(name: &str) -> Result<(), (String, Option<String>)> {

@@ -389,6 +389,80 @@ fn other_partition_rules() {
     assert!(e.message().contains("it takes any primitive type"), "{e}");
 }
 
+/// Iceberg names each partition field of a new table after its column and transform
+/// (`id_bucket`, `s_trunc`, `ts_day`: `PartitionSpec.Builder` in apache/iceberg) and
+/// refuses a name twice or a name that is a column's. Spark 3.5 + Iceberg 1.10 refuses
+/// `PARTITIONED BY (bucket(16, id), bucket(8, id))` ("Found duplicate column(s) in the
+/// partitioning") and a `ts_day` column beside `days(ts)` ("Cannot create partition from
+/// name that exists in schema: ts_day"); Trino's connector before release 451 refuses
+/// both ("Unable to parse partitioning value"). A live table can hold such a spec (partition
+/// evolution names a second bucket `id_bucket_8`), so the definition builds and only
+/// CREATE TABLE refuses it.
+#[test]
+fn partition_field_names_a_new_table_cannot_have() {
+    let table = |parts: &[PartitionField], extra: Option<&str>| {
+        let mut b = TableDef::builder("analytics", "t")
+            .column(Column::new("id", IcebergType::Long))
+            .column(Column::new("s", IcebergType::String))
+            .column(Column::new("ts", IcebergType::Timestamp))
+            .location("s3://bucket/t/");
+        if let Some(c) = extra {
+            b = b.column(Column::new(c, IcebergType::Date));
+        }
+        for p in parts {
+            b = b.partition(p.clone());
+        }
+        b.build().expect("a live table may have this spec")
+    };
+    let bucket = |n| PartitionField::new("id", PartitionTransform::Bucket(n));
+    let truncate = |n| PartitionField::new("s", PartitionTransform::Truncate(n));
+    let day = PartitionField::new("ts", PartitionTransform::Day);
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let e = table(&[bucket(16), bucket(8)], None)
+            .create_table()
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+        assert_eq!(
+            e.message(),
+            "partitions `bucket(16, id)` and `bucket(8, id)` would both be named `id_bucket`; \
+             Iceberg names a partition field after its column and transform, not the number, \
+             and refuses a name twice"
+        );
+        assert_eq!(
+            e.hint(),
+            Some("keep one bucket (or truncate) width per column")
+        );
+        let e = table(&[truncate(4), truncate(8)], None)
+            .create_table()
+            .build_for(d)
+            .unwrap_err();
+        assert!(e.message().contains("would both be named `s_trunc`"), "{e}");
+        let e = table(std::slice::from_ref(&day), Some("ts_day"))
+            .create_table()
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(
+            e.message(),
+            "partition `day(ts)` would be named `ts_day`, which is the name of a column; \
+             Iceberg refuses a partition field named like a column"
+        );
+        assert_eq!(e.hint(), Some("rename column `ts_day`"));
+        // Distinct names: an identity field is named as its column, a bucket and a
+        // truncate of one column get different suffixes.
+        let ok = table(
+            &[
+                PartitionField::identity("s"),
+                truncate(4),
+                bucket(16),
+                day.clone(),
+            ],
+            Some("ts_date"),
+        );
+        assert!(ok.create_table().build_for(d).is_ok(), "{d:?}");
+    }
+}
+
 #[test]
 fn decimal_39_is_rejected() {
     let e = one_column("amount", IcebergType::decimal(39, 0)).err();

@@ -258,6 +258,65 @@ fn iceberg_ctas_refuses_properties_ctas_does_not_take() {
     assert_eq!(e.kind(), ErrorKind::InvalidProperty);
 }
 
+/// The partitioning of an Iceberg CTAS is a new table's partition spec: the same rules
+/// as CREATE TABLE (Trino's connector builds it with Iceberg's `PartitionSpec.Builder`,
+/// `plugin/trino-iceberg/.../PartitionFields.java`), with the SELECT's output names as
+/// the columns.
+#[test]
+fn iceberg_ctas_partitioning_is_a_valid_spec() {
+    let q = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::EVENT_TS)
+        .expr_as(
+            McpEvent::EVENT_TS.cast::<chrono::NaiveDate>(),
+            "event_ts_day",
+        );
+    let ctas = |parts: &[PartitionField], d| {
+        let mut c = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+            .location("s3://my-datalake/iceberg/x/");
+        for p in parts {
+            c = c.partition(p.clone());
+        }
+        c.build_for(d)
+    };
+    let f = PartitionField::new;
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let cases: [(&[PartitionField], &str); 4] = [
+            (
+                &[PartitionField::identity("user_id"), PartitionField::identity("user_id")],
+                "partition `user_id` appears twice",
+            ),
+            (
+                &[f("event_ts", PartitionTransform::Hour), f("event_ts", PartitionTransform::Month)],
+                "partitions `hour(event_ts)` and `month(event_ts)` are redundant: Iceberg allows one time transform per column",
+            ),
+            (
+                &[f("user_id", PartitionTransform::Bucket(16)), f("user_id", PartitionTransform::Bucket(8))],
+                "partitions `bucket(16, user_id)` and `bucket(8, user_id)` would both be named `user_id_bucket`; \
+                 Iceberg names a partition field after its column and transform, not the number, and refuses a name twice",
+            ),
+            (
+                &[f("event_ts", PartitionTransform::Day)],
+                "partition `day(event_ts)` would be named `event_ts_day`, which is the name of a column; \
+                 Iceberg refuses a partition field named like a column",
+            ),
+        ];
+        for (parts, message) in cases {
+            let e = ctas(parts, d).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidPartition, "{d:?}");
+            assert_eq!(e.message(), message, "{d:?}");
+        }
+        assert!(ctas(
+            &[
+                f("event_ts", PartitionTransform::Hour),
+                f("user_id", PartitionTransform::Bucket(8))
+            ],
+            d
+        )
+        .is_ok());
+    }
+}
+
 #[test]
 fn hive_partition_columns_must_be_last() {
     let q = events();

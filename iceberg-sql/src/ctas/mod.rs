@@ -16,8 +16,8 @@ use crate::dialect::{CtasSpec, Dialect, Grammar};
 use crate::engine::targets::OutputTarget;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
-    Compression, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
-    TableProperty,
+    check_partition_spec, Compression, FileFormat, Location, PartitionField, SpecRules, TableDef,
+    TableName, TableProperties, TableProperty,
 };
 use crate::query::{OutputNames, Select, Usage};
 use crate::render::SqlWriter;
@@ -206,6 +206,13 @@ impl<'q, S> IcebergCtas<'q, S> {
         );
         let sources: Vec<String> = self.partitioning.iter().map(|p| p.source.clone()).collect();
         errors.extend(check_outputs(self.query, &sources, "partitioning"));
+        let outputs = self.query.output_names();
+        let names: Vec<&str> = outputs.iter().flatten().map(String::as_str).collect();
+        errors.extend(check_partition_spec(
+            &self.partitioning,
+            &names,
+            SpecRules::All,
+        ));
         for p in &self.partitioning {
             if let Some(ty) = self.query.output_type(&p.source) {
                 if let Err(e) = p.check(&ty) {

@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
+use super::partition::{check_spec, SpecRules};
 use super::{Location, PartitionField, TableProperties, TableProperty};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
@@ -278,6 +279,13 @@ impl TableDef {
         }
     }
 
+    /// The partition-field names Iceberg would refuse when it creates this table (see
+    /// `check_spec`); [`TableDef::check`] covers the rest of the spec.
+    pub(crate) fn check_new_partition_names(&self) -> Vec<Error> {
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name.as_str()).collect();
+        check_spec(&self.partition_spec, &names, SpecRules::NewTableNames)
+    }
+
     /// Checks the whole definition and returns every problem at once: names, duplicate
     /// columns, types, partition fields against their source columns, properties and
     /// comments.
@@ -313,8 +321,6 @@ impl TableDef {
                 }
             }
         }
-        let mut seen_fields = HashSet::new();
-        let mut seen_time = HashSet::new();
         for p in &self.partition_spec {
             match self.column(&p.source) {
                 None => errors.push(
@@ -330,29 +336,9 @@ impl TableDef {
                     }
                 }
             }
-            if !seen_fields.insert(p) {
-                errors.push(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!("partition `{p}` appears twice"),
-                ));
-            } else if p.transform.is_time() {
-                // Iceberg refuses two time transforms of one column as redundant.
-                if let Some(other) = self.partition_spec.iter().find(|o| {
-                    o.source == p.source && o.transform.is_time() && o.transform != p.transform
-                }) {
-                    if !seen_time.insert(p.source.as_str()) {
-                        continue;
-                    }
-                    errors.push(
-                        Error::new(
-                            ErrorKind::InvalidPartition,
-                            format!("partitions `{p}` and `{other}` are redundant: Iceberg allows one time transform per column"),
-                        )
-                        .with_hint("keep the finest transform you need"),
-                    );
-                }
-            }
         }
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name.as_str()).collect();
+        errors.extend(check_spec(&self.partition_spec, &names, SpecRules::Shape));
         if let Err(e) = self.properties.check() {
             errors.extend(e.into_vec());
         }
