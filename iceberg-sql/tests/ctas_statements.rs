@@ -367,6 +367,60 @@ fn hive_bucketing_rules() {
     assert_eq!(e.kind(), ErrorKind::Unsupported);
 }
 
+/// Trino's Hive connector refuses a table of partition columns only ("Table contains
+/// only partition columns", `HiveMetadata`), takes `bucket_count` as an integer property
+/// (`HiveTableProperties`) and bucketing only with both `bucketed_by` and
+/// `bucket_count` ("bucketed_by and bucket_count must be specified together").
+#[test]
+fn hive_ctas_table_and_bucket_limits() {
+    let q = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::STATUS);
+    let name = || TableName::new("analytics", "x");
+    let e = HiveCtas::new(name(), &q)
+        .partitioned_by(["user_id", "status"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(
+        e.message(),
+        "partitioned_by: every column of the SELECT ([user_id, status]) is a partition column; \
+         a Hive table needs at least one other column"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("select a data column before the partition columns")
+    );
+    assert!(HiveCtas::new(name(), &q)
+        .partitioned_by(["status"])
+        .build()
+        .is_ok());
+
+    let e = HiveCtas::new(name(), &q)
+        .bucketed_by(["user_id"], 3_000_000_000)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    assert_eq!(
+        e.message(),
+        "bucket_count 3000000000 is more than 2147483647, the largest integer table property"
+    );
+    assert!(HiveCtas::new(name(), &q)
+        .bucketed_by(["user_id"], 2_147_483_647)
+        .build()
+        .is_ok());
+
+    let e = HiveCtas::new(name(), &q)
+        .bucketed_by([], 8)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    assert_eq!(
+        e.message(),
+        "bucket_count 8 is given without any bucketed_by column"
+    );
+}
+
 /// UNLOAD writes files whose schema would repeat a repeated output column name; what
 /// Athena writes then is undocumented, so the query is refused with a way out. An
 /// unnamed expression is left to Athena.

@@ -397,11 +397,44 @@ impl<'q, S> HiveCtas<'q, S> {
                 ));
             }
         }
-        if self.bucket_count == Some(0) {
-            errors.push(Error::new(
+        // Trino's Hive connector refuses a table of partition columns only
+        // (`HiveMetadata`: "Table contains only partition columns").
+        let outputs = self.query.output_names().len();
+        if !self.partitioned_by.is_empty() && self.partitioned_by.len() >= outputs {
+            errors.push(
+                Error::new(
+                    ErrorKind::InvalidTable,
+                    format!(
+                        "partitioned_by: every column of the SELECT ([{}]) is a partition column; a Hive table needs at least one other column",
+                        self.partitioned_by.join(", ")
+                    ),
+                )
+                .with_hint("select a data column before the partition columns"),
+            );
+        }
+        if let (true, Some(n)) = (self.bucketed_by.is_empty(), self.bucket_count) {
+            errors.push(
+                Error::new(
+                    ErrorKind::InvalidProperty,
+                    format!("bucket_count {n} is given without any bucketed_by column"),
+                )
+                .with_hint("name the columns to bucket by, or leave bucketing out"),
+            );
+        }
+        match self.bucket_count {
+            Some(0) => errors.push(Error::new(
                 ErrorKind::InvalidProperty,
                 "bucket_count must be at least 1",
-            ));
+            )),
+            // `bucket_count` is an integer table property (`HiveTableProperties`): a larger
+            // number is a bigint literal, which the property does not take.
+            Some(n) if i32::try_from(n).is_err() => errors.push(Error::new(
+                ErrorKind::InvalidProperty,
+                format!(
+                    "bucket_count {n} is more than 2147483647, the largest integer table property"
+                ),
+            )),
+            _ => {}
         }
         for c in self.partitioned_by.iter().chain(&self.bucketed_by) {
             if Grammar::TrinoDml.needs_quotes(c) || Grammar::HiveDdl.needs_quotes(c) {
