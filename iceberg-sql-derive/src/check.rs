@@ -50,6 +50,17 @@ pub fn snake_case(name: &str) -> String {
     out
 }
 
+/// A comment of `of`: a DDL string no longer than Glue stores.
+pub fn check_comment(of: iceberg_sql_rules::CommentOf, text: &str) -> Result<(), String> {
+    match iceberg_sql_rules::comment_problem(of, text) {
+        None => Ok(()),
+        Some(iceberg_sql_rules::CommentProblem::BadChar(_)) => check_ddl_text(text),
+        Some(iceberg_sql_rules::CommentProblem::TooLong { chars, max }) => Err(format!(
+            "is {chars} characters long; the Glue Data Catalog, where Athena keeps it, stores at most {max}"
+        )),
+    }
+}
+
 /// DDL string literals (comments, location) cannot hold `'`, `\` or control
 /// characters.
 pub fn check_ddl_text(text: &str) -> Result<(), String> {

@@ -166,7 +166,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             seen.push((folded, f.ident));
         }
         if let Some(c) = &f.attrs.comment {
-            if let Err(why) = check::check_ddl_text(&c.value) {
+            if let Err(why) = check::check_comment(iceberg_sql_rules::CommentOf::Column, &c.value) {
                 errors.push(c.span, format!("comment of field `{}` {why}", f.ident));
             }
         }
@@ -240,7 +240,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         }
     }
     if let Some(c) = &container.comment {
-        if let Err(why) = check::check_ddl_text(&c.value) {
+        if let Err(why) = check::check_comment(iceberg_sql_rules::CommentOf::Table, &c.value) {
             errors.push(c.span, format!("table comment {why}"));
         }
     }

@@ -97,6 +97,57 @@ pub fn ddl_text_problem(text: &str) -> Option<char> {
         .find(|c| *c == '\'' || *c == '\\' || c.is_control())
 }
 
+/// What a comment describes; the Glue Data Catalog, where Athena keeps it, stores each
+/// kind in a field with its own length limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentOf {
+    /// A column (Glue `Column.Comment`).
+    Column,
+    /// A table (Glue `TableInput.Description`).
+    Table,
+    /// A database (Glue `DatabaseInput.Description`).
+    Database,
+}
+
+/// The longest comment Glue stores for `of`, in characters: 255 for a column, 2048 for a
+/// table or a database (AWS Glue API reference: `Column`
+/// <https://docs.aws.amazon.com/glue/latest/webapi/API_Column.html>, `TableInput`,
+/// `DatabaseInput`). A longer one fails the DDL statement with Glue's validation error.
+pub const fn max_comment_chars(of: CommentOf) -> usize {
+    match of {
+        CommentOf::Column => 255,
+        CommentOf::Table | CommentOf::Database => 2048,
+    }
+}
+
+/// Why `text` cannot be a comment of `of`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentProblem {
+    /// A character DDL strings cannot hold ([`ddl_text_problem`]).
+    BadChar(char),
+    /// The comment is `chars` characters long, more than `max`. Characters are counted
+    /// as UTF-16 code units (Glue's service is Java, whose string length that is), so a
+    /// character outside the Basic Multilingual Plane counts twice: the count no reading
+    /// of the limit exceeds.
+    TooLong {
+        /// The comment's length.
+        chars: usize,
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// Checks `text` as a comment of `of`: a DDL string ([`ddl_text_problem`]) no longer
+/// than [`max_comment_chars`].
+pub fn comment_problem(of: CommentOf, text: &str) -> Option<CommentProblem> {
+    if let Some(c) = ddl_text_problem(text) {
+        return Some(CommentProblem::BadChar(c));
+    }
+    let chars = text.encode_utf16().count();
+    let max = max_comment_chars(of);
+    (chars > max).then_some(CommentProblem::TooLong { chars, max })
+}
+
 // ---- locations -----------------------------------------------------------------------
 
 /// Why a table location is not an S3 folder Athena can use.
@@ -619,6 +670,38 @@ mod tests {
         assert_eq!(
             check_partition_spec(&[f("ts", "day", None)], &cols),
             [(0, SpecProblem::NameIsColumn("ts_day".into()))]
+        );
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(comment_problem(CommentOf::Column, &"a".repeat(255)), None);
+        assert_eq!(
+            comment_problem(CommentOf::Column, &"a".repeat(256)),
+            Some(CommentProblem::TooLong {
+                chars: 256,
+                max: 255
+            })
+        );
+        // One character outside the BMP is two UTF-16 units.
+        assert_eq!(
+            comment_problem(CommentOf::Column, &"\u{1F600}".repeat(128)),
+            Some(CommentProblem::TooLong {
+                chars: 256,
+                max: 255
+            })
+        );
+        assert_eq!(comment_problem(CommentOf::Table, &"é".repeat(2048)), None);
+        assert_eq!(
+            comment_problem(CommentOf::Database, &"a".repeat(2049)),
+            Some(CommentProblem::TooLong {
+                chars: 2049,
+                max: 2048
+            })
+        );
+        assert_eq!(
+            comment_problem(CommentOf::Table, "it's"),
+            Some(CommentProblem::BadChar('\''))
         );
     }
 }

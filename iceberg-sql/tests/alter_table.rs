@@ -325,6 +325,16 @@ fn ddl_comment_text_is_checked() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    // Glue stores a column comment of at most 255 characters.
+    let e = t()
+        .alter()
+        .add_columns([Column::new("x", T::String).comment("c".repeat(256))])
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "comment of column `x` is 256 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 255"
+    );
 }
 
 #[test]

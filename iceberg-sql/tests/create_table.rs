@@ -463,6 +463,45 @@ fn partition_field_names_a_new_table_cannot_have() {
     }
 }
 
+/// The Glue Data Catalog stores a column comment of at most 255 characters and a table
+/// description of at most 2048 (AWS Glue API reference, `Column` and `TableInput`);
+/// Athena's DDL fails with Glue's validation error beyond that.
+#[test]
+fn comments_longer_than_glue_stores_are_rejected() {
+    let e = TableDef::builder("analytics", "t")
+        .column(Column::new("x", IcebergType::Long).comment("c".repeat(256)))
+        .location("s3://bucket/t/")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        e.message(),
+        "comment of column `x` is 256 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 255"
+    );
+    assert_eq!(e.hint(), Some("shorten it to 255 characters"));
+    // Counted in UTF-16 units: 128 emoji are 256.
+    assert!(TableDef::builder("analytics", "t")
+        .column(Column::new("x", IcebergType::Long).comment("\u{1F600}".repeat(128)))
+        .location("s3://bucket/t/")
+        .build()
+        .is_err());
+    assert!(TableDef::builder("analytics", "t")
+        .column(Column::new("x", IcebergType::Long).comment("é".repeat(255)))
+        .location("s3://bucket/t/")
+        .build()
+        .is_ok());
+    let e = TableDef::builder("analytics", "t")
+        .column(Column::new("x", IcebergType::Long))
+        .comment("t".repeat(2049))
+        .location("s3://bucket/t/")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "table comment is 2049 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 2048"
+    );
+}
+
 #[test]
 fn decimal_39_is_rejected() {
     let e = one_column("amount", IcebergType::decimal(39, 0)).err();
@@ -570,8 +609,10 @@ fn location_at_a_bucket_root_is_rejected() {
 #[test]
 fn text_too_long_for_the_query_limit_is_rejected() {
     let t = one_column("a", IcebergType::Int).0.build().unwrap();
-    let mut cols = vec![Column::new("a", IcebergType::Int).comment("x".repeat(MAX_QUERY_BYTES))];
-    cols.push(Column::new("b", IcebergType::Int));
+    // Each comment within Glue's 255 characters, together over the query limit.
+    let cols: Vec<Column> = (0..MAX_QUERY_BYTES / 255 + 1)
+        .map(|i| Column::new(format!("c{i}"), IcebergType::Int).comment("x".repeat(255)))
+        .collect();
     let big = TableDef::builder("analytics", "t")
         .columns(cols)
         .location("s3://bucket/t/")

@@ -327,8 +327,9 @@ impl<'a> AlterTableBuilder<'a> {
                     errors.push(e);
                 }
                 if let Some(comment) = &c.comment {
-                    if let Err(e) = crate::model::check_ddl_text(
+                    if let Err(e) = crate::model::check_comment(
                         &format!("comment of column `{}`", c.name),
+                        iceberg_sql_rules::CommentOf::Column,
                         comment,
                     ) {
                         errors.push(e);

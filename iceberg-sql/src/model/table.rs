@@ -8,6 +8,7 @@ use super::{Location, PartitionField, TableProperties, TableProperty};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 use crate::types::IcebergType;
+use iceberg_sql_rules::{CommentOf, CommentProblem};
 
 /// A table's qualified name: `database.table`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -153,6 +154,22 @@ pub(crate) fn check_ddl_text(what: &str, text: &str) -> Result<()> {
         .with_hint("remove the character from the text"));
     }
     Ok(())
+}
+
+/// Checks a comment: a DDL string ([`check_ddl_text`]) no longer than Glue stores for
+/// what it describes (`iceberg_sql_rules::max_comment_chars`).
+pub(crate) fn check_comment(what: &str, of: CommentOf, text: &str) -> Result<()> {
+    match iceberg_sql_rules::comment_problem(of, text) {
+        None => Ok(()),
+        Some(CommentProblem::BadChar(_)) => check_ddl_text(what, text),
+        Some(CommentProblem::TooLong { chars, max }) => Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "{what} is {chars} characters long; the Glue Data Catalog, where Athena keeps it, stores at most {max}"
+            ),
+        )
+        .with_hint(format!("shorten it to {max} characters"))),
+    }
 }
 
 /// A complete table definition: name, columns, partition spec, properties, location.
@@ -315,8 +332,11 @@ impl TableDef {
                 errors.push(e);
             }
             if let Some(comment) = &c.comment {
-                if let Err(e) = check_ddl_text(&format!("comment of column `{}`", c.name), comment)
-                {
+                if let Err(e) = check_comment(
+                    &format!("comment of column `{}`", c.name),
+                    CommentOf::Column,
+                    comment,
+                ) {
                     errors.push(e);
                 }
             }
@@ -343,7 +363,7 @@ impl TableDef {
             errors.extend(e.into_vec());
         }
         if let Some(comment) = &self.comment {
-            if let Err(e) = check_ddl_text("table comment", comment) {
+            if let Err(e) = check_comment("table comment", CommentOf::Table, comment) {
                 errors.push(e);
             }
         }
