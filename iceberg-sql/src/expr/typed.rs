@@ -25,7 +25,14 @@ pub trait ColumnValue {
 }
 
 /// Numeric value types: arithmetic (`+ - * / %`), `sum`, `avg`.
-pub trait Numeric {}
+pub trait Numeric {
+    /// The value type of `avg` over this type, as Athena's engine types it
+    /// (`DecimalAverageAggregation`, `RealAverageAggregation` and `AverageAggregations` in
+    /// Trino's `io.trino.operator.aggregation`): a double for integers and doubles, a
+    /// real for reals, and for a `decimal(p,s)` a `decimal(p,s)` rounded half up to `s`
+    /// digits (the average of 1 and 2 in a `decimal(10,0)` is 2).
+    type Avg;
+}
 
 /// Date and time value types: `date_trunc`, `± INTERVAL`.
 pub trait Temporal {}
@@ -50,11 +57,21 @@ column_values!(
     Decimal
 );
 
-impl Numeric for i32 {}
-impl Numeric for i64 {}
-impl Numeric for f32 {}
-impl Numeric for f64 {}
-impl Numeric for Decimal {}
+impl Numeric for i32 {
+    type Avg = f64;
+}
+impl Numeric for i64 {
+    type Avg = f64;
+}
+impl Numeric for f32 {
+    type Avg = f32;
+}
+impl Numeric for f64 {
+    type Avg = f64;
+}
+impl Numeric for Decimal {
+    type Avg = Decimal;
+}
 impl Temporal for NaiveDate {}
 impl Temporal for NaiveDateTime {}
 impl Temporal for DateTime<Utc> {}
