@@ -97,6 +97,14 @@ pub fn ddl_text_problem(text: &str) -> Option<char> {
         .find(|c| *c == '\'' || *c == '\\' || c.is_control())
 }
 
+/// The length of `text` as an AWS API length constraint ("Maximum length of 255") is
+/// checked: in UTF-16 code units. The services are Java, whose string length that is;
+/// the Smithy model's reading (Unicode scalar values) never counts more, so a text
+/// within this count is within the limit on either reading.
+pub fn aws_length(text: &str) -> usize {
+    text.encode_utf16().count()
+}
+
 /// What a comment describes; the Glue Data Catalog, where Athena keeps it, stores each
 /// kind in a field with its own length limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,7 +151,7 @@ pub fn comment_problem(of: CommentOf, text: &str) -> Option<CommentProblem> {
     if let Some(c) = ddl_text_problem(text) {
         return Some(CommentProblem::BadChar(c));
     }
-    let chars = text.encode_utf16().count();
+    let chars = aws_length(text);
     let max = max_comment_chars(of);
     (chars > max).then_some(CommentProblem::TooLong { chars, max })
 }

@@ -338,7 +338,8 @@ pub const MAX_EXPR_DEPTH: usize = 256;
 /// in an unoptimised build.
 pub(super) const RECURSION_LEVELS: usize = 64;
 
-/// Longest text Athena accepts in one `ExecutionParameters` entry.
+/// Longest text Athena accepts in one `ExecutionParameters` entry, in UTF-16 code units
+/// (`iceberg_sql_rules::aws_length`).
 pub const MAX_PARAM_CHARS: usize = 1024;
 
 impl Expr {
@@ -625,12 +626,14 @@ impl Expr {
             Expr::Param { value, ty } => {
                 let mut text = String::new();
                 w.grammar().write_literal(&mut text, value, ty)?;
-                if text.chars().count() > MAX_PARAM_CHARS {
+                // Counted as AWS checks a length constraint: characters outside the
+                // Basic Multilingual Plane count twice.
+                let length = iceberg_sql_rules::aws_length(&text);
+                if length > MAX_PARAM_CHARS {
                     return Err(Error::new(
                         ErrorKind::InvalidValue,
                         format!(
-                            "a parameter's literal text is {} characters; Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}",
-                            text.chars().count()
+                            "a parameter's literal text is {length} characters (UTF-16 code units); Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}"
                         ),
                     )
                     .with_hint("inline the value as a literal instead of a parameter"));
