@@ -359,3 +359,40 @@ fn rename_table() {
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
 }
+
+/// Iceberg rebuilds the partition spec against each new schema and refuses a column
+/// named like a partition field (`event_ts_day` of `day(event_ts)`): Spark 3.5 + Iceberg
+/// 1.10 fails `ADD COLUMN` and `RENAME COLUMN` to such a name with "Cannot create
+/// identity partition sourced from different field in schema".
+#[test]
+fn a_column_cannot_take_a_partition_fields_name() {
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let e = t()
+            .alter()
+            .add_columns([Column::new("event_ts_day", T::Date)])
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidTable, "{d:?}");
+        assert_eq!(
+            e.message(),
+            "column name `event_ts_day` is the name of partition field `day(event_ts)` of \
+             `analytics.mcp_events`; Iceberg refuses a column named like a partition field"
+        );
+        assert_eq!(e.hint(), Some("choose another column name"));
+        let e = t()
+            .alter()
+            .rename_column("status", "event_ts_day")
+            .build_for(d)
+            .unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("column name `event_ts_day` is the name of partition field"),
+            "{e}"
+        );
+        assert!(t()
+            .alter()
+            .add_columns([Column::new("event_day", T::Date)])
+            .build_for(d)
+            .is_ok());
+    }
+}

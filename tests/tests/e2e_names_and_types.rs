@@ -144,7 +144,7 @@ fn keyword_names_utc_values_and_typed_merge_sources_run_on_spark() {
 /// (`id_bucket`, `s_trunc`, `ts_day`) and refuses a name twice or a column's name: the
 /// specs CREATE TABLE refuses for that reason are refused by Spark too, and distinct
 /// names (an identity and a truncate of one column, a `ts_date` column beside
-/// `days(ts)`) run.
+/// `days(ts)`) run. A column added or renamed later cannot take a field's name either.
 #[test]
 fn partition_field_names_spark_refuses_are_refused_before_spark() {
     let Some(engine) =
@@ -229,4 +229,31 @@ fn partition_field_names_spark_refuses_are_refused_before_spark() {
         fields.types,
         ["struct<s:string,s_trunc:string,id_bucket:int,ts_day:date>"]
     );
+
+    // A column named like a partition field cannot be added or renamed to afterwards.
+    let e = ok
+        .alter()
+        .add_columns([Column::new("ts_day", IcebergType::Date)])
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable, "{e}");
+    for by_hand in [
+        format!(
+            "ALTER TABLE {} ADD COLUMN ts_day date",
+            ns.table("distinct_names")
+        ),
+        format!(
+            "ALTER TABLE {} RENAME COLUMN ts_date TO id_bucket",
+            ns.table("distinct_names")
+        ),
+    ] {
+        let spark = engine.expect_err(&by_hand);
+        assert!(
+            spark.message().contains(
+                "Cannot create identity partition sourced from different field in schema"
+            ),
+            "{}",
+            spark.message()
+        );
+    }
 }
