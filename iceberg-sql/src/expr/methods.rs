@@ -178,14 +178,25 @@ pub trait ExpressionMethods: Sized {
     }
     /// `approx_percentile(self, p)` with `0 <= p <= 1` (checked when rendered), over
     /// numbers (Trino has no approx_percentile of text or time values).
-    fn approx_percentile(self, p: f64) -> SqlExpr<Self::Scope, Self::Value>
+    fn approx_percentile(self, p: f64) -> SqlExpr<Self::Scope, <Self::Value as Numeric>::Percentile>
     where
         Self::Value: Numeric,
     {
         aggregate(Aggregate::ApproxPercentile(p), self)
     }
-    /// `sum(self)` (numbers).
-    fn sum(self) -> SqlExpr<Self::Scope, Self::Value>
+    /// `sum(self)` (numbers), of Athena's type for it ([`Numeric::Sum`]): a bigint of
+    /// integers, a `decimal(38,s)` of a `decimal(p,s)`.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql::expr::SqlExpr;
+    /// # struct Ev;
+    /// # impl Ev { const RETRIES: Col<Ev, Option<i32>> = Col::new("retries"); }
+    /// let total: SqlExpr<Ev, i64> = Ev::RETRIES.sum(); // an int column's sum is a bigint
+    /// let p95: SqlExpr<Ev, i64> = Ev::RETRIES.approx_percentile(0.95);
+    /// # let _ = (total, p95);
+    /// ```
+    fn sum(self) -> SqlExpr<Self::Scope, <Self::Value as Numeric>::Sum>
     where
         Self::Value: Numeric,
     {

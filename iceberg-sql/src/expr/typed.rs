@@ -24,14 +24,23 @@ pub trait ColumnValue {
     type Base: SqlType;
 }
 
-/// Numeric value types: arithmetic (`+ - * / %`), `sum`, `avg`.
+/// Numeric value types: arithmetic (`+ - * / %`), `sum`, `avg`, `approx_percentile`.
+///
+/// The aggregates' value types are Athena's result types (Trino's aggregation functions
+/// in `io.trino.operator.aggregation`; the engine model's `aggregate_type`, which a test
+/// holds these to).
 pub trait Numeric {
-    /// The value type of `avg` over this type, as Athena's engine types it
-    /// (`DecimalAverageAggregation`, `RealAverageAggregation` and `AverageAggregations` in
-    /// Trino's `io.trino.operator.aggregation`): a double for integers and doubles, a
-    /// real for reals, and for a `decimal(p,s)` a `decimal(p,s)` rounded half up to `s`
-    /// digits (the average of 1 and 2 in a `decimal(10,0)` is 2).
+    /// The value type of `sum`: a bigint of integers (an `int` column's sum does not
+    /// fit an `int`), a real of reals, a double of doubles, a `decimal(38,s)` of a
+    /// `decimal(p,s)`.
+    type Sum;
+    /// The value type of `avg`: a double of integers and doubles, a real of reals, and
+    /// of a `decimal(p,s)` a `decimal(p,s)` rounded half up to `s` digits
+    /// (`DecimalAverageAggregation`: the average of 1 and 2 in a `decimal(10,0)` is 2).
     type Avg;
+    /// The value type of `approx_percentile`: a bigint of integers, a real of reals, a
+    /// double of doubles and of decimals.
+    type Percentile;
 }
 
 /// Date and time value types: `date_trunc`, `± INTERVAL`.
@@ -58,19 +67,29 @@ column_values!(
 );
 
 impl Numeric for i32 {
+    type Sum = i64;
     type Avg = f64;
+    type Percentile = i64;
 }
 impl Numeric for i64 {
+    type Sum = i64;
     type Avg = f64;
+    type Percentile = i64;
 }
 impl Numeric for f32 {
+    type Sum = f32;
     type Avg = f32;
+    type Percentile = f32;
 }
 impl Numeric for f64 {
+    type Sum = f64;
     type Avg = f64;
+    type Percentile = f64;
 }
 impl Numeric for Decimal {
+    type Sum = Decimal;
     type Avg = Decimal;
+    type Percentile = f64;
 }
 impl Temporal for NaiveDate {}
 impl Temporal for NaiveDateTime {}

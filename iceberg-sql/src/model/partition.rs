@@ -160,11 +160,11 @@ pub(crate) enum SpecRules {
 }
 
 /// Checks a partition spec as a whole (each field against its column's type is
-/// [`PartitionField::check`]) by `rules`. `columns` are the table's column names (for a CTAS, the SELECT's output names).
-/// Engines refuse to create the table otherwise: Iceberg's `PartitionSpec.Builder`
-/// (apache/iceberg) on Athena, Trino and Spark alike. A live table can hold fields named
-/// otherwise (partition evolution names a second bucket `id_bucket_8`), so only
-/// statements that create a table check the names.
+/// [`PartitionField::check`]) by `rules`. `columns` are the table's column names (for
+/// a CTAS, the SELECT's output names). Engines refuse to create the table otherwise:
+/// Iceberg's `PartitionSpec.Builder` (apache/iceberg) on Athena, Trino and Spark alike.
+/// A live table can hold fields named otherwise (partition evolution names a second
+/// bucket `id_bucket_8`), so only statements that create a table check the names.
 pub(crate) fn check_spec(
     spec: &[PartitionField],
     columns: &[&str],
