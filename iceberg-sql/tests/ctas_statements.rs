@@ -421,6 +421,46 @@ fn hive_ctas_table_and_bucket_limits() {
     );
 }
 
+#[derive(IcebergTable, Debug, Clone)]
+#[iceberg(
+    database = "analytics",
+    name = "blobs",
+    location = "s3://my-datalake/iceberg/blobs/"
+)]
+struct Blob {
+    id: i64,
+    kind: String,
+    data: Vec<u8>,
+    tags: Vec<String>,
+}
+
+/// Trino's Hive connector partitions only by booleans, numbers, decimals, dates,
+/// timestamps and text (`HiveUtil.isValidPartitionType`: "Unsupported type [varbinary]
+/// for partition").
+#[test]
+fn hive_ctas_partition_columns_have_partitionable_types() {
+    // Every column: id, kind, data, tags.
+    let q = Blob::select();
+    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .partitioned_by(["data", "tags"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    let all: Vec<&str> = e.all().map(|e| e.message()).collect();
+    assert_eq!(
+        all,
+        [
+            "partitioned_by: column `data` is of type varbinary; a Hive table is partitioned only by booleans, numbers, decimals, dates, timestamps and text",
+            "partitioned_by: column `tags` is of type array(varchar); a Hive table is partitioned only by booleans, numbers, decimals, dates, timestamps and text",
+        ]
+    );
+    let q = Blob::select().column(Blob::ID).column(Blob::KIND);
+    assert!(HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .partitioned_by(["kind"])
+        .build()
+        .is_ok());
+}
+
 /// UNLOAD writes files whose schema would repeat a repeated output column name; what
 /// Athena writes then is undocumented, so the query is refused with a way out. An
 /// unnamed expression is left to Athena.

@@ -13,7 +13,7 @@
 //!   partitioned_by)`. Athena only: Spark has no UNLOAD.
 
 use crate::dialect::{CtasSpec, Dialect, Grammar};
-use crate::engine::targets::OutputTarget;
+use crate::engine::targets::{hive_partition_type_ok, OutputTarget};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
     check_partition_spec, Compression, FileFormat, Location, PartitionField, SpecRules, TableDef,
@@ -395,6 +395,28 @@ impl<'q, S> HiveCtas<'q, S> {
                     ErrorKind::InvalidTable,
                     format!("`{b}` cannot be both a partition and a bucket column"),
                 ));
+            }
+        }
+        if !self.partitioned_by.is_empty() {
+            let usage = Usage::Output(OutputTarget::HiveCtas);
+            if let Ok(types) = self.query.output_types(dialect.rules(), usage) {
+                for c in &self.partitioned_by {
+                    let ty = types
+                        .iter()
+                        .find(|(name, _)| name.as_deref() == Some(c.as_str()))
+                        .and_then(|(_, ty)| ty.as_ref());
+                    if let Some(ty) = ty.filter(|t| !hive_partition_type_ok(t)) {
+                        errors.push(
+                            Error::new(
+                                ErrorKind::InvalidTable,
+                                format!(
+                                    "partitioned_by: column `{c}` is of type {ty}; a Hive table is partitioned only by booleans, numbers, decimals, dates, timestamps and text"
+                                ),
+                            )
+                            .with_hint("partition by another column, or leave it out of partitioned_by"),
+                        );
+                    }
+                }
             }
         }
         // Trino's Hive connector refuses a table of partition columns only
