@@ -3,7 +3,9 @@
 
 use iceberg_sql_rules::{LocationProblem, NameProblem, PropertyProblem, PropertyValue};
 
-pub use iceberg_sql_rules::{compressions, suggest_name};
+pub use iceberg_sql_rules::{
+    check_partition_spec, compressions, suggest_name, SpecField, SpecProblem,
+};
 
 /// Why Athena would reject or change `name`, if it would, with a suggested name.
 pub fn check_name(name: &str) -> Result<(), (String, Option<String>)> {
@@ -46,6 +48,17 @@ pub fn snake_case(name: &str) -> String {
         }
     }
     out
+}
+
+/// A comment of `of`: a DDL string no longer than Glue stores.
+pub fn check_comment(of: iceberg_sql_rules::CommentOf, text: &str) -> Result<(), String> {
+    match iceberg_sql_rules::comment_problem(of, text) {
+        None => Ok(()),
+        Some(iceberg_sql_rules::CommentProblem::BadChar(_)) => check_ddl_text(text),
+        Some(iceberg_sql_rules::CommentProblem::TooLong { chars, max }) => Err(format!(
+            "is {chars} characters long; the Glue Data Catalog, where Athena keeps it, stores at most {max}"
+        )),
+    }
 }
 
 /// DDL string literals (comments, location) cannot hold `'`, `\` or control

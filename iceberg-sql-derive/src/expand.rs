@@ -166,7 +166,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             seen.push((folded, f.ident));
         }
         if let Some(c) = &f.attrs.comment {
-            if let Err(why) = check::check_ddl_text(&c.value) {
+            if let Err(why) = check::check_comment(iceberg_sql_rules::CommentOf::Column, &c.value) {
                 errors.push(c.span, format!("comment of field `{}` {why}", f.ident));
             }
         }
@@ -240,13 +240,15 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         }
     }
     if let Some(c) = &container.comment {
-        if let Err(why) = check::check_ddl_text(&c.value) {
+        if let Err(why) = check::check_comment(iceberg_sql_rules::CommentOf::Table, &c.value) {
             errors.push(c.span, format!("table comment {why}"));
         }
     }
 
     // Partition spec.
     let mut partitions = Vec::new();
+    // Each partition whose field is a column, with the column's name and the number.
+    let mut placed: Vec<(&attr::PartitionSpec, String, u32)> = Vec::new();
     let mut deferred = Vec::new();
     for p in &container.partition {
         let n = attr::partition_number(p, &mut errors);
@@ -309,33 +311,59 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         );
                     });
                 }
-                let time = |t: &str| matches!(t, "year" | "month" | "day" | "hour");
-                if partitions.contains(&(f.column.clone(), p.transform.clone(), n)) {
-                    errors.push(
-                        p.field.span(),
-                        format!(
-                            "partition `{}` appears twice",
-                            match &p.arg {
-                                Some(a) => format!("{}({a}, {name})", p.transform),
-                                None if p.transform == "identity" => name.clone(),
-                                None => format!("{}({name})", p.transform),
-                            }
-                        ),
-                    );
-                } else if let Some((_, other, _)) = partitions
-                    .iter()
-                    .find(|(c, t, _)| *c == f.column && time(t) && time(&p.transform))
-                {
-                    errors.push(
-                        p.transform_span,
-                        format!(
-                            "partitions {other}({name}) and {}({name}) are redundant: Iceberg allows one time transform per column; keep the finest one you need",
-                            p.transform
-                        ),
-                    );
-                }
                 partitions.push((f.column.clone(), p.transform.clone(), n));
+                placed.push((p, f.column.clone(), n));
             }
+        }
+    }
+
+    // The spec as a whole (duplicates, redundant time transforms, the names Iceberg gives
+    // the fields): the same rule as at run time.
+    let spec: Vec<check::SpecField<'_>> = placed
+        .iter()
+        .map(|(p, column, n)| check::SpecField {
+            source: column,
+            transform: &p.transform,
+            arg: p.arg.as_ref().map(|_| *n),
+        })
+        .collect();
+    let columns: Vec<&str> = fields
+        .iter()
+        .filter(|f| f.attrs.skip.is_none())
+        .map(|f| f.column.as_str())
+        .collect();
+    for (i, problem) in check::check_partition_spec(&spec, &columns) {
+        let (p, _, _) = &placed[i];
+        let shown = |(p, _, _): &(&attr::PartitionSpec, String, u32)| match &p.arg {
+            Some(a) => format!("{}({a}, {})", p.transform, p.field),
+            None if p.transform == "identity" => p.field.to_string(),
+            None => format!("{}({})", p.transform, p.field),
+        };
+        let this = shown(&placed[i]);
+        match problem {
+            check::SpecProblem::Twice(_) => {
+                errors.push(p.field.span(), format!("partition `{this}` appears twice"))
+            }
+            check::SpecProblem::RedundantTime(j) => errors.push(
+                p.transform_span,
+                format!(
+                    "partitions {} and {this} are redundant: Iceberg allows one time transform per column; keep the finest one you need",
+                    shown(&placed[j])
+                ),
+            ),
+            check::SpecProblem::NameTaken { name, other } => errors.push(
+                p.transform_span,
+                format!(
+                    "partitions {} and {this} would both be named `{name}`; Iceberg names a partition field after its column and transform, not the number, and refuses a name twice; keep one width per column",
+                    shown(&placed[other])
+                ),
+            ),
+            check::SpecProblem::NameIsColumn(name) => errors.push(
+                p.transform_span,
+                format!(
+                    "partition {this} would be named `{name}`, which is the name of a column; Iceberg refuses a partition field named like a column; rename that column"
+                ),
+            ),
         }
     }
 

@@ -67,7 +67,9 @@
 //!
 //! # Compile-time checks
 //!
-//! Partition on an unknown field; duplicate or redundant partition fields; a transform on a field of the wrong type; names
+//! Partition on an unknown field; duplicate or redundant partition fields; partition
+//! fields Iceberg would name alike (`bucket(16, id)` and `bucket(8, id)`: both `id_bucket`)
+//! or like a column (`day(ts)` beside a field `ts_day`); a transform on a field of the wrong type; names
 //! Athena would fold or reject (upper case, characters outside `[a-z0-9_]`, more than
 //! 255 bytes), with a suggested `rename`; two fields that map to the same column;
 //! unknown attribute keys; bad property values and compression/format mismatches;

@@ -75,3 +75,28 @@ fn snake_case_of_type_names() {
     );
     assert_eq!(crate::check::snake_case("Event2Log"), "event2_log");
 }
+
+#[test]
+fn comments_longer_than_glue_stores_are_compile_errors() {
+    let column = "c".repeat(256);
+    let table = "t".repeat(2049);
+    let out = expand_inner(quote! {
+        #[iceberg(database = "analytics", location = "s3://lake/t/", comment = #table)]
+        struct T {
+            #[iceberg(comment = #column)]
+            x: i64,
+            #[iceberg(comment = "fits")]
+            y: i64,
+        }
+    })
+    .to_string();
+    assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+    assert!(
+        out.contains("comment of field `x` is 256 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 255"),
+        "{out}"
+    );
+    assert!(
+        out.contains("table comment is 2049 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 2048"),
+        "{out}"
+    );
+}

@@ -97,6 +97,65 @@ pub fn ddl_text_problem(text: &str) -> Option<char> {
         .find(|c| *c == '\'' || *c == '\\' || c.is_control())
 }
 
+/// The length of `text` as an AWS API length constraint ("Maximum length of 255") is
+/// checked: in UTF-16 code units. The services are Java, whose string length that is;
+/// the Smithy model's reading (Unicode scalar values) never counts more, so a text
+/// within this count is within the limit on either reading.
+pub fn aws_length(text: &str) -> usize {
+    text.encode_utf16().count()
+}
+
+/// What a comment describes; the Glue Data Catalog, where Athena keeps it, stores each
+/// kind in a field with its own length limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentOf {
+    /// A column (Glue `Column.Comment`).
+    Column,
+    /// A table (Glue `TableInput.Description`).
+    Table,
+    /// A database (Glue `DatabaseInput.Description`).
+    Database,
+}
+
+/// The longest comment Glue stores for `of`, in characters: 255 for a column, 2048 for a
+/// table or a database (AWS Glue API reference: `Column`
+/// <https://docs.aws.amazon.com/glue/latest/webapi/API_Column.html>, `TableInput`,
+/// `DatabaseInput`). A longer one fails the DDL statement with Glue's validation error.
+pub const fn max_comment_chars(of: CommentOf) -> usize {
+    match of {
+        CommentOf::Column => 255,
+        CommentOf::Table | CommentOf::Database => 2048,
+    }
+}
+
+/// Why `text` cannot be a comment of `of`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentProblem {
+    /// A character DDL strings cannot hold ([`ddl_text_problem`]).
+    BadChar(char),
+    /// The comment is `chars` characters long, more than `max`. Characters are counted
+    /// as UTF-16 code units (Glue's service is Java, whose string length that is), so a
+    /// character outside the Basic Multilingual Plane counts twice: the count no reading
+    /// of the limit exceeds.
+    TooLong {
+        /// The comment's length.
+        chars: usize,
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// Checks `text` as a comment of `of`: a DDL string ([`ddl_text_problem`]) no longer
+/// than [`max_comment_chars`].
+pub fn comment_problem(of: CommentOf, text: &str) -> Option<CommentProblem> {
+    if let Some(c) = ddl_text_problem(text) {
+        return Some(CommentProblem::BadChar(c));
+    }
+    let chars = aws_length(text);
+    let max = max_comment_chars(of);
+    (chars > max).then_some(CommentProblem::TooLong { chars, max })
+}
+
 // ---- locations -----------------------------------------------------------------------
 
 /// Why a table location is not an S3 folder Athena can use.
@@ -350,6 +409,101 @@ pub fn transform_takes(transform: &str) -> &'static str {
     }
 }
 
+// ---- partition specs -----------------------------------------------------------------
+
+/// One field of a partition spec: its source column, its transform (`identity`, `year`,
+/// `month`, `day`, `hour`, `bucket`, `truncate`) and the transform's number, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpecField<'a> {
+    /// The source column.
+    pub source: &'a str,
+    /// The transform's name.
+    pub transform: &'a str,
+    /// `N` of `bucket(N, col)`, `W` of `truncate(W, col)`.
+    pub arg: Option<u32>,
+}
+
+/// The name Iceberg gives a partition field when a table is created with it: the
+/// source column for `identity`, otherwise the column and a suffix (`ts_day`,
+/// `id_bucket`, `name_trunc`): the default names of `PartitionSpec.Builder`
+/// (`api/src/main/java/org/apache/iceberg/PartitionSpec.java` in apache/iceberg), which
+/// Spark's `PARTITIONED BY`, Trino's `partitioning` and Athena's DDL use, and under which
+/// the `$partitions` table shows the field. The number of a bucket or truncate is not in
+/// the name.
+pub fn partition_field_name(source: &str, transform: &str) -> String {
+    let suffix = match transform {
+        "identity" => return source.to_string(),
+        "truncate" => "trunc",
+        other => other,
+    };
+    format!("{source}_{suffix}")
+}
+
+/// Why Iceberg refuses a field of a new table's partition spec (`PartitionSpec.Builder`
+/// in apache/iceberg: `checkForRedundantPartitions` and `checkAndAddPartitionName`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpecProblem {
+    /// The same field comes earlier in the spec, at this index.
+    Twice(usize),
+    /// Another time transform (`year`, `month`, `day`, `hour`) of the same column comes
+    /// earlier, at this index: "Cannot add redundant partition".
+    RedundantTime(usize),
+    /// The field's name (here) is the name of the earlier field at `other`: two buckets
+    /// or two truncates of one column ("Cannot use partition name more than once").
+    NameTaken {
+        /// The name both fields get.
+        name: String,
+        /// Index of the earlier field.
+        other: usize,
+    },
+    /// The field's name (here) is the name of a column: "Cannot create partition from
+    /// name that exists in schema".
+    NameIsColumn(String),
+}
+
+/// Checks a new table's partition spec against Iceberg's rules for a spec: no field
+/// twice, one time transform per column, and every field's
+/// [name](partition_field_name) distinct from the other fields' and, unless it is an
+/// identity field, from every column name in `columns`. Returns each refused field's
+/// index with why, in spec order; transforms against source types are checked by
+/// [`transform_accepts`].
+pub fn check_partition_spec(
+    fields: &[SpecField<'_>],
+    columns: &[&str],
+) -> Vec<(usize, SpecProblem)> {
+    let is_time = |t: &str| matches!(t, "year" | "month" | "day" | "hour");
+    let names: Vec<String> = fields
+        .iter()
+        .map(|f| partition_field_name(f.source, f.transform))
+        .collect();
+    let mut problems = Vec::new();
+    for (i, f) in fields.iter().enumerate() {
+        let earlier = &fields[..i];
+        let problem = if let Some(j) = earlier.iter().position(|e| e == f) {
+            Some(SpecProblem::Twice(j))
+        } else if let Some(j) = earlier
+            .iter()
+            .position(|e| e.source == f.source && is_time(e.transform) && is_time(f.transform))
+        {
+            Some(SpecProblem::RedundantTime(j))
+        } else if f.transform != "identity" && columns.contains(&names[i].as_str()) {
+            Some(SpecProblem::NameIsColumn(names[i].clone()))
+        } else {
+            names[..i]
+                .iter()
+                .position(|n| *n == names[i])
+                .map(|j| SpecProblem::NameTaken {
+                    name: names[i].clone(),
+                    other: j,
+                })
+        };
+        if let Some(p) = problem {
+            problems.push((i, p));
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,5 +617,99 @@ mod tests {
         assert!(!transform_accepts("identity", TypeKind::Nested));
         assert!(transform_accepts("bucket", TypeKind::Binary));
         assert!(!transform_accepts("truncate", TypeKind::Timestamp));
+    }
+
+    #[test]
+    fn partition_specs() {
+        let f = |source, transform, arg| SpecField {
+            source,
+            transform,
+            arg,
+        };
+        assert_eq!(partition_field_name("ts", "day"), "ts_day");
+        assert_eq!(partition_field_name("id", "bucket"), "id_bucket");
+        assert_eq!(partition_field_name("s", "truncate"), "s_trunc");
+        assert_eq!(partition_field_name("s", "identity"), "s");
+        let cols = ["id", "s", "ts", "ts_day"];
+        assert_eq!(
+            check_partition_spec(
+                &[
+                    f("id", "bucket", Some(16)),
+                    f("s", "identity", None),
+                    f("s", "truncate", Some(4)),
+                    f("ts", "hour", None)
+                ],
+                &cols
+            ),
+            []
+        );
+        assert_eq!(
+            check_partition_spec(
+                &[
+                    f("id", "bucket", Some(16)),
+                    f("id", "bucket", Some(16)),
+                    f("id", "bucket", Some(8)),
+                    f("ts", "hour", None),
+                    f("ts", "day", None),
+                    f("s", "truncate", Some(4)),
+                    f("s", "truncate", Some(8)),
+                ],
+                &["id", "s", "ts"]
+            ),
+            [
+                (1, SpecProblem::Twice(0)),
+                (
+                    2,
+                    SpecProblem::NameTaken {
+                        name: "id_bucket".into(),
+                        other: 0
+                    }
+                ),
+                (4, SpecProblem::RedundantTime(3)),
+                (
+                    6,
+                    SpecProblem::NameTaken {
+                        name: "s_trunc".into(),
+                        other: 5
+                    }
+                ),
+            ]
+        );
+        assert_eq!(
+            check_partition_spec(&[f("ts", "day", None)], &cols),
+            [(0, SpecProblem::NameIsColumn("ts_day".into()))]
+        );
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(comment_problem(CommentOf::Column, &"a".repeat(255)), None);
+        assert_eq!(
+            comment_problem(CommentOf::Column, &"a".repeat(256)),
+            Some(CommentProblem::TooLong {
+                chars: 256,
+                max: 255
+            })
+        );
+        // One character outside the BMP is two UTF-16 units.
+        assert_eq!(
+            comment_problem(CommentOf::Column, &"\u{1F600}".repeat(128)),
+            Some(CommentProblem::TooLong {
+                chars: 256,
+                max: 255
+            })
+        );
+        assert_eq!(comment_problem(CommentOf::Table, &"é".repeat(2048)), None);
+        assert_eq!(
+            comment_problem(CommentOf::Database, &"a".repeat(2049)),
+            Some(CommentProblem::TooLong {
+                chars: 2049,
+                max: 2048
+            })
+        );
+        assert_eq!(
+            comment_problem(CommentOf::Table, "it's"),
+            Some(CommentProblem::BadChar('\''))
+        );
     }
 }

@@ -325,6 +325,16 @@ fn ddl_comment_text_is_checked() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    // Glue stores a column comment of at most 255 characters.
+    let e = t()
+        .alter()
+        .add_columns([Column::new("x", T::String).comment("c".repeat(256))])
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "comment of column `x` is 256 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 255"
+    );
 }
 
 #[test]
@@ -348,4 +358,41 @@ fn rename_table() {
         .build()
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidIdentifier);
+}
+
+/// Iceberg rebuilds the partition spec against each new schema and refuses a column
+/// named like a partition field (`event_ts_day` of `day(event_ts)`): Spark 3.5 + Iceberg
+/// 1.10 fails `ADD COLUMN` and `RENAME COLUMN` to such a name with "Cannot create
+/// identity partition sourced from different field in schema".
+#[test]
+fn a_column_cannot_take_a_partition_fields_name() {
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let e = t()
+            .alter()
+            .add_columns([Column::new("event_ts_day", T::Date)])
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidTable, "{d:?}");
+        assert_eq!(
+            e.message(),
+            "column name `event_ts_day` is the name of partition field `day(event_ts)` of \
+             `analytics.mcp_events`; Iceberg refuses a column named like a partition field"
+        );
+        assert_eq!(e.hint(), Some("choose another column name"));
+        let e = t()
+            .alter()
+            .rename_column("status", "event_ts_day")
+            .build_for(d)
+            .unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("column name `event_ts_day` is the name of partition field"),
+            "{e}"
+        );
+        assert!(t()
+            .alter()
+            .add_columns([Column::new("event_day", T::Date)])
+            .build_for(d)
+            .is_ok());
+    }
 }

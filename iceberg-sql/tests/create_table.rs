@@ -389,6 +389,119 @@ fn other_partition_rules() {
     assert!(e.message().contains("it takes any primitive type"), "{e}");
 }
 
+/// Iceberg names each partition field of a new table after its column and transform
+/// (`id_bucket`, `s_trunc`, `ts_day`: `PartitionSpec.Builder` in apache/iceberg) and
+/// refuses a name twice or a name that is a column's. Spark 3.5 + Iceberg 1.10 refuses
+/// `PARTITIONED BY (bucket(16, id), bucket(8, id))` ("Found duplicate column(s) in the
+/// partitioning") and a `ts_day` column beside `days(ts)` ("Cannot create partition from
+/// name that exists in schema: ts_day"); Trino's connector before release 451 refuses
+/// both ("Unable to parse partitioning value"). A live table can hold such a spec (partition
+/// evolution names a second bucket `id_bucket_8`), so the definition builds and only
+/// CREATE TABLE refuses it.
+#[test]
+fn partition_field_names_a_new_table_cannot_have() {
+    let table = |parts: &[PartitionField], extra: Option<&str>| {
+        let mut b = TableDef::builder("analytics", "t")
+            .column(Column::new("id", IcebergType::Long))
+            .column(Column::new("s", IcebergType::String))
+            .column(Column::new("ts", IcebergType::Timestamp))
+            .location("s3://bucket/t/");
+        if let Some(c) = extra {
+            b = b.column(Column::new(c, IcebergType::Date));
+        }
+        for p in parts {
+            b = b.partition(p.clone());
+        }
+        b.build().expect("a live table may have this spec")
+    };
+    let bucket = |n| PartitionField::new("id", PartitionTransform::Bucket(n));
+    let truncate = |n| PartitionField::new("s", PartitionTransform::Truncate(n));
+    let day = PartitionField::new("ts", PartitionTransform::Day);
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let e = table(&[bucket(16), bucket(8)], None)
+            .create_table()
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+        assert_eq!(
+            e.message(),
+            "partitions `bucket(16, id)` and `bucket(8, id)` would both be named `id_bucket`; \
+             Iceberg names a partition field after its column and transform, not the number, \
+             and refuses a name twice"
+        );
+        assert_eq!(
+            e.hint(),
+            Some("keep one bucket (or truncate) width per column")
+        );
+        let e = table(&[truncate(4), truncate(8)], None)
+            .create_table()
+            .build_for(d)
+            .unwrap_err();
+        assert!(e.message().contains("would both be named `s_trunc`"), "{e}");
+        let e = table(std::slice::from_ref(&day), Some("ts_day"))
+            .create_table()
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(
+            e.message(),
+            "partition `day(ts)` would be named `ts_day`, which is the name of a column; \
+             Iceberg refuses a partition field named like a column"
+        );
+        assert_eq!(e.hint(), Some("rename column `ts_day`"));
+        // Distinct names: an identity field is named as its column, a bucket and a
+        // truncate of one column get different suffixes.
+        let ok = table(
+            &[
+                PartitionField::identity("s"),
+                truncate(4),
+                bucket(16),
+                day.clone(),
+            ],
+            Some("ts_date"),
+        );
+        assert!(ok.create_table().build_for(d).is_ok(), "{d:?}");
+    }
+}
+
+/// The Glue Data Catalog stores a column comment of at most 255 characters and a table
+/// description of at most 2048 (AWS Glue API reference, `Column` and `TableInput`);
+/// Athena's DDL fails with Glue's validation error beyond that.
+#[test]
+fn comments_longer_than_glue_stores_are_rejected() {
+    let e = TableDef::builder("analytics", "t")
+        .column(Column::new("x", IcebergType::Long).comment("c".repeat(256)))
+        .location("s3://bucket/t/")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        e.message(),
+        "comment of column `x` is 256 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 255"
+    );
+    assert_eq!(e.hint(), Some("shorten it to 255 characters"));
+    // Counted in UTF-16 units: 128 emoji are 256.
+    assert!(TableDef::builder("analytics", "t")
+        .column(Column::new("x", IcebergType::Long).comment("\u{1F600}".repeat(128)))
+        .location("s3://bucket/t/")
+        .build()
+        .is_err());
+    assert!(TableDef::builder("analytics", "t")
+        .column(Column::new("x", IcebergType::Long).comment("é".repeat(255)))
+        .location("s3://bucket/t/")
+        .build()
+        .is_ok());
+    let e = TableDef::builder("analytics", "t")
+        .column(Column::new("x", IcebergType::Long))
+        .comment("t".repeat(2049))
+        .location("s3://bucket/t/")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "table comment is 2049 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 2048"
+    );
+}
+
 #[test]
 fn decimal_39_is_rejected() {
     let e = one_column("amount", IcebergType::decimal(39, 0)).err();
@@ -496,8 +609,10 @@ fn location_at_a_bucket_root_is_rejected() {
 #[test]
 fn text_too_long_for_the_query_limit_is_rejected() {
     let t = one_column("a", IcebergType::Int).0.build().unwrap();
-    let mut cols = vec![Column::new("a", IcebergType::Int).comment("x".repeat(MAX_QUERY_BYTES))];
-    cols.push(Column::new("b", IcebergType::Int));
+    // Each comment within Glue's 255 characters, together over the query limit.
+    let cols: Vec<Column> = (0..MAX_QUERY_BYTES / 255 + 1)
+        .map(|i| Column::new(format!("c{i}"), IcebergType::Int).comment("x".repeat(255)))
+        .collect();
     let big = TableDef::builder("analytics", "t")
         .columns(cols)
         .location("s3://bucket/t/")

@@ -258,6 +258,65 @@ fn iceberg_ctas_refuses_properties_ctas_does_not_take() {
     assert_eq!(e.kind(), ErrorKind::InvalidProperty);
 }
 
+/// The partitioning of an Iceberg CTAS is a new table's partition spec: the same rules
+/// as CREATE TABLE (Trino's connector builds it with Iceberg's `PartitionSpec.Builder`,
+/// `plugin/trino-iceberg/.../PartitionFields.java`), with the SELECT's output names as
+/// the columns.
+#[test]
+fn iceberg_ctas_partitioning_is_a_valid_spec() {
+    let q = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::EVENT_TS)
+        .expr_as(
+            McpEvent::EVENT_TS.cast::<chrono::NaiveDate>(),
+            "event_ts_day",
+        );
+    let ctas = |parts: &[PartitionField], d| {
+        let mut c = IcebergCtas::new(TableName::new("analytics", "x"), &q)
+            .location("s3://my-datalake/iceberg/x/");
+        for p in parts {
+            c = c.partition(p.clone());
+        }
+        c.build_for(d)
+    };
+    let f = PartitionField::new;
+    for d in [Dialect::Athena, Dialect::Spark, Dialect::Trino] {
+        let cases: [(&[PartitionField], &str); 4] = [
+            (
+                &[PartitionField::identity("user_id"), PartitionField::identity("user_id")],
+                "partition `user_id` appears twice",
+            ),
+            (
+                &[f("event_ts", PartitionTransform::Hour), f("event_ts", PartitionTransform::Month)],
+                "partitions `hour(event_ts)` and `month(event_ts)` are redundant: Iceberg allows one time transform per column",
+            ),
+            (
+                &[f("user_id", PartitionTransform::Bucket(16)), f("user_id", PartitionTransform::Bucket(8))],
+                "partitions `bucket(16, user_id)` and `bucket(8, user_id)` would both be named `user_id_bucket`; \
+                 Iceberg names a partition field after its column and transform, not the number, and refuses a name twice",
+            ),
+            (
+                &[f("event_ts", PartitionTransform::Day)],
+                "partition `day(event_ts)` would be named `event_ts_day`, which is the name of a column; \
+                 Iceberg refuses a partition field named like a column",
+            ),
+        ];
+        for (parts, message) in cases {
+            let e = ctas(parts, d).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidPartition, "{d:?}");
+            assert_eq!(e.message(), message, "{d:?}");
+        }
+        assert!(ctas(
+            &[
+                f("event_ts", PartitionTransform::Hour),
+                f("user_id", PartitionTransform::Bucket(8))
+            ],
+            d
+        )
+        .is_ok());
+    }
+}
+
 #[test]
 fn hive_partition_columns_must_be_last() {
     let q = events();
@@ -306,6 +365,100 @@ fn hive_bucketing_rules() {
         .build_for(Dialect::Spark)
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
+}
+
+/// Trino's Hive connector refuses a table of partition columns only ("Table contains
+/// only partition columns", `HiveMetadata`), takes `bucket_count` as an integer property
+/// (`HiveTableProperties`) and bucketing only with both `bucketed_by` and
+/// `bucket_count` ("bucketed_by and bucket_count must be specified together").
+#[test]
+fn hive_ctas_table_and_bucket_limits() {
+    let q = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::STATUS);
+    let name = || TableName::new("analytics", "x");
+    let e = HiveCtas::new(name(), &q)
+        .partitioned_by(["user_id", "status"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(
+        e.message(),
+        "partitioned_by: every column of the SELECT ([user_id, status]) is a partition column; \
+         a Hive table needs at least one other column"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("select a data column before the partition columns")
+    );
+    assert!(HiveCtas::new(name(), &q)
+        .partitioned_by(["status"])
+        .build()
+        .is_ok());
+
+    let e = HiveCtas::new(name(), &q)
+        .bucketed_by(["user_id"], 3_000_000_000)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    assert_eq!(
+        e.message(),
+        "bucket_count 3000000000 is more than 2147483647, the largest integer table property"
+    );
+    assert!(HiveCtas::new(name(), &q)
+        .bucketed_by(["user_id"], 2_147_483_647)
+        .build()
+        .is_ok());
+
+    let e = HiveCtas::new(name(), &q)
+        .bucketed_by([], 8)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+    assert_eq!(
+        e.message(),
+        "bucket_count 8 is given without any bucketed_by column"
+    );
+}
+
+#[derive(IcebergTable, Debug, Clone)]
+#[iceberg(
+    database = "analytics",
+    name = "blobs",
+    location = "s3://my-datalake/iceberg/blobs/"
+)]
+struct Blob {
+    id: i64,
+    kind: String,
+    data: Vec<u8>,
+    tags: Vec<String>,
+}
+
+/// Trino's Hive connector partitions only by booleans, numbers, decimals, dates,
+/// timestamps and text (`HiveUtil.isValidPartitionType`: "Unsupported type [varbinary]
+/// for partition").
+#[test]
+fn hive_ctas_partition_columns_have_partitionable_types() {
+    // Every column: id, kind, data, tags.
+    let q = Blob::select();
+    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .partitioned_by(["data", "tags"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    let all: Vec<&str> = e.all().map(|e| e.message()).collect();
+    assert_eq!(
+        all,
+        [
+            "partitioned_by: column `data` is of type varbinary; a Hive table is partitioned only by booleans, numbers, decimals, dates, timestamps and text",
+            "partitioned_by: column `tags` is of type array(varchar); a Hive table is partitioned only by booleans, numbers, decimals, dates, timestamps and text",
+        ]
+    );
+    let q = Blob::select().column(Blob::ID).column(Blob::KIND);
+    assert!(HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .partitioned_by(["kind"])
+        .build()
+        .is_ok());
 }
 
 /// UNLOAD writes files whose schema would repeat a repeated output column name; what

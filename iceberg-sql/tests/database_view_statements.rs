@@ -92,6 +92,25 @@ fn create_database_refusals() {
         assert_eq!(e.kind(), ErrorKind::InvalidValue, "{e}");
         assert!(e.message().contains("database comment"), "{e}");
     }
+    // Glue stores a database description of at most 2048 characters
+    // (`DatabaseInput.Description`, AWS Glue API reference).
+    for d in [A, S] {
+        let e = db
+            .create_database()
+            .comment("d".repeat(2049))
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue, "{e}");
+        assert_eq!(
+            e.message(),
+            "database comment is 2049 characters long; the Glue Data Catalog, where Athena keeps it, stores at most 2048"
+        );
+        assert!(db
+            .create_database()
+            .comment("d".repeat(2048))
+            .build_for(d)
+            .is_ok());
+    }
     // Both problems at once.
     let e = DatabaseName::new("Bad Name")
         .create_database()

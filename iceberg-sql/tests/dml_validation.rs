@@ -179,6 +179,21 @@ fn parameters_only_where_athena_documents_them() {
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidValue);
     assert!(e.message().contains("1024"));
+    // Counted in UTF-16 code units, as AWS's Java services count a length constraint:
+    // 600 emoji (and two quotes) are 1202, over the limit though 602 code points.
+    let e = McpEvent::insert_from(&TableName::new("analytics", "staging"))
+        .filter(McpEvent::EVENT_ID.eq(param("\u{1F600}".repeat(600))))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "a parameter's literal text is 1202 characters (UTF-16 code units); Athena's ExecutionParameters entries hold at most 1024"
+    );
+    let ok = McpEvent::insert_from(&TableName::new("analytics", "staging"))
+        .filter(McpEvent::EVENT_ID.eq(param("\u{1F600}".repeat(511))))
+        .build()
+        .unwrap();
+    assert_eq!(ok.params()[0].encode_utf16().count(), 1024);
 }
 
 #[test]

@@ -273,6 +273,64 @@ fn ungrouped_projection_is_refused() {
     assert!(e.message().contains("must be in GROUP BY"), "{e}");
 }
 
+/// In a query that aggregates, a column read outside an aggregate must be grouped, in
+/// ORDER BY and inside a projected expression alike (Trino: "ORDER BY expression ...
+/// must be an aggregate expression or appear in GROUP BY clause"), while an expression
+/// of grouped columns is fine; and an aggregate cannot hold another in its argument
+/// (Trino: "Cannot nest aggregations inside aggregation") or its FILTER (Spark: "FILTER
+/// expression contains aggregate"). Spark 3.5 refuses all three.
+#[test]
+fn aggregating_queries_read_only_grouped_columns_and_flat_aggregates() {
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .expr_as(count_all(), "n")
+        .group_by(McpEvent::TOOL_NAME)
+        .order_by(McpEvent::STATUS, Order::Asc)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(
+        e.message(),
+        "ORDER BY reads column `status`, which is neither aggregated nor in GROUP BY"
+    );
+    // ORDER BY an aggregate makes the query aggregate.
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .order_by(count_all(), Order::Desc)
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+    let e = McpEvent::select()
+        .expr_as(count_all() + McpEvent::LATENCY_MS, "x")
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+    assert_eq!(
+        McpEvent::select()
+            .expr_as(McpEvent::LATENCY_MS * 2, "x")
+            .expr_as(count_all(), "n")
+            .group_by(McpEvent::LATENCY_MS)
+            .order_by(McpEvent::LATENCY_MS, Order::Asc)
+            .build()
+            .unwrap()
+            .sql(),
+        "SELECT latency_ms * 2 AS x, count(*) AS n FROM analytics.mcp_events \
+         GROUP BY latency_ms ORDER BY latency_ms ASC"
+    );
+
+    for q in [
+        McpEvent::select().expr_as(McpEvent::LATENCY_MS.max().sum(), "n"),
+        McpEvent::select().expr_as(count_all().filter(McpEvent::LATENCY_MS.max().gt(3)), "n"),
+    ] {
+        let e = q.build().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+        assert_eq!(
+            e.message(),
+            "an aggregate cannot hold another aggregate in its argument or its FILTER"
+        );
+    }
+}
+
 #[test]
 fn manifest_rows_name_only_the_columns_every_athena_engine_has() {
     let t = McpEvent::table_def().name().clone();

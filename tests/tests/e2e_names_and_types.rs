@@ -139,3 +139,121 @@ fn keyword_names_utc_values_and_typed_merge_sources_run_on_spark() {
     let left: Vec<i64> = read(engine).iter().map(|k| k.id).collect();
     assert_eq!(left, [2, 4]);
 }
+
+/// Iceberg names a new table's partition fields after their column and transform
+/// (`id_bucket`, `s_trunc`, `ts_day`) and refuses a name twice or a column's name: the
+/// specs CREATE TABLE refuses for that reason are refused by Spark too, and distinct
+/// names (an identity and a truncate of one column, a `ts_date` column beside
+/// `days(ts)`) run. A column added or renamed later cannot take a field's name either.
+#[test]
+fn partition_field_names_spark_refuses_are_refused_before_spark() {
+    let Some(engine) =
+        Engine::get_or_skip("partition_field_names_spark_refuses_are_refused_before_spark")
+    else {
+        return;
+    };
+    let ns = engine.namespace("partition_names");
+    let def = |name: &str, parts: &[PartitionField], extra: &str| {
+        let mut b = TableDef::builder(ns.to_string(), name)
+            .column(Column::new("id", IcebergType::Long))
+            .column(Column::new("s", IcebergType::String))
+            .column(Column::new("ts", IcebergType::Timestamp))
+            .column(Column::new(extra, IcebergType::Date))
+            .location(format!("s3://names-bucket/iceberg/{ns}/{name}/"));
+        for p in parts {
+            b = b.partition(p.clone());
+        }
+        b.build().unwrap()
+    };
+    let f = PartitionField::new;
+    let refused = [
+        (
+            "two_buckets",
+            vec![
+                f("id", PartitionTransform::Bucket(16)),
+                f("id", PartitionTransform::Bucket(8)),
+            ],
+            "d",
+            "bucket(16, id), bucket(8, id)",
+            "Found duplicate column(s) in the partitioning",
+        ),
+        (
+            "two_truncates",
+            vec![
+                f("s", PartitionTransform::Truncate(4)),
+                f("s", PartitionTransform::Truncate(8)),
+            ],
+            "d",
+            "truncate(4, s), truncate(8, s)",
+            "Found duplicate column(s) in the partitioning",
+        ),
+        (
+            "day_named_like_a_column",
+            vec![f("ts", PartitionTransform::Day)],
+            "ts_day",
+            "days(ts)",
+            "Cannot create partition from name that exists in schema: ts_day",
+        ),
+    ];
+    for (name, parts, extra, spark_spec, spark_error) in refused {
+        let table = def(name, &parts, extra);
+        let e = table.create_table().build_for(Dialect::Spark).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidPartition, "{name}: {e}");
+        let by_hand = format!(
+            "CREATE TABLE {} (id bigint, s string, ts timestamp_ntz, {extra} date) USING iceberg PARTITIONED BY ({spark_spec})",
+            ns.table(name)
+        );
+        let spark = engine.expect_err(&by_hand);
+        assert!(
+            spark.message().contains(spark_error),
+            "{name}: {}",
+            spark.message()
+        );
+    }
+    let ok = def(
+        "distinct_names",
+        &[
+            PartitionField::identity("s"),
+            f("s", PartitionTransform::Truncate(4)),
+            f("id", PartitionTransform::Bucket(16)),
+            f("ts", PartitionTransform::Day),
+        ],
+        "ts_date",
+    );
+    engine.run(ok.create_table().build_for(Dialect::Spark).unwrap());
+    let fields = engine.run(format!(
+        "SELECT partition FROM {}.partitions",
+        ns.table("distinct_names")
+    ));
+    assert_eq!(
+        fields.types,
+        ["struct<s:string,s_trunc:string,id_bucket:int,ts_day:date>"]
+    );
+
+    // A column named like a partition field cannot be added or renamed to afterwards.
+    let e = ok
+        .alter()
+        .add_columns([Column::new("ts_day", IcebergType::Date)])
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable, "{e}");
+    for by_hand in [
+        format!(
+            "ALTER TABLE {} ADD COLUMN ts_day date",
+            ns.table("distinct_names")
+        ),
+        format!(
+            "ALTER TABLE {} RENAME COLUMN ts_date TO id_bucket",
+            ns.table("distinct_names")
+        ),
+    ] {
+        let spark = engine.expect_err(&by_hand);
+        assert!(
+            spark.message().contains(
+                "Cannot create identity partition sourced from different field in schema"
+            ),
+            "{}",
+            spark.message()
+        );
+    }
+}

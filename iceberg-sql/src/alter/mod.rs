@@ -18,7 +18,8 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 use crate::model::{
-    Column, FileFormat, PartitionField, TableDef, TableName, TableProperties, TableProperty,
+    Column, FileFormat, PartitionField, PartitionTransform, TableDef, TableName, TableProperties,
+    TableProperty,
 };
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
@@ -294,6 +295,30 @@ impl<'a> AlterTableBuilder<'a> {
         })
     }
 
+    /// Iceberg rebuilds the partition spec against every new schema and refuses a column
+    /// named like a partition field other than the column's own identity field ("Cannot
+    /// create identity partition sourced from different field in schema: ts_day", from
+    /// `PartitionSpec.Builder` in apache/iceberg; Spark 3.5 + Iceberg 1.10 fails `ADD
+    /// COLUMN ts_day` and `RENAME COLUMN x TO ts_day` on a table partitioned by `days(ts)`
+    /// with it). The fields are named as Iceberg names them when a table is created.
+    fn not_a_partition_field_name(&self, name: &str) -> Result<()> {
+        let taken = self.table.partition_spec().iter().find(|p| {
+            p.transform != PartitionTransform::Identity
+                && iceberg_sql_rules::partition_field_name(&p.source, p.transform.name()) == name
+        });
+        match taken {
+            None => Ok(()),
+            Some(p) => Err(Error::new(
+                ErrorKind::InvalidTable,
+                format!(
+                    "column name `{name}` is the name of partition field `{p}` of `{}`; Iceberg refuses a column named like a partition field",
+                    self.table.name()
+                ),
+            )
+            .with_hint("choose another column name")),
+        }
+    }
+
     /// `ADD COLUMNS (...)`: new columns, appended at the end, nullable. Targets whose DDL
     /// declares `NOT NULL` (Spark, Trino) refuse a [`required`](Column::required) one:
     /// Iceberg cannot add a required column to a table with rows. On Athena "required"
@@ -323,12 +348,16 @@ impl<'a> AlterTableBuilder<'a> {
                         ),
                     ));
                 }
+                if let Err(e) = self.not_a_partition_field_name(&c.name) {
+                    errors.push(e);
+                }
                 if let Err(e) = c.ty.check(&c.name, false) {
                     errors.push(e);
                 }
                 if let Some(comment) = &c.comment {
-                    if let Err(e) = crate::model::check_ddl_text(
+                    if let Err(e) = crate::model::check_comment(
                         &format!("comment of column `{}`", c.name),
+                        iceberg_sql_rules::CommentOf::Column,
                         comment,
                     ) {
                         errors.push(e);
@@ -377,6 +406,7 @@ impl<'a> AlterTableBuilder<'a> {
         let check = || -> Result<AlterOp> {
             let c = self.existing(from)?;
             check_name(to, NameRole::Column)?;
+            self.not_a_partition_field_name(to)?;
             if self.table.column(to).is_some() {
                 return Err(Error::new(
                     ErrorKind::InvalidTable,

@@ -13,11 +13,11 @@
 //!   partitioned_by)`. Athena only: Spark has no UNLOAD.
 
 use crate::dialect::{CtasSpec, Dialect, Grammar};
-use crate::engine::targets::OutputTarget;
+use crate::engine::targets::{hive_partition_type_ok, OutputTarget};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
-    Compression, FileFormat, Location, PartitionField, TableDef, TableName, TableProperties,
-    TableProperty,
+    check_partition_spec, Compression, FileFormat, Location, PartitionField, SpecRules, TableDef,
+    TableName, TableProperties, TableProperty,
 };
 use crate::query::{OutputNames, Select, Usage};
 use crate::render::SqlWriter;
@@ -206,6 +206,13 @@ impl<'q, S> IcebergCtas<'q, S> {
         );
         let sources: Vec<String> = self.partitioning.iter().map(|p| p.source.clone()).collect();
         errors.extend(check_outputs(self.query, &sources, "partitioning"));
+        let outputs = self.query.output_names();
+        let names: Vec<&str> = outputs.iter().flatten().map(String::as_str).collect();
+        errors.extend(check_partition_spec(
+            &self.partitioning,
+            &names,
+            SpecRules::All,
+        ));
         for p in &self.partitioning {
             if let Some(ty) = self.query.output_type(&p.source) {
                 if let Err(e) = p.check(&ty) {
@@ -390,11 +397,66 @@ impl<'q, S> HiveCtas<'q, S> {
                 ));
             }
         }
-        if self.bucket_count == Some(0) {
-            errors.push(Error::new(
+        if !self.partitioned_by.is_empty() {
+            let usage = Usage::Output(OutputTarget::HiveCtas);
+            if let Ok(types) = self.query.output_types(dialect.rules(), usage) {
+                for c in &self.partitioned_by {
+                    let ty = types
+                        .iter()
+                        .find(|(name, _)| name.as_deref() == Some(c.as_str()))
+                        .and_then(|(_, ty)| ty.as_ref());
+                    if let Some(ty) = ty.filter(|t| !hive_partition_type_ok(t)) {
+                        errors.push(
+                            Error::new(
+                                ErrorKind::InvalidTable,
+                                format!(
+                                    "partitioned_by: column `{c}` is of type {ty}; a Hive table is partitioned only by booleans, numbers, decimals, dates, timestamps and text"
+                                ),
+                            )
+                            .with_hint("partition by another column, or leave it out of partitioned_by"),
+                        );
+                    }
+                }
+            }
+        }
+        // Trino's Hive connector refuses a table of partition columns only
+        // (`HiveMetadata`: "Table contains only partition columns").
+        let outputs = self.query.output_names().len();
+        if !self.partitioned_by.is_empty() && self.partitioned_by.len() >= outputs {
+            errors.push(
+                Error::new(
+                    ErrorKind::InvalidTable,
+                    format!(
+                        "partitioned_by: every column of the SELECT ([{}]) is a partition column; a Hive table needs at least one other column",
+                        self.partitioned_by.join(", ")
+                    ),
+                )
+                .with_hint("select a data column before the partition columns"),
+            );
+        }
+        if let (true, Some(n)) = (self.bucketed_by.is_empty(), self.bucket_count) {
+            errors.push(
+                Error::new(
+                    ErrorKind::InvalidProperty,
+                    format!("bucket_count {n} is given without any bucketed_by column"),
+                )
+                .with_hint("name the columns to bucket by, or leave bucketing out"),
+            );
+        }
+        match self.bucket_count {
+            Some(0) => errors.push(Error::new(
                 ErrorKind::InvalidProperty,
                 "bucket_count must be at least 1",
-            ));
+            )),
+            // `bucket_count` is an integer table property (`HiveTableProperties`): a larger
+            // number is a bigint literal, which the property does not take.
+            Some(n) if i32::try_from(n).is_err() => errors.push(Error::new(
+                ErrorKind::InvalidProperty,
+                format!(
+                    "bucket_count {n} is more than 2147483647, the largest integer table property"
+                ),
+            )),
+            _ => {}
         }
         for c in self.partitioned_by.iter().chain(&self.bucketed_by) {
             if Grammar::TrinoDml.needs_quotes(c) || Grammar::HiveDdl.needs_quotes(c) {

@@ -72,6 +72,7 @@ impl<'a> CreateTable<'a> {
         let t = self.table;
         let rules = dialect.rules();
         let mut errors = t.check().err().map(Error::into_vec).unwrap_or_default();
+        errors.extend(t.check_new_partition_names());
         rules.check_create_table(t, &mut errors);
         Error::check_all(errors)?;
 

@@ -160,6 +160,15 @@ impl CreateDatabase<'_> {
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
         }
+        if let Some(comment) = &self.comment {
+            if let Err(e) = crate::model::check_comment(
+                "database comment",
+                iceberg_sql_rules::CommentOf::Database,
+                comment,
+            ) {
+                errors.push(e);
+            }
+        }
         let location = match self
             .location
             .as_deref()

@@ -446,6 +446,47 @@ mod tests {
         assert!(date_trunc_type(TruncUnit::Day, &t("varchar")).is_err());
     }
 
+    /// The typed API's aggregate value types (`Numeric::Sum`, `Avg`, `Percentile`) are
+    /// the types this model gives the aggregates, for every numeric Rust type: a Rust
+    /// type that says `int` where Athena returns a bigint would not fit the value.
+    #[test]
+    fn typed_aggregates_have_the_engine_types() {
+        use crate::engine::types::TableFormat;
+        use crate::expr::Numeric;
+        use crate::record::SqlType;
+        use AggregateFn::*;
+        fn engine<T: SqlType>() -> EngineType {
+            EngineType::of_column(&T::iceberg_type(), TableFormat::Iceberg).unwrap()
+        }
+        // The type without its parameters: `decimal(38,2)` and `decimal(38,9)` alike.
+        fn kind(t: &EngineType) -> String {
+            let text = t.to_string();
+            text.split('(').next().unwrap_or_default().to_string()
+        }
+        fn check<V>()
+        where
+            V: Numeric + SqlType,
+            V::Sum: SqlType,
+            V::Avg: SqlType,
+            V::Percentile: SqlType,
+        {
+            let arg = engine::<V>();
+            for (func, typed) in [
+                (Sum, engine::<V::Sum>()),
+                (Avg, engine::<V::Avg>()),
+                (ApproxPercentile, engine::<V::Percentile>()),
+            ] {
+                let athena = aggregate_type(func, Some(&arg)).unwrap();
+                assert_eq!(kind(&typed), kind(&athena), "{func:?} of {arg}");
+            }
+        }
+        check::<i32>();
+        check::<i64>();
+        check::<f32>();
+        check::<f64>();
+        check::<crate::value::Decimal>();
+    }
+
     #[test]
     fn aggregate_result_types() {
         use AggregateFn::*;

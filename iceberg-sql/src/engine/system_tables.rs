@@ -341,14 +341,14 @@ pub(crate) fn partition_row(table: &TableDef) -> Result<Option<EngineType>> {
             ));
         };
         let source_type = EngineType::of_column(&source.ty, TableFormat::Iceberg)?;
-        let (name, ty) = match p.transform {
-            PartitionTransform::Identity => (p.source.clone(), source_type),
-            PartitionTransform::Truncate(_) => (format!("{}_trunc", p.source), source_type),
-            PartitionTransform::Bucket(_) => (format!("{}_bucket", p.source), EngineType::Integer),
-            PartitionTransform::Year => (format!("{}_year", p.source), EngineType::Integer),
-            PartitionTransform::Month => (format!("{}_month", p.source), EngineType::Integer),
-            PartitionTransform::Day => (format!("{}_day", p.source), EngineType::Date),
-            PartitionTransform::Hour => (format!("{}_hour", p.source), EngineType::Integer),
+        let name = iceberg_sql_rules::partition_field_name(&p.source, p.transform.name());
+        let ty = match p.transform {
+            PartitionTransform::Identity | PartitionTransform::Truncate(_) => source_type,
+            PartitionTransform::Day => EngineType::Date,
+            PartitionTransform::Bucket(_)
+            | PartitionTransform::Year
+            | PartitionTransform::Month
+            | PartitionTransform::Hour => EngineType::Integer,
         };
         fields.push(RowField::named(name, ty));
     }

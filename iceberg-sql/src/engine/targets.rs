@@ -139,6 +139,30 @@ fn hive_refusal(column: &str, ty: &EngineType) -> Option<Refusal> {
     }
 }
 
+/// Whether a Hive table can be partitioned by a column of type `ty`: Trino's Hive
+/// connector takes booleans, numbers, decimals, dates, timestamps (a Hive CTAS writes
+/// them with milliseconds) and text, and refuses the rest when it creates the table
+/// (`HiveUtil.isValidPartitionType`, checked by `HiveMetadata`: "Unsupported type
+/// [varbinary] for partition: c").
+pub(crate) fn hive_partition_type_ok(ty: &EngineType) -> bool {
+    use EngineType as E;
+    matches!(
+        ty,
+        E::Boolean
+            | E::Tinyint
+            | E::Smallint
+            | E::Integer
+            | E::Bigint
+            | E::Real
+            | E::Double
+            | E::Decimal { .. }
+            | E::Date
+            | E::Timestamp(_)
+            | E::Varchar(_)
+            | E::Char(_)
+    )
+}
+
 /// The type to CAST an output column to so that `target` accepts it, where the
 /// conversion is unambiguous: integers widen, timestamps take the target's precision,
 /// `timestamp with time zone` becomes the UTC wall clock (write

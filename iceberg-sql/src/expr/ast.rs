@@ -338,7 +338,8 @@ pub const MAX_EXPR_DEPTH: usize = 256;
 /// in an unoptimised build.
 pub(super) const RECURSION_LEVELS: usize = 64;
 
-/// Longest text Athena accepts in one `ExecutionParameters` entry.
+/// Longest text Athena accepts in one `ExecutionParameters` entry, in UTF-16 code units
+/// (`iceberg_sql_rules::aws_length`).
 pub const MAX_PARAM_CHARS: usize = 1024;
 
 impl Expr {
@@ -575,6 +576,41 @@ impl Expr {
         found
     }
 
+    /// True when an aggregate call holds another aggregate in its argument or its
+    /// `FILTER`: Trino refuses the first ("Cannot nest aggregations inside aggregation",
+    /// `AggregationAnalyzer`), Spark both (`NESTED_AGGREGATE_FUNCTION`, "FILTER
+    /// expression contains aggregate").
+    pub(crate) fn nests_aggregates(&self) -> bool {
+        let mut nested = false;
+        self.walk(&mut |e| {
+            if let Expr::Aggregate { arg, filter, .. } = e {
+                nested |= arg.as_deref().is_some_and(Expr::contains_aggregate)
+                    || filter.as_deref().is_some_and(Expr::contains_aggregate);
+            }
+        });
+        nested
+    }
+
+    /// The first column this expression reads outside every aggregate call and outside
+    /// every expression of `keys`: in a query that aggregates, what is neither
+    /// aggregated nor grouped (Trino: "... must be an aggregate expression or appear in
+    /// GROUP BY clause").
+    pub(crate) fn ungrouped_column(&self, keys: &[Expr]) -> Option<&'static str> {
+        // A stack of its own: expressions may be thousands of levels deep.
+        let mut pending = vec![self];
+        while let Some(e) = pending.pop() {
+            if keys.contains(e) {
+                continue;
+            }
+            match e {
+                Expr::Aggregate { .. } => {}
+                Expr::Column { name, .. } => return Some(name),
+                _ => e.for_each_child(|c| pending.push(c)),
+            }
+        }
+        None
+    }
+
     /// Every column reference, in rendering order.
     pub fn columns(&self) -> Vec<(Scope, &'static str)> {
         let mut v = Vec::new();
@@ -625,12 +661,14 @@ impl Expr {
             Expr::Param { value, ty } => {
                 let mut text = String::new();
                 w.grammar().write_literal(&mut text, value, ty)?;
-                if text.chars().count() > MAX_PARAM_CHARS {
+                // Counted as AWS checks a length constraint: characters outside the
+                // Basic Multilingual Plane count twice.
+                let length = iceberg_sql_rules::aws_length(&text);
+                if length > MAX_PARAM_CHARS {
                     return Err(Error::new(
                         ErrorKind::InvalidValue,
                         format!(
-                            "a parameter's literal text is {} characters; Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}",
-                            text.chars().count()
+                            "a parameter's literal text is {length} characters (UTF-16 code units); Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}"
                         ),
                     )
                     .with_hint("inline the value as a literal instead of a parameter"));

@@ -178,21 +178,52 @@ pub trait ExpressionMethods: Sized {
     }
     /// `approx_percentile(self, p)` with `0 <= p <= 1` (checked when rendered), over
     /// numbers (Trino has no approx_percentile of text or time values).
-    fn approx_percentile(self, p: f64) -> SqlExpr<Self::Scope, Self::Value>
+    fn approx_percentile(self, p: f64) -> SqlExpr<Self::Scope, <Self::Value as Numeric>::Percentile>
     where
         Self::Value: Numeric,
     {
         aggregate(Aggregate::ApproxPercentile(p), self)
     }
-    /// `sum(self)` (numbers).
-    fn sum(self) -> SqlExpr<Self::Scope, Self::Value>
+    /// `sum(self)` (numbers), of Athena's type for it ([`Numeric::Sum`]): a bigint of
+    /// integers, a `decimal(38,s)` of a `decimal(p,s)`.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql::expr::SqlExpr;
+    /// # struct Ev;
+    /// # impl Ev { const RETRIES: Col<Ev, Option<i32>> = Col::new("retries"); }
+    /// let total: SqlExpr<Ev, i64> = Ev::RETRIES.sum(); // an int column's sum is a bigint
+    /// let p95: SqlExpr<Ev, i64> = Ev::RETRIES.approx_percentile(0.95);
+    /// # let _ = (total, p95);
+    /// ```
+    fn sum(self) -> SqlExpr<Self::Scope, <Self::Value as Numeric>::Sum>
     where
         Self::Value: Numeric,
     {
         aggregate(Aggregate::Sum, self)
     }
-    /// `avg(self)`, a double (numbers).
-    fn avg(self) -> SqlExpr<Self::Scope, f64>
+    /// `avg(self)` (numbers), of Athena's type for it ([`Numeric::Avg`]): a double of
+    /// integers and doubles, a real of reals, and of a `decimal(p,s)` a `decimal(p,s)`
+    /// rounded half up to `s` digits. For a decimal's exact mean as a double, average
+    /// `col.cast::<f64>()`.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql::expr::SqlExpr;
+    /// # use iceberg_sql::Decimal;
+    /// # struct Ev;
+    /// # impl Ev {
+    /// #     const PRICE: Col<Ev, Option<Decimal>> = Col::new("price");
+    /// #     const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
+    /// # }
+    /// let rounded: SqlExpr<Ev, Decimal> = Ev::PRICE.avg();
+    /// let mean: SqlExpr<Ev, f64> = Ev::PRICE.cast::<f64>().avg();
+    /// let ms: SqlExpr<Ev, f64> = Ev::LATENCY_MS.avg();
+    /// assert_eq!(mean.to_sql(Dialect::Athena)?, "avg(CAST(price AS double))");
+    /// # let _ = (rounded, ms);
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    fn avg(self) -> SqlExpr<Self::Scope, <Self::Value as Numeric>::Avg>
     where
         Self::Value: Numeric,
     {

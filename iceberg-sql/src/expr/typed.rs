@@ -24,8 +24,24 @@ pub trait ColumnValue {
     type Base: SqlType;
 }
 
-/// Numeric value types: arithmetic (`+ - * / %`), `sum`, `avg`.
-pub trait Numeric {}
+/// Numeric value types: arithmetic (`+ - * / %`), `sum`, `avg`, `approx_percentile`.
+///
+/// The aggregates' value types are Athena's result types (Trino's aggregation functions
+/// in `io.trino.operator.aggregation`; the engine model's `aggregate_type`, which a test
+/// holds these to).
+pub trait Numeric {
+    /// The value type of `sum`: a bigint of integers (an `int` column's sum does not
+    /// fit an `int`), a real of reals, a double of doubles, a `decimal(38,s)` of a
+    /// `decimal(p,s)`.
+    type Sum;
+    /// The value type of `avg`: a double of integers and doubles, a real of reals, and
+    /// of a `decimal(p,s)` a `decimal(p,s)` rounded half up to `s` digits
+    /// (`DecimalAverageAggregation`: the average of 1 and 2 in a `decimal(10,0)` is 2).
+    type Avg;
+    /// The value type of `approx_percentile`: a bigint of integers, a real of reals, a
+    /// double of doubles and of decimals.
+    type Percentile;
+}
 
 /// Date and time value types: `date_trunc`, `± INTERVAL`.
 pub trait Temporal {}
@@ -50,11 +66,31 @@ column_values!(
     Decimal
 );
 
-impl Numeric for i32 {}
-impl Numeric for i64 {}
-impl Numeric for f32 {}
-impl Numeric for f64 {}
-impl Numeric for Decimal {}
+impl Numeric for i32 {
+    type Sum = i64;
+    type Avg = f64;
+    type Percentile = i64;
+}
+impl Numeric for i64 {
+    type Sum = i64;
+    type Avg = f64;
+    type Percentile = i64;
+}
+impl Numeric for f32 {
+    type Sum = f32;
+    type Avg = f32;
+    type Percentile = f32;
+}
+impl Numeric for f64 {
+    type Sum = f64;
+    type Avg = f64;
+    type Percentile = f64;
+}
+impl Numeric for Decimal {
+    type Sum = Decimal;
+    type Avg = Decimal;
+    type Percentile = f64;
+}
 impl Temporal for NaiveDate {}
 impl Temporal for NaiveDateTime {}
 impl Temporal for DateTime<Utc> {}

@@ -12,7 +12,8 @@ mod properties;
 mod table;
 
 pub use location::Location;
+pub(crate) use partition::{check_spec as check_partition_spec, SpecRules};
 pub use partition::{PartitionField, PartitionTransform};
 pub use properties::{Compression, FileFormat, TableProperties, TableProperty};
-pub(crate) use table::check_ddl_text;
+pub(crate) use table::{check_comment, check_ddl_text};
 pub use table::{Column, DatabaseName, TableDef, TableDefBuilder, TableName};

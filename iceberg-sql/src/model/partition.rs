@@ -147,6 +147,86 @@ impl PartitionField {
     }
 }
 
+/// Which rules [`check_spec`] applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SpecRules {
+    /// No field twice, one time transform per column: true of any table's spec.
+    Shape,
+    /// The names Iceberg gives the fields when it creates the table (`ts_day`,
+    /// `id_bucket`, `s_trunc`) unique and, except identity fields, no column's name.
+    NewTableNames,
+    /// Both.
+    All,
+}
+
+/// Checks a partition spec as a whole (each field against its column's type is
+/// [`PartitionField::check`]) by `rules`. `columns` are the table's column names (for
+/// a CTAS, the SELECT's output names). Engines refuse to create the table otherwise:
+/// Iceberg's `PartitionSpec.Builder` (apache/iceberg) on Athena, Trino and Spark alike.
+/// A live table can hold fields named otherwise (partition evolution names a second
+/// bucket `id_bucket_8`), so only statements that create a table check the names.
+pub(crate) fn check_spec(
+    spec: &[PartitionField],
+    columns: &[&str],
+    rules: SpecRules,
+) -> Vec<Error> {
+    use iceberg_sql_rules::SpecProblem as P;
+    let fields: Vec<iceberg_sql_rules::SpecField<'_>> = spec
+        .iter()
+        .map(|p| iceberg_sql_rules::SpecField {
+            source: &p.source,
+            transform: p.transform.name(),
+            arg: match p.transform {
+                PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n) => Some(n),
+                _ => None,
+            },
+        })
+        .collect();
+    iceberg_sql_rules::check_partition_spec(&fields, columns)
+        .into_iter()
+        .filter(|(_, problem)| {
+            let shape = matches!(problem, P::Twice(_) | P::RedundantTime(_));
+            match rules {
+                SpecRules::Shape => shape,
+                SpecRules::NewTableNames => !shape,
+                SpecRules::All => true,
+            }
+        })
+        .map(|(i, problem)| {
+            let p = &spec[i];
+            match problem {
+                P::Twice(_) => Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!("partition `{p}` appears twice"),
+                ),
+                P::RedundantTime(j) => Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!(
+                        "partitions `{}` and `{p}` are redundant: Iceberg allows one time transform per column",
+                        spec[j]
+                    ),
+                )
+                .with_hint("keep the finest transform you need"),
+                P::NameTaken { name, other } => Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!(
+                        "partitions `{}` and `{p}` would both be named `{name}`; Iceberg names a partition field after its column and transform, not the number, and refuses a name twice",
+                        spec[other]
+                    ),
+                )
+                .with_hint("keep one bucket (or truncate) width per column"),
+                P::NameIsColumn(name) => Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!(
+                        "partition `{p}` would be named `{name}`, which is the name of a column; Iceberg refuses a partition field named like a column"
+                    ),
+                )
+                .with_hint(format!("rename column `{name}`")),
+            }
+        })
+        .collect()
+}
+
 /// Athena DDL form: `day(ts)`, `bucket(16, id)`, bare name for identity.
 impl fmt::Display for PartitionField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -3,10 +3,12 @@
 use std::collections::HashSet;
 use std::fmt;
 
+use super::partition::{check_spec, SpecRules};
 use super::{Location, PartitionField, TableProperties, TableProperty};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 use crate::types::IcebergType;
+use iceberg_sql_rules::{CommentOf, CommentProblem};
 
 /// A table's qualified name: `database.table`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -154,6 +156,22 @@ pub(crate) fn check_ddl_text(what: &str, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// Checks a comment: a DDL string ([`check_ddl_text`]) no longer than Glue stores for
+/// what it describes (`iceberg_sql_rules::max_comment_chars`).
+pub(crate) fn check_comment(what: &str, of: CommentOf, text: &str) -> Result<()> {
+    match iceberg_sql_rules::comment_problem(of, text) {
+        None => Ok(()),
+        Some(CommentProblem::BadChar(_)) => check_ddl_text(what, text),
+        Some(CommentProblem::TooLong { chars, max }) => Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "{what} is {chars} characters long; the Glue Data Catalog, where Athena keeps it, stores at most {max}"
+            ),
+        )
+        .with_hint(format!("shorten it to {max} characters"))),
+    }
+}
+
 /// A complete table definition: name, columns, partition spec, properties, location.
 ///
 /// Build one with [`TableDef::builder`], which checks everything and reports every
@@ -278,6 +296,13 @@ impl TableDef {
         }
     }
 
+    /// The partition-field names Iceberg would refuse when it creates this table (see
+    /// `check_spec`); [`TableDef::check`] covers the rest of the spec.
+    pub(crate) fn check_new_partition_names(&self) -> Vec<Error> {
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name.as_str()).collect();
+        check_spec(&self.partition_spec, &names, SpecRules::NewTableNames)
+    }
+
     /// Checks the whole definition and returns every problem at once: names, duplicate
     /// columns, types, partition fields against their source columns, properties and
     /// comments.
@@ -307,14 +332,15 @@ impl TableDef {
                 errors.push(e);
             }
             if let Some(comment) = &c.comment {
-                if let Err(e) = check_ddl_text(&format!("comment of column `{}`", c.name), comment)
-                {
+                if let Err(e) = check_comment(
+                    &format!("comment of column `{}`", c.name),
+                    CommentOf::Column,
+                    comment,
+                ) {
                     errors.push(e);
                 }
             }
         }
-        let mut seen_fields = HashSet::new();
-        let mut seen_time = HashSet::new();
         for p in &self.partition_spec {
             match self.column(&p.source) {
                 None => errors.push(
@@ -330,34 +356,14 @@ impl TableDef {
                     }
                 }
             }
-            if !seen_fields.insert(p) {
-                errors.push(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!("partition `{p}` appears twice"),
-                ));
-            } else if p.transform.is_time() {
-                // Iceberg refuses two time transforms of one column as redundant.
-                if let Some(other) = self.partition_spec.iter().find(|o| {
-                    o.source == p.source && o.transform.is_time() && o.transform != p.transform
-                }) {
-                    if !seen_time.insert(p.source.as_str()) {
-                        continue;
-                    }
-                    errors.push(
-                        Error::new(
-                            ErrorKind::InvalidPartition,
-                            format!("partitions `{p}` and `{other}` are redundant: Iceberg allows one time transform per column"),
-                        )
-                        .with_hint("keep the finest transform you need"),
-                    );
-                }
-            }
         }
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name.as_str()).collect();
+        errors.extend(check_spec(&self.partition_spec, &names, SpecRules::Shape));
         if let Err(e) = self.properties.check() {
             errors.extend(e.into_vec());
         }
         if let Some(comment) = &self.comment {
-            if let Err(e) = check_ddl_text("table comment", comment) {
+            if let Err(e) = check_comment("table comment", CommentOf::Table, comment) {
                 errors.push(e);
             }
         }

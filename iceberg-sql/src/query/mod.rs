@@ -650,6 +650,26 @@ impl<S> Select<S> {
         for (o, _) in &self.order_by {
             check_expr(o, &mut errors);
         }
+        let nested = self
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Expr(e, _) => Some(e),
+                _ => None,
+            })
+            .chain(self.filter.iter())
+            .chain(self.group_by.iter())
+            .chain(self.order_by.iter().map(|(o, _)| o))
+            .any(Expr::nests_aggregates);
+        if nested {
+            errors.push(
+                Error::new(
+                    ErrorKind::DisallowedSyntax,
+                    "an aggregate cannot hold another aggregate in its argument or its FILTER",
+                )
+                .with_hint("aggregate in a query of its own and select from it"),
+            );
+        }
         for j in &self.joins {
             if !known(j.left_key) {
                 errors.push(Error::new(
@@ -664,19 +684,30 @@ impl<S> Select<S> {
                 ));
             }
         }
-        // Every plain projection must be grouped when the query aggregates.
+        // When the query aggregates, every column read outside an aggregate, in the
+        // projection and in ORDER BY, must be grouped.
         let aggregates = self
             .items
             .iter()
-            .any(|i| matches!(i, Item::Expr(e, _) if e.contains_aggregate()));
+            .any(|i| matches!(i, Item::Expr(e, _) if e.contains_aggregate()))
+            || self.order_by.iter().any(|(o, _)| o.contains_aggregate());
         if aggregates || !self.group_by.is_empty() {
+            for (o, _) in &self.order_by {
+                if let Some(column) = o.ungrouped_column(&self.group_by) {
+                    errors.push(
+                        Error::new(
+                            ErrorKind::DisallowedSyntax,
+                            format!(
+                                "ORDER BY reads column `{column}`, which is neither aggregated nor in GROUP BY"
+                            ),
+                        )
+                        .with_hint("add it with .group_by(...), or order by an aggregate of it"),
+                    );
+                }
+            }
             for item in &self.items {
                 let ungrouped = match item {
-                    Item::Expr(e, _) => {
-                        !e.contains_aggregate()
-                            && !e.columns().is_empty()
-                            && !self.group_by.contains(e)
-                    }
+                    Item::Expr(e, _) => e.ungrouped_column(&self.group_by).is_some(),
                     Item::Joined(_, name) => !self.group_by.contains(&Expr::column(name)),
                     Item::Nested(name) => !self
                         .group_by
