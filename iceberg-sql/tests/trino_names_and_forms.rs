@@ -357,6 +357,8 @@ const FORMS: &[(StatementKind, &str)] = &[
     (CreateDatabase, "CREATE SCHEMA IF NOT EXISTS analytics WITH (location = 's3://my-datalake/iceberg/')"),
     (DropDatabase, "DROP SCHEMA analytics CASCADE"),
     (ShowTables, "SHOW TABLES IN analytics LIKE 'mcp\\_%' ESCAPE '\\'"),
+    (Select, "SELECT count(c) FILTER (WHERE c IS NOT NULL) AS n, count(c) filter FROM db.t AS s WHERE s.c IS NOT NULL"),
+    (Select, "SELECT c FROM (SELECT 1 AS c) filter (c)"),
 ];
 
 /// The boundaries between the tokens of `sql`, roughly: where whitespace starts, and
@@ -669,6 +671,47 @@ const FOUND: &[(Dialect, StatementKind, &str, &str)] = &[
         "CREATE TABLE db.t2 () AS SELECT c FROM db.t",
         "empty column list",
     ),
+    // sqlparser reads `c NOT NULL` as `c IS NOT NULL`; Trino's grammar has only
+    // `IS NOT NULL` (SqlBase.g4, `predicate`).
+    (
+        Dialect::Trino,
+        Select,
+        "SELECT c NOT NULL FROM db.t",
+        "found `NOT`",
+    ),
+    (
+        Dialect::Athena,
+        Select,
+        "SELECT c FROM db.t WHERE c NOT NULL",
+        "found `NOT`",
+    ),
+    // sqlparser took `FILTER (` and dropped it when no WHERE followed: this read as
+    // `SELECT count(c) FROM db.t`. Trino's grammar: `FILTER '(' WHERE … ')'`.
+    (
+        Dialect::Trino,
+        Select,
+        "SELECT count(c) FILTER ( FROM db.t",
+        "found `(`",
+    ),
+    (
+        Dialect::Athena,
+        Select,
+        "SELECT c FROM db.t WHERE c IN (SELECT count(c) FILTER (n) FROM db.u)",
+        "found: (",
+    ),
+    // sqlparser reads `s.?a` as the name `s."?"` aliased `a`.
+    (
+        Dialect::Trino,
+        Select,
+        "SELECT s.?a FROM db.t AS s",
+        "a `?` parameter after `.`",
+    ),
+    (
+        Dialect::Athena,
+        Select,
+        "SELECT s. ? FROM db.t AS s",
+        "a `?` parameter after `.`",
+    ),
 ];
 
 /// What must still pass beside [`FOUND`]: reserved words quoted or naming functions,
@@ -716,6 +759,23 @@ const STILL_ACCEPTED: &[(Dialect, StatementKind, &str)] = &[
         Dialect::Trino,
         CreateTableAs,
         "CREATE TABLE db.t2 WITH (\"format\" = 'PARQUET') AS SELECT c FROM db.t",
+    ),
+    // `filter` is a name where no `( WHERE` follows; `IS NOT NULL` and a column's
+    // `NOT NULL` read as before.
+    (
+        Dialect::Trino,
+        Select,
+        "SELECT count(c) filter FROM (SELECT 1 AS c) filter (c) WHERE c IS NOT NULL",
+    ),
+    (
+        Dialect::Athena,
+        Select,
+        "SELECT count(c) FILTER (WHERE c NOT IN (1)) AS n, filter FROM db.t AS filter",
+    ),
+    (
+        Dialect::Trino,
+        CreateTable,
+        "CREATE TABLE db.t (c integer NOT NULL, d varchar)",
     ),
 ];
 

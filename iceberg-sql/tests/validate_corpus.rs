@@ -1830,3 +1830,68 @@ fn trino_predicates_take_values_not_predicates() {
         accept(d, K::Select, 0, "SELECT c \"true\", c AS interval FROM t");
     }
 }
+
+/// Three forms sqlparser read as something else, which Trino's grammar (SqlBase.g4) and
+/// Spark's (SqlBaseParser.g4) both refuse: `c NOT NULL` (read as `c IS NOT NULL`),
+/// `FILTER (` without `WHERE` (dropped: read as no FILTER), and `s.?a` (read as the
+/// name `s."?"`). Neighbours that mean what they say still pass.
+#[test]
+fn forms_sqlparser_misread_are_refused_in_every_dml_grammar() {
+    for d in [A, S, Dialect::Trino] {
+        for (sql, ek, says, column) in [
+            // Spark takes the non-reserved `NOT` for an alias and stops at `NULL`.
+            (
+                "SELECT c NOT NULL FROM t",
+                ErrorKind::Syntax,
+                "",
+                if d == S { 14 } else { 10 },
+            ),
+            (
+                "SELECT c FROM t WHERE c NOT NULL",
+                ErrorKind::Syntax,
+                "found `NOT`",
+                25,
+            ),
+            (
+                "SELECT count(c) FILTER ( FROM t",
+                ErrorKind::Syntax,
+                "found `(`",
+                24,
+            ),
+            (
+                "SELECT count(c) FILTER (d FROM t",
+                ErrorKind::Syntax,
+                "found `(`",
+                24,
+            ),
+            (
+                "SELECT s.?a FROM t AS s",
+                ErrorKind::DisallowedSyntax,
+                "a `?` parameter after `.`",
+                10,
+            ),
+        ] {
+            let e = reject(d, K::Select, 0, sql, ek, says);
+            at(&e, 1, column);
+        }
+        accept(
+            d,
+            K::Select,
+            0,
+            "SELECT count(c) FILTER (WHERE c IS NOT NULL) AS n, count(c) filter FROM t",
+        );
+        accept(d, K::Select, 0, "SELECT c FROM (SELECT 1 AS c) filter (c)");
+        accept(
+            d,
+            K::Select,
+            0,
+            "SELECT c FROM t WHERE c NOT IN (1) AND c NOT LIKE 'x' AND c NOT BETWEEN 1 AND 2",
+        );
+    }
+    accept(
+        S,
+        K::CreateTable,
+        0,
+        "CREATE TABLE db.t (c int NOT NULL, d string) USING iceberg",
+    );
+}

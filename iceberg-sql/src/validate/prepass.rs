@@ -16,6 +16,14 @@
 //!   `FETCH` clauses not written `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (sqlparser
 //!   takes `FIRST` and `ONLY` as optional; the row count itself is checked on the tree),
 //!   and `WITH ()` (sqlparser reads it as no `WITH` at all).
+//! * `FILTER` not followed by `( WHERE` is a plain word: sqlparser's function-call parse
+//!   takes `FILTER (` before it looks for `WHERE` and does not give them back, so
+//!   `count(x) FILTER ( FROM t` read as `count(x) FROM t` and `count(x) filter` lost its
+//!   alias. Trino's grammar (SqlBase.g4, `filter`: `FILTER '(' WHERE booleanExpression
+//!   ')'`) and Spark's (SqlBaseParser.g4, `functionCall`) have only that form, and take
+//!   `filter` as a name anywhere else (`count(x) filter`, `FROM (…) filter (a)`).
+//! * A `?` right after `.` (`s.?a`) is refused: sqlparser reads it as a name part
+//!   `"?"`; a name part is a name in Trino's and Spark's grammars, never a parameter.
 
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Whitespace};
@@ -152,6 +160,14 @@ pub(super) fn run(
         if let Some(e) = number_run_on(tokens, i) {
             return Err(e);
         }
+        if let Some(e) = placeholder_name_part(tokens, i) {
+            return Err(e);
+        }
+        if is_word(&tokens[i].token, "FILTER") && !filter_clause_follows(tokens, i) {
+            if let Token::Word(w) = &mut tokens[i].token {
+                w.keyword = Keyword::NoKeyword;
+            }
+        }
         if grammar == Grammar::TrinoDml {
             if tokens[i].token == Token::DoubleEq {
                 return Err(PrepassError {
@@ -286,6 +302,31 @@ fn number_run_on(tokens: &[TokenWithSpan], i: usize) -> Option<PrepassError> {
             next.token
         ),
         location: tokens[i].span.start,
+    })
+}
+
+/// Whether `( WHERE` follows the token at `i`.
+fn filter_clause_follows(tokens: &[TokenWithSpan], i: usize) -> bool {
+    let mut next = tokens[i + 1..]
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)));
+    next.next().is_some_and(|t| t.token == Token::LParen)
+        && next.next().is_some_and(|t| is_word(&t.token, "WHERE"))
+}
+
+/// A `.` at `i` followed by a `?` placeholder (a name part that is a parameter).
+fn placeholder_name_part(tokens: &[TokenWithSpan], i: usize) -> Option<PrepassError> {
+    if tokens[i].token != Token::Period {
+        return None;
+    }
+    let next = tokens[i + 1..]
+        .iter()
+        .find(|t| !matches!(t.token, Token::Whitespace(_)))?;
+    matches!(next.token, Token::Placeholder(_)).then(|| PrepassError {
+        message: "a `?` parameter after `.`: the parts of a dotted name are names; a \
+                  parameter stands for a whole value (write `s.a`, or `?` alone)"
+            .to_string(),
+        location: next.span.start,
     })
 }
 

@@ -249,6 +249,11 @@ impl AthenaDialect {
 }
 
 impl SqlDialect for AthenaDialect {
+    /// `x NOT NULL` is not `x IS NOT NULL` here (see [`super::no_postfix_not_null`]).
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        super::no_postfix_not_null(parser)
+    }
+
     /// A keyword the grammar does not reserve is a name where a name can stand.
     fn is_reserved_for_identifier(&self, kw: Keyword) -> bool {
         self.reserves(kw)

@@ -18,6 +18,9 @@ pub(crate) mod trino;
 
 use sqlparser::ast::{AlterTable, CreateTable, ShowStatementFilter, Statement};
 use sqlparser::dialect::Dialect as SqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Token;
 
 use super::allow::{Ctx, Exempt};
 use super::hooks::Refusals;
@@ -113,4 +116,14 @@ pub(crate) trait TargetSyntax: Sync {
     /// A staged load's staging table: its creation over the staged files (kind
     /// `CreateStagingTable`) or its removal (`DropStagingTable`).
     fn check_staging(&self, ctx: &Ctx, stmt: &Statement) -> Result<()>;
+}
+
+/// The precedence of `NOT NULL` after a value outside a column definition: none, so the
+/// value ends before it. sqlparser reads `x NOT NULL` as `x IS NOT NULL`; Trino's grammar
+/// (SqlBase.g4, `predicate`: `IS NOT? NULL`) and Spark's (SqlBaseParser.g4, `predicate`:
+/// `IS NOT? kind=NULL`) have no such postfix form, and refuse it. In a column definition
+/// sqlparser gives it no precedence already, so `int NOT NULL` reads as before.
+pub(crate) fn no_postfix_not_null(parser: &Parser) -> Option<Result<u8, ParserError>> {
+    let is = |n: usize, k: Keyword| matches!(&parser.peek_nth_token_ref(n).token, Token::Word(w) if w.keyword == k);
+    (is(0, Keyword::NOT) && is(1, Keyword::NULL)).then_some(Ok(0))
 }

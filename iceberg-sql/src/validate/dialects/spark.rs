@@ -183,6 +183,11 @@ impl ParserDialect for SparkDialect {
 }
 
 impl SqlDialect for SparkDialect {
+    /// `x NOT NULL` is not `x IS NOT NULL` here (see [`super::no_postfix_not_null`]).
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        super::no_postfix_not_null(parser)
+    }
+
     /// `FROM limit.t`: Spark's grammar (default, non-ANSI mode) takes its non-reserved
     /// keywords as names; a word our renderer quotes for Spark keeps sqlparser's reading
     /// (<https://spark.apache.org/docs/3.5.0/sql-ref-ansi-compliance.html#sql-keywords-optional-disabled-by-default>).

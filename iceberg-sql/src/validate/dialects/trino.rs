@@ -181,6 +181,11 @@ impl ParserDialect for TrinoDialect {
 }
 
 impl SqlDialect for TrinoDialect {
+    /// `x NOT NULL` is not `x IS NOT NULL` here (see [`super::no_postfix_not_null`]).
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        super::no_postfix_not_null(parser)
+    }
+
     /// A keyword Trino does not reserve is a name where a name can stand: `interval`,
     /// `struct` (which sqlparser reserves for names by default) are names to Trino
     /// (<https://trino.io/docs/current/language/reserved.html>).
