@@ -128,6 +128,13 @@ pub const fn max_comment_chars(of: CommentOf) -> usize {
     }
 }
 
+/// The longest column type Glue stores, in characters: `Column.Type` is a string of at
+/// most 131072 (AWS Glue API reference, `Column`
+/// <https://docs.aws.amazon.com/glue/latest/webapi/API_Column.html>). Athena keeps every
+/// column of a table in Glue, so a DDL statement declaring a longer type fails with
+/// Glue's validation error.
+pub const MAX_GLUE_COLUMN_TYPE_CHARS: usize = 131_072;
+
 /// Why `text` cannot be a comment of `of`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommentProblem {

@@ -207,6 +207,64 @@ impl IcebergType {
         }
     }
 
+    /// The length of the type string the Glue Data Catalog stores for a column of this
+    /// type (`Column.Type`), in its shortest spelling: Hive names, `struct<a:int,b:string>`
+    /// without spaces, as Iceberg's own Glue catalog writes it (apache/iceberg,
+    /// `aws/src/main/java/org/apache/iceberg/aws/glue/IcebergToGlueConverter.java`,
+    /// `toTypeString`). No writer stores a shorter one.
+    pub(crate) fn glue_type_chars(&self) -> usize {
+        let digits = |n: u8| n.to_string().len();
+        match self {
+            IcebergType::Boolean => "boolean".len(),
+            IcebergType::Int => "int".len(),
+            IcebergType::Long => "bigint".len(),
+            IcebergType::Float => "float".len(),
+            IcebergType::Double => "double".len(),
+            IcebergType::Decimal { precision, scale } => {
+                "decimal(,)".len() + digits(*precision) + digits(*scale)
+            }
+            IcebergType::Date => "date".len(),
+            IcebergType::Timestamp | IcebergType::TimestampTz => "timestamp".len(),
+            IcebergType::String => "string".len(),
+            IcebergType::Binary => "binary".len(),
+            IcebergType::List(e) => "array<>".len() + e.glue_type_chars(),
+            IcebergType::Map(k, v) => "map<,>".len() + k.glue_type_chars() + v.glue_type_chars(),
+            IcebergType::Struct(fields) => {
+                let commas = fields.len().saturating_sub(1);
+                "struct<>".len()
+                    + commas
+                    + fields
+                        .iter()
+                        .map(|f| {
+                            iceberg_sql_rules::aws_length(&f.name) + 1 + f.ty.glue_type_chars()
+                        })
+                        .sum::<usize>()
+            }
+        }
+    }
+
+    /// Checks that the Glue Data Catalog can store this type for column `column`: at most
+    /// [`iceberg_sql_rules::MAX_GLUE_COLUMN_TYPE_CHARS`] characters in its shortest
+    /// spelling. A wider struct fails CREATE TABLE or ADD COLUMNS in Glue.
+    pub(crate) fn check_glue_type_length(&self, column: &str) -> Result<()> {
+        let chars = self.glue_type_chars();
+        let max = iceberg_sql_rules::MAX_GLUE_COLUMN_TYPE_CHARS;
+        if chars <= max {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::InvalidType,
+            format!(
+                "column `{column}`: its type is {chars} characters long as the Glue Data Catalog \
+                 stores it (`struct<name:type,...>`); Glue stores at most {max} per column"
+            ),
+        )
+        .with_hint(
+            "split the struct's fields over several columns, shorten the field names, or store \
+             the nested value as a JSON string",
+        ))
+    }
+
     /// The type as `grammar` spells it (`array(varchar)` in Trino, `array<string>` in
     /// Hive DDL and Spark).
     pub fn to_sql(&self, grammar: Grammar) -> String {

@@ -665,3 +665,110 @@ fn every_problem_is_reported_at_once() {
         ]
     );
 }
+
+/// The type string the Glue Data Catalog stores for a column (`Column.Type`) in its
+/// shortest spelling, written here independently of the crate: Hive names,
+/// `struct<a:int,b:string>` without spaces.
+fn glue_type(ty: &IcebergType) -> String {
+    match ty {
+        IcebergType::Long => "bigint".into(),
+        IcebergType::String => "string".into(),
+        IcebergType::Timestamp => "timestamp".into(),
+        IcebergType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+        IcebergType::List(e) => format!("array<{}>", glue_type(e)),
+        IcebergType::Map(k, v) => format!("map<{},{}>", glue_type(k), glue_type(v)),
+        IcebergType::Struct(fields) => {
+            let inner: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{}:{}", f.name, glue_type(&f.ty)))
+                .collect();
+            format!("struct<{}>", inner.join(","))
+        }
+        other => panic!("not used here: {other:?}"),
+    }
+}
+
+/// A struct whose Glue type string is exactly `chars` characters long.
+fn struct_of_glue_length(chars: usize) -> IcebergType {
+    let field = |name: String| StructField::new(name, IcebergType::String);
+    // `struct<` `>`, then `f00001:string` (13) per field and a comma between.
+    let mut fields: Vec<StructField> = (0..(chars - 8) / 14)
+        .map(|i| field(format!("f{i:05}")))
+        .collect();
+    let ty = IcebergType::Struct(fields.clone());
+    let short = chars - glue_type(&ty).len();
+    fields.push(field(format!("g{}", "x".repeat(short - "g:string,".len()))));
+    let ty = IcebergType::Struct(fields);
+    assert_eq!(glue_type(&ty).len(), chars);
+    ty
+}
+
+/// Glue stores a column type of at most 131072 characters (AWS Glue API reference,
+/// `Column.Type`): a wider struct fails Athena's CREATE TABLE and ADD COLUMNS in Glue, so
+/// both are refused; Spark's catalog has no such limit.
+#[test]
+fn a_column_type_longer_than_glue_stores_is_refused_on_athena() {
+    let at_limit = struct_of_glue_length(131_072);
+    let beyond = struct_of_glue_length(131_073);
+    let table = |ty: &IcebergType| {
+        TableDef::builder("analytics", "wide")
+            .column(Column::new("id", IcebergType::Long))
+            .column(Column::new("payload", ty.clone()))
+            .location("s3://bucket/wide/")
+            .build()
+            .expect("the model has no such limit")
+    };
+    // (No `unwrap_err`: an accepted statement would print 131 kB of SQL.)
+    let refused = |r: Result<Statement, Error>| match r {
+        Ok(_) => panic!("a type of 131073 characters was accepted"),
+        Err(e) => e,
+    };
+    let message = "column `payload`: its type is 131073 characters long as the Glue Data \
+                   Catalog stores it (`struct<name:type,...>`); Glue stores at most 131072 per column";
+
+    let create = table(&at_limit).create_table().build();
+    assert!(create.is_ok(), "{create:?}");
+    let e = refused(table(&beyond).create_table().build());
+    assert_eq!(e.kind(), ErrorKind::InvalidType);
+    assert_eq!(e.message(), message);
+    assert!(e.hint().is_some_and(|h| h.contains("several columns")));
+    assert!(table(&beyond)
+        .create_table()
+        .build_for(Dialect::Spark)
+        .is_ok());
+
+    let narrow = TableDef::builder("analytics", "wide")
+        .column(Column::new("id", IcebergType::Long))
+        .location("s3://bucket/wide/")
+        .build()
+        .unwrap();
+    let add = |ty: &IcebergType, d: Dialect| {
+        narrow
+            .alter()
+            .add_columns([Column::new("payload", ty.clone())])
+            .build_for(d)
+    };
+    assert!(add(&at_limit, Dialect::Athena).is_ok());
+    let e = refused(add(&beyond, Dialect::Athena));
+    assert_eq!(e.message(), message);
+    assert!(add(&beyond, Dialect::Spark).is_ok());
+
+    // Nested: the whole column's string counts, arrays and decimals included.
+    let nested = IcebergType::list(IcebergType::structure([
+        ("amount", IcebergType::decimal(38, 10)),
+        ("at", IcebergType::Timestamp),
+        (
+            "tags",
+            IcebergType::map(IcebergType::String, IcebergType::list(IcebergType::Long)),
+        ),
+        ("rest", beyond.clone()),
+    ]));
+    let e = refused(table(&nested).create_table().build());
+    assert!(
+        e.message().contains(&format!(
+            "its type is {} characters long",
+            glue_type(&nested).len()
+        )),
+        "{e}"
+    );
+}

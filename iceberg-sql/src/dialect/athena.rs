@@ -84,10 +84,15 @@ pub(super) fn write_table_name(w: &mut SqlWriter, name: &TableName) {
 
 // ---- CREATE TABLE ------------------------------------------------------------------
 
-/// Athena's DDL declares no `timestamptz` column and needs a location.
+/// Athena's DDL declares no `timestamptz` column and needs a location; Athena keeps
+/// the columns in the Glue Data Catalog, which stores a column type of limited length.
 pub(super) fn check_create_table(t: &TableDef, errors: &mut Vec<Error>) {
     for c in t.columns() {
-        if let Err(e) = c.ty.check_declarable(&c.name) {
+        let checks = [
+            c.ty.check_declarable(&c.name),
+            c.ty.check_glue_type_length(&c.name),
+        ];
+        for e in checks.into_iter().filter_map(|r| r.err()) {
             if e.kind() == ErrorKind::InvalidType && !errors.contains(&e) {
                 errors.push(e);
             }
@@ -133,11 +138,18 @@ pub(super) fn refuse_required_added_columns(engine: &str, columns: &[Column]) ->
 /// `'table_type'='ICEBERG'` first. Athena documents no table comment for Iceberg tables,
 /// so none is written.
 /// Athena's DDL declares no `timestamptz` column
-/// (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html>).
+/// (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-supported-data-types.html>),
+/// and Glue stores a column type of limited length.
 pub(super) fn check_added_columns(columns: &[crate::model::Column]) -> Result<()> {
     let errors = columns
         .iter()
-        .filter_map(|c| c.ty.check_declarable(&c.name).err())
+        .flat_map(|c| {
+            [
+                c.ty.check_declarable(&c.name).err(),
+                c.ty.check_glue_type_length(&c.name).err(),
+            ]
+        })
+        .flatten()
         .collect();
     Error::check_all(errors)
 }
