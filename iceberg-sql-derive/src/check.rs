@@ -72,10 +72,21 @@ pub fn check_ddl_text(text: &str) -> Result<(), String> {
     }
 }
 
-/// An S3 folder, not a bucket root.
+/// An S3 folder, not a bucket root, with room beneath it for Iceberg's file keys.
 pub fn check_location(uri: &str) -> Result<(), String> {
     match iceberg_sql_rules::check_location(uri) {
-        Ok(()) => Ok(()),
+        Ok(()) => match iceberg_sql_rules::location_key_too_long(
+            uri,
+            iceberg_sql_rules::LocationHolds::IcebergTable,
+        ) {
+            None => Ok(()),
+            Some((key_bytes, max)) => Err(format!(
+                "has a key (the part after the bucket) of {key_bytes} bytes; S3 keys are at most \
+                 {} bytes, which leaves no room beneath it for Iceberg's metadata files (at most \
+                 {max} bytes do)",
+                iceberg_sql_rules::MAX_S3_KEY_BYTES
+            )),
+        },
         Err(LocationProblem::BadChar(_)) => check_ddl_text(uri),
         Err(LocationProblem::NotS3) => Err("must start with `s3://`".into()),
         Err(LocationProblem::NoBucket) => Err("has no bucket name".into()),
@@ -125,5 +136,27 @@ pub fn check_property(key: &str, value: &str) -> Result<Option<String>, String> 
             key.escape_debug(),
             iceberg_sql_rules::PROPERTY_KEYS.join(", ")
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `#[iceberg(location = …)]` is an Iceberg table's: its key leaves room for the
+    /// metadata files beneath it (the rule `iceberg_sql_rules::location_key_too_long`).
+    #[test]
+    fn a_location_key_too_long_for_iceberg_files_is_refused() {
+        let uri = |n: usize| format!("s3://lake/{}/", "k".repeat(n));
+        assert_eq!(check_location(&uri(958)), Ok(()));
+        assert_eq!(
+            check_location(&uri(959)),
+            Err(
+                "has a key (the part after the bucket) of 960 bytes; S3 keys are at most 1024 \
+                 bytes, which leaves no room beneath it for Iceberg's metadata files (at most \
+                 959 bytes do)"
+                    .to_string()
+            )
+        );
     }
 }

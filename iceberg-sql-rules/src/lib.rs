@@ -211,6 +211,45 @@ pub fn check_location(uri: &str) -> Result<(), LocationProblem> {
     Ok(())
 }
 
+/// The longest S3 object key: its UTF-8 encoding is at most 1,024 bytes (Amazon S3 User
+/// Guide, "Naming Amazon S3 objects"
+/// <https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html>).
+pub const MAX_S3_KEY_BYTES: usize = 1024;
+
+/// The bytes an Iceberg table's first metadata file adds to its location's key (after
+/// the location's `/`): `metadata/00000-<36-character UUID>.metadata.json`. Trino's
+/// Iceberg connector, which Athena engine v3 runs, names it so (trinodb/trino,
+/// `plugin/trino-iceberg/.../catalog/AbstractIcebergTableOperations.java`,
+/// `newTableMetadataFilePath`: `%05d-<uuid>` plus `.metadata.json`, in
+/// `metadataFileLocation`'s `<location>/metadata/`), as does Iceberg's own library;
+/// every later metadata, manifest and data file name is at least as long.
+pub const ICEBERG_METADATA_FILE_KEY_BYTES: usize =
+    "metadata/00000-".len() + 36 + ".metadata.json".len();
+
+/// What is written beneath a location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocationHolds {
+    /// An Iceberg table: its metadata files at least ([`ICEBERG_METADATA_FILE_KEY_BYTES`]).
+    IcebergTable,
+    /// Data files of undocumented names (UNLOAD, a Hive CTAS): a name of one byte at least.
+    Files,
+}
+
+/// When the objects written beneath `uri` (`s3://bucket/key/`) cannot have a key of at
+/// most [`MAX_S3_KEY_BYTES`]: `Some((key_bytes, max_key_bytes))`, the location's key with
+/// one trailing `/` and the longest key that leaves room for what it holds.
+pub fn location_key_too_long(uri: &str, holds: LocationHolds) -> Option<(usize, usize)> {
+    let rest = uri.strip_prefix("s3://")?;
+    let (_, key) = rest.split_once('/')?;
+    let key_bytes = key.trim_end_matches('/').len() + 1;
+    let beneath = match holds {
+        LocationHolds::IcebergTable => ICEBERG_METADATA_FILE_KEY_BYTES,
+        LocationHolds::Files => 1,
+    };
+    let max = MAX_S3_KEY_BYTES - beneath;
+    (key_bytes > max).then_some((key_bytes, max))
+}
+
 // ---- table properties ----------------------------------------------------------------
 
 /// Every Iceberg table property key Athena accepts, in the order they are rendered
@@ -525,6 +564,35 @@ mod tests {
         assert_eq!(check_name(&"a".repeat(255)), Ok(()));
         assert_eq!(suggest_name("EventTs"), "event_ts");
         assert_eq!(suggest_name("--"), "col");
+    }
+
+    #[test]
+    fn location_keys_leave_room_for_what_is_written_beneath() {
+        assert_eq!(ICEBERG_METADATA_FILE_KEY_BYTES, 65);
+        let uri = |key: &str| format!("s3://lake/{key}");
+        let k = |n: usize| "k".repeat(n);
+        let iceberg = LocationHolds::IcebergTable;
+        // The key is counted with one trailing `/`, written or not.
+        assert_eq!(location_key_too_long(&uri(&k(958)), iceberg), None);
+        assert_eq!(location_key_too_long(&uri(&(k(958) + "/")), iceberg), None);
+        assert_eq!(
+            location_key_too_long(&uri(&k(959)), iceberg),
+            Some((960, 959))
+        );
+        // Bytes of UTF-8: 479 two-byte characters and the `/` are 959 bytes.
+        assert_eq!(location_key_too_long(&uri(&"é".repeat(479)), iceberg), None);
+        assert_eq!(
+            location_key_too_long(&uri(&("é".repeat(479) + "a")), iceberg),
+            Some((960, 959))
+        );
+        let files = LocationHolds::Files;
+        assert_eq!(location_key_too_long(&uri(&k(1022)), files), None);
+        assert_eq!(
+            location_key_too_long(&uri(&k(1023)), files),
+            Some((1024, 1023))
+        );
+        // Not an S3 folder: `check_location` reports it.
+        assert_eq!(location_key_too_long("s3://lake", files), None);
     }
 
     #[test]

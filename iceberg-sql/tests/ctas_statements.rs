@@ -611,3 +611,91 @@ fn recipe_rules() {
         .build_for(Dialect::Spark)
         .is_ok());
 }
+
+/// S3 keys are at most 1024 bytes of UTF-8 (Amazon S3 User Guide, "Naming Amazon S3
+/// objects"). Beneath an Iceberg table's location the first metadata file adds
+/// `metadata/00000-<uuid>.metadata.json` (65 bytes), so the location's key (with its `/`)
+/// holds at most 959 bytes; beneath an UNLOAD or Hive CTAS folder a file name needs one
+/// byte at least, so at most 1023.
+#[test]
+fn locations_whose_keys_leave_no_room_for_the_files_beneath_are_refused() {
+    // `s3://bucket/` then a key of `bytes` bytes, ending in `/` (`é` is two bytes).
+    let uri = |bytes: usize, wide: bool| {
+        let body = if wide {
+            format!(
+                "{}{}",
+                "é".repeat((bytes - 1) / 2),
+                "a".repeat((bytes - 1) % 2)
+            )
+        } else {
+            "k".repeat(bytes - 1)
+        };
+        format!("s3://bucket/{body}/")
+    };
+    let table = |location: &str| {
+        TableDef::builder("analytics", "t")
+            .column(Column::new("id", IcebergType::Long))
+            .location(location)
+            .build()
+    };
+    assert!(table(&uri(959, false)).is_ok());
+    let e = table(&uri(960, false)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.message(),
+        format!(
+            "table location `{}` has a key (the part after the bucket) of 960 bytes; S3 keys are \
+             at most 1024 bytes, which leaves no room beneath it for Iceberg's metadata files \
+             (`metadata/00000-<uuid>.metadata.json`) (at most 959 bytes do)",
+            uri(960, false)
+        )
+    );
+    assert_eq!(
+        e.hint(),
+        Some("use a folder whose path after the bucket is at most 959 bytes")
+    );
+    // Counted in bytes of UTF-8, not characters; a missing final `/` counts as written.
+    assert!(table(&uri(960, true)).is_err());
+    assert!(table(&uri(959, true)).is_ok());
+    assert!(table(uri(959, false).trim_end_matches('/')).is_ok());
+
+    let q = events();
+    let iceberg_ctas = |location: String| {
+        IcebergCtas::new(TableName::new("analytics", "x"), &q)
+            .location(location)
+            .build()
+    };
+    assert!(iceberg_ctas(uri(959, false)).is_ok());
+    let e = iceberg_ctas(uri(960, false)).unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("location of an Iceberg CTAS `s3://bucket/kkk"),
+        "{e}"
+    );
+    assert!(e.message().contains("of 960 bytes"), "{e}");
+
+    let hive_ctas = |location: String| {
+        HiveCtas::new(TableName::new("analytics", "x"), &q)
+            .external_location(location)
+            .build()
+    };
+    assert!(hive_ctas(uri(1023, false)).is_ok());
+    let e = hive_ctas(uri(1024, false)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert!(
+        e.message().ends_with(
+            "of 1024 bytes; S3 keys are at most 1024 bytes, which leaves no room beneath it \
+             for a file name (at most 1023 bytes do)"
+        ),
+        "{e}"
+    );
+
+    assert!(Unload::new(&q, uri(1023, false)).build().is_ok());
+    let e = Unload::new(&q, uri(1024, false)).build().unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("UNLOAD destination `s3://bucket/kkk"),
+        "{e}"
+    );
+    assert!(e.message().contains("of 1024 bytes"), "{e}");
+}

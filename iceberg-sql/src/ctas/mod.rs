@@ -12,6 +12,8 @@
 //! * [`Unload`]: `UNLOAD (SELECT ...) TO 's3://...' WITH (format, compression,
 //!   partitioned_by)`. Athena only: Spark has no UNLOAD.
 
+use iceberg_sql_rules::LocationHolds;
+
 use crate::dialect::{CtasSpec, Dialect, Grammar};
 use crate::engine::targets::{hive_partition_type_ok, OutputTarget};
 use crate::error::{Error, ErrorKind, Result};
@@ -67,9 +69,19 @@ fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error
         .collect()
 }
 
-fn parse_location(what: &str, text: &Option<String>, required: bool) -> Result<Option<Location>> {
+fn parse_location(
+    what: &str,
+    text: &Option<String>,
+    required: bool,
+    holds: LocationHolds,
+) -> Result<Option<Location>> {
     match text {
-        Some(t) => Location::parse_as(&format!("location of {what}"), t).map(Some),
+        Some(t) => {
+            let what = format!("location of {what}");
+            let location = Location::parse_as(&what, t)?;
+            location.check_key_length(&what, holds)?;
+            Ok(Some(location))
+        }
         None if required => Err(Error::new(
             ErrorKind::InvalidLocation,
             format!("{what} needs a location"),
@@ -177,6 +189,7 @@ impl<'q, S> IcebergCtas<'q, S> {
             "an Iceberg CTAS",
             &self.location,
             rules.ctas_requires_location(),
+            LocationHolds::IcebergTable,
         ) {
             Ok(l) => l,
             Err(e) => {
@@ -360,7 +373,12 @@ impl<'q, S> HiveCtas<'q, S> {
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
         }
-        let loc = match parse_location("a Hive CTAS", &self.external_location, false) {
+        let loc = match parse_location(
+            "a Hive CTAS",
+            &self.external_location,
+            false,
+            LocationHolds::Files,
+        ) {
             Ok(l) => l,
             Err(e) => {
                 errors.push(e);
@@ -635,7 +653,10 @@ impl<'q, S> Unload<'q, S> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         dialect.rules().check_unload()?;
         let mut errors = Vec::new();
-        let to = match Location::parse_as("UNLOAD destination", &self.to) {
+        let to = match Location::parse_as("UNLOAD destination", &self.to).and_then(|l| {
+            l.check_key_length("UNLOAD destination", LocationHolds::Files)?;
+            Ok(l)
+        }) {
             Ok(l) => Some(l),
             Err(e) => {
                 errors.push(e);

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use iceberg_sql_rules::LocationHolds;
+
 use crate::error::{Error, ErrorKind, Result};
 
 /// Where a table's data and metadata live: `s3://bucket/folder/...`.
@@ -62,6 +64,34 @@ impl Location {
             s.push('/');
         }
         Ok(Location(s))
+    }
+
+    /// Checks that what is written beneath this location (`holds`) can have S3 keys:
+    /// `what` names the location in the error, as in [`Location::parse_as`].
+    pub(crate) fn check_key_length(&self, what: &str, holds: LocationHolds) -> Result<()> {
+        let Some((key_bytes, max)) = iceberg_sql_rules::location_key_too_long(&self.0, holds)
+        else {
+            return Ok(());
+        };
+        let beneath = match holds {
+            LocationHolds::IcebergTable => {
+                "Iceberg's metadata files (`metadata/00000-<uuid>.metadata.json`)"
+            }
+            LocationHolds::Files => "a file name",
+        };
+        Err(Error::new(
+            ErrorKind::InvalidLocation,
+            format!(
+                "{what} `{}` has a key (the part after the bucket) of {key_bytes} bytes; S3 keys \
+                 are at most {} bytes, which leaves no room beneath it for {beneath} (at most \
+                 {max} bytes do)",
+                self.0,
+                iceberg_sql_rules::MAX_S3_KEY_BYTES
+            ),
+        )
+        .with_hint(format!(
+            "use a folder whose path after the bucket is at most {max} bytes"
+        )))
     }
 
     /// The URI, always ending in `/`.

@@ -8,7 +8,7 @@ use super::{Location, PartitionField, TableProperties, TableProperty};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 use crate::types::IcebergType;
-use iceberg_sql_rules::{CommentOf, CommentProblem};
+use iceberg_sql_rules::{CommentOf, CommentProblem, LocationHolds};
 
 /// A table's qualified name: `database.table`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -440,7 +440,11 @@ impl TableDefBuilder {
                 Err(e) => errors.push(e),
             }
         }
-        let location = match self.location.as_deref().map(Location::parse) {
+        let location = match self.location.as_deref().map(|l| {
+            let location = Location::parse(l)?;
+            location.check_key_length("table location", LocationHolds::IcebergTable)?;
+            Ok(location)
+        }) {
             None => None,
             Some(Ok(l)) => Some(l),
             Some(Err(e)) => {
