@@ -226,6 +226,12 @@ pub const MAX_S3_KEY_BYTES: usize = 1024;
 pub const ICEBERG_METADATA_FILE_KEY_BYTES: usize =
     "metadata/00000-".len() + 36 + ".metadata.json".len();
 
+/// The longest database location Glue stores, in characters: `DatabaseInput.LocationUri`
+/// is a string of at most 1024 (AWS Glue API reference, `DatabaseInput`
+/// <https://docs.aws.amazon.com/glue/latest/webapi/API_DatabaseInput.html>), the whole
+/// URI, `s3://` and bucket included.
+pub const MAX_GLUE_DATABASE_LOCATION_CHARS: usize = 1024;
+
 /// What is written beneath a location.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LocationHolds {

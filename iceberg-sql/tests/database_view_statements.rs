@@ -111,6 +111,26 @@ fn create_database_refusals() {
             .build_for(d)
             .is_ok());
     }
+    // Glue stores a database location of at most 1024 characters
+    // (`DatabaseInput.LocationUri`, AWS Glue API reference), counted as written: the
+    // final `/` the builder adds counts.
+    let at = |chars: usize| format!("s3://my-datalake/{}/", "d".repeat(chars - 18));
+    assert_eq!(at(1024).len(), 1024);
+    assert!(db.create_database().location(at(1024)).build().is_ok());
+    let e = db
+        .create_database()
+        .location(at(1025).trim_end_matches('/'))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.message(),
+        format!(
+            "database location `{}` is 1025 characters long; the Glue Data Catalog, where \
+             Athena keeps it, stores at most 1024",
+            at(1025)
+        )
+    );
     // Both problems at once.
     let e = DatabaseName::new("Bad Name")
         .create_database()

@@ -172,7 +172,11 @@ impl CreateDatabase<'_> {
         let location = match self
             .location
             .as_deref()
-            .map(|l| Location::parse_as("database location", l))
+            .map(|l| -> Result<Location> {
+                let location = Location::parse_as("database location", l)?;
+                check_database_location_length(&location)?;
+                Ok(location)
+            })
             .transpose()
         {
             Ok(l) => l,
@@ -290,4 +294,25 @@ fn check_table_pattern(pattern: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The Glue Data Catalog, where Athena keeps databases, stores a location of at most
+/// [`iceberg_sql_rules::MAX_GLUE_DATABASE_LOCATION_CHARS`] characters, as written (with
+/// its final `/`).
+fn check_database_location_length(location: &Location) -> Result<()> {
+    let chars = iceberg_sql_rules::aws_length(location.as_str());
+    let max = iceberg_sql_rules::MAX_GLUE_DATABASE_LOCATION_CHARS;
+    if chars <= max {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidLocation,
+        format!(
+            "database location `{location}` is {chars} characters long; the Glue Data Catalog, \
+             where Athena keeps it, stores at most {max}"
+        ),
+    )
+    .with_hint(format!(
+        "use a folder whose URI is at most {max} characters, its final `/` included"
+    )))
 }
