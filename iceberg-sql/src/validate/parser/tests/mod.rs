@@ -94,25 +94,9 @@ const DELIBERATE: &[(&str, &str)] = &[
          angle brackets in every dialect, but our renderers never write them there",
     ),
     (
-        "write `x IS NOT NULL`",
-        "sqlparser reads `x NOT NULL` as `x IS NOT NULL` (PostgreSQL's form); neither \
-         Trino's nor Spark's grammar has it",
-    ),
-    (
-        "`FILTER",
-        "sqlparser drops a `FILTER` (and a `(`) after a call when `(WHERE` does not follow \
-         (`count(x) FILTER (` reads as `count(x)`); in Trino and Spark that text is an \
-         alias or an error, never nothing",
-    ),
-    (
         "a type parameter (a whole number)",
         "sqlparser reads a signed decimal scale (`decimal(10, +2)`); a type parameter is an \
          unsigned `INTEGER_VALUE` in Trino's and Spark's grammars",
-    ),
-    (
-        "expected a name, found `?`",
-        "sqlparser reads `s.?` as a name part (`SELECT s.?a FROM t` passes the validator \
-         today); a `?` is a placeholder, never a name",
     ),
     (
         "the interval's amount",
