@@ -419,3 +419,86 @@ impl Drop for Expr {
         }
     }
 }
+
+/// A statement: a query, or one of the DML statements our builders write.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Statement {
+    Query(Box<Query>),
+    Insert(Insert),
+    Update(Update),
+    Delete(Delete),
+    Merge(Merge),
+}
+
+/// `INSERT INTO t [(a, b)] VALUES (…), … | query`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Insert {
+    pub(crate) table: Vec<Ident>,
+    pub(crate) columns: Vec<Ident>,
+    pub(crate) source: InsertSource,
+}
+
+/// What an `INSERT` writes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum InsertSource {
+    /// `VALUES (a, b), (c, d)`
+    Values(Vec<Vec<Expr>>),
+    Query(Box<Query>),
+}
+
+/// `column = value` in a `SET`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Assignment {
+    /// One name in Trino; Spark's `multipartIdentifier` may qualify it.
+    pub(crate) column: Vec<Ident>,
+    pub(crate) value: Expr,
+}
+
+/// `UPDATE t [[AS] alias] SET a = x, … [WHERE condition]` (an alias in Spark only).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Update {
+    pub(crate) table: Vec<Ident>,
+    pub(crate) alias: Option<Ident>,
+    pub(crate) assignments: Vec<Assignment>,
+    pub(crate) selection: Option<Expr>,
+}
+
+/// `DELETE FROM t [[AS] alias] [WHERE condition]` (an alias in Spark only).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Delete {
+    pub(crate) table: Vec<Ident>,
+    pub(crate) alias: Option<Ident>,
+    pub(crate) selection: Option<Expr>,
+}
+
+/// `MERGE INTO t [[AS] alias] USING relation ON condition WHEN … THEN …`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Merge {
+    pub(crate) table: Vec<Ident>,
+    pub(crate) alias: Option<Ident>,
+    pub(crate) source: TableFactor,
+    pub(crate) on: Expr,
+    pub(crate) clauses: Vec<MergeClause>,
+}
+
+/// `WHEN [NOT] MATCHED [AND condition] THEN action`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MergeClause {
+    pub(crate) matched: bool,
+    pub(crate) condition: Option<Expr>,
+    pub(crate) action: MergeAction,
+}
+
+/// What a `MERGE` clause does to a row.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum MergeAction {
+    /// `UPDATE SET a = x, …`
+    Update(Vec<Assignment>),
+    /// `DELETE`
+    Delete,
+    /// `INSERT [(a, b)] VALUES (x, y)`
+    Insert {
+        columns: Vec<Ident>,
+        values: Vec<Expr>,
+    },
+}

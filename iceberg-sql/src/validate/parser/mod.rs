@@ -4,14 +4,15 @@
 //!
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
-//! sqlparser there. It reads expressions, data types and queries; the other statements
-//! come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
+//! sqlparser there. It reads expressions, data types, queries and the DML statements
+//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`); the other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
 //! for the same text, and name every place where it refuses on purpose what sqlparser
 //! reads.
 //!
 //! What differs between grammars is a small table, [`Rules`], not a test of the
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
-//! `ARRAY[…]` and comparison chains exist, which words are reserved.
+//! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
+//! `DELETE` take an alias.
 //!
 //! Not read yet (refused: `tests/expr.rs`, `not_yet_read_is_refused`), though sqlparser
 //! reads them and the validator's walk lets some through today:
@@ -27,12 +28,18 @@
 //! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`,
 //!   `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, column aliases `t (a, b)`,
 //!   `SELECT ALL`, `WITH RECURSIVE`;
-//! * every statement other than a query.
+//! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
+//!   `VALUES` rows without parentheses, `UPDATE … FROM`, `DELETE … USING`, a join or
+//!   `VALUES` as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
+//!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
+//! * every other statement (`CREATE`, `ALTER`, `DROP`, `OPTIMIZE`, `VACUUM`, `UNLOAD`,
+//!   `SHOW`, `DESCRIBE`).
 
 pub(crate) mod ast;
 mod cursor;
 mod expr;
 mod query;
+mod statement;
 mod types;
 
 #[cfg(test)]
@@ -40,7 +47,7 @@ mod tests;
 
 use super::lexer;
 use crate::error::Result;
-pub(crate) use ast::{DataType, Expr, Query};
+pub(crate) use ast::{DataType, Expr, Query, Statement};
 use cursor::Cursor;
 
 /// The syntax rules of one grammar that the parser needs beyond the lexer's.
@@ -82,6 +89,15 @@ pub(crate) struct Rules {
     /// A word that is a name only quoted (`None`: every word not taken by the grammar's
     /// expression syntax may be a name).
     pub(crate) reserved: Option<fn(&str) -> bool>,
+    /// Whether `UPDATE` and `DELETE` take an alias after the table (Spark's
+    /// `tableAlias`; Trino's `UPDATE qualifiedName SET`, `DELETE FROM qualifiedName`).
+    pub(crate) dml_alias: bool,
+    /// Whether a `SET` target may be qualified (`SET t.a = 1`: Spark's
+    /// `multipartIdentifier`; Trino's `updateAssignment` is one `identifier`).
+    pub(crate) qualified_assignment: bool,
+    /// Whether a `MERGE`'s `INSERT` must list its columns (Spark's `notMatchedAction`;
+    /// Trino's `mergeCase` makes the list optional).
+    pub(crate) merge_insert_columns: bool,
 }
 
 impl Rules {
@@ -100,6 +116,9 @@ impl Rules {
         array_brackets: false,
         number_suffixes: false,
         reserved: None,
+        dml_alias: false,
+        qualified_assignment: false,
+        merge_insert_columns: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -117,6 +136,9 @@ impl Rules {
         array_brackets: true,
         number_suffixes: false,
         reserved: Some(crate::engine::reserved::is_reserved_in_dml),
+        dml_alias: false,
+        qualified_assignment: false,
+        merge_insert_columns: false,
     };
 
     /// Spark SQL.
@@ -134,6 +156,9 @@ impl Rules {
         array_brackets: false,
         number_suffixes: true,
         reserved: Some(spark_reserved),
+        dml_alias: true,
+        qualified_assignment: true,
+        merge_insert_columns: true,
     };
 }
 
@@ -164,6 +189,16 @@ pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
     let q = c.query()?;
     c.expect_end("query")?;
     Ok(q)
+}
+
+/// Parses `sql` as exactly one statement.
+pub(crate) fn parse_statement(sql: &str, rules: &'static Rules) -> Result<Statement> {
+    let mut c = Cursor::new(sql, rules)?;
+    // A level of its own, as in `parse_query`.
+    c.enter()?;
+    let s = c.statement()?;
+    c.expect_end("statement")?;
+    Ok(s)
 }
 
 /// Parses `sql` as exactly one data type.

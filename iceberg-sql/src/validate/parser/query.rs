@@ -110,7 +110,7 @@ const NOT_A_TABLE_NAME: &[&str] = &["into", "limit", "having", "where", "on"];
 
 /// Which alias is read: the two have different lists of words that end them.
 #[derive(Clone, Copy)]
-enum AliasOf {
+pub(super) enum AliasOf {
     Column,
     Table,
 }
@@ -261,7 +261,7 @@ impl Cursor<'_> {
     }
 
     /// `[AS] alias`, or none.
-    fn alias(&mut self, of: AliasOf) -> Result<Option<Ident>> {
+    pub(super) fn alias(&mut self, of: AliasOf) -> Result<Option<Ident>> {
         if self.eat_word("AS") {
             return self.ident().map(Some);
         }
@@ -344,7 +344,7 @@ impl Cursor<'_> {
         Some(kind)
     }
 
-    fn table_factor(&mut self) -> Result<TableFactor> {
+    pub(super) fn table_factor(&mut self) -> Result<TableFactor> {
         if self.eat_symbol(Symbol::LParen) {
             let query = Box::new(self.query()?);
             self.expect_symbol(Symbol::RParen, ")")?;

@@ -700,3 +700,211 @@ fn named_type(text: &str) -> Option<DataType> {
         time_zone,
     })
 }
+
+/// Statements.
+impl Converter<'_> {
+    pub(super) fn statement(&self, s: &sp::Statement) -> Conv<Statement> {
+        match s {
+            sp::Statement::Query(q) => Ok(Statement::Query(Box::new(self.query(q)?))),
+            sp::Statement::Insert(i) => self.insert(i).map(Statement::Insert),
+            sp::Statement::Update(u) => self.update(u).map(Statement::Update),
+            sp::Statement::Delete(d) => self.delete(d).map(Statement::Delete),
+            sp::Statement::Merge(m) => self.merge(m).map(Statement::Merge),
+            other => outside(other),
+        }
+    }
+
+    /// Names each of one part (`INSERT (a, b)`).
+    fn simple_names(&self, names: &[sp::ObjectName]) -> Conv<Vec<Ident>> {
+        names
+            .iter()
+            .map(|n| match self.name(n)?.as_slice() {
+                [one] => Ok(one.clone()),
+                _ => outside(n),
+            })
+            .collect()
+    }
+
+    fn row(&self, r: &sp::Parens<Vec<sp::Expr>>) -> Conv<Vec<Expr>> {
+        self.exprs(&r.content)
+    }
+
+    fn insert(&self, i: &sp::Insert) -> Conv<Insert> {
+        let plain = i.optimizer_hints.is_empty()
+            && i.or.is_none()
+            && !i.ignore
+            && i.into
+            && i.table_alias.is_none()
+            && !i.by_name
+            && !i.overwrite
+            && i.assignments.is_empty()
+            && i.partitioned.is_none()
+            && i.after_columns.is_empty()
+            && i.overriding.is_none()
+            && !i.has_table_keyword
+            && i.on.is_none()
+            && i.returning.is_none()
+            && i.output.is_none()
+            && !i.replace_into
+            && i.priority.is_none()
+            && i.insert_alias.is_none()
+            && i.settings.is_none()
+            && i.format_clause.is_none();
+        let (true, sp::TableObject::TableName(table), Some(source)) = (plain, &i.table, &i.source)
+        else {
+            return outside(i);
+        };
+        let source = match source.body.as_ref() {
+            sp::SetExpr::Values(v)
+                if source.with.is_none()
+                    && source.order_by.is_none()
+                    && source.limit_clause.is_none()
+                    && source.fetch.is_none()
+                    && source.locks.is_empty()
+                    && source.for_clause.is_none()
+                    && source.settings.is_none()
+                    && source.format_clause.is_none()
+                    && source.pipe_operators.is_empty()
+                    && !v.explicit_row
+                    && !v.value_keyword =>
+            {
+                InsertSource::Values(v.rows.iter().map(|r| self.row(r)).collect::<Conv<_>>()?)
+            }
+            _ => InsertSource::Query(Box::new(self.query(source)?)),
+        };
+        Ok(Insert {
+            table: self.name(table)?,
+            columns: self.simple_names(&i.columns)?,
+            source,
+        })
+    }
+
+    fn assignments(&self, a: &[sp::Assignment]) -> Conv<Vec<Assignment>> {
+        a.iter()
+            .map(|a| match &a.target {
+                sp::AssignmentTarget::ColumnName(n) => Ok(Assignment {
+                    column: self.name(n)?,
+                    value: self.expr(&a.value)?,
+                }),
+                other => outside(other),
+            })
+            .collect()
+    }
+
+    /// A DML statement's table: a name and an alias, nothing joined.
+    fn dml_table(&self, t: &sp::TableWithJoins) -> Conv<(Vec<Ident>, Option<Ident>)> {
+        match self.factor(&t.relation)? {
+            TableFactor::Table {
+                name,
+                version: None,
+                alias,
+            } if t.joins.is_empty() => Ok((name, alias)),
+            _ => outside(t),
+        }
+    }
+
+    fn update(&self, u: &sp::Update) -> Conv<Update> {
+        let plain = u.optimizer_hints.is_empty()
+            && u.on_cluster.is_none()
+            && u.from.is_none()
+            && u.returning.is_none()
+            && u.output.is_none()
+            && u.or.is_none()
+            && u.order_by.is_empty()
+            && u.limit.is_none()
+            && u.settings.is_none();
+        if !plain {
+            return outside(u);
+        }
+        let (table, alias) = self.dml_table(&u.table)?;
+        Ok(Update {
+            table,
+            alias,
+            assignments: self.assignments(&u.assignments)?,
+            selection: u.selection.as_ref().map(|e| self.expr(e)).transpose()?,
+        })
+    }
+
+    fn delete(&self, d: &sp::Delete) -> Conv<Delete> {
+        let plain = d.optimizer_hints.is_empty()
+            && d.tables.is_empty()
+            && d.on_cluster.is_none()
+            && d.using.is_none()
+            && d.returning.is_none()
+            && d.output.is_none()
+            && d.order_by.is_empty()
+            && d.limit.is_none()
+            && d.settings.is_none();
+        let (true, sp::FromTable::WithFromKeyword(tables)) = (plain, &d.from) else {
+            return outside(d);
+        };
+        let [t] = tables.as_slice() else {
+            return outside(d);
+        };
+        let (table, alias) = self.dml_table(t)?;
+        Ok(Delete {
+            table,
+            alias,
+            selection: d.selection.as_ref().map(|e| self.expr(e)).transpose()?,
+        })
+    }
+
+    fn merge(&self, m: &sp::Merge) -> Conv<Merge> {
+        if !m.optimizer_hints.is_empty() || !m.into || m.output.is_some() {
+            return outside(m);
+        }
+        let TableFactor::Table {
+            name: table,
+            version: None,
+            alias,
+        } = self.factor(&m.table)?
+        else {
+            return outside(&m.table);
+        };
+        let clauses = m
+            .clauses
+            .iter()
+            .map(|c| {
+                let matched = match c.clause_kind {
+                    sp::MergeClauseKind::Matched => true,
+                    sp::MergeClauseKind::NotMatched => false,
+                    _ => return outside(c),
+                };
+                let action = match &c.action {
+                    sp::MergeAction::Update(sp::MergeUpdateExpr {
+                        kind: sp::MergeUpdateKind::Set(a),
+                        update_predicate: None,
+                        delete_predicate: None,
+                        ..
+                    }) => MergeAction::Update(self.assignments(a)?),
+                    sp::MergeAction::Delete { .. } => MergeAction::Delete,
+                    sp::MergeAction::Insert(sp::MergeInsertExpr {
+                        columns,
+                        kind: sp::MergeInsertKind::Values(v),
+                        insert_predicate: None,
+                        ..
+                    }) if !v.explicit_row && !v.value_keyword => match v.rows.as_slice() {
+                        [row] => MergeAction::Insert {
+                            columns: self.simple_names(columns)?,
+                            values: self.row(row)?,
+                        },
+                        _ => return outside(v),
+                    },
+                    other => return outside(other),
+                };
+                Ok(MergeClause {
+                    matched,
+                    condition: c.predicate.as_ref().map(|e| self.expr(e)).transpose()?,
+                    action,
+                })
+            })
+            .collect::<Conv<_>>()?;
+        Ok(Merge {
+            table,
+            alias,
+            source: self.factor(&m.source)?,
+            on: self.expr(&m.on)?,
+            clauses,
+        })
+    }
+}

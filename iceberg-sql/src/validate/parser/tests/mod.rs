@@ -14,11 +14,12 @@
 mod convert;
 mod expr;
 mod query;
+mod statement;
 mod trino;
 mod types;
 
 use super::ast::*;
-use super::{parse_expr, parse_query, parse_type, Rules};
+use super::{parse_expr, parse_query, parse_statement, parse_type, Rules};
 use crate::dialect::Dialect;
 use crate::error::ErrorKind;
 use crate::expr::Expr as Dsl;
@@ -154,7 +155,10 @@ fn interval_as_name(ours: &Expr, rules: &Rules) -> bool {
 /// Whether our refusal `e` is one of the [`DELIBERATE`] differences.
 fn deliberate(e: &crate::Error) -> bool {
     let text = e.to_string();
-    DELIBERATE.iter().any(|(marker, _)| text.contains(marker))
+    DELIBERATE
+        .iter()
+        .chain(statement::DELIBERATE_STATEMENTS)
+        .any(|(marker, _)| text.contains(marker))
 }
 
 /// The outcome of one input: `Ok` when the parsers agree.

@@ -1,0 +1,406 @@
+//! Statements: DML hand-written and built by the crate's builders, in both grammars,
+//! and corrupted.
+
+use super::*;
+use crate::dml::MergeSource;
+use crate::expr::{Col, ExpressionMethods};
+use crate::record::IcebergTable;
+use crate::statement::{Filter, TableStatements};
+use crate::TableName;
+
+/// Where our parser refuses on purpose statements sqlparser reads into nodes of our
+/// AST, beyond the expression-level [`DELIBERATE`] list: a phrase of our error, and why.
+pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
+    (
+        "take no table alias",
+        "sqlparser reads an alias after an UPDATE's or DELETE's table in every dialect; \
+         Trino's grammar has none (`UPDATE qualifiedName SET`, `DELETE FROM qualifiedName`, \
+         SqlBase.g4)",
+    ),
+    (
+        "a MERGE needs at least one",
+        "sqlparser reads a MERGE without `WHEN` clauses; Trino's grammar has `mergeCase+`, \
+         and Spark's AstBuilder refuses it (`mergeStatementWithoutWhenClause`)",
+    ),
+    (
+        "Spark's MERGE … INSERT names them",
+        "sqlparser reads `INSERT VALUES (…)` without columns in a MERGE in every dialect; \
+         Spark's `notMatchedAction` requires `'(' columns ')'` (or `*`), SqlBaseParser.g4",
+    ),
+];
+
+/// Each [`DELIBERATE_STATEMENTS`] difference: sqlparser reads the statement, ours
+/// refuses it with that phrase.
+#[test]
+fn deliberate_statement_differences() {
+    let cases: [(&str, Dialect, &'static Rules, usize); 4] = [
+        (
+            "UPDATE db.t AS x SET a = 1",
+            Dialect::Athena,
+            &Rules::TRINO,
+            0,
+        ),
+        (
+            "DELETE FROM db.t x WHERE a = 1",
+            Dialect::Athena,
+            &Rules::TRINO,
+            0,
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id",
+            Dialect::Spark,
+            &Rules::SPARK,
+            1,
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id)",
+            Dialect::Spark,
+            &Rules::SPARK,
+            2,
+        ),
+    ];
+    let mut seen = vec![false; DELIBERATE_STATEMENTS.len()];
+    for (sql, dialect, rules, why) in cases {
+        let t = theirs_statement(sql, kind_of(sql), dialect);
+        assert!(
+            matches!(t, Ok(Ok(_))),
+            "sqlparser should read {sql:?}: {t:?}"
+        );
+        let e = parse_statement(sql, rules).expect_err(sql);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{sql:?}: {e}");
+        assert!(
+            e.to_string().contains(DELIBERATE_STATEMENTS[why].0),
+            "{sql:?}: {e}"
+        );
+        seen[why] = true;
+    }
+    assert!(
+        seen.iter().all(|&s| s),
+        "every listed difference has a case"
+    );
+}
+
+/// What sqlparser made of the statement `sql` of `kind`, as ours.
+fn theirs_statement(
+    sql: &str,
+    kind: StatementKind,
+    dialect: Dialect,
+) -> Result<Conv<Statement>, String> {
+    with_parsed(sql, kind, dialect, |stmt| {
+        Converter { sql, base: 0 }.statement(stmt)
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// The statement kind the validator checks `sql` as (its first word).
+fn kind_of(sql: &str) -> StatementKind {
+    let first = sql
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase();
+    match first.as_str() {
+        "INSERT" => StatementKind::Insert,
+        "UPDATE" => StatementKind::Update,
+        "DELETE" => StatementKind::Delete,
+        "MERGE" => StatementKind::Merge,
+        _ => StatementKind::Select,
+    }
+}
+
+/// `Ok` when both parsers agree on the statement `sql`.
+fn compare_statement(sql: &str, dialect: Dialect, rules: &'static Rules) -> Result<(), String> {
+    let kind = kind_of(sql);
+    let ours = parse_statement(sql, rules);
+    match (theirs_statement(sql, kind, dialect), &ours) {
+        (Ok(Ok(t)), Ok(o)) if t == *o => Ok(()),
+        (Ok(Ok(t)), Ok(o)) => Err(format!(
+            "trees differ for {sql:?} ({dialect:?}):\n theirs {t:?}\n ours   {o:?}"
+        )),
+        (Ok(Ok(t)), Err(e)) if deliberate(e) || statement_clause_word_as_name(&t) => Ok(()),
+        (Ok(Ok(_)), Err(_))
+            if crate::validate::validate_sql(sql, kind, dialect, 0).is_err() =>
+        {
+            Ok(())
+        }
+        (Ok(Ok(t)), Err(e)) => Err(format!(
+            "sqlparser reads {sql:?} ({dialect:?}) as {t:?}; ours refuses: {e}"
+        )),
+        (Ok(Err(Miss::Outside(_) | Miss::Call(_))), Err(_)) | (Err(_), Err(_)) => Ok(()),
+        (Ok(Err(Miss::Call(_))), Ok(_)) => Ok(()),
+        (Ok(Err(Miss::Outside(what))), Ok(o)) => Err(format!(
+            "{sql:?} ({dialect:?}): sqlparser builds a node outside our AST ({what}), ours reads {o:?}"
+        )),
+        (Err(t), Ok(o)) => Err(format!(
+            "{sql:?} ({dialect:?}): sqlparser refuses ({t}), ours reads {o:?}"
+        )),
+    }
+}
+
+/// [`clause_word_as_name`] for statements: the DML clause words too.
+fn statement_clause_word_as_name(t: &Statement) -> bool {
+    const DML_WORDS: &[&str] = &[
+        "insert", "into", "values", "update", "set", "delete", "merge", "using", "when", "matched",
+        "then",
+    ];
+    let tree = format!("{t:?}").to_ascii_lowercase();
+    let query_word = match t {
+        Statement::Query(q) => clause_word_as_name(q),
+        _ => {
+            // The query-level words, through a query that holds the statement's text.
+            let words = [
+                "select", "from", "where", "group", "by", "having", "order", "limit", "with",
+                "join", "on", "as", "and", "in", "not", "distinct", "exists",
+            ];
+            words
+                .iter()
+                .any(|w| tree.contains(&format!("value: \"{w}\", quote: none")))
+        }
+    };
+    query_word
+        || DML_WORDS
+            .iter()
+            .any(|w| tree.contains(&format!("value: \"{w}\", quote: none")))
+}
+
+fn assert_statement_reads(sql: &str, dialect: Dialect, rules: &'static Rules) {
+    if let Err(e) = compare_statement(sql, dialect, rules) {
+        panic!("{e}");
+    }
+    assert!(
+        parse_statement(sql, rules).is_ok(),
+        "{sql:?} ({dialect:?}): {:?}",
+        parse_statement(sql, rules)
+    );
+    assert!(
+        matches!(theirs_statement(sql, kind_of(sql), dialect), Ok(Ok(_))),
+        "{sql:?} ({dialect:?}): sqlparser {:?}",
+        theirs_statement(sql, kind_of(sql), dialect)
+    );
+}
+
+/// The statement and its corruptions: both parsers agree on each.
+fn assert_agree_corrupted(sql: &str, dialect: Dialect, rules: &'static Rules) {
+    assert_statement_reads(sql, dialect, rules);
+    let failures: Vec<String> = corruptions(sql, rules)
+        .iter()
+        .filter_map(|v| compare_statement(v, dialect, rules).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} corruptions disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// DML every grammar reads: each statement form of our AST.
+pub(super) const STATEMENTS: &[&str] = &[
+    "INSERT INTO db.t (a, b) VALUES (1, 'x'), (2, NULL)",
+    "INSERT INTO t VALUES (1)",
+    "INSERT INTO db.t (a) SELECT a FROM u WHERE b = ?",
+    "INSERT INTO t WITH x AS (SELECT a FROM u) SELECT a FROM x",
+    "UPDATE db.t SET a = a + 1, b = CAST(NULL AS bigint) WHERE c IN ('x', 'y')",
+    "UPDATE t SET a = 1",
+    "DELETE FROM db.t WHERE a < 3 AND b IS NULL",
+    "DELETE FROM t",
+    "MERGE INTO db.t AS target USING db.s AS source ON target.id = source.id \
+     WHEN MATCHED AND source.op = 'd' THEN DELETE \
+     WHEN MATCHED THEN UPDATE SET v = source.v, w = 1 \
+     WHEN NOT MATCHED THEN INSERT (id, v) VALUES (source.id, source.v)",
+    "MERGE INTO t USING (SELECT id, v FROM s) AS src ON t.id = src.id \
+     WHEN NOT MATCHED AND src.v > 0 THEN INSERT (id) VALUES (src.id)",
+];
+
+/// DML only Trino's grammar reads.
+pub(super) const TRINO_ONLY_STATEMENTS: &[&str] =
+    &["MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id)"];
+
+/// DML ours refuses in Trino's grammar on purpose (see `DELIBERATE`).
+pub(super) const TRINO_REFUSED_STATEMENTS: &[&str] = &[
+    "UPDATE db.t AS x SET a = 1",
+    "DELETE FROM db.t x WHERE a = 1",
+    "MERGE INTO t USING s ON t.id = s.id",
+];
+
+/// Each DML form, in both grammars, and corrupted.
+#[test]
+fn statements_agree_with_sqlparser() {
+    for (dialect, rules) in GRAMMARS {
+        for sql in STATEMENTS {
+            assert_agree_corrupted(sql, dialect, rules);
+        }
+    }
+}
+
+/// Where the grammars differ on DML: Spark reads aliases on `UPDATE`/`DELETE` targets
+/// and qualified `SET` targets, and requires a `MERGE` `INSERT`'s columns; Trino the
+/// reverse.
+#[test]
+fn dml_grammar_differences() {
+    let spark_only = [
+        (
+            "UPDATE db.t AS x SET x.a = 1 WHERE x.b = 2",
+            "take no table alias",
+        ),
+        ("DELETE FROM db.t x WHERE x.a = 1", "take no table alias"),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET t.v = s.v",
+            "expected `=` (the column of a `SET` is one name in Trino), found `.`",
+        ),
+    ];
+    for (sql, error) in spark_only {
+        assert_statement_reads(sql, Dialect::Spark, &Rules::SPARK);
+        let e = parse_statement(sql, &Rules::TRINO).unwrap_err();
+        assert!(e.to_string().contains(error), "{e}");
+        compare_statement(sql, Dialect::Athena, &Rules::TRINO).unwrap();
+    }
+    let trino_only = TRINO_ONLY_STATEMENTS[0];
+    assert_statement_reads(trino_only, Dialect::Athena, &Rules::TRINO);
+    let e = parse_statement(trino_only, &Rules::SPARK).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("expected `(` and the columns to insert (Spark's MERGE … INSERT names them), found `VALUES`"),
+        "{e}"
+    );
+    compare_statement(trino_only, Dialect::Spark, &Rules::SPARK).unwrap();
+}
+
+/// A record of every value kind the insert builder writes.
+struct Wide {
+    values: Vec<Value>,
+}
+
+impl Wide {
+    const ID: Col<Wide, i64> = Col::new("id");
+    const NAME: Col<Wide, Option<String>> = Col::new("name");
+}
+
+impl IcebergTable for Wide {
+    fn table_def() -> &'static crate::TableDef {
+        static DEF: std::sync::OnceLock<crate::TableDef> = std::sync::OnceLock::new();
+        DEF.get_or_init(|| {
+            crate::TableDef::builder("lake", "wide")
+                .column(crate::Column::new("id", IcebergType::Long).required())
+                .column(crate::Column::new("name", IcebergType::String))
+                .column(crate::Column::new(
+                    "tags",
+                    IcebergType::list(IcebergType::String),
+                ))
+                .column(crate::Column::new(
+                    "attrs",
+                    IcebergType::map(IcebergType::String, IcebergType::Int),
+                ))
+                .column(crate::Column::new(
+                    "loc",
+                    IcebergType::structure([
+                        ("lat", IcebergType::Double),
+                        ("label", IcebergType::String),
+                    ]),
+                ))
+                .column(crate::Column::new("amount", IcebergType::decimal(10, 2)))
+                .column(crate::Column::new("day", IcebergType::Date))
+                .column(crate::Column::new("raw", IcebergType::Binary))
+                .build()
+                .expect("a valid table")
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        self.values.clone()
+    }
+}
+
+fn wide_rows() -> [Wide; 2] {
+    [
+        Wide {
+            values: vec![
+                Value::Long(7),
+                Value::from("O'Reilly \\ -- /* ?"),
+                Value::List(vec!["a".into(), Value::Null]),
+                Value::Map(vec![("k".into(), Value::Int(1))]),
+                Value::Struct(vec![Value::Double(1.5), "x\\y".into()]),
+                Value::Decimal(Decimal::parse("12.5").expect("a decimal")),
+                Value::Date(chrono::NaiveDate::from_ymd_opt(2026, 10, 1).expect("a date")),
+                Value::Binary(vec![0, 255]),
+            ],
+        },
+        Wide {
+            values: vec![
+                Value::Long(8),
+                Value::Null,
+                Value::List(vec![]),
+                Value::Map(vec![]),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+            ],
+        },
+    ]
+}
+
+/// The DML the builders write, in each dialect: both parsers read each alike, and
+/// agree on its corruptions.
+#[test]
+fn built_dml_agrees() {
+    use crate::validate::tests::expr_structure::McpEvent;
+    let rows = wide_rows();
+    let staging = TableName::new("analytics", "mcp_events_staging");
+    for (dialect, rules) in GRAMMARS {
+        let select = McpEvent::select()
+            .column(McpEvent::EVENT_ID)
+            .column(McpEvent::STATUS)
+            .filter(McpEvent::LATENCY_MS.gt(5))
+            .build_for(dialect)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let built = [
+            Wide::insert(&rows).build_for(dialect),
+            McpEvent::insert_from(&staging).build_for(dialect),
+            McpEvent::insert_from(&staging)
+                .filter(McpEvent::STATUS.eq(crate::dsl::param("x")))
+                .build_for(dialect),
+            McpEvent::update()
+                .set(McpEvent::STATUS, "retried")
+                .set(McpEvent::LATENCY_MS, McpEvent::LATENCY_MS + 10)
+                .set_null(McpEvent::PAYLOAD)
+                .filter(McpEvent::EVENT_ID.eq("evt-001"))
+                .build_for(dialect),
+            McpEvent::delete()
+                .filter(McpEvent::PAYLOAD.is_null())
+                .build_for(dialect),
+            McpEvent::delete().all_rows().build_for(dialect),
+            Wide::update()
+                .set(Wide::NAME, "n")
+                .filter(Wide::ID.eq(1))
+                .build_for(dialect),
+            McpEvent::merge_from(MergeSource::table(staging.clone()))
+                .on_key(McpEvent::EVENT_ID)
+                .when_matched_and(crate::dsl::source(McpEvent::STATUS).eq("deleted"))
+                .delete()
+                .when_matched()
+                .update_all()
+                .when_not_matched()
+                .insert_all()
+                .build_for(dialect),
+            McpEvent::merge_from(MergeSource::table(staging.clone()))
+                .on_key(McpEvent::EVENT_ID)
+                .on_key(McpEvent::STATUS)
+                .null_safe_keys()
+                .dedup_source(McpEvent::LATENCY_MS)
+                .when_matched()
+                .update_all()
+                .when_not_matched()
+                .insert_all()
+                .build_for(dialect),
+            McpEvent::merge_from(MergeSource::query(&select))
+                .on_key(McpEvent::EVENT_ID)
+                .when_not_matched()
+                .insert_all()
+                .build_for(dialect),
+        ];
+        for stmt in built {
+            let stmt = stmt.unwrap_or_else(|e| panic!("{e}"));
+            assert_agree_corrupted(stmt.sql(), dialect, rules);
+        }
+    }
+}
