@@ -338,6 +338,13 @@ pub(crate) enum TableFactor {
         query: Box<Query>,
         alias: Option<Ident>,
     },
+    /// `(VALUES (a, b), …) [[AS] alias [(x, y)]]`: rows as a relation, its columns named
+    /// after the alias.
+    Values {
+        rows: Vec<Vec<Expr>>,
+        alias: Option<Ident>,
+        columns: Vec<Ident>,
+    },
 }
 
 /// Time travel: `FOR VERSION AS OF 123`, `FOR TIMESTAMP AS OF TIMESTAMP '…'` (Spark:

@@ -25,12 +25,13 @@
 //!   (`name => v`), `ORDER BY` inside a call, `WITHIN GROUP`, `IGNORE|RESPECT NULLS`,
 //!   `ON OVERFLOW`, JSON function clauses, window frames and named windows, `t.*` as an
 //!   argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
-//! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`,
-//!   `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, column aliases `t (a, b)`,
-//!   `SELECT ALL`, `WITH RECURSIVE`;
+//! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES` as a query
+//!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
+//!   `UNNEST`, `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, column aliases `t (a, b)` on
+//!   tables and subqueries, `SELECT ALL`, `WITH RECURSIVE`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
-//!   `VALUES` rows without parentheses, `UPDATE … FROM`, `DELETE … USING`, a join or
-//!   `VALUES` as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
+//!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
+//!   as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
 //!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
 //! * every other statement (`CREATE`, `ALTER`, `DROP`, `OPTIMIZE`, `VACUUM`, `UNLOAD`,
 //!   `SHOW`, `DESCRIBE`).

@@ -345,6 +345,9 @@ impl Cursor<'_> {
     }
 
     pub(super) fn table_factor(&mut self) -> Result<TableFactor> {
+        if self.is_symbol(0, Symbol::LParen) && self.is_word(1, "VALUES") {
+            return self.values_relation();
+        }
         if self.eat_symbol(Symbol::LParen) {
             let query = Box::new(self.query()?);
             self.expect_symbol(Symbol::RParen, ")")?;
@@ -370,6 +373,25 @@ impl Cursor<'_> {
             name,
             version,
             alias,
+        })
+    }
+
+    /// `(VALUES (a, b), …) [[AS] alias [(x, y)]]`
+    fn values_relation(&mut self) -> Result<TableFactor> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        self.expect_word("VALUES")?;
+        let rows = self.comma_separated(|c| c.row())?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        let alias = self.alias(AliasOf::Table)?;
+        let columns = if alias.is_some() && self.is_symbol(0, Symbol::LParen) {
+            self.parenthesized_names()?
+        } else {
+            Vec::new()
+        };
+        Ok(TableFactor::Values {
+            rows,
+            alias,
+            columns,
         })
     }
 

@@ -169,7 +169,7 @@ impl Cursor<'_> {
     }
 
     /// `(a, b, …)` of values.
-    fn row(&mut self) -> Result<Vec<Expr>> {
+    pub(super) fn row(&mut self) -> Result<Vec<Expr>> {
         self.expect_symbol(Symbol::LParen, "(")?;
         let values = self.comma_separated(|c| c.expr())?;
         self.expect_symbol(Symbol::RParen, ")")?;
@@ -177,7 +177,7 @@ impl Cursor<'_> {
     }
 
     /// `(a, b, …)` of names.
-    fn parenthesized_names(&mut self) -> Result<Vec<Ident>> {
+    pub(super) fn parenthesized_names(&mut self) -> Result<Vec<Ident>> {
         self.expect_symbol(Symbol::LParen, "(")?;
         let names = self.comma_separated(|c| c.ident())?;
         self.expect_symbol(Symbol::RParen, ")")?;

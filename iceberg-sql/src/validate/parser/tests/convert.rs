@@ -524,6 +524,37 @@ impl Converter<'_> {
                 subquery,
                 alias,
                 sample: None,
+            } if values_only(subquery).is_some() => {
+                let rows = values_only(subquery)
+                    .into_iter()
+                    .flat_map(|v| &v.rows)
+                    .map(|r| self.row(r))
+                    .collect::<Conv<_>>()?;
+                let (alias, columns) = match alias {
+                    None => (None, Vec::new()),
+                    Some(a) if a.at.is_none() => (
+                        Some(self.ident(&a.name)),
+                        a.columns
+                            .iter()
+                            .map(|c| match c.data_type {
+                                None => Ok(self.ident(&c.name)),
+                                Some(_) => outside(c),
+                            })
+                            .collect::<Conv<_>>()?,
+                    ),
+                    Some(other) => return outside(other),
+                };
+                Ok(TableFactor::Values {
+                    rows,
+                    alias,
+                    columns,
+                })
+            }
+            sp::TableFactor::Derived {
+                lateral: false,
+                subquery,
+                alias,
+                sample: None,
             } => Ok(TableFactor::Derived {
                 query: Box::new(self.query(subquery)?),
                 alias: self.alias(alias)?,
@@ -673,6 +704,28 @@ impl Converter<'_> {
     }
 }
 
+/// The rows of a query that is only `VALUES (…), …`.
+fn values_only(q: &sp::Query) -> Option<&sp::Values> {
+    match q.body.as_ref() {
+        sp::SetExpr::Values(v)
+            if q.with.is_none()
+                && q.order_by.is_none()
+                && q.limit_clause.is_none()
+                && q.fetch.is_none()
+                && q.locks.is_empty()
+                && q.for_clause.is_none()
+                && q.settings.is_none()
+                && q.format_clause.is_none()
+                && q.pipe_operators.is_empty()
+                && !v.explicit_row
+                && !v.value_keyword =>
+        {
+            Some(v)
+        }
+        _ => None,
+    }
+}
+
 /// `NAME[(n, …)][ WITH[OUT] TIME ZONE]` as our named type.
 fn named_type(text: &str) -> Option<DataType> {
     let lower = text.to_ascii_lowercase();
@@ -754,23 +807,11 @@ impl Converter<'_> {
         else {
             return outside(i);
         };
-        let source = match source.body.as_ref() {
-            sp::SetExpr::Values(v)
-                if source.with.is_none()
-                    && source.order_by.is_none()
-                    && source.limit_clause.is_none()
-                    && source.fetch.is_none()
-                    && source.locks.is_empty()
-                    && source.for_clause.is_none()
-                    && source.settings.is_none()
-                    && source.format_clause.is_none()
-                    && source.pipe_operators.is_empty()
-                    && !v.explicit_row
-                    && !v.value_keyword =>
-            {
+        let source = match values_only(source) {
+            Some(v) => {
                 InsertSource::Values(v.rows.iter().map(|r| self.row(r)).collect::<Conv<_>>()?)
             }
-            _ => InsertSource::Query(Box::new(self.query(source)?)),
+            None => InsertSource::Query(Box::new(self.query(source)?)),
         };
         Ok(Insert {
             table: self.name(table)?,
