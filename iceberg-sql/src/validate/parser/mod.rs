@@ -99,6 +99,11 @@ pub(crate) struct Rules {
     /// Whether a `MERGE`'s `INSERT` must list its columns (Spark's `notMatchedAction`;
     /// Trino's `mergeCase` makes the list optional).
     pub(crate) merge_insert_columns: bool,
+    /// Whether a `MERGE`'s `WHEN MATCHED` clauses come before its `WHEN NOT MATCHED`
+    /// ones, and only the last of each kind may leave out its condition (Spark's
+    /// `matchedClause* notMatchedClause*` and its AstBuilder's `visitMergeIntoTable`;
+    /// Trino's `mergeCase+` takes them in any order).
+    pub(crate) merge_clause_order: bool,
 }
 
 impl Rules {
@@ -120,6 +125,7 @@ impl Rules {
         dml_alias: false,
         qualified_assignment: false,
         merge_insert_columns: false,
+        merge_clause_order: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -140,6 +146,7 @@ impl Rules {
         dml_alias: false,
         qualified_assignment: false,
         merge_insert_columns: false,
+        merge_clause_order: false,
     };
 
     /// Spark SQL.
@@ -160,6 +167,7 @@ impl Rules {
         dml_alias: true,
         qualified_assignment: true,
         merge_insert_columns: true,
+        merge_clause_order: true,
     };
 }
 

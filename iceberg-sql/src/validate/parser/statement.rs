@@ -91,9 +91,27 @@ impl Cursor<'_> {
         let source = self.table_factor()?;
         self.expect_word("ON")?;
         let on = self.expr()?;
-        let mut clauses = Vec::new();
-        while self.eat_word("WHEN") {
-            clauses.push(self.merge_clause()?);
+        let mut clauses: Vec<MergeClause> = Vec::new();
+        while self.is_word(0, "WHEN") {
+            let at = self.next().map_or(self.sql.len(), |t| t.start);
+            let clause = self.merge_clause()?;
+            if let Some(before) = clauses.last().filter(|_| self.rules.merge_clause_order) {
+                if !before.matched && clause.matched {
+                    return Err(self.error_at(
+                        at,
+                        "a `WHEN MATCHED` clause after a `WHEN NOT MATCHED` one: Spark takes \
+                         the MATCHED clauses first",
+                    ));
+                }
+                if before.matched == clause.matched && before.condition.is_none() {
+                    return Err(self.error_at(
+                        at,
+                        "a clause after one of its kind without a condition: in Spark only \
+                         the last MATCHED (or NOT MATCHED) clause may leave out `AND …`",
+                    ));
+                }
+            }
+            clauses.push(clause);
         }
         if clauses.is_empty() {
             return Err(self.expected("`WHEN [NOT] MATCHED` (a MERGE needs at least one)"));

@@ -27,13 +27,38 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
         "sqlparser reads `INSERT VALUES (…)` without columns in a MERGE in every dialect; \
          Spark's `notMatchedAction` requires `'(' columns ')'` (or `*`), SqlBaseParser.g4",
     ),
+    (
+        "Spark takes the MATCHED clauses first",
+        "sqlparser reads a MERGE's clauses in any order; Spark's grammar has \
+         `matchedClause* notMatchedClause*` (SqlBaseParser.g4)",
+    ),
+    (
+        "may leave out `AND …`",
+        "sqlparser reads a clause after an unconditional one of its kind; Spark's AstBuilder \
+         (`visitMergeIntoTable`) refuses it: only the last MATCHED or NOT MATCHED clause may \
+         omit its condition",
+    ),
 ];
 
 /// Each [`DELIBERATE_STATEMENTS`] difference: sqlparser reads the statement, ours
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 4] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 6] = [
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
+             WHEN MATCHED THEN DELETE",
+            Dialect::Spark,
+            &Rules::SPARK,
+            3,
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE \
+             WHEN MATCHED AND s.a = 1 THEN UPDATE SET a = 1",
+            Dialect::Spark,
+            &Rules::SPARK,
+            4,
+        ),
         (
             "UPDATE db.t AS x SET a = 1",
             Dialect::Athena,
@@ -217,8 +242,11 @@ pub(super) const STATEMENTS: &[&str] = &[
 ];
 
 /// DML only Trino's grammar reads.
-pub(super) const TRINO_ONLY_STATEMENTS: &[&str] =
-    &["MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id)"];
+pub(super) const TRINO_ONLY_STATEMENTS: &[&str] = &[
+    "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id)",
+    "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id) \
+     WHEN MATCHED AND s.a = 1 THEN DELETE WHEN MATCHED THEN UPDATE SET a = 1",
+];
 
 /// DML ours refuses in Trino's grammar on purpose (see `DELIBERATE`).
 pub(super) const TRINO_REFUSED_STATEMENTS: &[&str] = &[
@@ -258,6 +286,11 @@ fn dml_grammar_differences() {
         let e = parse_statement(sql, &Rules::TRINO).unwrap_err();
         assert!(e.to_string().contains(error), "{e}");
         compare_statement(sql, Dialect::Athena, &Rules::TRINO).unwrap();
+    }
+    for sql in TRINO_ONLY_STATEMENTS {
+        assert_statement_reads(sql, Dialect::Athena, &Rules::TRINO);
+        parse_statement(sql, &Rules::SPARK).expect_err(sql);
+        compare_statement(sql, Dialect::Spark, &Rules::SPARK).unwrap();
     }
     let trino_only = TRINO_ONLY_STATEMENTS[0];
     assert_statement_reads(trino_only, Dialect::Athena, &Rules::TRINO);
