@@ -354,19 +354,7 @@ impl Cursor<'_> {
             let alias = self.alias(AliasOf::Table)?;
             return Ok(TableFactor::Derived { query, alias });
         }
-        let clause_word = self.peek(0).is_some_and(|t| {
-            let w = self.text(t).to_ascii_lowercase();
-            matches!(t.kind, Kind::Word { quote: None, .. })
-                && NOT_A_TABLE_NAME.contains(&w.as_str())
-                && (self.rules.quoted_words)(&w)
-        });
-        if clause_word {
-            return Err(self.expected("a table name"));
-        }
-        let mut name = vec![self.ident()?];
-        while self.eat_symbol(Symbol::Period) {
-            name.push(self.ident()?);
-        }
+        let name = self.table_name()?;
         let version = self.time_travel()?;
         let alias = self.alias(AliasOf::Table)?;
         Ok(TableFactor::Table {
@@ -393,6 +381,24 @@ impl Cursor<'_> {
             alias,
             columns,
         })
+    }
+
+    /// `db.t`: a table's name, where no clause word the grammar quotes is one unquoted.
+    pub(super) fn table_name(&mut self) -> Result<Vec<Ident>> {
+        let clause_word = self.peek(0).is_some_and(|t| {
+            let w = self.text(t).to_ascii_lowercase();
+            matches!(t.kind, Kind::Word { quote: None, .. })
+                && NOT_A_TABLE_NAME.contains(&w.as_str())
+                && (self.rules.quoted_words)(&w)
+        });
+        if clause_word {
+            return Err(self.expected("a table name"));
+        }
+        let mut name = vec![self.ident()?];
+        while self.eat_symbol(Symbol::Period) {
+            name.push(self.ident()?);
+        }
+        Ok(name)
     }
 
     /// `FOR VERSION AS OF v` / `FOR TIMESTAMP AS OF t` after a table name, if there.

@@ -34,7 +34,7 @@ impl Cursor<'_> {
     /// `INTO t [(a, b)] VALUES (…), … | query`, after `INSERT`.
     fn insert(&mut self) -> Result<Insert> {
         self.expect_word("INTO")?;
-        let table = self.qualified_name()?;
+        let table = self.table_name()?;
         let columns = if self.is_symbol(0, Symbol::LParen) && !self.query_at(1) {
             self.parenthesized_names()?
         } else {
@@ -56,7 +56,7 @@ impl Cursor<'_> {
 
     /// `t [alias] SET a = x, … [WHERE condition]`, after `UPDATE`.
     fn update(&mut self) -> Result<Update> {
-        let table = self.qualified_name()?;
+        let table = self.table_name()?;
         let alias = self.dml_alias()?;
         self.expect_word("SET")?;
         let assignments = self.comma_separated(|c| c.assignment())?;
@@ -72,7 +72,7 @@ impl Cursor<'_> {
     /// `FROM t [alias] [WHERE condition]`, after `DELETE`.
     fn delete(&mut self) -> Result<Delete> {
         self.expect_word("FROM")?;
-        let table = self.qualified_name()?;
+        let table = self.table_name()?;
         let alias = self.dml_alias()?;
         let selection = self.where_clause()?;
         Ok(Delete {
@@ -85,7 +85,7 @@ impl Cursor<'_> {
     /// `INTO t [[AS] alias] USING relation ON condition clause…`, after `MERGE`.
     fn merge(&mut self) -> Result<Merge> {
         self.expect_word("INTO")?;
-        let table = self.qualified_name()?;
+        let table = self.table_name()?;
         let alias = self.alias(AliasOf::Table)?;
         self.expect_word("USING")?;
         let source = self.table_factor()?;
@@ -200,15 +200,6 @@ impl Cursor<'_> {
         let names = self.comma_separated(|c| c.ident())?;
         self.expect_symbol(Symbol::RParen, ")")?;
         Ok(names)
-    }
-
-    /// `db.t`
-    fn qualified_name(&mut self) -> Result<Vec<Ident>> {
-        let mut name = vec![self.ident()?];
-        while self.eat_symbol(Symbol::Period) {
-            name.push(self.ident()?);
-        }
-        Ok(name)
     }
 
     /// The alias after an `UPDATE`'s or `DELETE`'s table, where the grammar has one.

@@ -486,3 +486,68 @@ fn dml_not_yet_read_is_refused() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, .. ProptestConfig::default() })]
+
+    /// UPDATE, DELETE and INSERT … SELECT the builders write with generated conditions,
+    /// in each dialect: both parsers read the same tree.
+    #[test]
+    fn built_dml_with_generated_conditions_agree(
+        c in crate::validate::tests::expr_structure::cond(),
+        spark in any::<bool>(),
+        which in 0..3usize,
+    ) {
+        use crate::validate::tests::expr_structure::McpEvent;
+        let (d, rules): (Dialect, &'static Rules) =
+            if spark { (Dialect::Spark, &Rules::SPARK) } else { (Dialect::Athena, &Rules::TRINO) };
+        let stmt = match which {
+            0 => McpEvent::update()
+                .set(McpEvent::LATENCY_MS, McpEvent::LATENCY_MS * 2)
+                .filter(c)
+                .build_for(d),
+            1 => McpEvent::delete().filter(c).build_for(d),
+            _ => McpEvent::insert_from(&TableName::new("analytics", "staging"))
+                .filter(c)
+                .build_for(d),
+        }
+        .unwrap();
+        let sql = stmt.sql();
+        prop_assert!(parse_statement(sql, rules).is_ok(), "{}", sql);
+        prop_assert!(
+            compare_statement(sql, d, rules).is_ok(),
+            "{}",
+            compare_statement(sql, d, rules).unwrap_err()
+        );
+    }
+}
+
+/// Words and symbols for DML soups.
+const DML_SOUP: &[&str] = &[
+    "INTO", "t", "s.a", "(", ")", ",", "=", "1", "'x'", "?", "VALUES", "SELECT", "FROM", "WHERE",
+    "SET", "a", "AS", "USING", "ON", "WHEN", "NOT", "MATCHED", "AND", "THEN", "UPDATE", "DELETE",
+    "INSERT", "*", "NULL",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+
+    /// Random soups after each DML keyword: both parsers agree on each.
+    #[test]
+    fn dml_soups_agree(
+        head in 0..4usize,
+        picks in proptest::collection::vec(0..DML_SOUP.len(), 1..14),
+        spark in any::<bool>(),
+    ) {
+        let first = ["INSERT", "UPDATE", "DELETE", "MERGE"][head];
+        let body = picks.iter().map(|&i| DML_SOUP[i]).collect::<Vec<_>>().join(" ");
+        let sql = format!("{first} {body}");
+        let (d, rules): (Dialect, &'static Rules) =
+            if spark { (Dialect::Spark, &Rules::SPARK) } else { (Dialect::Athena, &Rules::TRINO) };
+        prop_assert!(
+            compare_statement(&sql, d, rules).is_ok(),
+            "{}",
+            compare_statement(&sql, d, rules).unwrap_err()
+        );
+    }
+}
