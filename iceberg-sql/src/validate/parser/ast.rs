@@ -435,6 +435,15 @@ pub(crate) enum Statement {
     Update(Update),
     Delete(Delete),
     Merge(Merge),
+    /// Athena's `OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE condition]`
+    Optimize {
+        table: Vec<Ident>,
+        predicate: Option<Expr>,
+    },
+    /// Athena's `VACUUM t`
+    Vacuum {
+        table: Vec<Ident>,
+    },
 }
 
 /// `INSERT INTO t [(a, b)] VALUES (…), … | query`

@@ -4,8 +4,9 @@
 //!
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
-//! sqlparser there. It reads expressions, data types, queries and the DML statements
-//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`); the other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
+//! sqlparser there. It reads expressions, data types, queries, the DML statements
+//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`) and Athena's `OPTIMIZE` and `VACUUM`; the
+//! other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
 //! for the same text, and name every place where it refuses on purpose what sqlparser
 //! reads.
 //!
@@ -33,8 +34,8 @@
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
 //!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
-//! * every other statement (`CREATE`, `ALTER`, `DROP`, `OPTIMIZE`, `VACUUM`, `UNLOAD`,
-//!   `SHOW`, `DESCRIBE`).
+//! * every other statement (`CREATE`, `ALTER`, `DROP`, `UNLOAD`, `CALL`, `SHOW`,
+//!   `DESCRIBE`).
 
 pub(crate) mod ast;
 mod cursor;
@@ -81,7 +82,8 @@ pub(crate) struct Rules {
     /// Whether a comparison may be the left operand of another (`a = b = c`: Spark's
     /// `comparison` is left-recursive; Trino's `predicate` follows a value expression).
     pub(crate) chained_comparisons: bool,
-    /// Whether `==` is `=` (Spark's `expr1 == expr2`, sql-ref-operators).
+    /// Whether `==` is `=` (Spark's `expr1 == expr2`, sql-ref-operators; Hive's lexer,
+    /// `EQUAL : '=' | '=='` in HiveLexer.g4, which reads Athena's OPTIMIZE condition).
     pub(crate) double_equals: bool,
     /// Whether `ARRAY[a, b]` constructs an array (Trino; Spark calls `array(a, b)`).
     pub(crate) array_brackets: bool,
@@ -104,6 +106,9 @@ pub(crate) struct Rules {
     /// `matchedClause* notMatchedClause*` and its AstBuilder's `visitMergeIntoTable`;
     /// Trino's `mergeCase+` takes them in any order).
     pub(crate) merge_clause_order: bool,
+    /// Whether Athena's `OPTIMIZE … REWRITE DATA USING BIN_PACK` and `VACUUM` are
+    /// statements (its DDL; Spark writes Iceberg's procedures with `CALL`).
+    pub(crate) athena_maintenance: bool,
 }
 
 impl Rules {
@@ -118,7 +123,7 @@ impl Rules {
         quoted_words: |w| crate::dialect::Grammar::HiveDdl.is_reserved(w),
         concat_with_plus: false,
         chained_comparisons: false,
-        double_equals: false,
+        double_equals: true,
         array_brackets: false,
         number_suffixes: false,
         reserved: None,
@@ -126,6 +131,7 @@ impl Rules {
         qualified_assignment: false,
         merge_insert_columns: false,
         merge_clause_order: false,
+        athena_maintenance: true,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -147,6 +153,7 @@ impl Rules {
         qualified_assignment: false,
         merge_insert_columns: false,
         merge_clause_order: false,
+        athena_maintenance: false,
     };
 
     /// Spark SQL.
@@ -168,6 +175,7 @@ impl Rules {
         qualified_assignment: true,
         merge_insert_columns: true,
         merge_clause_order: true,
+        athena_maintenance: false,
     };
 }
 

@@ -1,5 +1,6 @@
 //! Statements: a query, or the DML our builders write (`INSERT`, `UPDATE`, `DELETE`,
-//! `MERGE`), in the forms Trino's `SqlBase.g4` and Spark's `SqlBaseParser.g4` give them.
+//! `MERGE`), in the forms Trino's `SqlBase.g4` and Spark's `SqlBaseParser.g4` give them;
+//! Athena's `OPTIMIZE` and `VACUUM` (its DDL).
 
 use super::ast::{
     Assignment, Delete, Expr, Ident, Insert, InsertSource, Merge, MergeAction, MergeClause,
@@ -28,7 +29,27 @@ impl Cursor<'_> {
         if self.eat_word("MERGE") {
             return self.merge().map(Statement::Merge);
         }
+        if self.rules.athena_maintenance {
+            if self.eat_word("OPTIMIZE") {
+                return self.optimize();
+            }
+            if self.eat_word("VACUUM") {
+                let table = self.table_name()?;
+                return Ok(Statement::Vacuum { table });
+            }
+        }
         Err(self.expected("a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE` or `MERGE`)"))
+    }
+
+    /// `t REWRITE DATA USING BIN_PACK [WHERE condition]`, after `OPTIMIZE` (Athena's
+    /// only form, its OPTIMIZE page).
+    fn optimize(&mut self) -> Result<Statement> {
+        let table = self.table_name()?;
+        for word in ["REWRITE", "DATA", "USING", "BIN_PACK"] {
+            self.expect_word(word)?;
+        }
+        let predicate = self.where_clause()?;
+        Ok(Statement::Optimize { table, predicate })
     }
 
     /// `INTO t [(a, b)] VALUES (…), … | query`, after `INSERT`.

@@ -763,6 +763,31 @@ impl Converter<'_> {
             sp::Statement::Update(u) => self.update(u).map(Statement::Update),
             sp::Statement::Delete(d) => self.delete(d).map(Statement::Delete),
             sp::Statement::Merge(m) => self.merge(m).map(Statement::Merge),
+            sp::Statement::OptimizeTable {
+                name,
+                has_table_keyword: false,
+                on_cluster: None,
+                partition: None,
+                include_final: false,
+                deduplicate: None,
+                predicate,
+                zorder: None,
+            } => Ok(Statement::Optimize {
+                table: self.name(name)?,
+                predicate: predicate.as_ref().map(|e| self.expr(e)).transpose()?,
+            }),
+            sp::Statement::Vacuum(sp::VacuumStatement {
+                full: false,
+                sort_only: false,
+                delete_only: false,
+                reindex: false,
+                recluster: false,
+                table_name: Some(name),
+                threshold: None,
+                boost: false,
+            }) => Ok(Statement::Vacuum {
+                table: self.name(name)?,
+            }),
             other => outside(other),
         }
     }

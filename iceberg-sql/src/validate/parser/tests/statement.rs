@@ -129,6 +129,8 @@ fn kind_of(sql: &str) -> StatementKind {
         "UPDATE" => StatementKind::Update,
         "DELETE" => StatementKind::Delete,
         "MERGE" => StatementKind::Merge,
+        "OPTIMIZE" => StatementKind::Optimize,
+        "VACUUM" => StatementKind::Vacuum,
         _ => StatementKind::Select,
     }
 }
@@ -474,8 +476,6 @@ fn dml_not_yet_read_is_refused() {
         "CREATE TABLE t (a int)",
         "ALTER TABLE t ADD COLUMNS (a int)",
         "DROP TABLE t",
-        "OPTIMIZE t REWRITE DATA USING BIN_PACK",
-        "VACUUM t",
         "UNLOAD (SELECT 1) TO 's3://b/' WITH (format = 'PARQUET')",
         "SHOW TABLES",
         "DESCRIBE t",
@@ -549,5 +549,53 @@ proptest! {
             "{}",
             compare_statement(&sql, d, rules).unwrap_err()
         );
+    }
+}
+
+/// A marker for columns of [`partitioned`].
+struct Part;
+
+/// A table partitioned by identity on `day` and `name`.
+fn partitioned() -> crate::TableDef {
+    crate::TableDef::builder("lake", "parts")
+        .column(crate::Column::new("id", IcebergType::Long))
+        .column(crate::Column::new("day", IcebergType::Date))
+        .column(crate::Column::new("name", IcebergType::String))
+        .partition(crate::PartitionField::identity("day"))
+        .partition(crate::PartitionField::identity("name"))
+        .location("s3://lake/parts/")
+        .build()
+        .expect("a valid table")
+}
+
+/// Athena's OPTIMIZE and VACUUM, hand-written and as the builders write them (its DDL,
+/// read with the Hive DDL rules as the validator does): both parsers read each alike,
+/// and agree on the corruptions; the other grammars have neither statement.
+#[test]
+fn athena_maintenance_agrees() {
+    let t = partitioned();
+    let day: Col<Part, chrono::NaiveDate> = Col::new("day");
+    let name: Col<Part, String> = Col::new("name");
+    let first = chrono::NaiveDate::from_ymd_opt(2026, 10, 1).expect("a date");
+    let built = [
+        t.optimize().build_for(Dialect::Athena),
+        t.optimize()
+            .filter(day.ge(first))
+            .filter(name.eq("c1"))
+            .build_for(Dialect::Athena),
+        t.vacuum().build_for(Dialect::Athena),
+    ];
+    let mut sqls: Vec<String> = built
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|e| panic!("{e}")).sql().to_string())
+        .collect();
+    sqls.push("OPTIMIZE db.t REWRITE DATA USING BIN_PACK WHERE a = 1 OR b IN ('x')".into());
+    sqls.push("VACUUM t".into());
+    for sql in &sqls {
+        assert_agree_corrupted(sql, Dialect::Athena, &Rules::HIVE_DDL);
+        for rules in [&Rules::TRINO, &Rules::SPARK] {
+            let e = parse_statement(sql, rules).expect_err(sql);
+            assert!(e.to_string().contains("expected a statement"), "{e}");
+        }
     }
 }
