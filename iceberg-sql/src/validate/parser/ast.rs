@@ -444,6 +444,20 @@ pub(crate) enum Statement {
     Vacuum {
         table: Vec<Ident>,
     },
+    /// Athena's `UNLOAD (query) TO 's3://…' [WITH (name = value, …)]`
+    Unload {
+        query: Box<Query>,
+        /// The location, a `'…'` string.
+        to: Literal,
+        with: Vec<Property>,
+    },
+}
+
+/// `name = value` in a `WITH (…)`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Property {
+    pub(crate) name: Ident,
+    pub(crate) value: Expr,
 }
 
 /// `INSERT INTO t [(a, b)] VALUES (…), … | query`

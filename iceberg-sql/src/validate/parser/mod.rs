@@ -5,8 +5,8 @@
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
 //! sqlparser there. It reads expressions, data types, queries, the DML statements
-//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`) and Athena's `OPTIMIZE` and `VACUUM`; the
-//! other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
+//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`) and Athena's `OPTIMIZE`, `VACUUM` and
+//! `UNLOAD`; the other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
 //! for the same text, and name every place where it refuses on purpose what sqlparser
 //! reads.
 //!
@@ -34,8 +34,7 @@
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
 //!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
-//! * every other statement (`CREATE`, `ALTER`, `DROP`, `UNLOAD`, `CALL`, `SHOW`,
-//!   `DESCRIBE`).
+//! * every other statement (`CREATE`, `ALTER`, `DROP`, `CALL`, `SHOW`, `DESCRIBE`).
 
 pub(crate) mod ast;
 mod cursor;
@@ -109,6 +108,9 @@ pub(crate) struct Rules {
     /// Whether Athena's `OPTIMIZE … REWRITE DATA USING BIN_PACK` and `VACUUM` are
     /// statements (its DDL; Spark writes Iceberg's procedures with `CALL`).
     pub(crate) athena_maintenance: bool,
+    /// Whether Athena's `UNLOAD (query) TO '…' WITH (…)` is a statement (its extension
+    /// of the Trino grammar its DML is written in; Trino and Spark have none).
+    pub(crate) athena_unload: bool,
 }
 
 impl Rules {
@@ -132,6 +134,7 @@ impl Rules {
         merge_insert_columns: false,
         merge_clause_order: false,
         athena_maintenance: true,
+        athena_unload: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -154,6 +157,7 @@ impl Rules {
         merge_insert_columns: false,
         merge_clause_order: false,
         athena_maintenance: false,
+        athena_unload: true,
     };
 
     /// Spark SQL.
@@ -176,6 +180,7 @@ impl Rules {
         merge_insert_columns: true,
         merge_clause_order: true,
         athena_maintenance: false,
+        athena_unload: false,
     };
 }
 

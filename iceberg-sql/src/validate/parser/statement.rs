@@ -6,10 +6,11 @@ use super::ast::{
     Assignment, Delete, Expr, Ident, Insert, InsertSource, Merge, MergeAction, MergeClause,
     Statement, Update,
 };
-use super::cursor::Cursor;
+use super::ast::{Literal, LiteralValue, Property, StringForm};
+use super::cursor::{span, Cursor};
 use super::query::AliasOf;
 use crate::error::Result;
-use crate::validate::lexer::Symbol;
+use crate::validate::lexer::{Kind, StrForm, Symbol};
 
 impl Cursor<'_> {
     /// One statement.
@@ -38,7 +39,52 @@ impl Cursor<'_> {
                 return Ok(Statement::Vacuum { table });
             }
         }
+        if self.rules.athena_unload && self.eat_word("UNLOAD") {
+            return self.unload();
+        }
         Err(self.expected("a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE` or `MERGE`)"))
+    }
+
+    /// `(query) TO 's3://…' [WITH (name = value, …)]`, after `UNLOAD` (Athena's UNLOAD
+    /// page).
+    fn unload(&mut self) -> Result<Statement> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let query = Box::new(self.query()?);
+        self.expect_symbol(Symbol::RParen, ")")?;
+        self.expect_word("TO")?;
+        let to = match self.peek(0).copied() {
+            Some(t)
+                if matches!(
+                    t.kind,
+                    Kind::Str {
+                        form: StrForm::Single,
+                        ..
+                    }
+                ) =>
+            {
+                self.next();
+                Literal {
+                    value: LiteralValue::String {
+                        form: StringForm::Single,
+                        value: self.value(&t).into_owned(),
+                    },
+                    span: span(&t),
+                }
+            }
+            _ => return Err(self.expected("the location, a `'…'` string")),
+        };
+        let mut with = Vec::new();
+        if self.eat_word("WITH") {
+            self.expect_symbol(Symbol::LParen, "(")?;
+            with = self.comma_separated(|c| {
+                let name = c.ident()?;
+                c.expect_symbol(Symbol::Eq, "=")?;
+                let value = c.expr()?;
+                Ok(Property { name, value })
+            })?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+        }
+        Ok(Statement::Unload { query, to, with })
     }
 
     /// `t REWRITE DATA USING BIN_PACK [WHERE condition]`, after `OPTIMIZE` (Athena's

@@ -788,6 +788,38 @@ impl Converter<'_> {
             }) => Ok(Statement::Vacuum {
                 table: self.name(name)?,
             }),
+            sp::Statement::Unload {
+                query: Some(query),
+                query_text: None,
+                to,
+                auth: None,
+                with,
+                options,
+            } if to.quote_style == Some('\'') && options.is_empty() => Ok(Statement::Unload {
+                query: Box::new(self.query(query)?),
+                to: Literal {
+                    value: LiteralValue::String {
+                        form: StringForm::Single,
+                        value: to.value.clone(),
+                    },
+                    span: self.span(to.span),
+                },
+                with: with
+                    .iter()
+                    .map(|o| match o {
+                        sp::SqlOption::KeyValue { key, value } => {
+                            match self.name(key)?.as_slice() {
+                                [name] => Ok(Property {
+                                    name: name.clone(),
+                                    value: self.expr(value)?,
+                                }),
+                                _ => outside(key),
+                            }
+                        }
+                        other => outside(other),
+                    })
+                    .collect::<Conv<_>>()?,
+            }),
             other => outside(other),
         }
     }

@@ -130,6 +130,7 @@ fn kind_of(sql: &str) -> StatementKind {
         "DELETE" => StatementKind::Delete,
         "MERGE" => StatementKind::Merge,
         "OPTIMIZE" => StatementKind::Optimize,
+        "UNLOAD" => StatementKind::Unload,
         "VACUUM" => StatementKind::Vacuum,
         _ => StatementKind::Select,
     }
@@ -476,7 +477,6 @@ fn dml_not_yet_read_is_refused() {
         "CREATE TABLE t (a int)",
         "ALTER TABLE t ADD COLUMNS (a int)",
         "DROP TABLE t",
-        "UNLOAD (SELECT 1) TO 's3://b/' WITH (format = 'PARQUET')",
         "SHOW TABLES",
         "DESCRIBE t",
     ] {
@@ -597,5 +597,40 @@ fn athena_maintenance_agrees() {
             let e = parse_statement(sql, rules).expect_err(sql);
             assert!(e.to_string().contains("expected a statement"), "{e}");
         }
+    }
+}
+
+/// Athena's UNLOAD, hand-written and as its builder writes it (read with the Trino
+/// grammar's rules, as the validator reads it): both parsers read each alike, and agree
+/// on the corruptions; Spark has no UNLOAD.
+#[test]
+fn athena_unload_agrees() {
+    use crate::ctas::{Unload, UnloadFormat};
+    use crate::Compression;
+    use crate::validate::tests::expr_structure::McpEvent;
+    let q = McpEvent::select()
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::STATUS)
+        .filter(McpEvent::LATENCY_MS.gt(100))
+        .filter(McpEvent::STATUS.eq("it's"));
+    let built = [
+        Unload::new(&q, "s3://exports/a/")
+            .format(UnloadFormat::Parquet)
+            .compression(Compression::Snappy)
+            .partitioned_by(["status"])
+            .build(),
+        Unload::new(&q, "s3://exports/json/")
+            .format(UnloadFormat::Json)
+            .build(),
+    ];
+    let mut sqls: Vec<String> = built
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|e| panic!("{e}")).sql().to_string())
+        .collect();
+    sqls.push("UNLOAD (SELECT a FROM t) TO 's3://b/it''s/'".into());
+    for sql in &sqls {
+        assert_agree_corrupted(sql, Dialect::Athena, &Rules::TRINO);
+        let e = parse_statement(sql, &Rules::SPARK).expect_err(sql);
+        assert!(e.to_string().contains("expected a statement"), "{e}");
     }
 }
