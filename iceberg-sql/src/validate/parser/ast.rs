@@ -451,6 +451,12 @@ pub(crate) enum Statement {
         to: Literal,
         with: Vec<Property>,
     },
+    /// Trino's `CREATE TABLE t [WITH (name = value, …)] AS query`
+    CreateTableAs {
+        table: Vec<Ident>,
+        with: Vec<Property>,
+        query: Box<Query>,
+    },
 }
 
 /// `name = value` in a `WITH (…)`.

@@ -5,8 +5,8 @@
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
 //! sqlparser there. It reads expressions, data types, queries, the DML statements
-//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`) and Athena's `OPTIMIZE`, `VACUUM` and
-//! `UNLOAD`; the other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
+//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`), Trino's `CREATE TABLE … AS` and Athena's
+//! `OPTIMIZE`, `VACUUM` and `UNLOAD`; the other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
 //! for the same text, and name every place where it refuses on purpose what sqlparser
 //! reads.
 //!
@@ -34,6 +34,8 @@
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
 //!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
+//! * CTAS: `IF NOT EXISTS`, column aliases, `COMMENT`, a parenthesized query and
+//!   `WITH [NO] DATA` in Trino's; Spark's CTAS;
 //! * every other statement (`CREATE`, `ALTER`, `DROP`, `CALL`, `SHOW`, `DESCRIBE`).
 
 pub(crate) mod ast;
@@ -111,6 +113,9 @@ pub(crate) struct Rules {
     /// Whether Athena's `UNLOAD (query) TO '…' WITH (…)` is a statement (its extension
     /// of the Trino grammar its DML is written in; Trino and Spark have none).
     pub(crate) athena_unload: bool,
+    /// Whether `CREATE TABLE t [WITH (…)] AS query` is read (Trino's `createTableAsSelect`;
+    /// Spark's CTAS, with `USING`, `PARTITIONED BY` and `TBLPROPERTIES`, is not read yet).
+    pub(crate) trino_ctas: bool,
 }
 
 impl Rules {
@@ -135,6 +140,7 @@ impl Rules {
         merge_clause_order: false,
         athena_maintenance: true,
         athena_unload: false,
+        trino_ctas: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -158,6 +164,7 @@ impl Rules {
         merge_clause_order: false,
         athena_maintenance: false,
         athena_unload: true,
+        trino_ctas: true,
     };
 
     /// Spark SQL.
@@ -181,6 +188,7 @@ impl Rules {
         merge_clause_order: true,
         athena_maintenance: false,
         athena_unload: false,
+        trino_ctas: false,
     };
 }
 

@@ -42,6 +42,11 @@ impl Cursor<'_> {
         if self.rules.athena_unload && self.eat_word("UNLOAD") {
             return self.unload();
         }
+        if self.rules.trino_ctas && self.is_word(0, "CREATE") && self.is_word(1, "TABLE") {
+            self.next();
+            self.next();
+            return self.create_table_as();
+        }
         Err(self.expected("a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE` or `MERGE`)"))
     }
 
@@ -73,18 +78,37 @@ impl Cursor<'_> {
             }
             _ => return Err(self.expected("the location, a `'…'` string")),
         };
-        let mut with = Vec::new();
-        if self.eat_word("WITH") {
-            self.expect_symbol(Symbol::LParen, "(")?;
-            with = self.comma_separated(|c| {
-                let name = c.ident()?;
-                c.expect_symbol(Symbol::Eq, "=")?;
-                let value = c.expr()?;
-                Ok(Property { name, value })
-            })?;
-            self.expect_symbol(Symbol::RParen, ")")?;
-        }
+        let with = self.properties()?;
         Ok(Statement::Unload { query, to, with })
+    }
+
+    /// `t [WITH (name = value, …)] AS query`, after `CREATE TABLE` (Trino's
+    /// `createTableAsSelect`).
+    fn create_table_as(&mut self) -> Result<Statement> {
+        let table = self.table_name()?;
+        let with = self.properties()?;
+        self.expect_word("AS")?;
+        if !self.query_at(0) {
+            return Err(self.expected("a query (`SELECT` or `WITH`)"));
+        }
+        let query = Box::new(self.query()?);
+        Ok(Statement::CreateTableAs { table, with, query })
+    }
+
+    /// `WITH (name = value, …)`, if there.
+    fn properties(&mut self) -> Result<Vec<Property>> {
+        if !self.eat_word("WITH") {
+            return Ok(Vec::new());
+        }
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let with = self.comma_separated(|c| {
+            let name = c.ident()?;
+            c.expect_symbol(Symbol::Eq, "=")?;
+            let value = c.expr()?;
+            Ok(Property { name, value })
+        })?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(with)
     }
 
     /// `t REWRITE DATA USING BIN_PACK [WHERE condition]`, after `OPTIMIZE` (Athena's

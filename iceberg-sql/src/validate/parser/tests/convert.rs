@@ -804,24 +804,52 @@ impl Converter<'_> {
                     },
                     span: self.span(to.span),
                 },
-                with: with
-                    .iter()
-                    .map(|o| match o {
-                        sp::SqlOption::KeyValue { key, value } => {
-                            match self.name(key)?.as_slice() {
-                                [name] => Ok(Property {
-                                    name: name.clone(),
-                                    value: self.expr(value)?,
-                                }),
-                                _ => outside(key),
-                            }
-                        }
-                        other => outside(other),
-                    })
-                    .collect::<Conv<_>>()?,
+                with: self.properties(with)?,
             }),
+            sp::Statement::CreateTable(c) => self.create_table_as(c),
             other => outside(other),
         }
+    }
+
+    /// `CREATE TABLE t [WITH (…)] AS query`: every other field as a plain CREATE TABLE
+    /// of that name has it.
+    fn create_table_as(&self, c: &sp::CreateTable) -> Conv<Statement> {
+        use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
+        let mut rest = c.clone();
+        rest.query = None;
+        rest.table_options = sp::CreateTableOptions::None;
+        let (true, Some(query)) = (
+            rest == CreateTableBuilder::new(c.name.clone()).build(),
+            &c.query,
+        ) else {
+            return outside(c);
+        };
+        let with = match &c.table_options {
+            sp::CreateTableOptions::None => Vec::new(),
+            sp::CreateTableOptions::With(options) => self.properties(options)?,
+            other => return outside(other),
+        };
+        Ok(Statement::CreateTableAs {
+            table: self.name(&c.name)?,
+            with,
+            query: Box::new(self.query(query)?),
+        })
+    }
+
+    fn properties(&self, options: &[sp::SqlOption]) -> Conv<Vec<Property>> {
+        options
+            .iter()
+            .map(|o| match o {
+                sp::SqlOption::KeyValue { key, value } => match self.name(key)?.as_slice() {
+                    [name] => Ok(Property {
+                        name: name.clone(),
+                        value: self.expr(value)?,
+                    }),
+                    _ => outside(key),
+                },
+                other => outside(other),
+            })
+            .collect()
     }
 
     /// Names each of one part (`INSERT (a, b)`).

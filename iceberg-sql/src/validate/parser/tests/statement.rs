@@ -131,6 +131,7 @@ fn kind_of(sql: &str) -> StatementKind {
         "MERGE" => StatementKind::Merge,
         "OPTIMIZE" => StatementKind::Optimize,
         "UNLOAD" => StatementKind::Unload,
+        "CREATE" => StatementKind::CreateTableAs,
         "VACUUM" => StatementKind::Vacuum,
         _ => StatementKind::Select,
     }
@@ -475,6 +476,10 @@ fn dml_not_yet_read_is_refused() {
         "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE",
         "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY TARGET THEN INSERT (a) VALUES (1)",
         "CREATE TABLE t (a int)",
+        "CREATE TABLE IF NOT EXISTS t AS SELECT 1",
+        "CREATE TABLE t (a) AS SELECT 1",
+        "CREATE TABLE t AS (SELECT 1)",
+        "CREATE TABLE t AS SELECT 1 WITH NO DATA",
         "ALTER TABLE t ADD COLUMNS (a int)",
         "DROP TABLE t",
         "SHOW TABLES",
@@ -606,8 +611,8 @@ fn athena_maintenance_agrees() {
 #[test]
 fn athena_unload_agrees() {
     use crate::ctas::{Unload, UnloadFormat};
-    use crate::Compression;
     use crate::validate::tests::expr_structure::McpEvent;
+    use crate::Compression;
     let q = McpEvent::select()
         .column(McpEvent::EVENT_ID)
         .column(McpEvent::STATUS)
@@ -632,5 +637,49 @@ fn athena_unload_agrees() {
         assert_agree_corrupted(sql, Dialect::Athena, &Rules::TRINO);
         let e = parse_statement(sql, &Rules::SPARK).expect_err(sql);
         assert!(e.to_string().contains("expected a statement"), "{e}");
+    }
+}
+
+/// CTAS every Trino grammar reads, hand-written.
+pub(super) const TRINO_CTAS: &[&str] = &[
+    "CREATE TABLE db.t WITH (format = 'PARQUET', partitioning = ARRAY['day(ts)', 'a'], \
+     is_external = false, bucket_count = 8) AS SELECT a, CAST(ts AS timestamp(6)) AS ts FROM u",
+    "CREATE TABLE t AS WITH x AS (SELECT 1 AS a) SELECT a FROM x",
+];
+
+/// Athena's CTAS (Iceberg and Hive), hand-written and as its builders write it (read
+/// with the Trino grammar's rules, as the validator reads it): both parsers read each
+/// alike, and agree on the corruptions.
+#[test]
+fn athena_ctas_agrees() {
+    use crate::ctas::{HiveCtas, IcebergCtas};
+    use crate::validate::tests::expr_structure::McpEvent;
+    let q = McpEvent::select()
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::STATUS)
+        .filter(McpEvent::LATENCY_MS.gt(100));
+    let built = [
+        IcebergCtas::new(TableName::new("analytics", "daily"), &q)
+            .location("s3://lake/iceberg/daily/")
+            .partition(crate::PartitionField::new(
+                "event_id",
+                crate::PartitionTransform::Bucket(16),
+            ))
+            .partition(crate::PartitionField::identity("status"))
+            .build(),
+        HiveCtas::new(TableName::new("analytics", "parquet"), &q)
+            .compression(crate::Compression::Snappy)
+            .external_location("s3://lake/parquet/")
+            .partitioned_by(["status"])
+            .bucketed_by(["event_id"], 8)
+            .build(),
+    ];
+    let mut sqls: Vec<String> = built
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|e| panic!("{e}")).sql().to_string())
+        .collect();
+    sqls.extend(TRINO_CTAS.iter().map(|s| s.to_string()));
+    for sql in &sqls {
+        assert_agree_corrupted(sql, Dialect::Athena, &Rules::TRINO);
     }
 }

@@ -5,7 +5,7 @@
 
 use super::expr::{BOTH_GRAMMARS, TRINO_ONLY};
 use super::query::QUERIES;
-use super::statement::{STATEMENTS, TRINO_ONLY_STATEMENTS, TRINO_REFUSED_STATEMENTS};
+use super::statement::{STATEMENTS, TRINO_CTAS, TRINO_ONLY_STATEMENTS, TRINO_REFUSED_STATEMENTS};
 use super::*;
 
 /// The interpreter with Trino's grammar, or `None` (SKIP) when it is not set up; with
@@ -94,10 +94,16 @@ fn trinos_grammar_agrees() {
         parse_query(q, &Rules::TRINO).unwrap_or_else(|err| panic!("{q}: {err}"));
         q.to_string()
     }));
-    accepted.extend(STATEMENTS.iter().chain(TRINO_ONLY_STATEMENTS).map(|s| {
-        parse_statement(s, &Rules::TRINO).unwrap_or_else(|err| panic!("{s}: {err}"));
-        s.to_string()
-    }));
+    accepted.extend(
+        STATEMENTS
+            .iter()
+            .chain(TRINO_ONLY_STATEMENTS)
+            .chain(TRINO_CTAS)
+            .map(|s| {
+                parse_statement(s, &Rules::TRINO).unwrap_or_else(|err| panic!("{s}: {err}"));
+                s.to_string()
+            }),
+    );
     let bad = refused(&python, &accepted);
     assert!(
         bad.is_empty(),
