@@ -172,24 +172,7 @@ fn statement_clause_word_as_name(t: &Statement) -> bool {
         "insert", "into", "values", "update", "set", "delete", "merge", "using", "when", "matched",
         "then",
     ];
-    let tree = format!("{t:?}").to_ascii_lowercase();
-    let query_word = match t {
-        Statement::Query(q) => clause_word_as_name(q),
-        _ => {
-            // The query-level words, through a query that holds the statement's text.
-            let words = [
-                "select", "from", "where", "group", "by", "having", "order", "limit", "with",
-                "join", "on", "as", "and", "in", "not", "distinct", "exists",
-            ];
-            words
-                .iter()
-                .any(|w| tree.contains(&format!("value: \"{w}\", quote: none")))
-        }
-    };
-    query_word
-        || DML_WORDS
-            .iter()
-            .any(|w| tree.contains(&format!("value: \"{w}\", quote: none")))
+    has_unquoted_name(t, CLAUSE_WORDS) || has_unquoted_name(t, DML_WORDS)
 }
 
 fn assert_statement_reads(sql: &str, dialect: Dialect, rules: &'static Rules) {
