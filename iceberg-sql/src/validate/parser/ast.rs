@@ -451,6 +451,12 @@ pub(crate) enum Statement {
         to: Literal,
         with: Vec<Property>,
     },
+    /// Spark's `CALL catalog.system.procedure(name => value, …)` (Iceberg's procedures)
+    Call {
+        procedure: Vec<Ident>,
+        /// Each argument, with its name when written `name => value`.
+        args: Vec<(Option<Ident>, Expr)>,
+    },
     /// Trino's `CREATE TABLE t [WITH (name = value, …)] AS query`
     CreateTableAs {
         table: Vec<Ident>,

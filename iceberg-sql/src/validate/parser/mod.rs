@@ -5,8 +5,8 @@
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
 //! sqlparser there. It reads expressions, data types, queries, the DML statements
-//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`), Trino's `CREATE TABLE … AS` and Athena's
-//! `OPTIMIZE`, `VACUUM` and `UNLOAD`; the other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
+//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`), Trino's `CREATE TABLE … AS`, Athena's
+//! `OPTIMIZE`, `VACUUM` and `UNLOAD`, and Spark's `CALL`; the other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
 //! for the same text, and name every place where it refuses on purpose what sqlparser
 //! reads.
 //!
@@ -36,7 +36,7 @@
 //!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
 //! * CTAS: `IF NOT EXISTS`, column aliases, `COMMENT`, a parenthesized query and
 //!   `WITH [NO] DATA` in Trino's; Spark's CTAS;
-//! * every other statement (`CREATE`, `ALTER`, `DROP`, `CALL`, `SHOW`, `DESCRIBE`).
+//! * every other statement (`CREATE`, `ALTER`, `DROP`, `SHOW`, `DESCRIBE`).
 
 pub(crate) mod ast;
 mod cursor;
@@ -116,6 +116,9 @@ pub(crate) struct Rules {
     /// Whether `CREATE TABLE t [WITH (…)] AS query` is read (Trino's `createTableAsSelect`;
     /// Spark's CTAS, with `USING`, `PARTITIONED BY` and `TBLPROPERTIES`, is not read yet).
     pub(crate) trino_ctas: bool,
+    /// Whether `CALL procedure(…)` is read (Spark's `CALL multipartIdentifier (callArgument,
+    /// …)`, how Iceberg's maintenance procedures run there).
+    pub(crate) spark_call: bool,
 }
 
 impl Rules {
@@ -141,6 +144,7 @@ impl Rules {
         athena_maintenance: true,
         athena_unload: false,
         trino_ctas: false,
+        spark_call: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -165,6 +169,7 @@ impl Rules {
         athena_maintenance: false,
         athena_unload: true,
         trino_ctas: true,
+        spark_call: false,
     };
 
     /// Spark SQL.
@@ -189,6 +194,7 @@ impl Rules {
         athena_maintenance: false,
         athena_unload: false,
         trino_ctas: false,
+        spark_call: true,
     };
 }
 

@@ -39,6 +39,9 @@ impl Cursor<'_> {
                 return Ok(Statement::Vacuum { table });
             }
         }
+        if self.rules.spark_call && self.eat_word("CALL") {
+            return self.call();
+        }
         if self.rules.athena_unload && self.eat_word("UNLOAD") {
             return self.unload();
         }
@@ -93,6 +96,31 @@ impl Cursor<'_> {
         }
         let query = Box::new(self.query()?);
         Ok(Statement::CreateTableAs { table, with, query })
+    }
+
+    /// `procedure([name =>] value, …)`, after `CALL`.
+    fn call(&mut self) -> Result<Statement> {
+        let procedure = self.table_name()?;
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let mut args = Vec::new();
+        if !self.eat_symbol(Symbol::RParen) {
+            args = self.comma_separated(|c| {
+                let named = c
+                    .peek(0)
+                    .is_some_and(|t| matches!(t.kind, Kind::Word { .. }))
+                    && c.is_symbol(1, Symbol::RArrow);
+                let name = if named {
+                    let name = c.ident()?;
+                    c.next();
+                    Some(name)
+                } else {
+                    None
+                };
+                Ok((name, c.expr()?))
+            })?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+        }
+        Ok(Statement::Call { procedure, args })
     }
 
     /// `WITH (name = value, …)`, if there.

@@ -807,6 +807,7 @@ impl Converter<'_> {
                 with: self.properties(with)?,
             }),
             sp::Statement::CreateTable(c) => self.create_table_as(c),
+            sp::Statement::Call(f) => self.call(f),
             other => outside(other),
         }
     }
@@ -833,6 +834,41 @@ impl Converter<'_> {
             table: self.name(&c.name)?,
             with,
             query: Box::new(self.query(query)?),
+        })
+    }
+
+    /// `CALL name(args)`: a plain call whose arguments are values or `name => value`.
+    fn call(&self, f: &sp::Function) -> Conv<Statement> {
+        let plain = matches!(f.parameters, sp::FunctionArguments::None)
+            && !f.uses_odbc_syntax
+            && f.within_group.is_empty()
+            && f.null_treatment.is_none()
+            && f.filter.is_none()
+            && f.over.is_none();
+        let args = match &f.args {
+            sp::FunctionArguments::List(l)
+                if plain && l.clauses.is_empty() && l.duplicate_treatment.is_none() =>
+            {
+                l.args
+                    .iter()
+                    .map(|a| match a {
+                        sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e)) => {
+                            Ok((None, self.expr(e)?))
+                        }
+                        sp::FunctionArg::Named {
+                            name,
+                            arg: sp::FunctionArgExpr::Expr(e),
+                            operator: sp::FunctionArgOperator::RightArrow,
+                        } => Ok((Some(self.ident(name)), self.expr(e)?)),
+                        other => outside(other),
+                    })
+                    .collect::<Conv<_>>()?
+            }
+            other => return outside(other),
+        };
+        Ok(Statement::Call {
+            procedure: self.name(&f.name)?,
+            args,
         })
     }
 

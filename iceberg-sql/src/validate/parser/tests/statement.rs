@@ -132,6 +132,7 @@ fn kind_of(sql: &str) -> StatementKind {
         "OPTIMIZE" => StatementKind::Optimize,
         "UNLOAD" => StatementKind::Unload,
         "CREATE" => StatementKind::CreateTableAs,
+        "CALL" => StatementKind::Optimize,
         "VACUUM" => StatementKind::Vacuum,
         _ => StatementKind::Select,
     }
@@ -466,6 +467,7 @@ fn dml_not_yet_read_is_refused() {
         "ALTER TABLE t ADD COLUMNS (a int)",
         "DROP TABLE t",
         "SHOW TABLES",
+        "CALL p(a := 1)",
         "DESCRIBE t",
     ] {
         for (_, rules) in GRAMMARS {
@@ -664,5 +666,36 @@ fn athena_ctas_agrees() {
     sqls.extend(TRINO_CTAS.iter().map(|s| s.to_string()));
     for sql in &sqls {
         assert_agree_corrupted(sql, Dialect::Athena, &Rules::TRINO);
+    }
+}
+
+/// Spark's CALLs of Iceberg's procedures, hand-written and as the OPTIMIZE and VACUUM
+/// builders write them: both parsers read each alike, and agree on the corruptions; the
+/// other grammars have no CALL.
+#[test]
+fn spark_call_agrees() {
+    let t = partitioned();
+    let day: Col<Part, chrono::NaiveDate> = Col::new("day");
+    let first = chrono::NaiveDate::from_ymd_opt(2026, 10, 1).expect("a date");
+    let built = [
+        t.optimize().build_for(Dialect::Spark),
+        t.optimize().filter(day.ge(first)).build_for(Dialect::Spark),
+        t.vacuum().build_for(Dialect::Spark),
+    ];
+    let mut sqls: Vec<String> = built
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|e| panic!("{e}")).sql().to_string())
+        .collect();
+    sqls.push(
+        "CALL `local`.system.rewrite_data_files(table => 'db.t', options => map('a', '1'))".into(),
+    );
+    sqls.push("CALL c.system.expire_snapshots('db.t', TIMESTAMP '2026-09-24 00:00:00', 5)".into());
+    for sql in &sqls {
+        assert!(sql.starts_with("CALL "), "{sql}");
+        assert_agree_corrupted(sql, Dialect::Spark, &Rules::SPARK);
+        for rules in [&Rules::TRINO, &Rules::HIVE_DDL] {
+            let e = parse_statement(sql, rules).expect_err(sql);
+            assert!(e.to_string().contains("expected a statement"), "{e}");
+        }
     }
 }
