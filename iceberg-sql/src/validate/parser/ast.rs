@@ -338,6 +338,13 @@ pub(crate) enum TableFactor {
         query: Box<Query>,
         alias: Option<Ident>,
     },
+    /// `(VALUES (a, b), …) [[AS] alias [(x, y)]]`: rows as a relation, its columns named
+    /// after the alias.
+    Values {
+        rows: Vec<Vec<Expr>>,
+        alias: Option<Ident>,
+        columns: Vec<Ident>,
+    },
 }
 
 /// Time travel: `FOR VERSION AS OF 123`, `FOR TIMESTAMP AS OF TIMESTAMP '…'` (Spark:
@@ -418,4 +425,122 @@ impl Drop for Expr {
             next = e.take_first_operand();
         }
     }
+}
+
+/// A statement: a query, or one of the DML statements our builders write.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Statement {
+    Query(Box<Query>),
+    Insert(Insert),
+    Update(Update),
+    Delete(Delete),
+    Merge(Merge),
+    /// Athena's `OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE condition]`
+    Optimize {
+        table: Vec<Ident>,
+        predicate: Option<Expr>,
+    },
+    /// Athena's `VACUUM t`
+    Vacuum {
+        table: Vec<Ident>,
+    },
+    /// Athena's `UNLOAD (query) TO 's3://…' [WITH (name = value, …)]`
+    Unload {
+        query: Box<Query>,
+        /// The location, a `'…'` string.
+        to: Literal,
+        with: Vec<Property>,
+    },
+    /// Spark's `CALL catalog.system.procedure(name => value, …)` (Iceberg's procedures)
+    Call {
+        procedure: Vec<Ident>,
+        /// Each argument, with its name when written `name => value`.
+        args: Vec<(Option<Ident>, Expr)>,
+    },
+    /// Trino's `CREATE TABLE t [WITH (name = value, …)] AS query`
+    CreateTableAs {
+        table: Vec<Ident>,
+        with: Vec<Property>,
+        query: Box<Query>,
+    },
+}
+
+/// `name = value` in a `WITH (…)`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Property {
+    pub(crate) name: Ident,
+    pub(crate) value: Expr,
+}
+
+/// `INSERT INTO t [(a, b)] VALUES (…), … | query`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Insert {
+    pub(crate) table: Vec<Ident>,
+    pub(crate) columns: Vec<Ident>,
+    pub(crate) source: InsertSource,
+}
+
+/// What an `INSERT` writes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum InsertSource {
+    /// `VALUES (a, b), (c, d)`
+    Values(Vec<Vec<Expr>>),
+    Query(Box<Query>),
+}
+
+/// `column = value` in a `SET`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Assignment {
+    /// One name in Trino; Spark's `multipartIdentifier` may qualify it.
+    pub(crate) column: Vec<Ident>,
+    pub(crate) value: Expr,
+}
+
+/// `UPDATE t [[AS] alias] SET a = x, … [WHERE condition]` (an alias in Spark only).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Update {
+    pub(crate) table: Vec<Ident>,
+    pub(crate) alias: Option<Ident>,
+    pub(crate) assignments: Vec<Assignment>,
+    pub(crate) selection: Option<Expr>,
+}
+
+/// `DELETE FROM t [[AS] alias] [WHERE condition]` (an alias in Spark only).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Delete {
+    pub(crate) table: Vec<Ident>,
+    pub(crate) alias: Option<Ident>,
+    pub(crate) selection: Option<Expr>,
+}
+
+/// `MERGE INTO t [[AS] alias] USING relation ON condition WHEN … THEN …`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Merge {
+    pub(crate) table: Vec<Ident>,
+    pub(crate) alias: Option<Ident>,
+    pub(crate) source: TableFactor,
+    pub(crate) on: Expr,
+    pub(crate) clauses: Vec<MergeClause>,
+}
+
+/// `WHEN [NOT] MATCHED [AND condition] THEN action`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MergeClause {
+    pub(crate) matched: bool,
+    pub(crate) condition: Option<Expr>,
+    pub(crate) action: MergeAction,
+}
+
+/// What a `MERGE` clause does to a row.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum MergeAction {
+    /// `UPDATE SET a = x, …`
+    Update(Vec<Assignment>),
+    /// `DELETE`
+    Delete,
+    /// `INSERT [(a, b)] VALUES (x, y)`
+    Insert {
+        columns: Vec<Ident>,
+        values: Vec<Expr>,
+    },
 }

@@ -4,14 +4,16 @@
 //!
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
-//! sqlparser there. It reads expressions, data types and queries; the other statements
-//! come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
+//! sqlparser there. It reads expressions, data types, queries, the DML statements
+//! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`), Trino's `CREATE TABLE … AS`, Athena's
+//! `OPTIMIZE`, `VACUUM` and `UNLOAD`, and Spark's `CALL`; the other statements come later. The differential tests (`tests/`) hold it to the trees sqlparser builds
 //! for the same text, and name every place where it refuses on purpose what sqlparser
 //! reads.
 //!
 //! What differs between grammars is a small table, [`Rules`], not a test of the
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
-//! `ARRAY[…]` and comparison chains exist, which words are reserved.
+//! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
+//! `DELETE` take an alias.
 //!
 //! Not read yet (refused: `tests/expr.rs`, `not_yet_read_is_refused`), though sqlparser
 //! reads them and the validator's walk lets some through today:
@@ -24,15 +26,23 @@
 //!   (`name => v`), `ORDER BY` inside a call, `WITHIN GROUP`, `IGNORE|RESPECT NULLS`,
 //!   `ON OVERFLOW`, JSON function clauses, window frames and named windows, `t.*` as an
 //!   argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
-//! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`,
-//!   `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, column aliases `t (a, b)`,
-//!   `SELECT ALL`, `WITH RECURSIVE`;
-//! * every statement other than a query.
+//! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES` as a query
+//!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
+//!   `UNNEST`, `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, column aliases `t (a, b)` on
+//!   tables and subqueries, `SELECT ALL`, `WITH RECURSIVE`;
+//! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
+//!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
+//!   as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
+//!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
+//! * CTAS: `IF NOT EXISTS`, column aliases, `COMMENT`, a parenthesized query and
+//!   `WITH [NO] DATA` in Trino's; Spark's CTAS;
+//! * every other statement (`CREATE`, `ALTER`, `DROP`, `SHOW`, `DESCRIBE`).
 
 pub(crate) mod ast;
 mod cursor;
 mod expr;
 mod query;
+mod statement;
 mod types;
 
 #[cfg(test)]
@@ -40,7 +50,7 @@ mod tests;
 
 use super::lexer;
 use crate::error::Result;
-pub(crate) use ast::{DataType, Expr, Query};
+pub(crate) use ast::{DataType, Expr, Query, Statement};
 use cursor::Cursor;
 
 /// The syntax rules of one grammar that the parser needs beyond the lexer's.
@@ -73,7 +83,8 @@ pub(crate) struct Rules {
     /// Whether a comparison may be the left operand of another (`a = b = c`: Spark's
     /// `comparison` is left-recursive; Trino's `predicate` follows a value expression).
     pub(crate) chained_comparisons: bool,
-    /// Whether `==` is `=` (Spark's `expr1 == expr2`, sql-ref-operators).
+    /// Whether `==` is `=` (Spark's `expr1 == expr2`, sql-ref-operators; Hive's lexer,
+    /// `EQUAL : '=' | '=='` in HiveLexer.g4, which reads Athena's OPTIMIZE condition).
     pub(crate) double_equals: bool,
     /// Whether `ARRAY[a, b]` constructs an array (Trino; Spark calls `array(a, b)`).
     pub(crate) array_brackets: bool,
@@ -82,6 +93,32 @@ pub(crate) struct Rules {
     /// A word that is a name only quoted (`None`: every word not taken by the grammar's
     /// expression syntax may be a name).
     pub(crate) reserved: Option<fn(&str) -> bool>,
+    /// Whether `UPDATE` and `DELETE` take an alias after the table (Spark's
+    /// `tableAlias`; Trino's `UPDATE qualifiedName SET`, `DELETE FROM qualifiedName`).
+    pub(crate) dml_alias: bool,
+    /// Whether a `SET` target may be qualified (`SET t.a = 1`: Spark's
+    /// `multipartIdentifier`; Trino's `updateAssignment` is one `identifier`).
+    pub(crate) qualified_assignment: bool,
+    /// Whether a `MERGE`'s `INSERT` must list its columns (Spark's `notMatchedAction`;
+    /// Trino's `mergeCase` makes the list optional).
+    pub(crate) merge_insert_columns: bool,
+    /// Whether a `MERGE`'s `WHEN MATCHED` clauses come before its `WHEN NOT MATCHED`
+    /// ones, and only the last of each kind may leave out its condition (Spark's
+    /// `matchedClause* notMatchedClause*` and its AstBuilder's `visitMergeIntoTable`;
+    /// Trino's `mergeCase+` takes them in any order).
+    pub(crate) merge_clause_order: bool,
+    /// Whether Athena's `OPTIMIZE … REWRITE DATA USING BIN_PACK` and `VACUUM` are
+    /// statements (its DDL; Spark writes Iceberg's procedures with `CALL`).
+    pub(crate) athena_maintenance: bool,
+    /// Whether Athena's `UNLOAD (query) TO '…' WITH (…)` is a statement (its extension
+    /// of the Trino grammar its DML is written in; Trino and Spark have none).
+    pub(crate) athena_unload: bool,
+    /// Whether `CREATE TABLE t [WITH (…)] AS query` is read (Trino's `createTableAsSelect`;
+    /// Spark's CTAS, with `USING`, `PARTITIONED BY` and `TBLPROPERTIES`, is not read yet).
+    pub(crate) trino_ctas: bool,
+    /// Whether `CALL procedure(…)` is read (Spark's `CALL multipartIdentifier (callArgument,
+    /// …)`, how Iceberg's maintenance procedures run there).
+    pub(crate) spark_call: bool,
 }
 
 impl Rules {
@@ -96,10 +133,18 @@ impl Rules {
         quoted_words: |w| crate::dialect::Grammar::HiveDdl.is_reserved(w),
         concat_with_plus: false,
         chained_comparisons: false,
-        double_equals: false,
+        double_equals: true,
         array_brackets: false,
         number_suffixes: false,
         reserved: None,
+        dml_alias: false,
+        qualified_assignment: false,
+        merge_insert_columns: false,
+        merge_clause_order: false,
+        athena_maintenance: true,
+        athena_unload: false,
+        trino_ctas: false,
+        spark_call: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -117,6 +162,14 @@ impl Rules {
         array_brackets: true,
         number_suffixes: false,
         reserved: Some(crate::engine::reserved::is_reserved_in_dml),
+        dml_alias: false,
+        qualified_assignment: false,
+        merge_insert_columns: false,
+        merge_clause_order: false,
+        athena_maintenance: false,
+        athena_unload: true,
+        trino_ctas: true,
+        spark_call: false,
     };
 
     /// Spark SQL.
@@ -134,6 +187,14 @@ impl Rules {
         array_brackets: false,
         number_suffixes: true,
         reserved: Some(spark_reserved),
+        dml_alias: true,
+        qualified_assignment: true,
+        merge_insert_columns: true,
+        merge_clause_order: true,
+        athena_maintenance: false,
+        athena_unload: false,
+        trino_ctas: false,
+        spark_call: true,
     };
 }
 
@@ -164,6 +225,16 @@ pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
     let q = c.query()?;
     c.expect_end("query")?;
     Ok(q)
+}
+
+/// Parses `sql` as exactly one statement.
+pub(crate) fn parse_statement(sql: &str, rules: &'static Rules) -> Result<Statement> {
+    let mut c = Cursor::new(sql, rules)?;
+    // A level of its own, as in `parse_query`.
+    c.enter()?;
+    let s = c.statement()?;
+    c.expect_end("statement")?;
+    Ok(s)
 }
 
 /// Parses `sql` as exactly one data type.

@@ -110,7 +110,7 @@ const NOT_A_TABLE_NAME: &[&str] = &["into", "limit", "having", "where", "on"];
 
 /// Which alias is read: the two have different lists of words that end them.
 #[derive(Clone, Copy)]
-enum AliasOf {
+pub(super) enum AliasOf {
     Column,
     Table,
 }
@@ -261,7 +261,7 @@ impl Cursor<'_> {
     }
 
     /// `[AS] alias`, or none.
-    fn alias(&mut self, of: AliasOf) -> Result<Option<Ident>> {
+    pub(super) fn alias(&mut self, of: AliasOf) -> Result<Option<Ident>> {
         if self.eat_word("AS") {
             return self.ident().map(Some);
         }
@@ -344,13 +344,47 @@ impl Cursor<'_> {
         Some(kind)
     }
 
-    fn table_factor(&mut self) -> Result<TableFactor> {
+    pub(super) fn table_factor(&mut self) -> Result<TableFactor> {
+        if self.is_symbol(0, Symbol::LParen) && self.is_word(1, "VALUES") {
+            return self.values_relation();
+        }
         if self.eat_symbol(Symbol::LParen) {
             let query = Box::new(self.query()?);
             self.expect_symbol(Symbol::RParen, ")")?;
             let alias = self.alias(AliasOf::Table)?;
             return Ok(TableFactor::Derived { query, alias });
         }
+        let name = self.table_name()?;
+        let version = self.time_travel()?;
+        let alias = self.alias(AliasOf::Table)?;
+        Ok(TableFactor::Table {
+            name,
+            version,
+            alias,
+        })
+    }
+
+    /// `(VALUES (a, b), …) [[AS] alias [(x, y)]]`
+    fn values_relation(&mut self) -> Result<TableFactor> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        self.expect_word("VALUES")?;
+        let rows = self.comma_separated(|c| c.row())?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        let alias = self.alias(AliasOf::Table)?;
+        let columns = if alias.is_some() && self.is_symbol(0, Symbol::LParen) {
+            self.parenthesized_names()?
+        } else {
+            Vec::new()
+        };
+        Ok(TableFactor::Values {
+            rows,
+            alias,
+            columns,
+        })
+    }
+
+    /// `db.t`: a table's name, where no clause word the grammar quotes is one unquoted.
+    pub(super) fn table_name(&mut self) -> Result<Vec<Ident>> {
         let clause_word = self.peek(0).is_some_and(|t| {
             let w = self.text(t).to_ascii_lowercase();
             matches!(t.kind, Kind::Word { quote: None, .. })
@@ -364,13 +398,7 @@ impl Cursor<'_> {
         while self.eat_symbol(Symbol::Period) {
             name.push(self.ident()?);
         }
-        let version = self.time_travel()?;
-        let alias = self.alias(AliasOf::Table)?;
-        Ok(TableFactor::Table {
-            name,
-            version,
-            alias,
-        })
+        Ok(name)
     }
 
     /// `FOR VERSION AS OF v` / `FOR TIMESTAMP AS OF t` after a table name, if there.

@@ -524,6 +524,37 @@ impl Converter<'_> {
                 subquery,
                 alias,
                 sample: None,
+            } if values_only(subquery).is_some() => {
+                let rows = values_only(subquery)
+                    .into_iter()
+                    .flat_map(|v| &v.rows)
+                    .map(|r| self.row(r))
+                    .collect::<Conv<_>>()?;
+                let (alias, columns) = match alias {
+                    None => (None, Vec::new()),
+                    Some(a) if a.at.is_none() => (
+                        Some(self.ident(&a.name)),
+                        a.columns
+                            .iter()
+                            .map(|c| match c.data_type {
+                                None => Ok(self.ident(&c.name)),
+                                Some(_) => outside(c),
+                            })
+                            .collect::<Conv<_>>()?,
+                    ),
+                    Some(other) => return outside(other),
+                };
+                Ok(TableFactor::Values {
+                    rows,
+                    alias,
+                    columns,
+                })
+            }
+            sp::TableFactor::Derived {
+                lateral: false,
+                subquery,
+                alias,
+                sample: None,
             } => Ok(TableFactor::Derived {
                 query: Box::new(self.query(subquery)?),
                 alias: self.alias(alias)?,
@@ -673,6 +704,28 @@ impl Converter<'_> {
     }
 }
 
+/// The rows of a query that is only `VALUES (…), …`.
+fn values_only(q: &sp::Query) -> Option<&sp::Values> {
+    match q.body.as_ref() {
+        sp::SetExpr::Values(v)
+            if q.with.is_none()
+                && q.order_by.is_none()
+                && q.limit_clause.is_none()
+                && q.fetch.is_none()
+                && q.locks.is_empty()
+                && q.for_clause.is_none()
+                && q.settings.is_none()
+                && q.format_clause.is_none()
+                && q.pipe_operators.is_empty()
+                && !v.explicit_row
+                && !v.value_keyword =>
+        {
+            Some(v)
+        }
+        _ => None,
+    }
+}
+
 /// `NAME[(n, …)][ WITH[OUT] TIME ZONE]` as our named type.
 fn named_type(text: &str) -> Option<DataType> {
     let lower = text.to_ascii_lowercase();
@@ -699,4 +752,321 @@ fn named_type(text: &str) -> Option<DataType> {
         params,
         time_zone,
     })
+}
+
+/// Statements.
+impl Converter<'_> {
+    pub(super) fn statement(&self, s: &sp::Statement) -> Conv<Statement> {
+        match s {
+            sp::Statement::Query(q) => Ok(Statement::Query(Box::new(self.query(q)?))),
+            sp::Statement::Insert(i) => self.insert(i).map(Statement::Insert),
+            sp::Statement::Update(u) => self.update(u).map(Statement::Update),
+            sp::Statement::Delete(d) => self.delete(d).map(Statement::Delete),
+            sp::Statement::Merge(m) => self.merge(m).map(Statement::Merge),
+            sp::Statement::OptimizeTable {
+                name,
+                has_table_keyword: false,
+                on_cluster: None,
+                partition: None,
+                include_final: false,
+                deduplicate: None,
+                predicate,
+                zorder: None,
+            } => Ok(Statement::Optimize {
+                table: self.name(name)?,
+                predicate: predicate.as_ref().map(|e| self.expr(e)).transpose()?,
+            }),
+            sp::Statement::Vacuum(sp::VacuumStatement {
+                full: false,
+                sort_only: false,
+                delete_only: false,
+                reindex: false,
+                recluster: false,
+                table_name: Some(name),
+                threshold: None,
+                boost: false,
+            }) => Ok(Statement::Vacuum {
+                table: self.name(name)?,
+            }),
+            sp::Statement::Unload {
+                query: Some(query),
+                query_text: None,
+                to,
+                auth: None,
+                with,
+                options,
+            } if to.quote_style == Some('\'') && options.is_empty() => Ok(Statement::Unload {
+                query: Box::new(self.query(query)?),
+                to: Literal {
+                    value: LiteralValue::String {
+                        form: StringForm::Single,
+                        value: to.value.clone(),
+                    },
+                    span: self.span(to.span),
+                },
+                with: self.properties(with)?,
+            }),
+            sp::Statement::CreateTable(c) => self.create_table_as(c),
+            sp::Statement::Call(f) => self.call(f),
+            other => outside(other),
+        }
+    }
+
+    /// `CREATE TABLE t [WITH (…)] AS query`: every other field as a plain CREATE TABLE
+    /// of that name has it.
+    fn create_table_as(&self, c: &sp::CreateTable) -> Conv<Statement> {
+        use sqlparser::ast::helpers::stmt_create_table::CreateTableBuilder;
+        let mut rest = c.clone();
+        rest.query = None;
+        rest.table_options = sp::CreateTableOptions::None;
+        let (true, Some(query)) = (
+            rest == CreateTableBuilder::new(c.name.clone()).build(),
+            &c.query,
+        ) else {
+            return outside(c);
+        };
+        let with = match &c.table_options {
+            sp::CreateTableOptions::None => Vec::new(),
+            sp::CreateTableOptions::With(options) => self.properties(options)?,
+            other => return outside(other),
+        };
+        Ok(Statement::CreateTableAs {
+            table: self.name(&c.name)?,
+            with,
+            query: Box::new(self.query(query)?),
+        })
+    }
+
+    /// `CALL name(args)`: a plain call whose arguments are values or `name => value`.
+    fn call(&self, f: &sp::Function) -> Conv<Statement> {
+        let plain = matches!(f.parameters, sp::FunctionArguments::None)
+            && !f.uses_odbc_syntax
+            && f.within_group.is_empty()
+            && f.null_treatment.is_none()
+            && f.filter.is_none()
+            && f.over.is_none();
+        let args = match &f.args {
+            sp::FunctionArguments::List(l)
+                if plain && l.clauses.is_empty() && l.duplicate_treatment.is_none() =>
+            {
+                l.args
+                    .iter()
+                    .map(|a| match a {
+                        sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e)) => {
+                            Ok((None, self.expr(e)?))
+                        }
+                        sp::FunctionArg::Named {
+                            name,
+                            arg: sp::FunctionArgExpr::Expr(e),
+                            operator: sp::FunctionArgOperator::RightArrow,
+                        } => Ok((Some(self.ident(name)), self.expr(e)?)),
+                        other => outside(other),
+                    })
+                    .collect::<Conv<_>>()?
+            }
+            other => return outside(other),
+        };
+        Ok(Statement::Call {
+            procedure: self.name(&f.name)?,
+            args,
+        })
+    }
+
+    fn properties(&self, options: &[sp::SqlOption]) -> Conv<Vec<Property>> {
+        options
+            .iter()
+            .map(|o| match o {
+                sp::SqlOption::KeyValue { key, value } => match self.name(key)?.as_slice() {
+                    [name] => Ok(Property {
+                        name: name.clone(),
+                        value: self.expr(value)?,
+                    }),
+                    _ => outside(key),
+                },
+                other => outside(other),
+            })
+            .collect()
+    }
+
+    /// Names each of one part (`INSERT (a, b)`).
+    fn simple_names(&self, names: &[sp::ObjectName]) -> Conv<Vec<Ident>> {
+        names
+            .iter()
+            .map(|n| match self.name(n)?.as_slice() {
+                [one] => Ok(one.clone()),
+                _ => outside(n),
+            })
+            .collect()
+    }
+
+    fn row(&self, r: &sp::Parens<Vec<sp::Expr>>) -> Conv<Vec<Expr>> {
+        self.exprs(&r.content)
+    }
+
+    fn insert(&self, i: &sp::Insert) -> Conv<Insert> {
+        let plain = i.optimizer_hints.is_empty()
+            && i.or.is_none()
+            && !i.ignore
+            && i.into
+            && i.table_alias.is_none()
+            && !i.by_name
+            && !i.overwrite
+            && i.assignments.is_empty()
+            && i.partitioned.is_none()
+            && i.after_columns.is_empty()
+            && i.overriding.is_none()
+            && !i.has_table_keyword
+            && i.on.is_none()
+            && i.returning.is_none()
+            && i.output.is_none()
+            && !i.replace_into
+            && i.priority.is_none()
+            && i.insert_alias.is_none()
+            && i.settings.is_none()
+            && i.format_clause.is_none();
+        let (true, sp::TableObject::TableName(table), Some(source)) = (plain, &i.table, &i.source)
+        else {
+            return outside(i);
+        };
+        let source = match values_only(source) {
+            Some(v) => {
+                InsertSource::Values(v.rows.iter().map(|r| self.row(r)).collect::<Conv<_>>()?)
+            }
+            None => InsertSource::Query(Box::new(self.query(source)?)),
+        };
+        Ok(Insert {
+            table: self.name(table)?,
+            columns: self.simple_names(&i.columns)?,
+            source,
+        })
+    }
+
+    fn assignments(&self, a: &[sp::Assignment]) -> Conv<Vec<Assignment>> {
+        a.iter()
+            .map(|a| match &a.target {
+                sp::AssignmentTarget::ColumnName(n) => Ok(Assignment {
+                    column: self.name(n)?,
+                    value: self.expr(&a.value)?,
+                }),
+                other => outside(other),
+            })
+            .collect()
+    }
+
+    /// A DML statement's table: a name and an alias, nothing joined.
+    fn dml_table(&self, t: &sp::TableWithJoins) -> Conv<(Vec<Ident>, Option<Ident>)> {
+        match self.factor(&t.relation)? {
+            TableFactor::Table {
+                name,
+                version: None,
+                alias,
+            } if t.joins.is_empty() => Ok((name, alias)),
+            _ => outside(t),
+        }
+    }
+
+    fn update(&self, u: &sp::Update) -> Conv<Update> {
+        let plain = u.optimizer_hints.is_empty()
+            && u.on_cluster.is_none()
+            && u.from.is_none()
+            && u.returning.is_none()
+            && u.output.is_none()
+            && u.or.is_none()
+            && u.order_by.is_empty()
+            && u.limit.is_none()
+            && u.settings.is_none();
+        if !plain {
+            return outside(u);
+        }
+        let (table, alias) = self.dml_table(&u.table)?;
+        Ok(Update {
+            table,
+            alias,
+            assignments: self.assignments(&u.assignments)?,
+            selection: u.selection.as_ref().map(|e| self.expr(e)).transpose()?,
+        })
+    }
+
+    fn delete(&self, d: &sp::Delete) -> Conv<Delete> {
+        let plain = d.optimizer_hints.is_empty()
+            && d.tables.is_empty()
+            && d.on_cluster.is_none()
+            && d.using.is_none()
+            && d.returning.is_none()
+            && d.output.is_none()
+            && d.order_by.is_empty()
+            && d.limit.is_none()
+            && d.settings.is_none();
+        let (true, sp::FromTable::WithFromKeyword(tables)) = (plain, &d.from) else {
+            return outside(d);
+        };
+        let [t] = tables.as_slice() else {
+            return outside(d);
+        };
+        let (table, alias) = self.dml_table(t)?;
+        Ok(Delete {
+            table,
+            alias,
+            selection: d.selection.as_ref().map(|e| self.expr(e)).transpose()?,
+        })
+    }
+
+    fn merge(&self, m: &sp::Merge) -> Conv<Merge> {
+        if !m.optimizer_hints.is_empty() || !m.into || m.output.is_some() {
+            return outside(m);
+        }
+        let TableFactor::Table {
+            name: table,
+            version: None,
+            alias,
+        } = self.factor(&m.table)?
+        else {
+            return outside(&m.table);
+        };
+        let clauses = m
+            .clauses
+            .iter()
+            .map(|c| {
+                let matched = match c.clause_kind {
+                    sp::MergeClauseKind::Matched => true,
+                    sp::MergeClauseKind::NotMatched => false,
+                    _ => return outside(c),
+                };
+                let action = match &c.action {
+                    sp::MergeAction::Update(sp::MergeUpdateExpr {
+                        kind: sp::MergeUpdateKind::Set(a),
+                        update_predicate: None,
+                        delete_predicate: None,
+                        ..
+                    }) => MergeAction::Update(self.assignments(a)?),
+                    sp::MergeAction::Delete { .. } => MergeAction::Delete,
+                    sp::MergeAction::Insert(sp::MergeInsertExpr {
+                        columns,
+                        kind: sp::MergeInsertKind::Values(v),
+                        insert_predicate: None,
+                        ..
+                    }) if !v.explicit_row && !v.value_keyword => match v.rows.as_slice() {
+                        [row] => MergeAction::Insert {
+                            columns: self.simple_names(columns)?,
+                            values: self.row(row)?,
+                        },
+                        _ => return outside(v),
+                    },
+                    other => return outside(other),
+                };
+                Ok(MergeClause {
+                    matched,
+                    condition: c.predicate.as_ref().map(|e| self.expr(e)).transpose()?,
+                    action,
+                })
+            })
+            .collect::<Conv<_>>()?;
+        Ok(Merge {
+            table,
+            alias,
+            source: self.factor(&m.source)?,
+            on: self.expr(&m.on)?,
+            clauses,
+        })
+    }
 }

@@ -671,6 +671,7 @@ fn not_yet_read_is_refused() {
         "SELECT * FROM t TABLESAMPLE BERNOULLI (10)",
         "SELECT * FROM t NATURAL JOIN u",
         "SELECT * FROM t AS x (a, b)",
+        "SELECT * FROM (SELECT 1) AS x (a)",
         "SELECT ALL a FROM t",
         "WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r",
     ] {

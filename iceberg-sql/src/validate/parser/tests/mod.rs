@@ -1,8 +1,8 @@
 //! Differential tests: our parser against sqlparser as the validator runs it today
 //! (the same parser dialects, hooks and token pre-pass, through `with_parsed`).
 //!
-//! For each input, sqlparser's tree of `SELECT 0 WHERE <expr>` (or of the whole query, or of a
-//! `CREATE TABLE` column's type) is converted to ours ([`convert`]); then
+//! For each input, sqlparser's tree of `SELECT 0 WHERE <expr>` (or of the whole query or
+//! statement, or of a `CREATE TABLE` column's type) is converted to ours ([`convert`]); then
 //! either both accept and the trees are equal (spans included), or both refuse. A tree
 //! sqlparser builds from nodes outside our AST (a JSON access, `CONVERT`, …) must be
 //! refused by ours: the validator's walk refuses those nodes too, or our renderers
@@ -14,11 +14,12 @@
 mod convert;
 mod expr;
 mod query;
+mod statement;
 mod trino;
 mod types;
 
 use super::ast::*;
-use super::{parse_expr, parse_query, parse_type, Rules};
+use super::{parse_expr, parse_query, parse_statement, parse_type, Rules};
 use crate::dialect::Dialect;
 use crate::error::ErrorKind;
 use crate::expr::Expr as Dsl;
@@ -138,7 +139,10 @@ fn interval_as_name(ours: &Expr, rules: &Rules) -> bool {
 /// Whether our refusal `e` is one of the [`DELIBERATE`] differences.
 fn deliberate(e: &crate::Error) -> bool {
     let text = e.to_string();
-    DELIBERATE.iter().any(|(marker, _)| text.contains(marker))
+    DELIBERATE
+        .iter()
+        .chain(statement::DELIBERATE_STATEMENTS)
+        .any(|(marker, _)| text.contains(marker))
 }
 
 /// The outcome of one input: `Ok` when the parsers agree.
@@ -233,37 +237,44 @@ fn corruptions(input: &str, rules: &Rules) -> Vec<String> {
 /// every one of those readings: our renderers quote these words in every grammar
 /// (`Grammar::is_reserved`), so ours may refuse such text.
 fn clause_word_as_name(t: &Query) -> bool {
-    const CLAUSE_WORDS: &[&str] = &[
-        "select",
-        "from",
-        "where",
-        "group",
-        "by",
-        "having",
-        "order",
-        "limit",
-        "with",
-        "join",
-        "on",
-        "left",
-        "cross",
-        "as",
-        "and",
-        "in",
-        "not",
-        "distinct",
-        "desc",
-        "nulls",
-        "first",
-        "over",
-        "for",
-        "version",
-        "timestamp",
-        "of",
-        "exists",
-    ];
+    has_unquoted_name(t, CLAUSE_WORDS)
+}
+
+/// Words that start or end a clause of a query.
+pub(super) const CLAUSE_WORDS: &[&str] = &[
+    "select",
+    "from",
+    "where",
+    "group",
+    "by",
+    "having",
+    "order",
+    "limit",
+    "with",
+    "join",
+    "on",
+    "left",
+    "cross",
+    "as",
+    "and",
+    "in",
+    "not",
+    "distinct",
+    "desc",
+    "nulls",
+    "first",
+    "over",
+    "for",
+    "version",
+    "timestamp",
+    "of",
+    "exists",
+];
+
+/// Whether the tree `t` has an unquoted name that is one of `words`.
+pub(super) fn has_unquoted_name(t: &impl std::fmt::Debug, words: &[&str]) -> bool {
     let tree = format!("{t:?}").to_ascii_lowercase();
-    CLAUSE_WORDS
+    words
         .iter()
         .any(|w| tree.contains(&format!("value: \"{w}\", quote: none")))
 }

@@ -1,9 +1,11 @@
 //! Trino's own grammar (trino-query-parser: SqlBase.g4, set up by
 //! `scripts/trino_grammar.sh`, which exports `TRINO_GRAMMAR_PYTHON`) on what ours reads
-//! in Trino's grammar and on what ours refuses there on purpose.
+//! in Trino's grammar (expressions, queries, DML) and on what ours refuses there on
+//! purpose.
 
 use super::expr::{BOTH_GRAMMARS, TRINO_ONLY};
 use super::query::QUERIES;
+use super::statement::{STATEMENTS, TRINO_CTAS, TRINO_ONLY_STATEMENTS, TRINO_REFUSED_STATEMENTS};
 use super::*;
 
 /// The interpreter with Trino's grammar, or `None` (SKIP) when it is not set up; with
@@ -92,6 +94,16 @@ fn trinos_grammar_agrees() {
         parse_query(q, &Rules::TRINO).unwrap_or_else(|err| panic!("{q}: {err}"));
         q.to_string()
     }));
+    accepted.extend(
+        STATEMENTS
+            .iter()
+            .chain(TRINO_ONLY_STATEMENTS)
+            .chain(TRINO_CTAS)
+            .map(|s| {
+                parse_statement(s, &Rules::TRINO).unwrap_or_else(|err| panic!("{s}: {err}"));
+                s.to_string()
+            }),
+    );
     let bad = refused(&python, &accepted);
     assert!(
         bad.is_empty(),
@@ -116,6 +128,10 @@ fn trinos_grammar_agrees() {
             parse_expr(e, &Rules::TRINO).expect_err(e);
             format!("SELECT {e}")
         })
+        .chain(TRINO_REFUSED_STATEMENTS.iter().map(|s| {
+            parse_statement(s, &Rules::TRINO).expect_err(s);
+            s.to_string()
+        }))
         .collect();
     assert_eq!(
         refused(&python, &statements),
