@@ -8,71 +8,18 @@ use super::query::QUERIES;
 use super::statement::{STATEMENTS, TRINO_CTAS, TRINO_ONLY_STATEMENTS, TRINO_REFUSED_STATEMENTS};
 use super::*;
 
-/// The interpreter with Trino's grammar, or `None` (SKIP) when it is not set up; with
-/// `CI` set that is a failure.
-fn python() -> Option<String> {
-    if let Some(p) = std::env::var_os("TRINO_GRAMMAR_PYTHON") {
-        return Some(p.to_string_lossy().into_owned());
-    }
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false");
-    assert!(
-        !ci,
-        "CI is set but TRINO_GRAMMAR_PYTHON is not: run `source scripts/trino_grammar.sh && ensure_trino_grammar`"
-    );
-    eprintln!("SKIP: TRINO_GRAMMAR_PYTHON not set (scripts/trino_grammar.sh sets it up)");
-    None
-}
+// The integration tests' driver of Trino's grammar, shared rather than copied.
+#[allow(dead_code)]
+#[path = "../../../../tests/trino_grammar/driver.rs"]
+mod driver;
+use driver::python;
 
-/// `s` as a JSON string.
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// The indexes of `statements` Trino's grammar refuses (`scripts/trino_parse.py`).
+/// The indexes of `statements` Trino's grammar refuses.
 fn refused(python: &str, statements: &[String]) -> Vec<usize> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/trino_parse.py");
-    let mut child = Command::new(python)
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run scripts/trino_parse.py");
-    let json = format!(
-        "[{}]",
-        statements
-            .iter()
-            .map(|s| json_string(s))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(json.as_bytes())
-        .expect("write statements");
-    let out = child.wait_with_output().expect("trino_parse.py output");
-    let report = String::from_utf8_lossy(&out.stdout).into_owned();
-    if out.status.success() {
-        assert_eq!(report.trim(), format!("parsed {}", statements.len()));
-        return Vec::new();
-    }
-    report
-        .lines()
-        .filter_map(|l| l.split('\t').next()?.parse().ok())
+    let (report, _) = driver::parse(python, statements);
+    driver::refused(&report)
+        .into_iter()
+        .map(|(i, _)| i)
         .collect()
 }
 
