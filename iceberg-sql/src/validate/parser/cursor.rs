@@ -149,6 +149,15 @@ impl<'a> Cursor<'a> {
         found
     }
 
+    /// Takes the words `kws` (`ORDER BY`) if they are all next, else nothing.
+    pub(super) fn eat_words(&mut self, kws: &[&str]) -> bool {
+        let found = kws.iter().enumerate().all(|(n, kw)| self.is_word(n, kw));
+        if found {
+            self.pos += kws.len();
+        }
+        found
+    }
+
     /// Takes the symbol `s` if it is next.
     pub(super) fn eat_symbol(&mut self, s: Symbol) -> bool {
         let found = self.is_symbol(0, s);

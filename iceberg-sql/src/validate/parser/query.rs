@@ -135,9 +135,7 @@ impl Cursor<'_> {
         }
         let body = Box::new(self.select()?);
         let mut order_by = Vec::new();
-        if self.is_word(0, "ORDER") && self.is_word(1, "BY") {
-            self.next();
-            self.next();
+        if self.eat_words(&["ORDER", "BY"]) {
             order_by = self.comma_separated(|c| c.order_by_item())?;
         }
         let limit = if self.eat_word("LIMIT") {
@@ -189,9 +187,7 @@ impl Cursor<'_> {
             None
         };
         let mut group_by = Vec::new();
-        if self.is_word(0, "GROUP") && self.is_word(1, "BY") {
-            self.next();
-            self.next();
+        if self.eat_words(&["GROUP", "BY"]) {
             group_by = self.comma_separated(|c| c.expr())?;
         }
         let having = if self.eat_word("HAVING") {
@@ -442,15 +438,11 @@ impl Cursor<'_> {
     pub(super) fn window(&mut self) -> Result<Window> {
         self.expect_symbol(Symbol::LParen, "(")?;
         let mut partition_by = Vec::new();
-        if self.is_word(0, "PARTITION") && self.is_word(1, "BY") {
-            self.next();
-            self.next();
+        if self.eat_words(&["PARTITION", "BY"]) {
             partition_by = self.comma_separated(|c| c.expr())?;
         }
         let mut order_by = Vec::new();
-        if self.is_word(0, "ORDER") && self.is_word(1, "BY") {
-            self.next();
-            self.next();
+        if self.eat_words(&["ORDER", "BY"]) {
             order_by = self.comma_separated(|c| c.order_by_item())?;
         }
         if !self.is_symbol(0, Symbol::RParen) {

@@ -45,9 +45,7 @@ impl Cursor<'_> {
         if self.rules.athena_unload && self.eat_word("UNLOAD") {
             return self.unload();
         }
-        if self.rules.trino_ctas && self.is_word(0, "CREATE") && self.is_word(1, "TABLE") {
-            self.next();
-            self.next();
+        if self.rules.trino_ctas && self.eat_words(&["CREATE", "TABLE"]) {
             return self.create_table_as();
         }
         Err(self.expected("a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE` or `MERGE`)"))
