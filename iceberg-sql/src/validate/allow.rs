@@ -28,7 +28,7 @@ use sqlparser::tokenizer::Span;
 
 use super::ast_pass::AstPass;
 use super::dialects::TargetSyntax;
-use super::literals::{self, CallArgs};
+use super::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
 use super::{hooks, located, to_location, walk};
 use crate::dialect::{Dialect, Grammar};
 use crate::engine::reserved::is_reserved_in_dml;
@@ -1346,7 +1346,12 @@ impl AstPass for Checker<'_> {
             Expr::TypedString(ts) => {
                 let problem = match &ts.value.value {
                     Value::SingleQuotedString(v) | Value::UnicodeStringLiteral(v) => {
-                        literals::typed_literal_problem(&ts.data_type, v, self.ctx.grammar)
+                        literals::typed_literal_problem(
+                            &type_form(&ts.data_type),
+                            &ts.data_type,
+                            v,
+                            self.ctx.grammar,
+                        )
                     }
                     _ => Some(format!(
                         "typed literal `{expr}`: the value after {} is a '…' string",
@@ -1444,7 +1449,7 @@ impl AstPass for Checker<'_> {
     }
 
     fn data_type(&mut self, t: &DataType) -> ControlFlow<Error> {
-        match literals::type_problem(t, self.ctx.grammar) {
+        match literals::type_problem(&type_form(t), t, self.ctx.grammar) {
             // Types carry no position: point at the first word of its spelling.
             Some(msg) => {
                 let text = t.to_string();
@@ -1791,7 +1796,7 @@ impl Checker<'_> {
                 .map(|l| ("LIMIT", l))
                 .chain(offset.iter().map(|o| ("OFFSET", &o.value)));
             for (clause, e) in counts {
-                if let Some(msg) = literals::row_count_problem(clause, e, g) {
+                if let Some(msg) = literals::row_count_problem(clause, row_count(e), e, g) {
                     return self.fail(msg, e.span());
                 }
             }
@@ -1800,7 +1805,7 @@ impl Checker<'_> {
             if let Some(msg) = f
                 .quantity
                 .as_ref()
-                .and_then(|n| literals::row_count_problem("FETCH FIRST", n, g))
+                .and_then(|n| literals::row_count_problem("FETCH FIRST", row_count(n), n, g))
             {
                 return self.fail_word(msg, "FETCH");
             }
@@ -1884,6 +1889,109 @@ impl Checker<'_> {
     }
 }
 
+/// A row count as `literals` reads it.
+fn row_count(e: &Expr) -> RowCount<'_> {
+    match e {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, false) => RowCount::Integer(n),
+            Value::Placeholder(p) if p == "?" => RowCount::Placeholder,
+            _ => RowCount::Other,
+        },
+        _ => RowCount::Other,
+    }
+}
+
+/// A type of sqlparser's tree as `literals` reads it: each variant under the name
+/// sqlparser parses it from (`INT` and `INTEGER` stay apart, as the engines' rules have
+/// them).
+fn type_form(t: &DataType) -> TypeForm<'_> {
+    use sqlparser::ast::TimezoneInfo as Z;
+    use sqlparser::ast::{ArrayElemTypeDef as A, MapBracketKind as M, StructBracketKind as S};
+    use sqlparser::ast::{CharacterLength as L, ExactNumberInfo as N, IntervalFields as F};
+    let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let named = |name: &'static str, params: Vec<i64>| TypeForm::Named {
+        name: name.into(),
+        params,
+        zone: Zone::None,
+    };
+    let opt =
+        |name: &'static str, p: &Option<u64>| named(name, p.iter().map(|p| int(*p)).collect());
+    let exact = |name: &'static str, n: &N| match *n {
+        N::None => named(name, vec![]),
+        N::Precision(p) => named(name, vec![int(p)]),
+        N::PrecisionAndScale(p, s) => named(name, vec![int(p), s]),
+    };
+    let length = |name: &'static str, l: &Option<L>| match l {
+        None => named(name, vec![]),
+        Some(L::IntegerLength { length, unit: None }) => named(name, vec![int(*length)]),
+        Some(_) => TypeForm::Other,
+    };
+    let zoned = |name: &'static str, p: &Option<u64>, z: &Z| {
+        let zone = match z {
+            Z::None => Zone::None,
+            Z::WithTimeZone => Zone::With,
+            Z::WithoutTimeZone => Zone::Without,
+            _ => return TypeForm::Other,
+        };
+        TypeForm::Named {
+            name: name.into(),
+            params: p.iter().map(|p| int(*p)).collect(),
+            zone,
+        }
+    };
+    match t {
+        DataType::Boolean => named("boolean", vec![]),
+        DataType::TinyInt(p) => opt("tinyint", p),
+        DataType::SmallInt(p) => opt("smallint", p),
+        DataType::Int(p) => opt("int", p),
+        DataType::Integer(p) => opt("integer", p),
+        DataType::BigInt(p) => opt("bigint", p),
+        DataType::Float(n) => exact("float", n),
+        DataType::Real => named("real", vec![]),
+        DataType::Double(n) => exact("double", n),
+        DataType::DoublePrecision => named("double precision", vec![]),
+        DataType::Decimal(n) => exact("decimal", n),
+        DataType::Numeric(n) => exact("numeric", n),
+        DataType::Dec(n) => exact("dec", n),
+        DataType::Date => named("date", vec![]),
+        DataType::Timestamp(p, z) => zoned("timestamp", p, z),
+        DataType::Time(p, z) => zoned("time", p, z),
+        DataType::TimestampNtz(p) => opt("timestamp_ntz", p),
+        DataType::String(p) => opt("string", p),
+        DataType::Binary(p) => opt("binary", p),
+        DataType::Varbinary(None) => named("varbinary", vec![]),
+        DataType::Varchar(l) => length("varchar", l),
+        DataType::Char(l) => length("char", l),
+        DataType::JSON => named("json", vec![]),
+        DataType::Uuid => named("uuid", vec![]),
+        DataType::Interval {
+            fields: Some(F::YearToMonth),
+            precision: None,
+        } => named("interval year to month", vec![]),
+        DataType::Interval {
+            fields: Some(F::DayToSecond),
+            precision: None,
+        } => named("interval day to second", vec![]),
+        DataType::Custom(name, modifiers) if modifiers.is_empty() && name.0.len() == 1 => {
+            match name.0[0].as_ident() {
+                Some(i) if i.quote_style.is_none() => TypeForm::Named {
+                    name: i.value.to_ascii_lowercase().into(),
+                    params: Vec::new(),
+                    zone: Zone::None,
+                },
+                _ => TypeForm::Other,
+            }
+        }
+        DataType::Array(A::AngleBracket(_)) => TypeForm::Array(Brackets::Angle),
+        DataType::Array(A::Parenthesis(_)) => TypeForm::Array(Brackets::Parentheses),
+        DataType::Map(_, _, M::AngleBrackets) => TypeForm::Map(Brackets::Angle),
+        DataType::Map(_, _, M::Parentheses) => TypeForm::Map(Brackets::Parentheses),
+        DataType::Struct(_, S::AngleBrackets) => TypeForm::Row(Brackets::Angle),
+        DataType::Struct(_, S::Parentheses) => TypeForm::Row(Brackets::Parentheses),
+        _ => TypeForm::Other,
+    }
+}
+
 /// Hive-only type spellings inside a Trino `CAST`.
 fn hive_type_in_trino(t: &DataType) -> Option<String> {
     match t {
@@ -1902,7 +2010,7 @@ fn hive_type_in_trino(t: &DataType) -> Option<String> {
 
 /// An interval's value as Trino reads it: a number for one field (a fraction for
 /// SECOND), digits with `-`, ` `, `:` and `.` between them for a range.
-fn interval_value_ok(s: &str, range: bool) -> bool {
+pub(super) fn interval_value_ok(s: &str, range: bool) -> bool {
     let body = s.strip_prefix(['-', '+']).unwrap_or(s);
     if !body.starts_with(|c: char| c.is_ascii_digit())
         || !body.ends_with(|c: char| c.is_ascii_digit())

@@ -31,7 +31,8 @@
 //! `timestamp(p)`, `char(n)` and `varchar(n)` with their length); `decimal(p, s)` as
 //! Trino's.
 
-use sqlparser::ast::{CharacterLength, DataType, ExactNumberInfo, Expr, Value};
+use std::borrow::Cow;
+use std::fmt::Display;
 
 use crate::dialect::Grammar;
 use crate::engine::literals::{decimal_literal_type, timestamp_literal_type};
@@ -155,45 +156,108 @@ pub(super) fn binary_problem(hex: &str, grammar: Grammar) -> Option<String> {
     })
 }
 
-/// A row count after `LIMIT`, `OFFSET` or `FETCH FIRST`: in Trino's grammar an integer
-/// literal within bigint, or `?`; in Spark's an integer literal within int (Spark takes
-/// an expression but its analyser wants a non-negative int: "The limit expression must
-/// be integer type", "… must be equal to or greater than 0").
-pub(super) fn row_count_problem(clause: &str, e: &Expr, grammar: Grammar) -> Option<String> {
+/// A row count as written after `LIMIT`, `OFFSET` or `FETCH FIRST`.
+pub(super) enum RowCount<'a> {
+    /// An integer literal: its digits.
+    Integer(&'a str),
+    /// A `?` placeholder.
+    Placeholder,
+    /// Anything else (an expression, a number with a fraction or a suffix).
+    Other,
+}
+
+/// A row count after `LIMIT`, `OFFSET` or `FETCH FIRST` (`shown`: its text): in Trino's
+/// grammar an integer literal within bigint, or `?`; in Spark's an integer literal
+/// within int (Spark takes an expression but its analyser wants a non-negative int: "The
+/// limit expression must be integer type", "… must be equal to or greater than 0").
+pub(super) fn row_count_problem(
+    clause: &str,
+    count: RowCount,
+    shown: &dyn Display,
+    grammar: Grammar,
+) -> Option<String> {
     let spark = grammar == Grammar::Spark;
-    if let Expr::Value(v) = e {
-        match &v.value {
-            Value::Number(n, false) if n.bytes().all(|b| b.is_ascii_digit()) => {
-                return if spark {
-                    integer_problem(n, "int", i32::MAX as u128)
-                } else {
-                    integer_problem(n, "bigint", i64::MAX as u128)
-                };
-            }
-            Value::Placeholder(p) if p == "?" && !spark => return None,
-            _ => {}
+    match count {
+        RowCount::Integer(n) if n.bytes().all(|b| b.is_ascii_digit()) => {
+            return if spark {
+                integer_problem(n, "int", i32::MAX as u128)
+            } else {
+                integer_problem(n, "bigint", i64::MAX as u128)
+            };
         }
+        RowCount::Placeholder if !spark => return None,
+        _ => {}
     }
     Some(format!(
-        "{clause} {e}: {} takes a row count written as a non-negative integer literal{} here, \
+        "{clause} {shown}: {} takes a row count written as a non-negative integer literal{} here, \
          not an expression",
         if spark { "Spark" } else { "Trino" },
         if spark { "" } else { " (or ?)" }
     ))
 }
 
-/// A type as written, this node only (the walk visits the types inside it), in
-/// `grammar`: the parameter ranges everywhere, and in Trino grammar the type names
-/// Trino has.
-pub(super) fn type_problem(t: &DataType, grammar: Grammar) -> Option<String> {
-    if let DataType::Decimal(n) | DataType::Numeric(n) | DataType::Dec(n) = t {
-        if let Some(msg) = decimal_problem(t, n) {
-            return Some(msg);
+/// Which brackets hold a compound type's parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Brackets {
+    /// Trino's `array(T)`, `map(K, V)`, `row(a T)`.
+    Parentheses,
+    /// Hive's and Spark's `array<T>`, `map<K, V>`, `struct<a: T>`.
+    Angle,
+}
+
+/// A `timestamp` or `time` type's zone clause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Zone {
+    None,
+    With,
+    Without,
+}
+
+/// A type as written, as the rules here read it (each parser's tree is read into
+/// this; the types inside a compound type are checked one by one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum TypeForm<'a> {
+    /// A type named by words: the name in lower case, its words one space apart
+    /// (`integer`, `double precision`, `interval year to month`), its numeric
+    /// parameters (`decimal(10, 2)`: `[10, 2]`) and the zone clause of a `timestamp`
+    /// or `time`.
+    Named {
+        name: Cow<'a, str>,
+        params: Vec<i64>,
+        zone: Zone,
+    },
+    Array(Brackets),
+    Map(Brackets),
+    /// `row(…)` / `struct<…>`.
+    Row(Brackets),
+    /// A spelling none of the rules accepts (a quoted name, a length with a unit, …).
+    Other,
+}
+
+impl TypeForm<'_> {
+    /// The name and parameters of a named type without a zone clause.
+    fn named(&self) -> Option<(&str, &[i64])> {
+        match self {
+            TypeForm::Named {
+                name,
+                params,
+                zone: Zone::None,
+            } => Some((name, params)),
+            _ => None,
         }
     }
+}
+
+/// A type as written (`shown`: its text for messages), this node only (the walk
+/// visits the types inside it), in `grammar`: the parameter ranges everywhere, and in
+/// Trino grammar the type names Trino has.
+pub(super) fn type_problem(t: &TypeForm, shown: &dyn Display, grammar: Grammar) -> Option<String> {
+    if let Some(msg) = decimal_problem(t, shown) {
+        return Some(msg);
+    }
     match grammar {
-        Grammar::TrinoDml => trino_type_problem(t),
-        Grammar::Spark => spark_type_problem(t),
+        Grammar::TrinoDml => trino_type_problem(t, shown),
+        Grammar::Spark => spark_type_problem(t, shown),
         // Column types are the hooks' (`check_column_type`): Hive's spellings only.
         Grammar::HiveDdl => None,
     }
@@ -202,50 +266,58 @@ pub(super) fn type_problem(t: &DataType, grammar: Grammar) -> Option<String> {
 /// Spark's type names (`visitPrimitiveDataType` in Spark's `AstBuilder.scala`): a
 /// parameter only where the type takes one (`timestamp(3)` is refused there),
 /// `char(n)` and `varchar(n)` with their length.
-fn spark_type_problem(t: &DataType) -> Option<String> {
-    use sqlparser::ast::TimezoneInfo as Z;
-    use sqlparser::ast::{ArrayElemTypeDef as A, MapBracketKind as M, StructBracketKind as S};
-    match t {
-        DataType::Boolean
-        | DataType::TinyInt(None)
-        | DataType::SmallInt(None)
-        | DataType::Int(None)
-        | DataType::Integer(None)
-        | DataType::BigInt(None)
-        | DataType::Float(ExactNumberInfo::None)
-        | DataType::Real
-        | DataType::Double(ExactNumberInfo::None)
-        | DataType::Decimal(_)
-        | DataType::Numeric(_)
-        | DataType::Dec(_)
-        | DataType::Date
-        | DataType::Timestamp(None, Z::None)
-        | DataType::TimestampNtz(None)
-        | DataType::String(None)
-        | DataType::Binary(None)
-        | DataType::Char(Some(CharacterLength::IntegerLength { unit: None, .. }))
-        | DataType::Varchar(Some(CharacterLength::IntegerLength { unit: None, .. }))
-        | DataType::Array(A::AngleBracket(_))
-        | DataType::Map(_, _, M::AngleBrackets)
-        | DataType::Struct(_, S::AngleBrackets) => None,
-        _ => Some(format!(
-            "type `{t}` is not a Spark type as this crate writes it: Spark's are boolean, tinyint, \
+fn spark_type_problem(t: &TypeForm, shown: &dyn Display) -> Option<String> {
+    const PLAIN: &[&str] = &[
+        "boolean",
+        "tinyint",
+        "smallint",
+        "int",
+        "integer",
+        "bigint",
+        "float",
+        "real",
+        "double",
+        "date",
+        "timestamp",
+        "timestamp_ntz",
+        "string",
+        "binary",
+    ];
+    let ok = match t {
+        TypeForm::Array(Brackets::Angle)
+        | TypeForm::Map(Brackets::Angle)
+        | TypeForm::Row(Brackets::Angle) => true,
+        _ => match t.named() {
+            Some((name, [])) => PLAIN.contains(&name) || is_decimal(name),
+            Some(("char" | "varchar", [_])) => true,
+            Some((name, _)) => is_decimal(name),
+            None => false,
+        },
+    };
+    (!ok).then(|| {
+        format!(
+            "type `{shown}` is not a Spark type as this crate writes it: Spark's are boolean, tinyint, \
              smallint, int, bigint, float, double, decimal(p, s), date, timestamp, timestamp_ntz, \
              string, char(n), varchar(n), binary, array<T>, map<K, V> and struct<name: T, …>"
-        )),
-    }
+        )
+    })
 }
 
-fn decimal_problem(t: &DataType, n: &ExactNumberInfo) -> Option<String> {
-    match *n {
-        ExactNumberInfo::None => None,
-        ExactNumberInfo::Precision(p) => precision_scale_problem(t, p, 0),
-        ExactNumberInfo::PrecisionAndScale(p, s) => precision_scale_problem(t, p, s),
+/// The names of the decimal type.
+fn is_decimal(name: &str) -> bool {
+    matches!(name, "decimal" | "numeric" | "dec")
+}
+
+fn decimal_problem(t: &TypeForm, shown: &dyn Display) -> Option<String> {
+    match t.named()? {
+        (name, [p]) if is_decimal(name) => precision_scale_problem(shown, *p as u64, 0),
+        (name, [p, s]) if is_decimal(name) => precision_scale_problem(shown, *p as u64, *s),
+        _ => None,
     }
 }
 
 /// `decimal(p, s)` (`t` names it in the message).
-pub(super) fn precision_scale_problem(t: impl std::fmt::Display, p: u64, s: i64) -> Option<String> {
+pub(super) fn precision_scale_problem(t: impl Display, p: u64, s: i64) -> Option<String> {
     if p == 0 || p > u64::from(MAX_DECIMAL_PRECISION) {
         return Some(format!(
             "type `{t}`: a decimal's precision is 1 to {MAX_DECIMAL_PRECISION}"
@@ -257,64 +329,59 @@ pub(super) fn precision_scale_problem(t: impl std::fmt::Display, p: u64, s: i64)
 
 /// Trino's type names (the type signatures of `core/trino-spi/…/type/StandardTypes.java`
 /// this crate has use for) in the spelling of its grammar, with their parameter ranges.
-fn trino_type_problem(t: &DataType) -> Option<String> {
-    use sqlparser::ast::{ArrayElemTypeDef as A, MapBracketKind as M, StructBracketKind as S};
-    use sqlparser::ast::{IntervalFields as F, TimezoneInfo as Z};
-    let within = |what: &str, n: u64, low: u64, high: u64| {
-        (n < low || n > high).then(|| format!("type `{t}`: {what} is {low} to {high} in Trino"))
+fn trino_type_problem(t: &TypeForm, shown: &dyn Display) -> Option<String> {
+    const PLAIN: &[&str] = &[
+        "boolean",
+        "tinyint",
+        "smallint",
+        "int",
+        "integer",
+        "bigint",
+        "real",
+        "double",
+        "double precision",
+        "varchar",
+        "char",
+        "varbinary",
+        "date",
+        "json",
+        "uuid",
+        "interval year to month",
+        "interval day to second",
+        "ipaddress",
+        "hyperloglog",
+        "p4hyperloglog",
+        "tdigest",
+    ];
+    let within = |what: &str, n: i64, low: u64, high: u64| {
+        (n < 0 || (n as u64) < low || n as u64 > high)
+            .then(|| format!("type `{shown}`: {what} is {low} to {high} in Trino"))
     };
-    match t {
-        DataType::Boolean
-        | DataType::TinyInt(None)
-        | DataType::SmallInt(None)
-        | DataType::Int(None)
-        | DataType::Integer(None)
-        | DataType::BigInt(None)
-        | DataType::Real
-        | DataType::Double(ExactNumberInfo::None)
-        | DataType::DoublePrecision
-        | DataType::Decimal(_)
-        | DataType::Varchar(None)
-        | DataType::Char(None)
-        | DataType::Varbinary(None)
-        | DataType::Date
-        | DataType::JSON
-        | DataType::Uuid
-        | DataType::Array(A::Parenthesis(_))
-        | DataType::Map(_, _, M::Parentheses)
-        | DataType::Struct(_, S::Parentheses) => None,
-        DataType::Varchar(Some(CharacterLength::IntegerLength { length, unit: None })) => {
-            within("a varchar's length", *length, 0, MAX_VARCHAR_LENGTH.into())
-        }
-        DataType::Char(Some(CharacterLength::IntegerLength { length, unit: None })) => {
-            within("a char's length", *length, 0, MAX_CHAR_LENGTH.into())
-        }
-        DataType::Timestamp(p, Z::None | Z::WithTimeZone | Z::WithoutTimeZone)
-        | DataType::Time(p, Z::None | Z::WithTimeZone | Z::WithoutTimeZone) => {
-            p.and_then(|p| within("the precision", p, 0, MAX_TIME_PRECISION.into()))
-        }
-        DataType::Interval {
-            fields: Some(F::YearToMonth | F::DayToSecond),
-            precision: None,
-        } => None,
-        DataType::Custom(name, modifiers)
-            if modifiers.is_empty()
-                && name.0.len() == 1
-                && name.0[0].as_ident().is_some_and(|i| {
-                    i.quote_style.is_none()
-                        && ["ipaddress", "hyperloglog", "p4hyperloglog", "tdigest"]
-                            .iter()
-                            .any(|n| i.value.eq_ignore_ascii_case(n))
-                }) =>
-        {
-            None
-        }
-        _ => Some(format!(
-            "type `{t}` is not a Trino type as this crate writes it: Trino's are boolean, tinyint, \
+    let refused = || {
+        Some(format!(
+            "type `{shown}` is not a Trino type as this crate writes it: Trino's are boolean, tinyint, \
              smallint, integer, bigint, real, double, decimal(p, s), varchar[(n)], char[(n)], \
              varbinary, date, time[(p)], timestamp[(p)] [with time zone], interval year to month, \
              interval day to second, json, uuid, ipaddress, array(T), map(K, V) and row(name T, …)"
-        )),
+        ))
+    };
+    match t {
+        TypeForm::Array(Brackets::Parentheses)
+        | TypeForm::Map(Brackets::Parentheses)
+        | TypeForm::Row(Brackets::Parentheses) => None,
+        TypeForm::Named { name, params, zone } => match (name.as_ref(), params.as_slice()) {
+            ("timestamp" | "time", []) => None,
+            ("timestamp" | "time", [p]) => {
+                within("the precision", *p, 0, MAX_TIME_PRECISION.into())
+            }
+            _ if *zone != Zone::None => refused(),
+            ("varchar", [n]) => within("a varchar's length", *n, 0, MAX_VARCHAR_LENGTH.into()),
+            ("char", [n]) => within("a char's length", *n, 0, MAX_CHAR_LENGTH.into()),
+            ("decimal", _) => None,
+            (name, []) if PLAIN.contains(&name) => None,
+            _ => refused(),
+        },
+        _ => refused(),
     }
 }
 
@@ -353,15 +420,21 @@ pub(super) fn special_date_time_problem(name: &str, args: CallArgs) -> Option<St
     }
 }
 
-/// The value of a typed literal `T '…'` in Trino's grammar, for the types whose
-/// literals Trino parses when it analyses the statement ("'…' is not a valid TIMESTAMP
-/// literal", "Invalid DECIMAL value", a failed cast of the string): TIMESTAMP and DATE
-/// (as `engine::literals` reads them), DECIMAL, the integer types and REAL / DOUBLE.
-pub(super) fn typed_literal_problem(t: &DataType, value: &str, grammar: Grammar) -> Option<String> {
+/// The value of a typed literal `T '…'` in Trino's grammar (`shown`: the type's text),
+/// for the types whose literals Trino parses when it analyses the statement ("'…' is not
+/// a valid TIMESTAMP literal", "Invalid DECIMAL value", a failed cast of the string):
+/// TIMESTAMP and DATE (as `engine::literals` reads them), DECIMAL, the integer types and
+/// REAL / DOUBLE.
+pub(super) fn typed_literal_problem(
+    t: &TypeForm,
+    shown: &dyn Display,
+    value: &str,
+    grammar: Grammar,
+) -> Option<String> {
     if grammar != Grammar::TrinoDml {
         return None;
     }
-    let shown = value.escape_debug();
+    let shown_value = value.escape_debug();
     let integer = |ty: &str, min: i128, max: i128| {
         let ok = value
             .strip_prefix('+')
@@ -369,29 +442,36 @@ pub(super) fn typed_literal_problem(t: &DataType, value: &str, grammar: Grammar)
             .parse::<i128>()
             .is_ok_and(|v| (min..=max).contains(&v));
         (!ok).then(|| {
-            format!("{ty} '{shown}': the value is not a {ty} (an integer from {min} to {max})")
+            format!(
+                "{ty} '{shown_value}': the value is not a {ty} (an integer from {min} to {max})"
+            )
         })
     };
-    match t {
-        DataType::Timestamp(None, _) => timestamp_literal_type(value)
-            .err()
-            .map(|e| e.message().to_string()),
-        DataType::Date => {
+    if let TypeForm::Named { name, params, .. } = t {
+        if name == "timestamp" && params.is_empty() {
+            return timestamp_literal_type(value)
+                .err()
+                .map(|e| e.message().to_string());
+        }
+    }
+    let Some((name, [])) = t.named() else {
+        return None;
+    };
+    match name {
+        "date" => {
             let date_only = matches!(timestamp_literal_type(value), Ok(EngineType::Timestamp(0)))
                 && !value.contains([' ', ':']);
             (!date_only)
-                .then(|| format!("DATE '{shown}': a date is written yyyy-mm-dd, a valid day"))
+                .then(|| format!("DATE '{shown_value}': a date is written yyyy-mm-dd, a valid day"))
         }
-        DataType::Decimal(ExactNumberInfo::None) => decimal_literal_type(value)
+        "decimal" => decimal_literal_type(value)
             .err()
             .map(|e| e.message().to_string()),
-        DataType::BigInt(None) => integer("BIGINT", i64::MIN.into(), i64::MAX.into()),
-        DataType::Integer(None) | DataType::Int(None) => {
-            integer("INTEGER", i32::MIN.into(), i32::MAX.into())
-        }
-        DataType::SmallInt(None) => integer("SMALLINT", i16::MIN.into(), i16::MAX.into()),
-        DataType::TinyInt(None) => integer("TINYINT", i8::MIN.into(), i8::MAX.into()),
-        DataType::Real | DataType::Double(ExactNumberInfo::None) | DataType::DoublePrecision => {
+        "bigint" => integer("BIGINT", i64::MIN.into(), i64::MAX.into()),
+        "integer" | "int" => integer("INTEGER", i32::MIN.into(), i32::MAX.into()),
+        "smallint" => integer("SMALLINT", i16::MIN.into(), i16::MAX.into()),
+        "tinyint" => integer("TINYINT", i8::MIN.into(), i8::MAX.into()),
+        "real" | "double" | "double precision" => {
             let numeric = !value.is_empty()
                 && value
                     .bytes()
@@ -399,7 +479,7 @@ pub(super) fn typed_literal_problem(t: &DataType, value: &str, grammar: Grammar)
                 && value.parse::<f64>().is_ok();
             (!numeric).then(|| {
                 format!(
-                    "{t} '{shown}': the value is not a number (write digits, `.` and an exponent)"
+                    "{shown} '{shown_value}': the value is not a number (write digits, `.` and an exponent)"
                 )
             })
         }

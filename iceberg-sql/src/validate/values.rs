@@ -318,17 +318,22 @@ impl Reader<'_> {
     /// The value of the typed literal `kw '…'` that ended at the reader's position and
     /// started at `start`, as `super::literals` reads it (a quote inside is never valid).
     fn typed_value(&self, kw: &[u8], start: usize) -> Read<()> {
-        use sqlparser::ast::{DataType, ExactNumberInfo, TimezoneInfo};
-        let t = match kw {
-            b"TIMESTAMP" => DataType::Timestamp(None, TimezoneInfo::None),
-            b"DATE" => DataType::Date,
-            b"REAL" => DataType::Real,
-            b"DECIMAL" => DataType::Decimal(ExactNumberInfo::None),
-            b"BIGINT" => DataType::BigInt(None),
+        use super::literals::{TypeForm, Zone};
+        let name = match kw {
+            b"TIMESTAMP" => "timestamp",
+            b"DATE" => "date",
+            b"REAL" => "real",
+            b"DECIMAL" => "decimal",
+            b"BIGINT" => "bigint",
             _ => return Ok(()),
         };
+        let t = TypeForm::Named {
+            name: name.into(),
+            params: Vec::new(),
+            zone: Zone::None,
+        };
         let raw = std::str::from_utf8(&self.sql[start..self.at - 1]).unwrap_or("'");
-        match super::literals::typed_literal_problem(&t, raw, self.grammar) {
+        match super::literals::typed_literal_problem(&t, &name, raw, self.grammar) {
             Some(_) => self.refuse("a typed literal's value in its type's form"),
             None => Ok(()),
         }
