@@ -45,6 +45,8 @@
 
 mod allow;
 mod ast_pass;
+#[cfg(test)]
+mod check;
 pub(crate) mod dialects;
 mod hooks;
 mod inspect;

@@ -1,0 +1,254 @@
+//! The validator's checks on the tree of our own parser (`super::parser`): the verdict
+//! `allow.rs` and `walk/` give on sqlparser's tree, given on ours.
+//!
+//! Not on the `build()` path yet (compiled for tests, like the parser): once the parser
+//! reads every statement kind, [`validate`] replaces the sqlparser pipeline.
+//!
+//! * [`validate`]: the whole pipeline: size, our lexer and the token pre-pass, our
+//!   parser in the Rules of `Dialect::grammar(kind)`, then [`check`];
+//! * [`check`]: the statement is the variant its kind renders, in the shape the target
+//!   writes (`top.rs`); then one pass over the tree (`pass.rs`) for the target's
+//!   refusals, quoting per grammar, the `?` placeholders and what the engines check
+//!   after their parser (`super::literals`: number ranges, `X'…'` digits, row counts,
+//!   type parameters, typed literals).
+//!
+//! Our parser refuses at parse time (`ErrorKind::Syntax`) much of what sqlparser read
+//! and the allow-list refused (`DisallowedSyntax`): forms outside our AST, a word Trino
+//! reserves as a name. What both read, the refusal here matches the allow-list's kind
+//! and message.
+
+mod pass;
+mod top;
+
+#[cfg(test)]
+mod tests;
+
+use super::lexer::{self, Kind, Symbol};
+use super::parser::{self, ast::Statement, Rules};
+use crate::dialect::{Dialect, Grammar};
+use crate::error::{Error, ErrorKind, Result, SqlLocation};
+use crate::statement::StatementKind;
+
+/// The Rules our parser reads `grammar` with.
+pub(crate) fn rules(grammar: Grammar) -> &'static Rules {
+    match grammar {
+        Grammar::HiveDdl => &Rules::HIVE_DDL,
+        Grammar::TrinoDml => &Rules::TRINO,
+        Grammar::Spark => &Rules::SPARK,
+    }
+}
+
+/// What [`super::validate_sql`] does, with our parser instead of sqlparser.
+pub(crate) fn validate(
+    sql: &str,
+    kind: StatementKind,
+    dialect: Dialect,
+    param_count: usize,
+) -> Result<()> {
+    super::check_size(sql)?;
+    let grammar = dialect.grammar(kind);
+    // The pre-pass's refusals (comments, `FOR SYSTEM_TIME`, a number run into letters,
+    // white space Trino lacks, …); our parser reads the rest of what it rewrites.
+    super::lex(sql, kind, grammar, dialect)?;
+    let (text, second) = without_semicolons(sql, grammar, dialect)?;
+    let stmt = parser::parse_statement(&text, rules(grammar))
+        .map_err(|e| parse_error(e, sql, grammar, dialect, second))?;
+    check(&stmt, sql, kind, dialect, param_count)
+}
+
+/// A `;` with more text after it: where it is, and the token after it.
+#[derive(Clone, Copy)]
+struct Second {
+    semicolon: usize,
+    next: (usize, usize),
+}
+
+/// An error of the parse of the text without its `;`s, shown on the text as written,
+/// with the grammar named as the target names it; a parse that stopped at a `;` with
+/// a statement after it is refused as the old pipeline refuses a second statement.
+fn parse_error(
+    e: Error,
+    sql: &str,
+    grammar: Grammar,
+    dialect: Dialect,
+    second: Option<Second>,
+) -> Error {
+    let location = |at: usize| {
+        let (line, column) = lexer::line_column(sql, at);
+        SqlLocation {
+            line: line as usize,
+            column: column as usize,
+        }
+    };
+    if let Some(s) = second {
+        if e.location() == Some(&location(s.semicolon)) {
+            let next = sql.get(s.next.0..s.next.1).unwrap_or_default();
+            return Error::new(
+                ErrorKind::Syntax,
+                format!(
+                    "expected exactly one SQL statement, found a second one starting with \
+                     `{next}`: Athena runs one statement per query"
+                ),
+            )
+            .with_sql(sql, Some(location(s.next.0)));
+        }
+    }
+    let ours = format!("{} does not parse: ", rules(grammar).name);
+    let message = match e.message().strip_prefix(&ours) {
+        Some(rest) => format!(
+            "{} does not parse: {rest}",
+            dialect.rules().syntax().grammar_name(grammar)
+        ),
+        None => e.message().to_string(),
+    };
+    let mut out = Error::new(e.kind(), message).with_sql(sql, e.location().cloned());
+    if let Some(h) = e.hint() {
+        out = out.with_hint(h);
+    }
+    out
+}
+
+/// `sql` with the `;`s before and after the statement blanked out (same offsets), as
+/// the target takes them: none in Trino's grammar (`singleStatement` in SqlBase.g4)
+/// except one final `;` where the target takes it (Athena); any number before and
+/// after the statement in Spark's and Hive's. A `;` between two statements stays, for
+/// the parser to refuse.
+fn without_semicolons(
+    sql: &str,
+    grammar: Grammar,
+    dialect: Dialect,
+) -> Result<(String, Option<Second>)> {
+    let target = dialect.rules().syntax();
+    let tokens = lexer::lex(sql, rules(grammar).lexical).map_err(|e| {
+        // The pre-pass lexed the same text with the same rules without an error.
+        Error::new(ErrorKind::Syntax, e.message)
+    })?;
+    let significant: Vec<_> = tokens
+        .iter()
+        .filter(|t| !matches!(t.kind, Kind::Blank(_)))
+        .collect();
+    let is_semicolon = |t: &&&lexer::Token| t.kind == Kind::Symbol(Symbol::SemiColon);
+    let leading = significant.iter().take_while(is_semicolon).count();
+    let trailing = significant[leading..]
+        .iter()
+        .rev()
+        .take_while(is_semicolon)
+        .count();
+    if leading == significant.len() {
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            "expected exactly one SQL statement, found none",
+        )
+        .with_sql(sql, super::located(sql, None)));
+    }
+    let trino = grammar == Grammar::TrinoDml;
+    let allowed = usize::from(target.accepts_a_final_semicolon());
+    let refused = if trino && leading > 0 {
+        Some(significant[0])
+    } else if trino && trailing > allowed {
+        Some(significant[significant.len() - trailing])
+    } else {
+        None
+    };
+    if let Some(t) = refused {
+        let allowed = if target.accepts_a_final_semicolon() {
+            "at most one `;`, after the statement"
+        } else {
+            "no `;`"
+        };
+        let (line, column) = lexer::line_column(sql, t.start);
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "a `;` where {} takes {allowed}: remove it",
+                target.grammar_name(grammar)
+            ),
+        )
+        .with_sql(
+            sql,
+            Some(SqlLocation {
+                line: line as usize,
+                column: column as usize,
+            }),
+        ));
+    }
+    let inner = &significant[leading..significant.len() - trailing];
+    let second = inner.windows(2).find_map(|w| {
+        (w[0].kind == Kind::Symbol(Symbol::SemiColon)).then_some(Second {
+            semicolon: w[0].start,
+            next: (w[1].start, w[1].end),
+        })
+    });
+    let mut text = sql.as_bytes().to_vec();
+    let blanked = significant[..leading]
+        .iter()
+        .chain(&significant[significant.len() - trailing..]);
+    for t in blanked {
+        text[t.start..t.end].fill(b' ');
+    }
+    // Only ASCII `;` bytes were replaced by ASCII spaces.
+    let text = String::from_utf8(text).map_err(|e| Error::new(ErrorKind::Syntax, e.to_string()))?;
+    Ok((text, second))
+}
+
+/// Checks our parser's tree of `sql` for `kind` in `dialect`, with `param_count` bound
+/// parameters: the verdict of the allow-list and walk on sqlparser's tree.
+pub(crate) fn check(
+    stmt: &Statement,
+    sql: &str,
+    kind: StatementKind,
+    dialect: Dialect,
+    param_count: usize,
+) -> Result<()> {
+    let ctx = Ctx::new(sql, kind, dialect);
+    top::check(&ctx, stmt)?;
+    pass::check(&ctx, stmt, param_count)
+}
+
+/// What every check needs to know about the statement.
+pub(crate) struct Ctx<'a> {
+    pub(crate) sql: &'a str,
+    pub(crate) kind: StatementKind,
+    pub(crate) grammar: Grammar,
+    pub(crate) dialect: Dialect,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(sql: &'a str, kind: StatementKind, dialect: Dialect) -> Self {
+        Ctx {
+            sql,
+            kind,
+            grammar: dialect.grammar(kind),
+            dialect,
+        }
+    }
+
+    /// The target engine's name, for messages.
+    pub(crate) fn engine(&self) -> &'static str {
+        self.dialect.rules().name()
+    }
+
+    /// The grammar's name in the target's messages.
+    pub(crate) fn grammar_name(&self) -> &'static str {
+        self.dialect.rules().syntax().grammar_name(self.grammar)
+    }
+
+    /// A refusal pointing at byte offset `at`.
+    pub(crate) fn at(&self, msg: impl Into<String>, at: usize) -> Error {
+        let (line, column) = lexer::line_column(self.sql, at);
+        let loc = super::located(
+            self.sql,
+            Some(SqlLocation {
+                line: line as usize,
+                column: column as usize,
+            }),
+        );
+        Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
+    }
+
+    /// A refusal pointing at the first token of the text.
+    pub(crate) fn at_start(&self, msg: impl Into<String>) -> Error {
+        Error::new(ErrorKind::DisallowedSyntax, msg)
+            .with_sql(self.sql, super::located(self.sql, None))
+    }
+}

@@ -1,0 +1,918 @@
+//! One pass over our parser's tree, in text order, for what the allow-list's `Checker`
+//! asks of each node of sqlparser's: the target's refusals, quoting per grammar, the `?`
+//! placeholders, and the literal, row count and type rules of [`literals`] (the same
+//! functions the sqlparser path calls).
+//!
+//! Operator chains are as deep as they are long (10,000 `OR`s fit in a statement), so
+//! the pass goes down the first operands of a chain in a loop, as the tree's `Drop`
+//! does, and recurses only into the other operands.
+
+use std::borrow::Cow;
+use std::fmt::{self, Display};
+
+use super::Ctx;
+use crate::dialect::Grammar;
+use crate::error::Result;
+use crate::statement::StatementKind;
+use crate::validate::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
+use crate::validate::parser::ast::{
+    Assignment, Brackets as AstBrackets, DataType, Expr, Function, FunctionArgs, Ident,
+    InsertSource, Literal, LiteralValue, MergeAction, OrderByItem, Query, Select, SelectItem,
+    Statement, StringForm, TableFactor, TableVersion, TimeZone, UnaryOp,
+};
+
+/// Runs the pass over `stmt`, then counts its `?` placeholders against `param_count`.
+pub(super) fn check(ctx: &Ctx, stmt: &Statement, param_count: usize) -> Result<()> {
+    let mut p = Pass {
+        ctx,
+        accepts_parameters: ctx.dialect.rules().accepts_parameters(ctx.kind),
+        placeholders: 0,
+        first_extra: None,
+        param_count,
+        in_where: 0,
+    };
+    p.statement(stmt)?;
+    if p.placeholders != param_count {
+        let msg = format!(
+            "the {} text has {} `?` placeholder(s) but {} parameter(s) are bound; \
+             every `?` needs exactly one execution parameter",
+            ctx.kind.name(),
+            p.placeholders,
+            param_count
+        );
+        return Err(match p.first_extra {
+            Some(at) => ctx.at(msg, at),
+            None => ctx.at_start(msg),
+        });
+    }
+    Ok(())
+}
+
+struct Pass<'a> {
+    ctx: &'a Ctx<'a>,
+    /// Whether the target takes `?` parameters for this kind.
+    accepts_parameters: bool,
+    placeholders: usize,
+    /// Where the first `?` beyond `param_count` is.
+    first_extra: Option<usize>,
+    param_count: usize,
+    /// How many `WHERE` clauses of a `SELECT` the pass is inside.
+    in_where: usize,
+}
+
+impl Pass<'_> {
+    fn fail<T>(&self, msg: impl Into<String>, at: usize) -> Result<T> {
+        Err(self.ctx.at(msg, at))
+    }
+
+    fn trino(&self) -> bool {
+        self.ctx.grammar == Grammar::TrinoDml
+    }
+
+    // ---- statements ------------------------------------------------------------------
+
+    fn statement(&mut self, stmt: &Statement) -> Result<()> {
+        match stmt {
+            Statement::Query(q) => self.query(q),
+            Statement::Insert(ins) => {
+                self.idents(&ins.table)?;
+                self.idents(&ins.columns)?;
+                match &ins.source {
+                    InsertSource::Values(rows) => self.rows(rows),
+                    InsertSource::Query(q) => self.query(q),
+                }
+            }
+            Statement::Update(u) => {
+                self.idents(&u.table)?;
+                self.opt_ident(u.alias.as_ref())?;
+                self.assignments(&u.assignments)?;
+                self.opt_expr(u.selection.as_ref())
+            }
+            Statement::Delete(d) => {
+                self.idents(&d.table)?;
+                self.opt_ident(d.alias.as_ref())?;
+                self.opt_expr(d.selection.as_ref())
+            }
+            Statement::Merge(m) => {
+                self.idents(&m.table)?;
+                self.opt_ident(m.alias.as_ref())?;
+                self.table_factor(&m.source)?;
+                self.expr(&m.on)?;
+                for c in &m.clauses {
+                    self.opt_expr(c.condition.as_ref())?;
+                    match &c.action {
+                        MergeAction::Update(a) => self.assignments(a)?,
+                        MergeAction::Delete => {}
+                        MergeAction::Insert { columns, values } => {
+                            self.idents(columns)?;
+                            self.exprs(values)?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Statement::Optimize { table, predicate } => {
+                self.idents(table)?;
+                self.opt_expr(predicate.as_ref())
+            }
+            Statement::Vacuum { table } => self.idents(table),
+            Statement::Unload { query, to, with } => {
+                self.query(query)?;
+                self.literal(to)?;
+                for p in with {
+                    self.ident(&p.name)?;
+                    self.expr(&p.value)?;
+                }
+                Ok(())
+            }
+            Statement::Call { procedure, args } => {
+                self.idents(procedure)?;
+                for (name, value) in args {
+                    self.opt_ident(name.as_ref())?;
+                    self.expr(value)?;
+                }
+                Ok(())
+            }
+            Statement::CreateTableAs { table, with, query } => {
+                self.idents(table)?;
+                for p in with {
+                    self.ident(&p.name)?;
+                    self.expr(&p.value)?;
+                }
+                self.query(query)
+            }
+        }
+    }
+
+    fn assignments(&mut self, assignments: &[Assignment]) -> Result<()> {
+        for a in assignments {
+            self.idents(&a.column)?;
+            self.expr(&a.value)?;
+        }
+        Ok(())
+    }
+
+    fn rows(&mut self, rows: &[Vec<Expr>]) -> Result<()> {
+        rows.iter().try_for_each(|r| self.exprs(r))
+    }
+
+    // ---- queries ---------------------------------------------------------------------
+
+    fn query(&mut self, q: &Query) -> Result<()> {
+        // `LIMIT ALL` is no limit (`limitRowCount: ALL | rowCount` in Trino's SqlBase.g4,
+        // `LIMIT (ALL | expression)` in Spark's); the parser reads the word as a name.
+        let limit = q.limit.as_ref().filter(|l| !is_all(l));
+        if let (Some(limit), false) = (limit, self.ctx.grammar == Grammar::HiveDdl) {
+            let count = match limit {
+                Expr::Literal(Literal {
+                    value: LiteralValue::Number { text, long: false },
+                    ..
+                }) => RowCount::Integer(text),
+                Expr::Placeholder(_) => RowCount::Placeholder,
+                _ => RowCount::Other,
+            };
+            let g = self.ctx.grammar;
+            let shown = Text(self.ctx.sql, expr_start(limit), expr_end(limit));
+            if let Some(msg) = literals::row_count_problem("LIMIT", count, &shown, g) {
+                return self.fail(msg, expr_start(limit));
+            }
+        }
+        for cte in &q.with {
+            self.ident(&cte.name)?;
+            self.query(&cte.query)?;
+        }
+        self.select(&q.body)?;
+        self.order_by(&q.order_by)?;
+        self.opt_expr(limit)
+    }
+
+    fn order_by(&mut self, items: &[OrderByItem]) -> Result<()> {
+        items.iter().try_for_each(|o| self.expr(&o.expr))
+    }
+
+    fn select(&mut self, s: &Select) -> Result<()> {
+        for item in &s.items {
+            match item {
+                SelectItem::Expr { expr, alias } => {
+                    self.expr(expr)?;
+                    self.opt_ident(alias.as_ref())?;
+                }
+                SelectItem::Wildcard => {}
+                SelectItem::QualifiedWildcard(name) => self.idents(name)?,
+            }
+        }
+        for t in &s.from {
+            self.table_factor(&t.relation)?;
+            for j in &t.joins {
+                self.table_factor(&j.relation)?;
+                match &j.constraint {
+                    crate::validate::parser::ast::JoinConstraint::On(e) => self.expr(e)?,
+                    crate::validate::parser::ast::JoinConstraint::Using(cols) => {
+                        self.idents(cols)?
+                    }
+                    crate::validate::parser::ast::JoinConstraint::None => {}
+                }
+            }
+        }
+        if let Some(w) = &s.selection {
+            self.in_where += 1;
+            let r = self.expr(w);
+            self.in_where -= 1;
+            r?;
+        }
+        self.exprs(&s.group_by)?;
+        self.opt_expr(s.having.as_ref())
+    }
+
+    fn table_factor(&mut self, tf: &TableFactor) -> Result<()> {
+        match tf {
+            TableFactor::Table {
+                name,
+                version,
+                alias,
+            } => {
+                self.idents(name)?;
+                match version {
+                    Some(TableVersion::Version(e) | TableVersion::Timestamp(e)) => self.expr(e)?,
+                    None => {}
+                }
+                self.opt_ident(alias.as_ref())
+            }
+            TableFactor::Derived { query, alias } => {
+                self.query(query)?;
+                self.opt_ident(alias.as_ref())
+            }
+            TableFactor::Values {
+                rows,
+                alias,
+                columns,
+            } => {
+                self.rows(rows)?;
+                self.opt_ident(alias.as_ref())?;
+                self.idents(columns)
+            }
+        }
+    }
+
+    // ---- names -----------------------------------------------------------------------
+
+    fn idents(&mut self, idents: &[Ident]) -> Result<()> {
+        idents.iter().try_for_each(|i| self.ident(i))
+    }
+
+    fn opt_ident(&mut self, ident: Option<&Ident>) -> Result<()> {
+        ident.map_or(Ok(()), |i| self.ident(i))
+    }
+
+    /// A name's quotes: the grammar's own, and never empty. (A word Trino reserves is
+    /// a name only quoted: the parser refuses it unquoted.)
+    fn ident(&mut self, ident: &Ident) -> Result<()> {
+        let Some(q) = ident.quote else {
+            return Ok(());
+        };
+        let at = ident.span.start;
+        // Trino: "Zero-length delimited identifier not allowed" (SqlParser.java).
+        if ident.value.is_empty() && matches!(q, '"' | '`') {
+            return self.fail(
+                format!("an empty quoted name {q}{q}: a name has at least one character"),
+                at,
+            );
+        }
+        let g = self.ctx.grammar;
+        if q == g.quote_char() {
+            return Ok(());
+        }
+        let name = &ident.value;
+        let label = self.ctx.dialect.rules().syntax().grammar_label(g);
+        let msg = match (g, q) {
+            (Grammar::HiveDdl, '"') => format!(
+                "double-quoted name \"{name}\" in {label}: the Hive DDL parser quotes names with backticks (`{name}`)"
+            ),
+            (Grammar::TrinoDml, '`') => format!(
+                "backticked name `{name}` in {label}: Trino quotes names with double quotes (\"{name}\")"
+            ),
+            (Grammar::Spark, '"') => format!(
+                "double-quoted name \"{name}\" in {label}: Spark quotes names with backticks (`{name}`)"
+            ),
+            (_, other) => format!(
+                "name {other}{name} quoted with `{other}`: {} quotes names with {}",
+                self.ctx.grammar_name(),
+                if g == Grammar::TrinoDml { "double quotes" } else { "backticks" }
+            ),
+        };
+        self.fail(msg, at)
+    }
+
+    // ---- expressions -----------------------------------------------------------------
+
+    fn exprs(&mut self, exprs: &[Expr]) -> Result<()> {
+        exprs.iter().try_for_each(|e| self.expr(e))
+    }
+
+    fn opt_expr(&mut self, e: Option<&Expr>) -> Result<()> {
+        e.map_or(Ok(()), |e| self.expr(e))
+    }
+
+    /// `e` and everything under it: down the chain of first operands in a loop, then
+    /// each node's own check and its other operands, innermost first (text order).
+    fn expr(&mut self, e: &Expr) -> Result<()> {
+        let mut spine = Vec::new();
+        let mut leaf = e;
+        while let Some(first) = first_operand(leaf) {
+            spine.push(leaf);
+            leaf = first;
+        }
+        self.node(leaf)?;
+        self.children(leaf)?;
+        for n in spine.into_iter().rev() {
+            self.node(n)?;
+            self.children(n)?;
+        }
+        Ok(())
+    }
+
+    /// The operands of `e` other than its first operand when it has one (see
+    /// [`first_operand`]), in text order.
+    fn children(&mut self, e: &Expr) -> Result<()> {
+        match e {
+            Expr::Name(parts) => self.idents(parts),
+            Expr::Literal(_) | Expr::Placeholder(_) => Ok(()),
+            Expr::Nested(x) => self.expr(x),
+            Expr::Unary { expr, .. } => self.expr(expr),
+            Expr::Binary { right, .. } => self.expr(right),
+            Expr::IsNull { .. } => Ok(()),
+            Expr::IsDistinctFrom { right, .. } => self.expr(right),
+            Expr::InList { list, .. } => self.exprs(list),
+            Expr::Between { low, high, .. } => {
+                self.expr(low)?;
+                self.expr(high)
+            }
+            Expr::Like {
+                pattern, escape, ..
+            } => {
+                self.expr(pattern)?;
+                self.opt_expr(escape.as_deref())
+            }
+            Expr::Case {
+                operand,
+                branches,
+                otherwise,
+            } => {
+                self.opt_expr(operand.as_deref())?;
+                for (when, then) in branches {
+                    self.expr(when)?;
+                    self.expr(then)?;
+                }
+                self.opt_expr(otherwise.as_deref())
+            }
+            Expr::Cast { expr, ty, .. } => {
+                self.expr(expr)?;
+                self.data_type(ty, expr_end(expr))
+            }
+            Expr::Function(f) => self.function(f),
+            Expr::Array(items) => self.exprs(items),
+            Expr::Subscript { index, .. } => self.expr(index),
+            Expr::Field { field, .. } => self.ident(field),
+            Expr::AtTimeZone { zone, .. } => self.expr(zone),
+            Expr::Interval { value, .. } => self.expr(value),
+            Expr::Extract { expr, .. } => self.expr(expr),
+            Expr::Subquery(q) | Expr::Exists { query: q, .. } => self.query(q),
+            Expr::InSubquery { query, .. } => self.query(query),
+            Expr::Lambda { params, body, .. } => {
+                self.idents(params)?;
+                self.expr(body)
+            }
+        }
+    }
+
+    fn function(&mut self, f: &Function) -> Result<()> {
+        self.idents(&f.name)?;
+        if let FunctionArgs::List { args, .. } = &f.args {
+            self.exprs(args)?;
+        }
+        self.opt_expr(f.filter.as_deref())?;
+        if let Some(w) = &f.over {
+            self.exprs(&w.partition_by)?;
+            self.order_by(&w.order_by)?;
+        }
+        Ok(())
+    }
+
+    /// The checks on `e` itself (its children come after).
+    fn node(&mut self, e: &Expr) -> Result<()> {
+        let trino = self.trino();
+        match e {
+            Expr::Literal(l) => self.literal(l),
+            Expr::Placeholder(span) => self.placeholder(span.start),
+            Expr::Cast { ty, .. } if trino && hive_type_in_trino(ty).is_some() => {
+                let msg = hive_type_in_trino(ty).unwrap_or_default();
+                self.fail(msg, expr_start(e))
+            }
+            // INSERT casts only NULLs and literals, to the column types we declare.
+            Expr::Cast { ty, .. }
+                if self.ctx.kind == StatementKind::Insert
+                    && !written_type(ty, self.ctx.grammar) =>
+            {
+                self.fail(
+                    format!(
+                        "CAST to `{}`: an INSERT here casts only to the column types {} spells \
+                         (e.g. {})",
+                        Shown(ty),
+                        self.ctx.grammar_name(),
+                        if trino {
+                            "varchar, bigint, row(a integer)"
+                        } else {
+                            "string, bigint, struct<a: int>"
+                        }
+                    ),
+                    expr_start(e),
+                )
+            }
+            Expr::Interval { value, unit } if trino => {
+                let value_ok = match value.as_ref() {
+                    Expr::Literal(l) => interval_string(l),
+                    Expr::Unary {
+                        op: UnaryOp::Plus | UnaryOp::Minus,
+                        expr,
+                    } => match expr.as_ref() {
+                        Expr::Literal(l) => interval_string(l),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+                .is_some_and(|s| interval_value_ok(s, false));
+                let unit_ok =
+                    ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"].contains(&unit.as_str());
+                if value_ok && unit_ok {
+                    return Ok(());
+                }
+                let shown = Text(self.ctx.sql, expr_start(e), expr_end(e));
+                self.fail(
+                    format!(
+                        "interval `{shown}`: Trino writes INTERVAL [+|-] 'n' <field> [TO <field>], \
+                         n a number in a string, the fields YEAR, MONTH, DAY, HOUR, MINUTE or \
+                         SECOND (ranges YEAR TO MONTH or DAY … TO SECOND)"
+                    ),
+                    expr_start(e),
+                )
+            }
+            // sqlparser reads `CONVERT(x, T)` as a node of its own, which the walk
+            // refuses; no target of ours has a function of that name.
+            Expr::Function(f)
+                if f.name.len() == 1
+                    && f.name[0].quote.is_none()
+                    && f.name[0].value.eq_ignore_ascii_case("convert") =>
+            {
+                let at = match &f.args {
+                    FunctionArgs::List { args, .. } => args.first().map(expr_start),
+                    _ => None,
+                };
+                self.fail(
+                    crate::validate::walk::refusal("`CONVERT(…)`", "write `CAST(x AS type)`"),
+                    at.unwrap_or_else(|| expr_start(e)),
+                )
+            }
+            Expr::Function(f) if trino && f.name.len() == 1 && f.name[0].quote.is_none() => {
+                let args = match &f.args {
+                    FunctionArgs::None => CallArgs::None,
+                    FunctionArgs::List {
+                        distinct: false,
+                        args,
+                    } => match args.as_slice() {
+                        [Expr::Literal(Literal {
+                            value: LiteralValue::Number { text, long: false },
+                            ..
+                        })] => text.parse().map_or(CallArgs::Other, CallArgs::Precision),
+                        _ => CallArgs::Other,
+                    },
+                    _ => CallArgs::Other,
+                };
+                match literals::special_date_time_problem(&f.name[0].value, args) {
+                    Some(msg) => self.fail(msg, expr_start(e)),
+                    None => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn placeholder(&mut self, at: usize) -> Result<()> {
+        if !self.accepts_parameters {
+            return self.fail(
+                format!(
+                    "`?` parameter in {}: Athena accepts execution parameters only in SELECT, \
+                     INSERT INTO, CREATE TABLE AS and UNLOAD; write the value as a literal",
+                    self.ctx.kind.name()
+                ),
+                at,
+            );
+        }
+        if self.trino() && self.in_where == 0 {
+            return self.fail(
+                "`?` parameter outside a WHERE clause: Athena accepts execution parameters only \
+                 in WHERE (`SELECT ? FROM t` and `VALUES (?)` are not supported); write the value as a literal",
+                at,
+            );
+        }
+        self.placeholders += 1;
+        if self.placeholders == self.param_count + 1 {
+            self.first_extra = Some(at);
+        }
+        Ok(())
+    }
+
+    fn literal(&mut self, l: &Literal) -> Result<()> {
+        let g = self.ctx.grammar;
+        let at = l.span.start;
+        let problem = match &l.value {
+            LiteralValue::Number { text, long } => literals::number_problem(text, *long, g),
+            LiteralValue::String {
+                form: StringForm::Hex,
+                value,
+            } => literals::binary_problem(value, g),
+            LiteralValue::String {
+                form: StringForm::Single,
+                value,
+            } if g == Grammar::HiveDdl => value
+                .chars()
+                .find(|c| *c == '\'' || *c == '\\' || c.is_control())
+                .map(|c| {
+                    format!(
+                        "a DDL string literal contains {}: Athena DDL strings go through the Hive \
+                         lexer, whose escaping is unverified; use only characters other than ', \\ \
+                         and control characters",
+                        crate::validate::hooks::describe_char(c)
+                    )
+                }),
+            LiteralValue::String {
+                form: StringForm::Single,
+                ..
+            } => None,
+            LiteralValue::String {
+                form: StringForm::Unicode,
+                ..
+            } if g == Grammar::TrinoDml => None,
+            LiteralValue::String {
+                form: StringForm::Double,
+                ..
+            } => Some(format!(
+                "double-quoted string literal in {}: write string literals in single quotes",
+                self.ctx.grammar_name()
+            )),
+            LiteralValue::String { .. } => Some(format!(
+                "literal {} is not a {} literal form: write strings as '…' and binary as X'…'",
+                Text(self.ctx.sql, l.span.start, l.span.end),
+                self.ctx.grammar_name()
+            )),
+            LiteralValue::Boolean(_) | LiteralValue::Null => None,
+            LiteralValue::Typed { ty, value } => {
+                let start = typed_literal_start(self.ctx.sql, l.span.start);
+                if let Some(msg) =
+                    literals::typed_literal_problem(&type_form(ty), &Shown(ty), value, g)
+                {
+                    return self.fail(msg, start);
+                }
+                return self.data_type(ty, start);
+            }
+        };
+        match problem {
+            Some(msg) => self.fail(msg, at),
+            None => Ok(()),
+        }
+    }
+
+    /// A type and the types inside it; `near` is an offset before it, for the position
+    /// of a refusal (types carry no span: the refusal points at the first occurrence
+    /// of the type's first word after `near`, as the allow-list's at its first
+    /// occurrence in the text).
+    fn data_type(&mut self, t: &DataType, near: usize) -> Result<()> {
+        if let Some(msg) = literals::type_problem(&type_form(t), &Shown(t), self.ctx.grammar) {
+            let word = match t {
+                DataType::Named { name, .. } => name.split(' ').next().unwrap_or_default(),
+                DataType::Array(..) => "array",
+                DataType::Map(..) => "map",
+                DataType::Row(_, AstBrackets::Parentheses) => "row",
+                DataType::Row(_, AstBrackets::Angle) => "struct",
+            };
+            let at = find_word(self.ctx.sql, near, word).unwrap_or(near);
+            return self.fail(msg, at);
+        }
+        match t {
+            DataType::Named { .. } => Ok(()),
+            DataType::Array(e, _) => self.data_type(e, near),
+            DataType::Map(k, v, _) => {
+                self.data_type(k, near)?;
+                self.data_type(v, near)
+            }
+            DataType::Row(fields, _) => {
+                for f in fields {
+                    self.ident(&f.name)?;
+                    self.data_type(&f.ty, f.name.span.end)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Whether `e` is the word `ALL`, unquoted.
+fn is_all(e: &Expr) -> bool {
+    matches!(e, Expr::Name(parts) if parts.len() == 1
+        && parts[0].quote.is_none()
+        && parts[0].value.eq_ignore_ascii_case("all"))
+}
+
+/// The first operand of a node whose tree can be as deep as a chain is long (as in the
+/// tree's `Drop`).
+fn first_operand(e: &Expr) -> Option<&Expr> {
+    match e {
+        Expr::Binary { left: x, .. }
+        | Expr::IsNull { expr: x, .. }
+        | Expr::IsDistinctFrom { left: x, .. }
+        | Expr::InList { expr: x, .. }
+        | Expr::InSubquery { expr: x, .. }
+        | Expr::Between { expr: x, .. }
+        | Expr::Like { expr: x, .. }
+        | Expr::AtTimeZone { expr: x, .. }
+        | Expr::Subscript { expr: x, .. }
+        | Expr::Field { expr: x, .. } => Some(x),
+        _ => None,
+    }
+}
+
+/// The byte offset where `e`'s text starts, found down its first operands in a loop.
+pub(super) fn leftmost_offset(e: &Expr) -> usize {
+    expr_start(e)
+}
+
+fn expr_start(mut e: &Expr) -> usize {
+    loop {
+        if let Some(first) = first_operand(e) {
+            e = first;
+            continue;
+        }
+        return match e {
+            Expr::Name(parts) => parts.first().map_or(0, |i| i.span.start),
+            Expr::Literal(l) => l.span.start,
+            Expr::Placeholder(s) => s.start,
+            Expr::Function(f) => f.name.first().map_or(0, |i| i.span.start),
+            Expr::Lambda { params, .. } => params.first().map_or(0, |i| i.span.start),
+            // Forms that start with a keyword or bracket carry no span of their own: the
+            // first operand's start is after it, so step back over the keyword.
+            Expr::Nested(x)
+            | Expr::Unary { expr: x, .. }
+            | Expr::Cast { expr: x, .. }
+            | Expr::Interval { value: x, .. }
+            | Expr::Extract { expr: x, .. } => expr_start(x),
+            _ => 0,
+        };
+    }
+}
+
+/// The byte offset just past `e`'s text, where the tree has it (else `e`'s start).
+fn expr_end(e: &Expr) -> usize {
+    match e {
+        Expr::Name(parts) => parts.last().map_or(0, |i| i.span.end),
+        Expr::Literal(l) => l.span.end,
+        Expr::Placeholder(s) => s.end,
+        Expr::Binary { right: x, .. } | Expr::Unary { expr: x, .. } => expr_end(x),
+        _ => expr_start(e),
+    }
+}
+
+/// Where the type word of a typed literal whose string starts at `string_start` begins.
+fn typed_literal_start(sql: &str, string_start: usize) -> usize {
+    let before = sql.get(..string_start).unwrap_or_default().trim_end();
+    let word = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .count();
+    before.len() - word
+}
+
+/// The first whole-word, case-insensitive `word` at or after byte offset `from`.
+fn find_word(sql: &str, from: usize, word: &str) -> Option<usize> {
+    let rest = sql.get(from..)?;
+    let lower = rest.to_ascii_lowercase();
+    let mut start = 0;
+    while let Some(i) = lower[start..].find(word) {
+        let at = start + i;
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + word.len()..].chars().next();
+        let part = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !part(before) && !part(after) {
+            return Some(from + at);
+        }
+        start = at + word.len();
+    }
+    None
+}
+
+/// The value of a `'…'` string literal, for an interval's amount.
+fn interval_string(l: &Literal) -> Option<&str> {
+    match &l.value {
+        LiteralValue::String {
+            form: StringForm::Single,
+            value,
+        } => Some(value),
+        _ => None,
+    }
+}
+
+/// An interval's value as Trino reads it: a number for one field (a fraction for
+/// SECOND).
+fn interval_value_ok(s: &str, range: bool) -> bool {
+    crate::validate::allow::interval_value_ok(s, range)
+}
+
+/// Hive-only type spellings inside a Trino `CAST`.
+fn hive_type_in_trino(t: &DataType) -> Option<String> {
+    match t {
+        DataType::Array(_, AstBrackets::Angle)
+        | DataType::Map(_, _, AstBrackets::Angle)
+        | DataType::Row(_, AstBrackets::Angle) => Some(format!(
+            "type `{}` is Hive DDL spelling: Trino (Athena DML) writes array(T), map(K, V), row(name T, …)",
+            Shown(t)
+        )),
+        DataType::Named { name, .. } if name == "string" => Some(
+            "type `string` in Athena DML: Trino writes varchar (\"cast them to varchar instead\")"
+                .to_string(),
+        ),
+        _ => None,
+    }
+}
+
+/// Whether `t` is a type as `grammar` spells it in a CAST (the spellings of
+/// `dialect::grammar::types`, plus Trino's `json`).
+fn written_type(t: &DataType, grammar: Grammar) -> bool {
+    let inner = |t: &DataType| written_type(t, grammar);
+    let (spark, brackets) = match grammar {
+        Grammar::Spark => (true, AstBrackets::Angle),
+        _ => (false, AstBrackets::Parentheses),
+    };
+    match t {
+        DataType::Named {
+            name,
+            params,
+            time_zone,
+        } => {
+            let plain: &[&str] = if spark {
+                &[
+                    "boolean",
+                    "int",
+                    "bigint",
+                    "float",
+                    "double",
+                    "date",
+                    "timestamp_ntz",
+                    "timestamp",
+                    "string",
+                    "binary",
+                ]
+            } else {
+                &[
+                    "boolean",
+                    "integer",
+                    "bigint",
+                    "real",
+                    "double",
+                    "date",
+                    "varchar",
+                    "varbinary",
+                    "json",
+                ]
+            };
+            match (name.as_str(), params.as_slice(), time_zone) {
+                ("decimal", [_, _], TimeZone::None) => true,
+                ("timestamp", [6], TimeZone::None | TimeZone::With) if !spark => true,
+                (n, [], TimeZone::None) => plain.contains(&n),
+                _ => false,
+            }
+        }
+        DataType::Array(e, b) => *b == brackets && inner(e),
+        DataType::Map(k, v, b) => *b == brackets && inner(k) && inner(v),
+        DataType::Row(fields, b) => *b == brackets && fields.iter().all(|f| inner(&f.ty)),
+    }
+}
+
+/// Our tree's type as `literals` reads it.
+fn type_form(t: &DataType) -> TypeForm<'_> {
+    let brackets = |b: &AstBrackets| match b {
+        AstBrackets::Parentheses => Brackets::Parentheses,
+        AstBrackets::Angle => Brackets::Angle,
+    };
+    match t {
+        DataType::Named {
+            name,
+            params,
+            time_zone,
+        } => TypeForm::Named {
+            name: Cow::Borrowed(name),
+            params: params
+                .iter()
+                .map(|p| i64::try_from(*p).unwrap_or(i64::MAX))
+                .collect(),
+            zone: match time_zone {
+                TimeZone::None => Zone::None,
+                TimeZone::With => Zone::With,
+                TimeZone::Without => Zone::Without,
+            },
+        },
+        DataType::Array(_, b) => TypeForm::Array(brackets(b)),
+        DataType::Map(_, _, b) => TypeForm::Map(brackets(b)),
+        DataType::Row(_, b) => TypeForm::Row(brackets(b)),
+    }
+}
+
+/// The type names sqlparser reads as keywords (and shows in upper case).
+const SQLPARSER_TYPE_WORDS: &[&str] = &[
+    "boolean",
+    "bool",
+    "tinyint",
+    "smallint",
+    "int",
+    "integer",
+    "bigint",
+    "int64",
+    "float",
+    "real",
+    "double",
+    "double precision",
+    "decimal",
+    "numeric",
+    "dec",
+    "date",
+    "time",
+    "timestamp",
+    "timestamp_ntz",
+    "string",
+    "binary",
+    "varbinary",
+    "varchar",
+    "char",
+    "json",
+    "uuid",
+];
+
+/// A type as messages show it: sqlparser's spelling (upper-case names), so that both
+/// paths say the same.
+struct Shown<'a>(&'a DataType);
+
+impl Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            DataType::Named {
+                name,
+                params,
+                time_zone,
+            } => {
+                // sqlparser shows its type keywords in upper case, other names as
+                // written (here: in lower case, as the tree keeps them).
+                if SQLPARSER_TYPE_WORDS.contains(&name.as_str()) {
+                    f.write_str(&name.to_ascii_uppercase())?;
+                } else {
+                    f.write_str(name)?;
+                }
+                if !params.is_empty() {
+                    let p: Vec<String> = params.iter().map(u64::to_string).collect();
+                    write!(f, "({})", p.join(","))?;
+                }
+                match time_zone {
+                    TimeZone::None => Ok(()),
+                    TimeZone::With => f.write_str(" WITH TIME ZONE"),
+                    TimeZone::Without => f.write_str(" WITHOUT TIME ZONE"),
+                }
+            }
+            DataType::Array(e, AstBrackets::Angle) => write!(f, "ARRAY<{}>", Shown(e)),
+            DataType::Array(e, AstBrackets::Parentheses) => write!(f, "ARRAY({})", Shown(e)),
+            DataType::Map(k, v, AstBrackets::Angle) => write!(f, "MAP<{}, {}>", Shown(k), Shown(v)),
+            DataType::Map(k, v, AstBrackets::Parentheses) => {
+                write!(f, "MAP({}, {})", Shown(k), Shown(v))
+            }
+            DataType::Row(fields, b) => {
+                let (open, close, kw) = match b {
+                    AstBrackets::Angle => ('<', '>', "STRUCT"),
+                    AstBrackets::Parentheses => ('(', ')', "ROW"),
+                };
+                write!(f, "{kw}{open}")?;
+                for (i, field) in fields.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{} {}", field.name.value, Shown(&field.ty))?;
+                }
+                write!(f, "{close}")
+            }
+        }
+    }
+}
+
+/// The text between two byte offsets, for messages.
+struct Text<'a>(&'a str, usize, usize);
+
+impl Display for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.get(self.1..self.2.max(self.1)).unwrap_or_default())
+    }
+}
