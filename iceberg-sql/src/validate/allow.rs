@@ -934,17 +934,19 @@ pub(crate) fn check_with_properties(ctx: &Ctx, opts: &[SqlOption], at: Span) -> 
                 .as_ident()
                 .is_some_and(|k| matches!(k.quote_style, None | Some('"')));
         if !named {
-            return Err(ctx.at_span(
-                format!(
-                    "table property key `{key}`: {} names a property with a plain or \
-                     double-quoted name (format = 'PARQUET'), not a string",
-                    ctx.engine()
-                ),
-                key.span(),
-            ));
+            return Err(ctx.at_span(property_key_refusal(ctx.engine(), key), key.span()));
         }
     }
     Ok(())
+}
+
+/// A `WITH (…)` property named by a string or a qualified name (`shown`) in Trino
+/// grammar.
+pub(crate) fn property_key_refusal(engine: &str, shown: &dyn std::fmt::Display) -> String {
+    format!(
+        "table property key `{shown}`: {engine} names a property with a plain or \
+         double-quoted name (format = 'PARQUET'), not a string"
+    )
 }
 
 /// The target of one `SET` assignment, or the assignment itself when it sets a tuple.

@@ -111,12 +111,7 @@ impl TargetSyntax for AthenaSyntax {
                 }
                 Ok(())
             }
-            (StatementKind::Optimize, _) => Err(wrong_kind(
-                ctx,
-                stmt,
-                "an OPTIMIZE … REWRITE DATA USING BIN_PACK",
-            )),
-            _ => Err(wrong_kind(ctx, stmt, "a VACUUM")),
+            (kind, _) => Err(wrong_kind(ctx, stmt, &self.maintenance().statement(kind))),
         }
     }
 
@@ -501,32 +496,40 @@ pub(super) fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<(
             continue;
         }
         let Expr::Array(arr) = value else {
-            return Err(ctx.at_span(
-                "CTAS partitioning takes ARRAY['transform', …]",
-                value.span(),
-            ));
+            return Err(ctx.at_span(CTAS_PARTITIONING_ARRAY, value.span()));
         };
         for e in &arr.elem {
-            let ok = match e {
+            let string = match e {
                 Expr::Value(v) => match &v.value {
-                    Value::SingleQuotedString(s) => ctas_transform_ok(s),
-                    _ => false,
+                    Value::SingleQuotedString(s) => Some(s.as_str()),
+                    _ => None,
                 },
-                _ => false,
+                _ => None,
             };
-            if !ok {
-                return Err(ctx.at_span(
-                    format!(
-                        "CTAS partitioning entry {e}: Athena CTAS accepts 'col', 'year(col)', 'month(col)', \
-                         'day(col)', 'hour(col)', 'bucket(col, N)' or 'truncate(col, L)' (column first, \
-                         unlike CREATE TABLE's bucket(N, col))"
-                    ),
-                    e.span(),
-                ));
+            if let Some(msg) = ctas_partitioning_entry_problem(e, string) {
+                return Err(ctx.at_span(msg, e.span()));
             }
         }
     }
     Ok(())
+}
+
+/// The refusal of a CTAS `partitioning` property that is not an array.
+pub(crate) const CTAS_PARTITIONING_ARRAY: &str = "CTAS partitioning takes ARRAY['transform', …]";
+
+/// One entry of a CTAS `partitioning = ARRAY[…]` (`shown`: as written; `string`: its
+/// value when it is a `'…'` string): a column or a transform, column first.
+pub(crate) fn ctas_partitioning_entry_problem(
+    shown: &dyn std::fmt::Display,
+    string: Option<&str>,
+) -> Option<String> {
+    (!string.is_some_and(ctas_transform_ok)).then(|| {
+        format!(
+            "CTAS partitioning entry {shown}: Athena CTAS accepts 'col', 'year(col)', 'month(col)', \
+             'day(col)', 'hour(col)', 'bucket(col, N)' or 'truncate(col, L)' (column first, \
+             unlike CREATE TABLE's bucket(N, col))"
+        )
+    })
 }
 
 fn is_plain_ident(s: &str) -> bool {

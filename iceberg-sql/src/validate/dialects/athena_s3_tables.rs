@@ -7,7 +7,7 @@
 use sqlparser::ast::{AlterTable, AlterTableOperation, CreateTable, Statement};
 
 use super::athena::{check_create_table_shape, AthenaSyntax};
-use super::{ParserDialect, TargetSyntax};
+use super::{Maintenance, ParserDialect, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
@@ -16,6 +16,15 @@ use crate::validate::allow::{object_span, Ctx, Exempt};
 /// AWS's page on S3 Tables in Athena, cited by every refusal.
 const S3_TABLES_IN_ATHENA: &str =
     "https://docs.aws.amazon.com/athena/latest/ug/gdc-register-s3-table-bucket-cat.html";
+
+/// Why `kind` (OPTIMIZE, VACUUM) is refused on S3 Tables.
+fn maintenance_refusal(kind: StatementKind) -> String {
+    format!(
+        "{} is not supported on S3 Tables: Amazon S3 runs compaction and snapshot expiry \
+         itself ({S3_TABLES_IN_ATHENA})",
+        kind.name()
+    )
+}
 
 /// Athena on S3 Tables' allow-list part.
 pub(crate) struct AthenaS3TablesSyntax;
@@ -63,14 +72,11 @@ impl TargetSyntax for AthenaS3TablesSyntax {
     }
 
     fn check_maintenance(&self, ctx: &Ctx, _stmt: &Statement) -> Result<()> {
-        Err(ctx.at_word(
-            format!(
-                "{} is not supported on S3 Tables: Amazon S3 runs compaction and snapshot expiry \
-                 itself ({S3_TABLES_IN_ATHENA})",
-                ctx.kind.name()
-            ),
-            ctx.kind.name(),
-        ))
+        Err(ctx.at_word(maintenance_refusal(ctx.kind), ctx.kind.name()))
+    }
+
+    fn maintenance(&self) -> Maintenance {
+        Maintenance::Unsupported(maintenance_refusal)
     }
 
     fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {

@@ -69,6 +69,17 @@ pub(crate) trait TargetSyntax: Sync {
     /// `UNLOAD`, or its refusal where the engine has none.
     fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()>;
 
+    /// How the target writes compaction and snapshot expiry. Default: Athena's
+    /// statements.
+    fn maintenance(&self) -> Maintenance {
+        Maintenance::AthenaStatements
+    }
+
+    /// Why the target has no UNLOAD (`None`: it has Athena's). Default: Athena's.
+    fn unload_refusal(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The table-name filter of `SHOW TABLES IN db` (`None` without one). Default:
     /// Athena's bare `'pattern'`.
     fn check_show_tables_filter(
@@ -116,6 +127,81 @@ pub(crate) trait TargetSyntax: Sync {
     /// A staged load's staging table: its creation over the staged files (kind
     /// `CreateStagingTable`) or its removal (`DropStagingTable`).
     fn check_staging(&self, ctx: &Ctx, stmt: &Statement) -> Result<()>;
+}
+
+/// How a target writes compaction (kind `Optimize`) and snapshot expiry (`Vacuum`).
+#[derive(Clone, Copy)]
+pub(crate) enum Maintenance {
+    /// Athena's `OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]` and `VACUUM t`.
+    AthenaStatements,
+    /// Iceberg's procedures: `CALL <catalog>.system.rewrite_data_files(…)` and
+    /// `… expire_snapshots(…)` (Spark).
+    Procedures,
+    /// `ALTER TABLE t EXECUTE optimize` and `… EXECUTE expire_snapshots(…)` (Trino).
+    AlterTableExecute,
+    /// None: the catalog runs them itself; the refusal for a kind.
+    Unsupported(fn(StatementKind) -> String),
+}
+
+impl Maintenance {
+    /// The statement kind `kind` is written as, in a refusal of another
+    /// ("expected <this> statement").
+    pub(crate) fn statement(self, kind: StatementKind) -> String {
+        let optimize = kind == StatementKind::Optimize;
+        match self {
+            Maintenance::AthenaStatements if optimize => {
+                "an OPTIMIZE … REWRITE DATA USING BIN_PACK".into()
+            }
+            Maintenance::AthenaStatements => "a VACUUM".into(),
+            Maintenance::Procedures => {
+                format!("a CALL <catalog>.system.{}(…)", iceberg_procedure(kind))
+            }
+            Maintenance::AlterTableExecute if optimize => {
+                "an ALTER TABLE … EXECUTE optimize".into()
+            }
+            Maintenance::AlterTableExecute => "an ALTER TABLE … EXECUTE expire_snapshots".into(),
+            Maintenance::Unsupported(refusal) => refusal(kind),
+        }
+    }
+}
+
+/// The Iceberg procedure that does what `kind` asks for (Optimize: compaction, else
+/// snapshot expiry).
+pub(crate) fn iceberg_procedure(kind: StatementKind) -> &'static str {
+    if kind == StatementKind::Optimize {
+        "rewrite_data_files"
+    } else {
+        "expire_snapshots"
+    }
+}
+
+/// A `CALL`'s procedure name for `kind` (`parts`: each part's name, `None` for one that
+/// is not a plain identifier; `shown`: the name as written): `<catalog>.system.<procedure>`.
+pub(crate) fn call_name_problem(
+    shown: &dyn std::fmt::Display,
+    parts: &[Option<&str>],
+    kind: StatementKind,
+) -> Option<String> {
+    let procedure = iceberg_procedure(kind);
+    let n = parts.len();
+    let ok = n >= 2
+        && parts.iter().all(Option::is_some)
+        && parts[n - 1].is_some_and(|p| p.eq_ignore_ascii_case(procedure))
+        && parts[n - 2].is_some_and(|p| p.eq_ignore_ascii_case("system"));
+    (!ok).then(|| {
+        format!(
+            "CALL {shown}: kind {} runs the Iceberg procedure <catalog>.system.{procedure}(…)",
+            kind.name()
+        )
+    })
+}
+
+/// A `CALL` whose arguments are not all named.
+pub(crate) fn call_args_refusal(kind: StatementKind) -> String {
+    format!(
+        "CALL …system.{} takes named arguments only: (table => 'db.t', …)",
+        iceberg_procedure(kind)
+    )
 }
 
 /// The precedence of `NOT NULL` after a value outside a column definition: none, so the

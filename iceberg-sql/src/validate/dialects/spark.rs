@@ -13,7 +13,7 @@ use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Span;
 
-use super::{ParserDialect, TargetSyntax};
+use super::{call_args_refusal, call_name_problem, Maintenance, ParserDialect, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
@@ -86,19 +86,22 @@ impl TargetSyntax for SparkSyntax {
 
     /// `CALL <catalog>.system.rewrite_data_files(…)` / `expire_snapshots(…)`.
     fn check_maintenance(&self, ctx: &Ctx, stmt: &Statement) -> Result<()> {
-        let procedure = if ctx.kind == StatementKind::Optimize {
-            "rewrite_data_files"
-        } else {
-            "expire_snapshots"
-        };
         match stmt {
-            Statement::Call(f) => check_call(ctx, f, procedure),
+            Statement::Call(f) => check_call(ctx, f),
             _ => Err(wrong_kind(
                 ctx,
                 stmt,
-                &format!("a CALL <catalog>.system.{procedure}(…)"),
+                &self.maintenance().statement(ctx.kind),
             )),
         }
+    }
+
+    fn maintenance(&self) -> Maintenance {
+        Maintenance::Procedures
+    }
+
+    fn unload_refusal(&self) -> Option<&'static str> {
+        Some("UNLOAD is Athena-only; Spark has no UNLOAD statement")
     }
 
     /// `CREATE TEMPORARY VIEW v (cols) USING parquet OPTIONS (path '…')` (the hook's
@@ -126,10 +129,8 @@ impl TargetSyntax for SparkSyntax {
     }
 
     fn check_unload(&self, ctx: &Ctx, _stmt: &Statement, _exempt: &mut Exempt) -> Result<()> {
-        Err(ctx.at_span(
-            "UNLOAD is Athena-only; Spark has no UNLOAD statement",
-            Span::empty(),
-        ))
+        let refusal = self.unload_refusal().unwrap_or_default();
+        Err(ctx.at_span(refusal, Span::empty()))
     }
 
     /// `SHOW TABLES IN db LIKE 'pattern'`.
@@ -313,26 +314,15 @@ impl SqlDialect for SparkDialect {
 }
 
 /// Spark `CALL <catalog>.system.<procedure>(name => value, …)`.
-fn check_call(ctx: &Ctx, f: &sqlparser::ast::Function, procedure: &str) -> Result<()> {
-    let parts: Vec<&str> = f
+fn check_call(ctx: &Ctx, f: &sqlparser::ast::Function) -> Result<()> {
+    let parts: Vec<Option<&str>> = f
         .name
         .0
         .iter()
-        .filter_map(|p| p.as_ident().map(|i| i.value.as_str()))
+        .map(|p| p.as_ident().map(|i| i.value.as_str()))
         .collect();
-    let ok_name = parts.len() >= 2
-        && parts.len() == f.name.0.len()
-        && parts[parts.len() - 1].eq_ignore_ascii_case(procedure)
-        && parts[parts.len() - 2].eq_ignore_ascii_case("system");
-    if !ok_name {
-        return Err(ctx.at_span(
-            format!(
-                "CALL {}: kind {} runs the Iceberg procedure <catalog>.system.{procedure}(…)",
-                f.name,
-                ctx.kind.name()
-            ),
-            f.name.span(),
-        ));
+    if let Some(msg) = call_name_problem(&f.name, &parts, ctx.kind) {
+        return Err(ctx.at_span(msg, f.name.span()));
     }
     let args_ok = match &f.args {
         FunctionArguments::List(l) => {
@@ -351,10 +341,7 @@ fn check_call(ctx: &Ctx, f: &sqlparser::ast::Function, procedure: &str) -> Resul
         || f.null_treatment.is_some()
         || !f.within_group.is_empty()
     {
-        return Err(ctx.at_span(
-            format!("CALL …system.{procedure} takes named arguments only: (table => 'db.t', …)"),
-            f.name.span(),
-        ));
+        return Err(ctx.at_span(call_args_refusal(ctx.kind), f.name.span()));
     }
     Ok(())
 }

@@ -34,7 +34,7 @@ use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Span, Token};
 
-use super::{ParserDialect, TargetSyntax};
+use super::{Maintenance, ParserDialect, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::Result;
@@ -97,22 +97,21 @@ impl TargetSyntax for TrinoSyntax {
         match (ctx.kind, stmt) {
             (StatementKind::Optimize, Statement::OptimizeTable { .. }) => Ok(()),
             (StatementKind::Vacuum, Statement::Vacuum(_)) => Ok(()),
-            (StatementKind::Optimize, _) => {
-                Err(wrong_kind(ctx, stmt, "an ALTER TABLE … EXECUTE optimize"))
-            }
-            _ => Err(wrong_kind(
-                ctx,
-                stmt,
-                "an ALTER TABLE … EXECUTE expire_snapshots",
-            )),
+            (kind, _) => Err(wrong_kind(ctx, stmt, &self.maintenance().statement(kind))),
         }
     }
 
     fn check_unload(&self, ctx: &Ctx, _stmt: &Statement, _exempt: &mut Exempt) -> Result<()> {
-        Err(ctx.at_span(
-            "UNLOAD is Athena-only; Trino has no UNLOAD statement",
-            Span::empty(),
-        ))
+        let refusal = self.unload_refusal().unwrap_or_default();
+        Err(ctx.at_span(refusal, Span::empty()))
+    }
+
+    fn maintenance(&self) -> Maintenance {
+        Maintenance::AlterTableExecute
+    }
+
+    fn unload_refusal(&self) -> Option<&'static str> {
+        Some("UNLOAD is Athena-only; Trino has no UNLOAD statement")
     }
 
     /// Never built: the dialect refuses staged loads on Trino.
