@@ -246,9 +246,35 @@ impl<'a> Ctx<'a> {
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
+    /// A refusal pointing at the first whole word `word` of the text (else its first
+    /// token).
+    pub(crate) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
+        match find_word(self.sql, 0, word) {
+            Some(at) => self.at(msg, at),
+            None => self.at_start(msg),
+        }
+    }
+
     /// A refusal pointing at the first token of the text.
     pub(crate) fn at_start(&self, msg: impl Into<String>) -> Error {
         Error::new(ErrorKind::DisallowedSyntax, msg)
             .with_sql(self.sql, super::located(self.sql, None))
     }
+}
+/// The first whole-word, case-insensitive `word` at or after byte offset `from`.
+pub(crate) fn find_word(sql: &str, from: usize, word: &str) -> Option<usize> {
+    let rest = sql.get(from..)?;
+    let lower = rest.to_ascii_lowercase();
+    let mut start = 0;
+    while let Some(i) = lower[start..].find(word) {
+        let at = start + i;
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + word.len()..].chars().next();
+        let part = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !part(before) && !part(after) {
+            return Some(from + at);
+        }
+        start = at + word.len();
+    }
+    None
 }

@@ -594,7 +594,7 @@ impl Pass<'_> {
                 DataType::Row(_, AstBrackets::Parentheses) => "row",
                 DataType::Row(_, AstBrackets::Angle) => "struct",
             };
-            let at = find_word(self.ctx.sql, near, word).unwrap_or(near);
+            let at = super::find_word(self.ctx.sql, near, word).unwrap_or(near);
             return self.fail(msg, at);
         }
         match t {
@@ -669,6 +669,17 @@ fn expr_start(mut e: &Expr) -> usize {
     }
 }
 
+/// The text of `e` as written, where the tree has its end (else its first token's),
+/// for messages.
+pub(super) fn text_of<'a>(sql: &'a str, e: &Expr) -> &'a str {
+    let start = expr_start(e);
+    let end = match e {
+        Expr::Literal(l) => l.span.end,
+        _ => expr_end(e),
+    };
+    sql.get(start..end.max(start)).unwrap_or_default()
+}
+
 /// The byte offset just past `e`'s text, where the tree has it (else `e`'s start).
 fn expr_end(e: &Expr) -> usize {
     match e {
@@ -689,24 +700,6 @@ fn typed_literal_start(sql: &str, string_start: usize) -> usize {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .count();
     before.len() - word
-}
-
-/// The first whole-word, case-insensitive `word` at or after byte offset `from`.
-fn find_word(sql: &str, from: usize, word: &str) -> Option<usize> {
-    let rest = sql.get(from..)?;
-    let lower = rest.to_ascii_lowercase();
-    let mut start = 0;
-    while let Some(i) = lower[start..].find(word) {
-        let at = start + i;
-        let before = lower[..at].chars().next_back();
-        let after = lower[at + word.len()..].chars().next();
-        let part = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !part(before) && !part(after) {
-            return Some(from + at);
-        }
-        start = at + word.len();
-    }
-    None
 }
 
 /// The value of a `'…'` string literal, for an interval's amount.

@@ -6,7 +6,12 @@ use super::Ctx;
 use crate::dialect::Grammar;
 use crate::error::{Error, Result};
 use crate::statement::StatementKind;
-use crate::validate::parser::ast::{Expr, InsertSource, MergeAction, Statement};
+use crate::validate::allow::property_key_refusal;
+use crate::validate::dialects::athena::{ctas_partitioning_entry_problem, CTAS_PARTITIONING_ARRAY};
+use crate::validate::dialects::{call_args_refusal, call_name_problem, Maintenance};
+use crate::validate::parser::ast::{
+    Expr, Ident, InsertSource, Literal, LiteralValue, Property, Statement, StringForm,
+};
 
 /// Checks that `stmt` is the statement `ctx.kind` renders, in the target's shape.
 pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
@@ -52,15 +57,146 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
                     first_offset_of_text(ctx.sql),
                 ));
             }
-            let _ = m
-                .clauses
-                .iter()
-                .map(|c| &c.action)
-                .filter(|a| matches!(a, MergeAction::Delete));
             Ok(())
         }
         (K::Merge, _) => Err(wrong_kind(ctx, stmt, "a MERGE INTO")),
-        _ => Err(wrong_kind(ctx, stmt, "another")),
+        (K::Optimize | K::Vacuum, _) => maintenance(ctx, stmt),
+        (K::Unload, _) => unload(ctx, stmt),
+        (K::CreateTableAs, Statement::CreateTableAs { with, .. }) => ctas_properties(ctx, with),
+        (K::CreateTableAs, _) => Err(wrong_kind(ctx, stmt, "a CREATE TABLE … AS SELECT")),
+        (
+            K::CreateTable
+            | K::DropTable
+            | K::AlterTable
+            | K::ShowCreateTable
+            | K::CreateDatabase
+            | K::DropDatabase
+            | K::ShowTables
+            | K::Describe
+            | K::CreateView
+            | K::DropView
+            | K::CreateStagingTable
+            | K::DropStagingTable,
+            _,
+        ) => Err(wrong_kind(ctx, stmt, &format!("a {}", ctx.kind.name()))),
+    }
+}
+
+/// Compaction and snapshot expiry, as the target writes them.
+fn maintenance(ctx: &Ctx, stmt: &Statement) -> Result<()> {
+    let kind = ctx.kind;
+    let form = ctx.dialect.rules().syntax().maintenance();
+    match (form, stmt) {
+        (Maintenance::Unsupported(refusal), _) => Err(ctx.at_word(refusal(kind), kind.name())),
+        (Maintenance::AthenaStatements, Statement::Optimize { .. })
+            if kind == StatementKind::Optimize =>
+        {
+            Ok(())
+        }
+        (Maintenance::AthenaStatements, Statement::Vacuum { .. })
+            if kind == StatementKind::Vacuum =>
+        {
+            Ok(())
+        }
+        (Maintenance::Procedures, Statement::Call { procedure, args }) => {
+            let parts: Vec<Option<&str>> =
+                procedure.iter().map(|i| Some(i.value.as_str())).collect();
+            let at = procedure.first().map_or(0, |i| i.span.start);
+            if let Some(msg) = call_name_problem(&Name(procedure), &parts, kind) {
+                return Err(ctx.at(msg, at));
+            }
+            if args.is_empty() || args.iter().any(|(name, _)| name.is_none()) {
+                return Err(ctx.at(call_args_refusal(kind), at));
+            }
+            Ok(())
+        }
+        _ => Err(wrong_kind(ctx, stmt, &form.statement(kind))),
+    }
+}
+
+/// Athena's `UNLOAD (query) TO 's3://…' WITH (…)`, or the target's refusal.
+fn unload(ctx: &Ctx, stmt: &Statement) -> Result<()> {
+    if let Some(refusal) = ctx.dialect.rules().syntax().unload_refusal() {
+        return Err(ctx.at_start(refusal));
+    }
+    let Statement::Unload { to, .. } = stmt else {
+        return Err(wrong_kind(ctx, stmt, "an UNLOAD"));
+    };
+    match to {
+        Literal {
+            value:
+                LiteralValue::String {
+                    form: StringForm::Single,
+                    ..
+                },
+            ..
+        } => Ok(()),
+        _ => Err(ctx.at(
+            "UNLOAD target must be a single-quoted S3 URI: TO 's3://bucket/prefix/'",
+            to.span.start,
+        )),
+    }
+}
+
+/// A Trino CTAS's `WITH (name = value, …)`: each named by a plain or double-quoted
+/// name, `partitioning` an `ARRAY['transform', …]` in CTAS order.
+fn ctas_properties(ctx: &Ctx, with: &[Property]) -> Result<()> {
+    for p in with {
+        if !matches!(p.name.quote, None | Some('"')) {
+            let shown = Name(std::slice::from_ref(&p.name));
+            return Err(ctx.at(
+                property_key_refusal(ctx.engine(), &shown),
+                p.name.span.start,
+            ));
+        }
+    }
+    for p in with {
+        if !p.name.value.eq_ignore_ascii_case("partitioning") {
+            continue;
+        }
+        let Expr::Array(entries) = &p.value else {
+            return Err(ctx.at(CTAS_PARTITIONING_ARRAY, first_offset(&p.value)));
+        };
+        for e in entries {
+            let string = match e {
+                Expr::Literal(Literal {
+                    value:
+                        LiteralValue::String {
+                            form: StringForm::Single,
+                            value,
+                        },
+                    ..
+                }) => Some(value.as_str()),
+                _ => None,
+            };
+            let at = first_offset(e);
+            let shown = super::pass::text_of(ctx.sql, e);
+            if let Some(msg) = ctas_partitioning_entry_problem(&shown, string) {
+                return Err(ctx.at(msg, at));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A dotted name as written (quotes included), for messages.
+struct Name<'a>(&'a [Ident]);
+
+impl std::fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (n, part) in self.0.iter().enumerate() {
+            if n > 0 {
+                f.write_str(".")?;
+            }
+            match part.quote {
+                Some(q) => {
+                    let doubled = part.value.replace(q, &format!("{q}{q}"));
+                    write!(f, "{q}{doubled}{q}")?
+                }
+                None => f.write_str(&part.value)?,
+            }
+        }
+        Ok(())
     }
 }
 
