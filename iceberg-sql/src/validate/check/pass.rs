@@ -446,7 +446,14 @@ impl Pass<'_> {
                 if value_ok && unit_ok {
                     return Ok(());
                 }
-                let shown = Text(self.ctx.sql, expr_start(e), expr_end(e));
+                let amount = match value.as_ref() {
+                    Expr::Unary { op, expr } => {
+                        let sign = if *op == UnaryOp::Minus { "-" } else { "+" };
+                        format!("{sign}{}", text_of(self.ctx.sql, expr))
+                    }
+                    other => text_of(self.ctx.sql, other).to_string(),
+                };
+                let shown = format!("INTERVAL {amount} {unit}");
                 self.fail(
                     format!(
                         "interval `{shown}`: Trino writes INTERVAL [+|-] 'n' <field> [TO <field>], \
@@ -566,12 +573,12 @@ impl Pass<'_> {
             )),
             LiteralValue::Boolean(_) | LiteralValue::Null => None,
             LiteralValue::Typed { ty, value } => {
-                let start = typed_literal_start(self.ctx.sql, l.span.start);
                 if let Some(msg) =
                     literals::typed_literal_problem(&type_form(ty), &Shown(ty), value, g)
                 {
-                    return self.fail(msg, start);
+                    return self.fail(msg, at);
                 }
+                let start = typed_literal_start(self.ctx.sql, l.span.start);
                 return self.data_type(ty, start);
             }
         };
