@@ -172,7 +172,7 @@ impl Pass<'_> {
                 _ => RowCount::Other,
             };
             let g = self.ctx.grammar;
-            let shown = Text(self.ctx.sql, expr_start(limit), expr_end(limit));
+            let shown = text_of(self.ctx.sql, limit);
             if let Some(msg) = literals::row_count_problem("LIMIT", count, &shown, g) {
                 return self.fail(msg, expr_start(limit));
             }
@@ -568,7 +568,10 @@ impl Pass<'_> {
             )),
             LiteralValue::String { .. } => Some(format!(
                 "literal {} is not a {} literal form: write strings as '…' and binary as X'…'",
-                Text(self.ctx.sql, l.span.start, l.span.end),
+                self.ctx
+                    .sql
+                    .get(l.span.start..l.span.end)
+                    .unwrap_or_default(),
                 self.ctx.grammar_name()
             )),
             LiteralValue::Boolean(_) | LiteralValue::Null => None,
@@ -647,12 +650,10 @@ fn first_operand(e: &Expr) -> Option<&Expr> {
     }
 }
 
-/// The byte offset where `e`'s text starts, found down its first operands in a loop.
-pub(super) fn leftmost_offset(e: &Expr) -> usize {
-    expr_start(e)
-}
-
-fn expr_start(mut e: &Expr) -> usize {
+/// The byte offset where `e`'s text starts, found down its first operands in a loop
+/// (a form that starts with a keyword or bracket carries no span: its first operand's
+/// start, as sqlparser's spans have it for `CAST(…)`, `INTERVAL …`).
+pub(super) fn expr_start(mut e: &Expr) -> usize {
     loop {
         if let Some(first) = first_operand(e) {
             e = first;
@@ -664,8 +665,6 @@ fn expr_start(mut e: &Expr) -> usize {
             Expr::Placeholder(s) => s.start,
             Expr::Function(f) => f.name.first().map_or(0, |i| i.span.start),
             Expr::Lambda { params, .. } => params.first().map_or(0, |i| i.span.start),
-            // Forms that start with a keyword or bracket carry no span of their own: the
-            // first operand's start is after it, so step back over the keyword.
             Expr::Nested(x)
             | Expr::Unary { expr: x, .. }
             | Expr::Cast { expr: x, .. }
@@ -905,14 +904,5 @@ impl Display for Shown<'_> {
                 write!(f, "{close}")
             }
         }
-    }
-}
-
-/// The text between two byte offsets, for messages.
-struct Text<'a>(&'a str, usize, usize);
-
-impl Display for Text<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.get(self.1..self.2.max(self.1)).unwrap_or_default())
     }
 }

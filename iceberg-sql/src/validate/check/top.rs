@@ -2,8 +2,8 @@
 //! shape the target writes (what `allow.rs`'s `check_top` asks of sqlparser's tree; the
 //! clauses of other engines it refuses there are outside our AST, refused by the parse).
 
+use super::pass::expr_start;
 use super::Ctx;
-use crate::dialect::Grammar;
 use crate::error::{Error, Result};
 use crate::statement::StatementKind;
 use crate::validate::allow::property_key_refusal;
@@ -28,7 +28,7 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
             }
             for row in rows {
                 if row.len() != ins.columns.len() {
-                    let at = row.first().map_or(0, first_offset);
+                    let at = row.first().map_or(0, expr_start);
                     return Err(ctx.at(
                         format!(
                             "a VALUES row has {} values for the {} columns of the INSERT",
@@ -46,19 +46,8 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
         (K::Update, _) => Err(wrong_kind(ctx, stmt, "an UPDATE")),
         (K::Delete, Statement::Delete(_)) => Ok(()),
         (K::Delete, _) => Err(wrong_kind(ctx, stmt, "a DELETE")),
-        (K::Merge, Statement::Merge(m)) => {
-            if m.clauses.is_empty() && ctx.grammar == Grammar::TrinoDml {
-                return Err(ctx.at(
-                    format!(
-                        "MERGE without a WHEN clause: {} MERGE takes at least one WHEN [NOT] \
-                         MATCHED … THEN …",
-                        ctx.engine()
-                    ),
-                    first_offset_of_text(ctx.sql),
-                ));
-            }
-            Ok(())
-        }
+        // A MERGE without a WHEN clause does not parse (`mergeCase+` in Trino's grammar).
+        (K::Merge, Statement::Merge(_)) => Ok(()),
         (K::Merge, _) => Err(wrong_kind(ctx, stmt, "a MERGE INTO")),
         (K::Optimize | K::Vacuum, _) => maintenance(ctx, stmt),
         (K::Unload, _) => unload(ctx, stmt),
@@ -155,7 +144,7 @@ fn ctas_properties(ctx: &Ctx, with: &[Property]) -> Result<()> {
             continue;
         }
         let Expr::Array(entries) = &p.value else {
-            return Err(ctx.at(CTAS_PARTITIONING_ARRAY, first_offset(&p.value)));
+            return Err(ctx.at(CTAS_PARTITIONING_ARRAY, expr_start(&p.value)));
         };
         for e in entries {
             let string = match e {
@@ -169,7 +158,7 @@ fn ctas_properties(ctx: &Ctx, with: &[Property]) -> Result<()> {
                 }) => Some(value.as_str()),
                 _ => None,
             };
-            let at = first_offset(e);
+            let at = expr_start(e);
             let shown = super::pass::text_of(ctx.sql, e);
             if let Some(msg) = ctas_partitioning_entry_problem(&shown, string) {
                 return Err(ctx.at(msg, at));
@@ -198,16 +187,6 @@ impl std::fmt::Display for Name<'_> {
         }
         Ok(())
     }
-}
-
-/// The byte offset of the first non-blank character of `sql`.
-fn first_offset_of_text(sql: &str) -> usize {
-    sql.len() - sql.trim_start().len()
-}
-
-/// The byte offset where `e`'s text starts.
-pub(super) fn first_offset(e: &Expr) -> usize {
-    super::pass::leftmost_offset(e)
 }
 
 /// The first word of the text, upper-cased, naming what was found.
