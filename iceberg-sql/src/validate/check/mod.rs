@@ -134,13 +134,6 @@ fn without_semicolons(
         .rev()
         .take_while(is_semicolon)
         .count();
-    if leading == significant.len() {
-        return Err(Error::new(
-            ErrorKind::Syntax,
-            "expected exactly one SQL statement, found none",
-        )
-        .with_sql(sql, super::located(sql, None)));
-    }
     let trino = grammar == Grammar::TrinoDml;
     let allowed = usize::from(target.accepts_a_final_semicolon());
     let refused = if trino && leading > 0 {
@@ -150,6 +143,14 @@ fn without_semicolons(
     } else {
         None
     };
+    // Trino's grammar refuses a leading `;` before it finds no statement.
+    if refused.is_none() && leading == significant.len() {
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            "expected exactly one SQL statement, found none",
+        )
+        .with_sql(sql, super::located(sql, None)));
+    }
     if let Some(t) = refused {
         let allowed = if target.accepts_a_final_semicolon() {
             "at most one `;`, after the statement"
