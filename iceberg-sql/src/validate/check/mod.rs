@@ -120,8 +120,22 @@ fn without_semicolons(
 ) -> Result<(String, Option<Second>)> {
     let target = dialect.rules().syntax();
     let tokens = lexer::lex(sql, rules(grammar).lexical).map_err(|e| {
-        // The pre-pass lexed the same text with the same rules without an error.
-        Error::new(ErrorKind::Syntax, e.message)
+        let (line, column) = lexer::line_column(sql, e.at);
+        Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "{} does not parse: {}",
+                target.grammar_name(grammar),
+                e.message
+            ),
+        )
+        .with_sql(
+            sql,
+            Some(SqlLocation {
+                line: line as usize,
+                column: column as usize,
+            }),
+        )
     })?;
     let significant: Vec<_> = tokens
         .iter()
