@@ -401,6 +401,24 @@ impl Pass<'_> {
     /// The checks on `e` itself (its children come after).
     fn node(&mut self, e: &Expr) -> Result<()> {
         let trino = self.trino();
+        if self.ctx.grammar != Grammar::HiveDdl {
+            if let Some(operand) = predicate_as_value(e, self.ctx.grammar) {
+                return self.fail(
+                    format!(
+                        "{} stands where {} takes a value: the operands of a \
+                         comparison, BETWEEN, IN, LIKE, IS [NOT] NULL, IS DISTINCT FROM and of the \
+                         arithmetic operators are values; put the predicate in parentheses",
+                        predicate_name(operand),
+                        if trino {
+                            "Trino's grammar"
+                        } else {
+                            "Spark's grammar"
+                        }
+                    ),
+                    expr_start(operand),
+                );
+            }
+        }
         match e {
             Expr::Literal(l) => self.literal(l),
             Expr::Placeholder(span) => self.placeholder(span.start),
@@ -622,6 +640,65 @@ impl Pass<'_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// The operand of `e` that the grammar does not take there (as `allow.rs`'s
+/// `predicate_as_value`): comparisons, `BETWEEN`, `IN`, `LIKE`, `IS [NOT] NULL`, `IS
+/// DISTINCT FROM` and arithmetic take values; a predicate, `NOT`, `AND` and `OR` are one
+/// only in parentheses, and in Trino a comparison too (Trino's `SqlBase.g4`: `predicate`
+/// and `valueExpression`; Spark's `SqlBaseParser.g4`, where a comparison is a
+/// `valueExpression`).
+fn predicate_as_value(e: &Expr, grammar: Grammar) -> Option<&Expr> {
+    use crate::validate::parser::ast::BinaryOp as B;
+    let comparisons_are_values = grammar == Grammar::Spark;
+    let is_predicate = |e: &Expr| match e {
+        Expr::Binary { op, .. } => match op {
+            B::And | B::Or => true,
+            B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq => !comparisons_are_values,
+            _ => false,
+        },
+        Expr::Unary {
+            op: UnaryOp::Not, ..
+        } => true,
+        Expr::IsNull { .. }
+        | Expr::IsDistinctFrom { .. }
+        | Expr::Between { .. }
+        | Expr::InList { .. }
+        | Expr::InSubquery { .. }
+        | Expr::Like { .. } => true,
+        _ => false,
+    };
+    let operands: [Option<&Expr>; 3] = match e {
+        Expr::Binary { left, op, right } if !matches!(op, B::And | B::Or) => {
+            [Some(left), Some(right), None]
+        }
+        Expr::Unary {
+            op: UnaryOp::Plus | UnaryOp::Minus,
+            expr,
+        } => [Some(expr), None, None],
+        Expr::IsNull { expr, .. } => [Some(expr), None, None],
+        Expr::IsDistinctFrom { left, right, .. } => [Some(left), Some(right), None],
+        Expr::Between {
+            expr, low, high, ..
+        } => [Some(expr), Some(low), Some(high)],
+        Expr::InList { expr, .. } | Expr::InSubquery { expr, .. } => [Some(expr), None, None],
+        Expr::Like { expr, pattern, .. } => [Some(expr), Some(pattern), None],
+        _ => return None,
+    };
+    operands.into_iter().flatten().find(|o| is_predicate(o))
+}
+
+/// What a predicate is called in a refusal.
+fn predicate_name(e: &Expr) -> &'static str {
+    match e {
+        Expr::Binary { .. } => "a comparison",
+        Expr::Unary { .. } => "NOT",
+        Expr::Between { .. } => "BETWEEN",
+        Expr::InList { .. } | Expr::InSubquery { .. } => "IN",
+        Expr::Like { .. } => "LIKE",
+        Expr::IsDistinctFrom { .. } => "IS DISTINCT FROM",
+        _ => "IS [NOT] NULL",
     }
 }
 
