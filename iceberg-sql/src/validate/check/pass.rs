@@ -12,7 +12,7 @@ use std::fmt::{self, Display};
 
 use super::Ctx;
 use crate::dialect::Grammar;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::statement::StatementKind;
 use crate::validate::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
 use crate::validate::parser::ast::{
@@ -419,6 +419,35 @@ impl Pass<'_> {
                 );
             }
         }
+        if let Some((at, what)) = not_a_primary(e) {
+            // Trino's grammar (`primaryExpression '[' valueExpression ']'`,
+            // `primaryExpression '.' identifier`) and sqlparser's subscripts take
+            // neither a predicate as the base nor a comparison as the index; our parser
+            // reads both: never let that reading pass.
+            return Err(Error::new(
+                ErrorKind::Syntax,
+                format!(
+                    "{} does not parse: {what} without parentheses",
+                    self.ctx.grammar_name()
+                ),
+            )
+            .with_sql(self.ctx.sql, self.ctx.at("", at).location().cloned()));
+        }
+        if let Some(at) = quantified_comparison(e) {
+            // sqlparser reads `x = ALL (…)` as a comparison with a subquery, and refuses
+            // it when the parenthesis holds no query; our parser does not read the form
+            // yet and takes `ALL (…)` for a call where the grammar reserves no `ALL`
+            // (Spark): never let that reading pass.
+            return Err(Error::new(
+                ErrorKind::Syntax,
+                format!(
+                    "{} does not parse: a comparison with ALL, ANY or SOME (`x = ANY \
+                     (SELECT …)`) is not read",
+                    self.ctx.grammar_name()
+                ),
+            )
+            .with_sql(self.ctx.sql, self.ctx.at("", at).location().cloned()));
+        }
         match e {
             Expr::Literal(l) => self.literal(l),
             Expr::Placeholder(span) => self.placeholder(span.start),
@@ -702,6 +731,88 @@ fn predicate_name(e: &Expr) -> &'static str {
     }
 }
 
+/// A field access or subscript on a predicate or operator expression (`a IS NULL.x`,
+/// `a + b[1]` reads as `a + (b[1])`, so only a tree built otherwise has one), or a
+/// subscript whose index is a predicate (`m['k' < a]`): where, and what.
+fn not_a_primary(e: &Expr) -> Option<(usize, &'static str)> {
+    use crate::validate::parser::ast::BinaryOp as B;
+    let operator = |x: &Expr| {
+        matches!(
+            x,
+            Expr::Binary { .. }
+                | Expr::Unary { .. }
+                | Expr::IsNull { .. }
+                | Expr::IsDistinctFrom { .. }
+                | Expr::InList { .. }
+                | Expr::InSubquery { .. }
+                | Expr::Between { .. }
+                | Expr::Like { .. }
+                | Expr::AtTimeZone { .. }
+                | Expr::Lambda { .. }
+                | Expr::Exists { .. }
+        )
+    };
+    let predicate = |x: &Expr| match x {
+        Expr::Binary { op, .. } => matches!(
+            op,
+            B::And | B::Or | B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq
+        ),
+        Expr::Unary {
+            op: UnaryOp::Not, ..
+        } => true,
+        other => operator(other) && !matches!(other, Expr::Unary { .. } | Expr::AtTimeZone { .. }),
+    };
+    // sqlparser reads `GROUP BY ALL`, `ROLLUP (…)`, `CUBE (…)` and `GROUPING SETS (…)`
+    // as clauses; our parser reads `ALL` as a name and the calls as calls where the
+    // grammar reserves no such word (Spark).
+    let grouping = |x: &Expr| {
+        is_all(x)
+            || matches!(x, Expr::Function(f) if f.name.len() == 1
+                && f.name[0].quote.is_none()
+                && ["rollup", "cube", "grouping"].iter().any(|w| f.name[0].value.eq_ignore_ascii_case(w)))
+    };
+    match e {
+        Expr::Field { expr, .. } | Expr::Subscript { expr, .. } if grouping(expr) => Some((
+            expr_start(expr),
+            "a field or subscript of a grouping clause",
+        )),
+        Expr::Field { expr, .. } | Expr::Subscript { expr, .. } if operator(expr) => Some((
+            expr_start(expr),
+            "a field or subscript of an operator's result",
+        )),
+        Expr::Subscript { index, .. } if predicate(index) => {
+            Some((expr_start(index), "a predicate as a subscript"))
+        }
+        _ => None,
+    }
+}
+
+/// Where the `ALL`, `ANY` or `SOME` call that is the right operand of comparison `e`
+/// starts, if it is one.
+fn quantified_comparison(e: &Expr) -> Option<usize> {
+    use crate::validate::parser::ast::BinaryOp as B;
+    let Expr::Binary {
+        op: B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq,
+        right,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    match right.as_ref() {
+        Expr::Function(f)
+            if f.name.len() == 1
+                && f.name[0].quote.is_none()
+                && ["all", "any", "some"]
+                    .iter()
+                    .any(|q| f.name[0].value.eq_ignore_ascii_case(q)) =>
+        {
+            Some(f.name[0].span.start)
+        }
+        _ => None,
+    }
+}
+
 /// Whether `e` is the word `ALL`, unquoted.
 fn is_all(e: &Expr) -> bool {
     matches!(e, Expr::Name(parts) if parts.len() == 1
@@ -961,22 +1072,27 @@ impl Display for Shown<'_> {
                 }
             }
             DataType::Array(e, AstBrackets::Angle) => write!(f, "ARRAY<{}>", Shown(e)),
-            DataType::Array(e, AstBrackets::Parentheses) => write!(f, "ARRAY({})", Shown(e)),
+            DataType::Array(e, AstBrackets::Parentheses) => write!(f, "Array({})", Shown(e)),
             DataType::Map(k, v, AstBrackets::Angle) => write!(f, "MAP<{}, {}>", Shown(k), Shown(v)),
             DataType::Map(k, v, AstBrackets::Parentheses) => {
-                write!(f, "MAP({}, {})", Shown(k), Shown(v))
+                write!(f, "Map({}, {})", Shown(k), Shown(v))
             }
             DataType::Row(fields, b) => {
-                let (open, close, kw) = match b {
-                    AstBrackets::Angle => ('<', '>', "STRUCT"),
-                    AstBrackets::Parentheses => ('(', ')', "ROW"),
+                let (open, close) = match b {
+                    AstBrackets::Angle => ('<', '>'),
+                    AstBrackets::Parentheses => ('(', ')'),
                 };
-                write!(f, "{kw}{open}")?;
+                write!(f, "STRUCT{open}")?;
                 for (i, field) in fields.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    write!(f, "{} {}", field.name.value, Shown(&field.ty))?;
+                    write!(
+                        f,
+                        "{} {}",
+                        super::top::Name(std::slice::from_ref(&field.name)),
+                        Shown(&field.ty)
+                    )?;
                 }
                 write!(f, "{close}")
             }

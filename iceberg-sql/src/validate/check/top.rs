@@ -169,7 +169,7 @@ fn ctas_properties(ctx: &Ctx, with: &[Property]) -> Result<()> {
 }
 
 /// A dotted name as written (quotes included), for messages.
-struct Name<'a>(&'a [Ident]);
+pub(super) struct Name<'a>(pub(super) &'a [Ident]);
 
 impl std::fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
