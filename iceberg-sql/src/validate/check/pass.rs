@@ -587,17 +587,7 @@ impl Pass<'_> {
             LiteralValue::String {
                 form: StringForm::Single,
                 value,
-            } if g == Grammar::HiveDdl => value
-                .chars()
-                .find(|c| *c == '\'' || *c == '\\' || c.is_control())
-                .map(|c| {
-                    format!(
-                        "a DDL string literal contains {}: Athena DDL strings go through the Hive \
-                         lexer, whose escaping is unverified; use only characters other than ', \\ \
-                         and control characters",
-                        crate::validate::hooks::describe_char(c)
-                    )
-                }),
+            } if g == Grammar::HiveDdl => ddl_string_problem(value),
             LiteralValue::String {
                 form: StringForm::Single,
                 ..
@@ -613,12 +603,15 @@ impl Pass<'_> {
                 "double-quoted string literal in {}: write string literals in single quotes",
                 self.ctx.grammar_name()
             )),
-            LiteralValue::String { .. } => Some(format!(
-                "literal {} is not a {} literal form: write strings as '…' and binary as X'…'",
-                self.ctx
-                    .sql
-                    .get(l.span.start..l.span.end)
-                    .unwrap_or_default(),
+            LiteralValue::String { form, value } => Some(format!(
+                "literal {}'{}' is not a {} literal form: write strings as '…' and binary as X'…'",
+                // As sqlparser shows them: the prefix in upper case, the value as is.
+                match form {
+                    StringForm::National => "N",
+                    StringForm::Unicode => "U&",
+                    _ => "",
+                },
+                value.replace('\'', "''"),
                 self.ctx.grammar_name()
             )),
             LiteralValue::Boolean(_) | LiteralValue::Null => None,
@@ -629,7 +622,13 @@ impl Pass<'_> {
                     return self.fail(msg, at);
                 }
                 let start = typed_literal_start(self.ctx.sql, l.span.start);
-                return self.data_type(ty, start);
+                self.data_type(ty, start)?;
+                // The value is a string like any other (`DATE '…'` in OPTIMIZE's WHERE).
+                if g == Grammar::HiveDdl {
+                    ddl_string_problem(value)
+                } else {
+                    None
+                }
             }
         };
         match problem {
@@ -787,8 +786,8 @@ fn not_a_primary(e: &Expr) -> Option<(usize, &'static str)> {
     }
 }
 
-/// Where the `ALL`, `ANY` or `SOME` call that is the right operand of comparison `e`
-/// starts, if it is one.
+/// Where the `ALL`, `ANY` or `SOME` that starts the right operand of comparison `e`
+/// is, if one does (as a call or a name).
 fn quantified_comparison(e: &Expr) -> Option<usize> {
     use crate::validate::parser::ast::BinaryOp as B;
     let Expr::Binary {
@@ -799,18 +798,21 @@ fn quantified_comparison(e: &Expr) -> Option<usize> {
     else {
         return None;
     };
-    match right.as_ref() {
-        Expr::Function(f)
-            if f.name.len() == 1
-                && f.name[0].quote.is_none()
-                && ["all", "any", "some"]
-                    .iter()
-                    .any(|q| f.name[0].value.eq_ignore_ascii_case(q)) =>
-        {
-            Some(f.name[0].span.start)
-        }
-        _ => None,
+    // The leftmost word of the right operand (`ANY - (…)` reads as `ANY - (…)`).
+    let mut first = right.as_ref();
+    while let Some(x) = first_operand(first) {
+        first = x;
     }
+    let word = match first {
+        Expr::Function(f) if f.name.len() == 1 => &f.name[0],
+        Expr::Name(parts) if parts.len() == 1 => &parts[0],
+        _ => return None,
+    };
+    let quantifier = word.quote.is_none()
+        && ["all", "any", "some"]
+            .iter()
+            .any(|q| word.value.eq_ignore_ascii_case(q));
+    quantifier.then_some(word.span.start)
 }
 
 /// Whether `e` is the word `ALL`, unquoted.
@@ -818,6 +820,21 @@ fn is_all(e: &Expr) -> bool {
     matches!(e, Expr::Name(parts) if parts.len() == 1
         && parts[0].quote.is_none()
         && parts[0].value.eq_ignore_ascii_case("all"))
+}
+
+/// A `'…'` string in Athena's Hive DDL: no `'`, `\` or control character.
+fn ddl_string_problem(value: &str) -> Option<String> {
+    value
+        .chars()
+        .find(|c| *c == '\'' || *c == '\\' || c.is_control())
+        .map(|c| {
+            format!(
+                "a DDL string literal contains {}: Athena DDL strings go through the Hive \
+                 lexer, whose escaping is unverified; use only characters other than ', \\ \
+                 and control characters",
+                crate::validate::hooks::describe_char(c)
+            )
+        })
 }
 
 /// The first operand of a node whose tree can be as deep as a chain is long (as in the
