@@ -145,7 +145,7 @@ pub(crate) enum Maintenance {
 
 impl Maintenance {
     /// The statement kind `kind` is written as, in a refusal of another
-    /// ("expected <this> statement").
+    /// (`expected … statement`).
     pub(crate) fn statement(self, kind: StatementKind) -> String {
         let optimize = kind == StatementKind::Optimize;
         match self {
