@@ -133,7 +133,10 @@ impl Pass<'_> {
                 }
                 Ok(())
             }
-            Statement::CreateTableAs { table, with, query } => {
+            // Any other field (`WITH [NO] DATA`) holds no name, literal or type.
+            Statement::CreateTableAs {
+                table, with, query, ..
+            } => {
                 self.idents(table)?;
                 for p in with {
                     self.ident(&p.name)?;
