@@ -142,29 +142,14 @@ fn kind_of(sql: &str) -> StatementKind {
 fn compare_statement(sql: &str, dialect: Dialect, rules: &'static Rules) -> Result<(), String> {
     let kind = kind_of(sql);
     let ours = parse_statement(sql, rules);
-    match (theirs_statement(sql, kind, dialect), &ours) {
-        (Ok(Ok(t)), Ok(o)) if t == *o => Ok(()),
-        (Ok(Ok(t)), Ok(o)) => Err(format!(
-            "trees differ for {sql:?} ({dialect:?}):\n theirs {t:?}\n ours   {o:?}"
-        )),
-        (Ok(Ok(t)), Err(e)) if deliberate(e) || statement_clause_word_as_name(&t) => Ok(()),
-        (Ok(Ok(_)), Err(_))
-            if crate::validate::validate_sql(sql, kind, dialect, 0).is_err() =>
-        {
-            Ok(())
-        }
-        (Ok(Ok(t)), Err(e)) => Err(format!(
-            "sqlparser reads {sql:?} ({dialect:?}) as {t:?}; ours refuses: {e}"
-        )),
-        (Ok(Err(Miss::Outside(_) | Miss::Call(_))), Err(_)) | (Err(_), Err(_)) => Ok(()),
-        (Ok(Err(Miss::Call(_))), Ok(_)) => Ok(()),
-        (Ok(Err(Miss::Outside(what))), Ok(o)) => Err(format!(
-            "{sql:?} ({dialect:?}): sqlparser builds a node outside our AST ({what}), ours reads {o:?}"
-        )),
-        (Err(t), Ok(o)) => Err(format!(
-            "{sql:?} ({dialect:?}): sqlparser refuses ({t}), ours reads {o:?}"
-        )),
-    }
+    agreement(
+        sql,
+        dialect,
+        kind,
+        theirs_statement(sql, kind, dialect),
+        &ours,
+        statement_clause_word_as_name,
+    )
 }
 
 /// [`clause_word_as_name`] for statements: the DML clause words too.
