@@ -834,6 +834,7 @@ impl Converter<'_> {
             table: self.name(&c.name)?,
             with,
             query: Box::new(self.query(query)?),
+            data: None,
         })
     }
 

@@ -13,6 +13,7 @@
 
 mod convert;
 mod expr;
+mod fixture;
 mod query;
 mod statement;
 mod trino;
