@@ -808,8 +808,216 @@ impl Converter<'_> {
             }),
             sp::Statement::CreateTable(c) => self.create_table_as(c),
             sp::Statement::Call(f) => self.call(f),
+            other => self.ddl(other),
+        }
+    }
+
+    /// The statements on tables, views and databases whose sqlparser nodes mean what
+    /// ours do (the hooks map `CREATE TABLE` and `ALTER TABLE` onto nodes of other
+    /// meanings, which are not converted).
+    fn ddl(&self, s: &sp::Statement) -> Conv<Statement> {
+        match s {
+            sp::Statement::Drop {
+                object_type,
+                if_exists,
+                names,
+                cascade,
+                restrict: false,
+                purge,
+                temporary: false,
+                table: None,
+            } => {
+                let [name] = names.as_slice() else {
+                    return outside(names);
+                };
+                let name = self.name(name)?;
+                let object = match object_type {
+                    sp::ObjectType::Table => DropObject::Table,
+                    sp::ObjectType::View => DropObject::View,
+                    // The Trino hook reads `DROP SCHEMA` as a DROP DATABASE.
+                    sp::ObjectType::Database | sp::ObjectType::Schema => {
+                        if self.word_before("SCHEMA", &name) {
+                            DropObject::Schema
+                        } else {
+                            DropObject::Database
+                        }
+                    }
+                    other => return outside(other),
+                };
+                Ok(Statement::Drop {
+                    object,
+                    if_exists: *if_exists,
+                    name,
+                    purge: *purge,
+                    cascade: *cascade,
+                })
+            }
+            sp::Statement::ShowCreate {
+                obj_type: sp::ShowCreateObject::Table,
+                obj_name,
+            } => Ok(Statement::ShowCreateTable {
+                table: self.name(obj_name)?,
+            }),
+            sp::Statement::ExplainTable {
+                describe_alias: sp::DescribeAlias::Describe,
+                hive_format,
+                has_table_keyword: false,
+                table_name,
+            } => Ok(Statement::Describe {
+                formatted: match hive_format {
+                    None => false,
+                    Some(sp::HiveDescribeFormat::Formatted) => true,
+                    Some(other) => return outside(other),
+                },
+                table: self.name(table_name)?,
+            }),
+            sp::Statement::ShowTables {
+                terse: false,
+                history: false,
+                extended: false,
+                full: false,
+                external: false,
+                show_options:
+                    sp::ShowStatementOptions {
+                        show_in,
+                        starts_with: None,
+                        limit: None,
+                        limit_from: None,
+                        filter_position,
+                    },
+            } => {
+                let database = match show_in {
+                    None => None,
+                    Some(sp::ShowStatementIn {
+                        clause: sp::ShowStatementInClause::IN,
+                        parent_type: None,
+                        parent_name: Some(name),
+                    }) => Some(self.name(name)?),
+                    Some(other) => return outside(other),
+                };
+                let (pattern, like) = match filter_position {
+                    None => (None, false),
+                    Some(sp::ShowStatementFilterPosition::Suffix(
+                        sp::ShowStatementFilter::NoKeyword(p),
+                    )) => (Some(p), false),
+                    Some(sp::ShowStatementFilterPosition::Suffix(
+                        sp::ShowStatementFilter::Like(p),
+                    )) => (Some(p), true),
+                    Some(other) => return outside(other),
+                };
+                // The Trino hook keeps no `ESCAPE`; sqlparser keeps no string's span.
+                if self.sql.to_ascii_uppercase().contains("ESCAPE") {
+                    return outside("ESCAPE");
+                }
+                let after = database
+                    .as_ref()
+                    .and_then(|d| d.last())
+                    .map_or(0, |i| i.span.end);
+                let pattern = match pattern {
+                    Some(p) => Some(self.string_after(after, p)?),
+                    None => None,
+                };
+                Ok(Statement::ShowTables {
+                    database,
+                    pattern,
+                    like,
+                    escape: None,
+                })
+            }
+            sp::Statement::CreateView(v) => {
+                let plain = !v.or_alter
+                    && !v.materialized
+                    && !v.secure
+                    && !v.name_before_not_exists
+                    && v.columns.is_empty()
+                    && v.options == sp::CreateTableOptions::None
+                    && v.cluster_by.is_empty()
+                    && v.comment.is_none()
+                    && !v.with_no_schema_binding
+                    && !v.if_not_exists
+                    && !v.temporary
+                    && !v.copy_grants
+                    && v.to.is_none()
+                    && v.params.is_none();
+                if !plain {
+                    return outside(v);
+                }
+                Ok(Statement::CreateView {
+                    or_replace: v.or_replace,
+                    name: self.name(&v.name)?,
+                    query: Box::new(self.query(&v.query)?),
+                })
+            }
+            sp::Statement::CreateDatabase {
+                db_name,
+                if_not_exists,
+                location,
+                comment,
+                ..
+            } => {
+                if *s
+                    != crate::validate::hooks::create_database_statement(
+                        db_name.clone(),
+                        *if_not_exists,
+                        comment.clone(),
+                        location.clone(),
+                    )
+                {
+                    return outside(s);
+                }
+                let name = self.name(db_name)?;
+                let schema = self.word_before("SCHEMA", &name);
+                // Trino's `WITH (location = '…')` is read as a location by its hook.
+                if schema && location.is_some() {
+                    return outside("CREATE SCHEMA … WITH (…)");
+                }
+                let after = name.last().map_or(0, |i| i.span.end);
+                Ok(Statement::CreateDatabase {
+                    schema,
+                    if_not_exists: *if_not_exists,
+                    comment: match comment {
+                        Some(c) => Some(self.string_after(after, c)?),
+                        None => None,
+                    },
+                    location: match location {
+                        Some(l) => Some(self.string_after(after, l)?),
+                        None => None,
+                    },
+                    name,
+                    with: Vec::new(),
+                })
+            }
             other => outside(other),
         }
+    }
+
+    /// Whether the unquoted word `word` comes before the name `name` in the text.
+    fn word_before(&self, word: &str, name: &[Ident]) -> bool {
+        let start = name.first().map_or(0, |i| i.span.start);
+        self.sql[..start]
+            .split_whitespace()
+            .any(|w| w.eq_ignore_ascii_case(word))
+    }
+
+    /// The `'…'` string of value `value` that comes first after byte `after` (sqlparser
+    /// keeps no span of the strings of these statements).
+    fn string_after(&self, after: usize, value: &str) -> Conv<Literal> {
+        // Written with quotes doubled (a backslash escape is not looked for).
+        let quoted = format!("'{}'", value.replace('\'', "''"));
+        self.sql
+            .get(after..)
+            .and_then(|rest| rest.find(&quoted))
+            .map(|at| Literal {
+                value: LiteralValue::String {
+                    form: StringForm::Single,
+                    value: value.to_string(),
+                },
+                span: Span {
+                    start: after + at,
+                    end: after + at + quoted.len(),
+                },
+            })
+            .ok_or_else(|| Miss::Outside(format!("no string {value:?} after {after}")))
     }
 
     /// `CREATE TABLE t [WITH (…)] AS query`: every other field as a plain CREATE TABLE
@@ -819,6 +1027,15 @@ impl Converter<'_> {
         let mut rest = c.clone();
         rest.query = None;
         rest.table_options = sp::CreateTableOptions::None;
+        rest.with_data = None;
+        let data = match &c.with_data {
+            None => None,
+            Some(sp::WithData {
+                data,
+                statistics: None,
+            }) => Some(*data),
+            Some(other) => return outside(other),
+        };
         let (true, Some(query)) = (
             rest == CreateTableBuilder::new(c.name.clone()).build(),
             &c.query,
@@ -834,7 +1051,7 @@ impl Converter<'_> {
             table: self.name(&c.name)?,
             with,
             query: Box::new(self.query(query)?),
-            data: None,
+            data,
         })
     }
 

@@ -404,14 +404,43 @@ fn compare_verdict(sql: &str, dialect: Dialect, kind: StatementKind) -> Result<(
     }
 }
 
+/// Whether ours and sqlparser read `sql` (a `kind` in `dialect`) into the same tree,
+/// where sqlparser's converts to ours (`Ok(true)`) or not (`Ok(false)`).
+fn compare_trees(sql: &str, dialect: Dialect, kind: StatementKind) -> Result<bool, String> {
+    let ours = parse_statement(sql, rules_of(dialect.grammar(kind)));
+    match (statement::theirs_statement(sql, kind, dialect), ours) {
+        (Ok(Ok(t)), Ok(o)) if t != o => Err(format!(
+            "trees differ for {sql:?} ({dialect:?} {kind:?}):\n theirs {t:?}\n ours   {o:?}"
+        )),
+        (Ok(Ok(_)), Ok(_)) => Ok(true),
+        _ => Ok(false),
+    }
+}
+
+/// The kinds whose sqlparser trees convert to ours (the hooks map `CREATE TABLE`,
+/// `ALTER TABLE` and the staging tables onto nodes of other meanings).
+const TREE_KINDS: &[StatementKind] = &[
+    StatementKind::DropTable,
+    StatementKind::DropDatabase,
+    StatementKind::ShowCreateTable,
+    StatementKind::Describe,
+    StatementKind::ShowTables,
+    StatementKind::CreateView,
+    StatementKind::DropView,
+    StatementKind::CreateDatabase,
+    StatementKind::DropStagingTable,
+];
+
 /// The statements on tables, views and databases the corpus holds as accepted (the
 /// builders' output, a few of each dialect and kind), and their corruptions: ours
-/// agrees with the validator's verdict on each.
+/// agrees with the validator's verdict on each, and reads the tree sqlparser reads
+/// where that converts to ours (each of [`TREE_KINDS`] at least once).
 #[test]
 fn ddl_corruptions_agree_with_the_validator() {
     let entries = entries();
     let mut checked = 0;
     let mut failures = Vec::new();
+    let mut trees_of = std::collections::HashSet::new();
     for kind in DDL_KINDS {
         for dialect in [
             Dialect::Athena,
@@ -432,11 +461,18 @@ fn ddl_corruptions_agree_with_the_validator() {
             for e in of_kind {
                 let rules = rules_of(dialect.grammar(*kind));
                 checked += 1;
-                if let Err(f) = compare_verdict(&e.sql, dialect, *kind) {
-                    failures.push(f);
+                match compare_trees(&e.sql, dialect, *kind) {
+                    Ok(true) => {
+                        trees_of.insert(format!("{kind:?}"));
+                    }
+                    Ok(false) => {}
+                    Err(f) => failures.push(f),
                 }
-                for v in corruptions(&e.sql, rules) {
-                    if let Err(f) = compare_verdict(&v, dialect, *kind) {
+                let variants = std::iter::once(e.sql.clone()).chain(corruptions(&e.sql, rules));
+                for v in variants {
+                    let outcome = compare_verdict(&v, dialect, *kind)
+                        .and_then(|()| compare_trees(&v, dialect, *kind).map(|_| ()));
+                    if let Err(f) = outcome {
                         failures.push(f);
                     }
                 }
@@ -450,4 +486,10 @@ fn ddl_corruptions_agree_with_the_validator() {
         failures.len(),
         failures.join("\n")
     );
+    for kind in TREE_KINDS {
+        assert!(
+            trees_of.contains(&format!("{kind:?}")),
+            "no tree of {kind:?} compared"
+        );
+    }
 }

@@ -106,7 +106,7 @@ fn deliberate_statement_differences() {
 }
 
 /// What sqlparser made of the statement `sql` of `kind`, as ours.
-fn theirs_statement(
+pub(super) fn theirs_statement(
     sql: &str,
     kind: StatementKind,
     dialect: Dialect,
@@ -621,6 +621,8 @@ pub(super) const TRINO_CTAS: &[&str] = &[
     "CREATE TABLE db.t WITH (format = 'PARQUET', partitioning = ARRAY['day(ts)', 'a'], \
      is_external = false, bucket_count = 8) AS SELECT a, CAST(ts AS timestamp(6)) AS ts FROM u",
     "CREATE TABLE t AS WITH x AS (SELECT 1 AS a) SELECT a FROM x",
+    "CREATE TABLE db.t WITH (table_type = 'ICEBERG') AS SELECT * FROM u WITH NO DATA",
+    "CREATE TABLE t AS SELECT 1 AS a WITH DATA",
 ];
 
 /// Athena's CTAS (Iceberg and Hive), hand-written and as its builders write it (read
