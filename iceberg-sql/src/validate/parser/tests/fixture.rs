@@ -373,7 +373,11 @@ const DDL_KINDS: &[StatementKind] = &[
 /// what it accepts, ours reads as a statement of that kind; what it refuses as a
 /// syntax error, ours refuses. Listed exceptions: [`CHECKS_NOT_SYNTAX`], [`STRICTER`]
 /// and `DELIBERATE`. What it refuses otherwise (an allow-list refusal), ours may read.
-fn compare_verdict(sql: &str, dialect: Dialect, kind: StatementKind) -> Result<(), String> {
+pub(super) fn compare_verdict(
+    sql: &str,
+    dialect: Dialect,
+    kind: StatementKind,
+) -> Result<(), String> {
     let rules = rules_of(dialect.grammar(kind));
     let ours = parse_statement(sql, rules);
     let theirs = crate::validate::validate_sql(sql, kind, dialect, sql.matches('?').count());
@@ -406,7 +410,11 @@ fn compare_verdict(sql: &str, dialect: Dialect, kind: StatementKind) -> Result<(
 
 /// Whether ours and sqlparser read `sql` (a `kind` in `dialect`) into the same tree,
 /// where sqlparser's converts to ours (`Ok(true)`) or not (`Ok(false)`).
-fn compare_trees(sql: &str, dialect: Dialect, kind: StatementKind) -> Result<bool, String> {
+pub(super) fn compare_trees(
+    sql: &str,
+    dialect: Dialect,
+    kind: StatementKind,
+) -> Result<bool, String> {
     let ours = parse_statement(sql, rules_of(dialect.grammar(kind)));
     match (statement::theirs_statement(sql, kind, dialect), ours) {
         (Ok(Ok(t)), Ok(o)) if t != o => Err(format!(

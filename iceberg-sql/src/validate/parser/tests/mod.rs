@@ -12,6 +12,7 @@
 //! sqlparser's parse today (a reserved word as a name, …).
 
 mod convert;
+mod ddl;
 mod expr;
 mod fixture;
 mod query;
