@@ -134,3 +134,98 @@ fn built_ddl_agrees() {
     );
     assert!(kinds.len() >= 12, "kinds built: {kinds:?}");
 }
+
+/// Statement openers for DDL soups, with the kind each is checked as.
+const DDL_HEADS: &[(&str, StatementKind)] = &[
+    ("CREATE TABLE", StatementKind::CreateTable),
+    ("CREATE TABLE", StatementKind::CreateTableAs),
+    ("CREATE EXTERNAL TABLE", StatementKind::CreateStagingTable),
+    ("CREATE TEMPORARY VIEW", StatementKind::CreateStagingTable),
+    ("ALTER TABLE db.t", StatementKind::AlterTable),
+    ("DROP TABLE", StatementKind::DropTable),
+    ("DROP", StatementKind::DropDatabase),
+    ("CREATE", StatementKind::CreateDatabase),
+    ("CREATE", StatementKind::CreateView),
+    ("SHOW TABLES", StatementKind::ShowTables),
+    ("SHOW CREATE TABLE", StatementKind::ShowCreateTable),
+    ("DESCRIBE", StatementKind::Describe),
+];
+
+/// Words and symbols for DDL soups.
+const DDL_SOUP: &[&str] = &[
+    "t",
+    "db.t",
+    "(",
+    ")",
+    ",",
+    "a",
+    "int",
+    "string",
+    "array<int>",
+    "map(varchar, int)",
+    "COMMENT",
+    "'x'",
+    "'s3://b/t/'",
+    "LOCATION",
+    "TBLPROPERTIES",
+    "=",
+    "USING",
+    "iceberg",
+    "PARTITIONED",
+    "BY",
+    "day(a)",
+    "bucket(16, a)",
+    "STORED",
+    "AS",
+    "PARQUET",
+    "IF",
+    "NOT",
+    "EXISTS",
+    "WITH",
+    "ADD",
+    "COLUMNS",
+    "COLUMN",
+    "DROP",
+    "CHANGE",
+    "RENAME",
+    "TO",
+    "SET",
+    "UNSET",
+    "IN",
+    "LIKE",
+    "CASCADE",
+    "PURGE",
+    "FORMATTED",
+    "SELECT 1",
+    "NULL",
+    "TYPE",
+    "DATABASE",
+    "SCHEMA",
+    "VIEW",
+    "OPTIONS",
+    "path",
+    "PROPERTIES",
+    "OR",
+    "REPLACE",
+    "?",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+
+    /// Random soups after each DDL opener, in each dialect: ours agrees with the
+    /// validator's verdict on each.
+    #[test]
+    fn ddl_soups_agree(
+        head in 0..DDL_HEADS.len(),
+        picks in proptest::collection::vec(0..DDL_SOUP.len(), 1..12),
+        dialect in 0..DIALECTS.len(),
+    ) {
+        let (first, kind) = DDL_HEADS[head];
+        let body = picks.iter().map(|&i| DDL_SOUP[i]).collect::<Vec<_>>().join(" ");
+        let sql = format!("{first} {body}");
+        let outcome = compare_verdict(&sql, DIALECTS[dialect], kind)
+            .and_then(|()| compare_trees(&sql, DIALECTS[dialect], kind).map(|_| ()));
+        prop_assert!(outcome.is_ok(), "{}", outcome.unwrap_err());
+    }
+}
