@@ -9,10 +9,10 @@ use super::*;
 use crate::dialect::Grammar;
 
 /// One entry of the corpus.
-struct Entry {
-    dialect: Dialect,
-    kind: StatementKind,
-    sql: String,
+pub(super) struct Entry {
+    pub(super) dialect: Dialect,
+    pub(super) kind: StatementKind,
+    pub(super) sql: String,
     /// The verdict line: `accept`, or `refuse <ErrorKind> …`.
     verdict: String,
 }
@@ -57,7 +57,7 @@ fn kind_named(name: &str) -> StatementKind {
     .unwrap_or_else(|| panic!("unknown statement kind {name:?} in the fixture"))
 }
 
-fn entries() -> Vec<Entry> {
+pub(super) fn entries() -> Vec<Entry> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/validate_verdicts.txt"
@@ -352,7 +352,7 @@ fn listed_verdict_differences_hold() {
 }
 
 /// The statements on tables, views and databases.
-const DDL_KINDS: &[StatementKind] = &[
+pub(super) const DDL_KINDS: &[StatementKind] = &[
     StatementKind::CreateTable,
     StatementKind::DropTable,
     StatementKind::AlterTable,
