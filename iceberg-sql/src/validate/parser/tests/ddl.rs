@@ -229,3 +229,150 @@ proptest! {
         prop_assert!(outcome.is_ok(), "{}", outcome.unwrap_err());
     }
 }
+
+/// Where the grammars' DDL differ: each text, and what ours makes of it in Hive's,
+/// Trino's and Spark's rules (`None`: read; `Some(phrase)`: refused with an error
+/// holding the phrase).
+#[test]
+fn ddl_grammar_differences() {
+    type Verdicts = [Option<&'static str>; 3];
+    let cases: &[(&str, Verdicts)] = &[
+        (
+            "ALTER TABLE t CHANGE COLUMN a b int COMMENT 'x'",
+            [None, Some("found `CHANGE`"), Some("found `CHANGE`")],
+        ),
+        (
+            "ALTER TABLE t ADD COLUMNS (a int, b string)",
+            [None, Some("found `ADD`"), None],
+        ),
+        (
+            "ALTER TABLE t ADD COLUMN a int NOT NULL",
+            [Some("found `ADD`"), None, None],
+        ),
+        (
+            "ALTER TABLE t ALTER COLUMN a TYPE bigint",
+            [Some("found `ALTER`"), Some("expected `SET`, found `TYPE`"), None],
+        ),
+        (
+            "ALTER TABLE t ALTER COLUMN a SET DATA TYPE bigint",
+            [Some("found `ALTER`"), None, Some("expected `TYPE`, found `SET`")],
+        ),
+        (
+            "ALTER TABLE t SET PROPERTIES format = 'ORC', max_previous_versions = DEFAULT",
+            [Some("found `SET`"), None, Some("found `SET`")],
+        ),
+        (
+            "ALTER TABLE t SET TBLPROPERTIES ('k'='v')",
+            [None, Some("found `SET`"), None],
+        ),
+        (
+            "ALTER TABLE t EXECUTE optimize(file_size_threshold => '10MB') WHERE d > 1",
+            [Some("found `EXECUTE`"), None, Some("found `EXECUTE`")],
+        ),
+        (
+            "CREATE TABLE t (a int) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')",
+            [None, Some("found `LOCATION`"), Some("expected `USING iceberg`")],
+        ),
+        (
+            "CREATE TABLE t (a int) LOCATION 's3://b/t/'",
+            [Some("expected `TBLPROPERTIES ('table_type'='ICEBERG', …)`"), Some("found `LOCATION`"), Some("expected `USING iceberg`")],
+        ),
+        (
+            "CREATE TABLE t (a int) LOCATION 's3://b/t/' PARTITIONED BY (a) TBLPROPERTIES ('k'='v')",
+            [Some("found `PARTITIONED`"), Some("found `LOCATION`"), Some("expected `USING iceberg`")],
+        ),
+        (
+            "CREATE TABLE t (a int) TBLPROPERTIES ('k'='v') LOCATION 's3://b/t/' USING iceberg",
+            [Some("found `LOCATION`"), Some("found `TBLPROPERTIES`"), None],
+        ),
+        (
+            "CREATE TABLE t (a int) USING iceberg LOCATION 's3://a/' LOCATION 's3://b/'",
+            [Some("found `USING`"), Some("found `USING`"), Some("a clause given twice")],
+        ),
+        (
+            "CREATE TABLE t (a int) USING iceberg AS SELECT 1",
+            [Some("found `USING`"), Some("found `USING`"), Some("expected the end of the statement, found `AS`")],
+        ),
+        (
+            "CREATE TABLE t USING iceberg PARTITIONED BY (days(ts), bucket(16, id)) AS SELECT ts, id FROM u",
+            [Some("expected `(`"), Some("expected `AS`"), None],
+        ),
+        (
+            "CREATE TABLE t (a int) USING iceberg PARTITIONED BY (a + 1)",
+            [Some("found `USING`"), Some("found `USING`"), Some("expected a partition field")],
+        ),
+        (
+            "CREATE TABLE t (a int NOT NULL COMMENT 'x') COMMENT 'y' WITH (format = 'ORC')",
+            [Some("found `NOT`"), None, Some("expected `USING iceberg`")],
+        ),
+        (
+            "CREATE EXTERNAL TABLE s (a int) STORED AS PARQUET LOCATION 's3://b/s/'",
+            [None, Some("found `EXTERNAL`"), Some("found `EXTERNAL`")],
+        ),
+        (
+            "CREATE EXTERNAL TABLE s (a int) LOCATION 's3://b/s/'",
+            [Some("expected `STORED`"), Some("found `EXTERNAL`"), Some("found `EXTERNAL`")],
+        ),
+        (
+            "CREATE TEMPORARY VIEW s (a int) USING parquet OPTIONS (path 's3://b/s/')",
+            [Some("found `TEMPORARY`"), Some("found `TEMPORARY`"), None],
+        ),
+        (
+            "CREATE DATABASE d COMMENT 'c' LOCATION 's3://b/d/'",
+            [None, Some("found `DATABASE`"), None],
+        ),
+        (
+            "CREATE DATABASE d LOCATION 's3://b/d/' COMMENT 'c'",
+            [Some("expected the end of the statement, found `COMMENT`"), Some("found `DATABASE`"), None],
+        ),
+        (
+            "CREATE DATABASE d COMMENT 'c' COMMENT 'd'",
+            [Some("expected the end of the statement, found `COMMENT`"), Some("found `DATABASE`"), Some("a clause given twice")],
+        ),
+        (
+            "CREATE SCHEMA IF NOT EXISTS s WITH (location = 's3://b/s/')",
+            [Some("expected the end of the statement, found `WITH`"), None, Some("expected the end of the statement, found `WITH`")],
+        ),
+        (
+            "CREATE OR REPLACE VIEW v AS SELECT a FROM t",
+            [Some("found `OR`"), None, None],
+        ),
+        (
+            "CREATE VIEW v AS (SELECT a FROM t)",
+            [Some("found `VIEW`"), Some("expected a query"), Some("expected a query")],
+        ),
+        ("DROP TABLE IF EXISTS t PURGE", [None, Some("expected the end of the statement, found `PURGE`"), None]),
+        ("DROP VIEW IF EXISTS v", [Some("found `VIEW`"), None, None]),
+        ("DROP DATABASE IF EXISTS d CASCADE", [None, Some("found `DATABASE`"), None]),
+        ("DROP SCHEMA IF EXISTS d CASCADE", [None, None, None]),
+        ("SHOW TABLES IN db 'a*|b*'", [None, Some("expected the end of the statement, found `'a*|b*'`"), None]),
+        (
+            "SHOW TABLES IN db LIKE 'a*'",
+            [Some("expected the end of the statement, found `LIKE`"), None, None],
+        ),
+        (
+            r"SHOW TABLES IN db LIKE 'a\_%' ESCAPE '\'",
+            [Some("found `LIKE`"), None, Some("Unterminated string literal")],
+        ),
+        ("SHOW CREATE TABLE db.t", [None, None, None]),
+        (
+            "DESCRIBE FORMATTED db.t",
+            [None, Some("expected the end of the statement, found `db`"), None],
+        ),
+    ];
+    for (sql, verdicts) in cases {
+        for (rules, verdict) in [&Rules::HIVE_DDL, &Rules::TRINO, &Rules::SPARK]
+            .into_iter()
+            .zip(verdicts)
+        {
+            let ours = parse_statement(sql, rules);
+            match (verdict, &ours) {
+                (None, Ok(_)) => {}
+                (Some(phrase), Err(e)) if e.to_string().contains(phrase) => {
+                    assert_eq!(e.kind(), ErrorKind::Syntax, "{sql} ({}): {e}", rules.name);
+                }
+                _ => panic!("{sql} ({}): expected {verdict:?}, got {ours:?}", rules.name),
+            }
+        }
+    }
+}
