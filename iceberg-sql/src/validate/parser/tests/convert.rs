@@ -772,10 +772,30 @@ impl Converter<'_> {
                 deduplicate: None,
                 predicate,
                 zorder: None,
+            } if self.is_alter() => self.trino_execute(name, "optimize", predicate.as_ref()),
+            sp::Statement::OptimizeTable {
+                name,
+                has_table_keyword: false,
+                on_cluster: None,
+                partition: None,
+                include_final: false,
+                deduplicate: None,
+                predicate,
+                zorder: None,
             } => Ok(Statement::Optimize {
                 table: self.name(name)?,
                 predicate: predicate.as_ref().map(|e| self.expr(e)).transpose()?,
             }),
+            sp::Statement::Vacuum(sp::VacuumStatement {
+                full: false,
+                sort_only: false,
+                delete_only: false,
+                reindex: false,
+                recluster: false,
+                table_name: Some(name),
+                threshold: None,
+                boost: false,
+            }) if self.is_alter() => self.trino_execute(name, "expire_snapshots", None),
             sp::Statement::Vacuum(sp::VacuumStatement {
                 full: false,
                 sort_only: false,
@@ -1322,6 +1342,39 @@ impl Converter<'_> {
             from = end;
         }
         outside(format!("no word {word} after {after}"))
+    }
+
+    /// Whether the statement is an `ALTER TABLE` (Trino's hook maps `ALTER TABLE …
+    /// EXECUTE` onto sqlparser's OPTIMIZE and VACUUM).
+    fn is_alter(&self) -> bool {
+        self.sql
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("ALTER"))
+    }
+
+    /// Trino's `ALTER TABLE t EXECUTE procedure [WHERE p]`: the hook keeps neither the
+    /// procedure's name nor its arguments, so only a call without arguments converts.
+    fn trino_execute(
+        &self,
+        table: &sp::ObjectName,
+        procedure: &str,
+        predicate: Option<&sp::Expr>,
+    ) -> Conv<Statement> {
+        let table = self.name(table)?;
+        let after = table.last().map_or(0, |i| i.span.end);
+        let procedure = self.word_after(after, procedure)?;
+        if self.sql[procedure.span.end..].trim_start().starts_with('(') {
+            return outside("the arguments of a Trino table procedure");
+        }
+        Ok(Statement::AlterTable {
+            table,
+            action: AlterAction::Execute {
+                procedure,
+                args: Vec::new(),
+                predicate: predicate.map(|p| self.expr(p)).transpose()?,
+            },
+        })
     }
 
     /// Whether the unquoted word `word` comes before the name `name` in the text.
