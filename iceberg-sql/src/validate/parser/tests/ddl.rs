@@ -230,13 +230,12 @@ proptest! {
     }
 }
 
-/// Where the grammars' DDL differ: each text, and what ours makes of it in Hive's,
-/// Trino's and Spark's rules (`None`: read; `Some(phrase)`: refused with an error
-/// holding the phrase).
-#[test]
-fn ddl_grammar_differences() {
-    type Verdicts = [Option<&'static str>; 3];
-    let cases: &[(&str, Verdicts)] = &[
+/// What ours makes of a text in Hive's, Trino's and Spark's rules (`None`: read;
+/// `Some(phrase)`: refused with an error holding the phrase).
+pub(super) type Verdicts = [Option<&'static str>; 3];
+
+/// Where the grammars' DDL differ: each text, and its [`Verdicts`].
+pub(super) const DDL_CASES: &[(&str, Verdicts)] = &[
         (
             "ALTER TABLE t CHANGE COLUMN a b int COMMENT 'x'",
             [None, Some("found `CHANGE`"), Some("found `CHANGE`")],
@@ -359,8 +358,12 @@ fn ddl_grammar_differences() {
             "DESCRIBE FORMATTED db.t",
             [None, Some("expected the end of the statement, found `db`"), None],
         ),
-    ];
-    for (sql, verdicts) in cases {
+];
+
+/// Each of [`DDL_CASES`] in each grammar's rules.
+#[test]
+fn ddl_grammar_differences() {
+    for (sql, verdicts) in DDL_CASES {
         for (rules, verdict) in [&Rules::HIVE_DDL, &Rules::TRINO, &Rules::SPARK]
             .into_iter()
             .zip(verdicts)
