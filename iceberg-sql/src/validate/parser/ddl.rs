@@ -157,9 +157,10 @@ impl Cursor<'_> {
 
     /// Hive's clauses, in its order: `[COMMENT '…'] [PARTITIONED BY (…)] [STORED AS
     /// format] [LOCATION '…'] [TBLPROPERTIES (…)]`. Athena creates an Iceberg table only
-    /// with `TBLPROPERTIES ('table_type'='ICEBERG')`, so a `CREATE TABLE` needs the
-    /// clause; an external table is Hive's, and needs `STORED AS` and `LOCATION` (its
-    /// CREATE TABLE page: a table without them is not one Athena reads our files from).
+    /// with `TBLPROPERTIES ('table_type'='ICEBERG')` (its Iceberg CREATE TABLE page), so
+    /// a `CREATE TABLE` needs the clause. An external table is a staged load's, which
+    /// names its files' format and place: Hive's grammar makes `STORED AS` and
+    /// `LOCATION` optional, the validator has always required both.
     fn hive_table_clauses(&mut self, object: CreateObject) -> Result<Vec<TableClause>> {
         let mut clauses = Vec::new();
         if self.eat_word("COMMENT") {
@@ -250,17 +251,17 @@ impl Cursor<'_> {
         let fields = self.comma_separated(|c| {
             let at = c.peek(0).map_or(c.sql.len(), |t| t.start);
             let field = c.expr()?;
-            let plain = |e: &Expr| {
-                matches!(e, Expr::Name(n) if n.len() == 1)
-                    || matches!(e, Expr::Literal(Literal { value: LiteralValue::Number { long: false, .. }, .. }))
-            };
             let ok = match &field {
                 Expr::Name(n) => n.len() == 1,
                 Expr::Function(f) => {
-                    f.name.len() == 1
-                        && f.filter.is_none()
-                        && f.over.is_none()
-                        && matches!(&f.args, FunctionArgs::List { distinct: false, args } if args.iter().all(plain))
+                    let args_ok = match &f.args {
+                        FunctionArgs::List {
+                            distinct: false,
+                            args,
+                        } => args.iter().all(is_transform_argument),
+                        _ => false,
+                    };
+                    f.name.len() == 1 && f.filter.is_none() && f.over.is_none() && args_ok
                 }
                 _ => false,
             };
@@ -561,5 +562,17 @@ impl Cursor<'_> {
             self.expect_word(kw)?;
         }
         Ok(())
+    }
+}
+
+/// Whether `e` may be an argument of a partition transform: a column or a whole number.
+fn is_transform_argument(e: &Expr) -> bool {
+    match e {
+        Expr::Name(n) => n.len() == 1,
+        Expr::Literal(Literal {
+            value: LiteralValue::Number { text, long: false },
+            ..
+        }) => text.bytes().all(|b| b.is_ascii_digit()),
+        _ => false,
     }
 }
