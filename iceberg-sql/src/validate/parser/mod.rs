@@ -67,7 +67,7 @@ mod statement;
 mod types;
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;
 
 use super::lexer;
 use crate::error::Result;

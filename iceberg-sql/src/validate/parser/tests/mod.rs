@@ -14,7 +14,7 @@
 mod convert;
 mod ddl;
 mod expr;
-mod fixture;
+pub(in crate::validate) mod fixture;
 mod query;
 mod statement;
 mod trino;
