@@ -18,6 +18,12 @@
 //! `tests/fixtures/validate_verdicts.txt` and on corrupted DDL; they name every place
 //! where it refuses on purpose what sqlparser reads.
 //!
+//! Text nests at most as deep as the validator's `RECURSION_LIMIT` allows, refused past
+//! it with the same error kind and hint (`NESTING_HINT`); operator chains are read in a
+//! loop and freed link by link (`ast`). A parse runs on the caller's stack within the
+//! budget of `super::stack`, or, past it, again on a big stack (`read`): no text
+//! overflows a 2 MiB thread in an unoptimised build (`tests/nesting.rs`).
+//!
 //! What differs between grammars is a small table, [`Rules`], not a test of the
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
 //! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
@@ -247,37 +253,63 @@ fn spark_reserved(word: &str) -> bool {
 
 /// Parses `sql` as exactly one expression.
 pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
-    let mut c = Cursor::new(sql, rules)?;
-    let e = c.expr()?;
-    c.expect_end("expression")?;
-    Ok(e)
+    read(sql, rules, |c| {
+        let e = c.expr()?;
+        c.expect_end("expression")?;
+        Ok(e)
+    })
 }
 
 /// Parses `sql` as exactly one query.
 pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
-    let mut c = Cursor::new(sql, rules)?;
-    // The statement is a level of its own, as in sqlparser's `parse_statement`: text
-    // nests as deep in both before it is refused.
-    c.enter()?;
-    let q = c.query()?;
-    c.expect_end("query")?;
-    Ok(q)
+    read(sql, rules, |c| {
+        // The statement is a level of its own, as in sqlparser's `parse_statement`: text
+        // nests as deep in both before it is refused.
+        c.enter()?;
+        let q = c.query()?;
+        c.expect_end("query")?;
+        Ok(q)
+    })
 }
 
 /// Parses `sql` as exactly one statement.
 pub(crate) fn parse_statement(sql: &str, rules: &'static Rules) -> Result<Statement> {
-    let mut c = Cursor::new(sql, rules)?;
-    // A level of its own, as in `parse_query`.
-    c.enter()?;
-    let s = c.statement()?;
-    c.expect_end("statement")?;
-    Ok(s)
+    read(sql, rules, |c| {
+        // A level of its own, as in `parse_query`.
+        c.enter()?;
+        let s = c.statement()?;
+        c.expect_end("statement")?;
+        Ok(s)
+    })
 }
 
 /// Parses `sql` as exactly one data type.
 pub(crate) fn parse_type(sql: &str, rules: &'static Rules) -> Result<DataType> {
+    read(sql, rules, |c| {
+        let t = c.data_type()?;
+        c.expect_end("type")?;
+        Ok(t)
+    })
+}
+
+/// Runs `parse` over the tokens of `sql` on the caller's stack within the budget of
+/// `super::stack`; a parse that went past it (text nesting deeply: each level takes
+/// several KiB of stack in an unoptimised build) is void and redone from the start on
+/// a thread with a big stack (`super::on_big_stack`), to the same recursion limit
+/// (`super::RECURSION_LIMIT`): the budget costs time, never a verdict. The tree is as
+/// deep as the text nests (operator chains are freed link by link, see `ast`), so it is
+/// dropped on the caller's stack.
+fn read<T: Send>(
+    sql: &str,
+    rules: &'static Rules,
+    parse: impl Fn(&mut Cursor<'_>) -> Result<T> + Sync,
+) -> Result<T> {
     let mut c = Cursor::new(sql, rules)?;
-    let t = c.data_type()?;
-    c.expect_end("type")?;
-    Ok(t)
+    c.budget.start_here();
+    let parsed = parse(&mut c);
+    if !c.budget.spent() {
+        return parsed;
+    }
+    drop(parsed);
+    super::on_big_stack(|| parse(&mut Cursor::new(sql, rules)?))
 }

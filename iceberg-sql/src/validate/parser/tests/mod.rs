@@ -351,3 +351,4 @@ fn assert_query_reads(sql: &str, dialect: Dialect, rules: &'static Rules) {
         theirs_query(sql, dialect)
     );
 }
+mod nesting;
