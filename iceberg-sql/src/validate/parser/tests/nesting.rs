@@ -127,3 +127,123 @@ fn the_limit_is_where_the_sqlparser_paths_limit_is() {
         }
     });
 }
+
+/// Other forms nested or chained 10,000 times (within the size limit): no overflow on a
+/// 2 MiB stack, and ours reads what the sqlparser path reads and refuses what it
+/// refuses (for chains that do not parse, or nesting past the limit).
+#[test]
+fn other_nested_and_chained_forms_get_the_same_verdicts() {
+    let n = |s: &str, k: usize| s.repeat(k);
+    let k = 10_000;
+    let texts: Vec<(String, Dialect)> = vec![
+        (
+            format!("SELECT * FROM {}t{}", n("(", k), n(")", k)),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}1{}", n("f(", k), n(")", k)),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}1{}", n("CAST(", k), n(" AS integer)", k)),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}1{}", n("ROW(", k), n(")", k)),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}1{}", n("a[", k), n("]", k)),
+            Dialect::Athena,
+        ),
+        (format!("SELECT a{}", n("[1]", k)), Dialect::Athena),
+        (format!("SELECT (a){}", n(".b", k)), Dialect::Athena),
+        (
+            format!("SELECT a{}", n(" AT TIME ZONE 'UTC'", 10_000)),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}1{}", n("(SELECT ", k), n(")", k)),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}1", n("EXISTS (SELECT ", k)),
+            Dialect::Athena,
+        ),
+        (
+            format!("{}SELECT 1{}", n("WITH a AS (", k), n(")", k)),
+            Dialect::Athena,
+        ),
+        (format!("SELECT {}1", n("+ ", k)), Dialect::Athena),
+        (
+            format!("SELECT a {}1{}", n("IN (", k), n(")", k)),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}1{}", n("struct(", k), n(")", k)),
+            Dialect::Spark,
+        ),
+        (
+            format!("SELECT {}1{}", n("array(", k), n(")", k)),
+            Dialect::Spark,
+        ),
+        (
+            format!("SELECT {}1{}", n("INTERVAL ", k), " DAY"),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}", vec!["a"; k].join(" = ")),
+            Dialect::Spark,
+        ),
+        (
+            format!("SELECT {}", vec!["a"; k].join(" BETWEEN 1 AND ")),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT {}", vec!["a"; k].join(" LIKE ")),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT * FROM t WHERE {}", vec!["a"; k].join(" OR ")),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT * FROM t {}", n("JOIN t ON a ", k)),
+            Dialect::Athena,
+        ),
+        (
+            format!("SELECT * FROM {}t{}", n("(SELECT * FROM ", k), n(")", k)),
+            Dialect::Spark,
+        ),
+        (
+            format!(
+                "MERGE INTO t USING {}s{} ON a WHEN MATCHED THEN DELETE",
+                n("(SELECT * FROM ", k),
+                n(")", k)
+            ),
+            Dialect::Athena,
+        ),
+    ];
+    on_2_mib_thread(|| {
+        for (sql, d) in &texts {
+            let kind = if sql.starts_with("MERGE") {
+                StatementKind::Merge
+            } else {
+                StatementKind::Select
+            };
+            assert!(
+                sql.len() <= crate::statement::MAX_QUERY_BYTES,
+                "{}",
+                &sql[..30]
+            );
+            let theirs = validate_sql(sql, kind, *d, 0);
+            match ours(sql, kind, *d) {
+                Ok(_) => assert!(theirs.is_ok(), "{}: {theirs:?}", &sql[..30]),
+                Err(e) => {
+                    assert_eq!(e.kind(), ErrorKind::Syntax, "{}: {e}", &sql[..30]);
+                    assert!(theirs.is_err(), "{}: ours refuses: {e}", &sql[..30]);
+                }
+            }
+        }
+    });
+}
