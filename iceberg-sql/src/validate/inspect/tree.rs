@@ -7,13 +7,13 @@
 //! properties and the CTAS query. The tree is visited from a work list, not by
 //! recursion: an operator chain is as deep as it is long.
 //!
-//! Where sqlparser keeps a plain string or word rather than a value or a name, nothing
-//! is read, and here neither: a `CREATE TABLE`'s `LOCATION`, `COMMENT`, `STORED AS` and
-//! `OPTIONS`, a schema's `COMMENT`, `LOCATION` and `WITH (…)`, the pattern of `SHOW
-//! TABLES`, a table procedure's name and arguments, `LIMIT ALL`, `GROUP BY ALL` and the
-//! words `ROLLUP` and `CUBE`. Where sqlparser keeps a name, it is read as one: the
-//! location of an `UNLOAD` and a property key (quoted `'`), `DEFAULT` in `SET
-//! PROPERTIES`.
+//! Where sqlparser's tree (with the validator's hooks) holds no value or name, only a
+//! plain string, a word or nothing, nothing is read here either: a column's `COMMENT`;
+//! a `CREATE TABLE`'s `LOCATION`, `COMMENT`, `STORED AS` and `OPTIONS`; a schema's
+//! `COMMENT`, `LOCATION` and `WITH (…)`; the pattern of `SHOW TABLES`; a table
+//! procedure's name and arguments; `LIMIT ALL`, `GROUP BY ALL` and the words `ROLLUP`
+//! and `CUBE`. Where it holds a name, one is read: the location of an `UNLOAD` and a
+//! property key (quoted `'`), `DEFAULT` in `SET PROPERTIES`.
 
 use super::{Inspection, Name};
 use crate::validate::parser::ast::*;
