@@ -1,4 +1,8 @@
 //! [`inspect`]: what the validator's parser read from a statement, as plain values.
+//!
+//! `inspect_tree` reads the same from our own parser's tree (`tree.rs`): compiled
+//! for tests, like the parser, until it replaces sqlparser on the `build()` path; its
+//! tests hold it to [`inspect`] on the verdict corpus and the inspect tests' texts.
 
 use std::ops::ControlFlow;
 
@@ -10,6 +14,12 @@ use super::walk;
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::statement::StatementKind;
+
+#[cfg(test)]
+mod tree;
+
+#[cfg(test)]
+mod tests;
 
 /// A name as the parser read it: its text without quotes, and the quote it had.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -65,6 +75,24 @@ pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspe
             ControlFlow::Break(e) => Err(e),
         }
     })?
+}
+
+/// [`inspect`] with our own parser (`super::parser`) in place of sqlparser: the token
+/// pre-pass's refusals, then our parser in the grammar `dialect` gives `kind`, then
+/// what its tree holds ([`Inspection::of_tree`]).
+#[cfg(test)]
+pub(crate) fn inspect_tree(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspection> {
+    use super::parser::Rules;
+    use crate::dialect::Grammar;
+    let grammar = dialect.grammar(kind);
+    super::lex(sql, kind, grammar, dialect)?;
+    let rules = match grammar {
+        Grammar::HiveDdl => &Rules::HIVE_DDL,
+        Grammar::TrinoDml => &Rules::TRINO,
+        Grammar::Spark => &Rules::SPARK,
+    };
+    let stmt = super::parser::parse_statement(sql, rules)?;
+    Ok(Inspection::of_tree(&stmt))
 }
 
 #[derive(Default)]

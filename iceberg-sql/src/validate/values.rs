@@ -7,7 +7,9 @@
 //!
 //! * the statement up to the end of its **first row** goes through the whole validator
 //!   (sqlparser through our dialect, the allow-list for INSERT: the target, the column
-//!   list, that row's column count, its literal forms);
+//!   list, that row's column count, its literal forms); in tests also through our own
+//!   parser instead (`validate_insert_values_tree`: the INSERT's form, its names'
+//!   quoting and the row's column count, from our parser's tree);
 //! * **every row**, the first included, is read byte by byte by the recognizer below,
 //!   which accepts only the literal forms the grammar's writers produce, each row with
 //!   the first row's number of values, rows separated by `,` and whitespace, and
@@ -26,9 +28,9 @@
 //! | nested | `ARRAY[v, …]`, `MAP(ARRAY[…], ARRAY[…])`, `ROW(v, …)` | `array(v, …)`, `map(k, v, …)`, `named_struct('n', v, …)` |
 //!
 //! Whatever it accepts, sqlparser and the allow-list accept too (the differential tests
-//! in `tests/values.rs` check generated and corrupted rows both ways); it refuses some
-//! text they would accept (other spacing, other escapes), which our writers never
-//! produce.
+//! in `tests/values.rs` check generated and corrupted rows both ways, with the shape
+//! read by each parser); it refuses some text they would accept (other spacing, other
+//! escapes, an INSERT without columns), which our writers never produce.
 
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
@@ -38,6 +40,101 @@ use crate::statement::StatementKind;
 /// byte `rows_at`: the statement through its first row with the full validator, every
 /// row with the recognizer.
 pub(crate) fn validate_insert_values(sql: &str, rows_at: usize, dialect: Dialect) -> Result<()> {
+    validate_rows(sql, rows_at, dialect, |head| {
+        super::validate_sql(head, StatementKind::Insert, dialect, 0)
+    })
+}
+
+/// [`validate_insert_values`] with the shape read by our own parser (`super::parser`)
+/// instead of sqlparser: compiled for tests, like the parser, until it replaces
+/// sqlparser on the `build()` path. See [`shape_from_tree`].
+#[cfg(test)]
+pub(crate) fn validate_insert_values_tree(
+    sql: &str,
+    rows_at: usize,
+    dialect: Dialect,
+) -> Result<()> {
+    validate_rows(sql, rows_at, dialect, |head| shape_from_tree(head, dialect))
+}
+
+/// The statement through its first row, `head`, read by our own parser: the token
+/// pre-pass's refusals, then exactly one `INSERT INTO t (columns) VALUES (row)` in the
+/// grammar of the dialect's INSERT (which refuses an unquoted reserved word as a name,
+/// and every other form of INSERT), with a value per column, each name quoted as the
+/// grammar quotes names. The row's values are the recognizer's to check.
+#[cfg(test)]
+fn shape_from_tree(head: &str, dialect: Dialect) -> Result<()> {
+    use super::parser::ast::{InsertSource, Statement};
+    use super::parser::Rules;
+    let kind = StatementKind::Insert;
+    let grammar = dialect.grammar(kind);
+    super::lex(head, kind, grammar, dialect)?;
+    let rules = match grammar {
+        Grammar::HiveDdl => &Rules::HIVE_DDL,
+        Grammar::TrinoDml => &Rules::TRINO,
+        Grammar::Spark => &Rules::SPARK,
+    };
+    let stmt = super::parser::parse_statement(head, rules)?;
+    let shape_error = |what: String, at: usize| {
+        let before = &head[..at.min(head.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Err(Error::new(ErrorKind::DisallowedSyntax, what)
+            .with_sql(head, Some(SqlLocation { line, column })))
+    };
+    let Statement::Insert(ins) = &stmt else {
+        return shape_error("expected an INSERT INTO t (columns) VALUES …".into(), 0);
+    };
+    let InsertSource::Values(rows) = &ins.source else {
+        return shape_error("expected VALUES rows after the INSERT's columns".into(), 0);
+    };
+    for name in ins.table.iter().chain(&ins.columns) {
+        match name.quote {
+            Some(q) if q != grammar.quote_char() => {
+                return shape_error(
+                    format!(
+                        "name {q}{}{q} quoted with `{q}`: {} quotes names with `{}`",
+                        name.value,
+                        grammar.name(),
+                        grammar.quote_char()
+                    ),
+                    name.span.start,
+                )
+            }
+            Some(_) if name.value.is_empty() => {
+                return shape_error(
+                    "an empty quoted name: a name has at least one character".into(),
+                    name.span.start,
+                )
+            }
+            _ => {}
+        }
+    }
+    match rows.as_slice() {
+        [row] if row.len() == ins.columns.len() => Ok(()),
+        [row] => shape_error(
+            format!(
+                "a VALUES row has {} values for the {} columns of the INSERT",
+                row.len(),
+                ins.columns.len()
+            ),
+            0,
+        ),
+        _ => shape_error(
+            "expected exactly one VALUES row before the recognizer's".into(),
+            0,
+        ),
+    }
+}
+
+/// [`validate_insert_values`] with `shape`, the check of the statement through its first
+/// row.
+fn validate_rows(
+    sql: &str,
+    rows_at: usize,
+    dialect: Dialect,
+    shape: impl FnOnce(&str) -> Result<()>,
+) -> Result<()> {
     super::check_size(sql)?;
     let grammar = dialect.grammar(StatementKind::Insert);
     let mut r = Reader {
@@ -57,8 +154,8 @@ pub(crate) fn validate_insert_values(sql: &str, rows_at: usize, dialect: Dialect
         Ok(n) => n,
         Err(e) => return fail(e),
     };
-    // The shape (target, columns, the first row and its column count) through sqlparser.
-    super::validate_sql(&sql[..r.at], StatementKind::Insert, dialect, 0)?;
+    // The shape (target, columns, the first row and its column count).
+    shape(&sql[..r.at])?;
     loop {
         r.skip_space();
         if r.at == r.sql.len() {

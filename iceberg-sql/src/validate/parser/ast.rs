@@ -1,7 +1,7 @@
-//! The tree the parser builds: plain enums and structs holding exactly the expression
-//! and type forms our targets' grammars give meaning to (what the renderers write and
-//! what the validator's walk accepts). Leaves carry the byte span of their token, so a
-//! later check can point at them.
+//! The tree the parser builds: plain enums and structs holding exactly the expression,
+//! type and statement forms our targets' grammars give meaning to (what the renderers
+//! write and what the validator's walk accepts). Leaves carry the byte span of their
+//! token, so a later check can point at them.
 
 /// Byte offsets into the statement text, end exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -427,7 +427,7 @@ impl Drop for Expr {
     }
 }
 
-/// A statement: a query, or one of the DML statements our builders write.
+/// A statement: a query, or one of the statements our builders write.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Statement {
     Query(Box<Query>),
@@ -457,12 +457,168 @@ pub(crate) enum Statement {
         /// Each argument, with its name when written `name => value`.
         args: Vec<(Option<Ident>, Expr)>,
     },
-    /// Trino's `CREATE TABLE t [WITH (name = value, …)] AS query`
+    /// Trino's `CREATE TABLE t [WITH (name = value, …)] AS query [WITH [NO] DATA]`
     CreateTableAs {
         table: Vec<Ident>,
         with: Vec<Property>,
         query: Box<Query>,
+        /// `WITH DATA` (`Some(true)`) or `WITH NO DATA` (`Some(false)`) after the query.
+        data: Option<bool>,
     },
+    /// `CREATE TABLE` in each grammar (Spark's CTAS too), and a staged load's table.
+    CreateTable(CreateTable),
+    /// `ALTER TABLE t action`
+    AlterTable {
+        table: Vec<Ident>,
+        action: AlterAction,
+    },
+    /// `DROP TABLE|VIEW|DATABASE|SCHEMA [IF EXISTS] name [PURGE] [CASCADE]`
+    Drop {
+        object: DropObject,
+        if_exists: bool,
+        name: Vec<Ident>,
+        /// `PURGE` after a table (Spark).
+        purge: bool,
+        /// `CASCADE` after a database or schema.
+        cascade: bool,
+    },
+    /// `CREATE DATABASE|SCHEMA [IF NOT EXISTS] name [COMMENT '…'] [LOCATION '…']`
+    /// (Hive, Spark), `CREATE SCHEMA [IF NOT EXISTS] name [WITH (…)]` (Trino)
+    CreateDatabase {
+        /// Whether it is written `SCHEMA` rather than `DATABASE`.
+        schema: bool,
+        if_not_exists: bool,
+        name: Vec<Ident>,
+        comment: Option<Literal>,
+        location: Option<Literal>,
+        with: Vec<Property>,
+    },
+    /// `CREATE [OR REPLACE] VIEW name AS query`
+    CreateView {
+        or_replace: bool,
+        name: Vec<Ident>,
+        query: Box<Query>,
+    },
+    /// `SHOW TABLES [IN db] [[LIKE] 'pattern' [ESCAPE 'c']]`
+    ShowTables {
+        database: Option<Vec<Ident>>,
+        pattern: Option<Literal>,
+        /// Whether the pattern follows `LIKE` (Spark, Trino; Hive writes it bare).
+        like: bool,
+        escape: Option<Literal>,
+    },
+    /// `SHOW CREATE TABLE t`
+    ShowCreateTable {
+        table: Vec<Ident>,
+    },
+    /// `DESCRIBE [FORMATTED] t`
+    Describe {
+        formatted: bool,
+        table: Vec<Ident>,
+    },
+}
+
+/// What a `CREATE … TABLE|VIEW` with columns creates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CreateObject {
+    /// `CREATE TABLE`
+    Table,
+    /// `CREATE EXTERNAL TABLE` (Hive: a staged load's Parquet files)
+    ExternalTable,
+    /// `CREATE TEMPORARY VIEW … USING …` (Spark: a staged load's Parquet files)
+    TemporaryView,
+}
+
+/// `CREATE [EXTERNAL] TABLE [IF NOT EXISTS] t [(columns)] clause… [AS query]`, or
+/// Spark's `CREATE TEMPORARY VIEW v (columns) USING parquet OPTIONS (…)`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CreateTable {
+    pub(crate) object: CreateObject,
+    pub(crate) if_not_exists: bool,
+    pub(crate) name: Vec<Ident>,
+    pub(crate) columns: Vec<ColumnDef>,
+    /// The clauses after the columns, in the order written.
+    pub(crate) clauses: Vec<TableClause>,
+    /// Spark's `AS query`.
+    pub(crate) query: Option<Box<Query>>,
+}
+
+/// `name type [NOT NULL] [COMMENT '…']`: a column of a `CREATE TABLE` or of an
+/// `ALTER TABLE … ADD`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ColumnDef {
+    pub(crate) name: Ident,
+    pub(crate) ty: DataType,
+    pub(crate) not_null: bool,
+    pub(crate) comment: Option<Literal>,
+}
+
+/// A clause of a `CREATE TABLE` after its columns.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TableClause {
+    /// `USING iceberg` (Spark)
+    Using(Ident),
+    /// `COMMENT '…'`
+    Comment(Literal),
+    /// `PARTITIONED BY (day(ts), bucket(16, id), c)`: each field a name or a call of
+    /// a transform on names and numbers.
+    PartitionedBy(Vec<Expr>),
+    /// `STORED AS PARQUET` (Hive)
+    StoredAs(Ident),
+    /// `LOCATION '…'`
+    Location(Literal),
+    /// `TBLPROPERTIES ('k'='v', …)` (Hive, Spark)
+    TblProperties(Vec<(Literal, Literal)>),
+    /// `WITH (name = value, …)` (Trino)
+    With(Vec<Property>),
+    /// `OPTIONS (key 'value', …)` (Spark)
+    Options(Vec<(Ident, Literal)>),
+}
+
+/// What an `ALTER TABLE` does.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum AlterAction {
+    /// `ADD COLUMNS (a T, …)` (Hive, Spark)
+    AddColumns(Vec<ColumnDef>),
+    /// `ADD COLUMN a T` (Trino, Spark)
+    AddColumn(ColumnDef),
+    /// `DROP COLUMN a`
+    DropColumn(Ident),
+    /// `CHANGE [COLUMN] old new T [COMMENT '…']` (Hive)
+    ChangeColumn {
+        old: Ident,
+        new: Ident,
+        ty: DataType,
+        comment: Option<Literal>,
+    },
+    /// `RENAME COLUMN old TO new` (Spark, Trino)
+    RenameColumn { old: Ident, new: Ident },
+    /// `ALTER [COLUMN] c TYPE T` (Spark), `ALTER COLUMN c SET DATA TYPE T` (Trino)
+    AlterColumnType { column: Ident, ty: DataType },
+    /// `RENAME TO t2`
+    RenameTo(Vec<Ident>),
+    /// `SET TBLPROPERTIES ('k'='v', …)` (Hive, Spark)
+    SetTblProperties(Vec<(Literal, Literal)>),
+    /// `UNSET TBLPROPERTIES ('k', …)` (Hive, Spark)
+    UnsetTblProperties(Vec<Literal>),
+    /// `SET PROPERTIES name = value | DEFAULT, …` (Trino; `None` for `DEFAULT`)
+    SetProperties(Vec<(Ident, Option<Expr>)>),
+    /// `EXECUTE procedure[([name =>] value, …)] [WHERE condition]` (Trino's table
+    /// procedures: `optimize`, `expire_snapshots`)
+    Execute {
+        procedure: Ident,
+        args: Vec<(Option<Ident>, Expr)>,
+        predicate: Option<Expr>,
+    },
+}
+
+/// What a `DROP` drops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DropObject {
+    Table,
+    View,
+    Database,
+    Schema,
 }
 
 /// `name = value` in a `WITH (…)`.

@@ -8,6 +8,7 @@ use super::ast::{Ident, Span};
 use super::Rules;
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::validate::lexer::{self, Kind, Symbol, Token};
+use crate::validate::stack::StackBudget;
 use crate::validate::{located, NESTING_HINT, RECURSION_LIMIT};
 
 pub(super) struct Cursor<'a> {
@@ -23,6 +24,8 @@ pub(super) struct Cursor<'a> {
     /// The keyword forms (`CASE …`) that failed to parse, by token index, with their
     /// error: each is tried once, so that `case-case-case…` is not read in 2^n ways.
     failed_forms: HashMap<usize, Error>,
+    /// How far down the caller's stack the parse may go (see `super::read`).
+    pub(super) budget: StackBudget,
 }
 
 /// A position to go back to after a reading that failed.
@@ -68,6 +71,7 @@ impl<'a> Cursor<'a> {
             depth: 0,
             final_error: false,
             failed_forms: HashMap::new(),
+            budget: StackBudget::default(),
         })
     }
 
@@ -248,10 +252,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Opens one more level of nesting, refusing text past [`RECURSION_LIMIT`].
+    /// Opens one more level of nesting, refusing text past [`RECURSION_LIMIT`], or past
+    /// the stack budget (the parse is then void, and redone on a big stack).
     pub(super) fn enter(&mut self) -> Result<()> {
         self.depth += 1;
-        if self.depth > RECURSION_LIMIT {
+        if self.depth > RECURSION_LIMIT || self.budget.spent() {
             self.final_error = true;
             let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
             return Err(self

@@ -1,16 +1,16 @@
 //! Statements: a query, or the DML our builders write (`INSERT`, `UPDATE`, `DELETE`,
 //! `MERGE`), in the forms Trino's `SqlBase.g4` and Spark's `SqlBaseParser.g4` give them;
-//! Athena's `OPTIMIZE` and `VACUUM` (its DDL).
+//! Athena's `OPTIMIZE` and `VACUUM` (its DDL); the other statements are `super::ddl`'s.
 
+use super::ast::Property;
 use super::ast::{
     Assignment, Delete, Expr, Ident, Insert, InsertSource, Merge, MergeAction, MergeClause,
     Statement, Update,
 };
-use super::ast::{Literal, LiteralValue, Property, StringForm};
-use super::cursor::{span, Cursor};
+use super::cursor::Cursor;
 use super::query::AliasOf;
 use crate::error::Result;
-use crate::validate::lexer::{Kind, StrForm, Symbol};
+use crate::validate::lexer::{Kind, Symbol};
 
 impl Cursor<'_> {
     /// One statement.
@@ -45,10 +45,13 @@ impl Cursor<'_> {
         if self.rules.athena_unload && self.eat_word("UNLOAD") {
             return self.unload();
         }
-        if self.rules.trino_ctas && self.eat_words(&["CREATE", "TABLE"]) {
-            return self.create_table_as();
+        if let Some(ddl) = self.ddl_statement() {
+            return ddl;
         }
-        Err(self.expected("a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE` or `MERGE`)"))
+        Err(self.expected(
+            "a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE`, `MERGE`, `CREATE`, `ALTER`, \
+             `DROP`, `SHOW` or `DESCRIBE`)",
+        ))
     }
 
     /// `(query) TO 's3://…' [WITH (name = value, …)]`, after `UNLOAD` (Athena's UNLOAD
@@ -58,34 +61,14 @@ impl Cursor<'_> {
         let query = Box::new(self.query()?);
         self.expect_symbol(Symbol::RParen, ")")?;
         self.expect_word("TO")?;
-        let to = match self.peek(0).copied() {
-            Some(t)
-                if matches!(
-                    t.kind,
-                    Kind::Str {
-                        form: StrForm::Single,
-                        ..
-                    }
-                ) =>
-            {
-                self.next();
-                Literal {
-                    value: LiteralValue::String {
-                        form: StringForm::Single,
-                        value: self.value(&t).into_owned(),
-                    },
-                    span: span(&t),
-                }
-            }
-            _ => return Err(self.expected("the location, a `'…'` string")),
-        };
+        let to = self.string("the location")?;
         let with = self.properties()?;
         Ok(Statement::Unload { query, to, with })
     }
 
-    /// `t [WITH (name = value, …)] AS query`, after `CREATE TABLE` (Trino's
-    /// `createTableAsSelect`).
-    fn create_table_as(&mut self) -> Result<Statement> {
+    /// `t [WITH (name = value, …)] AS query [WITH [NO] DATA]`, after `CREATE TABLE`
+    /// (Trino's `createTableAsSelect`).
+    pub(super) fn create_table_as(&mut self) -> Result<Statement> {
         let table = self.table_name()?;
         let with = self.properties()?;
         self.expect_word("AS")?;
@@ -93,13 +76,31 @@ impl Cursor<'_> {
             return Err(self.expected("a query (`SELECT` or `WITH`)"));
         }
         let query = Box::new(self.query()?);
-        Ok(Statement::CreateTableAs { table, with, query })
+        let data = if self.eat_word("WITH") {
+            let data = !self.eat_word("NO");
+            self.expect_word("DATA")?;
+            Some(data)
+        } else {
+            None
+        };
+        Ok(Statement::CreateTableAs {
+            table,
+            with,
+            query,
+            data,
+        })
     }
 
     /// `procedure([name =>] value, …)`, after `CALL`.
     fn call(&mut self) -> Result<Statement> {
         let procedure = self.table_name()?;
         self.expect_symbol(Symbol::LParen, "(")?;
+        let args = self.call_arguments()?;
+        Ok(Statement::Call { procedure, args })
+    }
+
+    /// `[name =>] value, …)` of a procedure's call, after its `(`.
+    pub(super) fn call_arguments(&mut self) -> Result<Vec<(Option<Ident>, Expr)>> {
         let mut args = Vec::new();
         if !self.eat_symbol(Symbol::RParen) {
             args = self.comma_separated(|c| {
@@ -118,11 +119,11 @@ impl Cursor<'_> {
             })?;
             self.expect_symbol(Symbol::RParen, ")")?;
         }
-        Ok(Statement::Call { procedure, args })
+        Ok(args)
     }
 
     /// `WITH (name = value, …)`, if there.
-    fn properties(&mut self) -> Result<Vec<Property>> {
+    pub(super) fn properties(&mut self) -> Result<Vec<Property>> {
         if !self.eat_word("WITH") {
             return Ok(Vec::new());
         }
@@ -333,7 +334,7 @@ impl Cursor<'_> {
         Ok(alias)
     }
 
-    fn where_clause(&mut self) -> Result<Option<Expr>> {
+    pub(super) fn where_clause(&mut self) -> Result<Option<Expr>> {
         if self.eat_word("WHERE") {
             self.expr().map(Some)
         } else {

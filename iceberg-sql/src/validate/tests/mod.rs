@@ -159,8 +159,9 @@ fn nested_trino_row(depth: usize) -> String {
     v
 }
 
-#[test]
-fn deep_nesting_trino_struct_and_array_literals_pass() {
+/// Text nested as deep as the builders write it: Trino struct and array literals with
+/// their types, Spark struct literals, Hive DDL types (kind, dialect).
+pub(in crate::validate) fn deep_nesting_inputs() -> Vec<(String, StatementKind, Dialect)> {
     let row = nested_trino_row(12);
     let mut arr = "ARRAY[1]".to_string();
     let mut arr_t = "array(integer)".to_string();
@@ -168,25 +169,12 @@ fn deep_nesting_trino_struct_and_array_literals_pass() {
         arr = format!("ARRAY[{arr}]");
         arr_t = format!("array({arr_t})");
     }
-    let sql = format!("INSERT INTO db.t (a, b) VALUES ({row}, CAST({arr} AS {arr_t}))");
-    ok(&sql, StatementKind::Insert, Dialect::Athena);
-}
-
-#[test]
-fn deep_nesting_spark_struct_literals_pass() {
+    let trino = format!("INSERT INTO db.t (a, b) VALUES ({row}, CAST({arr} AS {arr_t}))");
     let mut v = "1.5D".to_string();
     for _ in 0..12 {
         v = format!("named_struct('a', {v}, 'b', array(map('k', 'v')))");
     }
-    ok(
-        &format!("INSERT INTO db.t (a) VALUES ({v})"),
-        StatementKind::Insert,
-        Dialect::Spark,
-    );
-}
-
-#[test]
-fn deep_nesting_hive_ddl_types_pass() {
+    let spark = format!("INSERT INTO db.t (a) VALUES ({v})");
     let mut t = "string".to_string();
     for i in 0..12 {
         t = if i % 2 == 0 {
@@ -195,13 +183,21 @@ fn deep_nesting_hive_ddl_types_pass() {
             format!("array<map<string,{t}>>")
         };
     }
-    ok(
-        &format!(
-            "CREATE TABLE db.t (c {t}) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')"
-        ),
-        StatementKind::CreateTable,
-        Dialect::Athena,
+    let hive = format!(
+        "CREATE TABLE db.t (c {t}) LOCATION 's3://b/t/' TBLPROPERTIES ('table_type'='ICEBERG')"
     );
+    vec![
+        (trino, StatementKind::Insert, Dialect::Athena),
+        (spark, StatementKind::Insert, Dialect::Spark),
+        (hive, StatementKind::CreateTable, Dialect::Athena),
+    ]
+}
+
+#[test]
+fn deep_nesting_trino_struct_spark_struct_and_hive_ddl_types_pass() {
+    for (sql, kind, dialect) in deep_nesting_inputs() {
+        ok(&sql, kind, dialect);
+    }
 }
 
 #[test]
@@ -430,7 +426,7 @@ fn a_refusal_counts_only_for_the_error_it_raised() {
 
 /// Runs `f` on a thread with a 2 MiB stack (Rust's default for spawned threads), as a
 /// caller's thread might be, whatever `RUST_MIN_STACK` the test harness has.
-fn on_2_mib_thread(f: impl FnOnce() + Send) {
+pub(in crate::validate) fn on_2_mib_thread(f: impl FnOnce() + Send) {
     std::thread::scope(|s| {
         let t = std::thread::Builder::new()
             .stack_size(2 << 20)
@@ -442,12 +438,12 @@ fn on_2_mib_thread(f: impl FnOnce() + Send) {
     });
 }
 
-#[test]
-fn hostile_nesting_is_an_error_not_a_crash() {
+/// Text nesting far past the limit, each level one parser recursion: parentheses,
+/// nested arrays, CASE, prefix operators, nested types, subqueries, lambdas (Athena
+/// SELECT), Hive DDL types, Spark struct literals (kind, dialect).
+pub(in crate::validate) fn hostile_nesting_inputs() -> Vec<(String, StatementKind, Dialect)> {
     let n = |s: &str, k: usize| s.repeat(k);
     let athena = [
-        // Parentheses, nested arrays, CASE, prefix operators and nested types: each
-        // level is one parser recursion, far past the limit.
         format!("SELECT {}1{}", n("(", 100_000), n(")", 100_000)),
         format!("SELECT {}1{}", n("ARRAY[", 10_000), n("]", 10_000)),
         format!(
@@ -479,24 +475,40 @@ fn hostile_nesting_is_an_error_not_a_crash() {
         n("named_struct('a', ", 10_000),
         n(")", 10_000)
     );
+    let mut all: Vec<_> = athena
+        .into_iter()
+        .map(|sql| (sql, StatementKind::Select, Dialect::Athena))
+        .collect();
+    all.push((ddl, StatementKind::CreateTable, Dialect::Athena));
+    all.push((spark, StatementKind::Select, Dialect::Spark));
+    all
+}
+
+#[test]
+fn hostile_nesting_is_an_error_not_a_crash() {
+    let inputs = hostile_nesting_inputs();
     on_2_mib_thread(|| {
-        for sql in &athena {
+        for (sql, kind, dialect) in &inputs {
             assert!(sql.len() <= MAX_QUERY_BYTES, "{}", &sql[..40]);
-            let e = err(sql, StatementKind::Select, Dialect::Athena);
+            let e = err(sql, *kind, *dialect);
             assert_eq!(e.kind(), ErrorKind::Syntax, "{}: {e}", &sql[..40]);
-            assert!(inspect(sql, StatementKind::Select, Dialect::Athena).is_err());
+            if *kind == StatementKind::Select && *dialect == Dialect::Athena {
+                assert!(inspect(sql, *kind, *dialect).is_err());
+            }
         }
-        let e = err(&ddl, StatementKind::CreateTable, Dialect::Athena);
-        assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
-        let e = err(&spark, StatementKind::Select, Dialect::Spark);
-        assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
     });
+}
+
+/// The longest chains that fit the size limit: a sum, and an `IS NULL` chain.
+pub(in crate::validate) fn longest_chains() -> (String, String) {
+    let sums = format!("SELECT 1{}", "+1".repeat((MAX_QUERY_BYTES - 10) / 2));
+    let nulls = format!("SELECT a{}", " IS NULL".repeat((MAX_QUERY_BYTES - 10) / 8));
+    (sums, nulls)
 }
 
 #[test]
 fn the_longest_chains_that_fit_the_size_limit_are_checked_without_overflow() {
-    let sums = format!("SELECT 1{}", "+1".repeat((MAX_QUERY_BYTES - 10) / 2));
-    let nulls = format!("SELECT a{}", " IS NULL".repeat((MAX_QUERY_BYTES - 10) / 8));
+    let (sums, nulls) = longest_chains();
     on_2_mib_thread(|| {
         ok(&sums, StatementKind::Select, Dialect::Athena);
         // Not Trino grammar (one predicate per value), refused at its top; the tree, as

@@ -135,9 +135,15 @@ fn render(rows: &[Vec<Value>], dialect: Dialect) -> (String, usize, Vec<usize>) 
     (sql, rows_at, starts)
 }
 
-fn recognizer(sql: &str, rows_at: usize, dialect: Dialect) -> Result<()> {
-    validate_insert_values(sql, rows_at, dialect)
-}
+/// The recognizer with the shape read by sqlparser, and by our own parser.
+type Recognizer = fn(&str, usize, Dialect) -> Result<()>;
+const RECOGNIZERS: [(&str, Recognizer); 2] = [
+    ("sqlparser's shape", validate_insert_values),
+    (
+        "our parser's shape",
+        crate::validate::values::validate_insert_values_tree,
+    ),
+];
 
 fn sqlparser_path(sql: &str, dialect: Dialect) -> Result<()> {
     validate_sql(sql, StatementKind::Insert, dialect, 0)
@@ -205,10 +211,14 @@ proptest! {
     fn generated_rows_pass_both_and_corruptions_fail_both(rows in rows(), k in 0usize..8) {
         for dialect in [Dialect::Athena, Dialect::Spark] {
             let (sql, rows_at, starts) = render(&rows, dialect);
-            prop_assert!(recognizer(&sql, rows_at, dialect).is_ok(), "{:?}\n{sql}", recognizer(&sql, rows_at, dialect));
+            for (shape, recognizer) in RECOGNIZERS {
+                prop_assert!(recognizer(&sql, rows_at, dialect).is_ok(), "{shape}: {:?}\n{sql}", recognizer(&sql, rows_at, dialect));
+            }
             prop_assert!(sqlparser_path(&sql, dialect).is_ok(), "{:?}\n{sql}", sqlparser_path(&sql, dialect));
             for (what, bad) in corruptions(&sql, rows_at, &starts, k) {
-                prop_assert!(recognizer(&bad, rows_at, dialect).is_err(), "recognizer accepted {what} ({dialect:?}):\n{bad}");
+                for (shape, recognizer) in RECOGNIZERS {
+                    prop_assert!(recognizer(&bad, rows_at, dialect).is_err(), "recognizer ({shape}) accepted {what} ({dialect:?}):\n{bad}");
+                }
                 prop_assert!(sqlparser_path(&bad, dialect).is_err(), "sqlparser path accepted {what} ({dialect:?}):\n{bad}");
             }
         }
@@ -239,8 +249,10 @@ proptest! {
                     format!("{}{}", &sql[..p], &sql[q.min(sql.len())..])
                 }
             };
-            if recognizer(&bad, rows_at, dialect).is_ok() {
-                prop_assert!(sqlparser_path(&bad, dialect).is_ok(), "recognizer accepted what sqlparser refuses ({dialect:?}): {:?}\n{bad}", sqlparser_path(&bad, dialect));
+            for (shape, recognizer) in RECOGNIZERS {
+                if recognizer(&bad, rows_at, dialect).is_ok() {
+                    prop_assert!(sqlparser_path(&bad, dialect).is_ok(), "recognizer ({shape}) accepted what sqlparser refuses ({dialect:?}): {:?}\n{bad}", sqlparser_path(&bad, dialect));
+                }
             }
         }
     }
@@ -248,13 +260,63 @@ proptest! {
 
 #[test]
 fn refusals_point_at_the_row() {
-    let sql = "INSERT INTO db.t (a, b)\nVALUES\n  ('x', 1),\n  ('y' 2)";
-    let e = recognizer(sql, sql.find("('x'").unwrap(), Dialect::Athena).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Syntax);
-    assert!(e.to_string().contains("(line 4, column 7)"), "{e}");
-    let sql = "INSERT INTO db.t (a)\nVALUES\n  (1),\n  (1, 2)";
-    let e = recognizer(sql, sql.find("(1)").unwrap(), Dialect::Athena).unwrap_err();
-    assert!(e.message().contains("another number of values"), "{e}");
+    for (shape, recognizer) in RECOGNIZERS {
+        let sql = "INSERT INTO db.t (a, b)\nVALUES\n  ('x', 1),\n  ('y' 2)";
+        let e = recognizer(sql, sql.find("('x'").unwrap(), Dialect::Athena).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{shape}");
+        assert!(e.to_string().contains("(line 4, column 7)"), "{shape}: {e}");
+        let sql = "INSERT INTO db.t (a)\nVALUES\n  (1),\n  (1, 2)";
+        let e = recognizer(sql, sql.find("(1)").unwrap(), Dialect::Athena).unwrap_err();
+        assert!(
+            e.message().contains("another number of values"),
+            "{shape}: {e}"
+        );
+    }
+}
+
+/// What the shape is checked for, before the first row: each corruption of the target
+/// or the column list is refused with either parser's shape, as by the sqlparser path.
+#[test]
+fn a_corrupted_shape_is_refused_with_either_parser() {
+    let row = "('x', 1)";
+    let cases = [
+        (Dialect::Athena, "INSERT INTO db.t (a) VALUES "),
+        (Dialect::Athena, "INSERT INTO db.t (a, b, c) VALUES "),
+        (Dialect::Athena, "INSERT INTO db.`t` (a, b) VALUES "),
+        (Dialect::Athena, "INSERT INTO db.t (a, select) VALUES "),
+        (Dialect::Athena, "INSERT INTO db.t (a, \"\") VALUES "),
+        (Dialect::Athena, "INSERT INTO db.t (t.a, b) VALUES "),
+        (Dialect::Athena, "INSERT OVERWRITE db.t (a, b) VALUES "),
+        (Dialect::Athena, "INSERT INTO db.t (a, b) /* c */ VALUES "),
+        (Dialect::Athena, "UPDATE db.t SET a = 1 WHERE b IN "),
+        (Dialect::Spark, "INSERT INTO db.\"t\" (a, b) VALUES "),
+        (Dialect::Spark, "INSERT INTO TABLE db.t (a, b) VALUES "),
+        (Dialect::Spark, "INSERT INTO db.t (a, b) -- c\nVALUES "),
+    ];
+    for (dialect, head) in cases {
+        let sql = format!("{head}{row}");
+        assert!(sqlparser_path(&sql, dialect).is_err(), "{dialect:?}: {sql}");
+        for (shape, recognizer) in RECOGNIZERS {
+            assert!(
+                recognizer(&sql, head.len(), dialect).is_err(),
+                "{shape} accepted ({dialect:?}): {sql}"
+            );
+        }
+    }
+    // And the same with the names written right, which all accept.
+    for (dialect, head) in [
+        (
+            Dialect::Athena,
+            "INSERT INTO db.\"t\" (a, \"select\") VALUES ",
+        ),
+        (Dialect::Spark, "INSERT INTO db.`t` (a, `select`) VALUES "),
+    ] {
+        let sql = format!("{head}{row}");
+        sqlparser_path(&sql, dialect).unwrap_or_else(|e| panic!("{e}"));
+        for (shape, recognizer) in RECOGNIZERS {
+            recognizer(&sql, head.len(), dialect).unwrap_or_else(|e| panic!("{shape}: {e}"));
+        }
+    }
 }
 
 #[test]
@@ -269,14 +331,16 @@ fn deeply_nested_rows_after_the_first_are_an_error_not_a_crash() {
         let deep = format!("({}1{})", open.repeat(30_000), close.repeat(30_000));
         let sql = format!("{head}{first}, {deep}");
         assert!(sql.len() <= crate::statement::MAX_QUERY_BYTES);
-        super::on_2_mib_thread(|| {
-            let e = recognizer(&sql, head.len(), dialect).unwrap_err();
-            assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
-            assert!(e.message().contains("nested less deeply"), "{e}");
-        });
-        // 100 levels pass.
-        let fine = format!("({}1{})", open.repeat(100), close.repeat(100));
-        recognizer(&format!("{head}{first}, {fine}"), head.len(), dialect)
-            .unwrap_or_else(|e| panic!("{e}"));
+        for (shape, recognizer) in RECOGNIZERS {
+            super::on_2_mib_thread(|| {
+                let e = recognizer(&sql, head.len(), dialect).unwrap_err();
+                assert_eq!(e.kind(), ErrorKind::Syntax, "{shape}: {e}");
+                assert!(e.message().contains("nested less deeply"), "{shape}: {e}");
+            });
+            // 100 levels pass.
+            let fine = format!("({}1{})", open.repeat(100), close.repeat(100));
+            recognizer(&format!("{head}{first}, {fine}"), head.len(), dialect)
+                .unwrap_or_else(|e| panic!("{shape}: {e}"));
+        }
     }
 }
