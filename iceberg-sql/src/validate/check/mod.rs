@@ -1,8 +1,10 @@
 //! The validator's checks on the tree of our own parser (`super::parser`): the verdict
 //! `allow.rs` and `walk/` give on sqlparser's tree, given on ours.
 //!
-//! Not on the `build()` path yet (compiled for tests, like the parser): once the parser
-//! reads every statement kind, [`validate`] replaces the sqlparser pipeline.
+//! Not on the `build()` path yet (compiled for tests, like the parser). It checks the
+//! queries, the DML, OPTIMIZE and VACUUM (Athena's, Spark's CALL, Trino's ALTER TABLE …
+//! EXECUTE), UNLOAD and Trino's CTAS; the statements whose checks are not written yet
+//! (the DDL, Spark's CTAS) are refused, never accepted (`top::NOT_CHECKED_YET`).
 //!
 //! * [`validate`]: the whole pipeline: size, our lexer and the token pre-pass, our
 //!   parser in the Rules of `Dialect::grammar(kind)`, then [`check`];

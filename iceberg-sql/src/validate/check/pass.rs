@@ -16,9 +16,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::statement::StatementKind;
 use crate::validate::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
 use crate::validate::parser::ast::{
-    Assignment, Brackets as AstBrackets, DataType, Expr, Function, FunctionArgs, Ident,
-    InsertSource, Literal, LiteralValue, MergeAction, OrderByItem, Query, Select, SelectItem,
-    Statement, StringForm, TableFactor, TableVersion, TimeZone, UnaryOp,
+    AlterAction, Assignment, Brackets as AstBrackets, ColumnDef, DataType, Expr, Function,
+    FunctionArgs, Ident, InsertSource, Literal, LiteralValue, MergeAction, OrderByItem, Property,
+    Query, Select, SelectItem, Statement, StringForm, TableClause, TableFactor, TableVersion,
+    TimeZone, UnaryOp,
 };
 
 /// Runs the pass over `stmt`, then counts its `?` placeholders against `param_count`.
@@ -138,13 +139,155 @@ impl Pass<'_> {
                 table, with, query, ..
             } => {
                 self.idents(table)?;
-                for p in with {
-                    self.ident(&p.name)?;
-                    self.expr(&p.value)?;
-                }
+                self.properties(with)?;
                 self.query(query)
             }
+            Statement::CreateTable(_)
+            | Statement::AlterTable { .. }
+            | Statement::Drop { .. }
+            | Statement::CreateDatabase { .. }
+            | Statement::CreateView { .. }
+            | Statement::ShowTables { .. }
+            | Statement::ShowCreateTable { .. }
+            | Statement::Describe { .. } => self.ddl(stmt),
         }
+    }
+
+    /// The DDL statements: their names, literals, types and expressions. (A
+    /// `TBLPROPERTIES` key is a name, as the allow-list has it: not checked as a
+    /// string.)
+    fn ddl(&mut self, stmt: &Statement) -> Result<()> {
+        match stmt {
+            Statement::CreateTable(ct) => {
+                self.idents(&ct.name)?;
+                for c in &ct.columns {
+                    self.column(c)?;
+                }
+                for clause in &ct.clauses {
+                    match clause {
+                        TableClause::Using(i) | TableClause::StoredAs(i) => self.ident(i)?,
+                        TableClause::Comment(l) | TableClause::Location(l) => self.literal(l)?,
+                        TableClause::PartitionedBy(fields) => self.exprs(fields)?,
+                        TableClause::TblProperties(props) => {
+                            for (_, v) in props {
+                                self.literal(v)?;
+                            }
+                        }
+                        TableClause::With(props) => self.properties(props)?,
+                        TableClause::Options(opts) => {
+                            for (k, v) in opts {
+                                self.ident(k)?;
+                                self.literal(v)?;
+                            }
+                        }
+                    }
+                }
+                match &ct.query {
+                    Some(q) => self.query(q),
+                    None => Ok(()),
+                }
+            }
+            Statement::AlterTable { table, action } => {
+                self.idents(table)?;
+                match action {
+                    AlterAction::AddColumns(cols) => cols.iter().try_for_each(|c| self.column(c)),
+                    AlterAction::AddColumn(c) => self.column(c),
+                    AlterAction::DropColumn(i) => self.ident(i),
+                    AlterAction::ChangeColumn {
+                        old,
+                        new,
+                        ty,
+                        comment,
+                    } => {
+                        self.ident(old)?;
+                        self.ident(new)?;
+                        self.data_type(ty, new.span.end)?;
+                        comment.as_ref().map_or(Ok(()), |l| self.literal(l))
+                    }
+                    AlterAction::RenameColumn { old, new } => {
+                        self.ident(old)?;
+                        self.ident(new)
+                    }
+                    AlterAction::AlterColumnType { column, ty } => {
+                        self.ident(column)?;
+                        self.data_type(ty, column.span.end)
+                    }
+                    AlterAction::RenameTo(name) => self.idents(name),
+                    AlterAction::SetTblProperties(props) => {
+                        props.iter().try_for_each(|(_, v)| self.literal(v))
+                    }
+                    AlterAction::UnsetTblProperties(_) => Ok(()),
+                    AlterAction::SetProperties(props) => {
+                        for (k, v) in props {
+                            self.ident(k)?;
+                            self.opt_expr(v.as_ref())?;
+                        }
+                        Ok(())
+                    }
+                    AlterAction::Execute {
+                        procedure,
+                        args,
+                        predicate,
+                    } => {
+                        self.ident(procedure)?;
+                        for (name, value) in args {
+                            self.opt_ident(name.as_ref())?;
+                            self.expr(value)?;
+                        }
+                        self.opt_expr(predicate.as_ref())
+                    }
+                }
+            }
+            Statement::Drop { name, .. }
+            | Statement::ShowCreateTable { table: name }
+            | Statement::Describe { table: name, .. } => self.idents(name),
+            Statement::CreateDatabase {
+                name,
+                comment,
+                location,
+                with,
+                ..
+            } => {
+                self.idents(name)?;
+                for l in comment.iter().chain(location) {
+                    self.literal(l)?;
+                }
+                self.properties(with)
+            }
+            Statement::CreateView { name, query, .. } => {
+                self.idents(name)?;
+                self.query(query)
+            }
+            Statement::ShowTables {
+                database,
+                pattern,
+                escape,
+                ..
+            } => {
+                if let Some(db) = database {
+                    self.idents(db)?;
+                }
+                for l in pattern.iter().chain(escape) {
+                    self.literal(l)?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn column(&mut self, c: &ColumnDef) -> Result<()> {
+        self.ident(&c.name)?;
+        self.data_type(&c.ty, c.name.span.end)?;
+        c.comment.as_ref().map_or(Ok(()), |l| self.literal(l))
+    }
+
+    fn properties(&mut self, props: &[Property]) -> Result<()> {
+        for p in props {
+            self.ident(&p.name)?;
+            self.expr(&p.value)?;
+        }
+        Ok(())
     }
 
     fn assignments(&mut self, assignments: &[Assignment]) -> Result<()> {

@@ -135,6 +135,9 @@ enum Class {
     /// The old validator accepts, our parser does not read the text yet (a form it
     /// lacks: `OFFSET`, `UNION`, window frames, …; see the parser's module doc).
     NotReadYet,
+    /// The old validator accepts, ours refuses a statement whose checks are not
+    /// written yet (`top::NOT_CHECKED_YET`: the DDL, Spark's CTAS).
+    NotCheckedYet,
     /// The old validator accepts, ours refuses after the parse.
     OnlyTheirsAccepts,
     /// Ours accepts what the old validator refuses: never allowed.
@@ -146,6 +149,7 @@ fn class(theirs: &str, ours: &str) -> Class {
     match (theirs == "accept", ours == "accept") {
         _ if theirs == ours => Class::Same,
         (true, false) if kind(ours) == "Syntax" => Class::NotReadYet,
+        (true, false) if ours.contains(super::top::NOT_CHECKED_YET) => Class::NotCheckedYet,
         (true, false) => Class::OnlyTheirsAccepts,
         (false, true) => Class::OnlyOursAccepts,
         _ => match (kind(theirs).as_str(), kind(ours).as_str()) {
@@ -181,10 +185,10 @@ const DELIBERATE: &[(&str, &str)] = &[];
 
 /// How many entries of each kind fall in each class.
 const EXPECTED: &str = "
-CreateTableAs Same 66
-CreateTableAs BothSyntax 5
+CreateTableAs Same 71
+CreateTableAs BothSyntax 1
 CreateTableAs OursAtParse 1
-CreateTableAs NotReadYet 8
+CreateTableAs NotCheckedYet 7
 Delete Same 99
 Delete BothSyntax 1
 Delete OursAtParse 6
@@ -195,10 +199,9 @@ Merge Same 106
 Merge BothSyntax 2
 Merge OursAtParse 10
 Merge NotReadYet 3
-Optimize Same 66
-Optimize BothSyntax 6
+Optimize Same 70
+Optimize BothSyntax 4
 Optimize OursAtParse 1
-Optimize NotReadYet 2
 Select Same 205
 Select BothSyntax 18
 Select OursAtParse 62
@@ -208,10 +211,8 @@ Unload BothSyntax 2
 Unload OursAtParse 3
 Update Same 104
 Update OursAtParse 5
-Vacuum Same 45
-Vacuum BothSyntax 2
-Vacuum OursAtParse 6
-Vacuum NotReadYet 2
+Vacuum Same 51
+Vacuum OursAtParse 4
 ";
 
 #[test]
@@ -541,7 +542,11 @@ mod corrupted {
         };
         match c {
             Class::OnlyOursAccepts | Class::OnlyTheirsAccepts => false,
-            Class::BothDisallowed => message(theirs) == message(ours),
+            Class::NotCheckedYet => true,
+            Class::BothDisallowed => {
+                message(theirs) == message(ours)
+                    || ours.contains(super::super::top::NOT_CHECKED_YET)
+            }
             _ => true,
         }
     }
