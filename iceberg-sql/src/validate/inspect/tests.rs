@@ -8,89 +8,14 @@ use super::{inspect, inspect_tree, Inspection};
 use crate::dialect::Dialect;
 use crate::statement::StatementKind;
 use crate::validate::parser::tests::fixture::refused_on_purpose;
-
-/// The fixture's form of an inspection: `inspect names=[…] strings=[…]`, a quoted
-/// name with its quote character in front.
-fn shown(read: &Inspection) -> String {
-    let names: Vec<String> = read
-        .names()
-        .iter()
-        .map(|n| match n.quote {
-            Some(q) => format!("{q}{}", n.value),
-            None => n.value.clone(),
-        })
-        .collect();
-    format!(
-        "inspect names={names:?} strings={:?}",
-        read.string_literals()
-    )
-}
-
-fn dialect_named(name: &str) -> Dialect {
-    [
-        Dialect::Athena,
-        Dialect::AthenaS3Tables,
-        Dialect::Spark,
-        Dialect::Trino,
-    ]
-    .into_iter()
-    .find(|d| format!("{d:?}") == name)
-    .unwrap_or_else(|| panic!("unknown dialect {name:?} in the fixture"))
-}
-
-fn kind_named(name: &str) -> StatementKind {
-    use StatementKind as K;
-    [
-        K::CreateTable,
-        K::DropTable,
-        K::AlterTable,
-        K::CreateTableAs,
-        K::Insert,
-        K::Update,
-        K::Delete,
-        K::Merge,
-        K::Select,
-        K::Optimize,
-        K::Vacuum,
-        K::Unload,
-        K::ShowCreateTable,
-        K::CreateDatabase,
-        K::DropDatabase,
-        K::ShowTables,
-        K::Describe,
-        K::CreateView,
-        K::DropView,
-        K::CreateStagingTable,
-        K::DropStagingTable,
-    ]
-    .into_iter()
-    .find(|k| format!("{k:?}") == name)
-    .unwrap_or_else(|| panic!("unknown statement kind {name:?} in the fixture"))
-}
+use crate::validate::tests::verdict_fixture;
 
 /// The accepted entries of the corpus: dialect, kind, SQL and the recorded inspection.
 fn recorded() -> Vec<(Dialect, StatementKind, String, String)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/validate_verdicts.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut out = Vec::new();
-    for block in text.split("#### ").filter(|b| !b.is_empty()) {
-        let (header, rest) = block.split_once('\n').expect("a header line");
-        let mut words = header.split(' ');
-        let dialect = dialect_named(words.next().expect("a dialect"));
-        let kind = kind_named(words.next().expect("a kind"));
-        let (sql, marks): (Vec<&str>, Vec<&str>) = rest
-            .strip_suffix('\n')
-            .unwrap_or(rest)
-            .split('\n')
-            .partition(|l| !l.starts_with("=> "));
-        if let Some(read) = marks.iter().find_map(|m| m.strip_prefix("=> inspect ")) {
-            out.push((dialect, kind, sql.join("\n"), format!("inspect {read}")));
-        }
-    }
-    out
+    verdict_fixture::entries()
+        .into_iter()
+        .filter_map(|e| Some((e.dialect, e.kind, e.sql, e.inspection?)))
+        .collect()
 }
 
 #[test]
@@ -101,7 +26,7 @@ fn every_accepted_entry_reads_as_recorded() {
     let mut on_purpose = 0;
     for (dialect, kind, sql, want) in &entries {
         let got = match inspect_tree(sql, *kind, *dialect) {
-            Ok(read) => shown(&read),
+            Ok(read) => verdict_fixture::inspection(&read),
             // Forms our parser does not read yet, or refuses on purpose (its tests list
             // them).
             Err(e) if refused_on_purpose(sql, &e) => {

@@ -8,6 +8,10 @@ mod prefix;
 pub(super) mod values;
 mod walk;
 
+/// The verdict corpus's reader, shared with the integration test that keeps it.
+#[path = "../../../tests/fixtures/verdicts.rs"]
+pub(in crate::validate) mod verdict_fixture;
+
 use super::*;
 use sqlparser::tokenizer::Tokenizer;
 
