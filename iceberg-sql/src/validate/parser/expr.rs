@@ -27,7 +27,8 @@
 //! form refused on purpose (`x NOT NULL`) is final: no other reading escapes it.
 
 use super::ast::{
-    BinaryOp, Expr, Function, FunctionArgs, Literal, LiteralValue, StringForm, TimeZone, UnaryOp,
+    BinaryOp, Expr, Function, FunctionArgs, Ident, Literal, LiteralValue, StringForm, TimeZone,
+    UnaryOp,
 };
 use super::cursor::{span, Cursor};
 use super::DataType;
@@ -628,6 +629,15 @@ impl Cursor<'_> {
         let is = |kw: &str| w.eq_ignore_ascii_case(kw);
         if is("NOT") {
             self.next();
+            // sqlparser reads `NOT [1]` as NOT of a bare array literal, which no target
+            // has: the validator has never read the `not` of `not[1]` as a name.
+            if self.is_symbol(0, Symbol::LBracket) {
+                return Err(self.refuse_at(
+                    t.start,
+                    "`NOT [` starts a bare array literal, which no target has: Spark builds \
+                     arrays with `array(…)`, Trino with `ARRAY[…]`",
+                ));
+            }
             // sqlparser reads `NOT EXISTS (…)` as one node.
             if self.is_word(0, "EXISTS") && self.is_symbol(1, Symbol::LParen) {
                 self.next();
@@ -679,7 +689,7 @@ impl Cursor<'_> {
     }
 
     /// `a`, `t.a`, or a call `f(…)`, `db.f(…)`.
-    fn name_or_call(&mut self) -> Result<Expr> {
+    pub(super) fn name_or_call(&mut self) -> Result<Expr> {
         // `word()` lets a reserved function word through only before `(`.
         let mut name = vec![self.ident_allowing(|w| RESERVED_FUNCTIONS.contains(&w))?];
         while self.is_symbol(0, Symbol::Period)
@@ -692,6 +702,24 @@ impl Cursor<'_> {
         }
         if !self.is_symbol(0, Symbol::LParen) {
             return Ok(Expr::Name(name));
+        }
+        let bare = |w: &str| {
+            matches!(name.as_slice(), [Ident { value, quote: None, .. }]
+                if value.eq_ignore_ascii_case(w))
+        };
+        if bare("struct") && !self.rules.struct_calls {
+            let at = name[0].span.start;
+            return Err(self.error_at(
+                at,
+                "`struct(…)` is Spark's: Trino builds a row with CAST(ROW(…) AS row(name \
+                 type, …))",
+            ));
+        }
+        // sqlparser reads `trim(…)` and `struct(…)` as forms of their own that take at
+        // least one argument: the validator has never let `trim()` through.
+        if (bare("trim") || bare("struct")) && self.is_symbol(1, Symbol::RParen) {
+            self.next();
+            return Err(self.expected("an expression"));
         }
         self.next();
         let args = if self.eat_symbol(Symbol::Mul) {

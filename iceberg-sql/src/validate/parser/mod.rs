@@ -117,6 +117,10 @@ pub(crate) struct Rules {
     pub(crate) array_brackets: bool,
     /// Whether `1.5D`, `2BD`, `5S`, `1Y`, `1F` are typed numbers (Spark).
     pub(crate) number_suffixes: bool,
+    /// Whether `struct(a, b)` builds a struct (Spark's function; Trino builds a row
+    /// with `ROW(…)` and has no `struct`, which sqlparser reads as BigQuery's
+    /// `STRUCT(…)` literal, never a call).
+    pub(crate) struct_calls: bool,
     /// A word that is a name only quoted (`None`: every word not taken by the grammar's
     /// expression syntax may be a name).
     pub(crate) reserved: Option<fn(&str) -> bool>,
@@ -179,6 +183,7 @@ impl Rules {
         double_equals: true,
         array_brackets: false,
         number_suffixes: false,
+        struct_calls: false,
         reserved: None,
         dml_alias: false,
         qualified_assignment: false,
@@ -204,6 +209,7 @@ impl Rules {
         double_equals: false,
         array_brackets: true,
         number_suffixes: false,
+        struct_calls: false,
         reserved: Some(crate::engine::reserved::is_reserved_in_dml),
         dml_alias: false,
         qualified_assignment: false,
@@ -229,6 +235,7 @@ impl Rules {
         double_equals: true,
         array_brackets: false,
         number_suffixes: true,
+        struct_calls: true,
         reserved: Some(spark_reserved),
         dml_alias: true,
         qualified_assignment: true,

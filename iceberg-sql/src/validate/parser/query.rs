@@ -12,7 +12,7 @@ use crate::validate::lexer::{Kind, Symbol};
 
 /// Words that are no column alias written without `AS` (sqlparser's
 /// `RESERVED_FOR_COLUMN_ALIAS`, which the validator has always read with).
-const NOT_A_COLUMN_ALIAS: &[&str] = &[
+pub(super) const NOT_A_COLUMN_ALIAS: &[&str] = &[
     "with",
     "explain",
     "analyze",
@@ -108,6 +108,25 @@ const NOT_A_TABLE_ALIAS: &[&str] = &[
 /// (sqlparser's `RESERVED_FOR_TABLE_FACTOR`).
 const NOT_A_TABLE_NAME: &[&str] = &["into", "limit", "having", "where", "on"];
 
+/// Words that start another kind of relation where a table name stands, in every
+/// grammar: sqlparser reads `LATERAL (…)` and `TABLE(…)` there, so the validator has
+/// never let one through as a name unquoted (Trino reserves `table`; Spark's
+/// `LATERAL` is a strict non-reserved word, its `TABLE` starts `TABLE(…)` too).
+const RELATION_WORDS: &[&str] = &["lateral", "table"];
+
+/// Words that are no table alias written without `AS`: sqlparser reads `t AT (…)`,
+/// `t BEFORE (…)` and `t CHANGES (…)` (Snowflake's time travel) after a table name,
+/// so the validator has never read one as an alias there.
+const TABLE_CLAUSE_WORDS: &[&str] = &["at", "before", "changes"];
+
+/// Words that are no column alias written without `AS`: sqlparser reads each as an
+/// operator after an expression (`a DIV b`, `a REGEXP b`, `a COLLATE c`, …), so the
+/// validator has never read `SELECT a div FROM t` as an alias.
+const INFIX_WORDS: &[&str] = &[
+    "collate", "div", "glob", "ilike", "match", "member", "operator", "overlaps", "regexp",
+    "rlike", "similar", "xor",
+];
+
 /// Which alias is read: the two have different lists of words that end them.
 #[derive(Clone, Copy)]
 pub(super) enum AliasOf {
@@ -159,6 +178,11 @@ impl Cursor<'_> {
             return Err(self.expected("the select list (`SELECT ALL` is not read yet)"));
         }
         let distinct = self.eat_word("DISTINCT");
+        // sqlparser reads `TOP n` here (SQL Server's), so the validator has never let
+        // a select list start with the word unquoted.
+        if self.is_word(0, "TOP") {
+            return Err(self.expected("the select list (`TOP` is not Trino's or Spark's)"));
+        }
         // `DISTINCT ON (…)` is PostgreSQL's (sqlparser reads `ON` here as nothing else).
         if distinct && self.is_word(0, "ON") {
             return Err(self.expected("the select list (`DISTINCT ON` is not Trino's or Spark's)"));
@@ -188,7 +212,7 @@ impl Cursor<'_> {
         };
         let mut group_by = Vec::new();
         if self.eat_words(&["GROUP", "BY"]) {
-            group_by = self.comma_separated(|c| c.expr())?;
+            group_by = self.group_by()?;
         }
         let having = if self.eat_word("HAVING") {
             Some(self.expr()?)
@@ -261,15 +285,15 @@ impl Cursor<'_> {
         if self.eat_word("AS") {
             return self.ident().map(Some);
         }
-        let stop = match of {
-            AliasOf::Column => NOT_A_COLUMN_ALIAS,
-            AliasOf::Table => NOT_A_TABLE_ALIAS,
+        let (stop, also) = match of {
+            AliasOf::Column => (NOT_A_COLUMN_ALIAS, INFIX_WORDS),
+            AliasOf::Table => (NOT_A_TABLE_ALIAS, TABLE_CLAUSE_WORDS),
         };
         let plain = self.peek(0).is_some_and(|t| match t.kind {
             Kind::Word { quote: Some(_), .. } => true,
             Kind::Word { quote: None, .. } => {
                 let w = self.text(t).to_ascii_lowercase();
-                !stop.contains(&w.as_str()) && !self.reserved(t)
+                !stop.contains(&w.as_str()) && !also.contains(&w.as_str()) && !self.reserved(t)
             }
             _ => false,
         });
@@ -350,7 +374,19 @@ impl Cursor<'_> {
             let alias = self.alias(AliasOf::Table)?;
             return Ok(TableFactor::Derived { query, alias });
         }
-        let name = self.table_name()?;
+        let name = self.relation_name()?;
+        // `FOR VERSION AS OF 1` right after `FROM`: the `FOR` is the time travel's,
+        // with no table before it (the validator's token pass reads it so too).
+        let bare_for = matches!(name.as_slice(), [Ident { value, quote: None, .. }]
+            if value.eq_ignore_ascii_case("for"));
+        if bare_for && self.time_travel_kind_at(0) {
+            let at = name[0].span.start;
+            return Err(self.error_at(
+                at,
+                "expected a table name before `FOR VERSION|TIMESTAMP AS OF` (quote a table \
+                 named `for`)",
+            ));
+        }
         let version = self.time_travel()?;
         let alias = self.alias(AliasOf::Table)?;
         Ok(TableFactor::Table {
@@ -379,6 +415,22 @@ impl Cursor<'_> {
         })
     }
 
+    /// A table's name where a relation stands (`FROM`, `UPDATE`, `DELETE FROM`): no
+    /// word that starts another relation there is one unquoted.
+    pub(super) fn relation_name(&mut self) -> Result<Vec<Ident>> {
+        let relation_word = self.peek(0).is_some_and(|t| {
+            matches!(t.kind, Kind::Word { quote: None, .. })
+                && RELATION_WORDS.contains(&self.text(t).to_ascii_lowercase().as_str())
+        });
+        if relation_word {
+            return Err(self.expected(
+                "a table name (`LATERAL` and `TABLE` start other relations: quote a table of \
+                 that name)",
+            ));
+        }
+        self.table_name()
+    }
+
     /// `db.t`: a table's name, where no clause word the grammar quotes is one unquoted.
     pub(super) fn table_name(&mut self) -> Result<Vec<Ident>> {
         let clause_word = self.peek(0).is_some_and(|t| {
@@ -401,9 +453,7 @@ impl Cursor<'_> {
     fn time_travel(&mut self) -> Result<Option<TableVersion>> {
         let with_for = self.is_word(0, "FOR");
         let at = usize::from(with_for);
-        let kind_follows = (self.is_word(at, "VERSION") || self.is_word(at, "TIMESTAMP"))
-            && self.is_word(at + 1, "AS")
-            && self.is_word(at + 2, "OF");
+        let kind_follows = self.time_travel_kind_at(at);
         if !kind_follows {
             if with_for {
                 return Err(self.expected(
@@ -432,6 +482,48 @@ impl Cursor<'_> {
         } else {
             TableVersion::Timestamp(point)
         }))
+    }
+
+    /// Whether `VERSION|TIMESTAMP AS OF` is the `n`th token on.
+    fn time_travel_kind_at(&self, n: usize) -> bool {
+        (self.is_word(n, "VERSION") || self.is_word(n, "TIMESTAMP"))
+            && self.is_word(n + 1, "AS")
+            && self.is_word(n + 2, "OF")
+    }
+
+    /// The items of `GROUP BY`, read. sqlparser reads `GROUP BY ALL` as the whole
+    /// clause, and `ROLLUP (…)` and `CUBE (…)` as items of their own that take a
+    /// parenthesized list and nothing after it (`parse_group_by_expr`); the validator
+    /// has never let more through, so neither does this (Spark reads the two as calls
+    /// here, Trino reserves both words).
+    fn group_by(&mut self) -> Result<Vec<Expr>> {
+        if self.is_word(0, "ALL") {
+            let all = Expr::Name(vec![self.ident()?]);
+            if let Some(t) = self.peek(0).copied() {
+                if matches!(t.kind, Kind::Symbol(s) if s != Symbol::RParen) {
+                    return Err(self.refuse_at(
+                        t.start,
+                        &format!(
+                            "expected the end of `GROUP BY ALL`, found `{}` (`ALL` is the \
+                             whole clause; quote a column named `all`)",
+                            self.text(&t)
+                        ),
+                    ));
+                }
+            }
+            return Ok(vec![all]);
+        }
+        self.comma_separated(|c| {
+            let grouping = ["ROLLUP", "CUBE"].iter().any(|w| c.is_word(0, w));
+            if !grouping {
+                return c.expr();
+            }
+            if !c.is_symbol(1, Symbol::LParen) {
+                c.next();
+                return Err(c.expected("`(` and the columns of `ROLLUP|CUBE (…)`"));
+            }
+            c.name_or_call()
+        })
     }
 
     /// `OVER ([PARTITION BY …] [ORDER BY …])` after a call, the `OVER` read.

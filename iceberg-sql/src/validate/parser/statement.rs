@@ -152,6 +152,9 @@ impl Cursor<'_> {
     /// `INTO t [(a, b)] VALUES (…), … | query`, after `INSERT`.
     fn insert(&mut self) -> Result<Insert> {
         self.expect_word("INTO")?;
+        // sqlparser reads Hive's `INSERT [LOCAL] DIRECTORY '…'` and Spark's `INSERT INTO
+        // TABLE t` here.
+        self.no_table_named(&["local", "directory", "table"], "INSERT INTO")?;
         let table = self.table_name()?;
         let columns = if self.is_symbol(0, Symbol::LParen) && !self.query_at(1) {
             self.parenthesized_names()?
@@ -174,7 +177,9 @@ impl Cursor<'_> {
 
     /// `t [alias] SET a = x, … [WHERE condition]`, after `UPDATE`.
     fn update(&mut self) -> Result<Update> {
-        let table = self.table_name()?;
+        // sqlparser takes the word after `UPDATE` for a `REPLACE` of its own.
+        self.no_table_named(&["replace"], "UPDATE")?;
+        let table = self.relation_name()?;
         let alias = self.dml_alias()?;
         self.expect_word("SET")?;
         let assignments = self.comma_separated(|c| c.assignment())?;
@@ -187,10 +192,32 @@ impl Cursor<'_> {
         })
     }
 
+    /// Refuses a table name starting with one of `words` unquoted after `after`: each
+    /// starts another form there in sqlparser's reading, so the validator has never
+    /// let one through as a name.
+    fn no_table_named(&self, words: &[&str], after: &str) -> Result<()> {
+        match self.peek(0) {
+            Some(t)
+                if matches!(t.kind, Kind::Word { quote: None, .. })
+                    && words.iter().any(|w| self.text(t).eq_ignore_ascii_case(w)) =>
+            {
+                Err(self.error_at(
+                    t.start,
+                    &format!(
+                        "expected a table name after `{after}`, found `{}` (quote a table \
+                         of that name)",
+                        self.text(t)
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// `FROM t [alias] [WHERE condition]`, after `DELETE`.
     fn delete(&mut self) -> Result<Delete> {
         self.expect_word("FROM")?;
-        let table = self.table_name()?;
+        let table = self.relation_name()?;
         let alias = self.dml_alias()?;
         let selection = self.where_clause()?;
         Ok(Delete {

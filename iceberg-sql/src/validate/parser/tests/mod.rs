@@ -15,6 +15,7 @@ mod convert;
 mod ddl;
 mod expr;
 pub(in crate::validate) mod fixture;
+mod keywords;
 mod query;
 mod statement;
 mod trino;
