@@ -124,10 +124,21 @@ impl Cursor<'_> {
     /// An expression whose operators bind tighter than `min`.
     fn expr_bp(&mut self, min: u8) -> Result<Expr> {
         self.enter()?;
+        let start = self.peek(0).map_or(self.sql.len(), |t| t.start);
         let mut left = self.prefix(min)?;
         while let Some((op, power)) = self.infix() {
             if power <= min {
                 break;
+            }
+            if matches!(op, Infix::Subscript | Infix::Field) && operator_result(&left) {
+                // Trino's grammar (`primaryExpression '[' valueExpression ']'`,
+                // `primaryExpression '.' identifier`) and sqlparser take no predicate
+                // or operator's result as the base (`a IS NULL.x`): refused, not read
+                // as `(a IS NULL).x`.
+                return Err(self.refuse_at(
+                    start,
+                    "a field or subscript of an operator's result without parentheses",
+                ));
             }
             left = self.infix_expr(left, op, power)?;
         }
@@ -220,7 +231,15 @@ impl Cursor<'_> {
             }
             Infix::Subscript => {
                 self.next();
+                let index_at = self.peek(0).map_or(self.sql.len(), |t| t.start);
                 let index = self.expr()?;
+                // Neither grammar takes a predicate as an index (`m['k' < a]`:
+                // `valueExpression` in Trino's, sqlparser reads none either).
+                if predicate_index(&index) {
+                    return Err(
+                        self.refuse_at(index_at, "a predicate as a subscript without parentheses")
+                    );
+                }
                 self.expect_symbol(Symbol::RBracket, "]")?;
                 Ok(Expr::Subscript {
                     expr: Box::new(left),
@@ -925,6 +944,54 @@ const EXTRACT_FIELDS: &[&str] = &[
     "TIMEZONE_HOUR",
     "TIMEZONE_MINUTE",
 ];
+
+/// Whether `e` is built by an operator or predicate (never a base of `.x` or `[i]`).
+fn operator_result(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Binary { .. }
+            | Expr::Unary { .. }
+            | Expr::IsNull { .. }
+            | Expr::IsDistinctFrom { .. }
+            | Expr::InList { .. }
+            | Expr::InSubquery { .. }
+            | Expr::Between { .. }
+            | Expr::Like { .. }
+            | Expr::AtTimeZone { .. }
+            | Expr::Lambda { .. }
+            | Expr::Exists { .. }
+    )
+}
+
+/// Whether `e` is a predicate (a comparison, `AND`, `OR`, `NOT`, `IS`, `IN`, `BETWEEN`,
+/// `LIKE`), which no subscript takes as its index.
+fn predicate_index(e: &Expr) -> bool {
+    match e {
+        Expr::Binary { op, .. } => matches!(
+            op,
+            BinaryOp::And
+                | BinaryOp::Or
+                | BinaryOp::Eq
+                | BinaryOp::NotEq
+                | BinaryOp::Lt
+                | BinaryOp::LtEq
+                | BinaryOp::Gt
+                | BinaryOp::GtEq
+        ),
+        Expr::Unary {
+            op: UnaryOp::Not, ..
+        } => true,
+        Expr::IsNull { .. }
+        | Expr::IsDistinctFrom { .. }
+        | Expr::InList { .. }
+        | Expr::InSubquery { .. }
+        | Expr::Between { .. }
+        | Expr::Like { .. }
+        | Expr::Lambda { .. }
+        | Expr::Exists { .. } => true,
+        _ => false,
+    }
+}
 
 fn power_of(op: BinaryOp, concat_with_plus: bool) -> u8 {
     match op {

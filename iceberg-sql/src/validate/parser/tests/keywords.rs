@@ -272,3 +272,53 @@ fn keywords_read_as_names_by_mistake_are_refused() {
         assert!(crate::validate::validate_sql(sql, StatementKind::Select, d, 0).is_err());
     }
 }
+
+/// Forms our parser once read too freely, refused by the parser itself: a field or
+/// subscript of a predicate, a predicate as a subscript, more after `GROUP BY ALL`,
+/// a subscript of `ROLLUP (…)` in `GROUP BY`.
+#[test]
+fn the_parser_refuses_what_it_once_read_too_freely() {
+    use super::{parse_statement, Rules};
+    for (rules, sql, message) in [
+        (
+            &Rules::TRINO,
+            "SELECT a FROM t WHERE a IS NOT NULL.x",
+            "Trino grammar does not parse: a field or subscript of an operator's result \
+             without parentheses",
+        ),
+        (
+            &Rules::SPARK,
+            "SELECT a FROM t WHERE m['k' < a] = 1",
+            "Spark SQL does not parse: a predicate as a subscript without parentheses",
+        ),
+        (
+            &Rules::SPARK,
+            "SELECT a FROM t GROUP BY ALL[x]",
+            "Spark SQL does not parse: expected the end of `GROUP BY ALL`, found `[` (`ALL` \
+             is the whole clause; quote a column named `all`)",
+        ),
+        (
+            &Rules::TRINO,
+            "SELECT a FROM t GROUP BY ALL, a",
+            "Trino grammar does not parse: expected the end of `GROUP BY ALL`, found `,` \
+             (`ALL` is the whole clause; quote a column named `all`)",
+        ),
+        (
+            &Rules::SPARK,
+            "SELECT a FROM t GROUP BY rollup(a)[1]",
+            "Spark SQL does not parse: expected the end of the statement, found `[`",
+        ),
+        (
+            &Rules::SPARK,
+            "SELECT a FROM t GROUP BY cube",
+            "Spark SQL does not parse: expected `(` and the columns of `ROLLUP|CUBE (…)`, \
+             found the end of the text",
+        ),
+    ] {
+        let err = parse_statement(sql, rules).expect_err(sql);
+        assert_eq!(err.kind(), crate::error::ErrorKind::Syntax, "{sql}");
+        assert_eq!(err.message(), message, "{sql}");
+    }
+    // Outside GROUP BY, Spark's `rollup(…)` is a call like any other.
+    assert!(parse_statement("SELECT a FROM t WHERE rollup(a)[1] = 1", &Rules::SPARK).is_ok());
+}
