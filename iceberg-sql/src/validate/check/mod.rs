@@ -19,11 +19,10 @@
 //! reserves as a name. What both read, the refusal here matches the allow-list's kind
 //! and message.
 //!
-//! Where our parser reads more than sqlparser did (a field or subscript of a predicate,
-//! a comparison as a subscript, `x = ALL (…)` read as a call, `GROUP BY ALL[x]`), the
-//! pass refuses the tree as a `Syntax` error (`pass.rs`, `not_a_primary` and
-//! `quantified_comparison`): the new pipeline never accepts a text the old one
-//! refuses. These belong in the parser; they sit here until it refuses them itself.
+//! Where our parser reads more than sqlparser did (`x = ALL (…)` read as a call), the
+//! pass refuses the tree as a `Syntax` error (`pass.rs`, `quantified_comparison`): the
+//! new pipeline never accepts a text the old one refuses. This belongs in the parser;
+//! it sits here until the parser refuses it itself.
 //!
 //! The token pre-pass still runs on sqlparser's tokens (`super::lex`); without it the
 //! recorded verdicts of the kinds our parser reads keep their accept or refuse (three

@@ -565,20 +565,6 @@ impl Pass<'_> {
                 );
             }
         }
-        if let Some((at, what)) = not_a_primary(e) {
-            // Trino's grammar (`primaryExpression '[' valueExpression ']'`,
-            // `primaryExpression '.' identifier`) and sqlparser's subscripts take
-            // neither a predicate as the base nor a comparison as the index; our parser
-            // reads both: never let that reading pass.
-            return Err(Error::new(
-                ErrorKind::Syntax,
-                format!(
-                    "{} does not parse: {what} without parentheses",
-                    self.ctx.grammar_name()
-                ),
-            )
-            .with_sql(self.ctx.sql, self.ctx.at("", at).location().cloned()));
-        }
         if let Some(at) = quantified_comparison(e) {
             // sqlparser reads `x = ALL (…)` as a comparison with a subquery, and refuses
             // it when the parenthesis holds no query; our parser does not read the form
@@ -873,62 +859,6 @@ fn predicate_name(e: &Expr) -> &'static str {
         Expr::Like { .. } => "LIKE",
         Expr::IsDistinctFrom { .. } => "IS DISTINCT FROM",
         _ => "IS [NOT] NULL",
-    }
-}
-
-/// A field access or subscript on a predicate or operator expression (`a IS NULL.x`,
-/// `a + b[1]` reads as `a + (b[1])`, so only a tree built otherwise has one), or a
-/// subscript whose index is a predicate (`m['k' < a]`): where, and what.
-fn not_a_primary(e: &Expr) -> Option<(usize, &'static str)> {
-    use crate::validate::parser::ast::BinaryOp as B;
-    let operator = |x: &Expr| {
-        matches!(
-            x,
-            Expr::Binary { .. }
-                | Expr::Unary { .. }
-                | Expr::IsNull { .. }
-                | Expr::IsDistinctFrom { .. }
-                | Expr::InList { .. }
-                | Expr::InSubquery { .. }
-                | Expr::Between { .. }
-                | Expr::Like { .. }
-                | Expr::AtTimeZone { .. }
-                | Expr::Lambda { .. }
-                | Expr::Exists { .. }
-        )
-    };
-    let predicate = |x: &Expr| match x {
-        Expr::Binary { op, .. } => matches!(
-            op,
-            B::And | B::Or | B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq
-        ),
-        Expr::Unary {
-            op: UnaryOp::Not, ..
-        } => true,
-        other => operator(other) && !matches!(other, Expr::Unary { .. } | Expr::AtTimeZone { .. }),
-    };
-    // sqlparser reads `GROUP BY ALL`, `ROLLUP (…)`, `CUBE (…)` and `GROUPING SETS (…)`
-    // as clauses; our parser reads `ALL` as a name and the calls as calls where the
-    // grammar reserves no such word (Spark).
-    let grouping = |x: &Expr| {
-        is_all(x)
-            || matches!(x, Expr::Function(f) if f.name.len() == 1
-                && f.name[0].quote.is_none()
-                && ["rollup", "cube", "grouping"].iter().any(|w| f.name[0].value.eq_ignore_ascii_case(w)))
-    };
-    match e {
-        Expr::Field { expr, .. } | Expr::Subscript { expr, .. } if grouping(expr) => Some((
-            expr_start(expr),
-            "a field or subscript of a grouping clause",
-        )),
-        Expr::Field { expr, .. } | Expr::Subscript { expr, .. } if operator(expr) => Some((
-            expr_start(expr),
-            "a field or subscript of an operator's result",
-        )),
-        Expr::Subscript { index, .. } if predicate(index) => {
-            Some((expr_start(index), "a predicate as a subscript"))
-        }
-        _ => None,
     }
 }
 
