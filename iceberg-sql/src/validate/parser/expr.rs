@@ -207,6 +207,7 @@ impl Cursor<'_> {
                 self.next();
                 if power == COMPARISON {
                     self.check_predicate_operand(&left, at)?;
+                    self.no_quantifier()?;
                 }
                 let right = self.expr_bp(power)?;
                 Ok(Expr::Binary {
@@ -258,6 +259,27 @@ impl Cursor<'_> {
                     field,
                 })
             }
+        }
+    }
+
+    /// Refuses `ALL`, `ANY` or `SOME` starting a comparison's right operand: sqlparser
+    /// reads `x = ANY (…)` as a comparison with a subquery (and refuses it when the
+    /// parenthesis holds no query); this parser does not read the form yet, and would
+    /// take `ANY (…)` for a call or `any` for a name where the grammar reserves no such
+    /// word (Spark).
+    fn no_quantifier(&mut self) -> Result<()> {
+        let quantifier = ["ALL", "ANY", "SOME"].iter().any(|q| self.is_word(0, q))
+            && !self.is_symbol(1, Symbol::Period)
+            && !self.is_symbol(1, Symbol::Arrow);
+        match self.peek(0) {
+            Some(t) if quantifier => {
+                let at = t.start;
+                Err(self.refuse_at(
+                    at,
+                    "a comparison with ALL, ANY or SOME (`x = ANY (SELECT …)`) is not read",
+                ))
+            }
+            _ => Ok(()),
         }
     }
 
