@@ -19,11 +19,6 @@
 //! reserves as a name. What both read, the refusal here matches the allow-list's kind
 //! and message.
 //!
-//! Where our parser reads more than sqlparser did (`x = ALL (…)` read as a call), the
-//! pass refuses the tree as a `Syntax` error (`pass.rs`, `quantified_comparison`): the
-//! new pipeline never accepts a text the old one refuses. This belongs in the parser;
-//! it sits here until the parser refuses it itself.
-//!
 //! The token pre-pass still runs on sqlparser's tokens (`super::lex`); without it the
 //! recorded verdicts of the kinds our parser reads keep their accept or refuse (three
 //! refusals change words), so porting what it refuses onto our lexer's tokens, or

@@ -12,7 +12,7 @@ use std::fmt::{self, Display};
 
 use super::Ctx;
 use crate::dialect::Grammar;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
 use crate::validate::parser::ast::{
@@ -565,21 +565,6 @@ impl Pass<'_> {
                 );
             }
         }
-        if let Some(at) = quantified_comparison(e) {
-            // sqlparser reads `x = ALL (…)` as a comparison with a subquery, and refuses
-            // it when the parenthesis holds no query; our parser does not read the form
-            // yet and takes `ALL (…)` for a call where the grammar reserves no `ALL`
-            // (Spark): never let that reading pass.
-            return Err(Error::new(
-                ErrorKind::Syntax,
-                format!(
-                    "{} does not parse: a comparison with ALL, ANY or SOME (`x = ANY \
-                     (SELECT …)`) is not read",
-                    self.ctx.grammar_name()
-                ),
-            )
-            .with_sql(self.ctx.sql, self.ctx.at("", at).location().cloned()));
-        }
         match e {
             Expr::Literal(l) => self.literal(l),
             Expr::Placeholder(span) => self.placeholder(span.start),
@@ -860,35 +845,6 @@ fn predicate_name(e: &Expr) -> &'static str {
         Expr::IsDistinctFrom { .. } => "IS DISTINCT FROM",
         _ => "IS [NOT] NULL",
     }
-}
-
-/// Where the `ALL`, `ANY` or `SOME` that starts the right operand of comparison `e`
-/// is, if one does (as a call or a name).
-fn quantified_comparison(e: &Expr) -> Option<usize> {
-    use crate::validate::parser::ast::BinaryOp as B;
-    let Expr::Binary {
-        op: B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq,
-        right,
-        ..
-    } = e
-    else {
-        return None;
-    };
-    // The leftmost word of the right operand (`ANY - (…)` reads as `ANY - (…)`).
-    let mut first = right.as_ref();
-    while let Some(x) = first_operand(first) {
-        first = x;
-    }
-    let word = match first {
-        Expr::Function(f) if f.name.len() == 1 => &f.name[0],
-        Expr::Name(parts) if parts.len() == 1 => &parts[0],
-        _ => return None,
-    };
-    let quantifier = word.quote.is_none()
-        && ["all", "any", "some"]
-            .iter()
-            .any(|q| word.value.eq_ignore_ascii_case(q));
-    quantifier.then_some(word.span.start)
 }
 
 /// Whether `e` is the word `ALL`, unquoted.
