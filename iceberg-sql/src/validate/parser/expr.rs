@@ -660,6 +660,9 @@ impl Cursor<'_> {
         match self.name_lambda_or_call() {
             Ok(e) => Ok(e),
             Err(e) if self.final_error() => Err(e),
+            // Both readings failed: the one that read further says what is wrong
+            // (`NOT . interval` in Spark: the reserved word after the dot, not the dot).
+            Err(e) if further(&e, &failed) => Err(e),
             Err(_) => Err(failed),
         }
     }
@@ -1040,4 +1043,10 @@ fn string_form(form: StrForm) -> StringForm {
         StrForm::Hex => StringForm::Hex,
         StrForm::Unicode => StringForm::Unicode,
     }
+}
+
+/// Whether error `a` stands later in the text than error `b`.
+fn further(a: &crate::error::Error, b: &crate::error::Error) -> bool {
+    let at = |e: &crate::error::Error| e.location().map(|l| (l.line, l.column));
+    at(a) > at(b)
 }

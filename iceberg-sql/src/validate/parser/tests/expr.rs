@@ -760,3 +760,19 @@ proptest! {
         prop_assert!(compare(&text, d, rules).is_ok(), "{}", compare(&text, d, rules).unwrap_err());
     }
 }
+
+/// Where a keyword's form and the word as a name both fail, the error is the reading
+/// that got further: in Spark `NOT . interval` fails at the reserved word after the dot
+/// (a token soup found the error at the dot, which matched no deliberate difference).
+#[test]
+fn the_further_failure_is_reported() {
+    let e = parse_expr("NOT . INTERVAL", &Rules::SPARK).unwrap_err();
+    assert!(
+        e.to_string().contains("found the reserved word `INTERVAL`"),
+        "{e}"
+    );
+    assert_eq!(
+        compare("NOT . INTERVAL", Dialect::Spark, &Rules::SPARK),
+        Ok(())
+    );
+}
