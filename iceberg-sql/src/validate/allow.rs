@@ -21,13 +21,13 @@ use sqlparser::ast::{
     DataType, DescribeAlias, Expr, FromTable, HiveDescribeFormat, HiveDistributionStyle,
     HiveIOFormat, Ident, LimitClause, MergeAction, MergeClauseKind, MergeInsertKind, ObjectName,
     ObjectType, Query, Select, SelectFlavor, SelectItem, SetExpr, ShowCreateObject,
-    ShowStatementFilterPosition, ShowStatementInClause, Spanned, SqlOption, Statement, TableFactor,
-    TableObject, TableVersion, Value, ValueWithSpan,
+    ShowStatementFilter, ShowStatementFilterPosition, ShowStatementInClause, Spanned, SqlOption,
+    Statement, TableFactor, TableObject, TableVersion, Value, ValueWithSpan,
 };
 use sqlparser::tokenizer::Span;
 
 use super::ast_pass::AstPass;
-use super::dialects::TargetSyntax;
+use super::dialects::{FilterForm, TargetSyntax};
 use super::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
 use super::{hooks, located, to_location, walk};
 use crate::dialect::{Dialect, Grammar};
@@ -165,7 +165,7 @@ impl Exempt {
 
 /// Best-effort position of the first whole-word, case-insensitive `word` outside
 /// single-quoted strings (for nodes that carry no span).
-fn find_word(sql: &str, word: &str) -> Option<SqlLocation> {
+pub(super) fn find_word(sql: &str, word: &str) -> Option<SqlLocation> {
     let mut line = 1;
     let mut column = 1;
     let mut in_string = false;
@@ -278,8 +278,8 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
                     object_span(&names[0]),
                 ));
             }
-            if *purge {
-                ctx.target.check_purge(ctx)?;
+            if let (true, Some(refusal)) = (*purge, ctx.target.purge_refusal()) {
+                return Err(ctx.at_word(refusal, "PURGE"));
             }
             Ok(())
         }
@@ -422,8 +422,8 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
                     object_span(&names[0]),
                 ));
             }
-            if *cascade {
-                ctx.target.check_drop_database_cascade(ctx)?;
+            if let (true, Some(refusal)) = (*cascade, ctx.target.drop_database_cascade_refusal()) {
+                return Err(ctx.at_word(refusal, "CASCADE"));
             }
             Ok(())
         }
@@ -472,7 +472,18 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
                         "TABLES",
                     )),
                 };
-            ctx.target.check_show_tables_filter(ctx, filter)
+            let Some(f) = filter else {
+                return Ok(());
+            };
+            let form = match f {
+                ShowStatementFilter::NoKeyword(_) => FilterForm::Bare,
+                ShowStatementFilter::Like(_) => FilterForm::Like,
+                _ => FilterForm::Other,
+            };
+            match ctx.target.show_tables_filter_problem(ctx.engine(), form, f) {
+                Some(msg) => Err(ctx.at_word(msg, "TABLES")),
+                None => Ok(()),
+            }
         }
         (K::ShowTables, _) => Err(wrong_kind(ctx, stmt, "a SHOW TABLES")),
         (
@@ -1262,19 +1273,8 @@ impl AstPass for Checker<'_> {
             Value::Boolean(_) | Value::Null => ControlFlow::Continue(()),
             Value::SingleQuotedString(s) => {
                 if g == Grammar::HiveDdl {
-                    if let Some(c) = s
-                        .chars()
-                        .find(|c| *c == '\'' || *c == '\\' || c.is_control())
-                    {
-                        return self.fail(
-                            format!(
-                                "a DDL string literal contains {}: Athena DDL strings go through the Hive \
-                                 lexer, whose escaping is unverified; use only characters other than ', \\ \
-                                 and control characters",
-                                hooks::describe_char(c)
-                            ),
-                            value.span,
-                        );
+                    if let Some(msg) = hooks::ddl_string_problem(s, "a DDL string literal") {
+                        return self.fail(msg, value.span);
                     }
                 }
                 ControlFlow::Continue(())

@@ -150,20 +150,24 @@ pub(super) fn check_ddl_string(
     what: &str,
     loc: Location,
 ) -> Result<(), ParserError> {
-    if let Some(c) = s
-        .chars()
+    match ddl_string_problem(s, what) {
+        Some(msg) => h.refuse(msg, loc),
+        None => Ok(()),
+    }
+}
+
+/// What is wrong with `s` as a Hive DDL string (`what`: the string's role, for the
+/// message): a `'`, `\` or control character.
+pub(crate) fn ddl_string_problem(s: &str, what: &str) -> Option<String> {
+    s.chars()
         .find(|c| *c == '\'' || *c == '\\' || c.is_control())
-    {
-        return h.refuse(
-            format_args!(
+        .map(|c| {
+            format!(
                 "{what} contains {}: Athena DDL strings go through the Hive lexer, whose escaping is unverified; \
                  use only characters other than ', \\ and control characters",
                 describe_char(c)
-            ),
-            loc,
-        );
-    }
-    Ok(())
+            )
+        })
 }
 
 pub(super) fn describe_char(c: char) -> String {

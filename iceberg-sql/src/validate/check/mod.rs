@@ -3,13 +3,15 @@
 //!
 //! Not on the `build()` path yet (compiled for tests, like the parser). It checks the
 //! queries, the DML, OPTIMIZE and VACUUM (Athena's, Spark's CALL, Trino's ALTER TABLE …
-//! EXECUTE), UNLOAD and Trino's CTAS; the statements whose checks are not written yet
-//! (the DDL, Spark's CTAS) are refused, never accepted (`top::NOT_CHECKED_YET`).
+//! EXECUTE), UNLOAD, Trino's CTAS, and the DDL other than CREATE TABLE and ALTER TABLE
+//! (`ddl.rs`); the statements whose checks are not written yet (CREATE TABLE, the
+//! staging table's CREATE, ALTER TABLE, Spark's CTAS) are refused, never accepted
+//! (`top::NOT_CHECKED_YET`).
 //!
 //! * [`validate`]: the whole pipeline: size, our lexer and the token pre-pass, our
 //!   parser in the Rules of `Dialect::grammar(kind)`, then [`check`];
 //! * [`check`]: the statement is the variant its kind renders, in the shape the target
-//!   writes (`top.rs`); then one pass over the tree (`pass.rs`) for the target's
+//!   writes (`top.rs`, `ddl.rs`); then one pass over the tree (`pass.rs`) for the target's
 //!   refusals, quoting per grammar, the `?` placeholders and what the engines check
 //!   after their parser (`super::literals`: number ranges, `X'…'` digits, row counts,
 //!   type parameters, typed literals).
@@ -24,6 +26,7 @@
 //! refusals change words), so porting what it refuses onto our lexer's tokens, or
 //! dropping it, is the step that takes sqlparser off this pipeline.
 
+mod ddl;
 mod pass;
 mod top;
 
@@ -268,13 +271,11 @@ impl<'a> Ctx<'a> {
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
-    /// A refusal pointing at the first whole word `word` of the text (else its first
-    /// token).
+    /// A refusal pointing at the first whole word `word` of the text outside strings
+    /// (else its first token), found as the allow-list finds it.
     pub(crate) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
-        match find_word(self.sql, 0, word) {
-            Some(at) => self.at(msg, at),
-            None => self.at_start(msg),
-        }
+        let loc = super::located(self.sql, super::allow::find_word(self.sql, word));
+        Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
     /// A refusal pointing at the first token of the text.
@@ -287,6 +288,8 @@ impl<'a> Ctx<'a> {
 pub(crate) fn find_word(sql: &str, from: usize, word: &str) -> Option<usize> {
     let rest = sql.get(from..)?;
     let lower = rest.to_ascii_lowercase();
+    let word = word.to_ascii_lowercase();
+    let word = word.as_str();
     let mut start = 0;
     while let Some(i) = lower[start..].find(word) {
         let at = start + i;

@@ -176,6 +176,18 @@ fn read_by_our_parser(e: &Entry) -> bool {
             | K::Vacuum
             | K::Unload
             | K::CreateTableAs
+            | K::CreateTable
+            | K::DropTable
+            | K::AlterTable
+            | K::ShowCreateTable
+            | K::CreateDatabase
+            | K::DropDatabase
+            | K::ShowTables
+            | K::Describe
+            | K::CreateView
+            | K::DropView
+            | K::CreateStagingTable
+            | K::DropStagingTable
     )
 }
 
@@ -185,13 +197,45 @@ const DELIBERATE: &[(&str, &str)] = &[];
 
 /// How many entries of each kind fall in each class.
 const EXPECTED: &str = "
+AlterTable Same 39
+AlterTable BothSyntax 2
+AlterTable OursAtParse 8
+AlterTable BothDisallowed 3
+AlterTable NotCheckedYet 79
+CreateDatabase Same 73
+CreateDatabase BothSyntax 3
+CreateDatabase OursAtParse 4
+CreateStagingTable Same 28
+CreateStagingTable BothSyntax 1
+CreateStagingTable OursAtParse 1
+CreateStagingTable BothDisallowed 2
+CreateStagingTable TheirsAtParse 1
+CreateStagingTable NotCheckedYet 10
+CreateTable Same 51
+CreateTable BothSyntax 3
+CreateTable OursAtParse 14
+CreateTable BothDisallowed 4
+CreateTable NotCheckedYet 66
 CreateTableAs Same 71
 CreateTableAs BothSyntax 1
 CreateTableAs OursAtParse 1
 CreateTableAs NotCheckedYet 7
+CreateView Same 57
+CreateView OursAtParse 6
 Delete Same 99
 Delete BothSyntax 1
 Delete OursAtParse 6
+Describe Same 39
+Describe BothSyntax 1
+Describe OursAtParse 2
+DropDatabase Same 48
+DropDatabase OursAtParse 4
+DropStagingTable Same 30
+DropTable Same 90
+DropTable BothSyntax 1
+DropTable OursAtParse 1
+DropView Same 31
+DropView OursAtParse 2
 Insert Same 92
 Insert BothSyntax 16
 Insert OursAtParse 8
@@ -206,6 +250,10 @@ Select Same 205
 Select BothSyntax 18
 Select OursAtParse 62
 Select NotReadYet 58
+ShowCreateTable Same 22
+ShowTables Same 65
+ShowTables BothSyntax 3
+ShowTables OursAtParse 6
 Unload Same 32
 Unload BothSyntax 2
 Unload OursAtParse 3
@@ -281,8 +329,11 @@ fn the_new_pipeline_gives_the_recorded_verdicts() {
 const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
     use Dialect::{Athena as A, AthenaS3Tables as S3, Spark as S, Trino as T};
     use StatementKind::{
-        CreateTableAs as Ctas, Delete as Del, Insert as Ins, Merge as Mer, Optimize as Opt,
-        Select as Sel, Unload as Unl, Update as Upd, Vacuum as Vac,
+        CreateDatabase as CrDb, CreateTableAs as Ctas, CreateView as CrView, Delete as Del,
+        Describe as Desc, DropDatabase as DrDb, DropStagingTable as DrStage, DropTable as DrT,
+        DropView as DrView, Insert as Ins, Merge as Mer, Optimize as Opt, Select as Sel,
+        ShowCreateTable as ShowCr, ShowTables as ShowT, Unload as Unl, Update as Upd,
+        Vacuum as Vac,
     };
     &[
         // Semicolons and empty text.
@@ -460,6 +511,62 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (A, Sel, 0, "SELECT a FROM (VALUES (1, X'F')) AS v (a, b)", false),
         (A, Sel, 0, "WITH `c` AS (SELECT 1 AS a) SELECT a FROM c", false),
         (A, Upd, 0, "DELETE FROM t", false),
+        // DROP TABLE … PURGE where the target has it.
+        (A, DrT, 0, "DROP TABLE IF EXISTS db.t PURGE", false),
+        (S, DrT, 0, "DROP TABLE db.t PURGE", false),
+        (S3, DrT, 0, "drop table db.t purge", false),
+        (T, DrT, 0, "DROP TABLE db.t PURGE", true),
+        (A, DrT, 0, "DROP VIEW db.t", true),
+        // DROP VIEW.
+        (S, DrView, 0, "DROP VIEW IF EXISTS db.v", false),
+        (T, DrView, 0, "DROP TABLE db.v", false),
+        // DROP DATABASE: one name, the grammar's word, CASCADE where it drops the data.
+        (A, DrDb, 0, "DROP DATABASE db CASCADE", false),
+        (S, DrDb, 0, "DROP DATABASE IF EXISTS db CASCADE", false),
+        (S, DrDb, 0, "DROP DATABASE db", false),
+        (T, DrDb, 0, "DROP SCHEMA db CASCADE", false),
+        (A, DrDb, 0, "DROP SCHEMA db", false),
+        (S, DrDb, 0, "DROP SCHEMA db", false),
+        (A, DrDb, 0, "DROP DATABASE a.b", false),
+        (A, DrDb, 0, "DROP TABLE db", false),
+        // The staging table's DROP: IF EXISTS, the target's object.
+        (A, DrStage, 0, "DROP TABLE IF EXISTS db.s", false),
+        (A, DrStage, 0, "DROP TABLE db.s", false),
+        (A, DrStage, 0, "DROP TABLE IF EXISTS db.s PURGE", false),
+        (S, DrStage, 0, "DROP VIEW IF EXISTS s", false),
+        (S, DrStage, 0, "DROP TABLE IF EXISTS s", false),
+        (T, DrStage, 0, "DROP TABLE IF EXISTS s", false),
+        (S3, DrStage, 0, "DROP TABLE IF EXISTS s", false),
+        // CREATE DATABASE: the Hive DDL strings, Trino's one schema property.
+        (A, CrDb, 0, "CREATE DATABASE a COMMENT 'it\\s'", false),
+        (A, CrDb, 0, "CREATE DATABASE a LOCATION 's3://b/\u{1}/'", false),
+        (A, CrDb, 0, "CREATE DATABASE IF NOT EXISTS a COMMENT 'c' LOCATION 's3://b/'", false),
+        (A, CrDb, 0, "CREATE SCHEMA a", false),
+        (S, CrDb, 0, "CREATE DATABASE a LOCATION 's3://b/' COMMENT 'c\\d'", false),
+        (T, CrDb, 0, "CREATE SCHEMA a WITH (location = 's3://b/a/')", false),
+        (T, CrDb, 0, "CREATE SCHEMA a WITH (owner = 'x')", false),
+        (T, CrDb, 0, "CREATE SCHEMA a WITH (\"location\" = 'x')", false),
+        (T, CrDb, 0, "CREATE SCHEMA a WITH (location = 1)", true),
+        (T, CrDb, 0, "CREATE SCHEMA a WITH (location = 'x', location = 'y')", true),
+        // CREATE VIEW, SHOW CREATE TABLE, DESCRIBE.
+        (A, CrView, 0, "CREATE OR REPLACE VIEW db.v AS SELECT a FROM t", false),
+        (A, CrView, 1, "CREATE VIEW db.v AS SELECT a FROM t WHERE b = ?", false),
+        (S, CrView, 0, "CREATE VIEW db.`v` AS SELECT a FROM t", false),
+        (A, ShowCr, 0, "SHOW CREATE TABLE db.t", false),
+        (A, ShowCr, 0, "SHOW CREATE TABLE c.db.t", false),
+        (A, Desc, 0, "DESCRIBE FORMATTED db.t", false),
+        (A, Desc, 0, "DESCRIBE c.db.t", false),
+        (T, Desc, 0, "DESCRIBE db.t", false),
+        // SHOW TABLES: IN one database, the target's filter.
+        (A, ShowT, 0, "SHOW TABLES IN db 'a*'", false),
+        (A, ShowT, 0, "SHOW TABLES", false),
+        (A, ShowT, 0, "SHOW TABLES IN a.b", false),
+        (S, ShowT, 0, "SHOW TABLES IN db 'a*'", false),
+        (S, ShowT, 0, "SHOW TABLES IN db LIKE 'a*'", false),
+        (S, ShowT, 0, "SHOW TABLES FROM db", false),
+        (T, ShowT, 0, "SHOW TABLES IN a LIKE 'x\\_%' ESCAPE '\\'", false),
+        (T, ShowT, 0, "SHOW TABLES IN a LIKE 'x!_%' ESCAPE '!'", false),
+        (T, ShowT, 0, "SHOW TABLES FROM a", false),
     ]
 };
 
@@ -588,9 +695,9 @@ mod corrupted {
             .. ProptestConfig::default()
         })]
 
-        /// An accepted fixture entry (any kind our parser reads: INSERT rows of every
-        /// type, MERGE, OPTIMIZE, CALL, UNLOAD, CTAS) with a few characters put in or
-        /// taken out at one place.
+        /// An accepted fixture entry (any kind: INSERT rows of every type, MERGE,
+        /// OPTIMIZE, CALL, UNLOAD, CTAS, the DDL) with a few characters put in or taken
+        /// out at one place.
         #[test]
         fn corrupted_entries_are_judged_alike(
             n in any::<prop::sample::Index>(),

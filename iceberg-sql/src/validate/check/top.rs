@@ -10,7 +10,8 @@ use crate::validate::allow::property_key_refusal;
 use crate::validate::dialects::athena::{ctas_partitioning_entry_problem, CTAS_PARTITIONING_ARRAY};
 use crate::validate::dialects::{call_args_refusal, call_name_problem, Maintenance};
 use crate::validate::parser::ast::{
-    AlterAction, Expr, Ident, InsertSource, Literal, LiteralValue, Property, Statement, StringForm,
+    AlterAction, DropObject, Expr, Ident, InsertSource, Literal, LiteralValue, Property, Statement,
+    StringForm,
 };
 
 /// The start of the refusal of a statement whose checks are not written yet.
@@ -66,9 +67,7 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
         // clauses and column types per target, ALTER TABLE's actions, …) are not
         // written yet: never accept one.
         (
-            K::CreateTable
-            | K::DropTable
-            | K::AlterTable
+            K::DropTable
             | K::ShowCreateTable
             | K::CreateDatabase
             | K::DropDatabase
@@ -76,10 +75,12 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
             | K::Describe
             | K::CreateView
             | K::DropView
-            | K::CreateStagingTable
             | K::DropStagingTable,
             _,
-        ) => Err(ctx.at_start(format!("{NOT_CHECKED_YET}: {}", ctx.kind.name()))),
+        ) => super::ddl::check(ctx, stmt),
+        (K::CreateTable | K::AlterTable | K::CreateStagingTable, _) => {
+            Err(ctx.at_start(format!("{NOT_CHECKED_YET}: {}", ctx.kind.name())))
+        }
     }
 }
 
@@ -195,7 +196,7 @@ fn maintenance(ctx: &Ctx, stmt: &Statement) -> Result<()> {
 }
 
 /// A text the grammar does not read, at byte offset `at`.
-fn syntax(ctx: &Ctx, what: &str, at: usize) -> Error {
+pub(super) fn syntax(ctx: &Ctx, what: &str, at: usize) -> Error {
     let located = ctx.at("", at).location().cloned();
     Error::new(
         ErrorKind::Syntax,
@@ -301,6 +302,17 @@ fn found_statement(ctx: &Ctx, stmt: &Statement) -> String {
         .to_ascii_uppercase();
     match stmt {
         Statement::CreateTableAs { .. } => "CREATE TABLE AS SELECT".into(),
+        Statement::CreateTable(ct) if ct.query.is_some() => "CREATE TABLE AS SELECT".into(),
+        Statement::CreateTable(_) => "CREATE TABLE".into(),
+        Statement::Drop { object, .. } => format!(
+            "DROP {}",
+            match object {
+                DropObject::Table => "TABLE",
+                DropObject::View => "VIEW",
+                DropObject::Database => "DATABASE",
+                DropObject::Schema => "SCHEMA",
+            }
+        ),
         _ if word.is_empty() => "another statement".into(),
         _ => word,
     }

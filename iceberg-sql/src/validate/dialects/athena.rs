@@ -6,13 +6,13 @@
 use sqlparser::ast::Spanned;
 use sqlparser::ast::{
     CreateTable, CreateTableOptions, DataType, Expr, FileFormat, HiveIOFormat, ObjectType,
-    ShowStatementFilter, SqlOption, Statement, Value,
+    SqlOption, Statement, Value,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 
-use super::{ParserDialect, TargetSyntax};
+use super::{FilterForm, ParserDialect, Staging, TargetSyntax};
 use crate::dialect::grammar::HIVE_DDL_RESERVED;
 use crate::dialect::Grammar;
 use crate::engine::reserved::is_reserved_in_dml;
@@ -55,12 +55,11 @@ impl TargetSyntax for AthenaSyntax {
         Ok(())
     }
 
-    fn check_purge(&self, ctx: &Ctx) -> Result<()> {
-        Err(ctx.at_word(
+    fn purge_refusal(&self) -> Option<&'static str> {
+        Some(
             "DROP TABLE … PURGE is Spark syntax: Athena's DROP TABLE on an Iceberg table \
              always deletes the data; write DROP TABLE [IF EXISTS] t",
-            "PURGE",
-        ))
+        )
     }
 
     /// `OPTIMIZE t REWRITE DATA USING BIN_PACK [WHERE …]` and `VACUUM t`, no options.
@@ -138,8 +137,17 @@ impl TargetSyntax for AthenaSyntax {
                 stmt,
                 "a CREATE EXTERNAL TABLE … STORED AS PARQUET LOCATION '…'",
             )),
-            (_, stmt) => check_drop_staging(ctx, stmt, ObjectType::Table, "a DROP TABLE IF EXISTS"),
+            (_, stmt) => check_drop_staging(
+                ctx,
+                stmt,
+                ObjectType::Table,
+                self.staging().drop_statement(),
+            ),
         }
+    }
+
+    fn staging(&self) -> Staging {
+        Staging::ExternalTable
     }
 
     /// `UNLOAD (SELECT …) TO 's3://…' WITH (…)`.
@@ -174,20 +182,16 @@ impl TargetSyntax for AthenaSyntax {
 
 /// `SHOW TABLES IN db 'pattern'`: a bare single-quoted pattern, no LIKE
 /// (<https://docs.aws.amazon.com/athena/latest/ug/show-tables.html>).
-pub(crate) fn check_show_tables_filter(
-    ctx: &Ctx,
-    filter: Option<&ShowStatementFilter>,
-) -> Result<()> {
-    match filter {
-        None | Some(ShowStatementFilter::NoKeyword(_)) => Ok(()),
-        Some(f) => Err(ctx.at_word(
-            format!(
-                "SHOW TABLES filter `{f}`: {} writes the pattern as a bare string, SHOW TABLES IN db 'pattern'",
-                ctx.engine()
-            ),
-            "TABLES",
-        )),
-    }
+pub(crate) fn show_tables_filter_problem(
+    engine: &str,
+    filter: FilterForm,
+    shown: &dyn std::fmt::Display,
+) -> Option<String> {
+    (filter != FilterForm::Bare).then(|| {
+        format!(
+            "SHOW TABLES filter `{shown}`: {engine} writes the pattern as a bare string, SHOW TABLES IN db 'pattern'"
+        )
+    })
 }
 
 /// Athena engine v3. One type for both of Athena's grammars: `ddl` switches the

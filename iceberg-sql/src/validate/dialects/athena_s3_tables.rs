@@ -7,7 +7,7 @@
 use sqlparser::ast::{AlterTable, AlterTableOperation, CreateTable, Statement};
 
 use super::athena::{check_create_table_shape, AthenaSyntax};
-use super::{Maintenance, ParserDialect, TargetSyntax};
+use super::{Maintenance, ParserDialect, Staging, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
@@ -67,8 +67,8 @@ impl TargetSyntax for AthenaS3TablesSyntax {
         Ok(())
     }
 
-    fn check_purge(&self, ctx: &Ctx) -> Result<()> {
-        AthenaSyntax.check_purge(ctx)
+    fn purge_refusal(&self) -> Option<&'static str> {
+        AthenaSyntax.purge_refusal()
     }
 
     fn check_maintenance(&self, ctx: &Ctx, _stmt: &Statement) -> Result<()> {
@@ -84,13 +84,13 @@ impl TargetSyntax for AthenaS3TablesSyntax {
     }
 
     /// Never built: the dialect refuses staged loads on S3 Tables.
-    fn check_staging(&self, ctx: &Ctx, _stmt: &Statement) -> Result<()> {
-        Err(ctx.at_word(
-            format!(
+    fn staging(&self) -> Staging {
+        Staging::Refused {
+            why: format!(
                 "a staging table on S3 Tables: a table bucket holds Apache Iceberg tables only \
                  ({S3_TABLES_IN_ATHENA})"
             ),
-            "TABLE",
-        ))
+            at: Some("TABLE"),
+        }
     }
 }

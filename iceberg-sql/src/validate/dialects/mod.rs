@@ -16,7 +16,7 @@ pub(crate) mod athena_s3_tables;
 pub(crate) mod spark;
 pub(crate) mod trino;
 
-use sqlparser::ast::{AlterTable, CreateTable, ShowStatementFilter, Statement};
+use sqlparser::ast::{AlterTable, CreateTable, Statement};
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -60,8 +60,8 @@ pub(crate) trait TargetSyntax: Sync {
         Ok(())
     }
 
-    /// `DROP TABLE … PURGE`, refused where the engine lacks it.
-    fn check_purge(&self, ctx: &Ctx) -> Result<()>;
+    /// Why `DROP TABLE … PURGE` is refused (`None`: the engine has it).
+    fn purge_refusal(&self) -> Option<&'static str>;
 
     /// The statement for compaction or snapshot expiry (kind `Optimize` or `Vacuum`).
     fn check_maintenance(&self, ctx: &Ctx, stmt: &Statement) -> Result<()>;
@@ -80,21 +80,21 @@ pub(crate) trait TargetSyntax: Sync {
         None
     }
 
-    /// The table-name filter of `SHOW TABLES IN db` (`None` without one). Default:
-    /// Athena's bare `'pattern'`.
-    fn check_show_tables_filter(
+    /// What is wrong with the table-name filter of `SHOW TABLES IN db` (`shown`: the
+    /// filter as written, for the message). Default: Athena's bare `'pattern'`.
+    fn show_tables_filter_problem(
         &self,
-        ctx: &Ctx,
-        filter: Option<&ShowStatementFilter>,
-    ) -> Result<()> {
-        athena::check_show_tables_filter(ctx, filter)
+        engine: &str,
+        filter: FilterForm,
+        shown: &dyn std::fmt::Display,
+    ) -> Option<String> {
+        athena::show_tables_filter_problem(engine, filter, shown)
     }
 
-    /// `DROP DATABASE … CASCADE`, refused where it does not drop the tables with their
-    /// data. Default: Athena's, which does.
-    fn check_drop_database_cascade(&self, ctx: &Ctx) -> Result<()> {
-        let _ = ctx;
-        Ok(())
+    /// Why `DROP DATABASE … CASCADE` is refused, where it does not drop the tables with
+    /// their data. Default: Athena's, which does.
+    fn drop_database_cascade_refusal(&self) -> Option<&'static str> {
+        None
     }
 
     /// The name of `grammar` in this target's messages (Athena: "Athena DML (Trino
@@ -124,9 +124,58 @@ pub(crate) trait TargetSyntax: Sync {
     fn system_time_refusal(&self) -> &'static str {
         "Athena engine v2 syntax, removed in engine v3"
     }
+    /// Where a staged load's staging table lives, or why the target has none.
+    fn staging(&self) -> Staging;
+
     /// A staged load's staging table: its creation over the staged files (kind
-    /// `CreateStagingTable`) or its removal (`DropStagingTable`).
-    fn check_staging(&self, ctx: &Ctx, stmt: &Statement) -> Result<()>;
+    /// `CreateStagingTable`) or its removal (`DropStagingTable`). Default: the
+    /// refusal of a target without one.
+    fn check_staging(&self, ctx: &Ctx, stmt: &Statement) -> Result<()> {
+        let _ = stmt;
+        match self.staging() {
+            Staging::Refused { why, at } => Err(match at {
+                Some(word) => ctx.at_word(why, word),
+                None => ctx.at_span(why, sqlparser::tokenizer::Span::empty()),
+            }),
+            Staging::ExternalTable | Staging::TemporaryView => Ok(()),
+        }
+    }
+}
+
+/// Where a target keeps a staged load's staging table.
+pub(crate) enum Staging {
+    /// Athena: `CREATE EXTERNAL TABLE t (…) STORED AS PARQUET LOCATION '…'`, dropped
+    /// with `DROP TABLE IF EXISTS t`.
+    ExternalTable,
+    /// Spark: `CREATE TEMPORARY VIEW v (…) USING parquet OPTIONS (path '…')`, dropped
+    /// with `DROP VIEW IF EXISTS v`.
+    TemporaryView,
+    /// None: why, and the word the refusal points at (else the text's start).
+    Refused {
+        why: String,
+        at: Option<&'static str>,
+    },
+}
+
+impl Staging {
+    /// The statement that drops the staging table, in a refusal of another.
+    pub(crate) fn drop_statement(&self) -> &'static str {
+        match self {
+            Staging::TemporaryView => "a DROP VIEW IF EXISTS",
+            _ => "a DROP TABLE IF EXISTS",
+        }
+    }
+}
+
+/// The form of a `SHOW TABLES` table-name filter.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FilterForm {
+    /// `'pattern'`
+    Bare,
+    /// `LIKE 'pattern'`
+    Like,
+    /// Any other (`WHERE …`, `ILIKE …`).
+    Other,
 }
 
 /// How a target writes compaction (kind `Optimize`) and snapshot expiry (`Vacuum`).

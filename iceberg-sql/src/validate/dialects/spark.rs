@@ -6,14 +6,17 @@
 
 use sqlparser::ast::{
     CreateTable, CreateTableOptions, DataType, Expr, FunctionArg, FunctionArguments, HiveIOFormat,
-    ObjectType, ShowStatementFilter, Spanned, Statement,
+    ObjectType, Spanned, Statement,
 };
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Span;
 
-use super::{call_args_refusal, call_name_problem, Maintenance, ParserDialect, TargetSyntax};
+use super::{
+    call_args_refusal, call_name_problem, FilterForm, Maintenance, ParserDialect, Staging,
+    TargetSyntax,
+};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
@@ -80,8 +83,8 @@ impl TargetSyntax for SparkSyntax {
     }
 
     /// Spark's DROP TABLE deletes an Iceberg table's data only with PURGE.
-    fn check_purge(&self, _ctx: &Ctx) -> Result<()> {
-        Ok(())
+    fn purge_refusal(&self) -> Option<&'static str> {
+        None
     }
 
     /// `CALL <catalog>.system.rewrite_data_files(…)` / `expire_snapshots(…)`.
@@ -124,8 +127,14 @@ impl TargetSyntax for SparkSyntax {
                 stmt,
                 "a CREATE TEMPORARY VIEW v (…) USING parquet OPTIONS (path '…')",
             )),
-            (_, stmt) => check_drop_staging(ctx, stmt, ObjectType::View, "a DROP VIEW IF EXISTS"),
+            (_, stmt) => {
+                check_drop_staging(ctx, stmt, ObjectType::View, self.staging().drop_statement())
+            }
         }
+    }
+
+    fn staging(&self) -> Staging {
+        Staging::TemporaryView
     }
 
     fn check_unload(&self, ctx: &Ctx, _stmt: &Statement, _exempt: &mut Exempt) -> Result<()> {
@@ -134,27 +143,23 @@ impl TargetSyntax for SparkSyntax {
     }
 
     /// `SHOW TABLES IN db LIKE 'pattern'`.
-    fn check_show_tables_filter(
+    fn show_tables_filter_problem(
         &self,
-        ctx: &Ctx,
-        filter: Option<&ShowStatementFilter>,
-    ) -> Result<()> {
-        match filter {
-            None | Some(ShowStatementFilter::Like(_)) => Ok(()),
-            Some(f) => Err(ctx.at_word(
-                format!("SHOW TABLES filter `{f}`: Spark writes SHOW TABLES IN db LIKE 'pattern'"),
-                "TABLES",
-            )),
-        }
+        _engine: &str,
+        filter: FilterForm,
+        shown: &dyn std::fmt::Display,
+    ) -> Option<String> {
+        (filter != FilterForm::Like).then(|| {
+            format!("SHOW TABLES filter `{shown}`: Spark writes SHOW TABLES IN db LIKE 'pattern'")
+        })
     }
 
     /// Iceberg's Spark catalog ignores CASCADE (see the dialect's rules).
-    fn check_drop_database_cascade(&self, ctx: &Ctx) -> Result<()> {
-        Err(ctx.at_word(
+    fn drop_database_cascade_refusal(&self) -> Option<&'static str> {
+        Some(
             "DROP DATABASE … CASCADE on Spark: Iceberg's Spark catalog ignores CASCADE and deletes \
              no table data; drop each table (DROP TABLE … PURGE), then the database",
-            "CASCADE",
-        ))
+        )
     }
 }
 

@@ -34,7 +34,7 @@ use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Span, Token};
 
-use super::{Maintenance, ParserDialect, TargetSyntax};
+use super::{FilterForm, Maintenance, ParserDialect, Staging, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::Result;
@@ -84,12 +84,11 @@ impl TargetSyntax for TrinoSyntax {
         Ok(())
     }
 
-    fn check_purge(&self, ctx: &Ctx) -> Result<()> {
-        Err(ctx.at_word(
+    fn purge_refusal(&self) -> Option<&'static str> {
+        Some(
             "DROP TABLE … PURGE is Spark syntax: Trino's DROP TABLE on an Iceberg table deletes \
              its data; write DROP TABLE [IF EXISTS] t",
-            "PURGE",
-        ))
+        )
     }
 
     /// `ALTER TABLE t EXECUTE optimize …` / `… EXECUTE expire_snapshots(…)`.
@@ -115,26 +114,24 @@ impl TargetSyntax for TrinoSyntax {
     }
 
     /// Never built: the dialect refuses staged loads on Trino.
-    fn check_staging(&self, ctx: &Ctx, _stmt: &Statement) -> Result<()> {
-        Err(ctx.at_span(
-            "a staging table on Trino: the Iceberg connector creates Iceberg tables only",
-            Span::empty(),
-        ))
+    fn staging(&self) -> Staging {
+        Staging::Refused {
+            why: "a staging table on Trino: the Iceberg connector creates Iceberg tables only"
+                .into(),
+            at: None,
+        }
     }
 
     /// `SHOW TABLES IN s LIKE 'pattern'` (SQL LIKE).
-    fn check_show_tables_filter(
+    fn show_tables_filter_problem(
         &self,
-        ctx: &Ctx,
-        filter: Option<&ShowStatementFilter>,
-    ) -> Result<()> {
-        match filter {
-            None | Some(ShowStatementFilter::Like(_)) => Ok(()),
-            Some(f) => Err(ctx.at_word(
-                format!("SHOW TABLES filter `{f}`: Trino writes SHOW TABLES IN s LIKE 'pattern'"),
-                "TABLES",
-            )),
-        }
+        _engine: &str,
+        filter: FilterForm,
+        shown: &dyn std::fmt::Display,
+    ) -> Option<String> {
+        (filter != FilterForm::Like).then(|| {
+            format!("SHOW TABLES filter `{shown}`: Trino writes SHOW TABLES IN s LIKE 'pattern'")
+        })
     }
 
     fn grammar_name(&self, _grammar: Grammar) -> &'static str {
@@ -315,13 +312,8 @@ fn create_schema(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
         p.expect_token(&Token::LParen)?;
         let start = here(p);
         let key = p.parse_identifier()?;
-        if !key.value.eq_ignore_ascii_case("location") || key.quote_style.is_some() {
-            return h.refuse(
-                format!(
-                    "schema property `{key}`: the Iceberg connector's CREATE SCHEMA takes WITH (location = '…')"
-                ),
-                start,
-            );
+        if let Some(msg) = schema_property_problem(&key, key.quote_style.is_none(), &key.value) {
+            return h.refuse(msg, start);
         }
         p.expect_token(&Token::Eq)?;
         location = Some(string(p, "the schema location")?);
@@ -354,6 +346,25 @@ fn drop_schema(p: &mut Parser) -> Result<Statement, ParserError> {
     })
 }
 
+/// A `CREATE SCHEMA … WITH (key = …)` key other than `location`, the Iceberg
+/// connector's one schema property (`shown`: the key as written; `plain`: unquoted).
+pub(crate) fn schema_property_problem(
+    shown: &dyn std::fmt::Display,
+    plain: bool,
+    key: &str,
+) -> Option<String> {
+    (!plain || !key.eq_ignore_ascii_case("location")).then(|| {
+        format!(
+            "schema property `{shown}`: the Iceberg connector's CREATE SCHEMA takes WITH (location = '…')"
+        )
+    })
+}
+
+/// A `LIKE … ESCAPE` character other than the only one this crate writes, `\`.
+pub(crate) fn like_escape_problem(escape: &str) -> Option<String> {
+    (escape != "\\").then(|| format!("LIKE … ESCAPE '{escape}': this crate escapes with '\\' only"))
+}
+
 /// `SHOW TABLES [FROM | IN s] [LIKE 'p' [ESCAPE '\']]`: the pattern is kept as a LIKE
 /// filter; the only escape character this crate writes is `\`.
 fn show_tables(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
@@ -376,11 +387,8 @@ fn show_tables(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
         let start = here(p);
         if p.parse_keyword(Keyword::ESCAPE) {
             let escape = string(p, "the LIKE escape character")?;
-            if escape != "\\" {
-                return h.refuse(
-                    format!("LIKE … ESCAPE '{escape}': this crate escapes with '\\' only"),
-                    start,
-                );
+            if let Some(msg) = like_escape_problem(&escape) {
+                return h.refuse(msg, start);
             }
         }
         filter_position = Some(ShowStatementFilterPosition::Suffix(
