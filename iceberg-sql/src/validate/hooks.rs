@@ -432,41 +432,44 @@ fn check_properties(h: &Hooks, props: &[SqlOption]) -> Result<(), ParserError> {
             .and_then(|k| k.as_ident())
             .map(|i| i.span.start)
             .unwrap_or(Location { line: 0, column: 0 });
-        if !key_ok {
-            return h.refuse(
-                format_args!(
-                    "TBLPROPERTIES key `{key}` must be a single-quoted string: 'key'='value'"
-                ),
-                loc,
-            );
+        if let Some(msg) = tblproperty_key_problem(key, key_ok) {
+            return h.refuse(msg, loc);
         }
-        match value {
+        let (string, at) = match value {
             Expr::Value(v) => match &v.value {
-                Value::SingleQuotedString(s) => {
-                    if h.grammar == Grammar::HiveDdl {
-                        check_ddl_string(h, s, "a TBLPROPERTIES value", v.span.start)?;
-                    }
-                }
-                _ => {
-                    return h.refuse(
-                        format_args!(
-                            "TBLPROPERTIES value `{value}` must be a single-quoted string: 'key'='value'"
-                        ),
-                        v.span.start,
-                    )
-                }
+                Value::SingleQuotedString(s) => (Some(s.as_str()), v.span.start),
+                _ => (None, v.span.start),
             },
-            _ => {
-                return h.refuse(
-                    format_args!(
-                        "TBLPROPERTIES value `{value}` must be a single-quoted string: 'key'='value'"
-                    ),
-                    loc,
-                )
-            }
+            _ => (None, loc),
+        };
+        if let Some(msg) = tblproperty_value_problem(value, string, h.grammar) {
+            return h.refuse(msg, at);
         }
     }
     Ok(())
+}
+
+/// A `TBLPROPERTIES` key that is not a single-quoted string (`shown`: as written).
+pub(crate) fn tblproperty_key_problem(shown: &dyn Display, single_quoted: bool) -> Option<String> {
+    (!single_quoted).then(|| {
+        format!("TBLPROPERTIES key `{shown}` must be a single-quoted string: 'key'='value'")
+    })
+}
+
+/// A `TBLPROPERTIES` value (`string`: its value when a single-quoted string) that is
+/// not a single-quoted string, or not one Hive DDL takes.
+pub(crate) fn tblproperty_value_problem(
+    shown: &dyn Display,
+    string: Option<&str>,
+    grammar: Grammar,
+) -> Option<String> {
+    match string {
+        None => Some(format!(
+            "TBLPROPERTIES value `{shown}` must be a single-quoted string: 'key'='value'"
+        )),
+        Some(s) if grammar == Grammar::HiveDdl => ddl_string_problem(s, "a TBLPROPERTIES value"),
+        Some(_) => None,
+    }
 }
 
 /// `(t1, t2, …)` after `PARTITIONED BY`, returned as one `Expr::Tuple`.
@@ -492,77 +495,138 @@ const SPARK_TRANSFORMS: &str = "a bare column, years(col), months(col), days(col
 
 /// One partition transform: `col` | temporal(col) | bucket|truncate(<int>, col).
 fn check_transform(h: &Hooks, e: &Expr, loc: Location) -> Result<(), ParserError> {
-    let (accepted, engine) = if h.grammar == Grammar::Spark {
+    fn arg(x: &Expr) -> TransformArg<'_> {
+        match x {
+            Expr::Identifier(_) => TransformArg::Column,
+            Expr::Value(v) => match &v.value {
+                Value::Number(n, false) => TransformArg::Integer(n),
+                _ => TransformArg::Other,
+            },
+            _ => TransformArg::Other,
+        }
+    }
+    let form = match e {
+        Expr::Identifier(_) => Transform::Column,
+        Expr::Function(f) => {
+            let name = match f.name.0.as_slice() {
+                [part] => part
+                    .as_ident()
+                    .filter(|i| i.quote_style.is_none())
+                    .map(|i| i.value.as_str()),
+                _ => None,
+            };
+            let args = match &f.args {
+                FunctionArguments::List(l)
+                    if l.duplicate_treatment.is_none()
+                        && l.clauses.is_empty()
+                        && f.filter.is_none()
+                        && f.over.is_none()
+                        && f.null_treatment.is_none()
+                        && f.within_group.is_empty()
+                        && matches!(f.parameters, FunctionArguments::None) =>
+                {
+                    Some(
+                        l.args
+                            .iter()
+                            .map(|a| match a {
+                                FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) => arg(x),
+                                _ => TransformArg::Named,
+                            })
+                            .collect(),
+                    )
+                }
+                _ => None,
+            };
+            Transform::Call { name, args }
+        }
+        _ => Transform::Other,
+    };
+    match transform_problem(e, &form, h.grammar) {
+        Some(msg) => h.refuse(msg, loc),
+        None => Ok(()),
+    }
+}
+
+/// A partition transform's form, as both parsers' trees give it.
+pub(crate) enum Transform<'a> {
+    /// A bare, one-part column name.
+    Column,
+    /// A call: its name when one unquoted word, its arguments when a plain list.
+    Call {
+        name: Option<&'a str>,
+        args: Option<Vec<TransformArg<'a>>>,
+    },
+    /// Anything else.
+    Other,
+}
+
+/// An argument of a partition transform.
+pub(crate) enum TransformArg<'a> {
+    /// A one-part column name.
+    Column,
+    /// An integer literal's text.
+    Integer(&'a str),
+    /// A named argument.
+    Named,
+    /// Anything else.
+    Other,
+}
+
+/// What is wrong with partition transform `shown` of form `t` in `grammar` (Hive DDL or
+/// Spark): a bare column, a temporal transform of one column, or bucket|truncate of a
+/// positive integer and a column.
+pub(crate) fn transform_problem(
+    shown: &dyn Display,
+    t: &Transform,
+    grammar: Grammar,
+) -> Option<String> {
+    let spark = grammar == Grammar::Spark;
+    let (accepted, engine) = if spark {
         (SPARK_TRANSFORMS, "Spark")
     } else {
         (HIVE_TRANSFORMS, "Athena DDL")
     };
-    let bad = |why: String| -> Result<(), ParserError> {
-        h.refuse(
-            format_args!("partition transform `{e}`: {why}; {engine} accepts {accepted}"),
-            loc,
-        )
+    let bad = |why: String| {
+        Some(format!(
+            "partition transform `{shown}`: {why}; {engine} accepts {accepted}"
+        ))
     };
-    let f = match e {
-        Expr::Identifier(_) => return Ok(()),
-        Expr::Function(f) => f,
-        _ => return bad("not a column or a transform".into()),
+    let (name, args) = match t {
+        Transform::Column => return None,
+        Transform::Other => return bad("not a column or a transform".into()),
+        Transform::Call { name, args } => (name, args),
     };
-    let name = match f.name.0.as_slice() {
-        [part] => match part.as_ident() {
-            Some(i) if i.quote_style.is_none() => i.value.to_ascii_lowercase(),
-            _ => return bad("not a transform name".into()),
-        },
-        _ => return bad("not a transform name".into()),
+    let Some(name) = name else {
+        return bad("not a transform name".into());
     };
-    let args = match &f.args {
-        FunctionArguments::List(l)
-            if l.duplicate_treatment.is_none()
-                && l.clauses.is_empty()
-                && f.filter.is_none()
-                && f.over.is_none()
-                && f.null_treatment.is_none()
-                && f.within_group.is_empty()
-                && matches!(f.parameters, FunctionArguments::None) =>
-        {
-            &l.args
-        }
-        _ => return bad("not a transform call".into()),
+    let Some(args) = args else {
+        return bad("not a transform call".into());
     };
-    let mut plain = Vec::with_capacity(args.len());
-    for a in args {
-        match a {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) => plain.push(x),
-            _ => return bad("transform arguments are a column and an integer".into()),
-        }
+    if args.iter().any(|a| matches!(a, TransformArg::Named)) {
+        return bad("transform arguments are a column and an integer".into());
     }
-    let is_col = |x: &Expr| matches!(x, Expr::Identifier(_));
-    let is_int = |x: &Expr| match x {
-        Expr::Value(v) => match &v.value {
-            Value::Number(n, false) => n.parse::<u32>().is_ok_and(|n| n > 0),
-            _ => false,
-        },
-        _ => false,
-    };
+    let name = name.to_ascii_lowercase();
+    let is_col = |x: &TransformArg| matches!(x, TransformArg::Column);
+    let is_int = |x: &TransformArg| matches!(x, TransformArg::Integer(n) if n.parse::<u32>().is_ok_and(|n| n > 0));
     let temporal_hive = ["year", "month", "day", "hour"];
     let temporal_spark = ["years", "months", "days", "hours", "date", "date_hour"];
-    let (mine, theirs) = if h.grammar == Grammar::Spark {
+    let (mine, theirs) = if spark {
         (&temporal_spark[..], &temporal_hive[..])
     } else {
         (&temporal_hive[..], &temporal_spark[..])
     };
     let n = name.as_str();
     if mine.contains(&n) {
-        if plain.len() == 1 && is_col(plain[0]) {
-            return Ok(());
+        if args.len() == 1 && is_col(&args[0]) {
+            return None;
         }
         return bad(format!("{n} takes exactly one column"));
     }
     if n == "bucket" || n == "truncate" {
-        if plain.len() == 2 && is_int(plain[0]) && is_col(plain[1]) {
-            return Ok(());
+        if args.len() == 2 && is_int(&args[0]) && is_col(&args[1]) {
+            return None;
         }
-        if plain.len() == 2 && is_col(plain[0]) && is_int(plain[1]) {
+        if args.len() == 2 && is_col(&args[0]) && is_int(&args[1]) {
             return bad(format!(
                 "{n} takes the number first here (the column-first order is CTAS `partitioning` syntax)"
             ));
@@ -570,11 +634,7 @@ fn check_transform(h: &Hooks, e: &Expr, loc: Location) -> Result<(), ParserError
         return bad(format!("{n} takes a positive integer literal and a column"));
     }
     if theirs.contains(&n) {
-        let other = if h.grammar == Grammar::Spark {
-            "Athena's"
-        } else {
-            "Spark's"
-        };
+        let other = if spark { "Athena's" } else { "Spark's" };
         return bad(format!("`{n}` is {other} spelling"));
     }
     bad(format!("unknown transform `{n}`"))

@@ -216,10 +216,9 @@ CreateTable BothSyntax 3
 CreateTable OursAtParse 14
 CreateTable BothDisallowed 4
 CreateTable NotCheckedYet 66
-CreateTableAs Same 71
+CreateTableAs Same 78
 CreateTableAs BothSyntax 1
 CreateTableAs OursAtParse 1
-CreateTableAs NotCheckedYet 7
 CreateView Same 57
 CreateView OursAtParse 6
 Delete Same 99
@@ -567,6 +566,19 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (T, ShowT, 0, "SHOW TABLES IN a LIKE 'x\\_%' ESCAPE '\\'", false),
         (T, ShowT, 0, "SHOW TABLES IN a LIKE 'x!_%' ESCAPE '!'", false),
         (T, ShowT, 0, "SHOW TABLES FROM a", false),
+        // Spark's CTAS: USING iceberg, the partition transforms, TBLPROPERTIES.
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg PARTITIONED BY (days(ts), bucket(16, id), truncate(4, s), c) LOCATION 's3://b/t/' TBLPROPERTIES ('format-version'='2') AS SELECT * FROM db.s", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING parquet AS SELECT 1 AS a", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING `iceberg` AS SELECT 1 AS a", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg PARTITIONED BY (day(ts)) AS SELECT 1 AS a", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg PARTITIONED BY (bucket(id, 16)) AS SELECT 1 AS a", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg PARTITIONED BY (bucket(0, id)) AS SELECT 1 AS a", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg PARTITIONED BY (days(a, b)) AS SELECT 1 AS a", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg PARTITIONED BY (zorder(a)) AS SELECT 1 AS a", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg PARTITIONED BY (t.a) AS SELECT 1 AS a", true),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg COMMENT 'c' TBLPROPERTIES ('k'='v') AS SELECT 1 AS a", false),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg OPTIONS (k 'v') AS SELECT 1 AS a", true),
+        (S, Ctas, 0, "CREATE TABLE db.t USING iceberg", false),
     ]
 };
 

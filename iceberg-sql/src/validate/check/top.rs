@@ -56,12 +56,8 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
         (K::Optimize | K::Vacuum, _) => maintenance(ctx, stmt),
         (K::Unload, _) => unload(ctx, stmt),
         (K::CreateTableAs, Statement::CreateTableAs { with, .. }) => ctas_properties(ctx, with),
-        // Spark's CTAS (`CREATE TABLE t USING iceberg … AS SELECT`): its clauses'
-        // checks are the CREATE TABLE ones, not written yet.
-        (K::CreateTableAs, Statement::CreateTable(_)) => Err(ctx.at_start(format!(
-            "{NOT_CHECKED_YET}: {} in this form",
-            ctx.kind.name()
-        ))),
+        // Spark's CTAS (`CREATE TABLE t USING iceberg … AS SELECT`).
+        (K::CreateTableAs, Statement::CreateTable(_)) => super::create::spark_ctas(ctx, stmt),
         (K::CreateTableAs, _) => Err(wrong_kind(ctx, stmt, "a CREATE TABLE … AS SELECT")),
         // Our parser reads these since it learnt the DDL; their checks (CREATE TABLE's
         // clauses and column types per target, ALTER TABLE's actions, …) are not
