@@ -386,16 +386,8 @@ fn column_def(h: &Hooks, p: &mut Parser) -> Result<ColumnDef, ParserError> {
                 _ => false,
             };
         if !ok {
-            let accepted = if h.grammar == Grammar::Spark {
-                "Spark column definitions here take only NOT NULL and COMMENT '…'"
-            } else {
-                "Athena Iceberg DDL columns take only COMMENT '…'"
-            };
             return h.refuse(
-                format_args!(
-                    "column `{}` has the option `{opt}`: {accepted}",
-                    col.name.value
-                ),
+                column_option_refusal(&col.name.value, opt, h.grammar),
                 col.name.span.start,
             );
         }
@@ -650,7 +642,7 @@ const SPARK_TYPES: &str =
 /// Spark); anything else is refused.
 fn check_column_type(h: &Hooks, t: &DataType, loc: Location) -> Result<(), ParserError> {
     let spark = h.grammar == Grammar::Spark;
-    let ok = match t {
+    let form = match t {
         DataType::Boolean
         | DataType::Int(None)
         | DataType::Integer(None)
@@ -663,8 +655,8 @@ fn check_column_type(h: &Hooks, t: &DataType, loc: Location) -> Result<(), Parse
         | DataType::Date
         | DataType::Timestamp(None, TimezoneInfo::None)
         | DataType::String(None)
-        | DataType::Binary(None) => true,
-        DataType::TimestampNtz(None) => spark,
+        | DataType::Binary(None) => ColumnType::Iceberg,
+        DataType::TimestampNtz(None) => ColumnType::TimestampNtz,
         DataType::Array(ArrayElemTypeDef::AngleBracket(inner)) => {
             return check_column_type(h, inner, loc);
         }
@@ -684,18 +676,55 @@ fn check_column_type(h: &Hooks, t: &DataType, loc: Location) -> Result<(), Parse
             }
             return Ok(());
         }
-        _ => false,
+        DataType::Varchar(_) | DataType::Char(_) | DataType::Text => ColumnType::Character,
+        DataType::TinyInt(_) | DataType::SmallInt(_) => ColumnType::SmallInteger,
+        DataType::Timestamp(..) if !spark => ColumnType::TimestampWithParts,
+        DataType::Real => ColumnType::Real,
+        _ => ColumnType::Other,
     };
-    if ok {
-        return Ok(());
+    match column_type_problem(t, form, h.grammar) {
+        Some(msg) => h.refuse(msg, loc),
+        None => Ok(()),
     }
-    let hint = match t {
-        DataType::Varchar(_) | DataType::Char(_) | DataType::Text => "; use string",
-        DataType::TinyInt(_) | DataType::SmallInt(_) => "; use int",
-        DataType::Timestamp(..) if !spark => {
+}
+
+/// A column type (one node of it: the element types of `array<…>`, `map<…>` and
+/// `struct<…>` are each one), as both parsers' trees give it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ColumnType {
+    /// A type both grammars declare Iceberg columns with.
+    Iceberg,
+    /// `timestamp_ntz` (Spark's).
+    TimestampNtz,
+    /// `varchar`, `char`, `text`.
+    Character,
+    /// `tinyint`, `smallint`.
+    SmallInteger,
+    /// `timestamp` with a precision or a zone.
+    TimestampWithParts,
+    /// `real`.
+    Real,
+    /// Any other.
+    Other,
+}
+
+/// What is wrong with column type `shown` of form `form` in `grammar` (Hive DDL or
+/// Spark).
+pub(crate) fn column_type_problem(
+    shown: &dyn Display,
+    form: ColumnType,
+    grammar: Grammar,
+) -> Option<String> {
+    let spark = grammar == Grammar::Spark;
+    let hint = match form {
+        ColumnType::Iceberg => return None,
+        ColumnType::TimestampNtz if spark => return None,
+        ColumnType::Character => "; use string",
+        ColumnType::SmallInteger => "; use int",
+        ColumnType::TimestampWithParts if !spark => {
             "; Athena Iceberg DDL declares only timestamp (no precision, no zone)"
         }
-        DataType::Real => "; use float",
+        ColumnType::Real => "; use float",
         _ => "",
     };
     let (what, accepted) = if spark {
@@ -703,13 +732,21 @@ fn check_column_type(h: &Hooks, t: &DataType, loc: Location) -> Result<(), Parse
     } else {
         ("an Athena Iceberg DDL type", HIVE_TYPES)
     };
-    h.refuse(
-        format_args!(
-            "type `{t}` is not {what}{hint}; {} accepts {accepted}",
-            if spark { "Spark" } else { "Athena DDL" }
-        ),
-        loc,
-    )
+    Some(format!(
+        "type `{shown}` is not {what}{hint}; {} accepts {accepted}",
+        if spark { "Spark" } else { "Athena DDL" }
+    ))
+}
+
+/// A column option the grammar's column definitions do not take (`shown`: the option
+/// as written; Spark's take `NOT NULL`, both take `COMMENT '…'`).
+pub(crate) fn column_option_refusal(column: &str, shown: &dyn Display, grammar: Grammar) -> String {
+    let accepted = if grammar == Grammar::Spark {
+        "Spark column definitions here take only NOT NULL and COMMENT '…'"
+    } else {
+        "Athena Iceberg DDL columns take only COMMENT '…'"
+    };
+    format!("column `{column}` has the option `{shown}`: {accepted}")
 }
 
 // ---------------------------------------------------------------------------------

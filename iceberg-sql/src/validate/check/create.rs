@@ -1,18 +1,177 @@
 //! CREATE TABLE's clauses on our parser's tree, as the CREATE TABLE hook (`hooks.rs`)
 //! and the target's part (`dialects/`) check them on sqlparser's, with the same rules
-//! (partition transforms, `TBLPROPERTIES` entries). Written so far: Spark's CTAS.
+//! (partition transforms, `TBLPROPERTIES` entries, column types and options). Written
+//! so far: Spark's CTAS and the staging table's CREATE.
 
 use super::pass::text_of;
 use super::top::{syntax, wrong_kind, Name};
 use super::Ctx;
+use crate::dialect::Grammar;
 use crate::error::Result;
+use crate::validate::dialects::Staging;
 use crate::validate::hooks::{
-    tblproperty_key_problem, tblproperty_value_problem, transform_problem, Transform, TransformArg,
+    column_option_refusal, column_type_problem, ddl_string_problem, tblproperty_key_problem,
+    tblproperty_value_problem, transform_problem, ColumnType, Transform, TransformArg,
 };
 use crate::validate::parser::ast::{
-    CreateObject, CreateTable, Expr, FunctionArgs, Literal, LiteralValue, Statement, StringForm,
-    TableClause,
+    Brackets, ColumnDef, CreateObject, CreateTable, DataType, Expr, FunctionArgs, Literal,
+    LiteralValue, Statement, StringForm, TableClause, TimeZone,
 };
+
+/// A staged load's staging table over its Parquet files, as the target keeps it
+/// (`Staging`): Athena's `CREATE EXTERNAL TABLE t (cols) STORED AS PARQUET LOCATION
+/// '…'`, Spark's `CREATE TEMPORARY VIEW v (cols) USING parquet OPTIONS (path '…')`.
+/// The hook reads only these clauses, in this order, and refuses the rest while parsing
+/// (a `Syntax` refusal here).
+pub(super) fn staging(ctx: &Ctx, stmt: &Statement) -> Result<()> {
+    let staging = ctx.dialect.rules().syntax().staging();
+    let (object, expected) = match &staging {
+        Staging::ExternalTable => (
+            CreateObject::ExternalTable,
+            "a CREATE EXTERNAL TABLE … STORED AS PARQUET LOCATION '…'",
+        ),
+        Staging::TemporaryView => (
+            CreateObject::TemporaryView,
+            "a CREATE TEMPORARY VIEW v (…) USING parquet OPTIONS (path '…')",
+        ),
+        Staging::Refused { why, at } => {
+            return Err(match at {
+                Some(word) => ctx.at_word(why.as_str(), word),
+                None => ctx.at_start(why.as_str()),
+            })
+        }
+    };
+    let Statement::CreateTable(ct) = stmt else {
+        return Err(wrong_kind(ctx, stmt, expected));
+    };
+    if ct.object != object || ct.if_not_exists {
+        return Err(wrong_kind(ctx, stmt, expected));
+    }
+    columns(ctx, &ct.columns)?;
+    let spark = object == CreateObject::TemporaryView;
+    let mut clauses = ct.clauses.iter();
+    match (spark, clauses.next()) {
+        (false, Some(TableClause::StoredAs(format))) => {
+            if format.quote.is_some() || !format.value.eq_ignore_ascii_case("parquet") {
+                return Err(syntax(
+                    ctx,
+                    "expected PARQUET (staged files are Parquet)",
+                    format.span.start,
+                ));
+            }
+        }
+        (true, Some(TableClause::Using(format))) => {
+            if format.quote.is_some() || !format.value.eq_ignore_ascii_case("parquet") {
+                let shown = Name(std::slice::from_ref(format));
+                return Err(ctx.at(
+                    format!("USING {shown}: staged files are read with USING parquet"),
+                    format.span.start,
+                ));
+            }
+        }
+        _ => return Err(not_staging_clauses(ctx, spark)),
+    }
+    match (spark, clauses.next(), clauses.next()) {
+        (false, Some(TableClause::Location(l)), None) => {
+            if let Some(msg) = single(l).and_then(|s| ddl_string_problem(s, "LOCATION")) {
+                return Err(ctx.at(msg, l.span.start));
+            }
+        }
+        (true, Some(TableClause::Options(options)), None) => {
+            let [(key, value)] = options.as_slice() else {
+                let at = options.get(1).map_or(0, |(k, _)| k.span.start);
+                return Err(syntax(ctx, "expected `)` (path is the only option)", at));
+            };
+            // `OPTIONS (path '…')`: Spark's grammar takes `path = '…'` too, the hook
+            // does not (our tree keeps no `=`: it is found between key and value).
+            let between = ctx.sql.get(key.span.end..value.span.start).unwrap_or("=");
+            let plain_path = key.quote.is_none() && key.value.eq_ignore_ascii_case("path");
+            if !plain_path || between.contains('=') || single(value).is_none() {
+                return Err(syntax(
+                    ctx,
+                    "expected path 's3://…' (the only option)",
+                    key.span.start,
+                ));
+            }
+        }
+        _ => return Err(not_staging_clauses(ctx, spark)),
+    }
+    if spark && ct.name.len() != 1 {
+        return Err(wrong_kind(ctx, stmt, expected));
+    }
+    Ok(())
+}
+
+/// The staging table's clauses, not as the hook reads them.
+fn not_staging_clauses(ctx: &Ctx, spark: bool) -> crate::error::Error {
+    let (word, what) = if spark {
+        ("using", "expected USING parquet OPTIONS (path '…')")
+    } else {
+        ("stored", "expected STORED AS PARQUET LOCATION '…'")
+    };
+    let at = super::find_word(ctx.sql, 0, word).unwrap_or(0);
+    syntax(ctx, what, at)
+}
+
+/// Column definitions: each type one the grammar declares Iceberg columns with, each
+/// option one its columns take.
+fn columns(ctx: &Ctx, cols: &[ColumnDef]) -> Result<()> {
+    for c in cols {
+        let rest = ctx.sql.get(c.name.span.end..).unwrap_or_default();
+        let type_at = c.name.span.end + (rest.len() - rest.trim_start().len());
+        column_type(ctx, &c.ty, type_at)?;
+        if c.not_null && ctx.grammar != Grammar::Spark {
+            let msg = column_option_refusal(&c.name.value, &"NOT NULL", ctx.grammar);
+            return Err(ctx.at(msg, c.name.span.start));
+        }
+        if let (Some(l), Grammar::HiveDdl) = (&c.comment, ctx.grammar) {
+            if let Some(msg) = single(l).and_then(|s| ddl_string_problem(s, "a column COMMENT")) {
+                return Err(ctx.at(msg, c.name.span.start));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A column's type, each node of it, as `hooks::column_type_problem` reads it.
+fn column_type(ctx: &Ctx, t: &DataType, at: usize) -> Result<()> {
+    let spark = ctx.grammar == Grammar::Spark;
+    let form = match t {
+        DataType::Array(inner, Brackets::Angle) => return column_type(ctx, inner, at),
+        DataType::Map(k, v, Brackets::Angle) => {
+            column_type(ctx, k, at)?;
+            return column_type(ctx, v, at);
+        }
+        DataType::Row(fields, Brackets::Angle) => {
+            return fields.iter().try_for_each(|f| column_type(ctx, &f.ty, at));
+        }
+        DataType::Named {
+            name,
+            params,
+            time_zone,
+        } => match (name.as_str(), params.len(), time_zone) {
+            (
+                "boolean" | "int" | "integer" | "bigint" | "float" | "double" | "date"
+                | "timestamp" | "string" | "binary",
+                0,
+                TimeZone::None,
+            ) => ColumnType::Iceberg,
+            ("long", 0, TimeZone::None) if spark => ColumnType::Iceberg,
+            ("decimal", 1 | 2, TimeZone::None) => ColumnType::Iceberg,
+            ("timestamp_ntz", 0, TimeZone::None) => ColumnType::TimestampNtz,
+            ("varchar" | "char" | "text", _, _) => ColumnType::Character,
+            ("tinyint" | "smallint", _, _) => ColumnType::SmallInteger,
+            ("timestamp", _, _) => ColumnType::TimestampWithParts,
+            ("real", _, _) => ColumnType::Real,
+            _ => ColumnType::Other,
+        },
+        _ => ColumnType::Other,
+    };
+    match column_type_problem(&super::pass::Shown(t), form, ctx.grammar) {
+        Some(msg) => Err(ctx.at(msg, at)),
+        None => Ok(()),
+    }
+}
 
 /// Spark's `CREATE TABLE t USING iceberg [clauses] AS query`: the clauses the hook
 /// reads, each checked as it checks them, in the order written.
@@ -95,17 +254,19 @@ fn transform(e: &Expr) -> Transform<'_> {
     }
 }
 
+/// The value of a `'…'` string literal.
+fn single(l: &Literal) -> Option<&str> {
+    match &l.value {
+        LiteralValue::String {
+            form: StringForm::Single,
+            value,
+        } => Some(value),
+        _ => None,
+    }
+}
+
 /// `TBLPROPERTIES ('key'='value', …)`: single-quoted keys and values.
 fn tblproperties(ctx: &Ctx, props: &[(Literal, Literal)]) -> Result<()> {
-    fn single(l: &Literal) -> Option<&str> {
-        match &l.value {
-            LiteralValue::String {
-                form: StringForm::Single,
-                value,
-            } => Some(value),
-            _ => None,
-        }
-    }
     let text = |l: &Literal| ctx.sql.get(l.span.start..l.span.end).unwrap_or_default();
     for (key, value) in props {
         if let Some(msg) = tblproperty_key_problem(&text(key), single(key).is_some()) {

@@ -1075,7 +1075,7 @@ const SQLPARSER_TYPE_WORDS: &[&str] = &[
 
 /// A type as messages show it: sqlparser's spelling (upper-case names), so that both
 /// paths say the same.
-struct Shown<'a>(&'a DataType);
+pub(super) struct Shown<'a>(pub(super) &'a DataType);
 
 impl Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -74,7 +74,8 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
             | K::DropStagingTable,
             _,
         ) => super::ddl::check(ctx, stmt),
-        (K::CreateTable | K::AlterTable | K::CreateStagingTable, _) => {
+        (K::CreateStagingTable, _) => super::create::staging(ctx, stmt),
+        (K::CreateTable | K::AlterTable, _) => {
             Err(ctx.at_start(format!("{NOT_CHECKED_YET}: {}", ctx.kind.name())))
         }
     }
