@@ -180,12 +180,13 @@ pub(super) fn describe_char(c: char) -> String {
 
 /// Athena refuses `CREATE EXTERNAL TABLE` for Iceberg tables.
 pub(super) fn create_external_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
-    h.refuse(
-        "CREATE EXTERNAL TABLE: Athena rejects EXTERNAL for Iceberg tables \
-         (\"External keyword not supported for table type ICEBERG\"); write CREATE TABLE",
-        p.peek_nth_token_ref(1).span.start,
-    )
+    h.refuse(EXTERNAL_TABLE, p.peek_nth_token_ref(1).span.start)
 }
+
+/// The refusal of `CREATE EXTERNAL TABLE` where an Iceberg table is created.
+pub(crate) const EXTERNAL_TABLE: &str =
+    "CREATE EXTERNAL TABLE: Athena rejects EXTERNAL for Iceberg tables \
+     (\"External keyword not supported for table type ICEBERG\"); write CREATE TABLE";
 
 /// A staged load's staging table, in one of two shapes:
 ///

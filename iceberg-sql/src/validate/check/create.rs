@@ -1,17 +1,20 @@
 //! CREATE TABLE's clauses on our parser's tree, as the CREATE TABLE hook (`hooks.rs`)
 //! and the target's part (`dialects/`) check them on sqlparser's, with the same rules
-//! (partition transforms, `TBLPROPERTIES` entries, column types and options). Written
-//! so far: Spark's CTAS and the staging table's CREATE.
+//! (partition transforms, `TBLPROPERTIES` entries, column types and options): CREATE
+//! TABLE in Hive's grammar (Athena) and Spark's, Spark's CTAS, the staging table's
+//! CREATE. Trino's CREATE TABLE (its column types) is not written yet.
 
 use super::pass::text_of;
 use super::top::{syntax, wrong_kind, Name};
 use super::Ctx;
 use crate::dialect::Grammar;
 use crate::error::Result;
-use crate::validate::dialects::Staging;
+use crate::validate::dialects::athena::{is_iceberg_table_type, ICEBERG_TABLE_TYPE};
+use crate::validate::dialects::{Staging, TableLocation};
 use crate::validate::hooks::{
     column_option_refusal, column_type_problem, ddl_string_problem, tblproperty_key_problem,
     tblproperty_value_problem, transform_problem, ColumnType, Transform, TransformArg,
+    EXTERNAL_TABLE,
 };
 use crate::validate::parser::ast::{
     Brackets, ColumnDef, CreateObject, CreateTable, DataType, Expr, FunctionArgs, Literal,
@@ -186,6 +189,90 @@ pub(super) fn spark_ctas(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     else {
         return Err(wrong_kind(ctx, stmt, "a CREATE TABLE … AS SELECT"));
     };
+    spark_clauses(ctx, ct)
+}
+
+/// `CREATE TABLE t (cols) clauses` (no `AS SELECT`) in Hive's grammar (Athena) or
+/// Spark's; Trino's is not checked yet.
+pub(super) fn create_table(ctx: &Ctx, stmt: &Statement) -> Result<()> {
+    let expected = "a CREATE TABLE (no AS SELECT)";
+    let Statement::CreateTable(ct) = stmt else {
+        return Err(wrong_kind(ctx, stmt, expected));
+    };
+    match ctx.grammar {
+        Grammar::HiveDdl if ct.object == CreateObject::ExternalTable => {
+            let at = super::find_word(ctx.sql, 0, "external").unwrap_or(0);
+            Err(ctx.at(EXTERNAL_TABLE, at))
+        }
+        _ if ct.object != CreateObject::Table || ct.query.is_some() => {
+            Err(wrong_kind(ctx, stmt, expected))
+        }
+        Grammar::HiveDdl => hive_table(ctx, ct),
+        Grammar::Spark => {
+            columns(ctx, &ct.columns)?;
+            spark_clauses(ctx, ct)?;
+            if ct.columns.is_empty() {
+                let at = ct.name.first().map_or(0, |i| i.span.start);
+                return Err(ctx.at("CREATE TABLE needs a column list", at));
+            }
+            Ok(())
+        }
+        Grammar::TrinoDml => Err(ctx.at_start(format!(
+            "{}: {} in Trino's grammar",
+            super::top::NOT_CHECKED_YET,
+            ctx.kind.name()
+        ))),
+    }
+}
+
+/// Athena's `CREATE TABLE t (cols) [PARTITIONED BY (…)] [LOCATION '…'] TBLPROPERTIES
+/// ('table_type'='ICEBERG', …)`, the location as the target has it.
+fn hive_table(ctx: &Ctx, ct: &CreateTable) -> Result<()> {
+    columns(ctx, &ct.columns)?;
+    let mut location = false;
+    let mut iceberg = false;
+    for clause in &ct.clauses {
+        match clause {
+            TableClause::PartitionedBy(fields) => partition_fields(ctx, fields)?,
+            TableClause::Location(l) => {
+                location = true;
+                if let Some(msg) = single(l).and_then(|s| ddl_string_problem(s, "LOCATION")) {
+                    return Err(ctx.at(msg, l.span.start));
+                }
+            }
+            TableClause::TblProperties(props) => {
+                tblproperties(ctx, props)?;
+                iceberg = props.iter().any(|(k, v)| {
+                    single(k)
+                        .zip(single(v))
+                        .is_some_and(|(k, v)| is_iceberg_table_type(k, v))
+                });
+            }
+            // The hook reads no other clause: it expects TBLPROPERTIES there.
+            _ => {
+                let at = super::find_word(ctx.sql, 0, "comment").unwrap_or(0);
+                return Err(syntax(
+                    ctx,
+                    "expected TBLPROPERTIES ('table_type'='ICEBERG', …)",
+                    at,
+                ));
+            }
+        }
+    }
+    if !iceberg {
+        return Err(ctx.at_word(ICEBERG_TABLE_TYPE, "TBLPROPERTIES"));
+    }
+    let name_at = ct.name.first().map_or(0, |i| i.span.start);
+    match ctx.dialect.rules().syntax().table_location() {
+        TableLocation::Required(refusal) if !location => Err(ctx.at(refusal, name_at)),
+        TableLocation::Refused(refusal) if location => Err(ctx.at_word(refusal, "LOCATION")),
+        _ => Ok(()),
+    }
+}
+
+/// Spark's `USING iceberg` and table clauses, each checked as the hook checks them, in
+/// the order written.
+fn spark_clauses(ctx: &Ctx, ct: &CreateTable) -> Result<()> {
     for clause in &ct.clauses {
         match clause {
             TableClause::Using(format) => {

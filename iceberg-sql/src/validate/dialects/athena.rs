@@ -12,7 +12,7 @@ use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::{self, Keyword};
 use sqlparser::parser::{Parser, ParserError};
 
-use super::{FilterForm, ParserDialect, Staging, TargetSyntax};
+use super::{FilterForm, ParserDialect, Staging, TableLocation, TargetSyntax};
 use crate::dialect::grammar::HIVE_DDL_RESERVED;
 use crate::dialect::Grammar;
 use crate::engine::reserved::is_reserved_in_dml;
@@ -46,13 +46,14 @@ impl TargetSyntax for AthenaSyntax {
             .hive_formats
             .as_ref()
             .is_some_and(|h| h.location.is_some());
-        if ctx.grammar == Grammar::HiveDdl && !has_location {
-            return Err(ctx.at_span(
-                "Athena's CREATE TABLE for an Iceberg table needs LOCATION 's3://…/'",
-                object_span(&ct.name),
-            ));
+        match self.table_location() {
+            TableLocation::Required(refusal)
+                if ctx.grammar == Grammar::HiveDdl && !has_location =>
+            {
+                Err(ctx.at_span(refusal, object_span(&ct.name)))
+            }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     fn purge_refusal(&self) -> Option<&'static str> {
@@ -421,10 +422,7 @@ pub(super) fn check_create_table_shape(
         };
         exempt.add_keys(props);
         if !has_iceberg_table_type(props) {
-            return Err(ctx.at_word(
-                "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)",
-                "TBLPROPERTIES",
-            ));
+            return Err(ctx.at_word(ICEBERG_TABLE_TYPE, "TBLPROPERTIES"));
         }
         if ct.with_data.is_some() {
             return Err(ctx.at_word(
@@ -475,16 +473,33 @@ pub(super) fn check_create_table_shape(
 fn has_iceberg_table_type(props: &[SqlOption]) -> bool {
     props.iter().any(|o| match o {
         SqlOption::KeyValue { key, value } => {
-            key.0.len() == 1
-                && key.0[0]
-                    .as_ident()
-                    .is_some_and(|k| k.value.eq_ignore_ascii_case("table_type"))
-                && matches!(value, Expr::Value(v)
-                    if matches!(&v.value, Value::SingleQuotedString(s) if s.eq_ignore_ascii_case("iceberg")))
+            let key = match key.0.as_slice() {
+                [k] => k.as_ident().map(|k| k.value.as_str()),
+                _ => None,
+            };
+            let value = match value {
+                Expr::Value(v) => match &v.value {
+                    Value::SingleQuotedString(s) => Some(s.as_str()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            key.zip(value)
+                .is_some_and(|(k, v)| is_iceberg_table_type(k, v))
         }
         _ => false,
     })
 }
+
+/// Whether a `TBLPROPERTIES` entry (its key's name, its string value) makes the table
+/// Iceberg's: `'table_type'='ICEBERG'`, in any letter case.
+pub(crate) fn is_iceberg_table_type(key: &str, value: &str) -> bool {
+    key.eq_ignore_ascii_case("table_type") && value.eq_ignore_ascii_case("iceberg")
+}
+
+/// The refusal of a Hive DDL `CREATE TABLE` that is not Iceberg's.
+pub(crate) const ICEBERG_TABLE_TYPE: &str =
+    "Athena creates an Iceberg table only with TBLPROPERTIES ('table_type'='ICEBERG', …)";
 
 /// CTAS `partitioning = ARRAY['day(ts)', 'bucket(col, 16)', 'col']`: Trino order.
 pub(super) fn check_ctas_partitioning(ctx: &Ctx, opts: &[SqlOption]) -> Result<()> {

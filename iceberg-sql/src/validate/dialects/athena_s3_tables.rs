@@ -7,7 +7,7 @@
 use sqlparser::ast::{AlterTable, AlterTableOperation, CreateTable, Statement};
 
 use super::athena::{check_create_table_shape, AthenaSyntax};
-use super::{Maintenance, ParserDialect, Staging, TargetSyntax};
+use super::{Maintenance, ParserDialect, Staging, TableLocation, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
@@ -37,20 +37,24 @@ impl TargetSyntax for AthenaS3TablesSyntax {
     /// Athena's shapes; a CREATE TABLE names no LOCATION.
     fn check_create_table(&self, ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()> {
         check_create_table_shape(ctx, ct, exempt)?;
-        if ct
+        let has_location = ct
             .hive_formats
             .as_ref()
-            .is_some_and(|h| h.location.is_some())
-        {
-            return Err(ctx.at_word(
-                format!(
-                    "LOCATION in a CREATE TABLE on S3 Tables: the table bucket chooses every \
-                     table's location ({S3_TABLES_IN_ATHENA})"
-                ),
-                "LOCATION",
-            ));
+            .is_some_and(|h| h.location.is_some());
+        match self.table_location() {
+            TableLocation::Refused(refusal) if has_location => {
+                Err(ctx.at_word(refusal, "LOCATION"))
+            }
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The table bucket chooses every table's location.
+    fn table_location(&self) -> TableLocation {
+        TableLocation::Refused(format!(
+            "LOCATION in a CREATE TABLE on S3 Tables: the table bucket chooses every \
+             table's location ({S3_TABLES_IN_ATHENA})"
+        ))
     }
 
     fn check_alter_table(&self, ctx: &Ctx, at: &AlterTable) -> Result<()> {

@@ -124,6 +124,14 @@ pub(crate) trait TargetSyntax: Sync {
     fn system_time_refusal(&self) -> &'static str {
         "Athena engine v2 syntax, removed in engine v3"
     }
+    /// What a Hive DDL `CREATE TABLE` says of the table's location. Default: Athena's,
+    /// which needs one.
+    fn table_location(&self) -> TableLocation {
+        TableLocation::Required(
+            "Athena's CREATE TABLE for an Iceberg table needs LOCATION 's3://…/'",
+        )
+    }
+
     /// Where a staged load's staging table lives, or why the target has none.
     fn staging(&self) -> Staging;
 
@@ -140,6 +148,14 @@ pub(crate) trait TargetSyntax: Sync {
             Staging::ExternalTable | Staging::TemporaryView => Ok(()),
         }
     }
+}
+
+/// What a target's Hive DDL `CREATE TABLE` says of the table's location.
+pub(crate) enum TableLocation {
+    /// `LOCATION '…'` is needed: the refusal of a table without one.
+    Required(&'static str),
+    /// The catalog chooses it: the refusal of a `LOCATION`.
+    Refused(String),
 }
 
 /// Where a target keeps a staged load's staging table.
