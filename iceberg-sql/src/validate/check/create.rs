@@ -2,7 +2,7 @@
 //! and the target's part (`dialects/`) check them on sqlparser's, with the same rules
 //! (partition transforms, `TBLPROPERTIES` entries, column types and options): CREATE
 //! TABLE in Hive's grammar (Athena) and Spark's, Spark's CTAS, the staging table's
-//! CREATE. Trino's CREATE TABLE (its column types) is not written yet.
+//! CREATE, Trino's CREATE TABLE (the Iceberg connector's column types).
 
 use super::pass::text_of;
 use super::top::{syntax, wrong_kind, Name};
@@ -10,6 +10,7 @@ use super::Ctx;
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::validate::dialects::athena::{is_iceberg_table_type, ICEBERG_TABLE_TYPE};
+use crate::validate::dialects::trino::trino_column_type_problem;
 use crate::validate::dialects::{Staging, TableLocation};
 use crate::validate::hooks::{
     column_option_refusal, column_type_problem, ddl_string_problem, tblproperty_key_problem,
@@ -192,8 +193,8 @@ pub(super) fn spark_ctas(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     spark_clauses(ctx, ct)
 }
 
-/// `CREATE TABLE t (cols) clauses` (no `AS SELECT`) in Hive's grammar (Athena) or
-/// Spark's; Trino's is not checked yet.
+/// `CREATE TABLE t (cols) clauses` (no `AS SELECT`) in Hive's grammar (Athena),
+/// Spark's or Trino's.
 pub(super) fn create_table(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     let expected = "a CREATE TABLE (no AS SELECT)";
     let Statement::CreateTable(ct) = stmt else {
@@ -217,11 +218,61 @@ pub(super) fn create_table(ctx: &Ctx, stmt: &Statement) -> Result<()> {
             }
             Ok(())
         }
-        Grammar::TrinoDml => Err(ctx.at_start(format!(
-            "{}: {} in Trino's grammar",
-            super::top::NOT_CHECKED_YET,
-            ctx.kind.name()
-        ))),
+        Grammar::TrinoDml => {
+            for c in &ct.columns {
+                let rest = ctx.sql.get(c.name.span.end..).unwrap_or_default();
+                let type_at = c.name.span.end + (rest.len() - rest.trim_start().len());
+                trino_column_type(ctx, &c.ty, type_at)?;
+            }
+            for clause in &ct.clauses {
+                if let TableClause::With(props) = clause {
+                    super::top::ctas_properties(ctx, props)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A column's type in Trino's grammar, each node one of the Iceberg connector's.
+fn trino_column_type(ctx: &Ctx, t: &DataType, at: usize) -> Result<()> {
+    let iceberg = match t {
+        DataType::Array(inner, Brackets::Parentheses) => return trino_column_type(ctx, inner, at),
+        DataType::Map(k, v, Brackets::Parentheses) => {
+            trino_column_type(ctx, k, at)?;
+            return trino_column_type(ctx, v, at);
+        }
+        DataType::Row(fields, Brackets::Parentheses) => {
+            return fields
+                .iter()
+                .try_for_each(|f| trino_column_type(ctx, &f.ty, at));
+        }
+        DataType::Named {
+            name,
+            params,
+            time_zone,
+        } => matches!(
+            (name.as_str(), params.as_slice(), time_zone),
+            (
+                "boolean"
+                    | "int"
+                    | "integer"
+                    | "bigint"
+                    | "real"
+                    | "double"
+                    | "date"
+                    | "varchar"
+                    | "varbinary",
+                [],
+                TimeZone::None,
+            ) | ("decimal", [_] | [_, _], TimeZone::None)
+                | ("timestamp", [6], TimeZone::None | TimeZone::With)
+        ),
+        _ => false,
+    };
+    match trino_column_type_problem(&super::pass::Shown(t), iceberg) {
+        Some(msg) => Err(ctx.at(msg, at)),
+        None => Ok(()),
     }
 }
 

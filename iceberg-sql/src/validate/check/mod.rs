@@ -3,10 +3,10 @@
 //!
 //! Not on the `build()` path yet (compiled for tests, like the parser). It checks the
 //! queries, the DML, OPTIMIZE and VACUUM (Athena's, Spark's CALL, Trino's ALTER TABLE …
-//! EXECUTE), UNLOAD, the CTAS (Trino's, Spark's), CREATE TABLE in Hive's and Spark's
-//! grammars and the staging table's CREATE (`create.rs`), and the other DDL but ALTER
-//! TABLE (`ddl.rs`); the statements whose checks are not written yet (ALTER TABLE,
-//! Trino's CREATE TABLE) are refused, never accepted (`top::NOT_CHECKED_YET`).
+//! EXECUTE), UNLOAD, the CTAS (Trino's, Spark's), CREATE TABLE and the staging table's
+//! CREATE (`create.rs`), and the other DDL but ALTER TABLE (`ddl.rs`); ALTER TABLE,
+//! whose checks are not written yet, is refused, never accepted
+//! (`top::NOT_CHECKED_YET`).
 //!
 //! * [`validate`]: the whole pipeline: size, our lexer and the token pre-pass, our
 //!   parser in the Rules of `Dialect::grammar(kind)`, then [`check`];

@@ -208,11 +208,9 @@ CreateDatabase OursAtParse 4
 CreateStagingTable Same 40
 CreateStagingTable BothSyntax 2
 CreateStagingTable OursAtParse 1
-CreateTable Same 115
+CreateTable Same 121
 CreateTable BothSyntax 3
 CreateTable OursAtParse 14
-CreateTable BothDisallowed 1
-CreateTable NotCheckedYet 5
 CreateTableAs Same 78
 CreateTableAs BothSyntax 1
 CreateTableAs OursAtParse 1
@@ -611,6 +609,11 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (S, CrT, 0, "CREATE TABLE db.t USING iceberg", false),
         (S, CrT, 0, "CREATE TABLE db.t (a varchar(3)) USING iceberg", false),
         (S, CrT, 0, "CREATE TABLE db.t (a int) USING iceberg PARTITIONED BY (hour(a))", false),
+        (T, CrT, 0, "CREATE TABLE a.t (x varchar NOT NULL, y row(z integer), w array(decimal(10, 2)), v map(varchar, timestamp(6) with time zone)) COMMENT 'c' WITH (format = 'ORC', partitioning = ARRAY['day(v)'])", false),
+        (T, CrT, 0, "CREATE TABLE a.t (x string)", false),
+        (T, CrT, 0, "CREATE TABLE a.t (x array(timestamp(3)))", false),
+        (T, CrT, 0, "CREATE TABLE a.t (x integer) WITH (partitioning = ARRAY['bucket(16, x)'])", false),
+        (T, CrT, 0, "CREATE TABLE a.t (x integer) WITH (\"format\" = 'ORC')", false),
         (S3, CrStage, 0, "CREATE EXTERNAL TABLE db.s (a int) STORED AS PARQUET LOCATION 's3://b/s/'", false),
     ]
 };

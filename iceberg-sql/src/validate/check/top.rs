@@ -227,7 +227,7 @@ fn unload(ctx: &Ctx, stmt: &Statement) -> Result<()> {
 
 /// A Trino CTAS's `WITH (name = value, …)`: each named by a plain or double-quoted
 /// name, `partitioning` an `ARRAY['transform', …]` in CTAS order.
-fn ctas_properties(ctx: &Ctx, with: &[Property]) -> Result<()> {
+pub(super) fn ctas_properties(ctx: &Ctx, with: &[Property]) -> Result<()> {
     for p in with {
         if !matches!(p.name.quote, None | Some('"')) {
             let shown = Name(std::slice::from_ref(&p.name));

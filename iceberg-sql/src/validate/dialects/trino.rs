@@ -511,13 +511,21 @@ fn check_type(h: &Hooks, t: &DataType, loc: Location) -> Result<(), ParserError>
         }
         _ => false,
     };
-    if ok {
-        return Ok(());
+    match trino_column_type_problem(t, ok) {
+        Some(msg) => h.refuse(msg, loc),
+        None => Ok(()),
     }
-    h.refuse(
-        format_args!("type `{t}` is not a Trino Iceberg column type; Trino accepts {TRINO_TYPES}"),
-        loc,
-    )
+}
+
+/// A column type node (`shown`) that is not one of the Iceberg connector's (`iceberg`:
+/// whether it is).
+pub(crate) fn trino_column_type_problem(
+    shown: &dyn std::fmt::Display,
+    iceberg: bool,
+) -> Option<String> {
+    (!iceberg).then(|| {
+        format!("type `{shown}` is not a Trino Iceberg column type; Trino accepts {TRINO_TYPES}")
+    })
 }
 
 const TRINO_ALTERS: &str = "Trino ALTER TABLE here accepts ADD COLUMN, DROP COLUMN c, \
