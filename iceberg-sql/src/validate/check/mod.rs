@@ -69,7 +69,7 @@ pub(crate) fn validate(
 
 /// A `;` with more text after it: where it is, and the token after it.
 #[derive(Clone, Copy)]
-struct Second {
+pub(crate) struct Second {
     semicolon: usize,
     next: (usize, usize),
 }
@@ -77,7 +77,7 @@ struct Second {
 /// An error of the parse of the text without its `;`s, shown on the text as written,
 /// with the grammar named as the target names it; a parse that stopped at a `;` with
 /// a statement after it is refused as the old pipeline refuses a second statement.
-fn parse_error(
+pub(crate) fn parse_error(
     e: Error,
     sql: &str,
     grammar: Grammar,
@@ -124,7 +124,7 @@ fn parse_error(
 /// except one final `;` where the target takes it (Athena); any number before and
 /// after the statement in Spark's and Hive's. A `;` between two statements stays, for
 /// the parser to refuse.
-fn without_semicolons(
+pub(crate) fn without_semicolons(
     sql: &str,
     grammar: Grammar,
     dialect: Dialect,

@@ -70,6 +70,31 @@ fn same(sql: &str, kind: StatementKind, dialect: Dialect) -> Option<Inspection> 
     }
 }
 
+/// The `;`s a target takes around the statement are read past, as `inspect` reads them:
+/// one final `;` in Athena's grammars, any number before and after in Hive's and
+/// Spark's; Trino takes none.
+#[test]
+fn semicolons_around_the_statement_are_read_past() {
+    use Dialect::{Athena, Spark, Trino};
+    use StatementKind::{Describe, Select};
+    for (sql, kind, dialect, read) in [
+        ("SELECT 'a' FROM t;", Select, Athena, true),
+        ("SELECT 'a' FROM t ; ", Select, Athena, true),
+        (";SELECT 'a' FROM t", Select, Athena, false),
+        ("SELECT 'a' FROM t;;", Select, Athena, false),
+        (";; SELECT 'a' FROM t ;;", Select, Spark, true),
+        ("; DESCRIBE db.t ;", Describe, Athena, true),
+        ("SELECT 'a' FROM t;", Select, Trino, false),
+        ("SELECT 'a' FROM t; SELECT 'b' FROM u", Select, Spark, false),
+    ] {
+        let got = same(sql, kind, dialect);
+        assert_eq!(got.is_some(), read, "{sql} ({dialect:?})");
+        if let (Some(i), Select) = (got, kind) {
+            assert_eq!(i.string_literals(), ["a"], "{sql}");
+        }
+    }
+}
+
 /// The texts the other inspect tests read (the public doc example, `validate_corpus`'s
 /// literals and injections), read the same.
 #[test]
