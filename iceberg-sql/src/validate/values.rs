@@ -7,9 +7,10 @@
 //!
 //! * the statement up to the end of its **first row** goes through the whole validator
 //!   (sqlparser through our dialect, the allow-list for INSERT: the target, the column
-//!   list, that row's column count, its literal forms); in tests also through our own
-//!   parser instead (`validate_insert_values_tree`: the INSERT's form, its names'
-//!   quoting and the row's column count, from our parser's tree);
+//!   list, that row's column count, its literal forms); in tests also through the new
+//!   pipeline on our own parser instead (`validate_insert_values_tree`:
+//!   `check::validate`, then the INSERT's form and the row's column count from its
+//!   tree);
 //! * **every row**, the first included, is read byte by byte by the recognizer below,
 //!   which accepts only the literal forms the grammar's writers produce, each row with
 //!   the first row's number of values, rows separated by `,` and whitespace, and
@@ -57,24 +58,20 @@ pub(crate) fn validate_insert_values_tree(
     validate_rows(sql, rows_at, dialect, |head| shape_from_tree(head, dialect))
 }
 
-/// The statement through its first row, `head`, read by our own parser: the token
-/// pre-pass's refusals, then exactly one `INSERT INTO t (columns) VALUES (row)` in the
-/// grammar of the dialect's INSERT (which refuses an unquoted reserved word as a name,
-/// and every other form of INSERT), with a value per column, each name quoted as the
-/// grammar quotes names. The row's values are the recognizer's to check.
+/// The statement through its first row, `head`, through the new pipeline
+/// (`check::validate`: the token pre-pass, our parser in the grammar of the dialect's
+/// INSERT, the target's checks on its tree, the names' quoting among them), then its
+/// shape: exactly one `INSERT INTO t (columns) VALUES (row)` with a value per column.
+/// The row's values are the recognizer's to check too.
 #[cfg(test)]
 fn shape_from_tree(head: &str, dialect: Dialect) -> Result<()> {
     use super::parser::ast::{InsertSource, Statement};
-    use super::parser::Rules;
     let kind = StatementKind::Insert;
+    super::check::validate(head, kind, dialect, 0)?;
     let grammar = dialect.grammar(kind);
-    super::lex(head, kind, grammar, dialect)?;
-    let rules = match grammar {
-        Grammar::HiveDdl => &Rules::HIVE_DDL,
-        Grammar::TrinoDml => &Rules::TRINO,
-        Grammar::Spark => &Rules::SPARK,
-    };
-    let stmt = super::parser::parse_statement(head, rules)?;
+    // `validate` read this text; its tree gives the shape.
+    let (text, _) = super::check::without_semicolons(head, grammar, dialect)?;
+    let stmt = super::parser::parse_statement(&text, super::check::rules(grammar))?;
     let shape_error = |what: String, at: usize| {
         let before = &head[..at.min(head.len())];
         let line = before.matches('\n').count() + 1;
@@ -88,28 +85,6 @@ fn shape_from_tree(head: &str, dialect: Dialect) -> Result<()> {
     let InsertSource::Values(rows) = &ins.source else {
         return shape_error("expected VALUES rows after the INSERT's columns".into(), 0);
     };
-    for name in ins.table.iter().chain(&ins.columns) {
-        match name.quote {
-            Some(q) if q != grammar.quote_char() => {
-                return shape_error(
-                    format!(
-                        "name {q}{}{q} quoted with `{q}`: {} quotes names with `{}`",
-                        name.value,
-                        grammar.name(),
-                        grammar.quote_char()
-                    ),
-                    name.span.start,
-                )
-            }
-            Some(_) if name.value.is_empty() => {
-                return shape_error(
-                    "an empty quoted name: a name has at least one character".into(),
-                    name.span.start,
-                )
-            }
-            _ => {}
-        }
-    }
     match rows.as_slice() {
         [row] if row.len() == ins.columns.len() => Ok(()),
         [row] => shape_error(
