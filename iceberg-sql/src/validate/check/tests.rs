@@ -13,110 +13,11 @@ use super::validate;
 use crate::dialect::Dialect;
 use crate::statement::StatementKind;
 
-const FIXTURE: &str = include_str!("../../../tests/fixtures/validate_verdicts.txt");
-
-/// How many words of a refusal's message the fixture keeps.
-const MESSAGE_WORDS: usize = 8;
-
-struct Entry {
-    header: String,
-    dialect: Dialect,
-    kind: StatementKind,
-    params: usize,
-    sql: String,
-    verdict: String,
-}
-
-fn dialect(name: &str) -> Dialect {
-    match name {
-        "Athena" => Dialect::Athena,
-        "Spark" => Dialect::Spark,
-        "Trino" => Dialect::Trino,
-        "AthenaS3Tables" => Dialect::AthenaS3Tables,
-        other => panic!("unknown dialect {other:?} in the fixture"),
-    }
-}
-
-/// Every statement kind, to read the fixture's headers.
-const KINDS: [StatementKind; 21] = {
-    use StatementKind as K;
-    [
-        K::CreateTable,
-        K::DropTable,
-        K::AlterTable,
-        K::CreateTableAs,
-        K::Insert,
-        K::Update,
-        K::Delete,
-        K::Merge,
-        K::Select,
-        K::Optimize,
-        K::Vacuum,
-        K::Unload,
-        K::ShowCreateTable,
-        K::CreateDatabase,
-        K::DropDatabase,
-        K::ShowTables,
-        K::Describe,
-        K::CreateView,
-        K::DropView,
-        K::CreateStagingTable,
-        K::DropStagingTable,
-    ]
-};
-
-fn entries() -> Vec<Entry> {
-    let mut out = Vec::new();
-    for block in FIXTURE.split("#### ").filter(|b| !b.is_empty()) {
-        let (header, rest) = block.split_once('\n').expect("a header line");
-        let mut words = header.split(' ');
-        let (d, k, p) = (
-            words.next().expect("dialect"),
-            words.next().expect("kind"),
-            words.next().expect("parameter count"),
-        );
-        let Some(kind) = KINDS.iter().copied().find(|x| format!("{x:?}") == k) else {
-            panic!("unknown statement kind {k:?} in the fixture")
-        };
-        let mut sql = Vec::new();
-        let mut verdict = None;
-        for line in rest.strip_suffix('\n').unwrap_or(rest).split('\n') {
-            match line.strip_prefix("=> ") {
-                Some(mark) => {
-                    verdict.get_or_insert_with(|| mark.to_string());
-                }
-                None if verdict.is_none() => sql.push(line),
-                None => panic!("SQL after a verdict in entry {header}"),
-            }
-        }
-        out.push(Entry {
-            header: header.to_string(),
-            dialect: dialect(d),
-            kind,
-            params: p.parse().expect("a parameter count"),
-            sql: sql.join("\n"),
-            verdict: verdict.unwrap_or_default(),
-        });
-    }
-    out
-}
+use crate::validate::tests::verdict_fixture::{self, entries, Entry};
 
 /// The new pipeline's verdict in the fixture's words.
 fn ours(e: &Entry) -> String {
-    match validate(&e.sql, e.kind, e.dialect, e.params) {
-        Ok(()) => "accept".to_string(),
-        Err(err) => {
-            let at = err
-                .location()
-                .map_or("-".to_string(), |l| format!("{}:{}", l.line, l.column));
-            let words: Vec<&str> = err
-                .message()
-                .split_whitespace()
-                .take(MESSAGE_WORDS)
-                .collect();
-            format!("refuse {:?} {at} {}", err.kind(), words.join(" "))
-        }
-    }
+    verdict_fixture::verdict(validate(&e.sql, e.kind, e.dialect, e.params))
 }
 
 /// How the two verdicts on one entry compare.

@@ -35,6 +35,17 @@ impl Cursor<'_> {
             );
         }
         if self.eat_word("DESCRIBE") {
+            // Trino's `DESCRIBE qualifiedName` has no FORMATTED; the validator has always
+            // read the word there as Hive's keyword, so a table or schema called
+            // `formatted` is written quoted.
+            if forms == DdlForms::Trino && self.is_word(0, "FORMATTED") {
+                let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+                return Some(Err(self.error_at(
+                    at,
+                    "`DESCRIBE FORMATTED` is Hive's: Trino's DESCRIBE takes a table name \
+                     (quote a name spelled `formatted`)",
+                )));
+            }
             let formatted = forms != DdlForms::Trino && self.eat_word("FORMATTED");
             return Some(
                 self.table_name()

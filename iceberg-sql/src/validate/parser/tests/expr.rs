@@ -577,7 +577,7 @@ fn errors_point_at_the_token() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, rng_seed: super::SOUP_SEED, .. ProptestConfig::default() })]
 
     /// The validator's structure generators (`validate/tests/expr_structure.rs`),
     /// rendered into a DELETE's WHERE in each dialect: both parsers read the condition
@@ -597,7 +597,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 400, rng_seed: super::SOUP_SEED, .. ProptestConfig::default() })]
 
     /// Literals of every type as the crate writes them (hostile strings, NaN and the
     /// infinities, extreme integers, nested lists, maps and structs, NULLs), generated
@@ -746,7 +746,7 @@ const SOUP: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 5000, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 5000, rng_seed: super::SOUP_SEED, .. ProptestConfig::default() })]
 
     /// Random token soups: both parsers agree on each (and ours never panics).
     #[test]

@@ -75,6 +75,13 @@ fn theirs(text: &str, dialect: Dialect) -> Result<Conv<Expr>, String> {
     .map_err(|e| e.to_string())
 }
 
+/// The seed of the generated inputs (token soups, generated conditions and
+/// statements). Fixed, so that a run is reproducible and the suite's verdict does not
+/// depend on luck: random seeds have found differences the fixed one does not reach
+/// (each went into the lists below or was fixed); to search again, change the seed and
+/// run these tests.
+const SOUP_SEED: proptest::test_runner::RngSeed = proptest::test_runner::RngSeed::Fixed(20_261_202);
+
 /// Where our parser refuses on purpose text that sqlparser reads into nodes of our AST
 /// (some of which the validator's walk refuses after the parse too): a phrase of our
 /// error, and why.

@@ -469,7 +469,7 @@ fn statements_not_yet_read_are_refused() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 150, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 150, rng_seed: super::SOUP_SEED, .. ProptestConfig::default() })]
 
     /// UPDATE, DELETE and INSERT … SELECT the builders write with generated conditions,
     /// in each dialect: both parsers read the same tree.
@@ -511,7 +511,7 @@ const DML_SOUP: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 3000, rng_seed: super::SOUP_SEED, .. ProptestConfig::default() })]
 
     /// Random soups after each DML keyword: both parsers agree on each.
     #[test]
