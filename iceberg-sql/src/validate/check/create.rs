@@ -19,7 +19,7 @@ use crate::validate::hooks::{
 };
 use crate::validate::parser::ast::{
     Brackets, ColumnDef, CreateObject, CreateTable, DataType, Expr, FunctionArgs, Literal,
-    LiteralValue, Statement, StringForm, TableClause, TimeZone,
+    LiteralValue, Statement, TableClause, TimeZone,
 };
 
 /// A staged load's staging table over its Parquet files, as the target keeps it
@@ -77,7 +77,10 @@ pub(super) fn staging(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     }
     match (spark, clauses.next(), clauses.next()) {
         (false, Some(TableClause::Location(l)), None) => {
-            if let Some(msg) = single(l).and_then(|s| ddl_string_problem(s, "LOCATION")) {
+            if let Some(msg) = l
+                .single_quoted()
+                .and_then(|s| ddl_string_problem(s, "LOCATION"))
+            {
                 return Err(ctx.at(msg, l.span.start));
             }
         }
@@ -90,7 +93,7 @@ pub(super) fn staging(ctx: &Ctx, stmt: &Statement) -> Result<()> {
             // does not (our tree keeps no `=`: it is found between key and value).
             let between = ctx.sql.get(key.span.end..value.span.start).unwrap_or("=");
             let plain_path = key.quote.is_none() && key.value.eq_ignore_ascii_case("path");
-            if !plain_path || between.contains('=') || single(value).is_none() {
+            if !plain_path || between.contains('=') || value.single_quoted().is_none() {
                 return Err(syntax(
                     ctx,
                     "expected path 's3://…' (the only option)",
@@ -129,7 +132,10 @@ fn columns(ctx: &Ctx, cols: &[ColumnDef]) -> Result<()> {
             return Err(ctx.at(msg, c.name.span.start));
         }
         if let (Some(l), Grammar::HiveDdl) = (&c.comment, ctx.grammar) {
-            if let Some(msg) = single(l).and_then(|s| ddl_string_problem(s, "a column COMMENT")) {
+            if let Some(msg) = l
+                .single_quoted()
+                .and_then(|s| ddl_string_problem(s, "a column COMMENT"))
+            {
                 return Err(ctx.at(msg, c.name.span.start));
             }
         }
@@ -287,15 +293,18 @@ fn hive_table(ctx: &Ctx, ct: &CreateTable) -> Result<()> {
             TableClause::PartitionedBy(fields) => partition_fields(ctx, fields)?,
             TableClause::Location(l) => {
                 location = true;
-                if let Some(msg) = single(l).and_then(|s| ddl_string_problem(s, "LOCATION")) {
+                if let Some(msg) = l
+                    .single_quoted()
+                    .and_then(|s| ddl_string_problem(s, "LOCATION"))
+                {
                     return Err(ctx.at(msg, l.span.start));
                 }
             }
             TableClause::TblProperties(props) => {
                 tblproperties(ctx, props)?;
                 iceberg = props.iter().any(|(k, v)| {
-                    single(k)
-                        .zip(single(v))
+                    k.single_quoted()
+                        .zip(v.single_quoted())
                         .is_some_and(|(k, v)| is_iceberg_table_type(k, v))
                 });
             }
@@ -392,25 +401,16 @@ fn transform(e: &Expr) -> Transform<'_> {
     }
 }
 
-/// The value of a `'…'` string literal.
-fn single(l: &Literal) -> Option<&str> {
-    match &l.value {
-        LiteralValue::String {
-            form: StringForm::Single,
-            value,
-        } => Some(value),
-        _ => None,
-    }
-}
-
 /// `TBLPROPERTIES ('key'='value', …)`: single-quoted keys and values.
 fn tblproperties(ctx: &Ctx, props: &[(Literal, Literal)]) -> Result<()> {
     let text = |l: &Literal| ctx.sql.get(l.span.start..l.span.end).unwrap_or_default();
     for (key, value) in props {
-        if let Some(msg) = tblproperty_key_problem(&text(key), single(key).is_some()) {
+        if let Some(msg) = tblproperty_key_problem(&text(key), key.single_quoted().is_some()) {
             return Err(ctx.at(msg, key.span.start));
         }
-        if let Some(msg) = tblproperty_value_problem(&text(value), single(value), ctx.grammar) {
+        if let Some(msg) =
+            tblproperty_value_problem(&text(value), value.single_quoted(), ctx.grammar)
+        {
             return Err(ctx.at(msg, value.span.start));
         }
     }

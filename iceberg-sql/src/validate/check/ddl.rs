@@ -10,9 +10,7 @@ use crate::statement::StatementKind;
 use crate::validate::dialects::trino::{like_escape_problem, schema_property_problem};
 use crate::validate::dialects::{FilterForm, Staging};
 use crate::validate::hooks::ddl_string_problem;
-use crate::validate::parser::ast::{
-    DropObject, Expr, Ident, Literal, LiteralValue, Property, Statement, StringForm,
-};
+use crate::validate::parser::ast::{DropObject, Expr, Ident, Property, Statement};
 
 /// Checks a statement of one of the kinds of this module.
 pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
@@ -158,7 +156,7 @@ fn create_database(ctx: &Ctx, stmt: &Statement) -> Result<()> {
         for (l, what) in [(comment, "database COMMENT"), (location, "LOCATION")] {
             if let Some(problem) = l
                 .as_ref()
-                .and_then(|l| single_quoted(l).and_then(|s| ddl_string_problem(s, what)))
+                .and_then(|l| l.single_quoted().and_then(|s| ddl_string_problem(s, what)))
             {
                 let at = l.as_ref().map_or(0, |l| l.span.start);
                 return Err(ctx.at(problem, at));
@@ -177,7 +175,7 @@ fn schema_properties(ctx: &Ctx, with: &[Property]) -> Result<()> {
         if let Some(msg) = schema_property_problem(&shown, p.name.quote.is_none(), &p.name.value) {
             return Err(ctx.at(msg, p.name.span.start));
         }
-        let string = matches!(&p.value, Expr::Literal(l) if single_quoted(l).is_some());
+        let string = matches!(&p.value, Expr::Literal(l) if l.single_quoted().is_some());
         if !string {
             let at = super::pass::expr_start(&p.value);
             return Err(syntax(ctx, "expected the schema location as a string", at));
@@ -236,7 +234,7 @@ fn show_tables(ctx: &Ctx, stmt: &Statement) -> Result<()> {
         return Err(ctx.at_word(msg, "TABLES"));
     }
     if let Some(e) = escape {
-        let value = single_quoted(e).unwrap_or_default();
+        let value = e.single_quoted().unwrap_or_default();
         if let Some(msg) = like_escape_problem(value) {
             let at = find_word(ctx.sql, pattern.span.end, "escape").unwrap_or(e.span.start);
             return Err(ctx.at(msg, at));
@@ -253,15 +251,4 @@ fn written_in(sql: &str, db: &[Ident]) -> bool {
         .rsplit(char::is_whitespace)
         .next()
         .is_some_and(|w| w.eq_ignore_ascii_case("in"))
-}
-
-/// The value of a `'…'` string literal.
-fn single_quoted(l: &Literal) -> Option<&str> {
-    match &l.value {
-        LiteralValue::String {
-            form: StringForm::Single,
-            value,
-        } => Some(value),
-        _ => None,
-    }
 }

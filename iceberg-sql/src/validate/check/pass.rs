@@ -586,12 +586,12 @@ impl Pass<'_> {
             }
             Expr::Interval { value, unit } if trino => {
                 let value_ok = match value.as_ref() {
-                    Expr::Literal(l) => interval_string(l),
+                    Expr::Literal(l) => l.single_quoted(),
                     Expr::Unary {
                         op: UnaryOp::Plus | UnaryOp::Minus,
                         expr,
                     } => match expr.as_ref() {
-                        Expr::Literal(l) => interval_string(l),
+                        Expr::Literal(l) => l.single_quoted(),
                         _ => None,
                     },
                     _ => None,
@@ -925,17 +925,6 @@ fn typed_literal_start(sql: &str, string_start: usize) -> usize {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .count();
     before.len() - word
-}
-
-/// The value of a `'…'` string literal, for an interval's amount.
-fn interval_string(l: &Literal) -> Option<&str> {
-    match &l.value {
-        LiteralValue::String {
-            form: StringForm::Single,
-            value,
-        } => Some(value),
-        _ => None,
-    }
 }
 
 /// An interval's value as Trino reads it: a number for one field (a fraction for

@@ -28,6 +28,19 @@ pub(crate) struct Literal {
     pub(crate) span: Span,
 }
 
+impl Literal {
+    /// The value of a `'…'` string literal.
+    pub(crate) fn single_quoted(&self) -> Option<&str> {
+        match &self.value {
+            LiteralValue::String {
+                form: StringForm::Single,
+                value,
+            } => Some(value),
+            _ => None,
+        }
+    }
+}
+
 /// The forms of a literal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum LiteralValue {
