@@ -300,10 +300,15 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
                             }
                         }
                     }
+                    AlterTableOperation::RenameTable { .. } => {
+                        if let Some(refusal) = ctx.target.rename_table_refusal() {
+                            return Err(ctx.at_span(refusal, object_span(&at.name)));
+                        }
+                    }
                     _ => {}
                 }
             }
-            ctx.target.check_alter_table(ctx, at)
+            Ok(())
         }
         (K::AlterTable, _) => Err(wrong_kind(ctx, stmt, "an ALTER TABLE")),
         (K::Insert, Statement::Insert(ins)) => check_insert(ctx, ins),

@@ -87,7 +87,7 @@ pub(crate) fn inspect_tree(sql: &str, kind: StatementKind, dialect: Dialect) -> 
     let grammar = dialect.grammar(kind);
     super::lex(sql, kind, grammar, dialect)?;
     let (text, second) = check::without_semicolons(sql, grammar, dialect)?;
-    let stmt = super::parser::parse_statement(&text, check::rules(grammar))
+    let stmt = super::parser::parse_statement(&text, super::parser::Rules::of(grammar))
         .map_err(|e| check::parse_error(e, sql, grammar, dialect, second))?;
     Ok(Inspection::of_tree(&stmt))
 }

@@ -71,7 +71,7 @@ fn shape_from_tree(head: &str, dialect: Dialect) -> Result<()> {
     let grammar = dialect.grammar(kind);
     // `validate` read this text; its tree gives the shape.
     let (text, _) = super::check::without_semicolons(head, grammar, dialect)?;
-    let stmt = super::parser::parse_statement(&text, super::check::rules(grammar))?;
+    let stmt = super::parser::parse_statement(&text, super::parser::Rules::of(grammar))?;
     let shape_error = |what: String, at: usize| {
         let before = &head[..at.min(head.len())];
         let line = before.matches('\n').count() + 1;

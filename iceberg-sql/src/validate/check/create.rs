@@ -122,7 +122,7 @@ fn not_staging_clauses(ctx: &Ctx, spark: bool) -> crate::error::Error {
 
 /// Column definitions: each type one the grammar declares Iceberg columns with, each
 /// option one its columns take.
-fn columns(ctx: &Ctx, cols: &[ColumnDef]) -> Result<()> {
+pub(super) fn columns(ctx: &Ctx, cols: &[ColumnDef]) -> Result<()> {
     for c in cols {
         let rest = ctx.sql.get(c.name.span.end..).unwrap_or_default();
         let type_at = c.name.span.end + (rest.len() - rest.trim_start().len());
@@ -144,7 +144,7 @@ fn columns(ctx: &Ctx, cols: &[ColumnDef]) -> Result<()> {
 }
 
 /// A column's type, each node of it, as `hooks::column_type_problem` reads it.
-fn column_type(ctx: &Ctx, t: &DataType, at: usize) -> Result<()> {
+pub(super) fn column_type(ctx: &Ctx, t: &DataType, at: usize) -> Result<()> {
     let spark = ctx.grammar == Grammar::Spark;
     let form = match t {
         DataType::Array(inner, Brackets::Angle) => return column_type(ctx, inner, at),
@@ -241,7 +241,7 @@ pub(super) fn create_table(ctx: &Ctx, stmt: &Statement) -> Result<()> {
 }
 
 /// A column's type in Trino's grammar, each node one of the Iceberg connector's.
-fn trino_column_type(ctx: &Ctx, t: &DataType, at: usize) -> Result<()> {
+pub(super) fn trino_column_type(ctx: &Ctx, t: &DataType, at: usize) -> Result<()> {
     let iceberg = match t {
         DataType::Array(inner, Brackets::Parentheses) => return trino_column_type(ctx, inner, at),
         DataType::Map(k, v, Brackets::Parentheses) => {
@@ -402,7 +402,7 @@ fn transform(e: &Expr) -> Transform<'_> {
 }
 
 /// `TBLPROPERTIES ('key'='value', …)`: single-quoted keys and values.
-fn tblproperties(ctx: &Ctx, props: &[(Literal, Literal)]) -> Result<()> {
+pub(super) fn tblproperties(ctx: &Ctx, props: &[(Literal, Literal)]) -> Result<()> {
     let text = |l: &Literal| ctx.sql.get(l.span.start..l.span.end).unwrap_or_default();
     for (key, value) in props {
         if let Some(msg) = tblproperty_key_problem(&text(key), key.single_quoted().is_some()) {

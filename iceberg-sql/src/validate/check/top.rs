@@ -14,9 +14,6 @@ use crate::validate::parser::ast::{
     StringForm,
 };
 
-/// The start of the refusal of a statement whose checks are not written yet.
-pub(super) const NOT_CHECKED_YET: &str = "not checked on our parser's tree yet";
-
 /// Checks that `stmt` is the statement `ctx.kind` renders, in the target's shape.
 pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     use StatementKind as K;
@@ -76,7 +73,7 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
         ) => super::ddl::check(ctx, stmt),
         (K::CreateStagingTable, _) => super::create::staging(ctx, stmt),
         (K::CreateTable, _) => super::create::create_table(ctx, stmt),
-        (K::AlterTable, _) => Err(ctx.at_start(format!("{NOT_CHECKED_YET}: {}", ctx.kind.name()))),
+        (K::AlterTable, _) => super::alter::check(ctx, stmt),
     }
 }
 
@@ -108,67 +105,7 @@ fn maintenance(ctx: &Ctx, stmt: &Statement) -> Result<()> {
                 ..
             },
         ) => {
-            let optimize =
-                procedure.quote.is_none() && procedure.value.eq_ignore_ascii_case("optimize");
-            let expire = procedure.quote.is_none()
-                && procedure.value.eq_ignore_ascii_case("expire_snapshots");
-            if !optimize && !expire {
-                return Err(ctx.at(
-                    format!(
-                        "ALTER TABLE … EXECUTE {}: the statements generated here are EXECUTE \
-                         optimize and EXECUTE expire_snapshots",
-                        Name(std::slice::from_ref(procedure))
-                    ),
-                    procedure.span.start,
-                ));
-            }
-            let allowed: &[&str] = if optimize {
-                &["file_size_threshold"]
-            } else {
-                &["retention_threshold", "retain_last"]
-            };
-            for (name, value) in args {
-                let Some(name) = name else {
-                    return Err(syntax(ctx, "expected a named argument", expr_start(value)));
-                };
-                if name.quote.is_some() || !allowed.contains(&name.value.as_str()) {
-                    return Err(ctx.at(
-                        format!(
-                            "argument `{}`: this procedure takes {}",
-                            name.value,
-                            allowed.join(", ")
-                        ),
-                        name.span.start,
-                    ));
-                }
-                let number = name.value == "retain_last";
-                let ok = match value {
-                    Expr::Literal(Literal {
-                        value: LiteralValue::Number { long: false, .. },
-                        ..
-                    }) => number,
-                    Expr::Literal(Literal {
-                        value:
-                            LiteralValue::String {
-                                form: StringForm::Single,
-                                ..
-                            },
-                        ..
-                    }) => !number,
-                    _ => false,
-                };
-                if !ok {
-                    let what = format!("expected a value for {}", name.value);
-                    return Err(syntax(ctx, &what, expr_start(value)));
-                }
-            }
-            if let (Some(p), false) = (predicate, optimize) {
-                return Err(syntax(
-                    ctx,
-                    "expected the end of the statement",
-                    expr_start(p),
-                ));
-            }
+            let optimize = execute(ctx, procedure, args, predicate.as_ref())?;
             if optimize == (kind == StatementKind::Optimize) {
                 Ok(())
             } else {
@@ -189,6 +126,78 @@ fn maintenance(ctx: &Ctx, stmt: &Statement) -> Result<()> {
         }
         _ => Err(wrong_kind(ctx, stmt, &form.statement(kind))),
     }
+}
+
+/// Trino's `ALTER TABLE … EXECUTE procedure(args) [WHERE …]` as its hook reads it: one
+/// of the two procedures generated here, its named arguments with their literal
+/// values, `WHERE` after `optimize` only. Whether it is `optimize`.
+pub(super) fn execute(
+    ctx: &Ctx,
+    procedure: &Ident,
+    args: &[(Option<Ident>, Expr)],
+    predicate: Option<&Expr>,
+) -> Result<bool> {
+    let optimize = procedure.quote.is_none() && procedure.value.eq_ignore_ascii_case("optimize");
+    let expire =
+        procedure.quote.is_none() && procedure.value.eq_ignore_ascii_case("expire_snapshots");
+    if !optimize && !expire {
+        return Err(ctx.at(
+            format!(
+                "ALTER TABLE … EXECUTE {}: the statements generated here are EXECUTE \
+                 optimize and EXECUTE expire_snapshots",
+                Name(std::slice::from_ref(procedure))
+            ),
+            procedure.span.start,
+        ));
+    }
+    let allowed: &[&str] = if optimize {
+        &["file_size_threshold"]
+    } else {
+        &["retention_threshold", "retain_last"]
+    };
+    for (name, value) in args {
+        let Some(name) = name else {
+            return Err(syntax(ctx, "expected a named argument", expr_start(value)));
+        };
+        if name.quote.is_some() || !allowed.contains(&name.value.as_str()) {
+            return Err(ctx.at(
+                format!(
+                    "argument `{}`: this procedure takes {}",
+                    name.value,
+                    allowed.join(", ")
+                ),
+                name.span.start,
+            ));
+        }
+        let number = name.value == "retain_last";
+        let ok = match value {
+            Expr::Literal(Literal {
+                value: LiteralValue::Number { long: false, .. },
+                ..
+            }) => number,
+            Expr::Literal(Literal {
+                value:
+                    LiteralValue::String {
+                        form: StringForm::Single,
+                        ..
+                    },
+                ..
+            }) => !number,
+            _ => false,
+        };
+        if !ok {
+            let what = format!("expected a value for {}", name.value);
+            return Err(syntax(ctx, &what, expr_start(value)));
+        }
+    }
+    if let (Some(p), false) = (predicate, optimize) {
+        return Err(syntax(
+            ctx,
+            "expected the end of the statement",
+            expr_start(p),
+        ));
+    }
+    Ok(optimize)
 }
 
 /// A text the grammar does not read, at byte offset `at`.

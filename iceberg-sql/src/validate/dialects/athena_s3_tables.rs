@@ -4,14 +4,14 @@
 //! CREATE TABLE without LOCATION (S3 Tables chooses it), no `ALTER TABLE … RENAME`, no
 //! OPTIMIZE or VACUUM (S3 runs compaction and snapshot expiry).
 
-use sqlparser::ast::{AlterTable, AlterTableOperation, CreateTable, Statement};
+use sqlparser::ast::{CreateTable, Statement};
 
 use super::athena::{check_create_table_shape, AthenaSyntax};
 use super::{Maintenance, ParserDialect, Staging, TableLocation, TargetSyntax};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
-use crate::validate::allow::{object_span, Ctx, Exempt};
+use crate::validate::allow::{Ctx, Exempt};
 
 /// AWS's page on S3 Tables in Athena, cited by every refusal.
 const S3_TABLES_IN_ATHENA: &str =
@@ -57,18 +57,10 @@ impl TargetSyntax for AthenaS3TablesSyntax {
         ))
     }
 
-    fn check_alter_table(&self, ctx: &Ctx, at: &AlterTable) -> Result<()> {
-        for op in &at.operations {
-            if let AlterTableOperation::RenameTable { .. } = op {
-                return Err(ctx.at_span(
-                    format!(
-                        "ALTER TABLE … RENAME TO is not supported on S3 Tables ({S3_TABLES_IN_ATHENA})"
-                    ),
-                    object_span(&at.name),
-                ));
-            }
-        }
-        Ok(())
+    fn rename_table_refusal(&self) -> Option<String> {
+        Some(format!(
+            "ALTER TABLE … RENAME TO is not supported on S3 Tables ({S3_TABLES_IN_ATHENA})"
+        ))
     }
 
     fn purge_refusal(&self) -> Option<&'static str> {

@@ -16,7 +16,7 @@ pub(crate) mod athena_s3_tables;
 pub(crate) mod spark;
 pub(crate) mod trino;
 
-use sqlparser::ast::{AlterTable, CreateTable, Statement};
+use sqlparser::ast::{CreateTable, Statement};
 use sqlparser::dialect::Dialect as SqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -53,11 +53,10 @@ pub(crate) trait TargetSyntax: Sync {
     /// not names (property keys) go into `exempt`.
     fn check_create_table(&self, ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()>;
 
-    /// An `ALTER TABLE` the parser accepted, for operations the engine's catalog refuses
-    /// although its grammar has them (every operation by default).
-    fn check_alter_table(&self, ctx: &Ctx, at: &AlterTable) -> Result<()> {
-        let _ = (ctx, at);
-        Ok(())
+    /// Why `ALTER TABLE … RENAME TO` is refused where the engine's grammar has it but
+    /// its catalog does not (`None`: the engine renames tables).
+    fn rename_table_refusal(&self) -> Option<String> {
+        None
     }
 
     /// Why `DROP TABLE … PURGE` is refused (`None`: the engine has it).

@@ -80,6 +80,7 @@ mod types;
 pub(super) mod tests;
 
 use super::lexer;
+use crate::dialect::Grammar;
 use crate::error::Result;
 pub(crate) use ast::{DataType, Expr, Query, Statement};
 use cursor::Cursor;
@@ -173,6 +174,15 @@ pub(crate) enum DdlForms {
 }
 
 impl Rules {
+    /// The Rules `grammar` is read with.
+    pub(crate) fn of(grammar: Grammar) -> &'static Rules {
+        match grammar {
+            Grammar::HiveDdl => &Rules::HIVE_DDL,
+            Grammar::TrinoDml => &Rules::TRINO,
+            Grammar::Spark => &Rules::SPARK,
+        }
+    }
+
     /// Athena's Hive DDL (partition transforms, column types).
     pub(crate) const HIVE_DDL: Rules = Rules {
         lexical: &lexer::Rules::HIVE_DDL,

@@ -2,10 +2,11 @@
 //! every dialect: ours reads each as a statement of its kind, into sqlparser's tree
 //! where that converts, and agrees with the validator's verdict on its corruptions.
 
-use super::fixture::{compare_trees, compare_verdict, rules_of};
+use super::fixture::{compare_trees, compare_verdict};
 use super::*;
 use crate::expr::ExpressionMethods;
 use crate::statement::{Filter, TableStatements};
+use crate::validate::parser::Rules;
 use crate::{Column, DatabaseName, PartitionField, PartitionTransform, TableDef, TableName};
 
 /// Every dialect.
@@ -112,7 +113,7 @@ fn built_ddl_agrees() {
         for stmt in built(dialect) {
             let (sql, kind) = (stmt.sql(), stmt.kind());
             kinds.insert(format!("{kind:?}"));
-            let rules = rules_of(dialect.grammar(kind));
+            let rules = Rules::of(dialect.grammar(kind));
             match parse_statement(sql, rules) {
                 Ok(s) if super::fixture::is_of_kind(&s, kind) => {}
                 other => failures.push(format!("{sql:?} ({dialect:?} {kind:?}): {other:?}")),

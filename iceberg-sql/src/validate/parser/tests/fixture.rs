@@ -10,15 +10,6 @@ use crate::dialect::Grammar;
 
 pub(super) use crate::validate::tests::verdict_fixture::{entries, Entry};
 
-/// Our rules for a grammar.
-pub(super) fn rules_of(grammar: Grammar) -> &'static Rules {
-    match grammar {
-        Grammar::HiveDdl => &Rules::HIVE_DDL,
-        Grammar::TrinoDml => &Rules::TRINO,
-        Grammar::Spark => &Rules::SPARK,
-    }
-}
-
 /// Whether `s` is a statement of `kind`.
 pub(super) fn is_of_kind(s: &Statement, kind: StatementKind) -> bool {
     use StatementKind as K;
@@ -214,7 +205,7 @@ fn the_verdict_corpus_agrees() {
     let mut not_yet_seen = vec![false; NOT_READ_YET.len()];
     let (mut accepted, mut refused) = (0, 0);
     for e in &entries {
-        let rules = rules_of(e.dialect.grammar(e.kind));
+        let rules = Rules::of(e.dialect.grammar(e.kind));
         let not_yet = NOT_READ_YET
             .iter()
             .position(|(phrase, _)| e.sql.contains(phrase));
@@ -281,7 +272,7 @@ fn listed_verdict_differences_hold() {
         let e = crate::validate::validate_sql(sql, *kind, *dialect, 0).expect_err(sql);
         assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
         assert!(e.to_string().contains(phrase), "{sql}: {e}");
-        let rules = rules_of(dialect.grammar(*kind));
+        let rules = Rules::of(dialect.grammar(*kind));
         let ours = parse_statement(sql, rules).unwrap_or_else(|e| panic!("{sql}: {e}"));
         assert!(is_of_kind(&ours, *kind), "{sql}: {ours:?}");
     }
@@ -294,7 +285,7 @@ fn listed_verdict_differences_hold() {
         assert!(sql.contains(phrase), "{sql}");
         crate::validate::validate_sql(sql, *kind, *dialect, 0)
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
-        let e = parse_statement(sql, rules_of(dialect.grammar(*kind))).expect_err(sql);
+        let e = parse_statement(sql, Rules::of(dialect.grammar(*kind))).expect_err(sql);
         assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
     }
     assert_eq!(stricter.len(), STRICTER.len());
@@ -325,7 +316,7 @@ pub(super) fn compare_verdict(
     dialect: Dialect,
     kind: StatementKind,
 ) -> Result<(), String> {
-    let rules = rules_of(dialect.grammar(kind));
+    let rules = Rules::of(dialect.grammar(kind));
     let ours = parse_statement(sql, rules);
     let theirs = crate::validate::validate_sql(sql, kind, dialect, sql.matches('?').count());
     let at = format!("{sql:?} ({dialect:?} {kind:?})");
@@ -360,7 +351,7 @@ pub(super) fn compare_trees(
     dialect: Dialect,
     kind: StatementKind,
 ) -> Result<bool, String> {
-    let ours = parse_statement(sql, rules_of(dialect.grammar(kind))).map(in_hive_order);
+    let ours = parse_statement(sql, Rules::of(dialect.grammar(kind))).map(in_hive_order);
     match (statement::theirs_statement(sql, kind, dialect), ours) {
         (Ok(Ok(t)), Ok(o)) if t != o => Err(format!(
             "trees differ for {sql:?} ({dialect:?} {kind:?}):\n theirs {t:?}\n ours   {o:?}"
@@ -443,7 +434,7 @@ fn ddl_corruptions_agree_with_the_validator() {
             of_kind.extend(short);
             of_kind.dedup_by_key(|e| e.sql.as_str());
             for e in of_kind {
-                let rules = rules_of(dialect.grammar(*kind));
+                let rules = Rules::of(dialect.grammar(*kind));
                 checked += 1;
                 match compare_trees(&e.sql, dialect, *kind) {
                     Ok(true) => {

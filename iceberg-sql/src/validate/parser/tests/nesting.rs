@@ -3,8 +3,8 @@
 //! `hostile_nesting_is_an_error_not_a_crash` and the longest chains), with its error kind
 //! and hint, and no input overflows a 2 MiB stack in an unoptimised build.
 
-use super::fixture::rules_of;
 use super::*;
+use crate::validate::parser::Rules;
 use crate::validate::tests::{
     deep_nesting_inputs, hostile_nesting_inputs, longest_chains, on_2_mib_thread,
 };
@@ -12,7 +12,7 @@ use crate::validate::{validate_sql, NESTING_HINT};
 
 /// Our parser's reading of `sql` as a statement of `kind` in `dialect`'s grammar.
 fn ours(sql: &str, kind: StatementKind, dialect: Dialect) -> crate::Result<Statement> {
-    parse_statement(sql, rules_of(dialect.grammar(kind)))
+    parse_statement(sql, Rules::of(dialect.grammar(kind)))
 }
 
 #[test]

@@ -1,0 +1,89 @@
+//! ALTER TABLE on our parser's tree, as the ALTER TABLE hooks (`hooks.rs` for Hive's and
+//! Spark's grammars, `dialects/trino.rs` for Trino's) and the target's part check it on
+//! sqlparser's, with the same rules: each new or changed column's type one the grammar
+//! declares Iceberg columns with, its options, `TBLPROPERTIES` entries, Trino's
+//! `EXECUTE` procedures (not an ALTER TABLE kind: maintenance), and `RENAME TO` where
+//! the catalog has none (S3 Tables).
+
+use super::create::{column_type, columns, tblproperties, trino_column_type};
+use super::top::{execute, wrong_kind};
+use super::Ctx;
+use crate::dialect::Grammar;
+use crate::error::Result;
+use crate::validate::hooks::ddl_string_problem;
+use crate::validate::parser::ast::{AlterAction, Ident, Statement};
+
+/// What an ALTER TABLE statement is refused as, when it is not one.
+const EXPECTED: &str = "an ALTER TABLE";
+
+/// Checks `ALTER TABLE t action` in the target's grammar.
+pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
+    let Statement::AlterTable { table, action } = stmt else {
+        return Err(wrong_kind(ctx, stmt, EXPECTED));
+    };
+    let trino = ctx.grammar == Grammar::TrinoDml;
+    match action {
+        AlterAction::AddColumns(cols) => columns(ctx, cols)?,
+        AlterAction::AddColumn(c) if trino => {
+            trino_column_type(ctx, &c.ty, type_start(ctx, c.name.span.end))?
+        }
+        AlterAction::AddColumn(c) => columns(ctx, std::slice::from_ref(c))?,
+        AlterAction::ChangeColumn {
+            new, ty, comment, ..
+        } => {
+            column_type(ctx, ty, type_start(ctx, new.span.end))?;
+            // Hive DDL strings: see `hooks::ddl_string_problem`.
+            if let (Some(l), Grammar::HiveDdl) = (comment, ctx.grammar) {
+                if let Some(msg) = l
+                    .single_quoted()
+                    .and_then(|s| ddl_string_problem(s, "a column COMMENT"))
+                {
+                    return Err(ctx.at(msg, l.span.start));
+                }
+            }
+        }
+        AlterAction::AlterColumnType { column, ty } => {
+            let at = type_after_the_word_type(ctx, column);
+            if trino {
+                trino_column_type(ctx, ty, at)?;
+            } else {
+                column_type(ctx, ty, at)?;
+            }
+        }
+        AlterAction::SetTblProperties(props) => tblproperties(ctx, props)?,
+        AlterAction::Execute {
+            procedure,
+            args,
+            predicate,
+        } => {
+            // Read as the hook reads it, then refused as the maintenance statement it is.
+            execute(ctx, procedure, args, predicate.as_ref())?;
+            return Err(wrong_kind(ctx, stmt, EXPECTED));
+        }
+        AlterAction::DropColumn(_)
+        | AlterAction::RenameColumn { .. }
+        | AlterAction::UnsetTblProperties(_)
+        | AlterAction::SetProperties(_) => {}
+        AlterAction::RenameTo(_) => {
+            if let Some(refusal) = ctx.dialect.rules().syntax().rename_table_refusal() {
+                let at = table.first().map_or(0, |i| i.span.start);
+                return Err(ctx.at(refusal, at));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The byte offset of the first token after `from` (a type after a column's name).
+fn type_start(ctx: &Ctx, from: usize) -> usize {
+    let rest = ctx.sql.get(from..).unwrap_or_default();
+    from + (rest.len() - rest.trim_start().len())
+}
+
+/// Where the type of `ALTER [COLUMN] c [SET DATA] TYPE t` starts.
+fn type_after_the_word_type(ctx: &Ctx, column: &Ident) -> usize {
+    match super::find_word(ctx.sql, column.span.end, "type") {
+        Some(at) => type_start(ctx, at + "type".len()),
+        None => column.span.end,
+    }
+}
