@@ -78,17 +78,12 @@ pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspe
 }
 
 /// [`inspect`] with our own parser (`super::parser`) in place of sqlparser: the token
-/// pre-pass's refusals, the `;`s the target takes around the statement blanked out
-/// (as `check` does), then our parser in the grammar `dialect` gives `kind`, then what
-/// its tree holds ([`Inspection::of_tree`]).
+/// pre-pass's refusals, the `;`s the target takes around the statement dropped, then
+/// our parser in the grammar `dialect` gives `kind` (`check::read`), then what its tree
+/// holds ([`Inspection::of_tree`]).
 #[cfg(test)]
 pub(crate) fn inspect_tree(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspection> {
-    use super::check;
-    let grammar = dialect.grammar(kind);
-    super::lex(sql, kind, grammar, dialect)?;
-    let (text, second) = check::without_semicolons(sql, grammar, dialect)?;
-    let stmt = super::parser::parse_statement(&text, super::parser::Rules::of(grammar))
-        .map_err(|e| check::parse_error(e, sql, grammar, dialect, second))?;
+    let stmt = super::check::read(sql, dialect.grammar(kind), dialect)?;
     Ok(Inspection::of_tree(&stmt))
 }
 

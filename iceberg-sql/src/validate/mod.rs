@@ -11,13 +11,14 @@
 //! 1. size: at most [`MAX_QUERY_BYTES`] UTF-8 bytes;
 //! 2. tokenize with our own lexer (`lexer/`) by the lexical rules of the target's parser
 //!    for the statement's [`Grammar`] (Athena DDL and DML share one hand-written
-//!    `AthenaDialect`; Spark has its own; see `dialects/`), then a token pre-pass
-//!    that refuses comments (generated SQL never has one: a comment means a string
-//!    literal ended early), rewrites `FOR TIMESTAMP|VERSION AS OF`, refuses Athena's
-//!    removed `FOR SYSTEM_TIME AS OF`, glues Spark's `5L` / `1.5D` suffixes back
-//!    onto their numbers and refuses a number run into letters (`1e`, `1abc`); in
-//!    Trino grammar also white space Trino's lexer lacks (U+00A0, …), `WITH ()` and
-//!    `CREATE TABLE t ()`;
+//!    `AthenaDialect`; Spark has its own; see `dialects/`), then a token pre-pass on
+//!    those tokens (`prepass.rs`) that refuses comments (generated SQL never has one:
+//!    a comment means a string literal ended early), Athena's removed `FOR
+//!    SYSTEM_TIME AS OF` and a number run into letters (`1e`, `1abc`); in Trino
+//!    grammar also white space Trino's lexer lacks (U+00A0, …), `WITH ()` and `CREATE
+//!    TABLE t ()`; the tokens become sqlparser's, with the rewrites its parser needs
+//!    (`lexer::to_sqlparser::adapt`: `FOR TIMESTAMP|VERSION AS OF` without its `FOR`,
+//!    Spark's `1.5D` one number);
 //! 3. parse exactly one statement (in Trino grammar no `;`, except one final `;` where
 //!    the target takes it: Athena; hooks cover Iceberg `CREATE TABLE … PARTITIONED BY
 //!    (transforms)`, `ADD COLUMNS`, `UNSET TBLPROPERTIES`, `OPTIMIZE … BIN_PACK`,
@@ -242,25 +243,34 @@ fn lex(
         )
         .with_sql(sql, located(sql, to_location(at)))
     })?;
+    let deep = prepass::run(sql, &ours, grammar, &prepass_target(dialect))
+        .map_err(|e| prepass_error(sql, e))?;
     let mut tokens = lexer::to_sqlparser::convert(sql, &ours);
-    let target_words = prepass::Target {
-        engine: dialect.name(),
-        system_time_refusal: target.system_time_refusal(),
-    };
-    let foreign = match grammar {
-        Grammar::TrinoDml => prepass::foreign_whitespace(sql, &tokens)
-            .or_else(|| prepass::empty_column_list(&tokens)),
-        _ => None,
-    };
-    let deep = match foreign {
-        Some(e) => Err(e),
-        None => prepass::run(&mut tokens, grammar, &target_words),
-    }
-    .map_err(|e| {
-        Error::new(ErrorKind::DisallowedSyntax, e.message)
-            .with_sql(sql, located(sql, to_location(e.location)))
-    })?;
+    lexer::to_sqlparser::adapt(sql, &ours, &mut tokens, grammar);
     Ok((tokens, deep))
+}
+
+/// What the token pre-pass says of `dialect` in its messages.
+fn prepass_target(dialect: Dialect) -> prepass::Target {
+    prepass::Target {
+        engine: dialect.name(),
+        system_time_refusal: dialect.rules().syntax().system_time_refusal(),
+    }
+}
+
+/// A refusal of the token pre-pass, located in `sql`.
+fn prepass_error(sql: &str, e: prepass::PrepassError) -> Error {
+    let (line, column) = lexer::line_column(sql, e.at);
+    Error::new(ErrorKind::DisallowedSyntax, e.message).with_sql(
+        sql,
+        located(
+            sql,
+            Some(SqlLocation {
+                line: line as usize,
+                column: column as usize,
+            }),
+        ),
+    )
 }
 
 /// Which stack [`parse_tokens`] runs on.

@@ -67,11 +67,7 @@ pub(crate) fn validate_insert_values_tree(
 fn shape_from_tree(head: &str, dialect: Dialect) -> Result<()> {
     use super::parser::ast::{InsertSource, Statement};
     let kind = StatementKind::Insert;
-    super::check::validate(head, kind, dialect, 0)?;
-    let grammar = dialect.grammar(kind);
-    // `validate` read this text; its tree gives the shape.
-    let (text, _) = super::check::without_semicolons(head, grammar, dialect)?;
-    let stmt = super::parser::parse_statement(&text, super::parser::Rules::of(grammar))?;
+    let stmt = super::check::validated(head, kind, dialect, 0)?;
     let shape_error = |what: String, at: usize| {
         let before = &head[..at.min(head.len())];
         let line = before.matches('\n').count() + 1;

@@ -20,10 +20,10 @@
 //! reserves as a name. What both read, the refusal here matches the allow-list's kind
 //! and message.
 //!
-//! The token pre-pass still runs on sqlparser's tokens (`super::lex`); without it the
-//! recorded verdicts of the kinds our parser reads keep their accept or refuse (three
-//! refusals change words), so porting what it refuses onto our lexer's tokens, or
-//! dropping it, is the step that takes sqlparser off this pipeline.
+//! The text is lexed once ([`read`]): the token pre-pass (`super::prepass`, shared with
+//! the sqlparser pipeline), the `;`s around the statement and our parser read the same
+//! tokens. No sqlparser token or tree is made in this pipeline; some of the rule
+//! functions it calls still live beside the sqlparser code (`hooks.rs`, `allow.rs`).
 
 mod alter;
 mod create;
@@ -47,20 +47,37 @@ pub(crate) fn validate(
     dialect: Dialect,
     param_count: usize,
 ) -> Result<()> {
+    validated(sql, kind, dialect, param_count).map(drop)
+}
+
+/// [`validate`], returning the tree it checked.
+pub(crate) fn validated(
+    sql: &str,
+    kind: StatementKind,
+    dialect: Dialect,
+    param_count: usize,
+) -> Result<Statement> {
     super::check_size(sql)?;
-    let grammar = dialect.grammar(kind);
-    // The pre-pass's refusals (comments, `FOR SYSTEM_TIME`, a number run into letters,
-    // white space Trino lacks, …); our parser reads the rest of what it rewrites.
-    super::lex(sql, kind, grammar, dialect)?;
-    let (text, second) = without_semicolons(sql, grammar, dialect)?;
-    let stmt = parser::parse_statement(&text, Rules::of(grammar))
-        .map_err(|e| parse_error(e, sql, grammar, dialect, second))?;
-    check(&stmt, sql, kind, dialect, param_count)
+    let stmt = read(sql, dialect.grammar(kind), dialect)?;
+    check(&stmt, sql, kind, dialect, param_count)?;
+    Ok(stmt)
+}
+
+/// Our parser's tree of `sql` in `grammar`, unchecked. One lexing: the pre-pass's
+/// refusals (comments, `FOR SYSTEM_TIME`, a number run into letters, white space Trino
+/// lacks, …), the `;`s and the parse read its tokens.
+pub(crate) fn read(sql: &str, grammar: Grammar, dialect: Dialect) -> Result<Statement> {
+    let tokens = lex(sql, grammar, dialect)?;
+    super::prepass::run(sql, &tokens, grammar, &super::prepass_target(dialect))
+        .map_err(|e| super::prepass_error(sql, e))?;
+    let (tokens, second) = without_semicolons(sql, tokens, grammar, dialect)?;
+    parser::parse_statement_tokens(sql, &tokens, Rules::of(grammar))
+        .map_err(|e| parse_error(e, sql, grammar, dialect, second))
 }
 
 /// A `;` with more text after it: where it is, and the token after it.
 #[derive(Clone, Copy)]
-pub(crate) struct Second {
+struct Second {
     semicolon: usize,
     next: (usize, usize),
 }
@@ -68,7 +85,7 @@ pub(crate) struct Second {
 /// An error of the parse of the text without its `;`s, shown on the text as written,
 /// with the grammar named as the target names it; a parse that stopped at a `;` with
 /// a statement after it is refused as the old pipeline refuses a second statement.
-pub(crate) fn parse_error(
+fn parse_error(
     e: Error,
     sql: &str,
     grammar: Grammar,
@@ -110,24 +127,16 @@ pub(crate) fn parse_error(
     out
 }
 
-/// `sql` with the `;`s before and after the statement blanked out (same offsets), as
-/// the target takes them: none in Trino's grammar (`singleStatement` in SqlBase.g4)
-/// except one final `;` where the target takes it (Athena); any number before and
-/// after the statement in Spark's and Hive's. A `;` between two statements stays, for
-/// the parser to refuse.
-pub(crate) fn without_semicolons(
-    sql: &str,
-    grammar: Grammar,
-    dialect: Dialect,
-) -> Result<(String, Option<Second>)> {
-    let target = dialect.rules().syntax();
-    let tokens = lexer::lex(sql, Rules::of(grammar).lexical).map_err(|e| {
+/// The tokens of `sql` by `grammar`'s lexical rules; a text they do not lex is refused
+/// as the target names the grammar.
+fn lex(sql: &str, grammar: Grammar, dialect: Dialect) -> Result<Vec<lexer::Token>> {
+    lexer::lex(sql, Rules::of(grammar).lexical).map_err(|e| {
         let (line, column) = lexer::line_column(sql, e.at);
         Error::new(
             ErrorKind::Syntax,
             format!(
                 "{} does not parse: {}",
-                target.grammar_name(grammar),
+                dialect.rules().syntax().grammar_name(grammar),
                 e.message
             ),
         )
@@ -138,7 +147,21 @@ pub(crate) fn without_semicolons(
                 column: column as usize,
             }),
         )
-    })?;
+    })
+}
+
+/// `tokens` (of `sql`) without the `;`s before and after the statement, as the target
+/// takes them: none in Trino's grammar (`singleStatement` in SqlBase.g4) except one
+/// final `;` where the target takes it (Athena); any number before and after the
+/// statement in Spark's and Hive's. A `;` between two statements stays, for the parser
+/// to refuse; [`Second`] says where it is.
+fn without_semicolons(
+    sql: &str,
+    tokens: Vec<lexer::Token>,
+    grammar: Grammar,
+    dialect: Dialect,
+) -> Result<(Vec<lexer::Token>, Option<Second>)> {
+    let target = dialect.rules().syntax();
     let significant: Vec<_> = tokens
         .iter()
         .filter(|t| !matches!(t.kind, Kind::Blank(_)))
@@ -196,16 +219,22 @@ pub(crate) fn without_semicolons(
             next: (w[1].start, w[1].end),
         })
     });
-    let mut text = sql.as_bytes().to_vec();
-    let blanked = significant[..leading]
-        .iter()
-        .chain(&significant[significant.len() - trailing..]);
-    for t in blanked {
-        text[t.start..t.end].fill(b' ');
+    if leading == 0 && trailing == 0 {
+        return Ok((tokens, second));
     }
-    // Only ASCII `;` bytes were replaced by ASCII spaces.
-    let text = String::from_utf8(text).map_err(|e| Error::new(ErrorKind::Syntax, e.to_string()))?;
-    Ok((text, second))
+    // The statement runs from its first token to its last: `inner` is not empty (a
+    // text of `;`s only was refused above).
+    let (from, to) = match (inner.first(), inner.last()) {
+        (Some(first), Some(last)) => (first.start, last.end),
+        _ => (0, sql.len()),
+    };
+    let outside = |t: &lexer::Token| t.end <= from || t.start >= to;
+    let kept = tokens
+        .iter()
+        .filter(|t| !(t.kind == Kind::Symbol(Symbol::SemiColon) && outside(t)))
+        .copied()
+        .collect();
+    Ok((kept, second))
 }
 
 /// Checks our parser's tree of `sql` for `kind` in `dialect`, with `param_count` bound

@@ -328,7 +328,7 @@ impl SqlDialect for AthenaDialect {
         true
     }
 
-    /// `FOR TIMESTAMP|VERSION AS OF` (after the token pre-pass removes `FOR`).
+    /// `FOR TIMESTAMP|VERSION AS OF` (after `to_sqlparser::adapt` removes `FOR`).
     fn supports_table_versioning(&self) -> bool {
         true
     }

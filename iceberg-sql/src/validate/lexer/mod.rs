@@ -7,11 +7,10 @@
 //! whether a backslash escapes inside a string, whether `U&'…'` is a string. Everything
 //! else is read the same way in every grammar.
 //!
-//! For now the tokens are converted to sqlparser's ([`to_sqlparser`]) so that the
-//! token pre-pass and sqlparser's parser run on them unchanged; the conversion is
+//! The token pre-pass (`super::prepass`) and our parser (`super::parser`) read these
+//! tokens; for sqlparser's parser they are converted ([`to_sqlparser`]); the conversion is
 //! exact (the differential test in `tests.rs` compares it with sqlparser's own
-//! tokenizer, token by token and position by position). A parser of our own will read
-//! these tokens directly.
+//! tokenizer, token by token and position by position).
 
 pub(crate) mod to_sqlparser;
 

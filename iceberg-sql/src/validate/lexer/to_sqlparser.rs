@@ -1,5 +1,5 @@
-//! Our tokens as sqlparser's, so that the token pre-pass and sqlparser's `Parser`
-//! (`with_tokens_with_locations`) run on them unchanged. This module goes when the
+//! Our tokens as sqlparser's, so that sqlparser's `Parser`
+//! (`with_tokens_with_locations`) runs on them unchanged. This module goes when the
 //! parser is ours.
 //!
 //! sqlparser's positions are 1-based lines and columns, a column counting characters
@@ -13,6 +13,8 @@ use sqlparser::keywords::{Keyword, ALL_KEYWORDS, ALL_KEYWORDS_INDEX};
 use sqlparser::tokenizer::{Location, Span, Token as SqlToken, TokenWithSpan, Whitespace, Word};
 
 use super::{Blank, Kind, LexError, StrForm, Symbol, Token};
+use crate::dialect::Grammar;
+use crate::validate::prepass;
 
 /// `tokens` (lexed from `sql`: they cover it, each starting where the last ended) as
 /// sqlparser's tokens with their spans.
@@ -199,5 +201,66 @@ fn symbol(s: Symbol) -> SqlToken {
         S::AtQuestion => T::AtQuestion,
         S::AtAt => T::AtAt,
         S::Backslash => T::Backslash,
+    }
+}
+
+/// Rewrites `theirs`, the conversion of `ours` (tokens of `sql`), where sqlparser's
+/// parser would read our grammars' text otherwise:
+///
+/// * `FOR TIMESTAMP AS OF` / `FOR VERSION AS OF` lose their `FOR` (sqlparser has no
+///   hook where table factors are parsed, and only knows the `FOR`-less spelling). The
+///   token becomes a space, so spans still point into the original text.
+/// * Spark's typed numbers (`1.5D`, `2BD`) are one number token, as Spark reads them.
+/// * `FILTER` not followed by `( WHERE` is a plain word: sqlparser's function-call parse
+///   takes `FILTER (` before it looks for `WHERE` and does not give them back, so
+///   `count(x) FILTER ( FROM t` read as `count(x) FROM t` and `count(x) filter` lost its
+///   alias. Trino's grammar (SqlBase.g4, `filter`: `FILTER '(' WHERE booleanExpression
+///   ')'`) and Spark's (SqlBaseParser.g4, `functionCall`) have only that form, and take
+///   `filter` as a name anywhere else (`count(x) filter`, `FROM (…) filter (a)`).
+pub(crate) fn adapt(sql: &str, ours: &[Token], theirs: &mut [TokenWithSpan], grammar: Grammar) {
+    let word = |t: &Token, w: &str| {
+        matches!(t.kind, Kind::Word { quote: None, .. }) && t.text(sql).eq_ignore_ascii_case(w)
+    };
+    let significant = |from: usize| {
+        ours[from..]
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !matches!(t.kind, Kind::Blank(_)))
+            .map(move |(j, t)| (from + j, t))
+    };
+    let mut i = 0;
+    while i < ours.len() {
+        if grammar == Grammar::Spark && prepass::spark_typed_number(sql, ours, i) {
+            if let SqlToken::Number(num, false) = &theirs[i].token {
+                let glued = format!("{num}{}", ours[i + 1].text(sql));
+                theirs[i].token = SqlToken::Number(glued, false);
+                theirs[i].span.end = theirs[i + 1].span.end;
+                theirs[i + 1].token = SqlToken::Whitespace(Whitespace::Space);
+            }
+            i += 2;
+            continue;
+        }
+        if word(&ours[i], "FILTER") {
+            let mut next = significant(i + 1);
+            let clause = next
+                .next()
+                .is_some_and(|(_, t)| t.kind == Kind::Symbol(Symbol::LParen))
+                && next.next().is_some_and(|(_, t)| word(t, "WHERE"));
+            if let (false, SqlToken::Word(w)) = (clause, &mut theirs[i].token) {
+                w.keyword = Keyword::NoKeyword;
+            }
+        }
+        if word(&ours[i], "FOR") {
+            let mut next = significant(i + 1);
+            let travel = next
+                .next()
+                .is_some_and(|(_, t)| word(t, "TIMESTAMP") || word(t, "VERSION"))
+                && next.next().is_some_and(|(_, t)| word(t, "AS"))
+                && next.next().is_some_and(|(_, t)| word(t, "OF"));
+            if travel {
+                theirs[i].token = SqlToken::Whitespace(Whitespace::Space);
+            }
+        }
+        i += 1;
     }
 }

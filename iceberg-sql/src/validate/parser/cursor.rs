@@ -8,6 +8,7 @@ use super::ast::{Ident, Span};
 use super::Rules;
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::validate::lexer::{self, Kind, Symbol, Token};
+use crate::validate::prepass::comment_refusal;
 use crate::validate::stack::StackBudget;
 use crate::validate::{located, NESTING_HINT, RECURSION_LIMIT};
 
@@ -36,13 +37,12 @@ pub(super) struct Checkpoint {
 }
 
 impl<'a> Cursor<'a> {
-    /// Lexes `sql` by the grammar's rules. A comment is refused: our renderers never
-    /// write one, so one means a string literal ended early.
-    pub(super) fn new(sql: &'a str, rules: &'static Rules) -> Result<Self> {
-        let all =
-            lexer::lex(sql, rules.lexical).map_err(|e| syntax(sql, rules, e.at, &e.message))?;
+    /// A cursor over the significant tokens of `all`, the tokens of `sql` (white space
+    /// dropped). A comment is refused: our renderers never write one, so one means a
+    /// string literal ended early.
+    pub(super) fn over(sql: &'a str, all: &[Token], rules: &'static Rules) -> Result<Self> {
         let mut tokens = Vec::with_capacity(all.len() / 2 + 1);
-        for t in all {
+        for &t in all {
             match t.kind {
                 Kind::Blank(_) => {}
                 Kind::LineComment | Kind::BlockComment => {
@@ -51,14 +51,10 @@ impl<'a> Cursor<'a> {
                     } else {
                         "/*"
                     };
-                    return Err(Error::new(
-                        ErrorKind::DisallowedSyntax,
-                        format!(
-                            "a `{marker}` comment in generated SQL: our renderers never write \
-                             comments, so this is probably text that ended a string literal early"
-                        ),
-                    )
-                    .with_sql(sql, location(sql, t.start)));
+                    return Err(
+                        Error::new(ErrorKind::DisallowedSyntax, comment_refusal(marker))
+                            .with_sql(sql, location(sql, t.start)),
+                    );
                 }
                 _ => tokens.push(t),
             }
@@ -324,7 +320,7 @@ fn location(sql: &str, at: usize) -> Option<SqlLocation> {
     )
 }
 
-fn syntax(sql: &str, rules: &Rules, at: usize, message: &str) -> Error {
+pub(super) fn syntax(sql: &str, rules: &Rules, at: usize, message: &str) -> Error {
     Error::new(
         ErrorKind::Syntax,
         format!("{} does not parse: {message}", rules.name),

@@ -295,7 +295,19 @@ pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
 
 /// Parses `sql` as exactly one statement.
 pub(crate) fn parse_statement(sql: &str, rules: &'static Rules) -> Result<Statement> {
-    read(sql, rules, |c| {
+    let tokens = lex(sql, rules)?;
+    parse_statement_tokens(sql, &tokens, rules)
+}
+
+/// Parses `tokens`, the tokens of `sql` by `rules.lexical` (some may be dropped, such
+/// as the `;`s around the statement), as exactly one statement: the caller lexes once
+/// and checks the tokens first.
+pub(crate) fn parse_statement_tokens(
+    sql: &str,
+    tokens: &[lexer::Token],
+    rules: &'static Rules,
+) -> Result<Statement> {
+    read_tokens(sql, tokens, rules, |c| {
         // A level of its own, as in `parse_query`.
         c.enter()?;
         let s = c.statement()?;
@@ -325,12 +337,27 @@ fn read<T: Send>(
     rules: &'static Rules,
     parse: impl Fn(&mut Cursor<'_>) -> Result<T> + Sync,
 ) -> Result<T> {
-    let mut c = Cursor::new(sql, rules)?;
+    read_tokens(sql, &lex(sql, rules)?, rules, parse)
+}
+
+/// [`read`] over tokens already lexed.
+fn read_tokens<T: Send>(
+    sql: &str,
+    tokens: &[lexer::Token],
+    rules: &'static Rules,
+    parse: impl Fn(&mut Cursor<'_>) -> Result<T> + Sync,
+) -> Result<T> {
+    let mut c = Cursor::over(sql, tokens, rules)?;
     c.budget.start_here();
     let parsed = parse(&mut c);
     if !c.budget.spent() {
         return parsed;
     }
     drop(parsed);
-    super::on_big_stack(|| parse(&mut Cursor::new(sql, rules)?))
+    super::on_big_stack(|| parse(&mut Cursor::over(sql, tokens, rules)?))
+}
+
+/// The tokens of `sql` by the grammar's lexical rules.
+fn lex(sql: &str, rules: &'static Rules) -> Result<Vec<lexer::Token>> {
+    lexer::lex(sql, rules.lexical).map_err(|e| cursor::syntax(sql, rules, e.at, &e.message))
 }
