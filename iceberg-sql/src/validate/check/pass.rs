@@ -21,6 +21,7 @@ use crate::validate::parser::ast::{
     Query, Select, SelectItem, Statement, StringForm, TableClause, TableFactor, TableVersion,
     TimeZone, UnaryOp,
 };
+use crate::validate::parser::ast::{FrameBound, WindowFrame};
 
 /// Runs the pass over `stmt`, then counts its `?` placeholders against `param_count`.
 pub(super) fn check(ctx: &Ctx, stmt: &Statement, param_count: usize) -> Result<()> {
@@ -532,6 +533,9 @@ impl Pass<'_> {
         if let Some(w) = &f.over {
             self.exprs(&w.partition_by)?;
             self.order_by(&w.order_by)?;
+            if let Some(frame) = &w.frame {
+                self.window_frame(frame)?;
+            }
         }
         Ok(())
     }
@@ -777,6 +781,18 @@ impl Pass<'_> {
                 Ok(())
             }
         }
+    }
+
+    // ---- expression forms read since the first milestone -------------------------------
+
+    /// A window's frame: its offsets are expressions (the old walk's `frame_bound`).
+    fn window_frame(&mut self, frame: &WindowFrame) -> Result<()> {
+        for bound in std::iter::once(&frame.start).chain(frame.end.as_ref()) {
+            if let FrameBound::Preceding(Some(e)) | FrameBound::Following(Some(e)) = bound {
+                self.expr(e)?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -230,12 +230,42 @@ pub(crate) struct Function {
     pub(crate) over: Option<Window>,
 }
 
-/// `OVER ([PARTITION BY …] [ORDER BY …])`. Not yet read: frames (`ROWS BETWEEN …`) and
-/// named windows.
+/// `OVER ([PARTITION BY …] [ORDER BY …] [frame])`. Not yet read: named windows.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Window {
     pub(crate) partition_by: Vec<Expr>,
     pub(crate) order_by: Vec<OrderByItem>,
+    /// `ROWS|RANGE|GROUPS [BETWEEN] …`
+    pub(crate) frame: Option<Box<WindowFrame>>,
+}
+
+/// A window's frame: `ROWS|RANGE|GROUPS start` or `… BETWEEN start AND end` (Trino's
+/// `frameExtent`, Spark's `windowFrame`, which has no `GROUPS`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct WindowFrame {
+    pub(crate) units: FrameUnits,
+    pub(crate) start: FrameBound,
+    /// The bound after `AND`, when written with `BETWEEN`.
+    pub(crate) end: Option<FrameBound>,
+}
+
+/// What a frame counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FrameUnits {
+    Rows,
+    Range,
+    Groups,
+}
+
+/// One end of a frame.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FrameBound {
+    /// `CURRENT ROW`
+    CurrentRow,
+    /// `n PRECEDING`, or `UNBOUNDED PRECEDING` (`None`).
+    Preceding(Option<Box<Expr>>),
+    /// `n FOLLOWING`, or `UNBOUNDED FOLLOWING` (`None`).
+    Following(Option<Box<Expr>>),
 }
 
 /// A function's arguments. Not yet read (a later milestone): `ORDER BY` inside the list, named arguments (`name => value`), `WITHIN GROUP`,

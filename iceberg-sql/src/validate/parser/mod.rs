@@ -4,7 +4,7 @@
 //!
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
-//! sqlparser there. It reads expressions, data types, queries, and every statement kind
+//! sqlparser there. It reads expressions (window frames too), data types, queries, and every statement kind
 //! our builders write, in the grammar each is checked in (`Dialect::grammar`): the DML
 //! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`); `CREATE TABLE` (Hive's with
 //! `PARTITIONED BY`, `LOCATION` and `TBLPROPERTIES`, Spark's with `USING` and its CTAS,
@@ -46,7 +46,7 @@
 //!   `CUBE` and `GROUPING(…)` (Spark reads the last three as calls), named arguments
 //!   (`name => v`) outside `CALL` and `EXECUTE`, `ORDER BY` inside a call,
 //!   `WITHIN GROUP`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
-//!   window frames and named windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`,
+//!   named windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`,
 //!   bit operators and `<=>`;
 //! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES` as a query
 //!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
@@ -156,6 +156,9 @@ pub(crate) struct Rules {
     /// Whether `CALL procedure(…)` is read (Spark's `CALL multipartIdentifier (callArgument,
     /// …)`, how Iceberg's maintenance procedures run there).
     pub(crate) spark_call: bool,
+    /// Whether a window frame may count `GROUPS` (Trino's `frameExtent`; Spark's
+    /// `windowFrame` has `RANGE` and `ROWS` only).
+    pub(crate) groups_frames: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -207,6 +210,7 @@ impl Rules {
         athena_unload: false,
         ddl: DdlForms::Hive,
         spark_call: false,
+        groups_frames: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -233,6 +237,7 @@ impl Rules {
         athena_unload: true,
         ddl: DdlForms::Trino,
         spark_call: false,
+        groups_frames: true,
     };
 
     /// Spark SQL.
@@ -259,6 +264,7 @@ impl Rules {
         athena_unload: false,
         ddl: DdlForms::Spark,
         spark_call: true,
+        groups_frames: false,
     };
 }
 

@@ -3,12 +3,12 @@
 //! of expressions.
 
 use super::ast::{
-    Cte, Expr, Ident, Join, JoinConstraint, JoinKind, OrderByItem, Query, Select, SelectItem,
-    TableFactor, TableVersion, TableWithJoins, Window,
+    Cte, Expr, FrameBound, FrameUnits, Ident, Join, JoinConstraint, JoinKind, OrderByItem, Query,
+    Select, SelectItem, TableFactor, TableVersion, TableWithJoins, Window, WindowFrame,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
-use crate::validate::lexer::{Kind, Symbol};
+use crate::validate::lexer::{Kind, StrForm, Symbol};
 
 /// Words that are no column alias written without `AS` (sqlparser's
 /// `RESERVED_FOR_COLUMN_ALIAS`, which the validator has always read with).
@@ -537,14 +537,91 @@ impl Cursor<'_> {
         if self.eat_words(&["ORDER", "BY"]) {
             order_by = self.comma_separated(|c| c.order_by_item())?;
         }
+        let frame = self.window_frame()?;
         if !self.is_symbol(0, Symbol::RParen) {
-            return Err(self.expected("`)` (window frames and named windows are not read yet)"));
+            return Err(self.expected("`)` (named windows are not read yet)"));
         }
         self.next();
         Ok(Window {
             partition_by,
             order_by,
+            frame,
         })
+    }
+
+    /// `ROWS|RANGE|GROUPS bound` or `… BETWEEN bound AND bound`, if one is at the cursor
+    /// (`GROUPS` where the grammar has it: Trino's `frameExtent`; Spark's `windowFrame`
+    /// has `RANGE` and `ROWS` only).
+    fn window_frame(&mut self) -> Result<Option<Box<WindowFrame>>> {
+        let units = if self.eat_word("ROWS") {
+            FrameUnits::Rows
+        } else if self.eat_word("RANGE") {
+            FrameUnits::Range
+        } else if self.is_word(0, "GROUPS") {
+            if !self.rules.groups_frames {
+                let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+                return Err(self.refuse_at(
+                    at,
+                    "a frame in GROUPS is Trino's: Spark's window frames count ROWS or RANGE",
+                ));
+            }
+            self.next();
+            FrameUnits::Groups
+        } else {
+            return Ok(None);
+        };
+        if self.eat_word("BETWEEN") {
+            let start = self.frame_bound()?;
+            self.expect_word("AND")?;
+            let end = self.frame_bound()?;
+            return Ok(Some(Box::new(WindowFrame {
+                units,
+                start,
+                end: Some(end),
+            })));
+        }
+        let start = self.frame_bound()?;
+        Ok(Some(Box::new(WindowFrame {
+            units,
+            start,
+            end: None,
+        })))
+    }
+
+    /// `UNBOUNDED PRECEDING|FOLLOWING`, `CURRENT ROW` or `expression PRECEDING|FOLLOWING`
+    /// (`frameBound` in both grammars).
+    fn frame_bound(&mut self) -> Result<FrameBound> {
+        if self.eat_words(&["CURRENT", "ROW"]) {
+            return Ok(FrameBound::CurrentRow);
+        }
+        let offset = if self.eat_word("UNBOUNDED") {
+            None
+        } else {
+            // sqlparser reads a bare string here as an interval without its unit, a
+            // node neither grammar has: refused rather than read as a string.
+            let plain_string = |t: &crate::validate::lexer::Token| {
+                matches!(
+                    t.kind,
+                    Kind::Str {
+                        form: StrForm::Single,
+                        ..
+                    }
+                )
+            };
+            if self.peek(0).is_some_and(plain_string) {
+                return Err(self.expected(
+                    "a frame offset (a number, or `INTERVAL '1' DAY`) before PRECEDING or FOLLOWING",
+                ));
+            }
+            Some(Box::new(self.expr()?))
+        };
+        if self.eat_word("PRECEDING") {
+            Ok(FrameBound::Preceding(offset))
+        } else if self.eat_word("FOLLOWING") {
+            Ok(FrameBound::Following(offset))
+        } else {
+            Err(self.expected("PRECEDING or FOLLOWING"))
+        }
     }
 
     fn order_by_item(&mut self) -> Result<OrderByItem> {

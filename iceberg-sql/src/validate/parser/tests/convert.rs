@@ -639,13 +639,17 @@ impl Converter<'_> {
                 window_name: None,
                 partition_by,
                 order_by,
-                window_frame: None,
+                window_frame,
             })) => Some(Window {
                 partition_by: self.exprs(partition_by)?,
                 order_by: order_by
                     .iter()
                     .map(|o| self.order_by_item(o))
                     .collect::<Conv<_>>()?,
+                frame: window_frame
+                    .as_ref()
+                    .map(|f| self.window_frame(f).map(Box::new))
+                    .transpose()?,
             }),
             Some(other) => return outside(other),
         };
@@ -654,6 +658,31 @@ impl Converter<'_> {
             args,
             filter: f.filter.as_deref().map(|x| self.boxed(x)).transpose()?,
             over,
+        })
+    }
+
+    fn window_frame(&self, f: &sp::WindowFrame) -> Conv<WindowFrame> {
+        Ok(WindowFrame {
+            units: match f.units {
+                sp::WindowFrameUnits::Rows => FrameUnits::Rows,
+                sp::WindowFrameUnits::Range => FrameUnits::Range,
+                sp::WindowFrameUnits::Groups => FrameUnits::Groups,
+            },
+            start: self.frame_bound(&f.start_bound)?,
+            end: f
+                .end_bound
+                .as_ref()
+                .map(|b| self.frame_bound(b))
+                .transpose()?,
+        })
+    }
+
+    fn frame_bound(&self, b: &sp::WindowFrameBound) -> Conv<FrameBound> {
+        let offset = |e: &Option<Box<sp::Expr>>| e.as_deref().map(|x| self.boxed(x)).transpose();
+        Ok(match b {
+            sp::WindowFrameBound::CurrentRow => FrameBound::CurrentRow,
+            sp::WindowFrameBound::Preceding(e) => FrameBound::Preceding(offset(e)?),
+            sp::WindowFrameBound::Following(e) => FrameBound::Following(offset(e)?),
         })
     }
 

@@ -147,7 +147,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("REGEXP", "`RLIKE`/`REGEXP`"),
     ("SIMILAR TO", "`SIMILAR TO`"),
     ("STRUCT(1 AS a", "`struct(a AS x)`"),
-    ("ROWS BETWEEN", "window frames"),
     ("WINDOW w", "named windows"),
     ("(1, 2)", "row values `(a, b)`"),
     ("GROUPING", "`GROUPING SETS`, `GROUPING(…)`"),

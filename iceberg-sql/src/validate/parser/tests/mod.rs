@@ -15,6 +15,7 @@ mod convert;
 mod ddl;
 mod expr;
 pub(in crate::validate) mod fixture;
+mod forms;
 mod keywords;
 mod query;
 mod statement;
@@ -152,6 +153,7 @@ fn deliberate(e: &crate::Error) -> bool {
     DELIBERATE
         .iter()
         .chain(statement::DELIBERATE_STATEMENTS)
+        .chain(forms::DELIBERATE_FORMS)
         .any(|(marker, _)| text.contains(marker))
 }
 

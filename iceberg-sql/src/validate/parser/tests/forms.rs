@@ -1,0 +1,82 @@
+//! Expression forms read since the first milestone (window frames, …): each against
+//! sqlparser's tree in the grammars that have it, corrupted, and refused where the
+//! grammar lacks it.
+
+use super::*;
+
+/// Where ours refuses on purpose, in these forms, what sqlparser reads into our nodes:
+/// a phrase of our error, and why (see [`DELIBERATE`]).
+pub(super) const DELIBERATE_FORMS: &[(&str, &str)] = &[(
+    "a frame in GROUPS is Trino's",
+    "Spark's `windowFrame` counts `RANGE` or `ROWS` (SqlBaseParser.g4); Trino's \
+     `frameExtent` has `GROUPS` too; sqlparser reads all three in every dialect",
+)];
+
+/// `text` reads in both grammars, into sqlparser's tree, and its corruptions are judged
+/// alike.
+fn reads_everywhere(text: &str) {
+    for (d, r) in GRAMMARS {
+        reads_in(text, d, r);
+    }
+}
+
+fn reads_in(text: &str, dialect: Dialect, rules: &'static Rules) {
+    assert_reads(text, dialect, rules);
+    for variant in corruptions(text, rules) {
+        assert_agree(&variant, dialect, rules);
+    }
+}
+
+#[test]
+fn window_frames_agree_with_sqlparser() {
+    for text in [
+        "sum(x) OVER (ORDER BY y ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)",
+        "sum(x) OVER (PARTITION BY a ORDER BY b DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)",
+        "sum(x) OVER (ORDER BY y ROWS UNBOUNDED PRECEDING)",
+        "sum(x) OVER (ORDER BY y ROWS CURRENT ROW)",
+        "sum(x) OVER (ORDER BY y RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)",
+        "sum(x) OVER (ORDER BY y ROWS BETWEEN 2 + 1 PRECEDING AND ? FOLLOWING)",
+        "sum(x) OVER (ROWS BETWEEN 1 FOLLOWING AND 3 FOLLOWING)",
+        "avg(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' DAY PRECEDING AND CURRENT ROW)",
+    ] {
+        reads_everywhere(text);
+    }
+    let groups = "sum(x) OVER (ORDER BY y GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW)";
+    reads_in(groups, Dialect::Athena, &Rules::TRINO);
+    let e = parse_expr(groups, &Rules::SPARK).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
+    assert!(e.to_string().contains(DELIBERATE_FORMS[0].0), "{e}");
+    assert!(matches!(theirs(groups, Dialect::Spark), Ok(Ok(_))));
+    // The tree: each bound where it was written.
+    let tree = parse_expr(
+        "sum(x) OVER (ORDER BY y ROWS BETWEEN UNBOUNDED PRECEDING AND 2 FOLLOWING)",
+        &Rules::TRINO,
+    )
+    .unwrap();
+    let Expr::Function(Function {
+        over: Some(Window {
+            frame: Some(frame), ..
+        }),
+        ..
+    }) = &tree
+    else {
+        panic!("no frame")
+    };
+    assert_eq!(frame.units, FrameUnits::Rows);
+    assert_eq!(frame.start, FrameBound::Preceding(None));
+    assert!(matches!(frame.end, Some(FrameBound::Following(Some(_)))));
+    // Both refuse a bound without its direction, a frame without a bound, `BETWEEN`
+    // without `AND`.
+    for text in [
+        "sum(x) OVER (ORDER BY y ROWS 1)",
+        "sum(x) OVER (ORDER BY y ROWS)",
+        "sum(x) OVER (ORDER BY y ROWS BETWEEN 1 PRECEDING)",
+        "sum(x) OVER (ORDER BY y ROWS BETWEEN UNBOUNDED AND CURRENT ROW)",
+        "sum(x) OVER (ROWS CURRENT)",
+    ] {
+        for (d, r) in GRAMMARS {
+            assert!(parse_expr(text, r).is_err(), "{text}");
+            assert_agree(text, d, r);
+        }
+    }
+}
