@@ -521,6 +521,14 @@ impl Pass<'_> {
                 self.idents(params)?;
                 self.expr(body)
             }
+            Expr::IsBool { .. } => Ok(()),
+            Expr::ILike {
+                pattern, escape, ..
+            } => {
+                self.expr(pattern)?;
+                self.opt_expr(escape.as_deref())
+            }
+            Expr::RLike { pattern, .. } => self.expr(pattern),
         }
     }
 
@@ -819,7 +827,10 @@ fn predicate_as_value(e: &Expr, grammar: Grammar) -> Option<&Expr> {
         | Expr::Between { .. }
         | Expr::InList { .. }
         | Expr::InSubquery { .. }
-        | Expr::Like { .. } => true,
+        | Expr::Like { .. }
+        | Expr::IsBool { .. }
+        | Expr::ILike { .. }
+        | Expr::RLike { .. } => true,
         _ => false,
     };
     let operands: [Option<&Expr>; 3] = match e {
@@ -849,7 +860,7 @@ fn predicate_name(e: &Expr) -> &'static str {
         Expr::Unary { .. } => "NOT",
         Expr::Between { .. } => "BETWEEN",
         Expr::InList { .. } | Expr::InSubquery { .. } => "IN",
-        Expr::Like { .. } => "LIKE",
+        Expr::Like { .. } | Expr::ILike { .. } | Expr::RLike { .. } => "LIKE",
         Expr::IsDistinctFrom { .. } => "IS DISTINCT FROM",
         _ => "IS [NOT] NULL",
     }
@@ -880,7 +891,10 @@ fn first_operand(e: &Expr) -> Option<&Expr> {
         | Expr::Like { expr: x, .. }
         | Expr::AtTimeZone { expr: x, .. }
         | Expr::Subscript { expr: x, .. }
-        | Expr::Field { expr: x, .. } => Some(x),
+        | Expr::Field { expr: x, .. }
+        | Expr::IsBool { expr: x, .. }
+        | Expr::ILike { expr: x, .. }
+        | Expr::RLike { expr: x, .. } => Some(x),
         _ => None,
     }
 }

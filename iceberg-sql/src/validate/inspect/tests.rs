@@ -184,3 +184,29 @@ proptest! {
         }
     }
 }
+
+/// The expression forms read since the first milestone hold their names and strings
+/// where sqlparser's tree does: a window frame's offsets, Spark's `ILIKE`, `RLIKE`,
+/// `IS TRUE`.
+#[test]
+fn later_expression_forms_read_the_same() {
+    use Dialect::{Athena, Spark};
+    use StatementKind::Select;
+    for (sql, dialect) in [
+        (
+            "SELECT sum(x) OVER (ORDER BY y ROWS BETWEEN \"n\" PRECEDING AND CURRENT ROW) FROM t",
+            Athena,
+        ),
+        (
+            "SELECT avg(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' DAY PRECEDING AND CURRENT ROW) FROM t",
+            Athena,
+        ),
+        (
+            "SELECT a FROM t WHERE b ILIKE 'x%' ESCAPE '!' AND c RLIKE d AND e IS NOT TRUE",
+            Spark,
+        ),
+    ] {
+        let read = same(sql, Select, dialect).expect("read");
+        assert!(!read.names().is_empty(), "{sql}");
+    }
+}

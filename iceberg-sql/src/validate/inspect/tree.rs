@@ -191,6 +191,21 @@ impl<'t> Reader<'t> {
                 self.push(body);
                 self.idents(params);
             }
+            Expr::IsBool { expr, .. } => self.push(expr),
+            Expr::ILike {
+                expr,
+                pattern,
+                escape,
+                ..
+            } => {
+                self.push(expr);
+                self.push(pattern);
+                escape.iter().for_each(|e| self.push(e));
+            }
+            Expr::RLike { expr, pattern, .. } => {
+                self.push(expr);
+                self.push(pattern);
+            }
         }
     }
 
@@ -213,6 +228,15 @@ impl<'t> Reader<'t> {
         if let Some(w) = &f.over {
             self.exprs(&w.partition_by);
             self.order_by(&w.order_by);
+            for bound in w
+                .frame
+                .iter()
+                .flat_map(|f| std::iter::once(&f.start).chain(&f.end))
+            {
+                if let FrameBound::Preceding(Some(e)) | FrameBound::Following(Some(e)) = bound {
+                    self.push(e);
+                }
+            }
         }
     }
 

@@ -217,6 +217,26 @@ pub(crate) enum Expr {
         parenthesized: bool,
         body: Box<Expr>,
     },
+    /// `x IS [NOT] TRUE|FALSE|UNKNOWN` (Spark; `value` is `None` for `UNKNOWN`)
+    IsBool {
+        expr: Box<Expr>,
+        value: Option<bool>,
+        negated: bool,
+    },
+    /// `x [NOT] ILIKE pattern [ESCAPE e]` (Spark)
+    ILike {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: Option<Box<Expr>>,
+        negated: bool,
+    },
+    /// `x [NOT] RLIKE|REGEXP pattern` (Spark; `regexp` when written `REGEXP`)
+    RLike {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        negated: bool,
+        regexp: bool,
+    },
 }
 
 /// `name(args) [FILTER (WHERE cond)]`, or a niladic `current_date`.
@@ -450,7 +470,10 @@ impl Expr {
             | Expr::Like { expr: e, .. }
             | Expr::AtTimeZone { expr: e, .. }
             | Expr::Subscript { expr: e, .. }
-            | Expr::Field { expr: e, .. } => Some(std::mem::replace(
+            | Expr::Field { expr: e, .. }
+            | Expr::IsBool { expr: e, .. }
+            | Expr::ILike { expr: e, .. }
+            | Expr::RLike { expr: e, .. } => Some(std::mem::replace(
                 &mut **e,
                 Expr::Placeholder(Span::default()),
             )),

@@ -182,6 +182,8 @@ impl Cursor<'_> {
                         && (self.is_word(1, "IN")
                             || self.is_word(1, "BETWEEN")
                             || self.is_word(1, "LIKE")))
+                    || self.spark_pattern_at(0)
+                    || (w.eq_ignore_ascii_case("NOT") && self.spark_pattern_at(1))
                 {
                     Some((Infix::Predicate, PREDICATE))
                 } else if w.eq_ignore_ascii_case("NOT") && self.is_word(1, "NULL") {
@@ -293,6 +295,9 @@ impl Cursor<'_> {
                 | Expr::InList { .. }
                 | Expr::Between { .. }
                 | Expr::Like { .. }
+                | Expr::IsBool { .. }
+                | Expr::ILike { .. }
+                | Expr::RLike { .. }
         );
         let comparison = matches!(
             left,
@@ -328,6 +333,13 @@ impl Cursor<'_> {
                     negated,
                 });
             }
+            if let Some(value) = self.boolean_after_is()? {
+                return Ok(Expr::IsBool {
+                    expr: left,
+                    value,
+                    negated,
+                });
+            }
             if self.eat_word("DISTINCT") {
                 self.expect_word("FROM")?;
                 let right = self.expr_bp(COMPARISON)?;
@@ -340,6 +352,9 @@ impl Cursor<'_> {
             return Err(self.expected("`NULL` or `DISTINCT FROM` after IS"));
         }
         let negated = self.eat_word("NOT");
+        if self.spark_pattern_at(0) {
+            return self.spark_pattern(left, negated);
+        }
         if self.eat_word("IN") {
             self.expect_symbol(Symbol::LParen, "(")?;
             if self.query_at(0) {
@@ -371,6 +386,7 @@ impl Cursor<'_> {
             });
         }
         self.expect_word("LIKE")?;
+        self.no_like_quantifier()?;
         let pattern = self.expr_bp(COMPARISON)?;
         let escape = if self.eat_word("ESCAPE") {
             Some(Box::new(self.expr_bp(COMPARISON)?))
@@ -947,6 +963,88 @@ impl Cursor<'_> {
     }
 }
 
+// ---- expression forms read since the first milestone -----------------------------------
+
+impl Cursor<'_> {
+    /// Whether Spark's `ILIKE`, `RLIKE` or `REGEXP` is the `n`th token, in a grammar
+    /// that has them as predicates.
+    fn spark_pattern_at(&self, n: usize) -> bool {
+        self.rules.spark_predicates
+            && ["ILIKE", "RLIKE", "REGEXP"]
+                .iter()
+                .any(|k| self.is_word(n, k))
+    }
+
+    /// `ILIKE pattern [ESCAPE e]` or `RLIKE|REGEXP pattern` after `left [NOT]` (Spark's
+    /// `predicate`; the pattern is a value expression, as `LIKE`'s).
+    fn spark_pattern(&mut self, left: Box<Expr>, negated: bool) -> Result<Expr> {
+        if self.eat_word("ILIKE") {
+            self.no_like_quantifier()?;
+            let pattern = Box::new(self.expr_bp(COMPARISON)?);
+            let escape = if self.eat_word("ESCAPE") {
+                Some(Box::new(self.expr_bp(COMPARISON)?))
+            } else {
+                None
+            };
+            return Ok(Expr::ILike {
+                expr: left,
+                pattern,
+                escape,
+                negated,
+            });
+        }
+        let regexp = self.is_word(0, "REGEXP");
+        self.next();
+        let pattern = Box::new(self.expr_bp(COMPARISON)?);
+        Ok(Expr::RLike {
+            expr: left,
+            pattern,
+            negated,
+            regexp,
+        })
+    }
+
+    /// `TRUE`, `FALSE` or `UNKNOWN` after `IS [NOT]` (`Some(None)` for `UNKNOWN`), where
+    /// the grammar has them (Spark's `predicate`); refused in Trino's, whose `predicate`
+    /// has only `IS [NOT] NULL` and `IS [NOT] DISTINCT FROM`.
+    fn boolean_after_is(&mut self) -> Result<Option<Option<bool>>> {
+        let value = if self.is_word(0, "TRUE") {
+            Some(true)
+        } else if self.is_word(0, "FALSE") {
+            Some(false)
+        } else if self.is_word(0, "UNKNOWN") {
+            None
+        } else {
+            return Ok(None);
+        };
+        if !self.rules.spark_predicates {
+            let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+            return Err(self.refuse_at(
+                at,
+                "`IS [NOT] TRUE|FALSE|UNKNOWN` is Spark's: Trino's grammar has `IS [NOT] NULL` \
+                 and `IS [NOT] DISTINCT FROM`; compare with `= true` or use coalesce",
+            ));
+        }
+        self.next();
+        Ok(Some(value))
+    }
+
+    /// Refuses `ANY (…)` after `LIKE` or `ILIKE`: Spark's `LIKE ANY (…)`, which
+    /// sqlparser reads (`SOME` and `ALL` it reads as calls) and the validator's walk
+    /// refuses; this parser would read `any (…)` as a call where the grammar reserves no
+    /// such word.
+    fn no_like_quantifier(&mut self) -> Result<()> {
+        if self.is_word(0, "ANY") && self.is_symbol(1, Symbol::LParen) {
+            let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+            return Err(self.refuse_at(
+                at,
+                "`LIKE ANY (…)` is not accepted: write OR-ed LIKEs, `x LIKE 'a%' OR x LIKE 'b%'`",
+            ));
+        }
+        Ok(())
+    }
+}
+
 const INTERVAL_UNITS: &[&str] = &["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"];
 
 /// Trino's `EXTRACT` fields (`extract` in the functions docs).
@@ -985,6 +1083,9 @@ fn operator_result(e: &Expr) -> bool {
             | Expr::AtTimeZone { .. }
             | Expr::Lambda { .. }
             | Expr::Exists { .. }
+            | Expr::IsBool { .. }
+            | Expr::ILike { .. }
+            | Expr::RLike { .. }
     )
 }
 
@@ -1013,7 +1114,10 @@ fn predicate_index(e: &Expr) -> bool {
         | Expr::Between { .. }
         | Expr::Like { .. }
         | Expr::Lambda { .. }
-        | Expr::Exists { .. } => true,
+        | Expr::Exists { .. }
+        | Expr::IsBool { .. }
+        | Expr::ILike { .. }
+        | Expr::RLike { .. } => true,
         _ => false,
     }
 }

@@ -31,15 +31,21 @@
 //! What differs between grammars is a small table, [`Rules`], not a test of the
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
 //! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
-//! `DELETE` take an alias, which DDL forms exist.
+//! `DELETE` take an alias, which DDL forms exist, which predicates and window frames
+//! exist (Spark's `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`, `RLIKE`/`REGEXP`; Trino's
+//! `GROUPS` frames).
+//!
+//! Refused because the grammar lacks them, though sqlparser reads them and the
+//! validator's walk lets them through (`check/tests.rs` `DELIBERATE`): `SIMILAR TO`
+//! (neither grammar), `IS [NOT] TRUE|FALSE|UNKNOWN` and `ILIKE`/`RLIKE` in Trino's,
+//! `GROUPS` frames in Spark's.
 //!
 //! Not read yet (refused: `tests/expr.rs` `not_yet_read_is_refused`,
 //! `tests/statement.rs` `statements_not_yet_read_are_refused`, the corpus's accepted
 //! entries in `tests/fixture.rs` `NOT_READ_YET`), though sqlparser reads them and the
 //! validator's walk lets some through today:
 //!
-//! * expressions: `IS [NOT] TRUE|FALSE|UNKNOWN`, `IS JSON`, `x = ANY|ALL (subquery)`,
-//!   `SIMILAR TO`, `ILIKE`, `RLIKE`/`REGEXP`, `position(a IN b)`,
+//! * expressions: `IS JSON`, `x = ANY|ALL (subquery)`, `position(a IN b)`,
 //!   `substring(x FROM a FOR b)`, `trim(LEADING … FROM x)`, `overlay(…)`,
 //!   `ceil(x TO unit)`, `CAST(… FORMAT …)`, row values `(a, b)`, `struct(a AS x)`, typed
 //!   lambda parameters, slices `a[1:2]`, `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/
@@ -159,6 +165,9 @@ pub(crate) struct Rules {
     /// Whether a window frame may count `GROUPS` (Trino's `frameExtent`; Spark's
     /// `windowFrame` has `RANGE` and `ROWS` only).
     pub(crate) groups_frames: bool,
+    /// Whether `IS [NOT] TRUE|FALSE|UNKNOWN`, `[NOT] ILIKE` and `[NOT] RLIKE|REGEXP` are
+    /// predicates (Spark's `predicate` in SqlBaseParser.g4; Trino's has none of them).
+    pub(crate) spark_predicates: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -211,6 +220,7 @@ impl Rules {
         ddl: DdlForms::Hive,
         spark_call: false,
         groups_frames: false,
+        spark_predicates: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -238,6 +248,7 @@ impl Rules {
         ddl: DdlForms::Trino,
         spark_call: false,
         groups_frames: true,
+        spark_predicates: false,
     };
 
     /// Spark SQL.
@@ -265,6 +276,7 @@ impl Rules {
         ddl: DdlForms::Spark,
         spark_call: true,
         groups_frames: false,
+        spark_predicates: true,
     };
 }
 

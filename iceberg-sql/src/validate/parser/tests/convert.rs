@@ -315,6 +315,43 @@ impl Converter<'_> {
                 query: Box::new(self.query(subquery)?),
                 negated: *negated,
             },
+            E::IsTrue(x)
+            | E::IsNotTrue(x)
+            | E::IsFalse(x)
+            | E::IsNotFalse(x)
+            | E::IsUnknown(x)
+            | E::IsNotUnknown(x) => Expr::IsBool {
+                expr: self.boxed(x)?,
+                value: match e {
+                    E::IsTrue(_) | E::IsNotTrue(_) => Some(true),
+                    E::IsFalse(_) | E::IsNotFalse(_) => Some(false),
+                    _ => None,
+                },
+                negated: matches!(e, E::IsNotTrue(_) | E::IsNotFalse(_) | E::IsNotUnknown(_)),
+            },
+            E::ILike {
+                negated,
+                any: false,
+                expr,
+                pattern,
+                escape_char,
+            } => Expr::ILike {
+                expr: self.boxed(expr)?,
+                pattern: self.boxed(pattern)?,
+                escape: escape_char.as_deref().map(|x| self.boxed(x)).transpose()?,
+                negated: *negated,
+            },
+            E::RLike {
+                negated,
+                expr,
+                pattern,
+                regexp,
+            } => Expr::RLike {
+                expr: self.boxed(expr)?,
+                pattern: self.boxed(pattern)?,
+                negated: *negated,
+                regexp: *regexp,
+            },
             E::Ceil { .. } => return Err(Miss::Call("ceil")),
             E::Floor { .. } => return Err(Miss::Call("floor")),
             E::Substring { special: false, .. } => return Err(Miss::Call("substring")),

@@ -142,9 +142,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("OFFSET", "`OFFSET`"),
     ("FETCH", "`FETCH`"),
     ("FOR SYSTEM_TIME", "Spark's `FOR SYSTEM_TIME AS OF`"),
-    ("ILIKE", "`ILIKE`"),
-    ("RLIKE", "`RLIKE`/`REGEXP`"),
-    ("REGEXP", "`RLIKE`/`REGEXP`"),
     ("SIMILAR TO", "`SIMILAR TO`"),
     ("STRUCT(1 AS a", "`struct(a AS x)`"),
     ("WINDOW w", "named windows"),
@@ -169,7 +166,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("ceil(x TO DAY)", "`ceil(x TO unit)`"),
     ("NATURAL JOIN", "`NATURAL` joins"),
     ("LEFT SEMI JOIN", "Spark's `LEFT SEMI|ANTI JOIN`"),
-    ("IS TRUE", "`IS [NOT] TRUE|FALSE|UNKNOWN`"),
     ("WITHIN GROUP", "`WITHIN GROUP`"),
     ("array_agg(x ORDER BY y)", "`ORDER BY` inside a call"),
     (

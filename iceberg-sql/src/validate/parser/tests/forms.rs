@@ -6,11 +6,19 @@ use super::*;
 
 /// Where ours refuses on purpose, in these forms, what sqlparser reads into our nodes:
 /// a phrase of our error, and why (see [`DELIBERATE`]).
-pub(super) const DELIBERATE_FORMS: &[(&str, &str)] = &[(
-    "a frame in GROUPS is Trino's",
-    "Spark's `windowFrame` counts `RANGE` or `ROWS` (SqlBaseParser.g4); Trino's \
-     `frameExtent` has `GROUPS` too; sqlparser reads all three in every dialect",
-)];
+pub(super) const DELIBERATE_FORMS: &[(&str, &str)] = &[
+    (
+        "a frame in GROUPS is Trino's",
+        "Spark's `windowFrame` counts `RANGE` or `ROWS` (SqlBaseParser.g4); Trino's \
+         `frameExtent` has `GROUPS` too; sqlparser reads all three in every dialect",
+    ),
+    (
+        "`IS [NOT] TRUE|FALSE|UNKNOWN` is Spark's",
+        "Trino's `predicate` has `IS [NOT] NULL` and `IS [NOT] DISTINCT FROM` only \
+         (SqlBase.g4); Spark's has `IS [NOT] TRUE|FALSE|UNKNOWN` too; sqlparser reads it \
+         in every dialect",
+    ),
+];
 
 /// `text` reads in both grammars, into sqlparser's tree, and its corruptions are judged
 /// alike.
@@ -78,5 +86,68 @@ fn window_frames_agree_with_sqlparser() {
             assert!(parse_expr(text, r).is_err(), "{text}");
             assert_agree(text, d, r);
         }
+    }
+}
+
+#[test]
+fn spark_predicates_agree_with_sqlparser() {
+    for text in [
+        "a IS TRUE",
+        "a IS NOT FALSE AND b IS UNKNOWN",
+        "a IS NOT UNKNOWN OR (b + 1) IS TRUE",
+        "f(a) IS FALSE",
+        "a ILIKE 'x%'",
+        "a NOT ILIKE b || '%' ESCAPE '!'",
+        "a RLIKE '^x.*'",
+        "a NOT REGEXP 'x' AND b RLIKE c",
+        "a = 1 IS TRUE",
+        "a ILIKE 'x' OR b",
+    ] {
+        reads_in(text, Dialect::Spark, &Rules::SPARK);
+    }
+    let tree = parse_expr("a IS NOT UNKNOWN", &Rules::SPARK).unwrap();
+    assert!(
+        matches!(
+            tree,
+            Expr::IsBool {
+                value: None,
+                negated: true,
+                ..
+            }
+        ),
+        "{tree:?}"
+    );
+    let tree = parse_expr("a REGEXP 'x'", &Rules::SPARK).unwrap();
+    assert!(matches!(tree, Expr::RLike { regexp: true, .. }), "{tree:?}");
+    // Trino's grammar has none of them: sqlparser reads `IS TRUE`, ours refuses it on
+    // purpose; `ILIKE`, `RLIKE`, `REGEXP` are no operators there (the validator refuses
+    // them after sqlparser's parse).
+    for text in ["a IS TRUE", "a IS NOT UNKNOWN"] {
+        let e = parse_expr(text, &Rules::TRINO).unwrap_err();
+        assert!(e.to_string().contains(DELIBERATE_FORMS[1].0), "{e}");
+        assert_agree(text, Dialect::Athena, &Rules::TRINO);
+    }
+    for text in ["a ILIKE 'x'", "a RLIKE 'x'", "a NOT REGEXP 'x'"] {
+        assert!(parse_expr(text, &Rules::TRINO).is_err(), "{text}");
+        assert_agree(text, Dialect::Athena, &Rules::TRINO);
+    }
+    // A predicate is no operand of another, nor of arithmetic without parentheses;
+    // `LIKE ANY (…)` is refused as the validator refuses it.
+    for text in [
+        "a IS TRUE IS NULL",
+        "a IS NULL IS TRUE",
+        "a ILIKE 'x' = b",
+        "a RLIKE b RLIKE c",
+        "a IS TRUE + 1",
+        "a IS",
+        "a ILIKE",
+        "a NOT RLIKE",
+        "a ILIKE ANY ('x', 'y')",
+        "a LIKE ANY ('x', 'y')",
+    ] {
+        assert_agree(text, Dialect::Spark, &Rules::SPARK);
+        let sql = format!("SELECT 0 WHERE {text}");
+        let ours = crate::validate::check::validate(&sql, StatementKind::Select, Dialect::Spark, 0);
+        assert!(ours.is_err(), "{text}");
     }
 }

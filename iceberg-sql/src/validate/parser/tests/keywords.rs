@@ -82,7 +82,6 @@ const WHY: &[(&str, usize)] = &[
     (SPARK_RESERVED, 84),
     (ENDS_SELECT_LIST, 211),
     (JOIN_WORDS, 12),
-    (SPARK_PREDICATE_WORDS, 3),
     (SPARK_NO_ARRAY_BRACKETS, 1),
     (CONVERT, 12),
     (SELECT_ALL, 3),
@@ -102,8 +101,6 @@ const SPARK_RESERVED: &str = "the four words our parser reserves in Spark text (
 const ENDS_SELECT_LIST: &str = "a word that ends a select list starts no select item unquoted";
 const JOIN_WORDS: &str = "sqlparser reads `t ANTI|SEMI JOIN` and `t GLOBAL` as joins; ours \
      reads no such join (Spark's `LEFT SEMI|ANTI JOIN` is not read yet) and no alias of those words";
-const SPARK_PREDICATE_WORDS: &str = "Spark reads `a RLIKE|REGEXP|ILIKE b` as a predicate \
-     (SqlBaseParser.g4 `predicate`): no alias of those words unquoted";
 const SPARK_NO_ARRAY_BRACKETS: &str =
     "`ARRAY[…]` is Trino's constructor, refused on purpose in Spark text";
 const CONVERT: &str = "`CONVERT(…)` is no SQL this crate writes (check/pass.rs)";
@@ -152,12 +149,6 @@ fn deliberate(d: Dialect, template: &str, w: &str, ours_accepts: bool) -> Option
         (
             ["anti", "semi", "global"].contains(&w) && template.contains("t {w}"),
             JOIN_WORDS,
-        ),
-        (
-            !trino
-                && ["ilike", "regexp", "rlike"].contains(&w)
-                && template == "SELECT a {w} FROM t",
-            SPARK_PREDICATE_WORDS,
         ),
         (
             !trino && w == "array" && template.contains("{w}["),
