@@ -529,6 +529,7 @@ impl Pass<'_> {
                 self.opt_expr(escape.as_deref())
             }
             Expr::RLike { pattern, .. } => self.expr(pattern),
+            Expr::Quantified { query, .. } => self.query(query),
         }
     }
 
@@ -830,7 +831,8 @@ fn predicate_as_value(e: &Expr, grammar: Grammar) -> Option<&Expr> {
         | Expr::Like { .. }
         | Expr::IsBool { .. }
         | Expr::ILike { .. }
-        | Expr::RLike { .. } => true,
+        | Expr::RLike { .. }
+        | Expr::Quantified { .. } => true,
         _ => false,
     };
     let operands: [Option<&Expr>; 3] = match e {
@@ -856,7 +858,7 @@ fn predicate_as_value(e: &Expr, grammar: Grammar) -> Option<&Expr> {
 /// What a predicate is called in a refusal.
 fn predicate_name(e: &Expr) -> &'static str {
     match e {
-        Expr::Binary { .. } => "a comparison",
+        Expr::Binary { .. } | Expr::Quantified { .. } => "a comparison",
         Expr::Unary { .. } => "NOT",
         Expr::Between { .. } => "BETWEEN",
         Expr::InList { .. } | Expr::InSubquery { .. } => "IN",
@@ -894,7 +896,8 @@ fn first_operand(e: &Expr) -> Option<&Expr> {
         | Expr::Field { expr: x, .. }
         | Expr::IsBool { expr: x, .. }
         | Expr::ILike { expr: x, .. }
-        | Expr::RLike { expr: x, .. } => Some(x),
+        | Expr::RLike { expr: x, .. }
+        | Expr::Quantified { left: x, .. } => Some(x),
         _ => None,
     }
 }

@@ -102,6 +102,16 @@ const DELIBERATE: &[(&str, &str)] = &[
         "Spark: its `predicate` has `LIKE`, `ILIKE`, `RLIKE` and no `SIMILAR TO` \
          (SqlBaseParser.g4)",
     ),
+    (
+        "SELECT x FROM t WHERE y = ANY (SELECT y FROM u)",
+        "Spark: its `comparison` takes no quantifier (SqlBaseParser.g4); Trino's \
+         `quantifiedComparison` reads it",
+    ),
+    (
+        "SELECT x FROM t WHERE y = ALL (SELECT 1)",
+        "Spark: its `comparison` takes no quantifier (SqlBaseParser.g4); Trino's \
+         `quantifiedComparison` reads it",
+    ),
 ];
 
 /// How many entries of each kind fall in each class.
@@ -147,10 +157,10 @@ Merge NotReadYet 3
 Optimize Same 70
 Optimize BothSyntax 4
 Optimize OursAtParse 1
-Select Same 211
+Select Same 213
 Select BothSyntax 18
 Select OursAtParse 62
-Select NotReadYet 52
+Select NotReadYet 50
 ShowCreateTable Same 22
 ShowTables Same 65
 ShowTables BothSyntax 3
@@ -572,6 +582,10 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (A, Sel, 0, "SELECT a FROM t WHERE b LIKE ANY ('x', 'y')", true),
         (A, Sel, 0, "SELECT a FROM t WHERE b ILIKE 'x'", true),
         (T, Sel, 0, "SELECT a FROM t WHERE b RLIKE 'x'", true),
+        (A, Sel, 0, "SELECT a FROM t WHERE b = ANY (SELECT c FROM u WHERE d = X'F')", false),
+        (T, Sel, 1, "SELECT a FROM t WHERE b > ALL (SELECT `c` FROM u WHERE d = ?)", false),
+        (A, Sel, 1, "SELECT a FROM t WHERE b <> SOME (SELECT c FROM u WHERE d = ?)", false),
+        (A, Sel, 0, "SELECT a FROM t WHERE b = ANY (SELECT c FROM u) = true", true),
     ]
 };
 

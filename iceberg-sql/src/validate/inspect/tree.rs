@@ -206,6 +206,10 @@ impl<'t> Reader<'t> {
                 self.push(expr);
                 self.push(pattern);
             }
+            Expr::Quantified { left, query, .. } => {
+                self.push(left);
+                self.queue(Node::Query(query));
+            }
         }
     }
 

@@ -237,6 +237,21 @@ pub(crate) enum Expr {
         negated: bool,
         regexp: bool,
     },
+    /// `x = ANY|SOME|ALL (query)` (Trino; `op` is a comparison)
+    Quantified {
+        left: Box<Expr>,
+        op: BinaryOp,
+        quantifier: Quantifier,
+        query: Box<Query>,
+    },
+}
+
+/// The quantifier of a comparison with a subquery's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quantifier {
+    All,
+    Any,
+    Some,
 }
 
 /// `name(args) [FILTER (WHERE cond)]`, or a niladic `current_date`.
@@ -473,7 +488,8 @@ impl Expr {
             | Expr::Field { expr: e, .. }
             | Expr::IsBool { expr: e, .. }
             | Expr::ILike { expr: e, .. }
-            | Expr::RLike { expr: e, .. } => Some(std::mem::replace(
+            | Expr::RLike { expr: e, .. }
+            | Expr::Quantified { left: e, .. } => Some(std::mem::replace(
                 &mut **e,
                 Expr::Placeholder(Span::default()),
             )),

@@ -26,6 +26,7 @@
 //! it is read again as a name, as sqlparser does (each failed form is tried once). A
 //! form refused on purpose (`x NOT NULL`) is final: no other reading escapes it.
 
+use super::ast::Quantifier;
 use super::ast::{
     BinaryOp, Expr, Function, FunctionArgs, Ident, Literal, LiteralValue, StringForm, TimeZone,
     UnaryOp,
@@ -209,6 +210,9 @@ impl Cursor<'_> {
                 self.next();
                 if power == COMPARISON {
                     self.check_predicate_operand(&left, at)?;
+                    if let Some(quantifier) = self.quantifier_with_query() {
+                        return self.quantified(left, op, quantifier);
+                    }
                     self.no_quantifier()?;
                 }
                 let right = self.expr_bp(power)?;
@@ -264,22 +268,25 @@ impl Cursor<'_> {
         }
     }
 
-    /// Refuses `ALL`, `ANY` or `SOME` starting a comparison's right operand: sqlparser
-    /// reads `x = ANY (…)` as a comparison with a subquery (and refuses it when the
-    /// parenthesis holds no query); this parser does not read the form yet, and would
-    /// take `ANY (…)` for a call or `any` for a name where the grammar reserves no such
-    /// word (Spark).
+    /// Refuses `ALL`, `ANY` or `SOME` starting a comparison's right operand but for a
+    /// quantified comparison the grammar has (read before): sqlparser reads `x = ANY
+    /// (…)` as a comparison with a subquery (and refuses it when the parenthesis holds
+    /// no query), where this parser would take `ANY (…)` for a call or `any` for a name
+    /// (Spark reserves no such word, and its `comparison` has no quantifier).
     fn no_quantifier(&mut self) -> Result<()> {
         let quantifier = ["ALL", "ANY", "SOME"].iter().any(|q| self.is_word(0, q))
             && !self.is_symbol(1, Symbol::Period)
             && !self.is_symbol(1, Symbol::Arrow);
+        let message = if self.rules.quantified_comparisons {
+            "a comparison with ALL, ANY or SOME takes a subquery: `x = ANY (SELECT …)`"
+        } else {
+            "quantified comparisons (`x = ANY (SELECT …)`) are not in this grammar: write \
+             `x IN (SELECT …)` or `EXISTS (SELECT …)`"
+        };
         match self.peek(0) {
             Some(t) if quantifier => {
                 let at = t.start;
-                Err(self.refuse_at(
-                    at,
-                    "a comparison with ALL, ANY or SOME (`x = ANY (SELECT …)`) is not read",
-                ))
+                Err(self.refuse_at(at, message))
             }
             _ => Ok(()),
         }
@@ -299,18 +306,19 @@ impl Cursor<'_> {
                 | Expr::ILike { .. }
                 | Expr::RLike { .. }
         );
-        let comparison = matches!(
-            left,
-            Expr::Binary {
-                op: BinaryOp::Eq
-                    | BinaryOp::NotEq
-                    | BinaryOp::Lt
-                    | BinaryOp::LtEq
-                    | BinaryOp::Gt
-                    | BinaryOp::GtEq,
-                ..
-            }
-        );
+        let comparison = matches!(left, Expr::Quantified { .. })
+            || matches!(
+                left,
+                Expr::Binary {
+                    op: BinaryOp::Eq
+                        | BinaryOp::NotEq
+                        | BinaryOp::Lt
+                        | BinaryOp::LtEq
+                        | BinaryOp::Gt
+                        | BinaryOp::GtEq,
+                    ..
+                }
+            );
         if predicate || (comparison && !self.rules.chained_comparisons) {
             return Err(self.refuse_at(
                 at,
@@ -1029,6 +1037,50 @@ impl Cursor<'_> {
         Ok(Some(value))
     }
 
+    /// The quantifier of `ANY|SOME|ALL (SELECT …)` at the cursor, where the grammar has
+    /// quantified comparisons (Trino's `comparisonQuantifier '(' query ')'`).
+    fn quantifier_with_query(&self) -> Option<Quantifier> {
+        if !self.rules.quantified_comparisons
+            || !self.is_symbol(1, Symbol::LParen)
+            || !self.query_at(2)
+        {
+            return None;
+        }
+        [
+            ("ALL", Quantifier::All),
+            ("ANY", Quantifier::Any),
+            ("SOME", Quantifier::Some),
+        ]
+        .into_iter()
+        .find(|(w, _)| self.is_word(0, w))
+        .map(|(_, q)| q)
+    }
+
+    /// `ANY|SOME|ALL (query)` after `left op`: the subquery is the whole right operand
+    /// (sqlparser reads `x = ANY (SELECT …) + 1` with the sum as the operand, a form
+    /// Trino's grammar lacks: refused).
+    fn quantified(&mut self, left: Expr, op: BinaryOp, quantifier: Quantifier) -> Result<Expr> {
+        self.next();
+        self.next();
+        let query = Box::new(self.query()?);
+        self.expect_symbol(Symbol::RParen, ")")?;
+        if let Some(t) = self.peek(0).copied() {
+            if self.infix().is_some_and(|(_, power)| power > COMPARISON) {
+                return Err(self.refuse_at(
+                    t.start,
+                    "a quantified comparison's subquery is its whole right operand: \
+                     parenthesise the comparison",
+                ));
+            }
+        }
+        Ok(Expr::Quantified {
+            left: Box::new(left),
+            op,
+            quantifier,
+            query,
+        })
+    }
+
     /// Refuses `ANY (…)` after `LIKE` or `ILIKE`: Spark's `LIKE ANY (…)`, which
     /// sqlparser reads (`SOME` and `ALL` it reads as calls) and the validator's walk
     /// refuses; this parser would read `any (…)` as a call where the grammar reserves no
@@ -1086,6 +1138,7 @@ fn operator_result(e: &Expr) -> bool {
             | Expr::IsBool { .. }
             | Expr::ILike { .. }
             | Expr::RLike { .. }
+            | Expr::Quantified { .. }
     )
 }
 
@@ -1117,7 +1170,8 @@ fn predicate_index(e: &Expr) -> bool {
         | Expr::Exists { .. }
         | Expr::IsBool { .. }
         | Expr::ILike { .. }
-        | Expr::RLike { .. } => true,
+        | Expr::RLike { .. }
+        | Expr::Quantified { .. } => true,
         _ => false,
     }
 }

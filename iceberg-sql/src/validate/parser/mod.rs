@@ -33,19 +33,19 @@
 //! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
 //! `DELETE` take an alias, which DDL forms exist, which predicates and window frames
 //! exist (Spark's `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`, `RLIKE`/`REGEXP`; Trino's
-//! `GROUPS` frames).
+//! `GROUPS` frames and quantified comparisons `x = ANY|SOME|ALL (query)`).
 //!
 //! Refused because the grammar lacks them, though sqlparser reads them and the
 //! validator's walk lets them through (`check/tests.rs` `DELIBERATE`): `SIMILAR TO`
 //! (neither grammar), `IS [NOT] TRUE|FALSE|UNKNOWN` and `ILIKE`/`RLIKE` in Trino's,
-//! `GROUPS` frames in Spark's.
+//! `GROUPS` frames and quantified comparisons in Spark's.
 //!
 //! Not read yet (refused: `tests/expr.rs` `not_yet_read_is_refused`,
 //! `tests/statement.rs` `statements_not_yet_read_are_refused`, the corpus's accepted
 //! entries in `tests/fixture.rs` `NOT_READ_YET`), though sqlparser reads them and the
 //! validator's walk lets some through today:
 //!
-//! * expressions: `IS JSON`, `x = ANY|ALL (subquery)`, `position(a IN b)`,
+//! * expressions: `IS JSON`, `position(a IN b)`,
 //!   `substring(x FROM a FOR b)`, `trim(LEADING … FROM x)`, `overlay(…)`,
 //!   `ceil(x TO unit)`, `CAST(… FORMAT …)`, row values `(a, b)`, `struct(a AS x)`, typed
 //!   lambda parameters, slices `a[1:2]`, `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/
@@ -168,6 +168,9 @@ pub(crate) struct Rules {
     /// Whether `IS [NOT] TRUE|FALSE|UNKNOWN`, `[NOT] ILIKE` and `[NOT] RLIKE|REGEXP` are
     /// predicates (Spark's `predicate` in SqlBaseParser.g4; Trino's has none of them).
     pub(crate) spark_predicates: bool,
+    /// Whether a comparison may take `ANY|SOME|ALL (query)` as its right operand
+    /// (Trino's `quantifiedComparison`; Spark's `comparison` has no quantifier).
+    pub(crate) quantified_comparisons: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -221,6 +224,7 @@ impl Rules {
         spark_call: false,
         groups_frames: false,
         spark_predicates: false,
+        quantified_comparisons: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -249,6 +253,7 @@ impl Rules {
         spark_call: false,
         groups_frames: true,
         spark_predicates: false,
+        quantified_comparisons: true,
     };
 
     /// Spark SQL.
@@ -277,6 +282,7 @@ impl Rules {
         spark_call: true,
         groups_frames: false,
         spark_predicates: true,
+        quantified_comparisons: false,
     };
 }
 

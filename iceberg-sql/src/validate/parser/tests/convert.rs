@@ -352,6 +352,37 @@ impl Converter<'_> {
                 negated: *negated,
                 regexp: *regexp,
             },
+            E::AnyOp {
+                left,
+                compare_op,
+                right,
+                is_some,
+            } => match right.as_ref() {
+                sp::Expr::Subquery(q) => Expr::Quantified {
+                    left: self.boxed(left)?,
+                    op: Self::binary_op(compare_op)?,
+                    quantifier: if *is_some {
+                        Quantifier::Some
+                    } else {
+                        Quantifier::Any
+                    },
+                    query: Box::new(self.query(q)?),
+                },
+                other => return outside(other),
+            },
+            E::AllOp {
+                left,
+                compare_op,
+                right,
+            } => match right.as_ref() {
+                sp::Expr::Subquery(q) => Expr::Quantified {
+                    left: self.boxed(left)?,
+                    op: Self::binary_op(compare_op)?,
+                    quantifier: Quantifier::All,
+                    query: Box::new(self.query(q)?),
+                },
+                other => return outside(other),
+            },
             E::Ceil { .. } => return Err(Miss::Call("ceil")),
             E::Floor { .. } => return Err(Miss::Call("floor")),
             E::Substring { special: false, .. } => return Err(Miss::Call("substring")),

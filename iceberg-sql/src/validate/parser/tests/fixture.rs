@@ -161,8 +161,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
         "position('a' IN x)",
         "`position(a IN b)`, `substring(x FROM a FOR b)`, …",
     ),
-    ("= ANY (", "`x = ANY|ALL (subquery)`"),
-    ("= ALL (", "`x = ANY|ALL (subquery)`"),
     ("ceil(x TO DAY)", "`ceil(x TO unit)`"),
     ("NATURAL JOIN", "`NATURAL` joins"),
     ("LEFT SEMI JOIN", "Spark's `LEFT SEMI|ANTI JOIN`"),

@@ -18,6 +18,12 @@ pub(super) const DELIBERATE_FORMS: &[(&str, &str)] = &[
          (SqlBase.g4); Spark's has `IS [NOT] TRUE|FALSE|UNKNOWN` too; sqlparser reads it \
          in every dialect",
     ),
+    (
+        "quantified comparisons (`x = ANY (SELECT …)`) are not in this grammar",
+        "Spark's `comparison` has no quantifier (SqlBaseParser.g4); Trino's \
+         `quantifiedComparison` takes `ALL|SOME|ANY (query)`; sqlparser reads it in every \
+         dialect",
+    ),
 ];
 
 /// `text` reads in both grammars, into sqlparser's tree, and its corruptions are judged
@@ -149,5 +155,46 @@ fn spark_predicates_agree_with_sqlparser() {
         let sql = format!("SELECT 0 WHERE {text}");
         let ours = crate::validate::check::validate(&sql, StatementKind::Select, Dialect::Spark, 0);
         assert!(ours.is_err(), "{text}");
+    }
+}
+
+#[test]
+fn quantified_comparisons_agree_with_sqlparser() {
+    for text in [
+        "a = ANY (SELECT b FROM t)",
+        "a <> ALL (SELECT b FROM t WHERE c = 1) AND d",
+        "a >= SOME (WITH x AS (SELECT 1 AS b) SELECT b FROM x)",
+        "(a + 1) < ALL (SELECT b FROM t) OR c = ANY (SELECT d FROM u)",
+    ] {
+        reads_in(text, Dialect::Athena, &Rules::TRINO);
+        let e = parse_expr(text, &Rules::SPARK).unwrap_err();
+        assert!(e.to_string().contains(DELIBERATE_FORMS[2].0), "{e}");
+        assert_agree(text, Dialect::Spark, &Rules::SPARK);
+    }
+    let tree = parse_expr("a <= SOME (SELECT b FROM t)", &Rules::TRINO).unwrap();
+    assert!(
+        matches!(
+            tree,
+            Expr::Quantified {
+                op: BinaryOp::LtEq,
+                quantifier: Quantifier::Some,
+                ..
+            }
+        ),
+        "{tree:?}"
+    );
+    // The subquery is the whole operand; a quantified comparison chains with no other
+    // comparison or predicate in Trino's grammar; a list is no subquery.
+    for text in [
+        "a = ANY (SELECT b FROM t) + 1",
+        "a = ANY (SELECT b FROM t) || 'x'",
+        "a = ANY (SELECT b FROM t) = c",
+        "a = ANY (SELECT b FROM t) IS NULL",
+        "a = ANY (1, 2)",
+        "a = ANY (SELECT b FROM t",
+        "a = ALL (SELECT)",
+    ] {
+        assert!(parse_expr(text, &Rules::TRINO).is_err(), "{text}");
+        assert_agree(text, Dialect::Athena, &Rules::TRINO);
     }
 }
