@@ -530,6 +530,7 @@ impl Pass<'_> {
             }
             Expr::RLike { pattern, .. } => self.expr(pattern),
             Expr::Quantified { query, .. } => self.query(query),
+            Expr::Row(fields) => self.exprs(fields),
         }
     }
 

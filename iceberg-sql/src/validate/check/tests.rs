@@ -157,10 +157,10 @@ Merge NotReadYet 3
 Optimize Same 70
 Optimize BothSyntax 4
 Optimize OursAtParse 1
-Select Same 213
+Select Same 217
 Select BothSyntax 18
 Select OursAtParse 62
-Select NotReadYet 50
+Select NotReadYet 46
 ShowCreateTable Same 22
 ShowTables Same 65
 ShowTables BothSyntax 3
@@ -586,6 +586,9 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (T, Sel, 1, "SELECT a FROM t WHERE b > ALL (SELECT `c` FROM u WHERE d = ?)", false),
         (A, Sel, 1, "SELECT a FROM t WHERE b <> SOME (SELECT c FROM u WHERE d = ?)", false),
         (A, Sel, 0, "SELECT a FROM t WHERE b = ANY (SELECT c FROM u) = true", true),
+        (A, Sel, 0, "SELECT a FROM t WHERE (b, `c`) IN ((1, 2))", false),
+        (S, Sel, 0, "SELECT (1, X'F', 99999999999999999999999999999999999999999) FROM t", false),
+        (A, Sel, 1, "SELECT a FROM t WHERE (b, c) = (?, 1)", false),
     ]
 };
 

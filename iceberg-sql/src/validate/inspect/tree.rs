@@ -210,6 +210,7 @@ impl<'t> Reader<'t> {
                 self.push(left);
                 self.queue(Node::Query(query));
             }
+            Expr::Row(fields) => self.exprs(fields),
         }
     }
 

@@ -244,6 +244,9 @@ pub(crate) enum Expr {
         quantifier: Quantifier,
         query: Box<Query>,
     },
+    /// `(a, b, …)`: a row value of two or more fields (Trino's and Spark's
+    /// `rowConstructor`; `ROW(a, b)` is a call)
+    Row(Vec<Expr>),
 }
 
 /// The quantifier of a comparison with a subquery's rows.

@@ -527,7 +527,7 @@ impl Cursor<'_> {
             self.expect_symbol(Symbol::RParen, ")")?;
             return self.lambda_body(params, true);
         }
-        let open = self.next();
+        self.next();
         if self.query_at(0) {
             let query = self.query()?;
             self.expect_symbol(Symbol::RParen, ")")?;
@@ -535,11 +535,7 @@ impl Cursor<'_> {
         }
         let inner = self.expr()?;
         if self.is_symbol(0, Symbol::Comma) {
-            let at = open.map_or(0, |t| t.start);
-            return Err(self.error_at(
-                at,
-                "a parenthesised list `(a, b)` is not read as a value yet: write ROW(a, b)",
-            ));
+            return self.row_value(inner);
         }
         self.expect_symbol(Symbol::RParen, ")")?;
         Ok(Expr::Nested(Box::new(inner)))
@@ -1035,6 +1031,16 @@ impl Cursor<'_> {
         }
         self.next();
         Ok(Some(value))
+    }
+
+    /// The fields after the first of a row value `(a, b, …)`, at the first `,`.
+    fn row_value(&mut self, first: Expr) -> Result<Expr> {
+        let mut fields = vec![first];
+        while self.eat_symbol(Symbol::Comma) {
+            fields.push(self.expr()?);
+        }
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Expr::Row(fields))
     }
 
     /// The quantifier of `ANY|SOME|ALL (SELECT …)` at the cursor, where the grammar has

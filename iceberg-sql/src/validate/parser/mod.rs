@@ -4,7 +4,7 @@
 //!
 //! Not on the `build()` path yet: the validator still parses with sqlparser, and this
 //! module is compiled only for tests (it costs users nothing) until it can replace
-//! sqlparser there. It reads expressions (window frames too), data types, queries, and every statement kind
+//! sqlparser there. It reads expressions, data types, queries, and every statement kind
 //! our builders write, in the grammar each is checked in (`Dialect::grammar`): the DML
 //! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`); `CREATE TABLE` (Hive's with
 //! `PARTITIONED BY`, `LOCATION` and `TBLPROPERTIES`, Spark's with `USING` and its CTAS,
@@ -47,7 +47,7 @@
 //!
 //! * expressions: `IS JSON`, `position(a IN b)`,
 //!   `substring(x FROM a FOR b)`, `trim(LEADING … FROM x)`, `overlay(…)`,
-//!   `ceil(x TO unit)`, `CAST(… FORMAT …)`, row values `(a, b)`, `struct(a AS x)`, typed
+//!   `ceil(x TO unit)`, `CAST(… FORMAT …)`, `struct(a AS x)`, typed
 //!   lambda parameters, slices `a[1:2]`, `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/
 //!   `CUBE` and `GROUPING(…)` (Spark reads the last three as calls), named arguments
 //!   (`name => v`) outside `CALL` and `EXECUTE`, `ORDER BY` inside a call,

@@ -383,6 +383,7 @@ impl Converter<'_> {
                 },
                 other => return outside(other),
             },
+            E::Tuple(fields) if fields.len() > 1 => Expr::Row(self.exprs(fields)?),
             E::Ceil { .. } => return Err(Miss::Call("ceil")),
             E::Floor { .. } => return Err(Miss::Call("floor")),
             E::Substring { special: false, .. } => return Err(Miss::Call("substring")),

@@ -629,7 +629,6 @@ fn not_yet_read_is_refused() {
         "trim(LEADING 'x' FROM a)",
         "overlay(a PLACING 'x' FROM 1)",
         "ceil(ts TO DAY)",
-        "(a, b)",
         "transform(xs, (x int) -> x)",
         "a[1:2]",
         "INTERVAL '1' YEAR TO MONTH",

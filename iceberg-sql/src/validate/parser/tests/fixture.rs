@@ -145,7 +145,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("SIMILAR TO", "`SIMILAR TO`"),
     ("STRUCT(1 AS a", "`struct(a AS x)`"),
     ("WINDOW w", "named windows"),
-    ("(1, 2)", "row values `(a, b)`"),
     ("GROUPING", "`GROUPING SETS`, `GROUPING(…)`"),
     ("ROLLUP", "`ROLLUP`"),
     ("CUBE", "`CUBE`"),

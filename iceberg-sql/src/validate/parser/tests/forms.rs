@@ -198,3 +198,33 @@ fn quantified_comparisons_agree_with_sqlparser() {
         assert_agree(text, Dialect::Athena, &Rules::TRINO);
     }
 }
+
+#[test]
+fn row_values_agree_with_sqlparser() {
+    for text in [
+        "(a, b) IN ((1, 2), (3, 4))",
+        "(a, b) = (1, 'x')",
+        "(1, (2, 3)) IS NULL",
+        "f((a, b + 1), c)",
+        "ROW(1, 'a') = (1, 'a')",
+        "(a, b) IN (SELECT c, d FROM t)",
+    ] {
+        reads_everywhere(text);
+    }
+    let tree = parse_expr("(a, b, c)", &Rules::TRINO).unwrap();
+    assert!(
+        matches!(&tree, Expr::Row(fields) if fields.len() == 3),
+        "{tree:?}"
+    );
+    // One field is a parenthesised value; an empty or open list is refused by both.
+    assert!(matches!(
+        parse_expr("(a)", &Rules::TRINO).unwrap(),
+        Expr::Nested(_)
+    ));
+    for text in ["(a, )", "(, a)", "(a, b", "()", "(a, b) ->"] {
+        for (d, r) in GRAMMARS {
+            assert!(parse_expr(text, r).is_err(), "{text}");
+            assert_agree(text, d, r);
+        }
+    }
+}
