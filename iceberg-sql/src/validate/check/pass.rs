@@ -539,6 +539,10 @@ impl Pass<'_> {
         if let FunctionArgs::List { args, .. } = &f.args {
             self.exprs(args)?;
         }
+        if let Some(o) = &f.ordering {
+            self.order_by(&o.order_by)?;
+            self.order_by(&o.within_group)?;
+        }
         self.opt_expr(f.filter.as_deref())?;
         if let Some(w) = &f.over {
             self.exprs(&w.partition_by)?;

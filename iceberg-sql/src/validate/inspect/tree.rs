@@ -227,6 +227,10 @@ impl<'t> Reader<'t> {
         if let FunctionArgs::List { args, .. } = &f.args {
             self.exprs(args);
         }
+        if let Some(o) = &f.ordering {
+            self.order_by(&o.order_by);
+            self.order_by(&o.within_group);
+        }
         if let Some(filter) = &f.filter {
             self.queue(Node::Expr(filter));
         }

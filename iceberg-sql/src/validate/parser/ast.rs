@@ -266,6 +266,35 @@ pub(crate) struct Function {
     pub(crate) filter: Option<Box<Expr>>,
     /// `OVER (…)` after a window function.
     pub(crate) over: Option<Window>,
+    /// How the call orders its input, when written (boxed: rare, and every
+    /// expression is as large as a call).
+    pub(crate) ordering: Option<Box<CallOrdering>>,
+}
+
+/// How a call orders its input: one of the two is written.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CallOrdering {
+    /// `ORDER BY …` after the arguments, inside the parentheses (Trino's
+    /// `functionCall`: `array_agg(x ORDER BY y)`).
+    pub(crate) order_by: Vec<OrderByItem>,
+    /// `WITHIN GROUP (ORDER BY …)` after the call (Spark's `functionCall`, Trino's
+    /// `listagg`).
+    pub(crate) within_group: Vec<OrderByItem>,
+}
+
+impl CallOrdering {
+    /// `None` when neither is written.
+    pub(crate) fn of(
+        order_by: Vec<OrderByItem>,
+        within_group: Vec<OrderByItem>,
+    ) -> Option<Box<CallOrdering>> {
+        (!order_by.is_empty() || !within_group.is_empty()).then(|| {
+            Box::new(CallOrdering {
+                order_by,
+                within_group,
+            })
+        })
+    }
 }
 
 /// `OVER ([PARTITION BY …] [ORDER BY …] [frame])`. Not yet read: named windows.
@@ -306,8 +335,8 @@ pub(crate) enum FrameBound {
     Following(Option<Box<Expr>>),
 }
 
-/// A function's arguments. Not yet read (a later milestone): `ORDER BY` inside the list, named arguments (`name => value`), `WITHIN GROUP`,
-/// `IGNORE NULLS`.
+/// A function's arguments. Not yet read: named arguments (`name => value`) outside
+/// `CALL` and `EXECUTE`, `IGNORE NULLS`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum FunctionArgs {
     /// No parentheses: `current_date`, `current_timestamp`.

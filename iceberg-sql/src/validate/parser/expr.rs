@@ -26,11 +26,11 @@
 //! it is read again as a name, as sqlparser does (each failed form is tried once). A
 //! form refused on purpose (`x NOT NULL`) is final: no other reading escapes it.
 
-use super::ast::Quantifier;
 use super::ast::{
     BinaryOp, Expr, Function, FunctionArgs, Ident, Literal, LiteralValue, StringForm, TimeZone,
     UnaryOp,
 };
+use super::ast::{CallOrdering, OrderByItem, Quantifier};
 use super::cursor::{span, Cursor};
 use super::DataType;
 use crate::error::Result;
@@ -611,6 +611,7 @@ impl Cursor<'_> {
                 args: FunctionArgs::None,
                 filter: None,
                 over: None,
+                ordering: None,
             }));
         }
         // A type name before a string: `DATE '2026-10-01'`, `DECIMAL '1.50'`.
@@ -641,7 +642,9 @@ impl Cursor<'_> {
             }
         }
         if self.reserved(&t)
-            && !(RESERVED_FUNCTIONS.iter().any(|f| is(f)) && self.is_symbol(1, Symbol::LParen))
+            && !((RESERVED_FUNCTIONS.iter().any(|f| is(f))
+                || (self.trino_listagg() && is("listagg")))
+                && self.is_symbol(1, Symbol::LParen))
         {
             return Err(self.error_at(
                 t.start,
@@ -755,7 +758,9 @@ impl Cursor<'_> {
     /// `a`, `t.a`, or a call `f(…)`, `db.f(…)`.
     pub(super) fn name_or_call(&mut self) -> Result<Expr> {
         // `word()` lets a reserved function word through only before `(`.
-        let mut name = vec![self.ident_allowing(|w| RESERVED_FUNCTIONS.contains(&w))?];
+        let listagg = self.trino_listagg();
+        let mut name = vec![self
+            .ident_allowing(|w| RESERVED_FUNCTIONS.contains(&w) || (listagg && w == "listagg"))?];
         while self.is_symbol(0, Symbol::Period)
             && self
                 .peek(1)
@@ -803,7 +808,9 @@ impl Cursor<'_> {
                 args: self.comma_separated(|c| c.expr())?,
             }
         };
+        let order_by = self.order_in_call(bare("listagg"))?;
         self.expect_symbol(Symbol::RParen, ")")?;
+        let within_group = self.within_group(bare("listagg"))?;
         let filter = if self.is_word(0, "FILTER") && self.is_symbol(1, Symbol::LParen) {
             self.next();
             self.next();
@@ -826,6 +833,7 @@ impl Cursor<'_> {
             args,
             filter,
             over,
+            ordering: CallOrdering::of(order_by, within_group),
         }))
     }
 
@@ -1041,6 +1049,62 @@ impl Cursor<'_> {
         }
         self.expect_symbol(Symbol::RParen, ")")?;
         Ok(Expr::Row(fields))
+    }
+
+    /// Whether `listagg(…) WITHIN GROUP (…)` is a form of its own, the one call
+    /// `WITHIN GROUP` follows (Trino's `listagg`, whose word it reserves).
+    fn trino_listagg(&self) -> bool {
+        self.rules.order_in_calls && !self.rules.within_group_any_call
+    }
+
+    /// `ORDER BY …` before a call's `)`, where the grammar has it (Trino's
+    /// `functionCall`; its `listagg` orders in `WITHIN GROUP` only).
+    fn order_in_call(&mut self, listagg: bool) -> Result<Vec<OrderByItem>> {
+        if !(self.is_word(0, "ORDER") && self.is_word(1, "BY")) {
+            return Ok(Vec::new());
+        }
+        if !self.rules.order_in_calls || (listagg && self.trino_listagg()) {
+            let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+            return Err(self.refuse_at(
+                at,
+                "`ORDER BY` inside a call's parentheses is not in this grammar: order an \
+                 aggregate's input with `WITHIN GROUP (ORDER BY …)` after the call",
+            ));
+        }
+        self.next();
+        self.next();
+        self.comma_separated(|c| c.order_by_item())
+    }
+
+    /// `WITHIN GROUP (ORDER BY …)` after a call's `)`: after any call in Spark's
+    /// grammar; in Trino's after `listagg(…)` only, which requires it.
+    fn within_group(&mut self, listagg: bool) -> Result<Vec<OrderByItem>> {
+        let trino_listagg = listagg && self.trino_listagg();
+        let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        if !self.is_word(0, "WITHIN") || !self.is_word(1, "GROUP") {
+            if trino_listagg {
+                return Err(self.refuse_at(
+                    at,
+                    "Trino's `listagg(x, ',')` is followed by `WITHIN GROUP (ORDER BY …)`",
+                ));
+            }
+            return Ok(Vec::new());
+        }
+        if !self.rules.within_group_any_call && !trino_listagg {
+            return Err(self.refuse_at(
+                at,
+                "`WITHIN GROUP` follows only `listagg(…)` in Trino's grammar",
+            ));
+        }
+        self.next();
+        self.next();
+        self.expect_symbol(Symbol::LParen, "(")?;
+        if !self.eat_words(&["ORDER", "BY"]) {
+            return Err(self.expected("`ORDER BY` in `WITHIN GROUP (ORDER BY …)`"));
+        }
+        let items = self.comma_separated(|c| c.order_by_item())?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(items)
     }
 
     /// The quantifier of `ANY|SOME|ALL (SELECT …)` at the cursor, where the grammar has

@@ -32,28 +32,29 @@
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
 //! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
 //! `DELETE` take an alias, which DDL forms exist, which predicates and window frames
-//! exist (Spark's `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`, `RLIKE`/`REGEXP`; Trino's
-//! `GROUPS` frames and quantified comparisons `x = ANY|SOME|ALL (query)`).
+//! exist (Spark's `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`, `RLIKE`/`REGEXP` and
+//! `WITHIN GROUP` after any call; Trino's `GROUPS` frames, quantified comparisons
+//! `x = ANY|SOME|ALL (query)`, `ORDER BY` inside a call and `listagg(…) WITHIN GROUP`).
 //!
 //! Refused because the grammar lacks them, though sqlparser reads them and the
-//! validator's walk lets them through (`check/tests.rs` `DELIBERATE`): `SIMILAR TO`
-//! (neither grammar), `IS [NOT] TRUE|FALSE|UNKNOWN` and `ILIKE`/`RLIKE` in Trino's,
-//! `GROUPS` frames and quantified comparisons in Spark's.
+//! validator's walk lets them through (`check/tests.rs` `DELIBERATE`,
+//! `tests/forms.rs` `DELIBERATE_FORMS`): `SIMILAR TO` and `ceil(x TO unit)` (neither
+//! grammar); in Trino's, `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`/`RLIKE` and
+//! `WITHIN GROUP` after calls other than `listagg`; in Spark's, `GROUPS` frames,
+//! quantified comparisons, `ORDER BY` inside a call and `ARRAY[…]`.
 //!
 //! Not read yet (refused: `tests/expr.rs` `not_yet_read_is_refused`,
 //! `tests/statement.rs` `statements_not_yet_read_are_refused`, the corpus's accepted
 //! entries in `tests/fixture.rs` `NOT_READ_YET`), though sqlparser reads them and the
 //! validator's walk lets some through today:
 //!
-//! * expressions: `IS JSON`, `position(a IN b)`,
-//!   `substring(x FROM a FOR b)`, `trim(LEADING … FROM x)`, `overlay(…)`,
-//!   `ceil(x TO unit)`, `CAST(… FORMAT …)`, `struct(a AS x)`, typed
-//!   lambda parameters, slices `a[1:2]`, `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/
-//!   `CUBE` and `GROUPING(…)` (Spark reads the last three as calls), named arguments
-//!   (`name => v`) outside `CALL` and `EXECUTE`, `ORDER BY` inside a call,
-//!   `WITHIN GROUP`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
-//!   named windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`,
-//!   bit operators and `<=>`;
+//! * expressions: `IS JSON`, `position(a IN b)`, `substring(x FROM a FOR b)`,
+//!   `trim(LEADING … FROM x)`, Spark's `overlay(x PLACING …)`, `CAST(… FORMAT …)`,
+//!   Spark's `struct(a AS x)`, typed lambda parameters, slices `a[1:2]`,
+//!   `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/`CUBE` and `GROUPING(…)` (Spark reads
+//!   the last three as calls), named arguments (`name => v`) outside `CALL` and
+//!   `EXECUTE`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses, named
+//!   windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
 //! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES` as a query
 //!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
 //!   `UNNEST`, `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, table functions as relations
@@ -171,6 +172,13 @@ pub(crate) struct Rules {
     /// Whether a comparison may take `ANY|SOME|ALL (query)` as its right operand
     /// (Trino's `quantifiedComparison`; Spark's `comparison` has no quantifier).
     pub(crate) quantified_comparisons: bool,
+    /// Whether a call may order its arguments inside its parentheses
+    /// (`array_agg(x ORDER BY y)`: Trino's `functionCall`; Spark's has no such clause).
+    pub(crate) order_in_calls: bool,
+    /// Which calls `WITHIN GROUP (ORDER BY …)` may follow: any (Spark's
+    /// `functionCall`), or only `listagg(…)`, which then requires it (Trino's
+    /// `listagg`).
+    pub(crate) within_group_any_call: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -225,6 +233,8 @@ impl Rules {
         groups_frames: false,
         spark_predicates: false,
         quantified_comparisons: false,
+        order_in_calls: false,
+        within_group_any_call: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -254,6 +264,8 @@ impl Rules {
         groups_frames: true,
         spark_predicates: false,
         quantified_comparisons: true,
+        order_in_calls: true,
+        within_group_any_call: false,
     };
 
     /// Spark SQL.
@@ -283,6 +295,8 @@ impl Rules {
         groups_frames: false,
         spark_predicates: true,
         quantified_comparisons: false,
+        order_in_calls: false,
+        within_group_any_call: true,
     };
 }
 

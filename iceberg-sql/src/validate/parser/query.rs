@@ -624,7 +624,7 @@ impl Cursor<'_> {
         }
     }
 
-    fn order_by_item(&mut self) -> Result<OrderByItem> {
+    pub(super) fn order_by_item(&mut self) -> Result<OrderByItem> {
         let expr = self.expr()?;
         let asc = if self.eat_word("ASC") {
             Some(true)

@@ -669,14 +669,25 @@ impl Converter<'_> {
     fn function(&self, f: &sp::Function) -> Conv<Function> {
         let plain = matches!(f.parameters, sp::FunctionArguments::None)
             && !f.uses_odbc_syntax
-            && f.within_group.is_empty()
             && f.null_treatment.is_none();
         if !plain {
             return outside(f);
         }
+        let mut order_by = Vec::new();
         let args = match &f.args {
             sp::FunctionArguments::None => FunctionArgs::None,
-            sp::FunctionArguments::List(l) if l.clauses.is_empty() => {
+            sp::FunctionArguments::List(l)
+                if matches!(
+                    l.clauses.as_slice(),
+                    [] | [sp::FunctionArgumentClause::OrderBy(_)]
+                ) =>
+            {
+                if let [sp::FunctionArgumentClause::OrderBy(items)] = l.clauses.as_slice() {
+                    order_by = items
+                        .iter()
+                        .map(|o| self.order_by_item(o))
+                        .collect::<Conv<_>>()?;
+                }
                 let distinct = match l.duplicate_treatment {
                     None => false,
                     Some(sp::DuplicateTreatment::Distinct) => true,
@@ -727,6 +738,13 @@ impl Converter<'_> {
             args,
             filter: f.filter.as_deref().map(|x| self.boxed(x)).transpose()?,
             over,
+            ordering: CallOrdering::of(
+                order_by,
+                f.within_group
+                    .iter()
+                    .map(|o| self.order_by_item(o))
+                    .collect::<Conv<_>>()?,
+            ),
         })
     }
 

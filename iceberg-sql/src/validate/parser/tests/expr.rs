@@ -633,8 +633,6 @@ fn not_yet_read_is_refused() {
         "a[1:2]",
         "INTERVAL '1' YEAR TO MONTH",
         "f(name => 1)",
-        "array_agg(x ORDER BY y)",
-        "listagg(x, ',') WITHIN GROUP (ORDER BY x)",
         "first_value(x) IGNORE NULLS OVER (ORDER BY y)",
         "sum(x) OVER w",
         "count(t.*)",

@@ -163,8 +163,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("ceil(x TO DAY)", "`ceil(x TO unit)`"),
     ("NATURAL JOIN", "`NATURAL` joins"),
     ("LEFT SEMI JOIN", "Spark's `LEFT SEMI|ANTI JOIN`"),
-    ("WITHIN GROUP", "`WITHIN GROUP`"),
-    ("array_agg(x ORDER BY y)", "`ORDER BY` inside a call"),
     (
         "NOT MATCHED BY SOURCE",
         "`WHEN NOT MATCHED BY SOURCE|TARGET`",

@@ -24,6 +24,22 @@ pub(super) const DELIBERATE_FORMS: &[(&str, &str)] = &[
          `quantifiedComparison` takes `ALL|SOME|ANY (query)`; sqlparser reads it in every \
          dialect",
     ),
+    (
+        "`ORDER BY` inside a call's parentheses is not in this grammar",
+        "Spark's `functionCall` orders only in `WITHIN GROUP (…)` after the call \
+         (SqlBaseParser.g4); Trino's `functionCall` has `ORDER BY` before its `)`, but its \
+         `listagg` does not; sqlparser reads it in every call",
+    ),
+    (
+        "`WITHIN GROUP` follows only `listagg(…)` in Trino's grammar",
+        "Trino's `functionCall` has no `WITHIN GROUP`; its `listagg` alternative has \
+         (SqlBase.g4); sqlparser reads it after any call",
+    ),
+    (
+        "Trino's `listagg(x, ',')` is followed by `WITHIN GROUP",
+        "Trino's `listagg` alternative requires `WITHIN GROUP (ORDER BY …)` (SqlBase.g4); \
+         sqlparser reads a plain call",
+    ),
 ];
 
 /// `text` reads in both grammars, into sqlparser's tree, and its corruptions are judged
@@ -222,6 +238,57 @@ fn row_values_agree_with_sqlparser() {
         Expr::Nested(_)
     ));
     for text in ["(a, )", "(, a)", "(a, b", "()", "(a, b) ->"] {
+        for (d, r) in GRAMMARS {
+            assert!(parse_expr(text, r).is_err(), "{text}");
+            assert_agree(text, d, r);
+        }
+    }
+}
+
+#[test]
+fn ordered_calls_agree_with_sqlparser() {
+    for text in [
+        "listagg(x, ',') WITHIN GROUP (ORDER BY x)",
+        "listagg(DISTINCT x, ', ') WITHIN GROUP (ORDER BY x DESC NULLS FIRST, y) FILTER (WHERE x > 1)",
+    ] {
+        reads_everywhere(text);
+    }
+    for text in [
+        "array_agg(x ORDER BY y)",
+        "array_agg(DISTINCT x ORDER BY y DESC, z) FILTER (WHERE x IS NOT NULL)",
+        "sum(x ORDER BY y) OVER (PARTITION BY z)",
+    ] {
+        reads_in(text, Dialect::Athena, &Rules::TRINO);
+        let e = parse_expr(text, &Rules::SPARK).unwrap_err();
+        assert!(e.to_string().contains(DELIBERATE_FORMS[3].0), "{e}");
+        assert_agree(text, Dialect::Spark, &Rules::SPARK);
+    }
+    let spark = "percentile_cont(0.5) WITHIN GROUP (ORDER BY x)";
+    reads_in(spark, Dialect::Spark, &Rules::SPARK);
+    let e = parse_expr(spark, &Rules::TRINO).unwrap_err();
+    assert!(e.to_string().contains(DELIBERATE_FORMS[4].0), "{e}");
+    assert_agree(spark, Dialect::Athena, &Rules::TRINO);
+    for text in [
+        "listagg(x, ',')",
+        "listagg(x ORDER BY x) WITHIN GROUP (ORDER BY x)",
+    ] {
+        assert!(parse_expr(text, &Rules::TRINO).is_err(), "{text}");
+        assert_agree(text, Dialect::Athena, &Rules::TRINO);
+    }
+    let tree = parse_expr("array_agg(x ORDER BY y DESC)", &Rules::TRINO).unwrap();
+    let Expr::Function(f) = &tree else {
+        panic!("{tree:?}")
+    };
+    let o = f.ordering.as_deref().expect("ordered");
+    assert_eq!(o.order_by.len(), 1);
+    assert_eq!(o.order_by[0].asc, Some(false));
+    assert!(o.within_group.is_empty());
+    for text in [
+        "listagg(x, ',') WITHIN GROUP (x)",
+        "listagg(x, ',') WITHIN GROUP ORDER BY x",
+        "listagg(x, ',') WITHIN (ORDER BY x)",
+        "array_agg(x ORDER BY)",
+    ] {
         for (d, r) in GRAMMARS {
             assert!(parse_expr(text, r).is_err(), "{text}");
             assert_agree(text, d, r);
