@@ -531,6 +531,10 @@ impl Pass<'_> {
             Expr::RLike { pattern, .. } => self.expr(pattern),
             Expr::Quantified { query, .. } => self.query(query),
             Expr::Row(fields) => self.exprs(fields),
+            Expr::Named { expr, name } => {
+                self.expr(expr)?;
+                self.ident(name)
+            }
         }
     }
 

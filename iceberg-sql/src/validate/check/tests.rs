@@ -172,10 +172,10 @@ Merge NotReadYet 3
 Optimize Same 70
 Optimize BothSyntax 4
 Optimize OursAtParse 1
-Select Same 220
+Select Same 221
 Select BothSyntax 18
 Select OursAtParse 62
-Select NotReadYet 43
+Select NotReadYet 42
 ShowCreateTable Same 22
 ShowTables Same 65
 ShowTables BothSyntax 3
@@ -608,6 +608,8 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (A, Sel, 0, "SELECT listagg(x, ',') WITHIN GROUP (ORDER BY X'F') FROM t", false),
         (S, Sel, 1, "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x + ?) FROM t", false),
         (T, Sel, 0, "SELECT array_agg(x ORDER BY y + 99999999999999999999) FROM t", false),
+        (S, Sel, 0, "SELECT struct(1 AS `a`, X'F' AS b) FROM t", false),
+        (S, Sel, 0, "SELECT struct(1 AS ``) FROM t", false),
     ]
 };
 

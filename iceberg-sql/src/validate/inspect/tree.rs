@@ -211,6 +211,10 @@ impl<'t> Reader<'t> {
                 self.queue(Node::Query(query));
             }
             Expr::Row(fields) => self.exprs(fields),
+            Expr::Named { expr, name } => {
+                self.push(expr);
+                self.ident(name);
+            }
         }
     }
 
@@ -223,7 +227,12 @@ impl<'t> Reader<'t> {
     }
 
     fn function(&mut self, f: &'t Function) {
-        self.idents(&f.name);
+        // sqlparser reads Spark's `struct(…)` as a node of its own, without a name.
+        let struct_form = matches!(f.name.as_slice(), [Ident { value, quote: None, .. }]
+            if value.eq_ignore_ascii_case("struct"));
+        if !struct_form {
+            self.idents(&f.name);
+        }
         if let FunctionArgs::List { args, .. } = &f.args {
             self.exprs(args);
         }

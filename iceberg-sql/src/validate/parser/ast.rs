@@ -247,6 +247,11 @@ pub(crate) enum Expr {
     /// `(a, b, …)`: a row value of two or more fields (Trino's and Spark's
     /// `rowConstructor`; `ROW(a, b)` is a call)
     Row(Vec<Expr>),
+    /// `value AS name`: a named field of Spark's `struct(…)` (its `namedExpression`)
+    Named {
+        expr: Box<Expr>,
+        name: Ident,
+    },
 }
 
 /// The quantifier of a comparison with a subquery's rows.

@@ -803,10 +803,12 @@ impl Cursor<'_> {
             if self.is_word(0, "ALL") && !self.is_symbol(1, Symbol::Comma) {
                 return Err(self.expected("an argument (`ALL` inside a call is not read)"));
             }
-            FunctionArgs::List {
-                distinct,
-                args: self.comma_separated(|c| c.expr())?,
-            }
+            let args = if bare("struct") {
+                self.comma_separated(|c| c.struct_field())?
+            } else {
+                self.comma_separated(|c| c.expr())?
+            };
+            FunctionArgs::List { distinct, args }
         };
         let order_by = self.order_in_call(bare("listagg"))?;
         self.expect_symbol(Symbol::RParen, ")")?;
@@ -1049,6 +1051,20 @@ impl Cursor<'_> {
         }
         self.expect_symbol(Symbol::RParen, ")")?;
         Ok(Expr::Row(fields))
+    }
+
+    /// A field of Spark's `struct(…)`: `value [AS name]` (its `namedExpression`; sqlparser
+    /// reads the name after `AS` only).
+    fn struct_field(&mut self) -> Result<Expr> {
+        let expr = self.expr()?;
+        if !self.eat_word("AS") {
+            return Ok(expr);
+        }
+        let name = self.ident()?;
+        Ok(Expr::Named {
+            expr: Box::new(expr),
+            name,
+        })
     }
 
     /// Whether `listagg(…) WITHIN GROUP (…)` is a form of its own, the one call

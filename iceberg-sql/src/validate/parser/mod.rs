@@ -50,7 +50,7 @@
 //!
 //! * expressions: `IS JSON`, `position(a IN b)`, `substring(x FROM a FOR b)`,
 //!   `trim(LEADING … FROM x)`, Spark's `overlay(x PLACING …)`, `CAST(… FORMAT …)`,
-//!   Spark's `struct(a AS x)`, typed lambda parameters, slices `a[1:2]`,
+//!   typed lambda parameters, slices `a[1:2]`,
 //!   `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/`CUBE` and `GROUPING(…)` (Spark reads
 //!   the last three as calls), named arguments (`name => v`) outside `CALL` and
 //!   `EXECUTE`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses, named

@@ -651,9 +651,7 @@ fn not_yet_read_is_refused() {
     }
     let e = parse_expr("a IS JSON", &Rules::TRINO).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Syntax);
-    for text in ["struct(a AS x)", "!a"] {
-        parse_expr(text, &Rules::SPARK).expect_err(text);
-    }
+    parse_expr("!a", &Rules::SPARK).expect_err("!a");
     for sql in [
         "SELECT a FROM t UNION SELECT a FROM u",
         "SELECT a FROM t OFFSET 1",

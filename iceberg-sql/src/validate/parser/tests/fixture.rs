@@ -143,7 +143,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("FETCH", "`FETCH`"),
     ("FOR SYSTEM_TIME", "Spark's `FOR SYSTEM_TIME AS OF`"),
     ("SIMILAR TO", "`SIMILAR TO`"),
-    ("STRUCT(1 AS a", "`struct(a AS x)`"),
     ("WINDOW w", "named windows"),
     ("GROUPING", "`GROUPING SETS`, `GROUPING(…)`"),
     ("ROLLUP", "`ROLLUP`"),

@@ -295,3 +295,41 @@ fn ordered_calls_agree_with_sqlparser() {
         }
     }
 }
+
+#[test]
+fn spark_struct_fields_are_named() {
+    // sqlparser's `STRUCT(…)` is a node of its own, which the converter leaves to our
+    // call (`Miss::Call`): no tree to compare beneath another node, so no corruptions.
+    for text in [
+        "struct(1 AS a, 'b' AS b)",
+        "STRUCT(x + 1 AS `y z`, c)",
+        "struct(a AS b, 2 AS c)",
+    ] {
+        assert_reads(text, Dialect::Spark, &Rules::SPARK);
+    }
+    let tree = parse_expr("struct(1 AS a, c)", &Rules::SPARK).unwrap();
+    let Expr::Function(Function {
+        args: FunctionArgs::List { args, .. },
+        ..
+    }) = &tree
+    else {
+        panic!("{tree:?}")
+    };
+    assert!(
+        matches!(&args[0], Expr::Named { name, .. } if name.value == "a"),
+        "{tree:?}"
+    );
+    assert!(matches!(&args[1], Expr::Name(_)), "{tree:?}");
+    // Only `struct(…)` names its fields; Trino has no `struct(…)`.
+    for (text, d, r) in [
+        ("f(1 AS a)", Dialect::Spark, &Rules::SPARK),
+        ("struct(1 AS)", Dialect::Spark, &Rules::SPARK),
+        ("struct(1 AS a, )", Dialect::Spark, &Rules::SPARK),
+    ] {
+        assert!(parse_expr(text, r).is_err(), "{text}");
+        assert_agree(text, d, r);
+    }
+    // sqlparser reads it in Trino text too; the validator refuses it after the parse.
+    assert!(parse_expr("struct(1 AS a)", &Rules::TRINO).is_err());
+    assert!(validator_refuses("struct(1 AS a)", Dialect::Athena));
+}
