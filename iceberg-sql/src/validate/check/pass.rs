@@ -535,6 +535,31 @@ impl Pass<'_> {
                 self.expr(expr)?;
                 self.ident(name)
             }
+            Expr::Position { needle, haystack } => {
+                self.expr(needle)?;
+                self.expr(haystack)
+            }
+            Expr::Substring { expr, from, length } => {
+                self.expr(expr)?;
+                self.expr(from)?;
+                self.opt_expr(length.as_deref())
+            }
+            // sqlparser's `Trim` holds the characters before the value, as written.
+            Expr::Trim { chars, expr, .. } => {
+                self.expr(chars)?;
+                self.expr(expr)
+            }
+            Expr::Overlay {
+                expr,
+                placing,
+                from,
+                length,
+            } => {
+                self.expr(expr)?;
+                self.expr(placing)?;
+                self.expr(from)?;
+                self.opt_expr(length.as_deref())
+            }
         }
     }
 

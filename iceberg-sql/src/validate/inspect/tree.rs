@@ -215,6 +215,30 @@ impl<'t> Reader<'t> {
                 self.push(expr);
                 self.ident(name);
             }
+            Expr::Position { needle, haystack } => {
+                self.push(needle);
+                self.push(haystack);
+            }
+            Expr::Substring { expr, from, length } => {
+                self.push(expr);
+                self.push(from);
+                length.iter().for_each(|e| self.push(e));
+            }
+            Expr::Trim { chars, expr, .. } => {
+                self.push(chars);
+                self.push(expr);
+            }
+            Expr::Overlay {
+                expr,
+                placing,
+                from,
+                length,
+            } => {
+                self.push(expr);
+                self.push(placing);
+                self.push(from);
+                length.iter().for_each(|e| self.push(e));
+            }
         }
     }
 

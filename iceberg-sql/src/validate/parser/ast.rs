@@ -252,6 +252,39 @@ pub(crate) enum Expr {
         expr: Box<Expr>,
         name: Ident,
     },
+    /// `position(needle IN haystack)` (both grammars' `position`)
+    Position {
+        needle: Box<Expr>,
+        haystack: Box<Expr>,
+    },
+    /// `substring(x FROM start [FOR length])` (both grammars' `substring`; Spark's may
+    /// write `,` for `FOR`)
+    Substring {
+        expr: Box<Expr>,
+        from: Box<Expr>,
+        length: Option<Box<Expr>>,
+    },
+    /// `trim([BOTH|LEADING|TRAILING] chars FROM x)` (both grammars' `trim`)
+    Trim {
+        side: Option<TrimSide>,
+        chars: Box<Expr>,
+        expr: Box<Expr>,
+    },
+    /// `overlay(x PLACING y FROM start [FOR length])` (Spark's `overlay`)
+    Overlay {
+        expr: Box<Expr>,
+        placing: Box<Expr>,
+        from: Box<Expr>,
+        length: Option<Box<Expr>>,
+    },
+}
+
+/// Which side `trim(… FROM x)` trims.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TrimSide {
+    Both,
+    Leading,
+    Trailing,
 }
 
 /// The quantifier of a comparison with a subquery's rows.

@@ -30,7 +30,15 @@ use super::ast::{
     BinaryOp, Expr, Function, FunctionArgs, Ident, Literal, LiteralValue, StringForm, TimeZone,
     UnaryOp,
 };
-use super::ast::{CallOrdering, OrderByItem, Quantifier};
+use super::ast::{CallOrdering, OrderByItem, Quantifier, TrimSide};
+
+/// What follows the word of a special form and its `(`.
+enum Special {
+    /// The form, read to its `)`.
+    Form(Expr),
+    /// No form: a plain call's arguments.
+    Args(Vec<Expr>),
+}
 use super::cursor::{span, Cursor};
 use super::DataType;
 use crate::error::Result;
@@ -126,7 +134,15 @@ impl Cursor<'_> {
     fn expr_bp(&mut self, min: u8) -> Result<Expr> {
         self.enter()?;
         let start = self.peek(0).map_or(self.sql.len(), |t| t.start);
-        let mut left = self.prefix(min)?;
+        let left = self.prefix(min)?;
+        let e = self.infix_loop(left, min, start)?;
+        self.leave();
+        Ok(e)
+    }
+
+    /// The operators after `left` (which starts at `start`) that bind tighter than
+    /// `min`, applied in turn.
+    fn infix_loop(&mut self, mut left: Expr, min: u8, start: usize) -> Result<Expr> {
         while let Some((op, power)) = self.infix() {
             if power <= min {
                 break;
@@ -143,7 +159,6 @@ impl Cursor<'_> {
             }
             left = self.infix_expr(left, op, power)?;
         }
-        self.leave();
         Ok(left)
     }
 
@@ -803,8 +818,17 @@ impl Cursor<'_> {
             if self.is_word(0, "ALL") && !self.is_symbol(1, Symbol::Comma) {
                 return Err(self.expected("an argument (`ALL` inside a call is not read)"));
             }
+            let special = ["position", "substring", "trim", "overlay"]
+                .into_iter()
+                .find(|w| bare(w))
+                .filter(|_| !distinct);
             let args = if bare("struct") {
                 self.comma_separated(|c| c.struct_field())?
+            } else if let Some(form) = special {
+                match self.special_form(form)? {
+                    Special::Form(e) => return Ok(e),
+                    Special::Args(args) => args,
+                }
             } else {
                 self.comma_separated(|c| c.expr())?
             };
@@ -1065,6 +1089,111 @@ impl Cursor<'_> {
             expr: Box::new(expr),
             name,
         })
+    }
+
+    /// After `position(`, `substring(`, `trim(` or `overlay(`: the form of its own the
+    /// grammar gives the word (`position(a IN b)`, `substring(x FROM a FOR b)`,
+    /// `trim(BOTH c FROM x)`, Spark's `overlay(x PLACING y FROM a FOR b)`), read to its
+    /// `)`; or, where none follows, the arguments of a plain call. The first operand
+    /// is read once, at a power that stops before `IN`, then continued as an argument.
+    fn special_form(&mut self, form: &str) -> Result<Special> {
+        let start = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        if form == "trim" {
+            let side = [
+                ("BOTH", TrimSide::Both),
+                ("LEADING", TrimSide::Leading),
+                ("TRAILING", TrimSide::Trailing),
+            ]
+            .into_iter()
+            .find(|(w, _)| self.is_word(0, w))
+            .map(|(_, s)| s);
+            if side.is_some() {
+                self.next();
+            }
+            // sqlparser takes no `trim(FROM x)` or `trim(BOTH FROM x)`, which both
+            // grammars have: refused with it.
+            let chars = self.expr()?;
+            if side.is_some() || self.is_word(0, "FROM") {
+                self.expect_word("FROM")?;
+                let expr = self.expr()?;
+                self.expect_symbol(Symbol::RParen, ")")?;
+                return Ok(Special::Form(Expr::Trim {
+                    side,
+                    chars: Box::new(chars),
+                    expr: Box::new(expr),
+                }));
+            }
+            return self.rest_of_args(chars).map(Special::Args);
+        }
+        let first = self.expr_bp(COMPARISON)?;
+        if form == "position" && self.eat_word("IN") {
+            let haystack = self.expr()?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+            return Ok(Special::Form(Expr::Position {
+                needle: Box::new(first),
+                haystack: Box::new(haystack),
+            }));
+        }
+        let first = self.infix_loop(first, 0, start)?;
+        if form == "substring" && self.eat_word("FROM") {
+            let from = self.expr()?;
+            let length = if self.eat_word("FOR")
+                || (self.rules.substring_commas && self.eat_symbol(Symbol::Comma))
+            {
+                Some(Box::new(self.expr()?))
+            } else {
+                None
+            };
+            if self.is_symbol(0, Symbol::Comma) {
+                let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+                return Err(self.refuse_at(
+                    at,
+                    "Trino's `substring(x FROM start FOR length)` takes `FOR`, not a comma",
+                ));
+            }
+            self.expect_symbol(Symbol::RParen, ")")?;
+            return Ok(Special::Form(Expr::Substring {
+                expr: Box::new(first),
+                from: Box::new(from),
+                length,
+            }));
+        }
+        if form == "overlay" && self.is_word(0, "PLACING") {
+            if !self.rules.overlay {
+                let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+                return Err(self.refuse_at(
+                    at,
+                    "`overlay(x PLACING …)` is Spark's: Trino has no overlay; write \
+                     concat(substr(…), …)",
+                ));
+            }
+            self.next();
+            let placing = self.expr()?;
+            self.expect_word("FROM")?;
+            let from = self.expr()?;
+            let length = if self.eat_word("FOR") {
+                Some(Box::new(self.expr()?))
+            } else {
+                None
+            };
+            self.expect_symbol(Symbol::RParen, ")")?;
+            return Ok(Special::Form(Expr::Overlay {
+                expr: Box::new(first),
+                placing: Box::new(placing),
+                from: Box::new(from),
+                length,
+            }));
+        }
+        self.rest_of_args(first).map(Special::Args)
+    }
+
+    /// The arguments of a call after its first, `first`.
+    fn rest_of_args(&mut self, first: Expr) -> Result<Vec<Expr>> {
+        let mut args = vec![first];
+        while self.eat_symbol(Symbol::Comma) {
+            args.push(self.expr()?);
+        }
+        Ok(args)
     }
 
     /// Whether `listagg(…) WITHIN GROUP (…)` is a form of its own, the one call

@@ -33,25 +33,26 @@
 //! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
 //! `DELETE` take an alias, which DDL forms exist, which predicates and window frames
 //! exist (Spark's `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`, `RLIKE`/`REGEXP` and
-//! `WITHIN GROUP` after any call; Trino's `GROUPS` frames, quantified comparisons
-//! `x = ANY|SOME|ALL (query)`, `ORDER BY` inside a call and `listagg(…) WITHIN GROUP`).
+//! `WITHIN GROUP` after any call and `overlay(x PLACING …)`; Trino's `GROUPS` frames,
+//! quantified comparisons `x = ANY|SOME|ALL (query)`, `ORDER BY` inside a call and
+//! `listagg(…) WITHIN GROUP`; in both, `position(a IN b)`, `substring(x FROM a FOR b)`
+//! and `trim(BOTH c FROM x)`).
 //!
 //! Refused because the grammar lacks them, though sqlparser reads them and the
 //! validator's walk lets them through (`check/tests.rs` `DELIBERATE`,
 //! `tests/forms.rs` `DELIBERATE_FORMS`): `SIMILAR TO` and `ceil(x TO unit)` (neither
-//! grammar); in Trino's, `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`/`RLIKE` and
-//! `WITHIN GROUP` after calls other than `listagg`; in Spark's, `GROUPS` frames,
-//! quantified comparisons, `ORDER BY` inside a call and `ARRAY[…]`.
+//! grammar); in Trino's, `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`/`RLIKE`, `overlay`,
+//! `substring(x FROM a, b)` and `WITHIN GROUP` after calls other than `listagg`; in
+//! Spark's, `GROUPS` frames, quantified comparisons, `ORDER BY` inside a call and
+//! `ARRAY[…]`.
 //!
 //! Not read yet (refused: `tests/expr.rs` `not_yet_read_is_refused`,
 //! `tests/statement.rs` `statements_not_yet_read_are_refused`, the corpus's accepted
 //! entries in `tests/fixture.rs` `NOT_READ_YET`), though sqlparser reads them and the
 //! validator's walk lets some through today:
 //!
-//! * expressions: `IS JSON`, `position(a IN b)`, `substring(x FROM a FOR b)`,
-//!   `trim(LEADING … FROM x)`, Spark's `overlay(x PLACING …)`, `CAST(… FORMAT …)`,
-//!   typed lambda parameters, slices `a[1:2]`,
-//!   `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/`CUBE` and `GROUPING(…)` (Spark reads
+//! * expressions: `IS JSON`, `CAST(… FORMAT …)`, typed lambda parameters, slices
+//!   `a[1:2]`, `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/`CUBE` and `GROUPING(…)` (Spark reads
 //!   the last three as calls), named arguments (`name => v`) outside `CALL` and
 //!   `EXECUTE`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses, named
 //!   windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
@@ -179,6 +180,12 @@ pub(crate) struct Rules {
     /// `functionCall`), or only `listagg(…)`, which then requires it (Trino's
     /// `listagg`).
     pub(crate) within_group_any_call: bool,
+    /// Whether `overlay(x PLACING y FROM n [FOR m])` is a form (Spark's `overlay`;
+    /// Trino has no such form or function).
+    pub(crate) overlay: bool,
+    /// Whether `substring(x FROM a, b)` may write `,` for `FOR` (Spark's `substring`
+    /// takes `FOR | COMMA`; Trino's takes the word only).
+    pub(crate) substring_commas: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -235,6 +242,8 @@ impl Rules {
         quantified_comparisons: false,
         order_in_calls: false,
         within_group_any_call: false,
+        overlay: false,
+        substring_commas: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -266,6 +275,8 @@ impl Rules {
         quantified_comparisons: true,
         order_in_calls: true,
         within_group_any_call: false,
+        overlay: false,
+        substring_commas: false,
     };
 
     /// Spark SQL.
@@ -297,6 +308,8 @@ impl Rules {
         quantified_comparisons: false,
         order_in_calls: false,
         within_group_any_call: true,
+        overlay: true,
+        substring_commas: true,
     };
 }
 

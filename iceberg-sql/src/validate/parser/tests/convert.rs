@@ -384,9 +384,67 @@ impl Converter<'_> {
                 other => return outside(other),
             },
             E::Tuple(fields) if fields.len() > 1 => Expr::Row(self.exprs(fields)?),
+            E::Position { expr, r#in } => Expr::Position {
+                needle: self.boxed(expr)?,
+                haystack: self.boxed(r#in)?,
+            },
+            E::Substring {
+                expr,
+                substring_from: Some(from),
+                substring_for,
+                special: false,
+                shorthand: false,
+            } => Expr::Substring {
+                expr: self.boxed(expr)?,
+                from: self.boxed(from)?,
+                length: substring_for
+                    .as_deref()
+                    .map(|x| self.boxed(x))
+                    .transpose()?,
+            },
+            E::Trim {
+                expr,
+                trim_where,
+                trim_what: Some(what),
+                trim_characters: None,
+            } => Expr::Trim {
+                side: trim_where.map(|w| match w {
+                    sp::TrimWhereField::Both => TrimSide::Both,
+                    sp::TrimWhereField::Leading => TrimSide::Leading,
+                    sp::TrimWhereField::Trailing => TrimSide::Trailing,
+                }),
+                chars: self.boxed(what)?,
+                expr: self.boxed(expr)?,
+            },
+            E::Overlay {
+                expr,
+                overlay_what,
+                overlay_from,
+                overlay_for,
+            } => Expr::Overlay {
+                expr: self.boxed(expr)?,
+                placing: self.boxed(overlay_what)?,
+                from: self.boxed(overlay_from)?,
+                length: overlay_for.as_deref().map(|x| self.boxed(x)).transpose()?,
+            },
+            // `ceil(x TO DAY)` is a form of neither grammar.
+            E::Ceil {
+                field: sp::CeilFloorKind::DateTimeField(f),
+                ..
+            }
+            | E::Floor {
+                field: sp::CeilFloorKind::DateTimeField(f),
+                ..
+            } if *f != sp::DateTimeField::NoDateTime => return outside(e),
             E::Ceil { .. } => return Err(Miss::Call("ceil")),
             E::Floor { .. } => return Err(Miss::Call("floor")),
-            E::Substring { special: false, .. } => return Err(Miss::Call("substring")),
+            // `substring(x, 1, 2)` (and sqlparser's other readings) are plain calls.
+            E::Substring { .. } => return Err(Miss::Call("substring")),
+            // `trim(BOTH x)` is a form of neither grammar (they write FROM after it).
+            E::Trim {
+                trim_where: Some(_),
+                ..
+            } => return outside(e),
             E::Trim { .. } => return Err(Miss::Call("trim")),
             // Spark's `struct(a, b)` is an ordinary function in Spark's grammar.
             E::Struct { fields, .. } if fields.is_empty() => return Err(Miss::Call("struct")),

@@ -40,6 +40,16 @@ pub(super) const DELIBERATE_FORMS: &[(&str, &str)] = &[
         "Trino's `listagg` alternative requires `WITHIN GROUP (ORDER BY …)` (SqlBase.g4); \
          sqlparser reads a plain call",
     ),
+    (
+        "`overlay(x PLACING …)` is Spark's",
+        "Trino's grammar has no `overlay` form (SqlBase.g4 `primaryExpression`); Spark's \
+         has; sqlparser reads it in every dialect",
+    ),
+    (
+        "Trino's `substring(x FROM start FOR length)` takes `FOR`, not a comma",
+        "Trino's `substring` takes `FOR` (SqlBase.g4); Spark's takes `FOR | COMMA`; \
+         sqlparser reads either",
+    ),
 ];
 
 /// `text` reads in both grammars, into sqlparser's tree, and its corruptions are judged
@@ -332,4 +342,72 @@ fn spark_struct_fields_are_named() {
     // sqlparser reads it in Trino text too; the validator refuses it after the parse.
     assert!(parse_expr("struct(1 AS a)", &Rules::TRINO).is_err());
     assert!(validator_refuses("struct(1 AS a)", Dialect::Athena));
+}
+
+#[test]
+fn string_forms_agree_with_sqlparser() {
+    for text in [
+        "position('a' IN x)",
+        "position(a || 'b' IN upper(x)) > 0",
+        "substring(x FROM 1 FOR 2)",
+        "substring(x || y FROM a + 1)",
+        "trim(BOTH 'x' FROM y)",
+        "trim(LEADING ' ' FROM y) = trim(TRAILING '0' FROM z)",
+        "trim('x' FROM y)",
+        "position(a, b)",
+    ] {
+        reads_everywhere(text);
+    }
+    // Plain calls that sqlparser reads as nodes of their own, which the converter
+    // leaves to our call (`Miss::Call`): no tree beneath another node, no corruptions.
+    for text in ["substring(x, 1, 2)", "trim(y)"] {
+        for (d, r) in GRAMMARS {
+            assert_reads(text, d, r);
+        }
+    }
+    let spark = [
+        "overlay(x PLACING 'a' FROM 1)",
+        "overlay(x PLACING y FROM 2 FOR 3)",
+        "substring(x FROM 1, 2)",
+    ];
+    for text in spark {
+        reads_in(text, Dialect::Spark, &Rules::SPARK);
+    }
+    for (text, marker) in [
+        ("overlay(x PLACING 'a' FROM 1)", 6),
+        ("substring(x FROM 1, 2)", 7),
+    ] {
+        let e = parse_expr(text, &Rules::TRINO).unwrap_err();
+        assert!(e.to_string().contains(DELIBERATE_FORMS[marker].0), "{e}");
+        assert_agree(text, Dialect::Athena, &Rules::TRINO);
+    }
+    let tree = parse_expr("trim(LEADING 'x' FROM y)", &Rules::TRINO).unwrap();
+    assert!(
+        matches!(
+            &tree,
+            Expr::Trim {
+                side: Some(TrimSide::Leading),
+                ..
+            }
+        ),
+        "{tree:?}"
+    );
+    let tree = parse_expr("position(a = b, c)", &Rules::SPARK).unwrap();
+    assert!(matches!(&tree, Expr::Function(_)), "{tree:?}");
+    // Refused by both: no value before or after FROM, a side without FROM, a unit.
+    for text in [
+        "trim(FROM y)",
+        "trim(BOTH FROM y)",
+        "trim(BOTH y)",
+        "position('a' IN)",
+        "substring(x FROM)",
+        "substring(x FROM 1 FOR)",
+        "ceil(x TO DAY)",
+        "floor(x TO MONTH)",
+    ] {
+        for (d, r) in GRAMMARS {
+            assert!(parse_expr(text, r).is_err(), "{text}");
+            assert_agree(text, d, r);
+        }
+    }
 }
