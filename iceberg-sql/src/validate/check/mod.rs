@@ -31,6 +31,8 @@ mod ddl;
 mod pass;
 mod top;
 
+#[cfg(all(test, feature = "statement-log"))]
+mod logged;
 #[cfg(test)]
 mod tests;
 
