@@ -631,7 +631,7 @@ impl Pass<'_> {
                     _ => None,
                 };
                 self.fail(
-                    crate::validate::walk::refusal("`CONVERT(…)`", "write `CAST(x AS type)`"),
+                    crate::validate::unwritten_form("`CONVERT(…)`", "write `CAST(x AS type)`"),
                     at.unwrap_or_else(|| expr_start(e)),
                 )
             }
@@ -848,7 +848,7 @@ fn is_all(e: &Expr) -> bool {
 
 /// A `'…'` string in Athena's Hive DDL: no `'`, `\` or control character.
 fn ddl_string_problem(value: &str) -> Option<String> {
-    crate::validate::hooks::ddl_string_problem(value, "a DDL string literal")
+    crate::validate::ddl_rules::ddl_string_problem(value, "a DDL string literal")
 }
 
 /// The first operand of a node whose tree can be as deep as a chain is long (as in the
@@ -930,7 +930,7 @@ fn typed_literal_start(sql: &str, string_start: usize) -> usize {
 /// An interval's value as Trino reads it: a number for one field (a fraction for
 /// SECOND).
 fn interval_value_ok(s: &str, range: bool) -> bool {
-    crate::validate::allow::interval_value_ok(s, range)
+    crate::validate::literals::interval_value_ok(s, range)
 }
 
 /// Hive-only type spellings inside a Trino `CAST`.
