@@ -31,6 +31,8 @@ mod ddl;
 mod pass;
 mod top;
 
+#[cfg(test)]
+mod instructions;
 #[cfg(all(test, feature = "statement-log"))]
 mod logged;
 #[cfg(test)]
