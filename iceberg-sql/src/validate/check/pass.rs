@@ -300,28 +300,57 @@ impl Pass<'_> {
         // `LIMIT ALL` is no limit (`limitRowCount: ALL | rowCount` in Trino's SqlBase.g4,
         // `LIMIT (ALL | expression)` in Spark's); the parser reads the word as a name.
         let limit = q.limit.as_ref().filter(|l| !is_all(l));
-        if let (Some(limit), false) = (limit, self.ctx.grammar == Grammar::HiveDdl) {
-            let count = match limit {
-                Expr::Literal(Literal {
-                    value: LiteralValue::Number { text, long: false },
-                    ..
-                }) => RowCount::Integer(text),
-                Expr::Placeholder(_) => RowCount::Placeholder,
-                _ => RowCount::Other,
-            };
-            let g = self.ctx.grammar;
-            let shown = text_of(self.ctx.sql, limit);
-            if let Some(msg) = literals::row_count_problem("LIMIT", count, &shown, g) {
-                return self.fail(msg, expr_start(limit));
+        let offset = q.offset.as_ref().map(|o| &o.value);
+        if self.ctx.grammar != Grammar::HiveDdl {
+            // The allow-list's order: LIMIT's count, OFFSET's, then FETCH's.
+            let counts = limit.map(|l| ("LIMIT", l)).into_iter();
+            for (clause, count) in counts.chain(offset.map(|o| ("OFFSET", o))) {
+                if let Some(msg) = self.row_count_problem(clause, count) {
+                    return self.fail(msg, expr_start(count));
+                }
+            }
+            if let Some(fetch) = &q.fetch {
+                let problem = fetch
+                    .quantity
+                    .as_ref()
+                    .and_then(|n| self.row_count_problem("FETCH FIRST", n));
+                if let Some(msg) = problem {
+                    return Err(self.ctx.at_word(msg, "FETCH"));
+                }
+                if fetch.with_ties && q.order_by.is_empty() {
+                    return Err(self.ctx.at_word(
+                        "FETCH FIRST … WITH TIES needs an ORDER BY (ties are rows equal in the \
+                         ordering)",
+                        "TIES",
+                    ));
+                }
             }
         }
         for cte in &q.with {
             self.ident(&cte.name)?;
             self.query(&cte.query)?;
         }
-        self.select(&q.body)?;
+        for s in q.body.selects() {
+            self.select(s)?;
+        }
         self.order_by(&q.order_by)?;
-        self.opt_expr(limit)
+        self.opt_expr(limit)?;
+        self.opt_expr(offset)?;
+        self.opt_expr(q.fetch.as_ref().and_then(|f| f.quantity.as_ref()))
+    }
+
+    /// What is wrong with `count` as the row count of `clause` (`LIMIT`, …), if anything.
+    fn row_count_problem(&self, clause: &str, count: &Expr) -> Option<String> {
+        let form = match count {
+            Expr::Literal(Literal {
+                value: LiteralValue::Number { text, long: false },
+                ..
+            }) => RowCount::Integer(text),
+            Expr::Placeholder(_) => RowCount::Placeholder,
+            _ => RowCount::Other,
+        };
+        let shown = text_of(self.ctx.sql, count);
+        literals::row_count_problem(clause, form, &shown, self.ctx.grammar)
     }
 
     fn order_by(&mut self, items: &[OrderByItem]) -> Result<()> {

@@ -40,6 +40,9 @@ enum Class {
     OnlyTheirsAccepts,
     /// Ours accepts what the old validator refuses: never allowed.
     OnlyOursAccepts,
+    /// The old validator accepts, our parser refuses on purpose: the target's grammar
+    /// lacks the form ([`DELIBERATE`]).
+    Deliberate,
 }
 
 fn class(theirs: &str, ours: &str) -> Class {
@@ -89,8 +92,12 @@ fn read_by_our_parser(e: &Entry) -> bool {
 }
 
 /// Deliberate differences of verdict (an entry both sides do not accept alike): the
-/// entry's SQL, and why. Empty.
-const DELIBERATE: &[(&str, &str)] = &[];
+/// entry's SQL, and why.
+const DELIBERATE: &[(&str, &str)] = &[(
+    "SELECT x FROM t OFFSET 5 LIMIT 10",
+    "Spark's `queryOrganization` takes `(LIMIT …)? (OFFSET …)?` in that order \
+     (SqlBaseParser.g4); sqlparser reads either order",
+)];
 
 /// How many entries of each kind fall in each class.
 const EXPECTED: &str = "
@@ -135,10 +142,11 @@ Merge NotReadYet 3
 Optimize Same 70
 Optimize BothSyntax 4
 Optimize OursAtParse 1
-Select Same 205
+Select Same 211
 Select BothSyntax 18
 Select OursAtParse 62
-Select NotReadYet 58
+Select NotReadYet 51
+Select Deliberate 1
 ShowCreateTable Same 22
 ShowTables Same 65
 ShowTables BothSyntax 3
@@ -163,6 +171,7 @@ fn the_new_pipeline_gives_the_recorded_verdicts() {
     let mut counts: BTreeMap<(String, Class), usize> = BTreeMap::new();
     let mut report = String::new();
     let mut violations = Vec::new();
+    let mut deliberate_seen = Vec::new();
     // Whatever the kind, ours never accepts what the old pipeline refuses.
     for e in all.iter().filter(|e| !read_by_our_parser(e)) {
         let ours = ours(e);
@@ -173,7 +182,14 @@ fn the_new_pipeline_gives_the_recorded_verdicts() {
     for e in all.iter().filter(|e| read_by_our_parser(e)) {
         let theirs = &e.verdict;
         let ours = ours(e);
-        let c = class(theirs, &ours);
+        let deliberate = DELIBERATE.iter().any(|(sql, _)| *sql == e.sql);
+        let c = match class(theirs, &ours) {
+            Class::NotReadYet if deliberate => Class::Deliberate,
+            c => c,
+        };
+        if deliberate {
+            deliberate_seen.push(e.sql.as_str());
+        }
         *counts.entry((format!("{:?}", e.kind), c)).or_default() += 1;
         if c != Class::Same {
             report.push_str(&format!(
@@ -181,7 +197,6 @@ fn the_new_pipeline_gives_the_recorded_verdicts() {
                 e.header, e.sql
             ));
         }
-        let deliberate = DELIBERATE.iter().any(|(sql, _)| *sql == e.sql);
         if c == Class::OnlyOursAccepts || (c == Class::OnlyTheirsAccepts && !deliberate) {
             violations.push(format!(
                 "{} [{c:?}]\n{}\ntheirs: {theirs}\nours:   {ours}",
@@ -203,6 +218,12 @@ fn the_new_pipeline_gives_the_recorded_verdicts() {
         "the verdicts moved between classes (`CHECK_VERDICTS_REPORT=<path>` writes each \
          entry that differs): update EXPECTED once each move is understood"
     );
+    for (sql, _) in DELIBERATE {
+        assert!(
+            deliberate_seen.contains(sql),
+            "{sql:?} is listed as deliberate but no entry of a kind our parser reads has it"
+        );
+    }
     assert!(
         violations.is_empty(),
         "{} entries where accept and refuse differ:\n{}",
@@ -317,6 +338,32 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (S, Sel, 0, "SELECT x FROM t LIMIT 1 + 1", false),
         (S, Sel, 1, "SELECT x FROM t LIMIT ?", false),
         (S, Sel, 0, "SELECT x FROM t LIMIT ALL", false),
+        // OFFSET and FETCH: the counts in the allow-list's order (LIMIT's first).
+        (A, Sel, 0, "SELECT x FROM t OFFSET 9223372036854775808", false),
+        (A, Sel, 0, "SELECT x FROM t OFFSET 1.5 ROWS LIMIT 2", false),
+        (A, Sel, 0, "SELECT x FROM t OFFSET 1.5 LIMIT 2.5", false),
+        (A, Sel, 2, "SELECT x FROM t OFFSET ? LIMIT ?", false),
+        (A, Sel, 0, "SELECT x FROM t OFFSET 1 + 1", false),
+        (A, Sel, 0, "SELECT x FROM t LIMIT 1 OFFSET 2", true),
+        (A, Sel, 0, "SELECT x FROM t FETCH FIRST 9223372036854775808 ROWS ONLY", false),
+        (A, Sel, 0, "SELECT x FROM t FETCH FIRST 1.5 ROWS ONLY", false),
+        (A, Sel, 0, "SELECT x FROM t OFFSET 1.5 FETCH FIRST 2.5 ROWS ONLY", false),
+        (A, Sel, 0, "SELECT x FROM t FETCH FIRST 2 ROWS WITH TIES", false),
+        (A, Sel, 1, "SELECT x FROM t ORDER BY x FETCH NEXT ? ROWS WITH TIES", false),
+        (A, Sel, 0, "SELECT x FROM t FETCH FIRST 1 + 1 ROWS ONLY", false),
+        (T, Sel, 0, "SELECT x FROM t ORDER BY x OFFSET 1 ROW FETCH FIRST ROW ONLY", false),
+        (S, Sel, 0, "SELECT x FROM t LIMIT 1 OFFSET 2147483648", false),
+        (S, Sel, 0, "SELECT x FROM t LIMIT 1 OFFSET 1 + 1", false),
+        (S, Sel, 1, "SELECT x FROM t LIMIT 1 OFFSET ?", false),
+        (S, Sel, 0, "SELECT x FROM t OFFSET 2", false),
+        (S, Sel, 0, "SELECT x FROM t FETCH FIRST 1 ROWS ONLY", true),
+        // Set operations: every SELECT is checked.
+        (A, Sel, 0, "SELECT a FROM t UNION SELECT `b` FROM u", false),
+        (S, Sel, 0, "SELECT a FROM t INTERSECT SELECT \"b\" FROM u", false),
+        (A, Sel, 0, "SELECT a FROM t EXCEPT SELECT X'F' FROM u", false),
+        (A, Sel, 1, "SELECT a FROM t UNION ALL SELECT a FROM u WHERE b = ?", false),
+        (S, Sel, 1, "SELECT a FROM t UNION ALL SELECT a FROM u WHERE b = ?", false),
+        (A, Sel, 0, "SELECT a FROM t UNION SELECT a FROM u LIMIT 1.5", false),
         // Quoting.
         (A, Sel, 0, "SELECT \"a\" FROM \"db\".\"t\"", false),
         (A, Sel, 0, "SELECT `a` FROM t", false),
@@ -594,6 +641,20 @@ fn a_long_chain_is_checked_in_a_loop() {
     let chain = vec!["a = 1"; 10_000].join(" OR ");
     for (tail, verdict) in [("", "accept"), (" OR a = X'F'", "refuse")] {
         let sql = format!("SELECT 1 FROM t WHERE {chain}{tail}");
+        let ours = words(validate(&sql, StatementKind::Select, Dialect::Athena, 0));
+        let theirs = theirs(&sql, StatementKind::Select, Dialect::Athena, 0);
+        assert!(ours.starts_with(verdict), "{ours}");
+        assert_eq!(ours, theirs);
+    }
+}
+
+/// A chain of set operations is checked down its left operands in a loop: no stack
+/// overflow, and the same verdict as the old pipeline's.
+#[test]
+fn a_long_set_operation_chain_is_checked_in_a_loop() {
+    let chain = vec!["SELECT a FROM t"; 5_000].join(" UNION ALL ");
+    for (tail, verdict) in [("", "accept"), (" INTERSECT SELECT X'F'", "refuse")] {
+        let sql = format!("{chain}{tail}");
         let ours = words(validate(&sql, StatementKind::Select, Dialect::Athena, 0));
         let theirs = theirs(&sql, StatementKind::Select, Dialect::Athena, 0);
         assert!(ours.starts_with(verdict), "{ours}");

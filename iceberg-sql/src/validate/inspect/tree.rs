@@ -242,48 +242,55 @@ impl<'t> Reader<'t> {
             self.ident(&cte.name);
             self.queue(Node::Query(&cte.query));
         }
-        let s = &q.body;
-        for item in &s.items {
-            match item {
-                SelectItem::Expr { expr, alias } => {
-                    self.queue(Node::Expr(expr));
-                    alias.iter().for_each(|a| self.ident(a));
-                }
-                SelectItem::Wildcard => {}
-                SelectItem::QualifiedWildcard(ids) => self.idents(ids),
-            }
-        }
-        for t in &s.from {
-            self.queue(Node::Relation(&t.relation));
-            for j in &t.joins {
-                self.queue(Node::Relation(&j.relation));
-                match &j.constraint {
-                    JoinConstraint::On(e) => self.queue(Node::Expr(e)),
-                    JoinConstraint::Using(ids) => self.idents(ids),
-                    JoinConstraint::None => {}
+        for s in q.body.selects() {
+            for item in &s.items {
+                match item {
+                    SelectItem::Expr { expr, alias } => {
+                        self.queue(Node::Expr(expr));
+                        alias.iter().for_each(|a| self.ident(a));
+                    }
+                    SelectItem::Wildcard => {}
+                    SelectItem::QualifiedWildcard(ids) => self.idents(ids),
                 }
             }
-        }
-        self.opt_expr(&s.selection);
-        for e in &s.group_by {
-            match e {
-                // sqlparser's `GROUP BY ALL`, `ROLLUP (…)` and `CUBE (…)` (which Spark's
-                // grammar, and so ours, reads as a name and as calls) have no name.
-                e if is_word(e, "ALL") => {}
-                Expr::Function(f) if is_grouping(f) => {
-                    if let FunctionArgs::List { args, .. } = &f.args {
-                        self.exprs(args);
+            for t in &s.from {
+                self.queue(Node::Relation(&t.relation));
+                for j in &t.joins {
+                    self.queue(Node::Relation(&j.relation));
+                    match &j.constraint {
+                        JoinConstraint::On(e) => self.queue(Node::Expr(e)),
+                        JoinConstraint::Using(ids) => self.idents(ids),
+                        JoinConstraint::None => {}
                     }
                 }
-                e => self.push(e),
             }
+            self.opt_expr(&s.selection);
+            for e in &s.group_by {
+                match e {
+                    // sqlparser's `GROUP BY ALL`, `ROLLUP (…)` and `CUBE (…)` (which Spark's
+                    // grammar, and so ours, reads as a name and as calls) have no name.
+                    e if is_word(e, "ALL") => {}
+                    Expr::Function(f) if is_grouping(f) => {
+                        if let FunctionArgs::List { args, .. } = &f.args {
+                            self.exprs(args);
+                        }
+                    }
+                    e => self.push(e),
+                }
+            }
+            self.opt_expr(&s.having);
         }
-        self.opt_expr(&s.having);
         self.order_by(&q.order_by);
         match &q.limit {
             // sqlparser's `LIMIT ALL` is no limit.
             Some(e) if is_word(e, "ALL") => {}
             limit => self.opt_expr(limit),
+        }
+        if let Some(o) = &q.offset {
+            self.push(&o.value);
+        }
+        if let Some(f) = &q.fetch {
+            self.opt_expr(&f.quantity);
         }
     }
 

@@ -290,15 +290,19 @@ pub(crate) enum TimeZone {
     Without,
 }
 
-/// `[WITH …] SELECT … [ORDER BY …] [LIMIT n]`. Not yet read (a later milestone):
-/// `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`, `TABLESAMPLE`,
-/// `GROUPING SETS`, `ROLLUP`, `CUBE`, `VALUES` rows as a relation.
+/// `[WITH …] body [ORDER BY …] [OFFSET n] [LIMIT n | FETCH …]` (Trino), `… [LIMIT n]
+/// [OFFSET n]` (Spark). Not yet read (a later milestone): `VALUES`, `UNNEST`,
+/// `TABLESAMPLE`, `GROUPING SETS`, `ROLLUP`, `CUBE`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Query {
     pub(crate) with: Vec<Cte>,
-    pub(crate) body: Box<Select>,
+    pub(crate) body: SetExpr,
     pub(crate) order_by: Vec<OrderByItem>,
     pub(crate) limit: Option<Expr>,
+    /// `OFFSET n [ROW|ROWS]`
+    pub(crate) offset: Option<Offset>,
+    /// `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (Trino)
+    pub(crate) fetch: Option<Fetch>,
 }
 
 /// `name AS (query)` in a `WITH`.
@@ -309,7 +313,7 @@ pub(crate) struct Cte {
 }
 
 /// `SELECT [DISTINCT] items [FROM …] [WHERE …] [GROUP BY …] [HAVING …]`
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Select {
     pub(crate) distinct: bool,
     pub(crate) items: Vec<SelectItem>,
@@ -712,4 +716,106 @@ pub(crate) enum MergeAction {
         columns: Vec<Ident>,
         values: Vec<Expr>,
     },
+}
+
+/// A query's body: a `SELECT`, or set operations on them. A chain of operators is
+/// left-deep (`a UNION b UNION c` is `(a UNION b) UNION c`), `INTERSECT` binding
+/// tighter than `UNION` and `EXCEPT` (Trino's `queryTerm` in SqlBase.g4, Spark's in
+/// SqlBaseParser.g4); it is freed link by link, as expression chains are.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SetExpr {
+    Select(Box<Select>),
+    /// `left op [ALL|DISTINCT] right`
+    Operation {
+        left: Box<SetExpr>,
+        op: SetOperator,
+        quantifier: SetQuantifier,
+        right: Box<SetExpr>,
+    },
+}
+
+/// The set operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SetOperator {
+    Union,
+    Except,
+    Intersect,
+}
+
+/// `ALL` or `DISTINCT` after a set operator, or neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SetQuantifier {
+    None,
+    All,
+    Distinct,
+}
+
+impl Drop for SetExpr {
+    fn drop(&mut self) {
+        let mut next = self.take_left();
+        while let Some(mut e) = next {
+            next = e.take_left();
+        }
+    }
+}
+
+impl SetExpr {
+    /// The left operand of an operation, detached from it.
+    fn take_left(&mut self) -> Option<SetExpr> {
+        match self {
+            SetExpr::Operation { left, .. } => Some(std::mem::replace(
+                &mut **left,
+                SetExpr::Select(Box::default()),
+            )),
+            SetExpr::Select(_) => None,
+        }
+    }
+
+    /// The `SELECT`s of the body, in text order.
+    pub(crate) fn selects(&self) -> Vec<&Select> {
+        let mut out = Vec::new();
+        // Left spines are walked in a loop, right operands kept on a work list: no
+        // recursion however long the chain.
+        let mut todo = vec![self];
+        while let Some(mut e) = todo.pop() {
+            let mut rights = Vec::new();
+            loop {
+                match e {
+                    SetExpr::Select(s) => {
+                        out.push(&**s);
+                        break;
+                    }
+                    SetExpr::Operation { left, right, .. } => {
+                        rights.push(&**right);
+                        e = left;
+                    }
+                }
+            }
+            // The right operands nearest the leftmost SELECT come first in the text.
+            todo.extend(rights);
+        }
+        out
+    }
+}
+
+/// `OFFSET n [ROW|ROWS]`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Offset {
+    pub(crate) value: Expr,
+    pub(crate) rows: OffsetRows,
+}
+
+/// The word after an `OFFSET`'s count (Trino's `(ROW | ROWS)?`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OffsetRows {
+    None,
+    Row,
+    Rows,
+}
+
+/// `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (Trino)
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Fetch {
+    pub(crate) quantity: Option<Expr>,
+    pub(crate) with_ties: bool,
 }

@@ -31,7 +31,8 @@
 //! What differs between grammars is a small table, [`Rules`], not a test of the
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
 //! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
-//! `DELETE` take an alias, which DDL forms exist.
+//! `DELETE` take an alias, which DDL forms exist, the order of `OFFSET` and `LIMIT` and
+//! whether `FETCH FIRST` exists.
 //!
 //! Not read yet (refused: `tests/expr.rs` `not_yet_read_is_refused`,
 //! `tests/statement.rs` `statements_not_yet_read_are_refused`, the corpus's accepted
@@ -48,7 +49,8 @@
 //!   `WITHIN GROUP`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
 //!   window frames and named windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`,
 //!   bit operators and `<=>`;
-//! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES` as a query
+//! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
+//!   `TABLE t` as a query, `VALUES` as a query
 //!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
 //!   `UNNEST`, `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, table functions as relations
 //!   (`generate_series(…)`, `TABLE(…)`), column aliases `t (a, b)` on tables and
@@ -156,6 +158,13 @@ pub(crate) struct Rules {
     /// Whether `CALL procedure(…)` is read (Spark's `CALL multipartIdentifier (callArgument,
     /// …)`, how Iceberg's maintenance procedures run there).
     pub(crate) spark_call: bool,
+    /// Whether `OFFSET` comes before `LIMIT` and takes `ROW|ROWS` (Trino's
+    /// `queryNoWith`: `(OFFSET rowCount (ROW | ROWS)?)? (LIMIT … | FETCH …)?`), or
+    /// after it, bare (Spark's `queryOrganization`: `(LIMIT …)? (OFFSET expression)?`).
+    pub(crate) offset_before_limit: bool,
+    /// Whether `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` ends a query (Trino's
+    /// `queryNoWith`; Spark has no `FETCH`).
+    pub(crate) fetch_first: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -207,6 +216,8 @@ impl Rules {
         athena_unload: false,
         ddl: DdlForms::Hive,
         spark_call: false,
+        offset_before_limit: false,
+        fetch_first: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -233,6 +244,8 @@ impl Rules {
         athena_unload: true,
         ddl: DdlForms::Trino,
         spark_call: false,
+        offset_before_limit: true,
+        fetch_first: true,
     };
 
     /// Spark SQL.
@@ -259,6 +272,8 @@ impl Rules {
         athena_unload: false,
         ddl: DdlForms::Spark,
         spark_call: true,
+        offset_before_limit: false,
+        fetch_first: false,
     };
 }
 

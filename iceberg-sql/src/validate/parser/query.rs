@@ -1,10 +1,12 @@
 //! Queries: `[WITH …] SELECT … [FROM …] [WHERE …] [GROUP BY …] [HAVING …]
-//! [ORDER BY …] [LIMIT n]`, time travel on tables, windows of calls, and the subqueries
-//! of expressions.
+//! [ORDER BY …] [LIMIT n]` with `OFFSET` and Trino's `FETCH`, set operations between
+//! `SELECT`s, time travel on tables, windows of calls, and the subqueries of
+//! expressions.
 
 use super::ast::{
-    Cte, Expr, Ident, Join, JoinConstraint, JoinKind, OrderByItem, Query, Select, SelectItem,
-    TableFactor, TableVersion, TableWithJoins, Window,
+    Cte, Expr, Fetch, Ident, Join, JoinConstraint, JoinKind, Offset, OffsetRows, OrderByItem,
+    Query, Select, SelectItem, SetExpr, SetOperator, SetQuantifier, TableFactor, TableVersion,
+    TableWithJoins, Window,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
@@ -152,22 +154,35 @@ impl Cursor<'_> {
                 Ok(Cte { name, query })
             })?;
         }
-        let body = Box::new(self.select()?);
+        let body = self.set_expr()?;
         let mut order_by = Vec::new();
         if self.eat_words(&["ORDER", "BY"]) {
             order_by = self.comma_separated(|c| c.order_by_item())?;
         }
+        let (mut offset, mut fetch) = (None, None);
+        if self.rules.offset_before_limit {
+            offset = self.offset()?;
+        }
         let limit = if self.eat_word("LIMIT") {
             Some(self.expr()?)
         } else {
+            if self.rules.fetch_first && self.is_word(0, "FETCH") {
+                fetch = Some(self.fetch()?);
+            }
             None
         };
+        if !self.rules.offset_before_limit {
+            offset = self.offset()?;
+        }
+        self.row_count_order(limit.is_some(), offset.is_some())?;
         self.leave();
         Ok(Query {
             with,
             body,
             order_by,
             limit,
+            offset,
+            fetch,
         })
     }
 
@@ -576,5 +591,149 @@ impl Cursor<'_> {
     /// Whether a query starts at the `n`th token (`SELECT` or `WITH`).
     pub(super) fn query_at(&self, n: usize) -> bool {
         self.is_word(n, "SELECT") || self.is_word(n, "WITH")
+    }
+
+    /// A query's body: `SELECT`s joined by set operators, `INTERSECT` binding tighter
+    /// than `UNION` and `EXCEPT`, each level left-associative and read in a loop.
+    fn set_expr(&mut self) -> Result<SetExpr> {
+        let mut left = self.intersect_term()?;
+        while let Some(op) = self.set_operator(&[SetOperator::Union, SetOperator::Except]) {
+            let quantifier = self.set_quantifier()?;
+            let right = self.intersect_term()?;
+            left = SetExpr::Operation {
+                left: Box::new(left),
+                op,
+                quantifier,
+                right: Box::new(right),
+            };
+        }
+        Ok(left)
+    }
+
+    /// `SELECT`s joined by `INTERSECT`.
+    fn intersect_term(&mut self) -> Result<SetExpr> {
+        let mut left = SetExpr::Select(Box::new(self.select()?));
+        while let Some(op) = self.set_operator(&[SetOperator::Intersect]) {
+            let quantifier = self.set_quantifier()?;
+            let right = SetExpr::Select(Box::new(self.select()?));
+            left = SetExpr::Operation {
+                left: Box::new(left),
+                op,
+                quantifier,
+                right: Box::new(right),
+            };
+        }
+        Ok(left)
+    }
+
+    /// One of `ops` at the cursor, read.
+    fn set_operator(&mut self, ops: &[SetOperator]) -> Option<SetOperator> {
+        let op = ops.iter().copied().find(|op| {
+            self.is_word(
+                0,
+                match op {
+                    SetOperator::Union => "UNION",
+                    SetOperator::Except => "EXCEPT",
+                    SetOperator::Intersect => "INTERSECT",
+                },
+            )
+        })?;
+        self.next();
+        Some(op)
+    }
+
+    /// `ALL` or `DISTINCT` after a set operator, read, or neither.
+    fn set_quantifier(&mut self) -> Result<SetQuantifier> {
+        let quantifier = if self.eat_word("ALL") {
+            SetQuantifier::All
+        } else if self.eat_word("DISTINCT") {
+            SetQuantifier::Distinct
+        } else {
+            SetQuantifier::None
+        };
+        // sqlparser reads DuckDB's `BY NAME` here in every dialect.
+        if self.is_word(0, "BY") && self.is_word(1, "NAME") {
+            return Err(self.expected(
+                "`SELECT` (`BY NAME` is not Trino's or Spark's: their `setQuantifier` is \
+                 `DISTINCT | ALL`)",
+            ));
+        }
+        Ok(quantifier)
+    }
+
+    /// `OFFSET n`, with `ROW|ROWS` after it in Trino's grammar, if there.
+    fn offset(&mut self) -> Result<Option<Offset>> {
+        if !self.eat_word("OFFSET") {
+            return Ok(None);
+        }
+        // A row count: the check after the parse refuses what is not one, as the
+        // validator has always done after sqlparser's parse of an expression here.
+        let value = self.expr()?;
+        let mut rows = OffsetRows::None;
+        let rows_at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        if self.eat_word("ROW") {
+            rows = OffsetRows::Row;
+        } else if self.eat_word("ROWS") {
+            rows = OffsetRows::Rows;
+        }
+        if rows != OffsetRows::None && !self.rules.offset_before_limit {
+            return Err(self.error_at(
+                rows_at,
+                "`ROW|ROWS` after an `OFFSET`'s count is Trino's: Spark's grammar takes \
+                 `OFFSET expression`",
+            ));
+        }
+        Ok(Some(Offset { value, rows }))
+    }
+
+    /// `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (Trino's `queryNoWith`).
+    fn fetch(&mut self) -> Result<Fetch> {
+        self.expect_word("FETCH")?;
+        if !(self.eat_word("FIRST") || self.eat_word("NEXT")) {
+            return Err(self.expected("`FIRST` or `NEXT`"));
+        }
+        // `rowCount: INTEGER_VALUE | QUESTION_MARK`: one token (the check after the
+        // parse refuses a number that is no row count, as the validator does).
+        let count = self
+            .peek(0)
+            .is_some_and(|t| matches!(t.kind, Kind::Number { .. } | Kind::Placeholder));
+        let quantity = if count {
+            Some(self.literal_value()?)
+        } else {
+            None
+        };
+        if !(self.eat_word("ROW") || self.eat_word("ROWS")) {
+            return Err(self.expected("`ROW` or `ROWS`"));
+        }
+        let with_ties = if self.eat_word("ONLY") {
+            false
+        } else if self.eat_words(&["WITH", "TIES"]) {
+            true
+        } else {
+            return Err(self.expected("`ONLY` or `WITH TIES`"));
+        };
+        Ok(Fetch {
+            quantity,
+            with_ties,
+        })
+    }
+
+    /// Refuses, with its reason, a row count clause at the cursor that the grammar
+    /// takes only in the other order (`limit`, `offset`: whether each was read).
+    fn row_count_order(&self, limit: bool, offset: bool) -> Result<()> {
+        let Some(t) = self.peek(0) else {
+            return Ok(());
+        };
+        let message = if self.rules.offset_before_limit && limit && self.is_word(0, "OFFSET") {
+            "`OFFSET` after `LIMIT`: Trino's grammar takes `OFFSET n` before `LIMIT m`"
+        } else if self.rules.fetch_first && limit && self.is_word(0, "FETCH") {
+            "`FETCH` after `LIMIT`: Trino's grammar takes either `LIMIT` or `FETCH`"
+        } else if !self.rules.offset_before_limit && offset && !limit && self.is_word(0, "LIMIT") {
+            "`LIMIT` after `OFFSET`: Spark's grammar takes `LIMIT n` before `OFFSET m` \
+             (`queryOrganization`)"
+        } else {
+            return Ok(());
+        };
+        Err(self.error_at(t.start, message))
     }
 }

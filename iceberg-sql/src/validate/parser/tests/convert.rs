@@ -326,8 +326,7 @@ impl Converter<'_> {
     }
 
     pub(super) fn query(&self, q: &sp::Query) -> Conv<Query> {
-        let plain = q.fetch.is_none()
-            && q.locks.is_empty()
+        let plain = q.locks.is_empty()
             && q.for_clause.is_none()
             && q.settings.is_none()
             && q.format_clause.is_none()
@@ -356,9 +355,7 @@ impl Converter<'_> {
                 .collect::<Conv<_>>()?,
             Some(w) => return outside(w),
         };
-        let sp::SetExpr::Select(s) = q.body.as_ref() else {
-            return outside(&q.body);
-        };
+        let body = self.set_expr(&q.body)?;
         let order_by = match &q.order_by {
             None => Vec::new(),
             Some(sp::OrderBy {
@@ -370,21 +367,97 @@ impl Converter<'_> {
                 .collect::<Conv<_>>()?,
             Some(other) => return outside(other),
         };
-        let limit = match &q.limit_clause {
-            None => None,
+        let (limit, offset) = match &q.limit_clause {
+            None => (None, None),
             Some(sp::LimitClause::LimitOffset {
-                limit: Some(l),
-                offset: None,
+                limit,
+                offset,
                 limit_by,
-            }) if limit_by.is_empty() => Some(self.expr(l)?),
+            }) if limit_by.is_empty() => (
+                match limit {
+                    Some(l) => Some(self.expr(l)?),
+                    // sqlparser keeps no trace of `LIMIT ALL`, which ours reads as a name.
+                    None if self.sql.to_ascii_lowercase().contains("limit all") => {
+                        return outside(&q.limit_clause)
+                    }
+                    None => None,
+                },
+                match offset {
+                    None => None,
+                    Some(o) => Some(Offset {
+                        value: self.expr(&o.value)?,
+                        rows: match o.rows {
+                            sp::OffsetRows::None => OffsetRows::None,
+                            sp::OffsetRows::Row => OffsetRows::Row,
+                            sp::OffsetRows::Rows => OffsetRows::Rows,
+                        },
+                    }),
+                },
+            ),
+            Some(other) => return outside(other),
+        };
+        let fetch = match &q.fetch {
+            None => None,
+            Some(sp::Fetch {
+                with_ties,
+                percent: false,
+                quantity,
+            }) => Some(Fetch {
+                quantity: quantity.as_ref().map(|n| self.expr(n)).transpose()?,
+                with_ties: *with_ties,
+            }),
             Some(other) => return outside(other),
         };
         Ok(Query {
             with,
-            body: Box::new(self.select(s)?),
+            body,
             order_by,
             limit,
+            offset,
+            fetch,
         })
+    }
+
+    /// A query's body: a `SELECT`, or set operations on them (left-deep chains are
+    /// converted in a loop down their left operands).
+    fn set_expr(&self, e: &sp::SetExpr) -> Conv<SetExpr> {
+        let mut spine = Vec::new();
+        let mut leftmost = e;
+        while let sp::SetExpr::SetOperation {
+            left,
+            op,
+            set_quantifier,
+            right,
+        } = leftmost
+        {
+            spine.push((op, set_quantifier, right));
+            leftmost = left;
+        }
+        let sp::SetExpr::Select(s) = leftmost else {
+            return outside(leftmost);
+        };
+        let mut out = SetExpr::Select(Box::new(self.select(s)?));
+        for (op, quantifier, right) in spine.into_iter().rev() {
+            let op = match op {
+                sp::SetOperator::Union => SetOperator::Union,
+                sp::SetOperator::Except => SetOperator::Except,
+                sp::SetOperator::Intersect => SetOperator::Intersect,
+                other => return outside(other),
+            };
+            let quantifier = match quantifier {
+                sp::SetQuantifier::None => SetQuantifier::None,
+                sp::SetQuantifier::All => SetQuantifier::All,
+                sp::SetQuantifier::Distinct => SetQuantifier::Distinct,
+                other => return outside(other),
+            };
+            out = SetExpr::Operation {
+                left: Box::new(out),
+                op,
+                quantifier,
+                right: Box::new(self.set_expr(right)?),
+            };
+        }
+        Ok(out)
     }
 
     fn order_by_item(&self, o: &sp::OrderByExpr) -> Conv<OrderByItem> {

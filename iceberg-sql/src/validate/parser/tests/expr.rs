@@ -662,9 +662,6 @@ fn not_yet_read_is_refused() {
         parse_expr(text, &Rules::SPARK).expect_err(text);
     }
     for sql in [
-        "SELECT a FROM t UNION SELECT a FROM u",
-        "SELECT a FROM t OFFSET 1",
-        "SELECT a FROM t FETCH FIRST 1 ROWS ONLY",
         "VALUES (1)",
         "SELECT * FROM UNNEST(ARRAY[1])",
         "SELECT * FROM t, LATERAL (SELECT 1)",

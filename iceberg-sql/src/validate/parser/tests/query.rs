@@ -28,7 +28,125 @@ pub(super) const QUERIES: &[&str] = &[
         "SELECT sum(a) OVER () FROM t",
         "SELECT a FROM db.t FOR VERSION AS OF 5789234567890123456",
         "SELECT a FROM db.t FOR TIMESTAMP AS OF TIMESTAMP '2026-09-15 00:00:00 UTC' AS x",
+        "SELECT a FROM t UNION SELECT a FROM u",
+        "SELECT a FROM t UNION ALL SELECT b FROM u EXCEPT DISTINCT SELECT c FROM v INTERSECT SELECT d FROM w ORDER BY a LIMIT 3",
+        "SELECT a FROM t INTERSECT ALL SELECT a FROM u INTERSECT SELECT a FROM x UNION DISTINCT SELECT a FROM v",
+        "SELECT * FROM (SELECT a FROM t EXCEPT SELECT a FROM u) AS s WHERE a IN (SELECT b FROM v UNION SELECT c FROM w)",
+        "WITH x AS (SELECT a FROM t UNION SELECT a FROM u) SELECT a FROM x EXCEPT ALL SELECT a FROM t",
+        "SELECT a FROM t OFFSET 5",
     ];
+
+/// Row count clauses in the order each grammar takes them: Trino's `OFFSET n [ROW|ROWS]`
+/// before `LIMIT` or `FETCH` (SqlBase.g4 `queryNoWith`), Spark's `LIMIT n OFFSET m`
+/// (SqlBaseParser.g4 `queryOrganization`).
+const ROW_COUNTS: &[(&str, Dialect)] = &[
+    ("SELECT a FROM t OFFSET 1 ROW LIMIT 2", Dialect::Athena),
+    ("SELECT a FROM t OFFSET ? ROWS", Dialect::Athena),
+    (
+        "SELECT a FROM t ORDER BY a OFFSET 2 ROWS FETCH NEXT 3 ROWS ONLY",
+        Dialect::Athena,
+    ),
+    ("SELECT a FROM t FETCH FIRST ROW ONLY", Dialect::Athena),
+    (
+        "SELECT a FROM t ORDER BY a FETCH FIRST 2 ROWS WITH TIES",
+        Dialect::Athena,
+    ),
+    (
+        "SELECT a FROM t UNION SELECT b FROM u OFFSET 1 LIMIT 2",
+        Dialect::Athena,
+    ),
+    ("SELECT a FROM t LIMIT 10 OFFSET 5", Dialect::Spark),
+    (
+        "SELECT a FROM t ORDER BY a LIMIT 1 OFFSET 5",
+        Dialect::Spark,
+    ),
+];
+
+/// Row count clauses in the other grammar's order or form: refused by ours, and by the
+/// validator or on purpose (`DELIBERATE_STATEMENTS`).
+const ROW_COUNTS_REFUSED: &[(&str, Dialect)] = &[
+    ("SELECT a FROM t LIMIT 2 OFFSET 1", Dialect::Athena),
+    (
+        "SELECT a FROM t LIMIT 2 FETCH FIRST 1 ROWS ONLY",
+        Dialect::Athena,
+    ),
+    ("SELECT a FROM t FETCH FIRST 1 ROWS", Dialect::Athena),
+    ("SELECT a FROM t OFFSET 1 LIMIT 2", Dialect::Spark),
+    ("SELECT a FROM t OFFSET 1 ROWS", Dialect::Spark),
+    ("SELECT a FROM t FETCH FIRST 1 ROWS ONLY", Dialect::Spark),
+];
+
+/// The row count clauses of each grammar read as sqlparser reads them; the other
+/// grammar's order refused.
+#[test]
+fn row_counts_in_each_grammar() {
+    for (sql, dialect) in ROW_COUNTS {
+        let rules = Rules::of(dialect.grammar(StatementKind::Select));
+        assert_query_reads(sql, *dialect, rules);
+        for variant in corruptions(sql, rules) {
+            if let Err(e) = compare_query(&variant, *dialect, rules) {
+                panic!("{e}");
+            }
+        }
+    }
+    // sqlparser's tree keeps no `LIMIT ALL` to compare: read, and accepted by both.
+    let sql = "SELECT a FROM t LIMIT ALL OFFSET 5";
+    let q = parse_query(sql, &Rules::SPARK).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    assert!(q.limit.is_some() && q.offset.is_some(), "{q:?}");
+    crate::validate::validate_sql(sql, StatementKind::Select, Dialect::Spark, 0)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    crate::validate::check::validate(sql, StatementKind::Select, Dialect::Spark, 0)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    for (sql, dialect) in ROW_COUNTS_REFUSED {
+        let rules = Rules::of(dialect.grammar(StatementKind::Select));
+        let e = parse_query(sql, rules).expect_err(sql);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
+        compare_query(sql, *dialect, rules).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// `INTERSECT` binds tighter than `UNION` and `EXCEPT`, which associate to the left.
+#[test]
+fn set_operations_nest_as_the_grammars_say() {
+    let sql = "SELECT 1 UNION SELECT 2 INTERSECT SELECT 3 EXCEPT SELECT 4";
+    for (_, rules) in GRAMMARS {
+        let q = parse_query(sql, rules).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        let SetExpr::Operation {
+            left, op, right, ..
+        } = &q.body
+        else {
+            panic!("{q:?}");
+        };
+        assert_eq!(*op, SetOperator::Except, "{q:?}");
+        assert!(matches!(**right, SetExpr::Select(_)), "{q:?}");
+        let SetExpr::Operation {
+            op, right: inner, ..
+        } = &**left
+        else {
+            panic!("{q:?}");
+        };
+        assert_eq!(*op, SetOperator::Union, "{q:?}");
+        assert!(
+            matches!(
+                **inner,
+                SetExpr::Operation {
+                    op: SetOperator::Intersect,
+                    ..
+                }
+            ),
+            "{q:?}"
+        );
+        assert_eq!(q.body.selects().len(), 4);
+        // DuckDB's quantifier, which sqlparser reads in every dialect.
+        for sql in [
+            "SELECT a FROM t UNION BY NAME SELECT a FROM u",
+            "SELECT a FROM t UNION ALL BY NAME SELECT a FROM u",
+        ] {
+            let e = parse_query(sql, rules).expect_err(sql);
+            assert!(e.to_string().contains("`BY NAME` is not"), "{sql}: {e}");
+        }
+    }
+}
 
 /// Each query form, in both grammars, and corrupted.
 #[test]

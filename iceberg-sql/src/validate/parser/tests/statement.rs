@@ -38,13 +38,28 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
          (`visitMergeIntoTable`) refuses it: only the last MATCHED or NOT MATCHED clause may \
          omit its condition",
     ),
+    (
+        "Spark's grammar takes `LIMIT n` before `OFFSET m`",
+        "sqlparser reads `OFFSET n LIMIT m` in every dialect; Spark's `queryOrganization` \
+         has `(LIMIT …)? (OFFSET …)?` in that order (SqlBaseParser.g4)",
+    ),
+    (
+        "Trino's grammar takes either `LIMIT` or `FETCH`",
+        "sqlparser reads `LIMIT n FETCH FIRST m ROWS ONLY`; Trino's `queryNoWith` has \
+         `(LIMIT limitRowCount | FETCH …)?`, one or the other (SqlBase.g4)",
+    ),
+    (
+        "after an `OFFSET`'s count is Trino's",
+        "sqlparser reads `OFFSET n ROWS` in every dialect; Spark's `queryOrganization` has \
+         `OFFSET offset=expression` (SqlBaseParser.g4)",
+    ),
 ];
 
 /// Each [`DELIBERATE_STATEMENTS`] difference: sqlparser reads the statement, ours
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 6] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 9] = [
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
              WHEN MATCHED THEN DELETE",
@@ -82,6 +97,24 @@ fn deliberate_statement_differences() {
             Dialect::Spark,
             &Rules::SPARK,
             2,
+        ),
+        (
+            "SELECT x FROM t OFFSET 5 LIMIT 10",
+            Dialect::Spark,
+            &Rules::SPARK,
+            5,
+        ),
+        (
+            "SELECT x FROM t LIMIT 2 FETCH FIRST 1 ROWS ONLY",
+            Dialect::Athena,
+            &Rules::TRINO,
+            6,
+        ),
+        (
+            "SELECT x FROM t LIMIT 2 OFFSET 1 ROWS",
+            Dialect::Spark,
+            &Rules::SPARK,
+            7,
         ),
     ];
     let mut seen = vec![false; DELIBERATE_STATEMENTS.len()];
