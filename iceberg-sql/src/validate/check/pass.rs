@@ -549,6 +549,7 @@ impl Pass<'_> {
                 self.idents(params)?;
                 self.expr(body)
             }
+            Expr::Grouping { sets, .. } => sets.iter().try_for_each(|set| self.exprs(set)),
         }
     }
 

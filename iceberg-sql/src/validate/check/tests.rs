@@ -142,10 +142,10 @@ Merge NotReadYet 3
 Optimize Same 70
 Optimize BothSyntax 4
 Optimize OursAtParse 1
-Select Same 211
+Select Same 216
 Select BothSyntax 18
 Select OursAtParse 62
-Select NotReadYet 51
+Select NotReadYet 46
 Select Deliberate 1
 ShowCreateTable Same 22
 ShowTables Same 65
@@ -357,6 +357,13 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (S, Sel, 1, "SELECT x FROM t LIMIT 1 OFFSET ?", false),
         (S, Sel, 0, "SELECT x FROM t OFFSET 2", false),
         (S, Sel, 0, "SELECT x FROM t FETCH FIRST 1 ROWS ONLY", true),
+        // Grouping elements: every set is checked.
+        (A, Sel, 0, "SELECT a FROM t GROUP BY ROLLUP (a, X'F')", false),
+        (A, Sel, 0, "SELECT a FROM t GROUP BY GROUPING SETS ((a, `b`))", false),
+        (S, Sel, 0, "SELECT a FROM t GROUP BY GROUPING SETS ((a, \"b\"))", false),
+        (S, Sel, 1, "SELECT a FROM t GROUP BY CUBE (a, ?)", false),
+        (A, Sel, 0, "SELECT grouping(a) FROM t GROUP BY CUBE (a)", false),
+        (A, Sel, 0, "SELECT grouping FROM t", true),
         // Set operations: every SELECT is checked.
         (A, Sel, 0, "SELECT a FROM t UNION SELECT `b` FROM u", false),
         (S, Sel, 0, "SELECT a FROM t INTERSECT SELECT \"b\" FROM u", false),

@@ -191,6 +191,7 @@ impl<'t> Reader<'t> {
                 self.push(body);
                 self.idents(params);
             }
+            Expr::Grouping { sets, .. } => sets.iter().for_each(|set| self.exprs(set)),
         }
     }
 

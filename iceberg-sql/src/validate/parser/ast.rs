@@ -217,6 +217,20 @@ pub(crate) enum Expr {
         parenthesized: bool,
         body: Box<Expr>,
     },
+    /// `GROUPING SETS (…)`, `ROLLUP (…)`, `CUBE (…)` as an item of `GROUP BY`: each set
+    /// a parenthesized list (perhaps empty) or one expression.
+    Grouping {
+        kind: GroupingKind,
+        sets: Vec<Vec<Expr>>,
+    },
+}
+
+/// The kinds of grouping element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GroupingKind {
+    Sets,
+    Rollup,
+    Cube,
 }
 
 /// `name(args) [FILTER (WHERE cond)]`, or a niladic `current_date`.

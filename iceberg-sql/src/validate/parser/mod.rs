@@ -43,8 +43,7 @@
 //!   `SIMILAR TO`, `ILIKE`, `RLIKE`/`REGEXP`, `position(a IN b)`,
 //!   `substring(x FROM a FOR b)`, `trim(LEADING … FROM x)`, `overlay(…)`,
 //!   `ceil(x TO unit)`, `CAST(… FORMAT …)`, row values `(a, b)`, `struct(a AS x)`, typed
-//!   lambda parameters, slices `a[1:2]`, `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/
-//!   `CUBE` and `GROUPING(…)` (Spark reads the last three as calls), named arguments
+//!   lambda parameters, slices `a[1:2]`, `INTERVAL … TO …`, named arguments
 //!   (`name => v`) outside `CALL` and `EXECUTE`, `ORDER BY` inside a call,
 //!   `WITHIN GROUP`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
 //!   window frames and named windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`,

@@ -4,9 +4,9 @@
 //! expressions.
 
 use super::ast::{
-    Cte, Expr, Fetch, Ident, Join, JoinConstraint, JoinKind, Offset, OffsetRows, OrderByItem,
-    Query, Select, SelectItem, SetExpr, SetOperator, SetQuantifier, TableFactor, TableVersion,
-    TableWithJoins, Window,
+    Cte, Expr, Fetch, GroupingKind, Ident, Join, JoinConstraint, JoinKind, Offset, OffsetRows,
+    OrderByItem, Query, Select, SelectItem, SetExpr, SetOperator, SetQuantifier, TableFactor,
+    TableVersion, TableWithJoins, Window,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
@@ -507,10 +507,10 @@ impl Cursor<'_> {
     }
 
     /// The items of `GROUP BY`, read. sqlparser reads `GROUP BY ALL` as the whole
-    /// clause, and `ROLLUP (…)` and `CUBE (…)` as items of their own that take a
-    /// parenthesized list and nothing after it (`parse_group_by_expr`); the validator
-    /// has never let more through, so neither does this (Spark reads the two as calls
-    /// here, Trino reserves both words).
+    /// clause, and `GROUPING SETS (…)`, `ROLLUP (…)` and `CUBE (…)` as items of their
+    /// own that take a parenthesized list and nothing after it (`parse_group_by_expr`);
+    /// so do Trino's `groupingElement` and Spark's `groupingAnalytics`, which Spark
+    /// tries before an expression (`groupByClause`).
     fn group_by(&mut self) -> Result<Vec<Expr>> {
         if self.is_word(0, "ALL") {
             let all = Expr::Name(vec![self.ident()?]);
@@ -529,16 +529,46 @@ impl Cursor<'_> {
             return Ok(vec![all]);
         }
         self.comma_separated(|c| {
-            let grouping = ["ROLLUP", "CUBE"].iter().any(|w| c.is_word(0, w));
-            if !grouping {
+            let kind = if c.is_word(0, "GROUPING") && c.is_word(1, "SETS") {
+                c.next();
+                GroupingKind::Sets
+            } else if c.is_word(0, "ROLLUP") {
+                GroupingKind::Rollup
+            } else if c.is_word(0, "CUBE") {
+                GroupingKind::Cube
+            } else {
                 return c.expr();
-            }
+            };
             if !c.is_symbol(1, Symbol::LParen) {
                 c.next();
-                return Err(c.expected("`(` and the columns of `ROLLUP|CUBE (…)`"));
+                return Err(c.expected(match kind {
+                    GroupingKind::Sets => "`(` and the sets of `GROUPING SETS (…)`",
+                    _ => "`(` and the columns of `ROLLUP|CUBE (…)`",
+                }));
             }
-            c.name_or_call()
+            c.next();
+            c.grouping(kind)
         })
+    }
+
+    /// The sets of `GROUPING SETS|ROLLUP|CUBE (…)`, at the `(`: Trino's `groupingSet` and
+    /// Spark's (a parenthesized list or one expression); sqlparser's `parse_tuple`, which
+    /// the validator has always read them with, takes no empty list but in a set.
+    fn grouping(&mut self, kind: GroupingKind) -> Result<Expr> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let sets = self.comma_separated(|c| {
+            if !c.eat_symbol(Symbol::LParen) {
+                return Ok(vec![c.expr()?]);
+            }
+            if c.eat_symbol(Symbol::RParen) {
+                return Ok(Vec::new());
+            }
+            let set = c.comma_separated(|c| c.expr())?;
+            c.expect_symbol(Symbol::RParen, ")")?;
+            Ok(set)
+        })?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Expr::Grouping { kind, sets })
     }
 
     /// `OVER ([PARTITION BY …] [ORDER BY …])` after a call, the `OVER` read.

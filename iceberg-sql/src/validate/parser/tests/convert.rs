@@ -319,6 +319,17 @@ impl Converter<'_> {
             E::Floor { .. } => return Err(Miss::Call("floor")),
             E::Substring { special: false, .. } => return Err(Miss::Call("substring")),
             E::Trim { .. } => return Err(Miss::Call("trim")),
+            E::GroupingSets(sets) | E::Rollup(sets) | E::Cube(sets) => Expr::Grouping {
+                kind: match e {
+                    E::GroupingSets(_) => GroupingKind::Sets,
+                    E::Rollup(_) => GroupingKind::Rollup,
+                    _ => GroupingKind::Cube,
+                },
+                sets: sets
+                    .iter()
+                    .map(|set| self.exprs(set))
+                    .collect::<Conv<_>>()?,
+            },
             // Spark's `struct(a, b)` is an ordinary function in Spark's grammar.
             E::Struct { fields, .. } if fields.is_empty() => return Err(Miss::Call("struct")),
             other => return outside(other),

@@ -34,6 +34,10 @@ pub(super) const QUERIES: &[&str] = &[
         "SELECT * FROM (SELECT a FROM t EXCEPT SELECT a FROM u) AS s WHERE a IN (SELECT b FROM v UNION SELECT c FROM w)",
         "WITH x AS (SELECT a FROM t UNION SELECT a FROM u) SELECT a FROM x EXCEPT ALL SELECT a FROM t",
         "SELECT a FROM t OFFSET 5",
+        "SELECT a, b, count(*) FROM t GROUP BY GROUPING SETS ((a), (a, b), ())",
+        "SELECT a, b FROM t GROUP BY ROLLUP (a, b), CUBE ((a, b), c)",
+        "SELECT a FROM t GROUP BY a, GROUPING SETS (a, (b, c + 1))",
+        "SELECT grouping(a), count(*) FROM t GROUP BY ROLLUP (a)",
     ];
 
 /// Row count clauses in the order each grammar takes them: Trino's `OFFSET n [ROW|ROWS]`
