@@ -108,6 +108,7 @@ impl Pass<'_> {
                             self.idents(columns)?;
                             self.exprs(values)?;
                         }
+                        MergeAction::UpdateAll | MergeAction::InsertAll => {}
                     }
                 }
                 Ok(())

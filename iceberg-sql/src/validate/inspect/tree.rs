@@ -396,6 +396,7 @@ impl<'t> Reader<'t> {
                             self.idents(columns);
                             self.exprs(values);
                         }
+                        MergeAction::UpdateAll | MergeAction::InsertAll => {}
                     }
                 }
             }

@@ -710,12 +710,23 @@ pub(crate) struct Merge {
     pub(crate) clauses: Vec<MergeClause>,
 }
 
-/// `WHEN [NOT] MATCHED [AND condition] THEN action`
+/// `WHEN [NOT] MATCHED [BY SOURCE|TARGET] [AND condition] THEN action`
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct MergeClause {
     pub(crate) matched: bool,
     pub(crate) condition: Option<Expr>,
     pub(crate) action: MergeAction,
+    /// Spark's `BY SOURCE` or `BY TARGET` after `NOT MATCHED`.
+    pub(crate) by: NotMatchedBy,
+}
+
+/// What a `WHEN NOT MATCHED` clause says it matches by (Spark's `notMatchedClause` and
+/// `notMatchedBySourceClause`; `BY TARGET` is the plain clause, written out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotMatchedBy {
+    Unsaid,
+    Source,
+    Target,
 }
 
 /// What a `MERGE` clause does to a row.
@@ -730,6 +741,10 @@ pub(crate) enum MergeAction {
         columns: Vec<Ident>,
         values: Vec<Expr>,
     },
+    /// Spark's `UPDATE SET *`: every column from the source's column of that name.
+    UpdateAll,
+    /// Spark's `INSERT *`.
+    InsertAll,
 }
 
 /// A query's body: a `SELECT`, or set operations on them. A chain of operators is

@@ -57,8 +57,7 @@
 //!   AS OF`, `LATERAL VIEW`, `CLUSTER BY`, `PIVOT`, `LEFT SEMI|ANTI JOIN`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
-//!   as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
-//!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
+//!   as a `MERGE`'s source;
 //! * CTAS: Trino's `IF NOT EXISTS`, column aliases, `COMMENT` and a parenthesized query;
 //!   Spark's CTAS with columns (its AstBuilder refuses one);
 //! * DDL: `CREATE OR REPLACE TABLE`, Hive's typed partition columns
@@ -164,6 +163,10 @@ pub(crate) struct Rules {
     /// Whether `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` ends a query (Trino's
     /// `queryNoWith`; Spark has no `FETCH`).
     pub(crate) fetch_first: bool,
+    /// Whether a `MERGE` takes Spark's `WHEN NOT MATCHED BY SOURCE|TARGET`, `UPDATE SET *`
+    /// and `INSERT *` (SqlBaseParser.g4 `notMatchedBySourceClause`, `matchedAction`,
+    /// `notMatchedAction`; Trino's `mergeCase` has none).
+    pub(crate) merge_spark_forms: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -217,6 +220,7 @@ impl Rules {
         spark_call: false,
         offset_before_limit: false,
         fetch_first: false,
+        merge_spark_forms: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -245,6 +249,7 @@ impl Rules {
         spark_call: false,
         offset_before_limit: true,
         fetch_first: true,
+        merge_spark_forms: false,
     };
 
     /// Spark SQL.
@@ -273,6 +278,7 @@ impl Rules {
         spark_call: true,
         offset_before_limit: false,
         fetch_first: false,
+        merge_spark_forms: true,
     };
 }
 

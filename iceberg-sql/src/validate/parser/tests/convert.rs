@@ -1715,10 +1715,11 @@ impl Converter<'_> {
             .clauses
             .iter()
             .map(|c| {
-                let matched = match c.clause_kind {
-                    sp::MergeClauseKind::Matched => true,
-                    sp::MergeClauseKind::NotMatched => false,
-                    _ => return outside(c),
+                let (matched, by) = match c.clause_kind {
+                    sp::MergeClauseKind::Matched => (true, NotMatchedBy::Unsaid),
+                    sp::MergeClauseKind::NotMatched => (false, NotMatchedBy::Unsaid),
+                    sp::MergeClauseKind::NotMatchedBySource => (false, NotMatchedBy::Source),
+                    sp::MergeClauseKind::NotMatchedByTarget => (false, NotMatchedBy::Target),
                 };
                 let action = match &c.action {
                     sp::MergeAction::Update(sp::MergeUpdateExpr {
@@ -1727,6 +1728,18 @@ impl Converter<'_> {
                         delete_predicate: None,
                         ..
                     }) => MergeAction::Update(self.assignments(a)?),
+                    sp::MergeAction::Update(sp::MergeUpdateExpr {
+                        kind: sp::MergeUpdateKind::Wildcard,
+                        update_predicate: None,
+                        delete_predicate: None,
+                        ..
+                    }) => MergeAction::UpdateAll,
+                    sp::MergeAction::Insert(sp::MergeInsertExpr {
+                        columns,
+                        kind: sp::MergeInsertKind::Wildcard,
+                        insert_predicate: None,
+                        ..
+                    }) if columns.is_empty() => MergeAction::InsertAll,
                     sp::MergeAction::Delete { .. } => MergeAction::Delete,
                     sp::MergeAction::Insert(sp::MergeInsertExpr {
                         columns,
@@ -1746,6 +1759,7 @@ impl Converter<'_> {
                     matched,
                     condition: c.predicate.as_ref().map(|e| self.expr(e)).transpose()?,
                     action,
+                    by,
                 })
             })
             .collect::<Conv<_>>()?;

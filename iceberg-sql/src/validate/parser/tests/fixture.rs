@@ -166,12 +166,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("IS TRUE", "`IS [NOT] TRUE|FALSE|UNKNOWN`"),
     ("WITHIN GROUP", "`WITHIN GROUP`"),
     ("array_agg(x ORDER BY y)", "`ORDER BY` inside a call"),
-    (
-        "NOT MATCHED BY SOURCE",
-        "`WHEN NOT MATCHED BY SOURCE|TARGET`",
-    ),
-    ("UPDATE SET *", "Spark's `UPDATE SET *` and `INSERT *`"),
-    ("INSERT *", "Spark's `UPDATE SET *` and `INSERT *`"),
 ];
 
 /// Whether ours refuses `sql`, an entry the validator accepts, on purpose: a form not

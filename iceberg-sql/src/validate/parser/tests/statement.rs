@@ -49,6 +49,11 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
          `(LIMIT limitRowCount | FETCH …)?`, one or the other (SqlBase.g4)",
     ),
     (
+        "has no `UPDATE SET *` after `NOT MATCHED BY SOURCE`",
+        "sqlparser reads `WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *`; Spark's \
+         `notMatchedBySourceAction` is `DELETE | UPDATE SET assignmentList` (SqlBaseParser.g4)",
+    ),
+    (
         "after an `OFFSET`'s count is Trino's",
         "sqlparser reads `OFFSET n ROWS` in every dialect; Spark's `queryOrganization` has \
          `OFFSET offset=expression` (SqlBaseParser.g4)",
@@ -59,7 +64,7 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 9] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 10] = [
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
              WHEN MATCHED THEN DELETE",
@@ -112,6 +117,12 @@ fn deliberate_statement_differences() {
         ),
         (
             "SELECT x FROM t LIMIT 2 OFFSET 1 ROWS",
+            Dialect::Spark,
+            &Rules::SPARK,
+            8,
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *",
             Dialect::Spark,
             &Rules::SPARK,
             7,
@@ -309,6 +320,59 @@ fn dml_grammar_differences() {
     compare_statement(trino_only, Dialect::Spark, &Rules::SPARK).unwrap();
 }
 
+/// Spark's MERGE forms (SqlBaseParser.g4 `matchedAction`, `notMatchedClause`,
+/// `notMatchedBySourceClause`): read in Spark as sqlparser reads them, refused in
+/// Trino's grammar (`mergeCase` has none), which the validator refuses after the parse.
+#[test]
+fn spark_merge_forms() {
+    for sql in [
+        "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * \
+         WHEN NOT MATCHED THEN INSERT *",
+        "MERGE INTO t USING (SELECT id, v FROM u) AS s ON t.id = s.id \
+         WHEN MATCHED AND s.v IS NULL THEN DELETE \
+         WHEN NOT MATCHED BY TARGET THEN INSERT (id) VALUES (s.id) \
+         WHEN NOT MATCHED BY SOURCE AND t.v > 1 THEN UPDATE SET v = 0 \
+         WHEN NOT MATCHED BY SOURCE THEN DELETE",
+    ] {
+        assert_agree_corrupted(sql, Dialect::Spark, &Rules::SPARK);
+        assert_statement_reads(sql, Dialect::Spark, &Rules::SPARK);
+        parse_statement(sql, &Rules::TRINO).expect_err(sql);
+        compare_statement(sql, Dialect::Athena, &Rules::TRINO).unwrap();
+    }
+    let Ok(Statement::Merge(m)) = parse_statement(
+        "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE",
+        &Rules::SPARK,
+    ) else {
+        panic!("BY SOURCE is read");
+    };
+    assert_eq!(m.clauses[0].by, NotMatchedBy::Source);
+    assert!(!m.clauses[0].matched);
+    for (sql, error) in [
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE \
+             WHEN NOT MATCHED THEN INSERT *",
+            "Spark takes the MATCHED clauses first, then NOT MATCHED, then NOT MATCHED BY",
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE \
+             WHEN NOT MATCHED BY SOURCE THEN DELETE",
+            "only the last MATCHED (or NOT MATCHED) clause",
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN INSERT *",
+            "expected `UPDATE SET` or `DELETE`",
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY TARGET THEN DELETE",
+            "expected `INSERT`",
+        ),
+    ] {
+        let e = parse_statement(sql, &Rules::SPARK).expect_err(sql);
+        assert!(e.to_string().contains(error), "{sql}: {e}");
+        compare_statement(sql, Dialect::Spark, &Rules::SPARK).unwrap();
+    }
+}
+
 /// A record of every value kind the insert builder writes.
 struct Wide {
     values: Vec<Value>,
@@ -473,10 +537,6 @@ fn statements_not_yet_read_are_refused() {
         "UPDATE t SET a = u.a FROM u WHERE t.id = u.id",
         "DELETE FROM t USING u WHERE t.id = u.id",
         "MERGE INTO t USING s JOIN u ON s.id = u.id ON t.id = s.id WHEN MATCHED THEN DELETE",
-        "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *",
-        "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *",
-        "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE",
-        "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY TARGET THEN INSERT (a) VALUES (1)",
         "CREATE TABLE IF NOT EXISTS t AS SELECT 1",
         "CREATE TABLE t (a) AS SELECT 1",
         "CREATE TABLE t AS (SELECT 1)",
