@@ -378,7 +378,8 @@ impl Pass<'_> {
                     crate::validate::parser::ast::JoinConstraint::Using(cols) => {
                         self.idents(cols)?
                     }
-                    crate::validate::parser::ast::JoinConstraint::None => {}
+                    crate::validate::parser::ast::JoinConstraint::None
+                    | crate::validate::parser::ast::JoinConstraint::Natural => {}
                 }
             }
         }

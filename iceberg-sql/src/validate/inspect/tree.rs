@@ -261,7 +261,7 @@ impl<'t> Reader<'t> {
                     match &j.constraint {
                         JoinConstraint::On(e) => self.queue(Node::Expr(e)),
                         JoinConstraint::Using(ids) => self.idents(ids),
-                        JoinConstraint::None => {}
+                        JoinConstraint::None | JoinConstraint::Natural => {}
                     }
                 }
             }

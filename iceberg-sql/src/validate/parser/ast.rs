@@ -403,6 +403,8 @@ pub(crate) enum JoinConstraint {
     Using(Vec<Ident>),
     /// None: `CROSS JOIN`, or a Spark join without criteria.
     None,
+    /// `NATURAL`: on the columns of the same name.
+    Natural,
 }
 
 /// The kinds of join (`JOIN` is `INNER JOIN`, `LEFT OUTER JOIN` is `LEFT JOIN`).
@@ -413,6 +415,10 @@ pub(crate) enum JoinKind {
     Right,
     Full,
     Cross,
+    /// Spark's `[LEFT] SEMI JOIN`.
+    LeftSemi,
+    /// Spark's `[LEFT] ANTI JOIN`.
+    LeftAnti,
 }
 
 /// `expr [ASC|DESC] [NULLS FIRST|LAST]`

@@ -51,10 +51,10 @@
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query
 //!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
-//!   `UNNEST`, `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, table functions as relations
+//!   `UNNEST`, `LATERAL`, `TABLESAMPLE`, table functions as relations
 //!   (`generate_series(…)`, `TABLE(…)`), column aliases `t (a, b)` on tables and
 //!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `FOR SYSTEM_TIME|SYSTEM_VERSION
-//!   AS OF`, `LATERAL VIEW`, `CLUSTER BY`, `PIVOT`, `LEFT SEMI|ANTI JOIN`;
+//!   AS OF`, `LATERAL VIEW`, `CLUSTER BY`, `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source;
@@ -167,6 +167,9 @@ pub(crate) struct Rules {
     /// and `INSERT *` (SqlBaseParser.g4 `notMatchedBySourceClause`, `matchedAction`,
     /// `notMatchedAction`; Trino's `mergeCase` has none).
     pub(crate) merge_spark_forms: bool,
+    /// Whether `[LEFT] SEMI JOIN` and `[LEFT] ANTI JOIN` exist (Spark's `joinType`;
+    /// Trino's has `INNER`, `LEFT`, `RIGHT` and `FULL` only).
+    pub(crate) semi_anti_joins: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -221,6 +224,7 @@ impl Rules {
         offset_before_limit: false,
         fetch_first: false,
         merge_spark_forms: false,
+        semi_anti_joins: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -250,6 +254,7 @@ impl Rules {
         offset_before_limit: true,
         fetch_first: true,
         merge_spark_forms: false,
+        semi_anti_joins: false,
     };
 
     /// Spark SQL.
@@ -279,6 +284,7 @@ impl Rules {
         offset_before_limit: false,
         fetch_first: false,
         merge_spark_forms: true,
+        semi_anti_joins: true,
     };
 }
 

@@ -322,9 +322,27 @@ impl Cursor<'_> {
     fn table_with_joins(&mut self) -> Result<TableWithJoins> {
         let relation = self.table_factor()?;
         let mut joins = Vec::new();
-        while let Some(kind) = self.join_kind() {
+        loop {
+            // `NATURAL` and a join type (Trino's `NATURAL joinType JOIN`, Spark's).
+            let natural_at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+            let natural = self.eat_word("NATURAL");
+            let Some(kind) = self.join_kind()? else {
+                if natural {
+                    return Err(self.expected("a join after `NATURAL`"));
+                }
+                break;
+            };
+            if natural && kind == JoinKind::Cross {
+                return Err(self.error_at(
+                    natural_at,
+                    "`NATURAL CROSS JOIN`: a cross join has no join columns (Trino's \
+                     `joinType` has no CROSS; Spark refuses it)",
+                ));
+            }
             let relation = self.table_factor()?;
-            let constraint = if kind == JoinKind::Cross {
+            let constraint = if natural {
+                JoinConstraint::Natural
+            } else if kind == JoinKind::Cross {
                 JoinConstraint::None
             } else if self.eat_word("ON") {
                 JoinConstraint::On(self.expr()?)
@@ -348,7 +366,26 @@ impl Cursor<'_> {
     }
 
     /// The join keywords at the cursor, read, up to and with `JOIN`.
-    fn join_kind(&mut self) -> Option<JoinKind> {
+    fn join_kind(&mut self) -> Result<Option<JoinKind>> {
+        // `[LEFT] SEMI|ANTI JOIN`: Spark's; sqlparser reads them in every dialect.
+        let left = usize::from(self.is_word(0, "LEFT"));
+        let semi = self.is_word(left, "SEMI");
+        if (semi || self.is_word(left, "ANTI")) && self.is_word(left + 1, "JOIN") {
+            if !self.rules.semi_anti_joins {
+                return Err(self.expected(
+                    "a join type of Trino's grammar (`[LEFT] SEMI|ANTI JOIN` is Spark's: \
+                     Trino's `joinType` is INNER, LEFT, RIGHT or FULL)",
+                ));
+            }
+            for _ in 0..left + 2 {
+                self.next();
+            }
+            return Ok(Some(if semi {
+                JoinKind::LeftSemi
+            } else {
+                JoinKind::LeftAnti
+            }));
+        }
         let (kind, words) = if self.is_word(0, "JOIN") {
             (JoinKind::Inner, 1)
         } else if self.is_word(0, "INNER") && self.is_word(1, "JOIN") {
@@ -363,20 +400,20 @@ impl Cursor<'_> {
             } else if self.is_word(0, "FULL") {
                 JoinKind::Full
             } else {
-                return None;
+                return Ok(None);
             };
             if self.is_word(1, "JOIN") {
                 (kind, 2)
             } else if self.is_word(1, "OUTER") && self.is_word(2, "JOIN") {
                 (kind, 3)
             } else {
-                return None;
+                return Ok(None);
             }
         };
         for _ in 0..words {
             self.next();
         }
-        Some(kind)
+        Ok(Some(kind))
     }
 
     pub(super) fn table_factor(&mut self) -> Result<TableFactor> {

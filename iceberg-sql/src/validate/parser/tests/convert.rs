@@ -658,6 +658,9 @@ impl Converter<'_> {
             J::Right(c) | J::RightOuter(c) => (JoinKind::Right, c),
             J::FullOuter(c) => (JoinKind::Full, c),
             J::CrossJoin(c) => (JoinKind::Cross, c),
+            // Spark reads `SEMI JOIN` as `LEFT SEMI JOIN`, and so does ours.
+            J::LeftSemi(c) | J::Semi(c) => (JoinKind::LeftSemi, c),
+            J::LeftAnti(c) | J::Anti(c) => (JoinKind::LeftAnti, c),
             other => return outside(other),
         };
         let constraint = match constraint {
@@ -672,6 +675,7 @@ impl Converter<'_> {
                     .collect::<Conv<_>>()?,
             ),
             sp::JoinConstraint::None => JoinConstraint::None,
+            sp::JoinConstraint::Natural => JoinConstraint::Natural,
             other => return outside(other),
         };
         Ok(Join {

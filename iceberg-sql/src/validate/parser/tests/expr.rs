@@ -666,7 +666,6 @@ fn not_yet_read_is_refused() {
         "SELECT * FROM UNNEST(ARRAY[1])",
         "SELECT * FROM t, LATERAL (SELECT 1)",
         "SELECT * FROM t TABLESAMPLE BERNOULLI (10)",
-        "SELECT * FROM t NATURAL JOIN u",
         "SELECT * FROM t AS x (a, b)",
         "SELECT * FROM (SELECT 1) AS x (a)",
         "SELECT ALL a FROM t",

@@ -161,8 +161,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("= ANY (", "`x = ANY|ALL (subquery)`"),
     ("= ALL (", "`x = ANY|ALL (subquery)`"),
     ("ceil(x TO DAY)", "`ceil(x TO unit)`"),
-    ("NATURAL JOIN", "`NATURAL` joins"),
-    ("LEFT SEMI JOIN", "Spark's `LEFT SEMI|ANTI JOIN`"),
     ("IS TRUE", "`IS [NOT] TRUE|FALSE|UNKNOWN`"),
     ("WITHIN GROUP", "`WITHIN GROUP`"),
     ("array_agg(x ORDER BY y)", "`ORDER BY` inside a call"),

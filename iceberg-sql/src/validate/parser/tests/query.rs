@@ -38,6 +38,8 @@ pub(super) const QUERIES: &[&str] = &[
         "SELECT a, b FROM t GROUP BY ROLLUP (a, b), CUBE ((a, b), c)",
         "SELECT a FROM t GROUP BY a, GROUPING SETS (a, (b, c + 1))",
         "SELECT grouping(a), count(*) FROM t GROUP BY ROLLUP (a)",
+        "SELECT * FROM t NATURAL JOIN u NATURAL LEFT OUTER JOIN v NATURAL FULL JOIN w",
+        "SELECT * FROM t NATURAL INNER JOIN (SELECT a FROM u) AS s NATURAL RIGHT JOIN v",
     ];
 
 /// Row count clauses in the order each grammar takes them: Trino's `OFFSET n [ROW|ROWS]`
@@ -174,6 +176,14 @@ fn queries_agree_with_sqlparser() {
             Dialect::Spark,
         ),
         ("SELECT * FROM t JOIN u", Dialect::Spark),
+        (
+            "SELECT * FROM t LEFT SEMI JOIN u ON t.a = u.a LEFT ANTI JOIN v USING (a) SEMI JOIN w",
+            Dialect::Spark,
+        ),
+        (
+            "SELECT * FROM t ANTI JOIN u NATURAL LEFT SEMI JOIN v",
+            Dialect::Spark,
+        ),
     ] {
         let rules = if dialect == Dialect::Spark {
             &Rules::SPARK
@@ -181,6 +191,15 @@ fn queries_agree_with_sqlparser() {
             &Rules::TRINO
         };
         assert_query_reads(sql, dialect, rules);
+    }
+    for sql in [
+        "SELECT * FROM t NATURAL CROSS JOIN u",
+        "SELECT * FROM t NATURAL u",
+    ] {
+        for (dialect, rules) in GRAMMARS {
+            parse_query(sql, rules).expect_err(sql);
+            compare_query(sql, dialect, rules).unwrap();
+        }
     }
     for sql in [
         "SELECT a FROM t VERSION AS OF 12",

@@ -49,6 +49,11 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
          `(LIMIT limitRowCount | FETCH …)?`, one or the other (SqlBase.g4)",
     ),
     (
+        "`[LEFT] SEMI|ANTI JOIN` is Spark's",
+        "sqlparser reads semi and anti joins in every dialect; Trino's `joinType` is \
+         `INNER? | LEFT OUTER? | RIGHT OUTER? | FULL OUTER?` (SqlBase.g4)",
+    ),
+    (
         "has no `UPDATE SET *` after `NOT MATCHED BY SOURCE`",
         "sqlparser reads `WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *`; Spark's \
          `notMatchedBySourceAction` is `DELETE | UPDATE SET assignmentList` (SqlBaseParser.g4)",
@@ -64,7 +69,7 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 10] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 11] = [
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
              WHEN MATCHED THEN DELETE",
@@ -119,12 +124,18 @@ fn deliberate_statement_differences() {
             "SELECT x FROM t LIMIT 2 OFFSET 1 ROWS",
             Dialect::Spark,
             &Rules::SPARK,
-            8,
+            9,
         ),
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *",
             Dialect::Spark,
             &Rules::SPARK,
+            8,
+        ),
+        (
+            "SELECT x FROM t LEFT SEMI JOIN u ON t.a = u.a",
+            Dialect::Athena,
+            &Rules::TRINO,
             7,
         ),
     ];
