@@ -407,7 +407,7 @@ impl Pass<'_> {
                 }
                 self.opt_ident(alias.as_ref())
             }
-            TableFactor::Derived { query, alias } => {
+            TableFactor::Derived { query, alias, .. } => {
                 self.query(query)?;
                 self.opt_ident(alias.as_ref())
             }

@@ -311,7 +311,7 @@ impl<'t> Reader<'t> {
                 }
                 alias.iter().for_each(|a| self.ident(a));
             }
-            TableFactor::Derived { query, alias } => {
+            TableFactor::Derived { query, alias, .. } => {
                 self.queue(Node::Query(query));
                 alias.iter().for_each(|a| self.ident(a));
             }

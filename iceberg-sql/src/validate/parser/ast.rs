@@ -364,10 +364,13 @@ pub(crate) enum TableFactor {
         version: Option<TableVersion>,
         alias: Option<Ident>,
     },
-    /// `(query) [[AS] alias]`
+    /// `[LATERAL] (query) [[AS] alias]`
     Derived {
         query: Box<Query>,
         alias: Option<Ident>,
+        /// `LATERAL`: the query may name the relations before it (Trino's
+        /// `LATERAL '(' query ')'`, Spark's `LATERAL? relationPrimary`).
+        lateral: bool,
     },
     /// `(VALUES (a, b), …) [[AS] alias [(x, y)]]`: rows as a relation, its columns named
     /// after the alias.

@@ -51,7 +51,7 @@
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query
 //!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
-//!   `UNNEST`, `LATERAL`, `TABLESAMPLE`, table functions as relations
+//!   `UNNEST`, `TABLESAMPLE`, table functions as relations
 //!   (`generate_series(…)`, `TABLE(…)`), column aliases `t (a, b)` on tables and
 //!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `FOR SYSTEM_TIME|SYSTEM_VERSION
 //!   AS OF`, `LATERAL VIEW`, `CLUSTER BY`, `PIVOT`;

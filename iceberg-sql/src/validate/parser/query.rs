@@ -420,11 +420,19 @@ impl Cursor<'_> {
         if self.is_symbol(0, Symbol::LParen) && self.is_word(1, "VALUES") {
             return self.values_relation();
         }
+        let lateral = self.is_word(0, "LATERAL") && self.is_symbol(1, Symbol::LParen);
+        if lateral {
+            self.next();
+        }
         if self.eat_symbol(Symbol::LParen) {
             let query = Box::new(self.query()?);
             self.expect_symbol(Symbol::RParen, ")")?;
             let alias = self.alias(AliasOf::Table)?;
-            return Ok(TableFactor::Derived { query, alias });
+            return Ok(TableFactor::Derived {
+                query,
+                alias,
+                lateral,
+            });
         }
         let name = self.relation_name()?;
         // `FOR VERSION AS OF 1` right after `FROM`: the `FOR` is the time travel's,

@@ -635,13 +635,14 @@ impl Converter<'_> {
                 })
             }
             sp::TableFactor::Derived {
-                lateral: false,
+                lateral,
                 subquery,
                 alias,
                 sample: None,
             } => Ok(TableFactor::Derived {
                 query: Box::new(self.query(subquery)?),
                 alias: self.alias(alias)?,
+                lateral: *lateral,
             }),
             other => outside(other),
         }

@@ -40,6 +40,9 @@ pub(super) const QUERIES: &[&str] = &[
         "SELECT grouping(a), count(*) FROM t GROUP BY ROLLUP (a)",
         "SELECT * FROM t NATURAL JOIN u NATURAL LEFT OUTER JOIN v NATURAL FULL JOIN w",
         "SELECT * FROM t NATURAL INNER JOIN (SELECT a FROM u) AS s NATURAL RIGHT JOIN v",
+        "SELECT x FROM LATERAL (SELECT 1 AS x) AS l",
+        "SELECT x FROM t JOIN LATERAL (SELECT y FROM u WHERE u.a = t.a) AS l ON true",
+        "SELECT x FROM t CROSS JOIN LATERAL (SELECT y FROM u WHERE u.a = t.a) l",
     ];
 
 /// Row count clauses in the order each grammar takes them: Trino's `OFFSET n [ROW|ROWS]`
@@ -195,6 +198,9 @@ fn queries_agree_with_sqlparser() {
     for sql in [
         "SELECT * FROM t NATURAL CROSS JOIN u",
         "SELECT * FROM t NATURAL u",
+        "SELECT * FROM lateral",
+        "SELECT * FROM LATERAL t",
+        "SELECT * FROM LATERAL (VALUES (1))",
     ] {
         for (dialect, rules) in GRAMMARS {
             parse_query(sql, rules).expect_err(sql);
