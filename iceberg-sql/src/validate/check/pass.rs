@@ -399,13 +399,15 @@ impl Pass<'_> {
                 name,
                 version,
                 alias,
+                sample,
             } => {
                 self.idents(name)?;
                 match version {
                     Some(TableVersion::Version(e) | TableVersion::Timestamp(e)) => self.expr(e)?,
                     None => {}
                 }
-                self.opt_ident(alias.as_ref())
+                self.opt_ident(alias.as_ref())?;
+                self.opt_expr(sample.as_ref().map(|s| &s.percentage))
             }
             TableFactor::Derived { query, alias, .. } => {
                 self.query(query)?;

@@ -301,6 +301,7 @@ impl<'t> Reader<'t> {
                 name,
                 version,
                 alias,
+                sample,
             } => {
                 self.idents(name);
                 match version {
@@ -310,6 +311,9 @@ impl<'t> Reader<'t> {
                     None => {}
                 }
                 alias.iter().for_each(|a| self.ident(a));
+                if let Some(s) = sample {
+                    self.queue(Node::Expr(&s.percentage));
+                }
             }
             TableFactor::Derived { query, alias, .. } => {
                 self.queue(Node::Query(query));

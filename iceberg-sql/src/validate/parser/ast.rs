@@ -358,11 +358,12 @@ pub(crate) struct TableWithJoins {
 /// A relation in `FROM`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum TableFactor {
-    /// `db.t [FOR VERSION|TIMESTAMP AS OF …] [[AS] alias]`
+    /// `db.t [FOR VERSION|TIMESTAMP AS OF …] [[AS] alias] [TABLESAMPLE …]`
     Table {
         name: Vec<Ident>,
         version: Option<TableVersion>,
         alias: Option<Ident>,
+        sample: Option<Box<TableSample>>,
     },
     /// `[LATERAL] (query) [[AS] alias]`
     Derived {
@@ -856,4 +857,18 @@ pub(crate) enum OffsetRows {
 pub(crate) struct Fetch {
     pub(crate) quantity: Option<Expr>,
     pub(crate) with_ties: bool,
+}
+
+/// `TABLESAMPLE BERNOULLI|SYSTEM (percentage)` after a table (Trino's `sampledRelation`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TableSample {
+    pub(crate) method: SampleMethod,
+    pub(crate) percentage: Expr,
+}
+
+/// How Trino samples a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SampleMethod {
+    Bernoulli,
+    System,
 }

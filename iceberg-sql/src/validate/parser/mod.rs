@@ -51,7 +51,7 @@
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query
 //!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
-//!   `UNNEST`, `TABLESAMPLE`, table functions as relations
+//!   `UNNEST`, Spark's `TABLESAMPLE (…)`, a sample of a subquery, table functions as relations
 //!   (`generate_series(…)`, `TABLE(…)`), column aliases `t (a, b)` on tables and
 //!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `FOR SYSTEM_TIME|SYSTEM_VERSION
 //!   AS OF`, `LATERAL VIEW`, `CLUSTER BY`, `PIVOT`;
@@ -170,6 +170,9 @@ pub(crate) struct Rules {
     /// Whether `[LEFT] SEMI JOIN` and `[LEFT] ANTI JOIN` exist (Spark's `joinType`;
     /// Trino's has `INNER`, `LEFT`, `RIGHT` and `FULL` only).
     pub(crate) semi_anti_joins: bool,
+    /// Whether `TABLESAMPLE BERNOULLI|SYSTEM (p)` samples a table (Trino's
+    /// `sampledRelation`; Spark's `sample` is `TABLESAMPLE '(' sampleMethod? ')'`).
+    pub(crate) sample_methods: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -225,6 +228,7 @@ impl Rules {
         fetch_first: false,
         merge_spark_forms: false,
         semi_anti_joins: false,
+        sample_methods: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -255,6 +259,7 @@ impl Rules {
         fetch_first: true,
         merge_spark_forms: false,
         semi_anti_joins: false,
+        sample_methods: true,
     };
 
     /// Spark SQL.
@@ -285,6 +290,7 @@ impl Rules {
         fetch_first: false,
         merge_spark_forms: true,
         semi_anti_joins: true,
+        sample_methods: false,
     };
 }
 

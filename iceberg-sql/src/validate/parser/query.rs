@@ -5,8 +5,8 @@
 
 use super::ast::{
     Cte, Expr, Fetch, GroupingKind, Ident, Join, JoinConstraint, JoinKind, Offset, OffsetRows,
-    OrderByItem, Query, Select, SelectItem, SetExpr, SetOperator, SetQuantifier, TableFactor,
-    TableVersion, TableWithJoins, Window,
+    OrderByItem, Query, SampleMethod, Select, SelectItem, SetExpr, SetOperator, SetQuantifier,
+    TableFactor, TableSample, TableVersion, TableWithJoins, Window,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
@@ -449,10 +449,12 @@ impl Cursor<'_> {
         }
         let version = self.time_travel()?;
         let alias = self.alias(AliasOf::Table)?;
+        let sample = self.table_sample()?;
         Ok(TableFactor::Table {
             name,
             version,
             alias,
+            sample,
         })
     }
 
@@ -810,5 +812,32 @@ impl Cursor<'_> {
             return Ok(());
         };
         Err(self.error_at(t.start, message))
+    }
+
+    /// `TABLESAMPLE BERNOULLI|SYSTEM (percentage)` after a table, if there.
+    fn table_sample(&mut self) -> Result<Option<Box<TableSample>>> {
+        if !self.is_word(0, "TABLESAMPLE") {
+            return Ok(None);
+        }
+        let method = if self.is_word(1, "BERNOULLI") {
+            SampleMethod::Bernoulli
+        } else if self.is_word(1, "SYSTEM") {
+            SampleMethod::System
+        } else {
+            self.next();
+            return Err(self.expected("`BERNOULLI` or `SYSTEM` (Spark's samples are not read yet)"));
+        };
+        if !self.rules.sample_methods {
+            return Err(self.expected(
+                "the end of the relation (`TABLESAMPLE BERNOULLI|SYSTEM` is Trino's: Spark \
+                 samples with `TABLESAMPLE (n PERCENT)`, `(n ROWS)` or `(BUCKET x OUT OF y)`)",
+            ));
+        }
+        self.next();
+        self.next();
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let percentage = self.expr()?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Some(Box::new(TableSample { method, percentage })))
     }
 }

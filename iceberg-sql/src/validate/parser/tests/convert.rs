@@ -584,11 +584,41 @@ impl Converter<'_> {
                 with_ordinality: false,
                 partitions,
                 json_path: None,
-                sample: None,
+                sample,
                 index_directives,
                 inheritance: None,
             } if with_hints.is_empty() && partitions.is_empty() && index_directives.is_empty() => {
+                let sample = match sample {
+                    None => None,
+                    Some(
+                        sp::TableSampleKind::AfterTableAlias(s)
+                        | sp::TableSampleKind::BeforeTableAlias(s),
+                    ) => match &**s {
+                        sp::TableSample {
+                            modifier: sp::TableSampleModifier::TableSample,
+                            name: Some(method),
+                            quantity:
+                                Some(sp::TableSampleQuantity {
+                                    parenthesized: true,
+                                    value,
+                                    unit: None,
+                                }),
+                            seed: None,
+                            bucket: None,
+                            offset: None,
+                        } => Some(Box::new(TableSample {
+                            method: match method {
+                                sp::TableSampleMethod::Bernoulli => SampleMethod::Bernoulli,
+                                sp::TableSampleMethod::System => SampleMethod::System,
+                                other => return outside(other),
+                            },
+                            percentage: self.expr(value)?,
+                        })),
+                        other => return outside(other),
+                    },
+                };
                 Ok(TableFactor::Table {
+                    sample,
                     name: self.name(name)?,
                     version: match version {
                         None => None,
@@ -1653,6 +1683,7 @@ impl Converter<'_> {
                 name,
                 version: None,
                 alias,
+                sample: None,
             } if t.joins.is_empty() => Ok((name, alias)),
             _ => outside(t),
         }
@@ -1712,6 +1743,7 @@ impl Converter<'_> {
             name: table,
             version: None,
             alias,
+            sample: None,
         } = self.factor(&m.table)?
         else {
             return outside(&m.table);

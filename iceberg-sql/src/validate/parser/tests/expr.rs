@@ -664,7 +664,6 @@ fn not_yet_read_is_refused() {
     for sql in [
         "VALUES (1)",
         "SELECT * FROM UNNEST(ARRAY[1])",
-        "SELECT * FROM t TABLESAMPLE BERNOULLI (10)",
         "SELECT * FROM t AS x (a, b)",
         "SELECT * FROM (SELECT 1) AS x (a)",
         "SELECT ALL a FROM t",

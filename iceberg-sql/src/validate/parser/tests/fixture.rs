@@ -148,7 +148,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("WINDOW w", "named windows"),
     ("(1, 2)", "row values `(a, b)`"),
     ("UNNEST", "`UNNEST`"),
-    ("TABLESAMPLE", "`TABLESAMPLE`"),
     ("LATERAL VIEW", "Spark's `LATERAL VIEW`"),
     ("CLUSTER BY", "Spark's `CLUSTER BY`"),
     ("generate_series", "table functions as relations"),

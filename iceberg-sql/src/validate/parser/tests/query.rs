@@ -187,6 +187,11 @@ fn queries_agree_with_sqlparser() {
             "SELECT * FROM t ANTI JOIN u NATURAL LEFT SEMI JOIN v",
             Dialect::Spark,
         ),
+        ("SELECT a FROM t TABLESAMPLE BERNOULLI (10)", Dialect::Athena),
+        (
+            "SELECT a FROM db.t AS x TABLESAMPLE SYSTEM (50.5) JOIN u TABLESAMPLE BERNOULLI (1 + 1) ON x.a = u.a",
+            Dialect::Athena,
+        ),
     ] {
         let rules = if dialect == Dialect::Spark {
             &Rules::SPARK

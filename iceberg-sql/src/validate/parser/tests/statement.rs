@@ -54,6 +54,11 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
          `INNER? | LEFT OUTER? | RIGHT OUTER? | FULL OUTER?` (SqlBase.g4)",
     ),
     (
+        "`TABLESAMPLE BERNOULLI|SYSTEM` is Trino's",
+        "sqlparser reads `TABLESAMPLE BERNOULLI (n)` in every dialect; Spark's `sample` is \
+         `TABLESAMPLE '(' sampleMethod? ')'` (SqlBaseParser.g4)",
+    ),
+    (
         "has no `UPDATE SET *` after `NOT MATCHED BY SOURCE`",
         "sqlparser reads `WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *`; Spark's \
          `notMatchedBySourceAction` is `DELETE | UPDATE SET assignmentList` (SqlBaseParser.g4)",
@@ -69,7 +74,7 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 11] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 12] = [
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
              WHEN MATCHED THEN DELETE",
@@ -124,10 +129,16 @@ fn deliberate_statement_differences() {
             "SELECT x FROM t LIMIT 2 OFFSET 1 ROWS",
             Dialect::Spark,
             &Rules::SPARK,
-            9,
+            10,
         ),
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *",
+            Dialect::Spark,
+            &Rules::SPARK,
+            9,
+        ),
+        (
+            "SELECT a FROM t TABLESAMPLE BERNOULLI (10)",
             Dialect::Spark,
             &Rules::SPARK,
             8,
