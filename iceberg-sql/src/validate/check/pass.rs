@@ -403,7 +403,11 @@ impl Pass<'_> {
             } => {
                 self.idents(name)?;
                 match version {
-                    Some(TableVersion::Version(e) | TableVersion::Timestamp(e)) => self.expr(e)?,
+                    Some(
+                        TableVersion::Version(e)
+                        | TableVersion::Timestamp(e)
+                        | TableVersion::SystemTime(e),
+                    ) => self.expr(e)?,
                     None => {}
                 }
                 self.opt_ident(alias.as_ref())?;

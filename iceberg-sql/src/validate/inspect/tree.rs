@@ -305,9 +305,11 @@ impl<'t> Reader<'t> {
             } => {
                 self.idents(name);
                 match version {
-                    Some(TableVersion::Version(e) | TableVersion::Timestamp(e)) => {
-                        self.queue(Node::Expr(e))
-                    }
+                    Some(
+                        TableVersion::Version(e)
+                        | TableVersion::Timestamp(e)
+                        | TableVersion::SystemTime(e),
+                    ) => self.queue(Node::Expr(e)),
                     None => {}
                 }
                 alias.iter().for_each(|a| self.ident(a));

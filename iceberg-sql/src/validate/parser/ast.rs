@@ -388,6 +388,8 @@ pub(crate) enum TableFactor {
 pub(crate) enum TableVersion {
     Version(Expr),
     Timestamp(Expr),
+    /// Spark's `FOR SYSTEM_TIME AS OF t` (`temporalClause`), written with `FOR`.
+    SystemTime(Expr),
 }
 
 /// `[kind] JOIN relation [ON condition | USING (columns)]`

@@ -53,8 +53,9 @@
 //!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
 //!   `UNNEST`, Spark's `TABLESAMPLE (…)`, a sample of a subquery, table functions as relations
 //!   (`generate_series(…)`, `TABLE(…)`), column aliases `t (a, b)` on tables and
-//!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `FOR SYSTEM_TIME|SYSTEM_VERSION
-//!   AS OF`, `LATERAL VIEW`, `CLUSTER BY`, `PIVOT`;
+//!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `SYSTEM_TIME AS OF` without
+//!   `FOR` and `FOR SYSTEM_VERSION AS OF` (sqlparser reads neither), `LATERAL VIEW`,
+//!   `CLUSTER BY`, `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source;
@@ -173,6 +174,9 @@ pub(crate) struct Rules {
     /// Whether `TABLESAMPLE BERNOULLI|SYSTEM (p)` samples a table (Trino's
     /// `sampledRelation`; Spark's `sample` is `TABLESAMPLE '(' sampleMethod? ')'`).
     pub(crate) sample_methods: bool,
+    /// Whether `FOR SYSTEM_TIME AS OF t` is time travel (Spark's `temporalClause`: `FOR?
+    /// (SYSTEM_TIME | TIMESTAMP) AS OF`; sqlparser reads it only with `FOR`).
+    pub(crate) system_time: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -229,6 +233,7 @@ impl Rules {
         merge_spark_forms: false,
         semi_anti_joins: false,
         sample_methods: false,
+        system_time: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -260,6 +265,7 @@ impl Rules {
         merge_spark_forms: false,
         semi_anti_joins: false,
         sample_methods: true,
+        system_time: false,
     };
 
     /// Spark SQL.
@@ -291,6 +297,7 @@ impl Rules {
         merge_spark_forms: true,
         semi_anti_joins: true,
         sample_methods: false,
+        system_time: true,
     };
 }
 

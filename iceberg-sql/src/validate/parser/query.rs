@@ -513,6 +513,16 @@ impl Cursor<'_> {
 
     /// `FOR VERSION AS OF v` / `FOR TIMESTAMP AS OF t` after a table name, if there.
     fn time_travel(&mut self) -> Result<Option<TableVersion>> {
+        let system_time = self.is_word(0, "FOR")
+            && self.is_word(1, "SYSTEM_TIME")
+            && self.is_word(2, "AS")
+            && self.is_word(3, "OF");
+        if system_time && self.rules.system_time {
+            for _ in 0..4 {
+                self.next();
+            }
+            return Ok(Some(TableVersion::SystemTime(self.expr()?)));
+        }
         let with_for = self.is_word(0, "FOR");
         let at = usize::from(with_for);
         let kind_follows = self.time_travel_kind_at(at);

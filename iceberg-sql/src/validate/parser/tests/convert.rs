@@ -628,6 +628,9 @@ impl Converter<'_> {
                         Some(sp::TableVersion::TimestampAsOf(e)) => {
                             Some(TableVersion::Timestamp(self.expr(e)?))
                         }
+                        Some(sp::TableVersion::ForSystemTimeAsOf(e)) => {
+                            Some(TableVersion::SystemTime(self.expr(e)?))
+                        }
                         Some(other) => return outside(other),
                     },
                     alias: self.alias(alias)?,

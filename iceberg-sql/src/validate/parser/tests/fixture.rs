@@ -138,7 +138,6 @@ const SHOW_TABLES_PATTERN: &str = "Hive's `SHOW TABLES [IN database_name] \
 /// of the entry's SQL, and the list's item. Each is still refused (an entry that reads
 /// fails the test, so the list shrinks as forms are read).
 const NOT_READ_YET: &[(&str, &str)] = &[
-    ("FOR SYSTEM_TIME", "Spark's `FOR SYSTEM_TIME AS OF`"),
     ("ILIKE", "`ILIKE`"),
     ("RLIKE", "`RLIKE`/`REGEXP`"),
     ("REGEXP", "`RLIKE`/`REGEXP`"),

@@ -189,6 +189,10 @@ fn queries_agree_with_sqlparser() {
         ),
         ("SELECT a FROM t TABLESAMPLE BERNOULLI (10)", Dialect::Athena),
         (
+            "SELECT a FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2026-09-15 00:00:00' AS x",
+            Dialect::Spark,
+        ),
+        (
             "SELECT a FROM db.t AS x TABLESAMPLE SYSTEM (50.5) JOIN u TABLESAMPLE BERNOULLI (1 + 1) ON x.a = u.a",
             Dialect::Athena,
         ),
@@ -206,6 +210,8 @@ fn queries_agree_with_sqlparser() {
         "SELECT * FROM lateral",
         "SELECT * FROM LATERAL t",
         "SELECT * FROM LATERAL (VALUES (1))",
+        "SELECT a FROM t SYSTEM_TIME AS OF TIMESTAMP '2026-09-15 00:00:00'",
+        "SELECT a FROM t FOR SYSTEM_VERSION AS OF 1",
     ] {
         for (dialect, rules) in GRAMMARS {
             parse_query(sql, rules).expect_err(sql);
