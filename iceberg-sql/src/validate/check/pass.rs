@@ -390,6 +390,7 @@ impl Pass<'_> {
             r?;
         }
         self.exprs(&s.group_by)?;
+        self.exprs(&s.cluster_by)?;
         self.opt_expr(s.having.as_ref())
     }
 

@@ -153,10 +153,10 @@ Merge OursAtParse 10
 Optimize Same 70
 Optimize BothSyntax 4
 Optimize OursAtParse 1
-Select Same 225
+Select Same 226
 Select BothSyntax 18
 Select OursAtParse 62
-Select NotReadYet 35
+Select NotReadYet 34
 Select Deliberate 3
 ShowCreateTable Same 22
 ShowTables Same 65
@@ -389,6 +389,10 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (S, Sel, 0, "SELECT a FROM t FOR SYSTEM_TIME AS OF TIMESTAMP 'yesterday'", false),
         (S, Sel, 1, "SELECT a FROM t FOR SYSTEM_TIME AS OF ?", false),
         (A, Sel, 0, "SELECT a FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2024-01-01 00:00:00'", false),
+        // Spark's CLUSTER BY.
+        (S, Sel, 0, "SELECT a FROM t CLUSTER BY \"a\"", false),
+        (S, Sel, 1, "SELECT a FROM t CLUSTER BY a + ?", false),
+        (A, Sel, 0, "SELECT a FROM t CLUSTER BY a", true),
         // TABLESAMPLE's percentage is checked as an expression.
         (A, Sel, 0, "SELECT a FROM t AS `x` TABLESAMPLE BERNOULLI (10)", false),
         (A, Sel, 1, "SELECT a FROM t TABLESAMPLE SYSTEM (?)", false),

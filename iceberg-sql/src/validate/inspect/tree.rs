@@ -279,6 +279,7 @@ impl<'t> Reader<'t> {
                     e => self.push(e),
                 }
             }
+            self.exprs(&s.cluster_by);
             self.opt_expr(&s.having);
         }
         self.order_by(&q.order_by);

@@ -335,6 +335,8 @@ pub(crate) struct Select {
     pub(crate) selection: Option<Expr>,
     pub(crate) group_by: Vec<Expr>,
     pub(crate) having: Option<Expr>,
+    /// Spark's `CLUSTER BY a, b` (read where sqlparser reads it, after `GROUP BY`).
+    pub(crate) cluster_by: Vec<Expr>,
 }
 
 /// One item of a select list.

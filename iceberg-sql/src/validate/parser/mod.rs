@@ -55,7 +55,7 @@
 //!   (`generate_series(…)`, `TABLE(…)`), column aliases `t (a, b)` on tables and
 //!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `SYSTEM_TIME AS OF` without
 //!   `FOR` and `FOR SYSTEM_VERSION AS OF` (sqlparser reads neither), `LATERAL VIEW`,
-//!   `CLUSTER BY`, `PIVOT`;
+//!   `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source;
@@ -177,6 +177,8 @@ pub(crate) struct Rules {
     /// Whether `FOR SYSTEM_TIME AS OF t` is time travel (Spark's `temporalClause`: `FOR?
     /// (SYSTEM_TIME | TIMESTAMP) AS OF`; sqlparser reads it only with `FOR`).
     pub(crate) system_time: bool,
+    /// Whether `CLUSTER BY a, …` ends a query (Spark's `queryOrganization`).
+    pub(crate) cluster_by: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -234,6 +236,7 @@ impl Rules {
         semi_anti_joins: false,
         sample_methods: false,
         system_time: false,
+        cluster_by: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -266,6 +269,7 @@ impl Rules {
         semi_anti_joins: false,
         sample_methods: true,
         system_time: false,
+        cluster_by: false,
     };
 
     /// Spark SQL.
@@ -298,6 +302,7 @@ impl Rules {
         semi_anti_joins: true,
         sample_methods: false,
         system_time: true,
+        cluster_by: true,
     };
 }
 

@@ -229,6 +229,7 @@ impl Cursor<'_> {
         if self.eat_words(&["GROUP", "BY"]) {
             group_by = self.group_by()?;
         }
+        let cluster_by = self.cluster_by()?;
         let having = if self.eat_word("HAVING") {
             Some(self.expr()?)
         } else {
@@ -241,6 +242,7 @@ impl Cursor<'_> {
             selection,
             group_by,
             having,
+            cluster_by,
         })
     }
 
@@ -849,5 +851,25 @@ impl Cursor<'_> {
         let percentage = self.expr()?;
         self.expect_symbol(Symbol::RParen, ")")?;
         Ok(Some(Box::new(TableSample { method, percentage })))
+    }
+
+    /// Spark's `CLUSTER BY a, …`, if there. Spark takes it after `HAVING` and without
+    /// `ORDER BY` (`queryOrganization`, and its AstBuilder), sqlparser before `HAVING`:
+    /// read where both take it, as the last clause before `LIMIT`.
+    fn cluster_by(&mut self) -> Result<Vec<Expr>> {
+        if !self.rules.cluster_by || !self.eat_words(&["CLUSTER", "BY"]) {
+            return Ok(Vec::new());
+        }
+        let exprs = self.comma_separated(|c| c.expr())?;
+        let clause_after = ["HAVING", "WINDOW", "ORDER", "SORT", "DISTRIBUTE"]
+            .iter()
+            .any(|w| self.is_word(0, w));
+        if clause_after {
+            return Err(self.expected(
+                "`LIMIT` or the end of the query (`CLUSTER BY` comes last in Spark's \
+                 `queryOrganization`, with no `ORDER BY`)",
+            ));
+        }
+        Ok(exprs)
     }
 }

@@ -494,7 +494,6 @@ impl Converter<'_> {
             && s.lateral_views.is_empty()
             && s.prewhere.is_none()
             && s.connect_by.is_empty()
-            && s.cluster_by.is_empty()
             && s.distribute_by.is_empty()
             && s.sort_by.is_empty()
             && s.named_window.is_empty()
@@ -562,6 +561,7 @@ impl Converter<'_> {
             selection: s.selection.as_ref().map(|e| self.expr(e)).transpose()?,
             group_by,
             having: s.having.as_ref().map(|e| self.expr(e)).transpose()?,
+            cluster_by: self.exprs(&s.cluster_by)?,
         })
     }
 

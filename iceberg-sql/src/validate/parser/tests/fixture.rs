@@ -148,7 +148,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("(1, 2)", "row values `(a, b)`"),
     ("UNNEST", "`UNNEST`"),
     ("LATERAL VIEW", "Spark's `LATERAL VIEW`"),
-    ("CLUSTER BY", "Spark's `CLUSTER BY`"),
     ("generate_series", "table functions as relations"),
     ("TABLE(foo(1))", "table functions as relations"),
     ("PIVOT", "Spark's `PIVOT`"),

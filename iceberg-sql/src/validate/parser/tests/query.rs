@@ -188,6 +188,8 @@ fn queries_agree_with_sqlparser() {
             Dialect::Spark,
         ),
         ("SELECT a FROM t TABLESAMPLE BERNOULLI (10)", Dialect::Athena),
+        ("SELECT a FROM t CLUSTER BY a, b + 1", Dialect::Spark),
+        ("SELECT a, count(*) FROM t GROUP BY a CLUSTER BY a LIMIT 3", Dialect::Spark),
         (
             "SELECT a FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2026-09-15 00:00:00' AS x",
             Dialect::Spark,
@@ -212,6 +214,9 @@ fn queries_agree_with_sqlparser() {
         "SELECT * FROM LATERAL (VALUES (1))",
         "SELECT a FROM t SYSTEM_TIME AS OF TIMESTAMP '2026-09-15 00:00:00'",
         "SELECT a FROM t FOR SYSTEM_VERSION AS OF 1",
+        "SELECT a FROM t GROUP BY a HAVING count(*) > 1 CLUSTER BY a",
+        "SELECT a FROM t CLUSTER BY a ORDER BY a",
+        "SELECT a FROM t CLUSTER BY a HAVING count(*) > 1",
     ] {
         for (dialect, rules) in GRAMMARS {
             parse_query(sql, rules).expect_err(sql);

@@ -68,13 +68,19 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
         "sqlparser reads `OFFSET n ROWS` in every dialect; Spark's `queryOrganization` has \
          `OFFSET offset=expression` (SqlBaseParser.g4)",
     ),
+    (
+        "`CLUSTER BY` comes last in Spark's",
+        "sqlparser reads `CLUSTER BY` before `HAVING`, `WINDOW` and a query's `ORDER BY`; \
+         Spark's `queryOrganization` takes it after them, and its AstBuilder refuses it with \
+         `ORDER BY` (SqlBaseParser.g4)",
+    ),
 ];
 
 /// Each [`DELIBERATE_STATEMENTS`] difference: sqlparser reads the statement, ours
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 12] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 13] = [
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
              WHEN MATCHED THEN DELETE",
@@ -130,6 +136,12 @@ fn deliberate_statement_differences() {
             Dialect::Spark,
             &Rules::SPARK,
             10,
+        ),
+        (
+            "SELECT a FROM t CLUSTER BY a ORDER BY a",
+            Dialect::Spark,
+            &Rules::SPARK,
+            11,
         ),
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *",
