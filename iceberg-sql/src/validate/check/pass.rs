@@ -427,6 +427,10 @@ impl Pass<'_> {
                 self.opt_ident(alias.as_ref())?;
                 self.idents(columns)
             }
+            TableFactor::TableFunction { call, alias } => {
+                self.expr(call)?;
+                self.opt_ident(alias.as_ref())
+            }
         }
     }
 

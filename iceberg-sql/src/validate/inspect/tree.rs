@@ -331,6 +331,10 @@ impl<'t> Reader<'t> {
                 alias.iter().for_each(|a| self.ident(a));
                 self.idents(columns);
             }
+            TableFactor::TableFunction { call, alias } => {
+                self.queue(Node::Expr(call));
+                alias.iter().for_each(|a| self.ident(a));
+            }
         }
     }
 

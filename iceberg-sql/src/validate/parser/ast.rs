@@ -382,6 +382,8 @@ pub(crate) enum TableFactor {
         alias: Option<Ident>,
         columns: Vec<Ident>,
     },
+    /// Trino's `TABLE(f(…)) [[AS] alias]`: a table function's rows (`call` is a call).
+    TableFunction { call: Expr, alias: Option<Ident> },
 }
 
 /// Time travel: `FOR VERSION AS OF 123`, `FOR TIMESTAMP AS OF TIMESTAMP '…'` (Spark:

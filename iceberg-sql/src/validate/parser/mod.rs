@@ -51,8 +51,8 @@
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query
 //!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
-//!   `UNNEST`, Spark's `TABLESAMPLE (…)`, a sample of a subquery, table functions as relations
-//!   (`generate_series(…)`, `TABLE(…)`), column aliases `t (a, b)` on tables and
+//!   `UNNEST`, Spark's `TABLESAMPLE (…)`, a sample of a subquery, Spark's table-valued
+//!   functions (`generate_series(…)`), column aliases `t (a, b)` on tables and
 //!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `SYSTEM_TIME AS OF` without
 //!   `FOR` and `FOR SYSTEM_VERSION AS OF` (sqlparser reads neither), `LATERAL VIEW`,
 //!   `PIVOT`;
@@ -179,6 +179,9 @@ pub(crate) struct Rules {
     pub(crate) system_time: bool,
     /// Whether `CLUSTER BY a, …` ends a query (Spark's `queryOrganization`).
     pub(crate) cluster_by: bool,
+    /// Whether `TABLE(f(…))` is a relation (Trino's `relationPrimary`; Spark calls a
+    /// table-valued function by its name, `FROM f(…)`).
+    pub(crate) table_function: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -237,6 +240,7 @@ impl Rules {
         sample_methods: false,
         system_time: false,
         cluster_by: false,
+        table_function: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -270,6 +274,7 @@ impl Rules {
         sample_methods: true,
         system_time: false,
         cluster_by: false,
+        table_function: true,
     };
 
     /// Spark SQL.
@@ -303,6 +308,7 @@ impl Rules {
         sample_methods: false,
         system_time: true,
         cluster_by: true,
+        table_function: false,
     };
 }
 

@@ -422,6 +422,9 @@ impl Cursor<'_> {
         if self.is_symbol(0, Symbol::LParen) && self.is_word(1, "VALUES") {
             return self.values_relation();
         }
+        if self.is_word(0, "TABLE") && self.is_symbol(1, Symbol::LParen) {
+            return self.table_function();
+        }
         let lateral = self.is_word(0, "LATERAL") && self.is_symbol(1, Symbol::LParen);
         if lateral {
             self.next();
@@ -871,5 +874,25 @@ impl Cursor<'_> {
             ));
         }
         Ok(exprs)
+    }
+
+    /// `TABLE(f(…)) [[AS] alias]`, at `TABLE`.
+    fn table_function(&mut self) -> Result<TableFactor> {
+        if !self.rules.table_function {
+            return Err(self.expected(
+                "a table name (`TABLE(f(…))` is Trino's: Spark calls a table-valued function \
+                 by its name, `FROM f(…)`)",
+            ));
+        }
+        self.next();
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        let call = self.expr()?;
+        if !matches!(call, Expr::Function(_)) {
+            return Err(self.error_at(at, "expected a table function's call in `TABLE(…)`"));
+        }
+        self.expect_symbol(Symbol::RParen, ")")?;
+        let alias = self.alias(AliasOf::Table)?;
+        Ok(TableFactor::TableFunction { call, alias })
     }
 }

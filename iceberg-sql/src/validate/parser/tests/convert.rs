@@ -677,6 +677,10 @@ impl Converter<'_> {
                 alias: self.alias(alias)?,
                 lateral: *lateral,
             }),
+            sp::TableFactor::TableFunction { expr, alias } => Ok(TableFactor::TableFunction {
+                call: self.expr(expr)?,
+                alias: self.alias(alias)?,
+            }),
             other => outside(other),
         }
     }

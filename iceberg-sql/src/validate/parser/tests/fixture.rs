@@ -149,7 +149,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("UNNEST", "`UNNEST`"),
     ("LATERAL VIEW", "Spark's `LATERAL VIEW`"),
     ("generate_series", "table functions as relations"),
-    ("TABLE(foo(1))", "table functions as relations"),
     ("PIVOT", "Spark's `PIVOT`"),
     (
         "position('a' IN x)",

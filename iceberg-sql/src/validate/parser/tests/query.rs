@@ -188,6 +188,10 @@ fn queries_agree_with_sqlparser() {
             Dialect::Spark,
         ),
         ("SELECT a FROM t TABLESAMPLE BERNOULLI (10)", Dialect::Athena),
+        (
+            "SELECT * FROM TABLE(foo(1, 'a')) AS f JOIN t ON f.a = t.a",
+            Dialect::Athena,
+        ),
         ("SELECT a FROM t CLUSTER BY a, b + 1", Dialect::Spark),
         ("SELECT a, count(*) FROM t GROUP BY a CLUSTER BY a LIMIT 3", Dialect::Spark),
         (

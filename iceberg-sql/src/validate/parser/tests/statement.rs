@@ -74,13 +74,23 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
          Spark's `queryOrganization` takes it after them, and its AstBuilder refuses it with \
          `ORDER BY` (SqlBaseParser.g4)",
     ),
+    (
+        "`TABLE(f(…))` is Trino's",
+        "sqlparser reads `TABLE(…)` as a relation in every dialect; Spark's `relationPrimary` \
+         has none (its `functionTable` is `f(…)` by name, SqlBaseParser.g4)",
+    ),
+    (
+        "expected a table function's call in `TABLE(…)`",
+        "sqlparser reads any expression in `TABLE(…)`; Trino's `tableFunctionCall` is \
+         `qualifiedName '(' … ')'` (SqlBase.g4)",
+    ),
 ];
 
 /// Each [`DELIBERATE_STATEMENTS`] difference: sqlparser reads the statement, ours
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 13] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 15] = [
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
              WHEN MATCHED THEN DELETE",
@@ -142,6 +152,18 @@ fn deliberate_statement_differences() {
             Dialect::Spark,
             &Rules::SPARK,
             11,
+        ),
+        (
+            "SELECT * FROM TABLE(foo(1))",
+            Dialect::Spark,
+            &Rules::SPARK,
+            12,
+        ),
+        (
+            "SELECT * FROM TABLE(1 + 1)",
+            Dialect::Athena,
+            &Rules::TRINO,
+            13,
         ),
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *",
