@@ -19,7 +19,7 @@ use crate::validate::parser::ast::{
     AlterAction, Assignment, Brackets as AstBrackets, ColumnDef, DataType, Expr, Function,
     FunctionArgs, Ident, InsertSource, Literal, LiteralValue, MergeAction, OrderByItem, Property,
     Query, Select, SelectItem, Statement, StringForm, TableClause, TableFactor, TableVersion,
-    TimeZone, UnaryOp,
+    TimeZone, UnaryOp, Window,
 };
 
 /// Runs the pass over `stmt`, then counts its `?` placeholders against `param_count`.
@@ -391,7 +391,12 @@ impl Pass<'_> {
         }
         self.exprs(&s.group_by)?;
         self.exprs(&s.cluster_by)?;
-        self.opt_expr(s.having.as_ref())
+        self.opt_expr(s.having.as_ref())?;
+        for (name, w) in &s.windows {
+            self.ident(name)?;
+            self.window(w)?;
+        }
+        Ok(())
     }
 
     fn table_factor(&mut self, tf: &TableFactor) -> Result<()> {
@@ -566,6 +571,12 @@ impl Pass<'_> {
         }
     }
 
+    fn window(&mut self, w: &Window) -> Result<()> {
+        self.exprs(&w.partition_by)?;
+        self.order_by(&w.order_by)?;
+        self.opt_ident(w.name.as_ref())
+    }
+
     fn function(&mut self, f: &Function) -> Result<()> {
         self.idents(&f.name)?;
         if let FunctionArgs::List { args, .. } = &f.args {
@@ -573,8 +584,7 @@ impl Pass<'_> {
         }
         self.opt_expr(f.filter.as_deref())?;
         if let Some(w) = &f.over {
-            self.exprs(&w.partition_by)?;
-            self.order_by(&w.order_by)?;
+            self.window(w)?;
         }
         Ok(())
     }

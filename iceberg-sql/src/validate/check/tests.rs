@@ -159,10 +159,10 @@ Merge OursAtParse 10
 Optimize Same 70
 Optimize BothSyntax 4
 Optimize OursAtParse 1
-Select Same 227
+Select Same 229
 Select BothSyntax 18
 Select OursAtParse 62
-Select NotReadYet 32
+Select NotReadYet 30
 Select Deliberate 4
 ShowCreateTable Same 22
 ShowTables Same 65
@@ -399,6 +399,11 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (S, Sel, 0, "SELECT a FROM t CLUSTER BY \"a\"", false),
         (S, Sel, 1, "SELECT a FROM t CLUSTER BY a + ?", false),
         (A, Sel, 0, "SELECT a FROM t CLUSTER BY a", true),
+        // Named windows: their names are checked as names.
+        (A, Sel, 0, "SELECT sum(x) OVER `w` FROM t WINDOW w AS (PARTITION BY y)", false),
+        (A, Sel, 0, "SELECT sum(x) OVER w FROM t WINDOW `w` AS (PARTITION BY y)", false),
+        (S, Sel, 0, "SELECT sum(x) OVER \"w\" FROM t WINDOW w AS (ORDER BY y)", true),
+        (S, Sel, 0, "SELECT sum(x) OVER w FROM t WINDOW w AS (ORDER BY X'F')", false),
         // Trino's TABLE(f(…)).
         (A, Sel, 0, "SELECT * FROM TABLE(foo(X'F'))", false),
         (A, Sel, 0, "SELECT * FROM TABLE(foo(1)) AS `f`", false),

@@ -212,9 +212,14 @@ impl<'t> Reader<'t> {
             self.queue(Node::Expr(filter));
         }
         if let Some(w) = &f.over {
-            self.exprs(&w.partition_by);
-            self.order_by(&w.order_by);
+            self.window(w);
         }
+    }
+
+    fn window(&mut self, w: &'t Window) {
+        self.exprs(&w.partition_by);
+        self.order_by(&w.order_by);
+        w.name.iter().for_each(|n| self.ident(n));
     }
 
     fn order_by(&mut self, items: &'t [OrderByItem]) {
@@ -281,6 +286,10 @@ impl<'t> Reader<'t> {
             }
             self.exprs(&s.cluster_by);
             self.opt_expr(&s.having);
+            for (name, w) in &s.windows {
+                self.ident(name);
+                self.window(w);
+            }
         }
         self.order_by(&q.order_by);
         match &q.limit {

@@ -241,15 +241,17 @@ pub(crate) struct Function {
     /// `FILTER (WHERE …)` after an aggregate.
     pub(crate) filter: Option<Box<Expr>>,
     /// `OVER (…)` after a window function.
-    pub(crate) over: Option<Window>,
+    pub(crate) over: Option<Box<Window>>,
 }
 
-/// `OVER ([PARTITION BY …] [ORDER BY …])`. Not yet read: frames (`ROWS BETWEEN …`) and
-/// named windows.
+/// `OVER ([PARTITION BY …] [ORDER BY …])`, or `OVER name` (a window of the `SELECT`'s
+/// `WINDOW` clause). Not yet read: frames (`ROWS BETWEEN …`) and `OVER (name …)`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Window {
     pub(crate) partition_by: Vec<Expr>,
     pub(crate) order_by: Vec<OrderByItem>,
+    /// `OVER name`: the lists are empty.
+    pub(crate) name: Option<Ident>,
 }
 
 /// A function's arguments. Not yet read (a later milestone): `ORDER BY` inside the list, named arguments (`name => value`), `WITHIN GROUP`,
@@ -337,6 +339,9 @@ pub(crate) struct Select {
     pub(crate) having: Option<Expr>,
     /// Spark's `CLUSTER BY a, b` (read where sqlparser reads it, after `GROUP BY`).
     pub(crate) cluster_by: Vec<Expr>,
+    /// `WINDOW name AS (…), …` after `HAVING` (Trino's `querySpecification`, Spark's
+    /// `windowClause`).
+    pub(crate) windows: Vec<(Ident, Window)>,
 }
 
 /// One item of a select list.
@@ -383,7 +388,10 @@ pub(crate) enum TableFactor {
         columns: Vec<Ident>,
     },
     /// Trino's `TABLE(f(…)) [[AS] alias]`: a table function's rows (`call` is a call).
-    TableFunction { call: Expr, alias: Option<Ident> },
+    TableFunction {
+        call: Box<Expr>,
+        alias: Option<Ident>,
+    },
 }
 
 /// Time travel: `FOR VERSION AS OF 123`, `FOR TIMESTAMP AS OF TIMESTAMP '…'` (Spark:

@@ -798,7 +798,7 @@ impl Cursor<'_> {
             None
         };
         let over = if self.eat_word("OVER") {
-            Some(self.window()?)
+            Some(Box::new(self.window()?))
         } else {
             None
         };

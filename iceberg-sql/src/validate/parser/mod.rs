@@ -46,7 +46,7 @@
 //!   lambda parameters, slices `a[1:2]`, `INTERVAL … TO …`, named arguments
 //!   (`name => v`) outside `CALL` and `EXECUTE`, `ORDER BY` inside a call,
 //!   `WITHIN GROUP`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
-//!   window frames and named windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`,
+//!   window frames, `OVER (name …)` and `WINDOW w AS v`, `t.*` as an argument, Spark's `DIV`, `::`, `!`,
 //!   bit operators and `<=>`;
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query

@@ -235,6 +235,18 @@ impl Cursor<'_> {
         } else {
             None
         };
+        let mut windows = Vec::new();
+        if self.eat_word("WINDOW") {
+            windows = self.comma_separated(|c| {
+                let name = c.ident()?;
+                c.expect_word("AS")?;
+                // `AS name` (a window named after another) is not read yet.
+                if !c.is_symbol(0, Symbol::LParen) {
+                    return Err(c.expected("`(` and the window's specification"));
+                }
+                Ok((name, c.window()?))
+            })?;
+        }
         Ok(Select {
             distinct,
             items,
@@ -243,6 +255,7 @@ impl Cursor<'_> {
             group_by,
             having,
             cluster_by,
+            windows,
         })
     }
 
@@ -633,8 +646,16 @@ impl Cursor<'_> {
         Ok(Expr::Grouping { kind, sets })
     }
 
-    /// `OVER ([PARTITION BY …] [ORDER BY …])` after a call, the `OVER` read.
+    /// `OVER ([PARTITION BY …] [ORDER BY …])` or `OVER name` after a call, the `OVER`
+    /// read.
     pub(super) fn window(&mut self) -> Result<Window> {
+        if !self.is_symbol(0, Symbol::LParen) {
+            return Ok(Window {
+                partition_by: Vec::new(),
+                order_by: Vec::new(),
+                name: Some(self.ident()?),
+            });
+        }
         self.expect_symbol(Symbol::LParen, "(")?;
         let mut partition_by = Vec::new();
         if self.eat_words(&["PARTITION", "BY"]) {
@@ -645,12 +666,13 @@ impl Cursor<'_> {
             order_by = self.comma_separated(|c| c.order_by_item())?;
         }
         if !self.is_symbol(0, Symbol::RParen) {
-            return Err(self.expected("`)` (window frames and named windows are not read yet)"));
+            return Err(self.expected("`)` (window frames are not read yet)"));
         }
         self.next();
         Ok(Window {
             partition_by,
             order_by,
+            name: None,
         })
     }
 
@@ -893,6 +915,9 @@ impl Cursor<'_> {
         }
         self.expect_symbol(Symbol::RParen, ")")?;
         let alias = self.alias(AliasOf::Table)?;
-        Ok(TableFactor::TableFunction { call, alias })
+        Ok(TableFactor::TableFunction {
+            call: Box::new(call),
+            alias,
+        })
     }
 }

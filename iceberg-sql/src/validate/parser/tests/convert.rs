@@ -496,7 +496,6 @@ impl Converter<'_> {
             && s.connect_by.is_empty()
             && s.distribute_by.is_empty()
             && s.sort_by.is_empty()
-            && s.named_window.is_empty()
             && s.qualify.is_none()
             && s.value_table_mode.is_none()
             && s.exclude.is_none()
@@ -562,6 +561,19 @@ impl Converter<'_> {
             group_by,
             having: s.having.as_ref().map(|e| self.expr(e)).transpose()?,
             cluster_by: self.exprs(&s.cluster_by)?,
+            windows: s
+                .named_window
+                .iter()
+                .map(|sp::NamedWindowDefinition(name, w)| match w {
+                    sp::NamedWindowExpr::WindowSpec(sp::WindowSpec {
+                        window_name: None,
+                        partition_by,
+                        order_by,
+                        window_frame: None,
+                    }) => Ok((self.ident(name), self.window_spec(partition_by, order_by)?)),
+                    other => outside(other),
+                })
+                .collect::<Conv<_>>()?,
         })
     }
 
@@ -678,7 +690,7 @@ impl Converter<'_> {
                 lateral: *lateral,
             }),
             sp::TableFactor::TableFunction { expr, alias } => Ok(TableFactor::TableFunction {
-                call: self.expr(expr)?,
+                call: self.boxed(expr)?,
                 alias: self.alias(alias)?,
             }),
             other => outside(other),
@@ -720,6 +732,17 @@ impl Converter<'_> {
             kind,
             relation: self.factor(&j.relation)?,
             constraint,
+        })
+    }
+
+    fn window_spec(&self, partition_by: &[sp::Expr], order_by: &[sp::OrderByExpr]) -> Conv<Window> {
+        Ok(Window {
+            partition_by: self.exprs(partition_by)?,
+            order_by: order_by
+                .iter()
+                .map(|o| self.order_by_item(o))
+                .collect::<Conv<_>>()?,
+            name: None,
         })
     }
 
@@ -766,13 +789,12 @@ impl Converter<'_> {
                 partition_by,
                 order_by,
                 window_frame: None,
-            })) => Some(Window {
-                partition_by: self.exprs(partition_by)?,
-                order_by: order_by
-                    .iter()
-                    .map(|o| self.order_by_item(o))
-                    .collect::<Conv<_>>()?,
-            }),
+            })) => Some(Box::new(self.window_spec(partition_by, order_by)?)),
+            Some(sp::WindowType::NamedWindow(name)) => Some(Box::new(Window {
+                partition_by: Vec::new(),
+                order_by: Vec::new(),
+                name: Some(self.ident(name)),
+            })),
             Some(other) => return outside(other),
         };
         Ok(Function {

@@ -641,7 +641,6 @@ fn not_yet_read_is_refused() {
         "listagg(x, ',') WITHIN GROUP (ORDER BY x)",
         "first_value(x) IGNORE NULLS OVER (ORDER BY y)",
         "sum(x) OVER (ORDER BY y ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)",
-        "sum(x) OVER w",
         "count(t.*)",
         "a DIV b",
         "a::int",

@@ -144,7 +144,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ("SIMILAR TO", "`SIMILAR TO`"),
     ("STRUCT(1 AS a", "`struct(a AS x)`"),
     ("ROWS BETWEEN", "window frames"),
-    ("WINDOW w", "named windows"),
     ("(1, 2)", "row values `(a, b)`"),
     ("UNNEST", "`UNNEST`"),
     ("LATERAL VIEW", "Spark's `LATERAL VIEW`"),

@@ -41,6 +41,8 @@ pub(super) const QUERIES: &[&str] = &[
         "SELECT * FROM t NATURAL JOIN u NATURAL LEFT OUTER JOIN v NATURAL FULL JOIN w",
         "SELECT * FROM t NATURAL INNER JOIN (SELECT a FROM u) AS s NATURAL RIGHT JOIN v",
         "SELECT x FROM LATERAL (SELECT 1 AS x) AS l",
+        "SELECT sum(x) OVER w, rank() OVER (ORDER BY y) FROM t WINDOW w AS (PARTITION BY y), v AS (ORDER BY x DESC)",
+        "SELECT a, count(*) OVER w FROM t GROUP BY a HAVING a > 1 WINDOW w AS ()",
         "SELECT x FROM t JOIN LATERAL (SELECT y FROM u WHERE u.a = t.a) AS l ON true",
         "SELECT x FROM t CROSS JOIN LATERAL (SELECT y FROM u WHERE u.a = t.a) l",
     ];
@@ -218,6 +220,8 @@ fn queries_agree_with_sqlparser() {
         "SELECT * FROM LATERAL (VALUES (1))",
         "SELECT a FROM t SYSTEM_TIME AS OF TIMESTAMP '2026-09-15 00:00:00'",
         "SELECT a FROM t FOR SYSTEM_VERSION AS OF 1",
+        "SELECT sum(x) OVER w FROM t WINDOW w AS v",
+        "SELECT sum(x) OVER (w ORDER BY y) FROM t WINDOW w AS (PARTITION BY y)",
         "SELECT a FROM t GROUP BY a HAVING count(*) > 1 CLUSTER BY a",
         "SELECT a FROM t CLUSTER BY a ORDER BY a",
         "SELECT a FROM t CLUSTER BY a HAVING count(*) > 1",
