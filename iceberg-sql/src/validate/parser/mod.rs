@@ -46,16 +46,14 @@
 //!   lambda parameters, slices `a[1:2]`, `INTERVAL … TO …`, named arguments
 //!   (`name => v`) outside `CALL` and `EXECUTE`, `ORDER BY` inside a call,
 //!   `WITHIN GROUP`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
-//!   window frames, `OVER (name …)` and `WINDOW w AS v`, `t.*` as an argument, Spark's `DIV`, `::`, `!`,
-//!   bit operators and `<=>`;
+//!   window frames, `OVER (name …)` and `WINDOW w AS v`, `t.*` as an argument, Spark's
+//!   `DIV`, `::`, `!`, bit operators and `<=>`;
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
-//!   `TABLE t` as a query, `VALUES` as a query
-//!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
-//!   `UNNEST`, Spark's `TABLESAMPLE (…)`, a sample of a subquery, Spark's table-valued
-//!   functions (`generate_series(…)`), column aliases `t (a, b)` on tables and
-//!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `SYSTEM_TIME AS OF` without
-//!   `FOR` and `FOR SYSTEM_VERSION AS OF` (sqlparser reads neither), `LATERAL VIEW`,
-//!   `PIVOT`;
+//!   `TABLE t` as a query, `VALUES` as a query (read only after `INSERT` and as a
+//!   relation in parentheses, `(VALUES …) AS t (a, b)`), `UNNEST`, Spark's
+//!   `TABLESAMPLE (…)`, a sample of a subquery, Spark's table-valued functions
+//!   (`generate_series(…)`), column aliases `t (a, b)` on tables and subqueries,
+//!   `SELECT ALL`, `WITH RECURSIVE`; Spark's `LATERAL VIEW` and `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source;
