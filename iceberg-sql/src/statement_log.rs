@@ -3,7 +3,8 @@
 //! environment names a directory).
 //!
 //! With `ICEBERG_SQL_STATEMENT_LOG=<dir>` set, each process appends one JSON line per
-//! statement to `<dir>/<pid>.jsonl`: `{"dialect", "grammar", "kind", "sql"}`.
+//! statement to `<dir>/<pid>.jsonl`: `{"dialect", "grammar", "kind", "params", "sql"}`
+//! (`params`: how many `?` parameters it binds).
 //! `scripts/test.sh` sets it and, after the tests, has parsers independent of ours
 //! read every logged statement: Trino's own grammar the Trino-grammar ones and Spark's
 //! parser the Spark ones (`scripts/reparse_statement_log.py`). So a statement shape that
@@ -45,8 +46,9 @@ pub(crate) fn record(stmt: &Statement) {
     // The whole line under the lock, so the lines of parallel tests do not interleave.
     let _ = write!(
         f,
-        "{{\"dialect\":\"{dialect:?}\",\"grammar\":\"{:?}\",\"kind\":\"{kind:?}\",\"sql\":\"",
-        dialect.grammar(kind)
+        "{{\"dialect\":\"{dialect:?}\",\"grammar\":\"{:?}\",\"kind\":\"{kind:?}\",\"params\":{},\"sql\":\"",
+        dialect.grammar(kind),
+        stmt.params().len()
     )
     .and_then(|()| write_json_body(&mut *f, stmt.sql()))
     .and_then(|()| f.write_all(b"\"}\n"));

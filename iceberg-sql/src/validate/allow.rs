@@ -29,10 +29,10 @@ use sqlparser::tokenizer::Span;
 use super::ast_pass::AstPass;
 use super::dialects::{FilterForm, TargetSyntax};
 use super::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
-use super::{hooks, located, to_location, walk};
+use super::{located, to_location, walk};
 use crate::dialect::{Dialect, Grammar};
 use crate::engine::reserved::is_reserved_in_dml;
-use crate::error::{Error, ErrorKind, Result, SqlLocation};
+use crate::error::{Error, ErrorKind, Result};
 use crate::statement::StatementKind;
 
 /// Checks a parsed statement against the allow-list for `kind` in `grammar`.
@@ -117,7 +117,7 @@ impl Ctx<'_> {
 
     /// A refusal pointing at the first occurrence of `word` (for nodes without a span).
     pub(super) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
-        let loc = located(self.sql, find_word(self.sql, word));
+        let loc = located(self.sql, super::locate_word(self.sql, word));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
@@ -161,45 +161,6 @@ impl Exempt {
             .iter()
             .any(|(span, value)| *span == ident.span && *value == ident.value)
     }
-}
-
-/// Best-effort position of the first whole-word, case-insensitive `word` outside
-/// single-quoted strings (for nodes that carry no span).
-pub(super) fn find_word(sql: &str, word: &str) -> Option<SqlLocation> {
-    let mut line = 1;
-    let mut column = 1;
-    let mut in_string = false;
-    let mut prev_ident = false;
-    let chars: Vec<char> = sql.chars().collect();
-    let w: Vec<char> = word.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\'' {
-            in_string = !in_string;
-        } else if !in_string
-            && !prev_ident
-            && i + w.len() <= chars.len()
-            && chars[i..i + w.len()]
-                .iter()
-                .zip(&w)
-                .all(|(a, b)| a.eq_ignore_ascii_case(b))
-            && chars
-                .get(i + w.len())
-                .is_none_or(|n| !(n.is_ascii_alphanumeric() || *n == '_'))
-        {
-            return Some(SqlLocation { line, column });
-        }
-        prev_ident = c.is_ascii_alphanumeric() || c == '_';
-        if c == '\n' {
-            line += 1;
-            column = 1;
-        } else {
-            column += 1;
-        }
-        i += 1;
-    }
-    None
 }
 
 /// The first word of the text, upper-cased, naming what was found.
@@ -803,7 +764,7 @@ fn other_clauses_absent(ct: &CreateTable) -> bool {
 fn check_insert(ctx: &Ctx, ins: &sqlparser::ast::Insert) -> Result<()> {
     let engine = ctx.engine();
     if ins.on.is_some() {
-        let word = if find_word(ctx.sql, "CONFLICT").is_some() {
+        let word = if super::locate_word(ctx.sql, "CONFLICT").is_some() {
             "CONFLICT"
         } else {
             "DUPLICATE"
@@ -950,19 +911,13 @@ pub(crate) fn check_with_properties(ctx: &Ctx, opts: &[SqlOption], at: Span) -> 
                 .as_ident()
                 .is_some_and(|k| matches!(k.quote_style, None | Some('"')));
         if !named {
-            return Err(ctx.at_span(property_key_refusal(ctx.engine(), key), key.span()));
+            return Err(ctx.at_span(
+                super::ddl_rules::property_key_refusal(ctx.engine(), key),
+                key.span(),
+            ));
         }
     }
     Ok(())
-}
-
-/// A `WITH (…)` property named by a string or a qualified name (`shown`) in Trino
-/// grammar.
-pub(crate) fn property_key_refusal(engine: &str, shown: &dyn std::fmt::Display) -> String {
-    format!(
-        "table property key `{shown}`: {engine} names a property with a plain or \
-         double-quoted name (format = 'PARQUET'), not a string"
-    )
 }
 
 /// The target of one `SET` assignment, or the assignment itself when it sets a tuple.
@@ -1278,7 +1233,7 @@ impl AstPass for Checker<'_> {
             Value::Boolean(_) | Value::Null => ControlFlow::Continue(()),
             Value::SingleQuotedString(s) => {
                 if g == Grammar::HiveDdl {
-                    if let Some(msg) = hooks::ddl_string_problem(s, "a DDL string literal") {
+                    if let Some(msg) = super::ddl_rules::ddl_string_problem(s, "a DDL string literal") {
                         return self.fail(msg, value.span);
                     }
                 }
@@ -1743,7 +1698,9 @@ impl Checker<'_> {
                     _ => None,
                 };
                 let value_ok = match value {
-                    Some(Value::SingleQuotedString(s)) => interval_value_ok(s, to.is_some()),
+                    Some(Value::SingleQuotedString(s)) => {
+                        crate::validate::literals::interval_value_ok(s, to.is_some())
+                    }
                     _ => false,
                 };
                 if fields_ok
@@ -2013,26 +1970,6 @@ fn hive_type_in_trino(t: &DataType) -> Option<String> {
         ),
         _ => None,
     }
-}
-
-/// An interval's value as Trino reads it: a number for one field (a fraction for
-/// SECOND), digits with `-`, ` `, `:` and `.` between them for a range.
-pub(super) fn interval_value_ok(s: &str, range: bool) -> bool {
-    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if !body.starts_with(|c: char| c.is_ascii_digit())
-        || !body.ends_with(|c: char| c.is_ascii_digit())
-    {
-        return false;
-    }
-    if range {
-        return body
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '-' | ' ' | ':' | '.'));
-    }
-    let (int, frac) = body.split_once('.').unwrap_or((body, "0"));
-    !frac.is_empty()
-        && int.bytes().all(|b| b.is_ascii_digit())
-        && frac.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The operand of `expr` that the grammar does not take there. Comparisons, `BETWEEN`,

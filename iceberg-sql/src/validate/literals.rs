@@ -486,3 +486,23 @@ pub(super) fn typed_literal_problem(
         _ => None,
     }
 }
+
+/// An interval's value as Trino reads it: a number for one field (a fraction for
+/// SECOND), digits with `-`, ` `, `:` and `.` between them for a range.
+pub(crate) fn interval_value_ok(s: &str, range: bool) -> bool {
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if !body.starts_with(|c: char| c.is_ascii_digit())
+        || !body.ends_with(|c: char| c.is_ascii_digit())
+    {
+        return false;
+    }
+    if range {
+        return body
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '-' | ' ' | ':' | '.'));
+    }
+    let (int, frac) = body.split_once('.').unwrap_or((body, "0"));
+    !frac.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.bytes().all(|b| b.is_ascii_digit())
+}

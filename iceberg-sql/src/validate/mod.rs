@@ -48,6 +48,7 @@ mod allow;
 mod ast_pass;
 #[cfg(test)]
 mod check;
+mod ddl_rules;
 pub(crate) mod dialects;
 mod hooks;
 mod inspect;
@@ -454,6 +455,53 @@ fn to_location_parts(line: usize, column: usize) -> Option<SqlLocation> {
 
 pub(crate) fn to_location(l: sqlparser::tokenizer::Location) -> Option<SqlLocation> {
     to_location_parts(l.line as usize, l.column as usize)
+}
+
+/// The refusal of `found`, a form none of our targets is written with, with `fix`.
+pub(crate) fn unwritten_form(found: &str, fix: &str) -> String {
+    format!(
+        "{found} is not SQL this crate writes for any target: Athena (Hive DDL, Trino DML), \
+         Trino and Spark SQL are written without it; {fix}"
+    )
+}
+
+/// Best-effort position of the first whole-word, case-insensitive `word` outside
+/// single-quoted strings (for nodes that carry no span).
+pub(crate) fn locate_word(sql: &str, word: &str) -> Option<SqlLocation> {
+    let mut line = 1;
+    let mut column = 1;
+    let mut in_string = false;
+    let mut prev_ident = false;
+    let chars: Vec<char> = sql.chars().collect();
+    let w: Vec<char> = word.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\'' {
+            in_string = !in_string;
+        } else if !in_string
+            && !prev_ident
+            && i + w.len() <= chars.len()
+            && chars[i..i + w.len()]
+                .iter()
+                .zip(&w)
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+            && chars
+                .get(i + w.len())
+                .is_none_or(|n| !(n.is_ascii_alphanumeric() || *n == '_'))
+        {
+            return Some(SqlLocation { line, column });
+        }
+        prev_ident = c.is_ascii_alphanumeric() || c == '_';
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The position of the first non-whitespace character.

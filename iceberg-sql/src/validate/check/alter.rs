@@ -10,7 +10,7 @@ use super::top::{execute, wrong_kind};
 use super::Ctx;
 use crate::dialect::Grammar;
 use crate::error::Result;
-use crate::validate::hooks::ddl_string_problem;
+use crate::validate::ddl_rules::ddl_string_problem;
 use crate::validate::parser::ast::{AlterAction, Ident, Statement};
 
 /// What an ALTER TABLE statement is refused as, when it is not one.
@@ -32,7 +32,7 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
             new, ty, comment, ..
         } => {
             column_type(ctx, ty, type_start(ctx, new.span.end))?;
-            // Hive DDL strings: see `hooks::ddl_string_problem`.
+            // Hive DDL strings: see `ddl_rules::ddl_string_problem`.
             if let (Some(l), Grammar::HiveDdl) = (comment, ctx.grammar) {
                 if let Some(msg) = l
                     .single_quoted()

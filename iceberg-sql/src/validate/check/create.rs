@@ -9,14 +9,14 @@ use super::top::{syntax, wrong_kind, Name};
 use super::Ctx;
 use crate::dialect::Grammar;
 use crate::error::Result;
-use crate::validate::dialects::athena::{is_iceberg_table_type, ICEBERG_TABLE_TYPE};
-use crate::validate::dialects::trino::trino_column_type_problem;
-use crate::validate::dialects::{Staging, TableLocation};
-use crate::validate::hooks::{
+use crate::validate::ddl_rules::{
     column_option_refusal, column_type_problem, ddl_string_problem, tblproperty_key_problem,
     tblproperty_value_problem, transform_problem, ColumnType, Transform, TransformArg,
     EXTERNAL_TABLE,
 };
+use crate::validate::dialects::athena::{is_iceberg_table_type, ICEBERG_TABLE_TYPE};
+use crate::validate::dialects::trino::trino_column_type_problem;
+use crate::validate::dialects::{Staging, TableLocation};
 use crate::validate::parser::ast::{
     Brackets, ColumnDef, CreateObject, CreateTable, DataType, Expr, FunctionArgs, Literal,
     LiteralValue, Statement, TableClause, TimeZone,
@@ -143,7 +143,7 @@ pub(super) fn columns(ctx: &Ctx, cols: &[ColumnDef]) -> Result<()> {
     Ok(())
 }
 
-/// A column's type, each node of it, as `hooks::column_type_problem` reads it.
+/// A column's type, each node of it, as `ddl_rules::column_type_problem` reads it.
 pub(super) fn column_type(ctx: &Ctx, t: &DataType, at: usize) -> Result<()> {
     let spark = ctx.grammar == Grammar::Spark;
     let form = match t {
@@ -369,7 +369,7 @@ fn partition_fields(ctx: &Ctx, fields: &[Expr]) -> Result<()> {
     Ok(())
 }
 
-/// A partition field's form, as `hooks::transform_problem` reads it.
+/// A partition field's form, as `ddl_rules::transform_problem` reads it.
 fn transform(e: &Expr) -> Transform<'_> {
     fn arg(x: &Expr) -> TransformArg<'_> {
         match x {

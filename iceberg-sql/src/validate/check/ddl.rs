@@ -7,9 +7,9 @@ use super::{find_word, Ctx};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::statement::StatementKind;
+use crate::validate::ddl_rules::ddl_string_problem;
 use crate::validate::dialects::trino::{like_escape_problem, schema_property_problem};
 use crate::validate::dialects::{FilterForm, Staging};
-use crate::validate::hooks::ddl_string_problem;
 use crate::validate::parser::ast::{DropObject, Expr, Ident, Property, Statement};
 
 /// Checks a statement of one of the kinds of this module.

@@ -32,6 +32,10 @@ mod pass;
 mod top;
 
 #[cfg(test)]
+mod instructions;
+#[cfg(all(test, feature = "statement-log"))]
+mod logged;
+#[cfg(test)]
 mod tests;
 
 use super::lexer::{self, Kind, Symbol};
@@ -295,7 +299,7 @@ impl<'a> Ctx<'a> {
     /// A refusal pointing at the first whole word `word` of the text outside strings
     /// (else its first token), found as the allow-list finds it.
     pub(crate) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
-        let loc = super::located(self.sql, super::allow::find_word(self.sql, word));
+        let loc = super::located(self.sql, super::locate_word(self.sql, word));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 

@@ -19,7 +19,7 @@ use crate::validate::parser::ast::{
     AlterAction, Assignment, Brackets as AstBrackets, ColumnDef, DataType, Expr, Function,
     FunctionArgs, Ident, InsertSource, Literal, LiteralValue, MergeAction, OrderByItem, Property,
     Query, Select, SelectItem, Statement, StringForm, TableClause, TableFactor, TableVersion,
-    TimeZone, UnaryOp,
+    TimeZone, UnaryOp, Window,
 };
 use crate::validate::parser::ast::{FrameBound, WindowFrame};
 
@@ -109,6 +109,7 @@ impl Pass<'_> {
                             self.idents(columns)?;
                             self.exprs(values)?;
                         }
+                        MergeAction::UpdateAll | MergeAction::InsertAll => {}
                     }
                 }
                 Ok(())
@@ -301,28 +302,57 @@ impl Pass<'_> {
         // `LIMIT ALL` is no limit (`limitRowCount: ALL | rowCount` in Trino's SqlBase.g4,
         // `LIMIT (ALL | expression)` in Spark's); the parser reads the word as a name.
         let limit = q.limit.as_ref().filter(|l| !is_all(l));
-        if let (Some(limit), false) = (limit, self.ctx.grammar == Grammar::HiveDdl) {
-            let count = match limit {
-                Expr::Literal(Literal {
-                    value: LiteralValue::Number { text, long: false },
-                    ..
-                }) => RowCount::Integer(text),
-                Expr::Placeholder(_) => RowCount::Placeholder,
-                _ => RowCount::Other,
-            };
-            let g = self.ctx.grammar;
-            let shown = text_of(self.ctx.sql, limit);
-            if let Some(msg) = literals::row_count_problem("LIMIT", count, &shown, g) {
-                return self.fail(msg, expr_start(limit));
+        let offset = q.offset.as_ref().map(|o| &o.value);
+        if self.ctx.grammar != Grammar::HiveDdl {
+            // The allow-list's order: LIMIT's count, OFFSET's, then FETCH's.
+            let counts = limit.map(|l| ("LIMIT", l)).into_iter();
+            for (clause, count) in counts.chain(offset.map(|o| ("OFFSET", o))) {
+                if let Some(msg) = self.row_count_problem(clause, count) {
+                    return self.fail(msg, expr_start(count));
+                }
+            }
+            if let Some(fetch) = &q.fetch {
+                let problem = fetch
+                    .quantity
+                    .as_ref()
+                    .and_then(|n| self.row_count_problem("FETCH FIRST", n));
+                if let Some(msg) = problem {
+                    return Err(self.ctx.at_word(msg, "FETCH"));
+                }
+                if fetch.with_ties && q.order_by.is_empty() {
+                    return Err(self.ctx.at_word(
+                        "FETCH FIRST … WITH TIES needs an ORDER BY (ties are rows equal in the \
+                         ordering)",
+                        "TIES",
+                    ));
+                }
             }
         }
         for cte in &q.with {
             self.ident(&cte.name)?;
             self.query(&cte.query)?;
         }
-        self.select(&q.body)?;
+        for s in q.body.selects() {
+            self.select(s)?;
+        }
         self.order_by(&q.order_by)?;
-        self.opt_expr(limit)
+        self.opt_expr(limit)?;
+        self.opt_expr(offset)?;
+        self.opt_expr(q.fetch.as_ref().and_then(|f| f.quantity.as_ref()))
+    }
+
+    /// What is wrong with `count` as the row count of `clause` (`LIMIT`, …), if anything.
+    fn row_count_problem(&self, clause: &str, count: &Expr) -> Option<String> {
+        let form = match count {
+            Expr::Literal(Literal {
+                value: LiteralValue::Number { text, long: false },
+                ..
+            }) => RowCount::Integer(text),
+            Expr::Placeholder(_) => RowCount::Placeholder,
+            _ => RowCount::Other,
+        };
+        let shown = text_of(self.ctx.sql, count);
+        literals::row_count_problem(clause, form, &shown, self.ctx.grammar)
     }
 
     fn order_by(&mut self, items: &[OrderByItem]) -> Result<()> {
@@ -349,7 +379,8 @@ impl Pass<'_> {
                     crate::validate::parser::ast::JoinConstraint::Using(cols) => {
                         self.idents(cols)?
                     }
-                    crate::validate::parser::ast::JoinConstraint::None => {}
+                    crate::validate::parser::ast::JoinConstraint::None
+                    | crate::validate::parser::ast::JoinConstraint::Natural => {}
                 }
             }
         }
@@ -360,7 +391,13 @@ impl Pass<'_> {
             r?;
         }
         self.exprs(&s.group_by)?;
-        self.opt_expr(s.having.as_ref())
+        self.exprs(&s.cluster_by)?;
+        self.opt_expr(s.having.as_ref())?;
+        for (name, w) in &s.windows {
+            self.ident(name)?;
+            self.window(w)?;
+        }
+        Ok(())
     }
 
     fn table_factor(&mut self, tf: &TableFactor) -> Result<()> {
@@ -369,15 +406,21 @@ impl Pass<'_> {
                 name,
                 version,
                 alias,
+                sample,
             } => {
                 self.idents(name)?;
                 match version {
-                    Some(TableVersion::Version(e) | TableVersion::Timestamp(e)) => self.expr(e)?,
+                    Some(
+                        TableVersion::Version(e)
+                        | TableVersion::Timestamp(e)
+                        | TableVersion::SystemTime(e),
+                    ) => self.expr(e)?,
                     None => {}
                 }
-                self.opt_ident(alias.as_ref())
+                self.opt_ident(alias.as_ref())?;
+                self.opt_expr(sample.as_ref().map(|s| &s.percentage))
             }
-            TableFactor::Derived { query, alias } => {
+            TableFactor::Derived { query, alias, .. } => {
                 self.query(query)?;
                 self.opt_ident(alias.as_ref())
             }
@@ -389,6 +432,10 @@ impl Pass<'_> {
                 self.rows(rows)?;
                 self.opt_ident(alias.as_ref())?;
                 self.idents(columns)
+            }
+            TableFactor::TableFunction { call, alias } => {
+                self.expr(call)?;
+                self.opt_ident(alias.as_ref())
             }
         }
     }
@@ -560,7 +607,17 @@ impl Pass<'_> {
                 self.expr(from)?;
                 self.opt_expr(length.as_deref())
             }
+            Expr::Grouping { sets, .. } => sets.iter().try_for_each(|set| self.exprs(set)),
         }
+    }
+
+    fn window(&mut self, w: &Window) -> Result<()> {
+        self.exprs(&w.partition_by)?;
+        self.order_by(&w.order_by)?;
+        if let Some(frame) = &w.frame {
+            self.window_frame(frame)?;
+        }
+        self.opt_ident(w.name.as_ref())
     }
 
     fn function(&mut self, f: &Function) -> Result<()> {
@@ -574,11 +631,7 @@ impl Pass<'_> {
         }
         self.opt_expr(f.filter.as_deref())?;
         if let Some(w) = &f.over {
-            self.exprs(&w.partition_by)?;
-            self.order_by(&w.order_by)?;
-            if let Some(frame) = &w.frame {
-                self.window_frame(frame)?;
-            }
+            self.window(w)?;
         }
         Ok(())
     }
@@ -678,7 +731,7 @@ impl Pass<'_> {
                     _ => None,
                 };
                 self.fail(
-                    crate::validate::walk::refusal("`CONVERT(…)`", "write `CAST(x AS type)`"),
+                    crate::validate::unwritten_form("`CONVERT(…)`", "write `CAST(x AS type)`"),
                     at.unwrap_or_else(|| expr_start(e)),
                 )
             }
@@ -911,7 +964,7 @@ fn is_all(e: &Expr) -> bool {
 
 /// A `'…'` string in Athena's Hive DDL: no `'`, `\` or control character.
 fn ddl_string_problem(value: &str) -> Option<String> {
-    crate::validate::hooks::ddl_string_problem(value, "a DDL string literal")
+    crate::validate::ddl_rules::ddl_string_problem(value, "a DDL string literal")
 }
 
 /// The first operand of a node whose tree can be as deep as a chain is long (as in the
@@ -997,7 +1050,7 @@ fn typed_literal_start(sql: &str, string_start: usize) -> usize {
 /// An interval's value as Trino reads it: a number for one field (a fraction for
 /// SECOND).
 fn interval_value_ok(s: &str, range: bool) -> bool {
-    crate::validate::allow::interval_value_ok(s, range)
+    crate::validate::literals::interval_value_ok(s, range)
 }
 
 /// Hive-only type spellings inside a Trino `CAST`.

@@ -6,7 +6,7 @@ use super::pass::expr_start;
 use super::Ctx;
 use crate::error::{Error, ErrorKind, Result};
 use crate::statement::StatementKind;
-use crate::validate::allow::property_key_refusal;
+use crate::validate::ddl_rules::property_key_refusal;
 use crate::validate::dialects::athena::{ctas_partitioning_entry_problem, CTAS_PARTITIONING_ARRAY};
 use crate::validate::dialects::{call_args_refusal, call_name_problem, Maintenance};
 use crate::validate::parser::ast::{

@@ -239,6 +239,7 @@ impl<'t> Reader<'t> {
                 self.push(from);
                 length.iter().for_each(|e| self.push(e));
             }
+            Expr::Grouping { sets, .. } => sets.iter().for_each(|set| self.exprs(set)),
         }
     }
 
@@ -268,18 +269,23 @@ impl<'t> Reader<'t> {
             self.queue(Node::Expr(filter));
         }
         if let Some(w) = &f.over {
-            self.exprs(&w.partition_by);
-            self.order_by(&w.order_by);
-            for bound in w
-                .frame
-                .iter()
-                .flat_map(|f| std::iter::once(&f.start).chain(&f.end))
-            {
-                if let FrameBound::Preceding(Some(e)) | FrameBound::Following(Some(e)) = bound {
-                    self.push(e);
-                }
+            self.window(w);
+        }
+    }
+
+    fn window(&mut self, w: &'t Window) {
+        self.exprs(&w.partition_by);
+        self.order_by(&w.order_by);
+        for bound in w
+            .frame
+            .iter()
+            .flat_map(|f| std::iter::once(&f.start).chain(&f.end))
+        {
+            if let FrameBound::Preceding(Some(e)) | FrameBound::Following(Some(e)) = bound {
+                self.push(e);
             }
         }
+        w.name.iter().for_each(|n| self.ident(n));
     }
 
     fn order_by(&mut self, items: &'t [OrderByItem]) {
@@ -308,48 +314,60 @@ impl<'t> Reader<'t> {
             self.ident(&cte.name);
             self.queue(Node::Query(&cte.query));
         }
-        let s = &q.body;
-        for item in &s.items {
-            match item {
-                SelectItem::Expr { expr, alias } => {
-                    self.queue(Node::Expr(expr));
-                    alias.iter().for_each(|a| self.ident(a));
-                }
-                SelectItem::Wildcard => {}
-                SelectItem::QualifiedWildcard(ids) => self.idents(ids),
-            }
-        }
-        for t in &s.from {
-            self.queue(Node::Relation(&t.relation));
-            for j in &t.joins {
-                self.queue(Node::Relation(&j.relation));
-                match &j.constraint {
-                    JoinConstraint::On(e) => self.queue(Node::Expr(e)),
-                    JoinConstraint::Using(ids) => self.idents(ids),
-                    JoinConstraint::None => {}
+        for s in q.body.selects() {
+            for item in &s.items {
+                match item {
+                    SelectItem::Expr { expr, alias } => {
+                        self.queue(Node::Expr(expr));
+                        alias.iter().for_each(|a| self.ident(a));
+                    }
+                    SelectItem::Wildcard => {}
+                    SelectItem::QualifiedWildcard(ids) => self.idents(ids),
                 }
             }
-        }
-        self.opt_expr(&s.selection);
-        for e in &s.group_by {
-            match e {
-                // sqlparser's `GROUP BY ALL`, `ROLLUP (…)` and `CUBE (…)` (which Spark's
-                // grammar, and so ours, reads as a name and as calls) have no name.
-                e if is_word(e, "ALL") => {}
-                Expr::Function(f) if is_grouping(f) => {
-                    if let FunctionArgs::List { args, .. } = &f.args {
-                        self.exprs(args);
+            for t in &s.from {
+                self.queue(Node::Relation(&t.relation));
+                for j in &t.joins {
+                    self.queue(Node::Relation(&j.relation));
+                    match &j.constraint {
+                        JoinConstraint::On(e) => self.queue(Node::Expr(e)),
+                        JoinConstraint::Using(ids) => self.idents(ids),
+                        JoinConstraint::None | JoinConstraint::Natural => {}
                     }
                 }
-                e => self.push(e),
+            }
+            self.opt_expr(&s.selection);
+            for e in &s.group_by {
+                match e {
+                    // sqlparser's `GROUP BY ALL`, `ROLLUP (…)` and `CUBE (…)` (which Spark's
+                    // grammar, and so ours, reads as a name and as calls) have no name.
+                    e if is_word(e, "ALL") => {}
+                    Expr::Function(f) if is_grouping(f) => {
+                        if let FunctionArgs::List { args, .. } = &f.args {
+                            self.exprs(args);
+                        }
+                    }
+                    e => self.push(e),
+                }
+            }
+            self.exprs(&s.cluster_by);
+            self.opt_expr(&s.having);
+            for (name, w) in &s.windows {
+                self.ident(name);
+                self.window(w);
             }
         }
-        self.opt_expr(&s.having);
         self.order_by(&q.order_by);
         match &q.limit {
             // sqlparser's `LIMIT ALL` is no limit.
             Some(e) if is_word(e, "ALL") => {}
             limit => self.opt_expr(limit),
+        }
+        if let Some(o) = &q.offset {
+            self.push(&o.value);
+        }
+        if let Some(f) = &q.fetch {
+            self.opt_expr(&f.quantity);
         }
     }
 
@@ -359,17 +377,23 @@ impl<'t> Reader<'t> {
                 name,
                 version,
                 alias,
+                sample,
             } => {
                 self.idents(name);
                 match version {
-                    Some(TableVersion::Version(e) | TableVersion::Timestamp(e)) => {
-                        self.queue(Node::Expr(e))
-                    }
+                    Some(
+                        TableVersion::Version(e)
+                        | TableVersion::Timestamp(e)
+                        | TableVersion::SystemTime(e),
+                    ) => self.queue(Node::Expr(e)),
                     None => {}
                 }
                 alias.iter().for_each(|a| self.ident(a));
+                if let Some(s) = sample {
+                    self.queue(Node::Expr(&s.percentage));
+                }
             }
-            TableFactor::Derived { query, alias } => {
+            TableFactor::Derived { query, alias, .. } => {
                 self.queue(Node::Query(query));
                 alias.iter().for_each(|a| self.ident(a));
             }
@@ -381,6 +405,10 @@ impl<'t> Reader<'t> {
                 rows.iter().for_each(|row| self.exprs(row));
                 alias.iter().for_each(|a| self.ident(a));
                 self.idents(columns);
+            }
+            TableFactor::TableFunction { call, alias } => {
+                self.queue(Node::Expr(call));
+                alias.iter().for_each(|a| self.ident(a));
             }
         }
     }
@@ -454,6 +482,7 @@ impl<'t> Reader<'t> {
                             self.idents(columns);
                             self.exprs(values);
                         }
+                        MergeAction::UpdateAll | MergeAction::InsertAll => {}
                     }
                 }
             }

@@ -277,6 +277,20 @@ pub(crate) enum Expr {
         from: Box<Expr>,
         length: Option<Box<Expr>>,
     },
+    /// `GROUPING SETS (…)`, `ROLLUP (…)`, `CUBE (…)` as an item of `GROUP BY`: each set
+    /// a parenthesized list (perhaps empty) or one expression.
+    Grouping {
+        kind: GroupingKind,
+        sets: Vec<Vec<Expr>>,
+    },
+}
+
+/// The kinds of grouping element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GroupingKind {
+    Sets,
+    Rollup,
+    Cube,
 }
 
 /// Which side `trim(… FROM x)` trims.
@@ -303,7 +317,7 @@ pub(crate) struct Function {
     /// `FILTER (WHERE …)` after an aggregate.
     pub(crate) filter: Option<Box<Expr>>,
     /// `OVER (…)` after a window function.
-    pub(crate) over: Option<Window>,
+    pub(crate) over: Option<Box<Window>>,
     /// How the call orders its input, when written (boxed: rare, and every
     /// expression is as large as a call).
     pub(crate) ordering: Option<Box<CallOrdering>>,
@@ -335,13 +349,16 @@ impl CallOrdering {
     }
 }
 
-/// `OVER ([PARTITION BY …] [ORDER BY …] [frame])`. Not yet read: named windows.
+/// `OVER ([PARTITION BY …] [ORDER BY …] [frame])`, or `OVER name` (a window of the
+/// `SELECT`'s `WINDOW` clause). Not yet read: `OVER (name …)`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Window {
     pub(crate) partition_by: Vec<Expr>,
     pub(crate) order_by: Vec<OrderByItem>,
     /// `ROWS|RANGE|GROUPS [BETWEEN] …`
     pub(crate) frame: Option<Box<WindowFrame>>,
+    /// `OVER name`: the lists are empty.
+    pub(crate) name: Option<Ident>,
 }
 
 /// A window's frame: `ROWS|RANGE|GROUPS start` or `… BETWEEN start AND end` (Trino's
@@ -425,15 +442,19 @@ pub(crate) enum TimeZone {
     Without,
 }
 
-/// `[WITH …] SELECT … [ORDER BY …] [LIMIT n]`. Not yet read (a later milestone):
-/// `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES`, `UNNEST`, `TABLESAMPLE`,
-/// `GROUPING SETS`, `ROLLUP`, `CUBE`, `VALUES` rows as a relation.
+/// `[WITH …] body [ORDER BY …] [OFFSET n] [LIMIT n | FETCH …]` (Trino), `… [LIMIT n]
+/// [OFFSET n]` (Spark). Not yet read (a later milestone): `VALUES`, `UNNEST`,
+/// `TABLESAMPLE`, `GROUPING SETS`, `ROLLUP`, `CUBE`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Query {
     pub(crate) with: Vec<Cte>,
-    pub(crate) body: Box<Select>,
+    pub(crate) body: SetExpr,
     pub(crate) order_by: Vec<OrderByItem>,
     pub(crate) limit: Option<Expr>,
+    /// `OFFSET n [ROW|ROWS]`
+    pub(crate) offset: Option<Offset>,
+    /// `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (Trino)
+    pub(crate) fetch: Option<Fetch>,
 }
 
 /// `name AS (query)` in a `WITH`.
@@ -444,7 +465,7 @@ pub(crate) struct Cte {
 }
 
 /// `SELECT [DISTINCT] items [FROM …] [WHERE …] [GROUP BY …] [HAVING …]`
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Select {
     pub(crate) distinct: bool,
     pub(crate) items: Vec<SelectItem>,
@@ -452,6 +473,11 @@ pub(crate) struct Select {
     pub(crate) selection: Option<Expr>,
     pub(crate) group_by: Vec<Expr>,
     pub(crate) having: Option<Expr>,
+    /// Spark's `CLUSTER BY a, b` (read where sqlparser reads it, after `GROUP BY`).
+    pub(crate) cluster_by: Vec<Expr>,
+    /// `WINDOW name AS (…), …` after `HAVING` (Trino's `querySpecification`, Spark's
+    /// `windowClause`).
+    pub(crate) windows: Vec<(Ident, Window)>,
 }
 
 /// One item of a select list.
@@ -475,16 +501,20 @@ pub(crate) struct TableWithJoins {
 /// A relation in `FROM`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum TableFactor {
-    /// `db.t [FOR VERSION|TIMESTAMP AS OF …] [[AS] alias]`
+    /// `db.t [FOR VERSION|TIMESTAMP AS OF …] [[AS] alias] [TABLESAMPLE …]`
     Table {
         name: Vec<Ident>,
         version: Option<TableVersion>,
         alias: Option<Ident>,
+        sample: Option<Box<TableSample>>,
     },
-    /// `(query) [[AS] alias]`
+    /// `[LATERAL] (query) [[AS] alias]`
     Derived {
         query: Box<Query>,
         alias: Option<Ident>,
+        /// `LATERAL`: the query may name the relations before it (Trino's
+        /// `LATERAL '(' query ')'`, Spark's `LATERAL? relationPrimary`).
+        lateral: bool,
     },
     /// `(VALUES (a, b), …) [[AS] alias [(x, y)]]`: rows as a relation, its columns named
     /// after the alias.
@@ -492,6 +522,11 @@ pub(crate) enum TableFactor {
         rows: Vec<Vec<Expr>>,
         alias: Option<Ident>,
         columns: Vec<Ident>,
+    },
+    /// Trino's `TABLE(f(…)) [[AS] alias]`: a table function's rows (`call` is a call).
+    TableFunction {
+        call: Box<Expr>,
+        alias: Option<Ident>,
     },
 }
 
@@ -501,6 +536,8 @@ pub(crate) enum TableFactor {
 pub(crate) enum TableVersion {
     Version(Expr),
     Timestamp(Expr),
+    /// Spark's `FOR SYSTEM_TIME AS OF t` (`temporalClause`), written with `FOR`.
+    SystemTime(Expr),
 }
 
 /// `[kind] JOIN relation [ON condition | USING (columns)]`
@@ -520,6 +557,8 @@ pub(crate) enum JoinConstraint {
     Using(Vec<Ident>),
     /// None: `CROSS JOIN`, or a Spark join without criteria.
     None,
+    /// `NATURAL`: on the columns of the same name.
+    Natural,
 }
 
 /// The kinds of join (`JOIN` is `INNER JOIN`, `LEFT OUTER JOIN` is `LEFT JOIN`).
@@ -530,6 +569,10 @@ pub(crate) enum JoinKind {
     Right,
     Full,
     Cross,
+    /// Spark's `[LEFT] SEMI JOIN`.
+    LeftSemi,
+    /// Spark's `[LEFT] ANTI JOIN`.
+    LeftAnti,
 }
 
 /// `expr [ASC|DESC] [NULLS FIRST|LAST]`
@@ -831,12 +874,23 @@ pub(crate) struct Merge {
     pub(crate) clauses: Vec<MergeClause>,
 }
 
-/// `WHEN [NOT] MATCHED [AND condition] THEN action`
+/// `WHEN [NOT] MATCHED [BY SOURCE|TARGET] [AND condition] THEN action`
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct MergeClause {
     pub(crate) matched: bool,
     pub(crate) condition: Option<Expr>,
     pub(crate) action: MergeAction,
+    /// Spark's `BY SOURCE` or `BY TARGET` after `NOT MATCHED`.
+    pub(crate) by: NotMatchedBy,
+}
+
+/// What a `WHEN NOT MATCHED` clause says it matches by (Spark's `notMatchedClause` and
+/// `notMatchedBySourceClause`; `BY TARGET` is the plain clause, written out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotMatchedBy {
+    Unsaid,
+    Source,
+    Target,
 }
 
 /// What a `MERGE` clause does to a row.
@@ -851,4 +905,124 @@ pub(crate) enum MergeAction {
         columns: Vec<Ident>,
         values: Vec<Expr>,
     },
+    /// Spark's `UPDATE SET *`: every column from the source's column of that name.
+    UpdateAll,
+    /// Spark's `INSERT *`.
+    InsertAll,
+}
+
+/// A query's body: a `SELECT`, or set operations on them. A chain of operators is
+/// left-deep (`a UNION b UNION c` is `(a UNION b) UNION c`), `INTERSECT` binding
+/// tighter than `UNION` and `EXCEPT` (Trino's `queryTerm` in SqlBase.g4, Spark's in
+/// SqlBaseParser.g4); it is freed link by link, as expression chains are.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SetExpr {
+    Select(Box<Select>),
+    /// `left op [ALL|DISTINCT] right`
+    Operation {
+        left: Box<SetExpr>,
+        op: SetOperator,
+        quantifier: SetQuantifier,
+        right: Box<SetExpr>,
+    },
+}
+
+/// The set operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SetOperator {
+    Union,
+    Except,
+    Intersect,
+}
+
+/// `ALL` or `DISTINCT` after a set operator, or neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SetQuantifier {
+    None,
+    All,
+    Distinct,
+}
+
+impl Drop for SetExpr {
+    fn drop(&mut self) {
+        let mut next = self.take_left();
+        while let Some(mut e) = next {
+            next = e.take_left();
+        }
+    }
+}
+
+impl SetExpr {
+    /// The left operand of an operation, detached from it.
+    fn take_left(&mut self) -> Option<SetExpr> {
+        match self {
+            SetExpr::Operation { left, .. } => Some(std::mem::replace(
+                &mut **left,
+                SetExpr::Select(Box::default()),
+            )),
+            SetExpr::Select(_) => None,
+        }
+    }
+
+    /// The `SELECT`s of the body, in text order.
+    pub(crate) fn selects(&self) -> Vec<&Select> {
+        let mut out = Vec::new();
+        // Left spines are walked in a loop, right operands kept on a work list: no
+        // recursion however long the chain.
+        let mut todo = vec![self];
+        while let Some(mut e) = todo.pop() {
+            let mut rights = Vec::new();
+            loop {
+                match e {
+                    SetExpr::Select(s) => {
+                        out.push(&**s);
+                        break;
+                    }
+                    SetExpr::Operation { left, right, .. } => {
+                        rights.push(&**right);
+                        e = left;
+                    }
+                }
+            }
+            // The right operands nearest the leftmost SELECT come first in the text.
+            todo.extend(rights);
+        }
+        out
+    }
+}
+
+/// `OFFSET n [ROW|ROWS]`
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Offset {
+    pub(crate) value: Expr,
+    pub(crate) rows: OffsetRows,
+}
+
+/// The word after an `OFFSET`'s count (Trino's `(ROW | ROWS)?`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OffsetRows {
+    None,
+    Row,
+    Rows,
+}
+
+/// `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (Trino)
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Fetch {
+    pub(crate) quantity: Option<Expr>,
+    pub(crate) with_ties: bool,
+}
+
+/// `TABLESAMPLE BERNOULLI|SYSTEM (percentage)` after a table (Trino's `sampledRelation`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TableSample {
+    pub(crate) method: SampleMethod,
+    pub(crate) percentage: Expr,
+}
+
+/// How Trino samples a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SampleMethod {
+    Bernoulli,
+    System,
 }

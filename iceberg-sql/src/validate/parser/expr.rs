@@ -102,8 +102,9 @@ const TYPED_LITERAL_TYPES: &[&str] = &[
 const KEYWORD_FORMS: &[&str] = &["NOT", "CASE", "CAST", "TRY_CAST", "EXTRACT", "ARRAY"];
 
 /// Reserved words that are also functions called with parentheses (Trino's `trim(x)`,
-/// `normalize(x)`, which SqlBase.g4 gives their own syntax; Spark's `struct(…)`).
-const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize", "struct"];
+/// `normalize(x)` and `grouping(a, b)`, which SqlBase.g4 gives their own syntax;
+/// Spark's `struct(…)`).
+const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize", "struct", "grouping"];
 
 /// Functions written without parentheses (`current_date`); with them they are calls.
 const NILADIC: &[&str] = &[
@@ -850,7 +851,7 @@ impl Cursor<'_> {
             None
         };
         let over = if self.eat_word("OVER") {
-            Some(self.window()?)
+            Some(Box::new(self.window()?))
         } else {
             None
         };

@@ -31,9 +31,10 @@
 //! What differs between grammars is a small table, [`Rules`], not a test of the
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
 //! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
-//! `DELETE` take an alias, which DDL forms exist, which predicates and window frames
-//! exist (Spark's `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`, `RLIKE`/`REGEXP` and
-//! `WITHIN GROUP` after any call and `overlay(x PLACING …)`; Trino's `GROUPS` frames,
+//! `DELETE` take an alias, which DDL forms exist, the order of `OFFSET` and `LIMIT`,
+//! whether `FETCH FIRST` exists, which predicates and window frames exist (Spark's
+//! `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`, `RLIKE`/`REGEXP` and `WITHIN GROUP` after
+//! any call and `overlay(x PLACING …)`; Trino's `GROUPS` frames,
 //! quantified comparisons `x = ANY|SOME|ALL (query)`, `ORDER BY` inside a call and
 //! `listagg(…) WITHIN GROUP`; in both, `position(a IN b)`, `substring(x FROM a FOR b)`
 //! and `trim(BOTH c FROM x)`).
@@ -52,20 +53,18 @@
 //! validator's walk lets some through today:
 //!
 //! * expressions: `IS JSON`, `CAST(… FORMAT …)`, typed lambda parameters, slices
-//!   `a[1:2]`, `INTERVAL … TO …`, `GROUPING SETS`/`ROLLUP`/`CUBE` and `GROUPING(…)` (Spark reads
-//!   the last three as calls), named arguments (`name => v`) outside `CALL` and
-//!   `EXECUTE`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses, named
-//!   windows, `t.*` as an argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
-//! * queries: `UNION`/`EXCEPT`/`INTERSECT`, `OFFSET`, `FETCH`, `VALUES` as a query
-//!   (read only after `INSERT` and as a relation in parentheses, `(VALUES …) AS t (a, b)`),
-//!   `UNNEST`, `LATERAL`, `TABLESAMPLE`, `NATURAL` joins, table functions as relations
-//!   (`generate_series(…)`, `TABLE(…)`), column aliases `t (a, b)` on tables and
-//!   subqueries, `SELECT ALL`, `WITH RECURSIVE`; Spark's `FOR SYSTEM_TIME|SYSTEM_VERSION
-//!   AS OF`, `LATERAL VIEW`, `CLUSTER BY`, `PIVOT`, `LEFT SEMI|ANTI JOIN`;
+//!   `a[1:2]`, `INTERVAL … TO …`, named arguments (`name => v`) outside `CALL` and
+//!   `EXECUTE`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
+//!   `OVER (name …)`, `t.*` as an argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
+//! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
+//!   `TABLE t` as a query, `VALUES` as a query (read only after `INSERT` and as a
+//!   relation in parentheses, `(VALUES …) AS t (a, b)`), `UNNEST`, Spark's
+//!   `TABLESAMPLE (…)`, a sample of a subquery, Spark's table-valued functions
+//!   (`generate_series(…)`), column aliases `t (a, b)` on tables and subqueries,
+//!   `SELECT ALL`, `WITH RECURSIVE`; Spark's `LATERAL VIEW` and `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
-//!   as a `MERGE`'s source, Spark's `UPDATE SET *` and `INSERT *`,
-//!   `WHEN NOT MATCHED BY SOURCE|TARGET`;
+//!   as a `MERGE`'s source;
 //! * CTAS: Trino's `IF NOT EXISTS`, column aliases, `COMMENT` and a parenthesized query;
 //!   Spark's CTAS with columns (its AstBuilder refuses one);
 //! * DDL: `CREATE OR REPLACE TABLE`, Hive's typed partition columns
@@ -186,6 +185,31 @@ pub(crate) struct Rules {
     /// Whether `substring(x FROM a, b)` may write `,` for `FOR` (Spark's `substring`
     /// takes `FOR | COMMA`; Trino's takes the word only).
     pub(crate) substring_commas: bool,
+    /// Whether `OFFSET` comes before `LIMIT` and takes `ROW|ROWS` (Trino's
+    /// `queryNoWith`: `(OFFSET rowCount (ROW | ROWS)?)? (LIMIT … | FETCH …)?`), or
+    /// after it, bare (Spark's `queryOrganization`: `(LIMIT …)? (OFFSET expression)?`).
+    pub(crate) offset_before_limit: bool,
+    /// Whether `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` ends a query (Trino's
+    /// `queryNoWith`; Spark has no `FETCH`).
+    pub(crate) fetch_first: bool,
+    /// Whether a `MERGE` takes Spark's `WHEN NOT MATCHED BY SOURCE|TARGET`, `UPDATE SET *`
+    /// and `INSERT *` (SqlBaseParser.g4 `notMatchedBySourceClause`, `matchedAction`,
+    /// `notMatchedAction`; Trino's `mergeCase` has none).
+    pub(crate) merge_spark_forms: bool,
+    /// Whether `[LEFT] SEMI JOIN` and `[LEFT] ANTI JOIN` exist (Spark's `joinType`;
+    /// Trino's has `INNER`, `LEFT`, `RIGHT` and `FULL` only).
+    pub(crate) semi_anti_joins: bool,
+    /// Whether `TABLESAMPLE BERNOULLI|SYSTEM (p)` samples a table (Trino's
+    /// `sampledRelation`; Spark's `sample` is `TABLESAMPLE '(' sampleMethod? ')'`).
+    pub(crate) sample_methods: bool,
+    /// Whether `FOR SYSTEM_TIME AS OF t` is time travel (Spark's `temporalClause`: `FOR?
+    /// (SYSTEM_TIME | TIMESTAMP) AS OF`; sqlparser reads it only with `FOR`).
+    pub(crate) system_time: bool,
+    /// Whether `CLUSTER BY a, …` ends a query (Spark's `queryOrganization`).
+    pub(crate) cluster_by: bool,
+    /// Whether `TABLE(f(…))` is a relation (Trino's `relationPrimary`; Spark calls a
+    /// table-valued function by its name, `FROM f(…)`).
+    pub(crate) table_function: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -244,6 +268,14 @@ impl Rules {
         within_group_any_call: false,
         overlay: false,
         substring_commas: false,
+        offset_before_limit: false,
+        fetch_first: false,
+        merge_spark_forms: false,
+        semi_anti_joins: false,
+        sample_methods: false,
+        system_time: false,
+        cluster_by: false,
+        table_function: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -277,6 +309,14 @@ impl Rules {
         within_group_any_call: false,
         overlay: false,
         substring_commas: false,
+        offset_before_limit: true,
+        fetch_first: true,
+        merge_spark_forms: false,
+        semi_anti_joins: false,
+        sample_methods: true,
+        system_time: false,
+        cluster_by: false,
+        table_function: true,
     };
 
     /// Spark SQL.
@@ -310,6 +350,14 @@ impl Rules {
         within_group_any_call: true,
         overlay: true,
         substring_commas: true,
+        offset_before_limit: false,
+        fetch_first: false,
+        merge_spark_forms: true,
+        semi_anti_joins: true,
+        sample_methods: false,
+        system_time: true,
+        cluster_by: true,
+        table_function: false,
     };
 }
 

@@ -1,10 +1,12 @@
 //! Queries: `[WITH …] SELECT … [FROM …] [WHERE …] [GROUP BY …] [HAVING …]
-//! [ORDER BY …] [LIMIT n]`, time travel on tables, windows of calls, and the subqueries
-//! of expressions.
+//! [ORDER BY …] [LIMIT n]` with `OFFSET` and Trino's `FETCH`, set operations between
+//! `SELECT`s, time travel on tables, windows of calls, and the subqueries of
+//! expressions.
 
 use super::ast::{
-    Cte, Expr, FrameBound, FrameUnits, Ident, Join, JoinConstraint, JoinKind, OrderByItem, Query,
-    Select, SelectItem, TableFactor, TableVersion, TableWithJoins, Window, WindowFrame,
+    Cte, Expr, Fetch, FrameBound, FrameUnits, GroupingKind, Ident, Join, JoinConstraint, JoinKind,
+    Offset, OffsetRows, OrderByItem, Query, SampleMethod, Select, SelectItem, SetExpr, SetOperator,
+    SetQuantifier, TableFactor, TableSample, TableVersion, TableWithJoins, Window, WindowFrame,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
@@ -152,22 +154,35 @@ impl Cursor<'_> {
                 Ok(Cte { name, query })
             })?;
         }
-        let body = Box::new(self.select()?);
+        let body = self.set_expr()?;
         let mut order_by = Vec::new();
         if self.eat_words(&["ORDER", "BY"]) {
             order_by = self.comma_separated(|c| c.order_by_item())?;
         }
+        let (mut offset, mut fetch) = (None, None);
+        if self.rules.offset_before_limit {
+            offset = self.offset()?;
+        }
         let limit = if self.eat_word("LIMIT") {
             Some(self.expr()?)
         } else {
+            if self.rules.fetch_first && self.is_word(0, "FETCH") {
+                fetch = Some(self.fetch()?);
+            }
             None
         };
+        if !self.rules.offset_before_limit {
+            offset = self.offset()?;
+        }
+        self.row_count_order(limit.is_some(), offset.is_some())?;
         self.leave();
         Ok(Query {
             with,
             body,
             order_by,
             limit,
+            offset,
+            fetch,
         })
     }
 
@@ -214,11 +229,24 @@ impl Cursor<'_> {
         if self.eat_words(&["GROUP", "BY"]) {
             group_by = self.group_by()?;
         }
+        let cluster_by = self.cluster_by()?;
         let having = if self.eat_word("HAVING") {
             Some(self.expr()?)
         } else {
             None
         };
+        let mut windows = Vec::new();
+        if self.eat_word("WINDOW") {
+            windows = self.comma_separated(|c| {
+                let name = c.ident()?;
+                c.expect_word("AS")?;
+                // `AS name` (a window named after another) is not read yet.
+                if !c.is_symbol(0, Symbol::LParen) {
+                    return Err(c.expected("`(` and the window's specification"));
+                }
+                Ok((name, c.window()?))
+            })?;
+        }
         Ok(Select {
             distinct,
             items,
@@ -226,6 +254,8 @@ impl Cursor<'_> {
             selection,
             group_by,
             having,
+            cluster_by,
+            windows,
         })
     }
 
@@ -307,9 +337,27 @@ impl Cursor<'_> {
     fn table_with_joins(&mut self) -> Result<TableWithJoins> {
         let relation = self.table_factor()?;
         let mut joins = Vec::new();
-        while let Some(kind) = self.join_kind() {
+        loop {
+            // `NATURAL` and a join type (Trino's `NATURAL joinType JOIN`, Spark's).
+            let natural_at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+            let natural = self.eat_word("NATURAL");
+            let Some(kind) = self.join_kind()? else {
+                if natural {
+                    return Err(self.expected("a join after `NATURAL`"));
+                }
+                break;
+            };
+            if natural && kind == JoinKind::Cross {
+                return Err(self.error_at(
+                    natural_at,
+                    "`NATURAL CROSS JOIN`: a cross join has no join columns (Trino's \
+                     `joinType` has no CROSS; Spark refuses it)",
+                ));
+            }
             let relation = self.table_factor()?;
-            let constraint = if kind == JoinKind::Cross {
+            let constraint = if natural {
+                JoinConstraint::Natural
+            } else if kind == JoinKind::Cross {
                 JoinConstraint::None
             } else if self.eat_word("ON") {
                 JoinConstraint::On(self.expr()?)
@@ -333,7 +381,26 @@ impl Cursor<'_> {
     }
 
     /// The join keywords at the cursor, read, up to and with `JOIN`.
-    fn join_kind(&mut self) -> Option<JoinKind> {
+    fn join_kind(&mut self) -> Result<Option<JoinKind>> {
+        // `[LEFT] SEMI|ANTI JOIN`: Spark's; sqlparser reads them in every dialect.
+        let left = usize::from(self.is_word(0, "LEFT"));
+        let semi = self.is_word(left, "SEMI");
+        if (semi || self.is_word(left, "ANTI")) && self.is_word(left + 1, "JOIN") {
+            if !self.rules.semi_anti_joins {
+                return Err(self.expected(
+                    "a join type of Trino's grammar (`[LEFT] SEMI|ANTI JOIN` is Spark's: \
+                     Trino's `joinType` is INNER, LEFT, RIGHT or FULL)",
+                ));
+            }
+            for _ in 0..left + 2 {
+                self.next();
+            }
+            return Ok(Some(if semi {
+                JoinKind::LeftSemi
+            } else {
+                JoinKind::LeftAnti
+            }));
+        }
         let (kind, words) = if self.is_word(0, "JOIN") {
             (JoinKind::Inner, 1)
         } else if self.is_word(0, "INNER") && self.is_word(1, "JOIN") {
@@ -348,31 +415,42 @@ impl Cursor<'_> {
             } else if self.is_word(0, "FULL") {
                 JoinKind::Full
             } else {
-                return None;
+                return Ok(None);
             };
             if self.is_word(1, "JOIN") {
                 (kind, 2)
             } else if self.is_word(1, "OUTER") && self.is_word(2, "JOIN") {
                 (kind, 3)
             } else {
-                return None;
+                return Ok(None);
             }
         };
         for _ in 0..words {
             self.next();
         }
-        Some(kind)
+        Ok(Some(kind))
     }
 
     pub(super) fn table_factor(&mut self) -> Result<TableFactor> {
         if self.is_symbol(0, Symbol::LParen) && self.is_word(1, "VALUES") {
             return self.values_relation();
         }
+        if self.is_word(0, "TABLE") && self.is_symbol(1, Symbol::LParen) {
+            return self.table_function();
+        }
+        let lateral = self.is_word(0, "LATERAL") && self.is_symbol(1, Symbol::LParen);
+        if lateral {
+            self.next();
+        }
         if self.eat_symbol(Symbol::LParen) {
             let query = Box::new(self.query()?);
             self.expect_symbol(Symbol::RParen, ")")?;
             let alias = self.alias(AliasOf::Table)?;
-            return Ok(TableFactor::Derived { query, alias });
+            return Ok(TableFactor::Derived {
+                query,
+                alias,
+                lateral,
+            });
         }
         let name = self.relation_name()?;
         // `FOR VERSION AS OF 1` right after `FROM`: the `FOR` is the time travel's,
@@ -389,10 +467,12 @@ impl Cursor<'_> {
         }
         let version = self.time_travel()?;
         let alias = self.alias(AliasOf::Table)?;
+        let sample = self.table_sample()?;
         Ok(TableFactor::Table {
             name,
             version,
             alias,
+            sample,
         })
     }
 
@@ -451,6 +531,16 @@ impl Cursor<'_> {
 
     /// `FOR VERSION AS OF v` / `FOR TIMESTAMP AS OF t` after a table name, if there.
     fn time_travel(&mut self) -> Result<Option<TableVersion>> {
+        let system_time = self.is_word(0, "FOR")
+            && self.is_word(1, "SYSTEM_TIME")
+            && self.is_word(2, "AS")
+            && self.is_word(3, "OF");
+        if system_time && self.rules.system_time {
+            for _ in 0..4 {
+                self.next();
+            }
+            return Ok(Some(TableVersion::SystemTime(self.expr()?)));
+        }
         let with_for = self.is_word(0, "FOR");
         let at = usize::from(with_for);
         let kind_follows = self.time_travel_kind_at(at);
@@ -492,10 +582,10 @@ impl Cursor<'_> {
     }
 
     /// The items of `GROUP BY`, read. sqlparser reads `GROUP BY ALL` as the whole
-    /// clause, and `ROLLUP (…)` and `CUBE (…)` as items of their own that take a
-    /// parenthesized list and nothing after it (`parse_group_by_expr`); the validator
-    /// has never let more through, so neither does this (Spark reads the two as calls
-    /// here, Trino reserves both words).
+    /// clause, and `GROUPING SETS (…)`, `ROLLUP (…)` and `CUBE (…)` as items of their
+    /// own that take a parenthesized list and nothing after it (`parse_group_by_expr`);
+    /// so do Trino's `groupingElement` and Spark's `groupingAnalytics`, which Spark
+    /// tries before an expression (`groupByClause`).
     fn group_by(&mut self) -> Result<Vec<Expr>> {
         if self.is_word(0, "ALL") {
             let all = Expr::Name(vec![self.ident()?]);
@@ -514,20 +604,59 @@ impl Cursor<'_> {
             return Ok(vec![all]);
         }
         self.comma_separated(|c| {
-            let grouping = ["ROLLUP", "CUBE"].iter().any(|w| c.is_word(0, w));
-            if !grouping {
+            let kind = if c.is_word(0, "GROUPING") && c.is_word(1, "SETS") {
+                c.next();
+                GroupingKind::Sets
+            } else if c.is_word(0, "ROLLUP") {
+                GroupingKind::Rollup
+            } else if c.is_word(0, "CUBE") {
+                GroupingKind::Cube
+            } else {
                 return c.expr();
-            }
+            };
             if !c.is_symbol(1, Symbol::LParen) {
                 c.next();
-                return Err(c.expected("`(` and the columns of `ROLLUP|CUBE (…)`"));
+                return Err(c.expected(match kind {
+                    GroupingKind::Sets => "`(` and the sets of `GROUPING SETS (…)`",
+                    _ => "`(` and the columns of `ROLLUP|CUBE (…)`",
+                }));
             }
-            c.name_or_call()
+            c.next();
+            c.grouping(kind)
         })
     }
 
-    /// `OVER ([PARTITION BY …] [ORDER BY …])` after a call, the `OVER` read.
+    /// The sets of `GROUPING SETS|ROLLUP|CUBE (…)`, at the `(`: Trino's `groupingSet` and
+    /// Spark's (a parenthesized list or one expression); sqlparser's `parse_tuple`, which
+    /// the validator has always read them with, takes no empty list but in a set.
+    fn grouping(&mut self, kind: GroupingKind) -> Result<Expr> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let sets = self.comma_separated(|c| {
+            if !c.eat_symbol(Symbol::LParen) {
+                return Ok(vec![c.expr()?]);
+            }
+            if c.eat_symbol(Symbol::RParen) {
+                return Ok(Vec::new());
+            }
+            let set = c.comma_separated(|c| c.expr())?;
+            c.expect_symbol(Symbol::RParen, ")")?;
+            Ok(set)
+        })?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Expr::Grouping { kind, sets })
+    }
+
+    /// `OVER ([PARTITION BY …] [ORDER BY …] [frame])` or `OVER name` after a call, the
+    /// `OVER` read.
     pub(super) fn window(&mut self) -> Result<Window> {
+        if !self.is_symbol(0, Symbol::LParen) {
+            return Ok(Window {
+                partition_by: Vec::new(),
+                order_by: Vec::new(),
+                frame: None,
+                name: Some(self.ident()?),
+            });
+        }
         self.expect_symbol(Symbol::LParen, "(")?;
         let mut partition_by = Vec::new();
         if self.eat_words(&["PARTITION", "BY"]) {
@@ -539,13 +668,14 @@ impl Cursor<'_> {
         }
         let frame = self.window_frame()?;
         if !self.is_symbol(0, Symbol::RParen) {
-            return Err(self.expected("`)` (named windows are not read yet)"));
+            return Err(self.expected("`)` (`OVER (name …)` is not read yet)"));
         }
         self.next();
         Ok(Window {
             partition_by,
             order_by,
             frame,
+            name: None,
         })
     }
 
@@ -653,5 +783,219 @@ impl Cursor<'_> {
     /// Whether a query starts at the `n`th token (`SELECT` or `WITH`).
     pub(super) fn query_at(&self, n: usize) -> bool {
         self.is_word(n, "SELECT") || self.is_word(n, "WITH")
+    }
+
+    /// A query's body: `SELECT`s joined by set operators, `INTERSECT` binding tighter
+    /// than `UNION` and `EXCEPT`, each level left-associative and read in a loop.
+    fn set_expr(&mut self) -> Result<SetExpr> {
+        let mut left = self.intersect_term()?;
+        while let Some(op) = self.set_operator(&[SetOperator::Union, SetOperator::Except]) {
+            let quantifier = self.set_quantifier()?;
+            let right = self.intersect_term()?;
+            left = SetExpr::Operation {
+                left: Box::new(left),
+                op,
+                quantifier,
+                right: Box::new(right),
+            };
+        }
+        Ok(left)
+    }
+
+    /// `SELECT`s joined by `INTERSECT`.
+    fn intersect_term(&mut self) -> Result<SetExpr> {
+        let mut left = SetExpr::Select(Box::new(self.select()?));
+        while let Some(op) = self.set_operator(&[SetOperator::Intersect]) {
+            let quantifier = self.set_quantifier()?;
+            let right = SetExpr::Select(Box::new(self.select()?));
+            left = SetExpr::Operation {
+                left: Box::new(left),
+                op,
+                quantifier,
+                right: Box::new(right),
+            };
+        }
+        Ok(left)
+    }
+
+    /// One of `ops` at the cursor, read.
+    fn set_operator(&mut self, ops: &[SetOperator]) -> Option<SetOperator> {
+        let op = ops.iter().copied().find(|op| {
+            self.is_word(
+                0,
+                match op {
+                    SetOperator::Union => "UNION",
+                    SetOperator::Except => "EXCEPT",
+                    SetOperator::Intersect => "INTERSECT",
+                },
+            )
+        })?;
+        self.next();
+        Some(op)
+    }
+
+    /// `ALL` or `DISTINCT` after a set operator, read, or neither.
+    fn set_quantifier(&mut self) -> Result<SetQuantifier> {
+        let quantifier = if self.eat_word("ALL") {
+            SetQuantifier::All
+        } else if self.eat_word("DISTINCT") {
+            SetQuantifier::Distinct
+        } else {
+            SetQuantifier::None
+        };
+        // sqlparser reads DuckDB's `BY NAME` here in every dialect.
+        if self.is_word(0, "BY") && self.is_word(1, "NAME") {
+            return Err(self.expected(
+                "`SELECT` (`BY NAME` is not Trino's or Spark's: their `setQuantifier` is \
+                 `DISTINCT | ALL`)",
+            ));
+        }
+        Ok(quantifier)
+    }
+
+    /// `OFFSET n`, with `ROW|ROWS` after it in Trino's grammar, if there.
+    fn offset(&mut self) -> Result<Option<Offset>> {
+        if !self.eat_word("OFFSET") {
+            return Ok(None);
+        }
+        // A row count: the check after the parse refuses what is not one, as the
+        // validator has always done after sqlparser's parse of an expression here.
+        let value = self.expr()?;
+        let mut rows = OffsetRows::None;
+        let rows_at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        if self.eat_word("ROW") {
+            rows = OffsetRows::Row;
+        } else if self.eat_word("ROWS") {
+            rows = OffsetRows::Rows;
+        }
+        if rows != OffsetRows::None && !self.rules.offset_before_limit {
+            return Err(self.error_at(
+                rows_at,
+                "`ROW|ROWS` after an `OFFSET`'s count is Trino's: Spark's grammar takes \
+                 `OFFSET expression`",
+            ));
+        }
+        Ok(Some(Offset { value, rows }))
+    }
+
+    /// `FETCH FIRST|NEXT [n] ROW|ROWS ONLY|WITH TIES` (Trino's `queryNoWith`).
+    fn fetch(&mut self) -> Result<Fetch> {
+        self.expect_word("FETCH")?;
+        if !(self.eat_word("FIRST") || self.eat_word("NEXT")) {
+            return Err(self.expected("`FIRST` or `NEXT`"));
+        }
+        // `rowCount: INTEGER_VALUE | QUESTION_MARK`: one token (the check after the
+        // parse refuses a number that is no row count, as the validator does).
+        let count = self
+            .peek(0)
+            .is_some_and(|t| matches!(t.kind, Kind::Number { .. } | Kind::Placeholder));
+        let quantity = if count {
+            Some(self.literal_value()?)
+        } else {
+            None
+        };
+        if !(self.eat_word("ROW") || self.eat_word("ROWS")) {
+            return Err(self.expected("`ROW` or `ROWS`"));
+        }
+        let with_ties = if self.eat_word("ONLY") {
+            false
+        } else if self.eat_words(&["WITH", "TIES"]) {
+            true
+        } else {
+            return Err(self.expected("`ONLY` or `WITH TIES`"));
+        };
+        Ok(Fetch {
+            quantity,
+            with_ties,
+        })
+    }
+
+    /// Refuses, with its reason, a row count clause at the cursor that the grammar
+    /// takes only in the other order (`limit`, `offset`: whether each was read).
+    fn row_count_order(&self, limit: bool, offset: bool) -> Result<()> {
+        let Some(t) = self.peek(0) else {
+            return Ok(());
+        };
+        let message = if self.rules.offset_before_limit && limit && self.is_word(0, "OFFSET") {
+            "`OFFSET` after `LIMIT`: Trino's grammar takes `OFFSET n` before `LIMIT m`"
+        } else if self.rules.fetch_first && limit && self.is_word(0, "FETCH") {
+            "`FETCH` after `LIMIT`: Trino's grammar takes either `LIMIT` or `FETCH`"
+        } else if !self.rules.offset_before_limit && offset && !limit && self.is_word(0, "LIMIT") {
+            "`LIMIT` after `OFFSET`: Spark's grammar takes `LIMIT n` before `OFFSET m` \
+             (`queryOrganization`)"
+        } else {
+            return Ok(());
+        };
+        Err(self.error_at(t.start, message))
+    }
+
+    /// `TABLESAMPLE BERNOULLI|SYSTEM (percentage)` after a table, if there.
+    fn table_sample(&mut self) -> Result<Option<Box<TableSample>>> {
+        if !self.is_word(0, "TABLESAMPLE") {
+            return Ok(None);
+        }
+        let method = if self.is_word(1, "BERNOULLI") {
+            SampleMethod::Bernoulli
+        } else if self.is_word(1, "SYSTEM") {
+            SampleMethod::System
+        } else {
+            self.next();
+            return Err(self.expected("`BERNOULLI` or `SYSTEM` (Spark's samples are not read yet)"));
+        };
+        if !self.rules.sample_methods {
+            return Err(self.expected(
+                "the end of the relation (`TABLESAMPLE BERNOULLI|SYSTEM` is Trino's: Spark \
+                 samples with `TABLESAMPLE (n PERCENT)`, `(n ROWS)` or `(BUCKET x OUT OF y)`)",
+            ));
+        }
+        self.next();
+        self.next();
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let percentage = self.expr()?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        Ok(Some(Box::new(TableSample { method, percentage })))
+    }
+
+    /// Spark's `CLUSTER BY a, …`, if there. Spark takes it after `HAVING` and without
+    /// `ORDER BY` (`queryOrganization`, and its AstBuilder), sqlparser before `HAVING`:
+    /// read where both take it, as the last clause before `LIMIT`.
+    fn cluster_by(&mut self) -> Result<Vec<Expr>> {
+        if !self.rules.cluster_by || !self.eat_words(&["CLUSTER", "BY"]) {
+            return Ok(Vec::new());
+        }
+        let exprs = self.comma_separated(|c| c.expr())?;
+        let clause_after = ["HAVING", "WINDOW", "ORDER", "SORT", "DISTRIBUTE"]
+            .iter()
+            .any(|w| self.is_word(0, w));
+        if clause_after {
+            return Err(self.expected(
+                "`LIMIT` or the end of the query (`CLUSTER BY` comes last in Spark's \
+                 `queryOrganization`, with no `ORDER BY`)",
+            ));
+        }
+        Ok(exprs)
+    }
+
+    /// `TABLE(f(…)) [[AS] alias]`, at `TABLE`.
+    fn table_function(&mut self) -> Result<TableFactor> {
+        if !self.rules.table_function {
+            return Err(self.expected(
+                "a table name (`TABLE(f(…))` is Trino's: Spark calls a table-valued function \
+                 by its name, `FROM f(…)`)",
+            ));
+        }
+        self.next();
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        let call = self.expr()?;
+        if !matches!(call, Expr::Function(_)) {
+            return Err(self.error_at(at, "expected a table function's call in `TABLE(…)`"));
+        }
+        self.expect_symbol(Symbol::RParen, ")")?;
+        let alias = self.alias(AliasOf::Table)?;
+        Ok(TableFactor::TableFunction {
+            call: Box::new(call),
+            alias,
+        })
     }
 }

@@ -5,7 +5,7 @@
 use super::ast::Property;
 use super::ast::{
     Assignment, Delete, Expr, Ident, Insert, InsertSource, Merge, MergeAction, MergeClause,
-    Statement, Update,
+    NotMatchedBy, Statement, Update,
 };
 use super::cursor::Cursor;
 use super::query::AliasOf;
@@ -248,7 +248,18 @@ impl Cursor<'_> {
                          the MATCHED clauses first",
                     ));
                 }
-                if before.matched == clause.matched && before.condition.is_none() {
+                let by_source = |c: &MergeClause| c.by == NotMatchedBy::Source;
+                if by_source(before) && !by_source(&clause) {
+                    return Err(self.error_at(
+                        at,
+                        "a clause after a `WHEN NOT MATCHED BY SOURCE` one: Spark takes the \
+                         MATCHED clauses first, then NOT MATCHED, then NOT MATCHED BY SOURCE",
+                    ));
+                }
+                if before.matched == clause.matched
+                    && by_source(before) == by_source(&clause)
+                    && before.condition.is_none()
+                {
                     return Err(self.error_at(
                         at,
                         "a clause after one of its kind without a condition: in Spark only \
@@ -270,27 +281,65 @@ impl Cursor<'_> {
         })
     }
 
-    /// `[NOT] MATCHED [AND condition] THEN action`, after `WHEN`.
+    /// `[NOT] MATCHED [BY SOURCE|TARGET] [AND condition] THEN action`, after `WHEN`.
     fn merge_clause(&mut self) -> Result<MergeClause> {
         let matched = !self.eat_word("NOT");
         self.expect_word("MATCHED")?;
+        let mut by = NotMatchedBy::Unsaid;
+        if !matched && self.rules.merge_spark_forms && self.eat_word("BY") {
+            by = if self.eat_word("SOURCE") {
+                NotMatchedBy::Source
+            } else {
+                self.expect_word("TARGET")?;
+                NotMatchedBy::Target
+            };
+        }
         let condition = if self.eat_word("AND") {
             Some(self.expr()?)
         } else {
             None
         };
         self.expect_word("THEN")?;
-        let action = if matched && self.eat_word("UPDATE") {
+        // Spark's `notMatchedBySourceAction` updates or deletes, as a MATCHED one does.
+        let on_target = matched || by == NotMatchedBy::Source;
+        let action = if on_target && self.eat_word("UPDATE") {
             self.expect_word("SET")?;
-            if self.is_symbol(0, Symbol::Mul) {
-                return Err(self.expected("an assignment (`UPDATE SET *` is not read yet)"));
+            // Spark's `UPDATE SET ASTERISK` (`matchedAction`; its
+            // `notMatchedBySourceAction` has none).
+            let star = self.is_symbol(0, Symbol::Mul);
+            if star && self.rules.merge_spark_forms && matched {
+                self.next();
+                MergeAction::UpdateAll
+            } else if star {
+                return Err(self.expected(&format!(
+                    "an assignment ({} has no `UPDATE SET *`{})",
+                    self.rules.name,
+                    if matched {
+                        ""
+                    } else {
+                        " after `NOT MATCHED BY SOURCE`"
+                    }
+                )));
+            } else {
+                MergeAction::Update(self.comma_separated(|c| c.assignment())?)
             }
-            MergeAction::Update(self.comma_separated(|c| c.assignment())?)
-        } else if matched && self.eat_word("DELETE") {
+        } else if on_target && self.eat_word("DELETE") {
             MergeAction::Delete
-        } else if !matched && self.eat_word("INSERT") {
+        } else if !on_target && self.eat_word("INSERT") {
             if self.is_symbol(0, Symbol::Mul) {
-                return Err(self.expected("`(` or `VALUES` (`INSERT *` is not read yet)"));
+                if self.rules.merge_spark_forms {
+                    self.next();
+                    return Ok(MergeClause {
+                        matched,
+                        condition,
+                        action: MergeAction::InsertAll,
+                        by,
+                    });
+                }
+                return Err(self.expected(&format!(
+                    "`(` or `VALUES` ({} has no `INSERT *`)",
+                    self.rules.name
+                )));
             }
             let columns = if self.is_symbol(0, Symbol::LParen) {
                 self.parenthesized_names()?
@@ -304,7 +353,7 @@ impl Cursor<'_> {
             self.expect_word("VALUES")?;
             let values = self.row()?;
             MergeAction::Insert { columns, values }
-        } else if matched {
+        } else if on_target {
             return Err(self.expected("`UPDATE SET` or `DELETE`"));
         } else {
             return Err(self.expected("`INSERT`"));
@@ -313,6 +362,7 @@ impl Cursor<'_> {
             matched,
             condition,
             action,
+            by,
         })
     }
 

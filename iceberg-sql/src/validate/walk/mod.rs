@@ -86,14 +86,6 @@ impl<F: FnOnce() -> Span> At for F {
 const BUILDER_WAY_OUT: &str =
     "build the statement with the crate's builder for its kind, which writes each target's form";
 
-/// The walk's refusal of `found`, with `fix` (see [`Walk::refuse`]).
-pub(super) fn refusal(found: &str, fix: &str) -> String {
-    format!(
-        "{found} is not SQL this crate writes for any target: Athena (Hive DDL, Trino DML), \
-         Trino and Spark SQL are written without it; {fix}"
-    )
-}
-
 /// One walk: the pass it feeds and the text it reports refusals against.
 struct Walk<'a> {
     pass: &'a mut dyn AstPass,
@@ -107,7 +99,7 @@ impl Walk<'_> {
     /// callers match refusals by the message's first words.
     fn refuse<T>(&self, found: &str, fix: &str, at: impl At) -> ControlFlow<Box<Error>, T> {
         let span = at.span();
-        let msg = refusal(found, fix);
+        let msg = super::unwritten_form(found, fix);
         let loc = located(self.sql, to_location(span.start));
         ControlFlow::Break(Box::new(
             Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc),

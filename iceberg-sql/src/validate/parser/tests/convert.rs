@@ -446,6 +446,17 @@ impl Converter<'_> {
                 ..
             } => return outside(e),
             E::Trim { .. } => return Err(Miss::Call("trim")),
+            E::GroupingSets(sets) | E::Rollup(sets) | E::Cube(sets) => Expr::Grouping {
+                kind: match e {
+                    E::GroupingSets(_) => GroupingKind::Sets,
+                    E::Rollup(_) => GroupingKind::Rollup,
+                    _ => GroupingKind::Cube,
+                },
+                sets: sets
+                    .iter()
+                    .map(|set| self.exprs(set))
+                    .collect::<Conv<_>>()?,
+            },
             // Spark's `struct(a, b)` is an ordinary function in Spark's grammar.
             E::Struct { fields, .. } if fields.is_empty() => return Err(Miss::Call("struct")),
             other => return outside(other),
@@ -453,8 +464,7 @@ impl Converter<'_> {
     }
 
     pub(super) fn query(&self, q: &sp::Query) -> Conv<Query> {
-        let plain = q.fetch.is_none()
-            && q.locks.is_empty()
+        let plain = q.locks.is_empty()
             && q.for_clause.is_none()
             && q.settings.is_none()
             && q.format_clause.is_none()
@@ -483,9 +493,7 @@ impl Converter<'_> {
                 .collect::<Conv<_>>()?,
             Some(w) => return outside(w),
         };
-        let sp::SetExpr::Select(s) = q.body.as_ref() else {
-            return outside(&q.body);
-        };
+        let body = self.set_expr(&q.body)?;
         let order_by = match &q.order_by {
             None => Vec::new(),
             Some(sp::OrderBy {
@@ -497,21 +505,97 @@ impl Converter<'_> {
                 .collect::<Conv<_>>()?,
             Some(other) => return outside(other),
         };
-        let limit = match &q.limit_clause {
-            None => None,
+        let (limit, offset) = match &q.limit_clause {
+            None => (None, None),
             Some(sp::LimitClause::LimitOffset {
-                limit: Some(l),
-                offset: None,
+                limit,
+                offset,
                 limit_by,
-            }) if limit_by.is_empty() => Some(self.expr(l)?),
+            }) if limit_by.is_empty() => (
+                match limit {
+                    Some(l) => Some(self.expr(l)?),
+                    // sqlparser keeps no trace of `LIMIT ALL`, which ours reads as a name.
+                    None if self.sql.to_ascii_lowercase().contains("limit all") => {
+                        return outside(&q.limit_clause)
+                    }
+                    None => None,
+                },
+                match offset {
+                    None => None,
+                    Some(o) => Some(Offset {
+                        value: self.expr(&o.value)?,
+                        rows: match o.rows {
+                            sp::OffsetRows::None => OffsetRows::None,
+                            sp::OffsetRows::Row => OffsetRows::Row,
+                            sp::OffsetRows::Rows => OffsetRows::Rows,
+                        },
+                    }),
+                },
+            ),
+            Some(other) => return outside(other),
+        };
+        let fetch = match &q.fetch {
+            None => None,
+            Some(sp::Fetch {
+                with_ties,
+                percent: false,
+                quantity,
+            }) => Some(Fetch {
+                quantity: quantity.as_ref().map(|n| self.expr(n)).transpose()?,
+                with_ties: *with_ties,
+            }),
             Some(other) => return outside(other),
         };
         Ok(Query {
             with,
-            body: Box::new(self.select(s)?),
+            body,
             order_by,
             limit,
+            offset,
+            fetch,
         })
+    }
+
+    /// A query's body: a `SELECT`, or set operations on them (left-deep chains are
+    /// converted in a loop down their left operands).
+    fn set_expr(&self, e: &sp::SetExpr) -> Conv<SetExpr> {
+        let mut spine = Vec::new();
+        let mut leftmost = e;
+        while let sp::SetExpr::SetOperation {
+            left,
+            op,
+            set_quantifier,
+            right,
+        } = leftmost
+        {
+            spine.push((op, set_quantifier, right));
+            leftmost = left;
+        }
+        let sp::SetExpr::Select(s) = leftmost else {
+            return outside(leftmost);
+        };
+        let mut out = SetExpr::Select(Box::new(self.select(s)?));
+        for (op, quantifier, right) in spine.into_iter().rev() {
+            let op = match op {
+                sp::SetOperator::Union => SetOperator::Union,
+                sp::SetOperator::Except => SetOperator::Except,
+                sp::SetOperator::Intersect => SetOperator::Intersect,
+                other => return outside(other),
+            };
+            let quantifier = match quantifier {
+                sp::SetQuantifier::None => SetQuantifier::None,
+                sp::SetQuantifier::All => SetQuantifier::All,
+                sp::SetQuantifier::Distinct => SetQuantifier::Distinct,
+                other => return outside(other),
+            };
+            out = SetExpr::Operation {
+                left: Box::new(out),
+                op,
+                quantifier,
+                right: Box::new(self.set_expr(right)?),
+            };
+        }
+        Ok(out)
     }
 
     fn order_by_item(&self, o: &sp::OrderByExpr) -> Conv<OrderByItem> {
@@ -537,10 +621,8 @@ impl Converter<'_> {
             && s.lateral_views.is_empty()
             && s.prewhere.is_none()
             && s.connect_by.is_empty()
-            && s.cluster_by.is_empty()
             && s.distribute_by.is_empty()
             && s.sort_by.is_empty()
-            && s.named_window.is_empty()
             && s.qualify.is_none()
             && s.value_table_mode.is_none()
             && s.exclude.is_none()
@@ -605,6 +687,23 @@ impl Converter<'_> {
             selection: s.selection.as_ref().map(|e| self.expr(e)).transpose()?,
             group_by,
             having: s.having.as_ref().map(|e| self.expr(e)).transpose()?,
+            cluster_by: self.exprs(&s.cluster_by)?,
+            windows: s
+                .named_window
+                .iter()
+                .map(|sp::NamedWindowDefinition(name, w)| match w {
+                    sp::NamedWindowExpr::WindowSpec(sp::WindowSpec {
+                        window_name: None,
+                        partition_by,
+                        order_by,
+                        window_frame,
+                    }) => Ok((
+                        self.ident(name),
+                        self.window_spec(partition_by, order_by, window_frame.as_ref())?,
+                    )),
+                    other => outside(other),
+                })
+                .collect::<Conv<_>>()?,
         })
     }
 
@@ -627,11 +726,41 @@ impl Converter<'_> {
                 with_ordinality: false,
                 partitions,
                 json_path: None,
-                sample: None,
+                sample,
                 index_directives,
                 inheritance: None,
             } if with_hints.is_empty() && partitions.is_empty() && index_directives.is_empty() => {
+                let sample = match sample {
+                    None => None,
+                    Some(
+                        sp::TableSampleKind::AfterTableAlias(s)
+                        | sp::TableSampleKind::BeforeTableAlias(s),
+                    ) => match &**s {
+                        sp::TableSample {
+                            modifier: sp::TableSampleModifier::TableSample,
+                            name: Some(method),
+                            quantity:
+                                Some(sp::TableSampleQuantity {
+                                    parenthesized: true,
+                                    value,
+                                    unit: None,
+                                }),
+                            seed: None,
+                            bucket: None,
+                            offset: None,
+                        } => Some(Box::new(TableSample {
+                            method: match method {
+                                sp::TableSampleMethod::Bernoulli => SampleMethod::Bernoulli,
+                                sp::TableSampleMethod::System => SampleMethod::System,
+                                other => return outside(other),
+                            },
+                            percentage: self.expr(value)?,
+                        })),
+                        other => return outside(other),
+                    },
+                };
                 Ok(TableFactor::Table {
+                    sample,
                     name: self.name(name)?,
                     version: match version {
                         None => None,
@@ -640,6 +769,9 @@ impl Converter<'_> {
                         }
                         Some(sp::TableVersion::TimestampAsOf(e)) => {
                             Some(TableVersion::Timestamp(self.expr(e)?))
+                        }
+                        Some(sp::TableVersion::ForSystemTimeAsOf(e)) => {
+                            Some(TableVersion::SystemTime(self.expr(e)?))
                         }
                         Some(other) => return outside(other),
                     },
@@ -678,12 +810,17 @@ impl Converter<'_> {
                 })
             }
             sp::TableFactor::Derived {
-                lateral: false,
+                lateral,
                 subquery,
                 alias,
                 sample: None,
             } => Ok(TableFactor::Derived {
                 query: Box::new(self.query(subquery)?),
+                alias: self.alias(alias)?,
+                lateral: *lateral,
+            }),
+            sp::TableFactor::TableFunction { expr, alias } => Ok(TableFactor::TableFunction {
+                call: self.boxed(expr)?,
                 alias: self.alias(alias)?,
             }),
             other => outside(other),
@@ -701,6 +838,9 @@ impl Converter<'_> {
             J::Right(c) | J::RightOuter(c) => (JoinKind::Right, c),
             J::FullOuter(c) => (JoinKind::Full, c),
             J::CrossJoin(c) => (JoinKind::Cross, c),
+            // Spark reads `SEMI JOIN` as `LEFT SEMI JOIN`, and so does ours.
+            J::LeftSemi(c) | J::Semi(c) => (JoinKind::LeftSemi, c),
+            J::LeftAnti(c) | J::Anti(c) => (JoinKind::LeftAnti, c),
             other => return outside(other),
         };
         let constraint = match constraint {
@@ -715,12 +855,32 @@ impl Converter<'_> {
                     .collect::<Conv<_>>()?,
             ),
             sp::JoinConstraint::None => JoinConstraint::None,
+            sp::JoinConstraint::Natural => JoinConstraint::Natural,
             other => return outside(other),
         };
         Ok(Join {
             kind,
             relation: self.factor(&j.relation)?,
             constraint,
+        })
+    }
+
+    fn window_spec(
+        &self,
+        partition_by: &[sp::Expr],
+        order_by: &[sp::OrderByExpr],
+        frame: Option<&sp::WindowFrame>,
+    ) -> Conv<Window> {
+        Ok(Window {
+            partition_by: self.exprs(partition_by)?,
+            order_by: order_by
+                .iter()
+                .map(|o| self.order_by_item(o))
+                .collect::<Conv<_>>()?,
+            frame: frame
+                .map(|f| self.window_frame(f).map(Box::new))
+                .transpose()?,
+            name: None,
         })
     }
 
@@ -778,17 +938,17 @@ impl Converter<'_> {
                 partition_by,
                 order_by,
                 window_frame,
-            })) => Some(Window {
-                partition_by: self.exprs(partition_by)?,
-                order_by: order_by
-                    .iter()
-                    .map(|o| self.order_by_item(o))
-                    .collect::<Conv<_>>()?,
-                frame: window_frame
-                    .as_ref()
-                    .map(|f| self.window_frame(f).map(Box::new))
-                    .transpose()?,
-            }),
+            })) => Some(Box::new(self.window_spec(
+                partition_by,
+                order_by,
+                window_frame.as_ref(),
+            )?)),
+            Some(sp::WindowType::NamedWindow(name)) => Some(Box::new(Window {
+                partition_by: Vec::new(),
+                order_by: Vec::new(),
+                frame: None,
+                name: Some(self.ident(name)),
+            })),
             Some(other) => return outside(other),
         };
         Ok(Function {
@@ -1738,6 +1898,7 @@ impl Converter<'_> {
                 name,
                 version: None,
                 alias,
+                sample: None,
             } if t.joins.is_empty() => Ok((name, alias)),
             _ => outside(t),
         }
@@ -1797,6 +1958,7 @@ impl Converter<'_> {
             name: table,
             version: None,
             alias,
+            sample: None,
         } = self.factor(&m.table)?
         else {
             return outside(&m.table);
@@ -1805,10 +1967,11 @@ impl Converter<'_> {
             .clauses
             .iter()
             .map(|c| {
-                let matched = match c.clause_kind {
-                    sp::MergeClauseKind::Matched => true,
-                    sp::MergeClauseKind::NotMatched => false,
-                    _ => return outside(c),
+                let (matched, by) = match c.clause_kind {
+                    sp::MergeClauseKind::Matched => (true, NotMatchedBy::Unsaid),
+                    sp::MergeClauseKind::NotMatched => (false, NotMatchedBy::Unsaid),
+                    sp::MergeClauseKind::NotMatchedBySource => (false, NotMatchedBy::Source),
+                    sp::MergeClauseKind::NotMatchedByTarget => (false, NotMatchedBy::Target),
                 };
                 let action = match &c.action {
                     sp::MergeAction::Update(sp::MergeUpdateExpr {
@@ -1817,6 +1980,18 @@ impl Converter<'_> {
                         delete_predicate: None,
                         ..
                     }) => MergeAction::Update(self.assignments(a)?),
+                    sp::MergeAction::Update(sp::MergeUpdateExpr {
+                        kind: sp::MergeUpdateKind::Wildcard,
+                        update_predicate: None,
+                        delete_predicate: None,
+                        ..
+                    }) => MergeAction::UpdateAll,
+                    sp::MergeAction::Insert(sp::MergeInsertExpr {
+                        columns,
+                        kind: sp::MergeInsertKind::Wildcard,
+                        insert_predicate: None,
+                        ..
+                    }) if columns.is_empty() => MergeAction::InsertAll,
                     sp::MergeAction::Delete { .. } => MergeAction::Delete,
                     sp::MergeAction::Insert(sp::MergeInsertExpr {
                         columns,
@@ -1836,6 +2011,7 @@ impl Converter<'_> {
                     matched,
                     condition: c.predicate.as_ref().map(|e| self.expr(e)).transpose()?,
                     action,
+                    by,
                 })
             })
             .collect::<Conv<_>>()?;

@@ -94,11 +94,14 @@ fn window_frames_agree_with_sqlparser() {
     )
     .unwrap();
     let Expr::Function(Function {
-        over: Some(Window {
-            frame: Some(frame), ..
-        }),
-        ..
+        over: Some(window), ..
     }) = &tree
+    else {
+        panic!("no window")
+    };
+    let Window {
+        frame: Some(frame), ..
+    } = window.as_ref()
     else {
         panic!("no frame")
     };

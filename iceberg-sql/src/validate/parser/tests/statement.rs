@@ -38,13 +38,59 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
          (`visitMergeIntoTable`) refuses it: only the last MATCHED or NOT MATCHED clause may \
          omit its condition",
     ),
+    (
+        "Spark's grammar takes `LIMIT n` before `OFFSET m`",
+        "sqlparser reads `OFFSET n LIMIT m` in every dialect; Spark's `queryOrganization` \
+         has `(LIMIT …)? (OFFSET …)?` in that order (SqlBaseParser.g4)",
+    ),
+    (
+        "Trino's grammar takes either `LIMIT` or `FETCH`",
+        "sqlparser reads `LIMIT n FETCH FIRST m ROWS ONLY`; Trino's `queryNoWith` has \
+         `(LIMIT limitRowCount | FETCH …)?`, one or the other (SqlBase.g4)",
+    ),
+    (
+        "`[LEFT] SEMI|ANTI JOIN` is Spark's",
+        "sqlparser reads semi and anti joins in every dialect; Trino's `joinType` is \
+         `INNER? | LEFT OUTER? | RIGHT OUTER? | FULL OUTER?` (SqlBase.g4)",
+    ),
+    (
+        "`TABLESAMPLE BERNOULLI|SYSTEM` is Trino's",
+        "sqlparser reads `TABLESAMPLE BERNOULLI (n)` in every dialect; Spark's `sample` is \
+         `TABLESAMPLE '(' sampleMethod? ')'` (SqlBaseParser.g4)",
+    ),
+    (
+        "has no `UPDATE SET *` after `NOT MATCHED BY SOURCE`",
+        "sqlparser reads `WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *`; Spark's \
+         `notMatchedBySourceAction` is `DELETE | UPDATE SET assignmentList` (SqlBaseParser.g4)",
+    ),
+    (
+        "after an `OFFSET`'s count is Trino's",
+        "sqlparser reads `OFFSET n ROWS` in every dialect; Spark's `queryOrganization` has \
+         `OFFSET offset=expression` (SqlBaseParser.g4)",
+    ),
+    (
+        "`CLUSTER BY` comes last in Spark's",
+        "sqlparser reads `CLUSTER BY` before `HAVING`, `WINDOW` and a query's `ORDER BY`; \
+         Spark's `queryOrganization` takes it after them, and its AstBuilder refuses it with \
+         `ORDER BY` (SqlBaseParser.g4)",
+    ),
+    (
+        "`TABLE(f(…))` is Trino's",
+        "sqlparser reads `TABLE(…)` as a relation in every dialect; Spark's `relationPrimary` \
+         has none (its `functionTable` is `f(…)` by name, SqlBaseParser.g4)",
+    ),
+    (
+        "expected a table function's call in `TABLE(…)`",
+        "sqlparser reads any expression in `TABLE(…)`; Trino's `tableFunctionCall` is \
+         `qualifiedName '(' … ')'` (SqlBase.g4)",
+    ),
 ];
 
 /// Each [`DELIBERATE_STATEMENTS`] difference: sqlparser reads the statement, ours
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 6] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 15] = [
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
              WHEN MATCHED THEN DELETE",
@@ -82,6 +128,60 @@ fn deliberate_statement_differences() {
             Dialect::Spark,
             &Rules::SPARK,
             2,
+        ),
+        (
+            "SELECT x FROM t OFFSET 5 LIMIT 10",
+            Dialect::Spark,
+            &Rules::SPARK,
+            5,
+        ),
+        (
+            "SELECT x FROM t LIMIT 2 FETCH FIRST 1 ROWS ONLY",
+            Dialect::Athena,
+            &Rules::TRINO,
+            6,
+        ),
+        (
+            "SELECT x FROM t LIMIT 2 OFFSET 1 ROWS",
+            Dialect::Spark,
+            &Rules::SPARK,
+            10,
+        ),
+        (
+            "SELECT a FROM t CLUSTER BY a ORDER BY a",
+            Dialect::Spark,
+            &Rules::SPARK,
+            11,
+        ),
+        (
+            "SELECT * FROM TABLE(foo(1))",
+            Dialect::Spark,
+            &Rules::SPARK,
+            12,
+        ),
+        (
+            "SELECT * FROM TABLE(1 + 1)",
+            Dialect::Athena,
+            &Rules::TRINO,
+            13,
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *",
+            Dialect::Spark,
+            &Rules::SPARK,
+            9,
+        ),
+        (
+            "SELECT a FROM t TABLESAMPLE BERNOULLI (10)",
+            Dialect::Spark,
+            &Rules::SPARK,
+            8,
+        ),
+        (
+            "SELECT x FROM t LEFT SEMI JOIN u ON t.a = u.a",
+            Dialect::Athena,
+            &Rules::TRINO,
+            7,
         ),
     ];
     let mut seen = vec![false; DELIBERATE_STATEMENTS.len()];
@@ -276,6 +376,59 @@ fn dml_grammar_differences() {
     compare_statement(trino_only, Dialect::Spark, &Rules::SPARK).unwrap();
 }
 
+/// Spark's MERGE forms (SqlBaseParser.g4 `matchedAction`, `notMatchedClause`,
+/// `notMatchedBySourceClause`): read in Spark as sqlparser reads them, refused in
+/// Trino's grammar (`mergeCase` has none), which the validator refuses after the parse.
+#[test]
+fn spark_merge_forms() {
+    for sql in [
+        "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * \
+         WHEN NOT MATCHED THEN INSERT *",
+        "MERGE INTO t USING (SELECT id, v FROM u) AS s ON t.id = s.id \
+         WHEN MATCHED AND s.v IS NULL THEN DELETE \
+         WHEN NOT MATCHED BY TARGET THEN INSERT (id) VALUES (s.id) \
+         WHEN NOT MATCHED BY SOURCE AND t.v > 1 THEN UPDATE SET v = 0 \
+         WHEN NOT MATCHED BY SOURCE THEN DELETE",
+    ] {
+        assert_agree_corrupted(sql, Dialect::Spark, &Rules::SPARK);
+        assert_statement_reads(sql, Dialect::Spark, &Rules::SPARK);
+        parse_statement(sql, &Rules::TRINO).expect_err(sql);
+        compare_statement(sql, Dialect::Athena, &Rules::TRINO).unwrap();
+    }
+    let Ok(Statement::Merge(m)) = parse_statement(
+        "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE",
+        &Rules::SPARK,
+    ) else {
+        panic!("BY SOURCE is read");
+    };
+    assert_eq!(m.clauses[0].by, NotMatchedBy::Source);
+    assert!(!m.clauses[0].matched);
+    for (sql, error) in [
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE \
+             WHEN NOT MATCHED THEN INSERT *",
+            "Spark takes the MATCHED clauses first, then NOT MATCHED, then NOT MATCHED BY",
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE \
+             WHEN NOT MATCHED BY SOURCE THEN DELETE",
+            "only the last MATCHED (or NOT MATCHED) clause",
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN INSERT *",
+            "expected `UPDATE SET` or `DELETE`",
+        ),
+        (
+            "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY TARGET THEN DELETE",
+            "expected `INSERT`",
+        ),
+    ] {
+        let e = parse_statement(sql, &Rules::SPARK).expect_err(sql);
+        assert!(e.to_string().contains(error), "{sql}: {e}");
+        compare_statement(sql, Dialect::Spark, &Rules::SPARK).unwrap();
+    }
+}
+
 /// A record of every value kind the insert builder writes.
 struct Wide {
     values: Vec<Value>,
@@ -440,10 +593,6 @@ fn statements_not_yet_read_are_refused() {
         "UPDATE t SET a = u.a FROM u WHERE t.id = u.id",
         "DELETE FROM t USING u WHERE t.id = u.id",
         "MERGE INTO t USING s JOIN u ON s.id = u.id ON t.id = s.id WHEN MATCHED THEN DELETE",
-        "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *",
-        "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *",
-        "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN DELETE",
-        "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY TARGET THEN INSERT (a) VALUES (1)",
         "CREATE TABLE IF NOT EXISTS t AS SELECT 1",
         "CREATE TABLE t (a) AS SELECT 1",
         "CREATE TABLE t AS (SELECT 1)",

@@ -1,0 +1,94 @@
+//! Every statement the test suite's builders returned, read by this pipeline: the
+//! statement log (`crate::statement_log`) that `scripts/test.sh` keeps during the run.
+//! Each was accepted by the live validator when it was built, so each must be accepted
+//! here too before this pipeline can replace it. Run by `scripts/test.sh` after the
+//! suite (`--ignored`); without a log it fails when `CI` is set.
+
+use std::collections::BTreeSet;
+
+use super::validate;
+use crate::statement_log::LOG_DIR_VAR;
+use crate::validate::tests::verdict_fixture::{dialect, kind};
+
+/// One logged statement: dialect, kind and parameter count as logged, and the SQL.
+type Logged = (String, String, usize, String);
+
+/// The distinct statements of the log files in `dir`.
+fn read_log(dir: &std::path::Path) -> BTreeSet<Logged> {
+    let mut out = BTreeSet::new();
+    let files = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for f in files.flatten() {
+        let path = f.path();
+        if path.extension().is_none_or(|x| x != "jsonl") {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            // The last line of a test process that died while writing it is cut short.
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let field = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+            let params = v["params"].as_u64().unwrap_or_default() as usize;
+            out.insert((field("dialect"), field("kind"), params, field("sql")));
+        }
+    }
+    out
+}
+
+/// The logged statements in `dir` this pipeline refuses, each with its refusal, and how
+/// many distinct statements the log holds.
+fn refused_in(dir: &std::path::Path) -> (usize, Vec<String>) {
+    let logged = read_log(dir);
+    let refused = logged
+        .iter()
+        .filter_map(|(d, k, params, sql)| {
+            let e = validate(sql, kind(k), dialect(d), *params).err()?;
+            Some(format!("#### {d} {k} {params}\n{sql}\n=> {e}"))
+        })
+        .collect();
+    (logged.len(), refused)
+}
+
+#[test]
+#[ignore = "run by scripts/test.sh after the suite, over the statement log it keeps"]
+fn every_statement_the_suite_built_is_accepted() {
+    let Some(dir) = std::env::var_os(LOG_DIR_VAR) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{LOG_DIR_VAR} is not set: run scripts/test.sh"
+        );
+        eprintln!("SKIP: {LOG_DIR_VAR} is not set");
+        return;
+    };
+    let (logged, refused) = refused_in(std::path::Path::new(&dir));
+    assert!(logged > 0, "the statement log in {dir:?} is empty");
+    println!(
+        "our parser's pipeline read {logged} distinct logged statements: {} refused",
+        refused.len()
+    );
+    assert!(
+        refused.is_empty(),
+        "{} of {logged} statements the builders returned are refused by our parser's pipeline:\n{}",
+        refused.len(),
+        refused.join("\n")
+    );
+}
+
+/// The reader on a log of its own: a line cut short is skipped, a repeated statement
+/// read once, and a statement this pipeline refuses is reported.
+#[test]
+fn a_refused_logged_statement_is_reported() {
+    let dir = std::env::temp_dir().join(format!("iceberg-sql-logged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let good = r#"{"dialect":"Athena","grammar":"TrinoDml","kind":"Select","params":1,"sql":"SELECT a FROM t WHERE b = ?"}"#;
+    let bad = r#"{"dialect":"Trino","grammar":"TrinoDml","kind":"Delete","params":0,"sql":"DELETE FROM t WHERE a = 'x' -- '"}"#;
+    let text = format!("{good}\n{good}\n{bad}\n{{\"dialect\":\"Ath");
+    std::fs::write(dir.join("1.jsonl"), text).expect("the log is written");
+    let (logged, refused) = refused_in(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(logged, 2);
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(refused[0].contains("comment"), "{}", refused[0]);
+}
