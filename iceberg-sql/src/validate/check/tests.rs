@@ -34,7 +34,7 @@ enum Class {
     /// Ours refuses after the parse what sqlparser did not parse.
     TheirsAtParse,
     /// The old validator accepts, our parser does not read the text yet (a form it
-    /// lacks: `OFFSET`, `UNION`, window frames, …; see the parser's module doc).
+    /// lacks: `UNNEST`, `LATERAL VIEW`, …; see the parser's module doc).
     NotReadYet,
     /// The old validator accepts, ours refuses after the parse.
     OnlyTheirsAccepts,
