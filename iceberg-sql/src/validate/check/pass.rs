@@ -437,6 +437,18 @@ impl Pass<'_> {
                 self.expr(call)?;
                 self.opt_ident(alias.as_ref())
             }
+            // The walk reads sqlparser's `UNNEST(…)` (a table function of that name) alias
+            // first, then the arrays; the word itself is no name to check.
+            TableFactor::Unnest {
+                arrays,
+                alias,
+                columns,
+                ..
+            } => {
+                self.opt_ident(alias.as_ref())?;
+                self.idents(columns)?;
+                self.exprs(arrays)
+            }
         }
     }
 

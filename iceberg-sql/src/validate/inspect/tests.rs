@@ -210,3 +210,24 @@ fn later_expression_forms_read_the_same() {
         assert!(!read.names().is_empty(), "{sql}");
     }
 }
+
+/// Trino's `UNNEST(…)`: sqlparser's tree (a table function named `UNNEST`) lists the
+/// word and the alias before the arrays, out of text order; ours lists them so too.
+#[test]
+fn unnest_lists_its_word_and_alias_before_its_arrays() {
+    use StatementKind::Select;
+    let names =
+        |i: &Inspection| -> Vec<String> { i.names().iter().map(|n| n.value.clone()).collect() };
+    let sql = "SELECT t.a, u.x FROM t CROSS JOIN UNNEST(t.arr) AS u (x)";
+    let read = same(sql, Select, Dialect::Athena).expect("read");
+    assert_eq!(
+        names(&read),
+        ["t", "a", "u", "x", "t", "UNNEST", "u", "x", "t", "arr"]
+    );
+    let sql =
+        "SELECT n FROM unnest(ARRAY['a'], ARRAY[\"b\"]) WITH ORDINALITY AS \"u\" (k, v, n) WHERE k = 'c'";
+    let read = same(sql, Select, Dialect::Trino).expect("read");
+    assert_eq!(names(&read), ["n", "unnest", "u", "k", "v", "n", "b", "k"]);
+    assert_eq!(read.names()[2].quote, Some('"'));
+    assert_eq!(read.string_literals(), ["a", "c"]);
+}

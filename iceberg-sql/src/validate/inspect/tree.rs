@@ -74,8 +74,13 @@ impl<'t> Reader<'t> {
     }
 
     fn ident(&mut self, i: &Ident) {
+        self.ident_at(i, i.span.start);
+    }
+
+    /// `i`, sorted as if it stood at `at`.
+    fn ident_at(&mut self, i: &Ident, at: usize) {
         self.names.push((
-            (self.late, i.span.start),
+            (self.late, at),
             Name {
                 value: i.value.clone(),
                 quote: i.quote,
@@ -409,6 +414,22 @@ impl<'t> Reader<'t> {
             TableFactor::TableFunction { call, alias } => {
                 self.queue(Node::Expr(call));
                 alias.iter().for_each(|a| self.ident(a));
+            }
+            // sqlparser reads `UNNEST(…) AS u (x)` as a table function named `UNNEST`, and
+            // its tree lists the name and the alias before the arguments: they sort at
+            // the word's offset, in this order (the sort is stable).
+            TableFactor::Unnest {
+                word,
+                arrays,
+                alias,
+                columns,
+                ..
+            } => {
+                let at = word.span.start;
+                for i in std::iter::once(word).chain(alias).chain(columns) {
+                    self.ident_at(i, at);
+                }
+                self.exprs(arrays);
             }
         }
     }

@@ -443,7 +443,7 @@ pub(crate) enum TimeZone {
 }
 
 /// `[WITH …] body [ORDER BY …] [OFFSET n] [LIMIT n | FETCH …]` (Trino), `… [LIMIT n]
-/// [OFFSET n]` (Spark). Not yet read (a later milestone): `VALUES`, `UNNEST`,
+/// [OFFSET n]` (Spark). Not yet read (a later milestone): `VALUES`,
 /// `TABLESAMPLE`, `GROUPING SETS`, `ROLLUP`, `CUBE`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Query {
@@ -527,6 +527,17 @@ pub(crate) enum TableFactor {
     TableFunction {
         call: Box<Expr>,
         alias: Option<Ident>,
+    },
+    /// Trino's `UNNEST(a, …) [WITH ORDINALITY] [[AS] alias [(x, …)]]`: the arrays' (and
+    /// maps') elements as rows.
+    Unnest {
+        /// The word `UNNEST` as written: sqlparser reads the relation as a table function
+        /// of that name, and the inspection lists it as a name.
+        word: Ident,
+        arrays: Vec<Expr>,
+        ordinality: bool,
+        alias: Option<Ident>,
+        columns: Vec<Ident>,
     },
 }
 

@@ -37,7 +37,8 @@
 //! any call and `overlay(x PLACING …)`; Trino's `GROUPS` frames,
 //! quantified comparisons `x = ANY|SOME|ALL (query)`, `ORDER BY` inside a call and
 //! `listagg(…) WITHIN GROUP`; in both, `position(a IN b)`, `substring(x FROM a FOR b)`
-//! and `trim(BOTH c FROM x)`).
+//! and `trim(BOTH c FROM x)`), which relations exist (Trino's `TABLE(f(…))` and
+//! `UNNEST(a, …) [WITH ORDINALITY]`).
 //!
 //! Refused because the grammar lacks them, though sqlparser reads them and the
 //! validator's walk lets them through (`check/tests.rs` `DELIBERATE`,
@@ -58,8 +59,8 @@
 //!   `OVER (name …)`, `t.*` as an argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query (read only after `INSERT` and as a
-//!   relation in parentheses, `(VALUES …) AS t (a, b)`), `UNNEST`, Spark's
-//!   `TABLESAMPLE (…)`, a sample of a subquery, Spark's table-valued functions
+//!   relation in parentheses, `(VALUES …) AS t (a, b)`), Spark's
+//!   `TABLESAMPLE (…)`, a sample of a subquery or of `UNNEST(…)`, Spark's table-valued functions
 //!   (`generate_series(…)`), column aliases `t (a, b)` on tables and subqueries,
 //!   `SELECT ALL`, `WITH RECURSIVE`; Spark's `LATERAL VIEW` and `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
@@ -210,6 +211,9 @@ pub(crate) struct Rules {
     /// Whether `TABLE(f(…))` is a relation (Trino's `relationPrimary`; Spark calls a
     /// table-valued function by its name, `FROM f(…)`).
     pub(crate) table_function: bool,
+    /// Whether `UNNEST(a, …) [WITH ORDINALITY]` is a relation (Trino's `relationPrimary`,
+    /// SqlBase.g4; Spark flattens arrays with `LATERAL VIEW explode(…)`).
+    pub(crate) unnest: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -276,6 +280,7 @@ impl Rules {
         system_time: false,
         cluster_by: false,
         table_function: false,
+        unnest: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -317,6 +322,7 @@ impl Rules {
         system_time: false,
         cluster_by: false,
         table_function: true,
+        unnest: true,
     };
 
     /// Spark SQL.
@@ -358,6 +364,7 @@ impl Rules {
         system_time: true,
         cluster_by: true,
         table_function: false,
+        unnest: false,
     };
 }
 

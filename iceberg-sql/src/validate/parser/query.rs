@@ -438,6 +438,9 @@ impl Cursor<'_> {
         if self.is_word(0, "TABLE") && self.is_symbol(1, Symbol::LParen) {
             return self.table_function();
         }
+        if self.rules.unnest && self.is_word(0, "UNNEST") && self.is_symbol(1, Symbol::LParen) {
+            return self.unnest();
+        }
         let lateral = self.is_word(0, "LATERAL") && self.is_symbol(1, Symbol::LParen);
         if lateral {
             self.next();
@@ -996,6 +999,29 @@ impl Cursor<'_> {
         Ok(TableFactor::TableFunction {
             call: Box::new(call),
             alias,
+        })
+    }
+
+    /// Trino's `UNNEST(a, …) [WITH ORDINALITY] [[AS] alias [(x, …)]]`, at `UNNEST`
+    /// (`relationPrimary` and `aliasedRelation`, SqlBase.g4).
+    fn unnest(&mut self) -> Result<TableFactor> {
+        let word = self.ident_allowing(|w| w == "unnest")?;
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let arrays = self.comma_separated(|c| c.expr())?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        let ordinality = self.eat_words(&["WITH", "ORDINALITY"]);
+        let alias = self.alias(AliasOf::Table)?;
+        let columns = if alias.is_some() && self.is_symbol(0, Symbol::LParen) {
+            self.parenthesized_names()?
+        } else {
+            Vec::new()
+        };
+        Ok(TableFactor::Unnest {
+            word,
+            arrays,
+            ordinality,
+            alias,
+            columns,
         })
     }
 }

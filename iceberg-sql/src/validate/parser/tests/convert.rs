@@ -823,6 +823,60 @@ impl Converter<'_> {
                 call: self.boxed(expr)?,
                 alias: self.alias(alias)?,
             }),
+            // Trino's `UNNEST(…)`: sqlparser's Athena dialect reads a table function named
+            // `UNNEST`.
+            sp::TableFactor::Table {
+                name,
+                alias,
+                args:
+                    Some(sp::TableFunctionArgs {
+                        args,
+                        settings: None,
+                    }),
+                with_hints,
+                version: None,
+                with_ordinality,
+                partitions,
+                json_path: None,
+                sample: None,
+                index_directives,
+                inheritance: None,
+            } if with_hints.is_empty() && partitions.is_empty() && index_directives.is_empty() => {
+                let [sp::ObjectNamePart::Identifier(word)] = name.0.as_slice() else {
+                    return outside(name);
+                };
+                if word.quote_style.is_some() || !word.value.eq_ignore_ascii_case("unnest") {
+                    return outside(name);
+                }
+                let arrays = args
+                    .iter()
+                    .map(|a| match a {
+                        sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e)) => self.expr(e),
+                        other => outside(other),
+                    })
+                    .collect::<Conv<_>>()?;
+                let (alias, columns) = match alias {
+                    None => (None, Vec::new()),
+                    Some(a) if a.at.is_none() => (
+                        Some(self.ident(&a.name)),
+                        a.columns
+                            .iter()
+                            .map(|c| match c.data_type {
+                                None => Ok(self.ident(&c.name)),
+                                Some(_) => outside(c),
+                            })
+                            .collect::<Conv<_>>()?,
+                    ),
+                    Some(other) => return outside(other),
+                };
+                Ok(TableFactor::Unnest {
+                    word: self.ident(word),
+                    arrays,
+                    ordinality: *with_ordinality,
+                    alias,
+                    columns,
+                })
+            }
             other => outside(other),
         }
     }

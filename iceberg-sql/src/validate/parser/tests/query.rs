@@ -194,6 +194,20 @@ fn queries_agree_with_sqlparser() {
             "SELECT * FROM TABLE(foo(1, 'a')) AS f JOIN t ON f.a = t.a",
             Dialect::Athena,
         ),
+        (
+            "SELECT t.a, u.x FROM t CROSS JOIN UNNEST(t.arr) AS u (x)",
+            Dialect::Athena,
+        ),
+        (
+            "SELECT * FROM t CROSS JOIN unnest(t.a, map(ARRAY['k'], ARRAY[1])) WITH ORDINALITY u (x, k, v, n)",
+            Dialect::Athena,
+        ),
+        ("SELECT x FROM UNNEST(ARRAY[1, 2]) AS u (x)", Dialect::Trino),
+        ("SELECT * FROM UNNEST(ARRAY[1]) WITH ORDINALITY", Dialect::Athena),
+        (
+            "SELECT * FROM t LEFT JOIN UNNEST(t.arr) AS u (x) ON true",
+            Dialect::Athena,
+        ),
         ("SELECT a FROM t CLUSTER BY a, b + 1", Dialect::Spark),
         ("SELECT a, count(*) FROM t GROUP BY a CLUSTER BY a LIMIT 3", Dialect::Spark),
         (
