@@ -437,17 +437,19 @@ impl Pass<'_> {
                 self.expr(call)?;
                 self.opt_ident(alias.as_ref())
             }
-            // The walk reads sqlparser's `UNNEST(…)` (a table function of that name) alias
-            // first, then the arrays; the word itself is no name to check.
-            TableFactor::Unnest {
-                arrays,
+            // The walk reads sqlparser's table with arguments name, alias, then arguments.
+            // (Trino's `UNNEST`, unquoted, has no quotes to check.)
+            TableFactor::TableValued {
+                name,
+                args,
                 alias,
                 columns,
                 ..
             } => {
+                self.idents(name)?;
                 self.opt_ident(alias.as_ref())?;
                 self.idents(columns)?;
-                self.exprs(arrays)
+                self.exprs(args)
             }
         }
     }

@@ -231,3 +231,15 @@ fn unnest_lists_its_word_and_alias_before_its_arrays() {
     assert_eq!(read.names()[2].quote, Some('"'));
     assert_eq!(read.string_literals(), ["a", "c"]);
 }
+
+/// Spark's table-valued functions: sqlparser's tree (a table with arguments) lists the
+/// alias and its columns before the arguments; ours lists them so too.
+#[test]
+fn a_table_valued_function_lists_its_alias_before_its_arguments() {
+    let sql = "SELECT g.x FROM db.f(1, 'a', y) AS g (`x`)";
+    let read = same(sql, StatementKind::Select, Dialect::Spark).expect("read");
+    let names: Vec<&str> = read.names().iter().map(|n| n.value.as_str()).collect();
+    assert_eq!(names, ["g", "x", "db", "f", "g", "x", "y"]);
+    assert_eq!(read.names()[5].quote, Some('`'));
+    assert_eq!(read.string_literals(), ["a"]);
+}

@@ -415,21 +415,22 @@ impl<'t> Reader<'t> {
                 self.queue(Node::Expr(call));
                 alias.iter().for_each(|a| self.ident(a));
             }
-            // sqlparser reads `UNNEST(…) AS u (x)` as a table function named `UNNEST`, and
-            // its tree lists the name and the alias before the arguments: they sort at
-            // the word's offset, in this order (the sort is stable).
-            TableFactor::Unnest {
-                word,
-                arrays,
+            // sqlparser reads `f(…) AS u (x)` (Trino's `UNNEST(…)` too) as a table named
+            // `f` with arguments, and its tree lists the alias before the arguments: the
+            // alias sorts at the name's last part, after it (the sort is stable).
+            TableFactor::TableValued {
+                name,
+                args,
                 alias,
                 columns,
                 ..
             } => {
-                let at = word.span.start;
-                for i in std::iter::once(word).chain(alias).chain(columns) {
+                self.idents(name);
+                let at = name.last().map_or(0, |n| n.span.start);
+                for i in alias.iter().chain(columns) {
                     self.ident_at(i, at);
                 }
-                self.exprs(arrays);
+                self.exprs(args);
             }
         }
     }

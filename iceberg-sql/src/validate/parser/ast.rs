@@ -528,13 +528,14 @@ pub(crate) enum TableFactor {
         call: Box<Expr>,
         alias: Option<Ident>,
     },
-    /// Trino's `UNNEST(a, …) [WITH ORDINALITY] [[AS] alias [(x, …)]]`: the arrays' (and
-    /// maps') elements as rows.
-    Unnest {
-        /// The word `UNNEST` as written: sqlparser reads the relation as a table function
-        /// of that name, and the inspection lists it as a name.
-        word: Ident,
-        arrays: Vec<Expr>,
+    /// A table function called by name, `f(a, …) [[AS] alias [(x, …)]]`: Trino's
+    /// `UNNEST(a, …) [WITH ORDINALITY]` (`name` is the word `UNNEST` as written) and
+    /// Spark's table-valued functions (`functionTable`). sqlparser reads both as a table
+    /// named `f` with arguments.
+    TableValued {
+        name: Vec<Ident>,
+        args: Vec<Expr>,
+        /// Trino's `WITH ORDINALITY` after `UNNEST(…)`.
         ordinality: bool,
         alias: Option<Ident>,
         columns: Vec<Ident>,

@@ -38,7 +38,7 @@
 //! quantified comparisons `x = ANY|SOME|ALL (query)`, `ORDER BY` inside a call and
 //! `listagg(…) WITHIN GROUP`; in both, `position(a IN b)`, `substring(x FROM a FOR b)`
 //! and `trim(BOTH c FROM x)`), which relations exist (Trino's `TABLE(f(…))` and
-//! `UNNEST(a, …) [WITH ORDINALITY]`).
+//! `UNNEST(a, …) [WITH ORDINALITY]`, Spark's table-valued functions `f(a, …)`).
 //!
 //! Refused because the grammar lacks them, though sqlparser reads them and the
 //! validator's walk lets them through (`check/tests.rs` `DELIBERATE`,
@@ -60,8 +60,8 @@
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query (read only after `INSERT` and as a
 //!   relation in parentheses, `(VALUES …) AS t (a, b)`), Spark's
-//!   `TABLESAMPLE (…)`, a sample of a subquery or of `UNNEST(…)`, Spark's table-valued functions
-//!   (`generate_series(…)`), column aliases `t (a, b)` on tables and subqueries,
+//!   `TABLESAMPLE (…)`, a sample of a subquery or of `UNNEST(…)`, named arguments
+//!   of Spark's table-valued functions, column aliases `t (a, b)` on tables and subqueries,
 //!   `SELECT ALL`, `WITH RECURSIVE`; Spark's `LATERAL VIEW` and `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
@@ -214,6 +214,10 @@ pub(crate) struct Rules {
     /// Whether `UNNEST(a, …) [WITH ORDINALITY]` is a relation (Trino's `relationPrimary`,
     /// SqlBase.g4; Spark flattens arrays with `LATERAL VIEW explode(…)`).
     pub(crate) unnest: bool,
+    /// Whether `f(a, …)` after `FROM` is a table function's rows (Spark's
+    /// `functionTable`, SqlBaseParser.g4; Trino's `relationPrimary` has only `UNNEST(…)`
+    /// and `TABLE(f(…))`).
+    pub(crate) table_valued: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -281,6 +285,7 @@ impl Rules {
         cluster_by: false,
         table_function: false,
         unnest: false,
+        table_valued: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -323,6 +328,7 @@ impl Rules {
         cluster_by: false,
         table_function: true,
         unnest: true,
+        table_valued: false,
     };
 
     /// Spark SQL.
@@ -365,6 +371,7 @@ impl Rules {
         cluster_by: true,
         table_function: false,
         unnest: false,
+        table_valued: true,
     };
 }
 

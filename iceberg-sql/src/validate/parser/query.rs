@@ -456,6 +456,9 @@ impl Cursor<'_> {
             });
         }
         let name = self.relation_name()?;
+        if self.rules.table_valued && self.is_symbol(0, Symbol::LParen) {
+            return self.table_valued(name);
+        }
         // `FOR VERSION AS OF 1` right after `FROM`: the `FOR` is the time travel's,
         // with no table before it (the validator's token pass reads it so too).
         let bare_for = matches!(name.as_slice(), [Ident { value, quote: None, .. }]
@@ -1007,18 +1010,41 @@ impl Cursor<'_> {
     fn unnest(&mut self) -> Result<TableFactor> {
         let word = self.ident_allowing(|w| w == "unnest")?;
         self.expect_symbol(Symbol::LParen, "(")?;
-        let arrays = self.comma_separated(|c| c.expr())?;
+        let args = self.comma_separated(|c| c.expr())?;
         self.expect_symbol(Symbol::RParen, ")")?;
         let ordinality = self.eat_words(&["WITH", "ORDINALITY"]);
+        self.table_valued_alias(vec![word], args, ordinality)
+    }
+
+    /// Spark's `f(a, …) [[AS] alias [(x, …)]]`, after the name (`functionTable`: no
+    /// sample, no time travel).
+    fn table_valued(&mut self, name: Vec<Ident>) -> Result<TableFactor> {
+        self.expect_symbol(Symbol::LParen, "(")?;
+        let args = if self.is_symbol(0, Symbol::RParen) {
+            Vec::new()
+        } else {
+            self.comma_separated(|c| c.expr())?
+        };
+        self.expect_symbol(Symbol::RParen, ")")?;
+        self.table_valued_alias(name, args, false)
+    }
+
+    /// A table function's `[[AS] alias [(x, …)]]`, after its call.
+    fn table_valued_alias(
+        &mut self,
+        name: Vec<Ident>,
+        args: Vec<Expr>,
+        ordinality: bool,
+    ) -> Result<TableFactor> {
         let alias = self.alias(AliasOf::Table)?;
         let columns = if alias.is_some() && self.is_symbol(0, Symbol::LParen) {
             self.parenthesized_names()?
         } else {
             Vec::new()
         };
-        Ok(TableFactor::Unnest {
-            word,
-            arrays,
+        Ok(TableFactor::TableValued {
+            name,
+            args,
             ordinality,
             alias,
             columns,

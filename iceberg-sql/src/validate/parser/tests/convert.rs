@@ -823,8 +823,8 @@ impl Converter<'_> {
                 call: self.boxed(expr)?,
                 alias: self.alias(alias)?,
             }),
-            // Trino's `UNNEST(…)`: sqlparser's Athena dialect reads a table function named
-            // `UNNEST`.
+            // Trino's `UNNEST(…)` and Spark's table-valued functions: sqlparser reads a
+            // table with arguments.
             sp::TableFactor::Table {
                 name,
                 alias,
@@ -842,13 +842,7 @@ impl Converter<'_> {
                 index_directives,
                 inheritance: None,
             } if with_hints.is_empty() && partitions.is_empty() && index_directives.is_empty() => {
-                let [sp::ObjectNamePart::Identifier(word)] = name.0.as_slice() else {
-                    return outside(name);
-                };
-                if word.quote_style.is_some() || !word.value.eq_ignore_ascii_case("unnest") {
-                    return outside(name);
-                }
-                let arrays = args
+                let args = args
                     .iter()
                     .map(|a| match a {
                         sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e)) => self.expr(e),
@@ -869,9 +863,9 @@ impl Converter<'_> {
                     ),
                     Some(other) => return outside(other),
                 };
-                Ok(TableFactor::Unnest {
-                    word: self.ident(word),
-                    arrays,
+                Ok(TableFactor::TableValued {
+                    name: self.name(name)?,
+                    args,
                     ordinality: *with_ordinality,
                     alias,
                     columns,

@@ -659,8 +659,9 @@ fn not_yet_read_is_refused() {
             assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
         }
     }
-    // `UNNEST(…)` is a relation in Trino's grammar only.
-    let sql = "SELECT * FROM UNNEST(arr)";
+    // `UNNEST(…) WITH ORDINALITY` is Trino's (Spark reads `unnest(arr)` as a table-valued
+    // function's call, with no `WITH ORDINALITY`).
+    let sql = "SELECT * FROM UNNEST(arr) WITH ORDINALITY";
     let e = parse_query(sql, &Rules::SPARK).expect_err(sql);
     assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
 }

@@ -140,7 +140,6 @@ const SHOW_TABLES_PATTERN: &str = "Hive's `SHOW TABLES [IN database_name] \
 const NOT_READ_YET: &[(&str, &str)] = &[
     ("SIMILAR TO", "`SIMILAR TO`"),
     ("LATERAL VIEW", "Spark's `LATERAL VIEW`"),
-    ("generate_series", "table functions as relations"),
     ("PIVOT", "Spark's `PIVOT`"),
     (
         "ceil(x TO DAY)",

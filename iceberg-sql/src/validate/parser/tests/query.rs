@@ -203,6 +203,13 @@ fn queries_agree_with_sqlparser() {
             Dialect::Athena,
         ),
         ("SELECT x FROM UNNEST(ARRAY[1, 2]) AS u (x)", Dialect::Trino),
+        ("SELECT x FROM generate_series(1, 10)", Dialect::Spark),
+        (
+            "SELECT g.x, t.a FROM db.range(0, 10, 2) AS g (x) JOIN t ON g.x = t.a",
+            Dialect::Spark,
+        ),
+        ("SELECT * FROM range() r, explode(array(1, 2)) e", Dialect::Spark),
+        ("SELECT * FROM unnest(a) u", Dialect::Spark),
         ("SELECT * FROM UNNEST(ARRAY[1]) WITH ORDINALITY", Dialect::Athena),
         (
             "SELECT * FROM t LEFT JOIN UNNEST(t.arr) AS u (x) ON true",
