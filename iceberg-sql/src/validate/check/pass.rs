@@ -384,6 +384,13 @@ impl Pass<'_> {
                 }
             }
         }
+        // Spark's `LATERAL VIEW`s, read by the walk after the relations: call, name,
+        // columns.
+        for v in &s.lateral_views {
+            self.expr(&v.call)?;
+            self.ident(&v.name)?;
+            self.idents(&v.columns)?;
+        }
         if let Some(w) = &s.selection {
             self.in_where += 1;
             let r = self.expr(w);

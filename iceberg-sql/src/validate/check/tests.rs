@@ -201,10 +201,10 @@ Merge OursAtParse 10
 Optimize Same 70
 Optimize BothSyntax 4
 Optimize OursAtParse 1
-Select Same 248
+Select Same 249
 Select BothSyntax 18
 Select OursAtParse 62
-Select NotReadYet 2
+Select NotReadYet 1
 Select Deliberate 13
 ShowCreateTable Same 22
 ShowTables Same 65
@@ -474,6 +474,21 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (S, Sel, 0, "SELECT x FROM range(128Y) AS ``", false),
         (S, Sel, 0, "SELECT x FROM range(128Y) AS g (``)", false),
         (A, Sel, 0, "SELECT x FROM generate_series(1, 10)", true),
+        // Spark's LATERAL VIEW: call, name, columns.
+        (S, Sel, 0, "SELECT x FROM t LATERAL VIEW explode(arr) e AS x", false),
+        (
+            S,
+            Sel,
+            0,
+            "SELECT x, p FROM t LATERAL VIEW OUTER posexplode(arr) e p, x LATERAL VIEW explode(m) f AS k, v WHERE x > 1",
+            false,
+        ),
+        (S, Sel, 0, "SELECT x FROM t LATERAL VIEW explode(arr) `` AS x", false),
+        (S, Sel, 0, "SELECT x FROM t LATERAL VIEW explode(array(128Y)) e AS ``", false),
+        (S, Sel, 0, "SELECT x FROM t LATERAL VIEW explode(arr) e x ORDER BY x", false),
+        (S, Sel, 0, "SELECT x FROM t LATERAL VIEW explode(arr) e ORDER BY x", true),
+        (S, Sel, 1, "SELECT x FROM t LATERAL VIEW explode(array(?)) e AS x", false),
+        (A, Sel, 0, "SELECT x FROM t LATERAL VIEW explode(arr) e AS x", true),
         // TABLESAMPLE's percentage is checked as an expression.
         (A, Sel, 0, "SELECT a FROM t AS `x` TABLESAMPLE BERNOULLI (10)", false),
         (A, Sel, 1, "SELECT a FROM t TABLESAMPLE SYSTEM (?)", false),

@@ -243,3 +243,13 @@ fn a_table_valued_function_lists_its_alias_before_its_arguments() {
     assert_eq!(read.names()[5].quote, Some('`'));
     assert_eq!(read.string_literals(), ["a"]);
 }
+
+/// Spark's `LATERAL VIEW`: its call, name and columns, in text order.
+#[test]
+fn a_lateral_view_reads_the_same() {
+    let sql = "SELECT k FROM t LATERAL VIEW OUTER explode(map('a', y)) e AS k, `v` WHERE v = 'b'";
+    let read = same(sql, StatementKind::Select, Dialect::Spark).expect("read");
+    let names: Vec<&str> = read.names().iter().map(|n| n.value.as_str()).collect();
+    assert_eq!(names[names.len() - 5..], ["y", "e", "k", "v", "v"]);
+    assert_eq!(read.string_literals(), ["a", "b"]);
+}

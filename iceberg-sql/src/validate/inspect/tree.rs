@@ -341,6 +341,11 @@ impl<'t> Reader<'t> {
                     }
                 }
             }
+            for v in &s.lateral_views {
+                self.queue(Node::Expr(&v.call));
+                self.ident(&v.name);
+                self.idents(&v.columns);
+            }
             self.opt_expr(&s.selection);
             for e in &s.group_by {
                 match e {

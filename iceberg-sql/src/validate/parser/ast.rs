@@ -478,6 +478,19 @@ pub(crate) struct Select {
     /// `WINDOW name AS (…), …` after `HAVING` (Trino's `querySpecification`, Spark's
     /// `windowClause`).
     pub(crate) windows: Vec<(Ident, Window)>,
+    /// Spark's `LATERAL VIEW [OUTER] f(…) name [AS] c, …` after the relations.
+    pub(crate) lateral_views: Vec<LateralView>,
+}
+
+/// Spark's `LATERAL VIEW [OUTER] f(a, …) name [[AS] c, …]` (`lateralView`,
+/// SqlBaseParser.g4): a generator's rows joined to each row.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LateralView {
+    pub(crate) outer: bool,
+    /// The generator's call.
+    pub(crate) call: Expr,
+    pub(crate) name: Ident,
+    pub(crate) columns: Vec<Ident>,
 }
 
 /// One item of a select list.

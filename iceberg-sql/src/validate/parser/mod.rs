@@ -38,7 +38,8 @@
 //! quantified comparisons `x = ANY|SOME|ALL (query)`, `ORDER BY` inside a call and
 //! `listagg(…) WITHIN GROUP`; in both, `position(a IN b)`, `substring(x FROM a FOR b)`
 //! and `trim(BOTH c FROM x)`), which relations exist (Trino's `TABLE(f(…))` and
-//! `UNNEST(a, …) [WITH ORDINALITY]`, Spark's table-valued functions `f(a, …)`).
+//! `UNNEST(a, …) [WITH ORDINALITY]`, Spark's table-valued functions `f(a, …)` and
+//! `LATERAL VIEW`).
 //!
 //! Refused because the grammar lacks them, though sqlparser reads them and the
 //! validator's walk lets them through (`check/tests.rs` `DELIBERATE`,
@@ -59,10 +60,10 @@
 //!   `OVER (name …)`, `t.*` as an argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query (read only after `INSERT` and as a
-//!   relation in parentheses, `(VALUES …) AS t (a, b)`), Spark's
-//!   `TABLESAMPLE (…)`, a sample of a subquery or of `UNNEST(…)`, named arguments
-//!   of Spark's table-valued functions, column aliases `t (a, b)` on tables and subqueries,
-//!   `SELECT ALL`, `WITH RECURSIVE`; Spark's `LATERAL VIEW` and `PIVOT`;
+//!   relation in parentheses, `(VALUES …) AS t (a, b)`), Spark's `TABLESAMPLE (…)`, a
+//!   sample of a subquery or of `UNNEST(…)`, named arguments of Spark's table-valued
+//!   functions, column aliases `t (a, b)` on tables and subqueries, `SELECT ALL`,
+//!   `WITH RECURSIVE`; Spark's `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source;
@@ -218,6 +219,9 @@ pub(crate) struct Rules {
     /// `functionTable`, SqlBaseParser.g4; Trino's `relationPrimary` has only `UNNEST(…)`
     /// and `TABLE(f(…))`).
     pub(crate) table_valued: bool,
+    /// Whether `LATERAL VIEW [OUTER] f(…) name …` may follow the relations (Spark's
+    /// `fromClause`, SqlBaseParser.g4).
+    pub(crate) lateral_view: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -286,6 +290,7 @@ impl Rules {
         table_function: false,
         unnest: false,
         table_valued: false,
+        lateral_view: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -329,6 +334,7 @@ impl Rules {
         table_function: true,
         unnest: true,
         table_valued: false,
+        lateral_view: false,
     };
 
     /// Spark SQL.
@@ -372,6 +378,7 @@ impl Rules {
         table_function: false,
         unnest: false,
         table_valued: true,
+        lateral_view: true,
     };
 }
 

@@ -5,8 +5,9 @@
 
 use super::ast::{
     Cte, Expr, Fetch, FrameBound, FrameUnits, GroupingKind, Ident, Join, JoinConstraint, JoinKind,
-    Offset, OffsetRows, OrderByItem, Query, SampleMethod, Select, SelectItem, SetExpr, SetOperator,
-    SetQuantifier, TableFactor, TableSample, TableVersion, TableWithJoins, Window, WindowFrame,
+    LateralView, Offset, OffsetRows, OrderByItem, Query, SampleMethod, Select, SelectItem, SetExpr,
+    SetOperator, SetQuantifier, TableFactor, TableSample, TableVersion, TableWithJoins, Window,
+    WindowFrame,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
@@ -220,6 +221,12 @@ impl Cursor<'_> {
         } else {
             Vec::new()
         };
+        let mut lateral_views = Vec::new();
+        if !from.is_empty() {
+            while self.is_word(0, "LATERAL") && self.is_word(1, "VIEW") {
+                lateral_views.push(self.lateral_view()?);
+            }
+        }
         let selection = if self.eat_word("WHERE") {
             Some(self.expr()?)
         } else {
@@ -256,6 +263,7 @@ impl Cursor<'_> {
             having,
             cluster_by,
             windows,
+            lateral_views,
         })
     }
 
@@ -1047,6 +1055,45 @@ impl Cursor<'_> {
             args,
             ordinality,
             alias,
+            columns,
+        })
+    }
+
+    /// Spark's `LATERAL VIEW [OUTER] f(a, …) name [[AS] c, …]`, at `LATERAL`.
+    fn lateral_view(&mut self) -> Result<LateralView> {
+        if !self.rules.lateral_view {
+            return Err(self.expected(
+                "the end of the relations (`LATERAL VIEW` is Spark's: Trino flattens arrays \
+                 with `CROSS JOIN UNNEST(…)`)",
+            ));
+        }
+        self.next();
+        self.next();
+        let outer = self.eat_word("OUTER");
+        let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        let call = self.expr()?;
+        // Spark's `lateralView` takes a call, `qualifiedName '(' … ')'`.
+        if !matches!(call, Expr::Function(_)) {
+            return Err(self.error_at(at, "expected a generator's call after `LATERAL VIEW`"));
+        }
+        let name = self.ident()?;
+        // Spark's `(AS? colName (',' colName)*)?`. sqlparser takes any word for a column
+        // here but these (its list), so one that starts a clause (`ORDER`, `LIMIT`, …) is
+        // read as a column and the clause fails after it, as in sqlparser.
+        let ends = ["WHERE", "GROUP", "CLUSTER", "HAVING", "LATERAL"];
+        let word_next = self
+            .peek(0)
+            .is_some_and(|t| matches!(t.kind, Kind::Word { .. }));
+        let columns =
+            if self.eat_word("AS") || (word_next && !ends.iter().any(|w| self.is_word(0, w))) {
+                self.comma_separated(|c| c.ident())?
+            } else {
+                Vec::new()
+            };
+        Ok(LateralView {
+            outer,
+            call,
+            name,
             columns,
         })
     }

@@ -618,7 +618,6 @@ impl Converter<'_> {
     fn select(&self, s: &sp::Select) -> Conv<Select> {
         let plain = s.top.is_none()
             && s.into.is_none()
-            && s.lateral_views.is_empty()
             && s.prewhere.is_none()
             && s.connect_by.is_empty()
             && s.distribute_by.is_empty()
@@ -688,6 +687,22 @@ impl Converter<'_> {
             group_by,
             having: s.having.as_ref().map(|e| self.expr(e)).transpose()?,
             cluster_by: self.exprs(&s.cluster_by)?,
+            lateral_views: s
+                .lateral_views
+                .iter()
+                .map(|v| {
+                    let [sp::ObjectNamePart::Identifier(name)] = v.lateral_view_name.0.as_slice()
+                    else {
+                        return outside(&v.lateral_view_name);
+                    };
+                    Ok(LateralView {
+                        outer: v.outer,
+                        call: self.expr(&v.lateral_view)?,
+                        name: self.ident(name),
+                        columns: v.lateral_col_alias.iter().map(|c| self.ident(c)).collect(),
+                    })
+                })
+                .collect::<Conv<_>>()?,
             windows: s
                 .named_window
                 .iter()

@@ -210,6 +210,13 @@ fn queries_agree_with_sqlparser() {
         ),
         ("SELECT * FROM range() r, explode(array(1, 2)) e", Dialect::Spark),
         ("SELECT * FROM unnest(a) u", Dialect::Spark),
+        ("SELECT x FROM t LATERAL VIEW explode(arr) e AS x", Dialect::Spark),
+        (
+            "SELECT * FROM t JOIN u ON t.a = u.a LATERAL VIEW OUTER posexplode(t.arr) e p, x \
+             LATERAL VIEW explode(m) f k, v WHERE x > 1 GROUP BY k",
+            Dialect::Spark,
+        ),
+        ("SELECT * FROM t LATERAL VIEW explode(arr) e", Dialect::Spark),
         ("SELECT * FROM UNNEST(ARRAY[1]) WITH ORDINALITY", Dialect::Athena),
         (
             "SELECT * FROM t LEFT JOIN UNNEST(t.arr) AS u (x) ON true",

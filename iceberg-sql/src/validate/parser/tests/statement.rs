@@ -84,13 +84,18 @@ pub(super) const DELIBERATE_STATEMENTS: &[(&str, &str)] = &[
         "sqlparser reads any expression in `TABLE(…)`; Trino's `tableFunctionCall` is \
          `qualifiedName '(' … ')'` (SqlBase.g4)",
     ),
+    (
+        "expected a generator's call after `LATERAL VIEW`",
+        "sqlparser reads any expression after `LATERAL VIEW`; Spark's `lateralView` is \
+         `qualifiedName '(' … ')'` (SqlBaseParser.g4)",
+    ),
 ];
 
 /// Each [`DELIBERATE_STATEMENTS`] difference: sqlparser reads the statement, ours
 /// refuses it with that phrase.
 #[test]
 fn deliberate_statement_differences() {
-    let cases: [(&str, Dialect, &'static Rules, usize); 15] = [
+    let cases: [(&str, Dialect, &'static Rules, usize); 16] = [
         (
             "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (1) \
              WHEN MATCHED THEN DELETE",
@@ -182,6 +187,12 @@ fn deliberate_statement_differences() {
             Dialect::Athena,
             &Rules::TRINO,
             7,
+        ),
+        (
+            "SELECT * FROM t LATERAL VIEW 1 e",
+            Dialect::Spark,
+            &Rules::SPARK,
+            DELIBERATE_STATEMENTS.len() - 1,
         ),
     ];
     let mut seen = vec![false; DELIBERATE_STATEMENTS.len()];
