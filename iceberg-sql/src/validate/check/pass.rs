@@ -556,6 +556,9 @@ impl Pass<'_> {
             }
             Expr::Like {
                 pattern, escape, ..
+            }
+            | Expr::ILike {
+                pattern, escape, ..
             } => {
                 self.expr(pattern)?;
                 self.opt_expr(escape.as_deref())
@@ -590,12 +593,6 @@ impl Pass<'_> {
                 self.expr(body)
             }
             Expr::IsBool { .. } => Ok(()),
-            Expr::ILike {
-                pattern, escape, ..
-            } => {
-                self.expr(pattern)?;
-                self.opt_expr(escape.as_deref())
-            }
             Expr::RLike { pattern, .. } => self.expr(pattern),
             Expr::Quantified { query, .. } => self.query(query),
             Expr::Row(fields) => self.exprs(fields),

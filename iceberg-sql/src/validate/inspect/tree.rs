@@ -150,6 +150,12 @@ impl<'t> Reader<'t> {
                 pattern,
                 escape,
                 ..
+            }
+            | Expr::ILike {
+                expr,
+                pattern,
+                escape,
+                ..
             } => {
                 self.push(expr);
                 self.push(pattern);
@@ -197,16 +203,6 @@ impl<'t> Reader<'t> {
                 self.idents(params);
             }
             Expr::IsBool { expr, .. } => self.push(expr),
-            Expr::ILike {
-                expr,
-                pattern,
-                escape,
-                ..
-            } => {
-                self.push(expr);
-                self.push(pattern);
-                escape.iter().for_each(|e| self.push(e));
-            }
             Expr::RLike { expr, pattern, .. } => {
                 self.push(expr);
                 self.push(pattern);
