@@ -802,26 +802,29 @@ impl Cursor<'_> {
     /// A query's body: `SELECT`s joined by set operators, `INTERSECT` binding tighter
     /// than `UNION` and `EXCEPT`, each level left-associative and read in a loop.
     fn set_expr(&mut self) -> Result<SetExpr> {
-        let mut left = self.intersect_term()?;
-        while let Some(op) = self.set_operator(&[SetOperator::Union, SetOperator::Except]) {
-            let quantifier = self.set_quantifier()?;
-            let right = self.intersect_term()?;
-            left = SetExpr::Operation {
-                left: Box::new(left),
-                op,
-                quantifier,
-                right: Box::new(right),
-            };
-        }
-        Ok(left)
+        self.set_level(
+            &[SetOperator::Union, SetOperator::Except],
+            Self::intersect_term,
+        )
     }
 
     /// `SELECT`s joined by `INTERSECT`.
     fn intersect_term(&mut self) -> Result<SetExpr> {
-        let mut left = SetExpr::Select(Box::new(self.select()?));
-        while let Some(op) = self.set_operator(&[SetOperator::Intersect]) {
+        self.set_level(&[SetOperator::Intersect], |c| {
+            Ok(SetExpr::Select(Box::new(c.select()?)))
+        })
+    }
+
+    /// Operands read by `operand`, joined left to right by the operators `ops`.
+    fn set_level(
+        &mut self,
+        ops: &[SetOperator],
+        operand: fn(&mut Self) -> Result<SetExpr>,
+    ) -> Result<SetExpr> {
+        let mut left = operand(self)?;
+        while let Some(op) = self.set_operator(ops) {
             let quantifier = self.set_quantifier()?;
-            let right = SetExpr::Select(Box::new(self.select()?));
+            let right = operand(self)?;
             left = SetExpr::Operation {
                 left: Box::new(left),
                 op,

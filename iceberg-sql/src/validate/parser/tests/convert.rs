@@ -722,6 +722,27 @@ impl Converter<'_> {
         })
     }
 
+    /// `[AS] a (x, …)` as a name and its column names.
+    fn alias_with_columns(
+        &self,
+        alias: &Option<sp::TableAlias>,
+    ) -> Conv<(Option<Ident>, Vec<Ident>)> {
+        match alias {
+            None => Ok((None, Vec::new())),
+            Some(a) if a.at.is_none() => Ok((
+                Some(self.ident(&a.name)),
+                a.columns
+                    .iter()
+                    .map(|c| match c.data_type {
+                        None => Ok(self.ident(&c.name)),
+                        Some(_) => outside(c),
+                    })
+                    .collect::<Conv<_>>()?,
+            )),
+            Some(other) => outside(other),
+        }
+    }
+
     fn alias(&self, a: &Option<sp::TableAlias>) -> Conv<Option<Ident>> {
         match a {
             None => Ok(None),
@@ -804,20 +825,7 @@ impl Converter<'_> {
                     .flat_map(|v| &v.rows)
                     .map(|r| self.row(r))
                     .collect::<Conv<_>>()?;
-                let (alias, columns) = match alias {
-                    None => (None, Vec::new()),
-                    Some(a) if a.at.is_none() => (
-                        Some(self.ident(&a.name)),
-                        a.columns
-                            .iter()
-                            .map(|c| match c.data_type {
-                                None => Ok(self.ident(&c.name)),
-                                Some(_) => outside(c),
-                            })
-                            .collect::<Conv<_>>()?,
-                    ),
-                    Some(other) => return outside(other),
-                };
+                let (alias, columns) = self.alias_with_columns(alias)?;
                 Ok(TableFactor::Values {
                     rows,
                     alias,
@@ -864,20 +872,7 @@ impl Converter<'_> {
                         other => outside(other),
                     })
                     .collect::<Conv<_>>()?;
-                let (alias, columns) = match alias {
-                    None => (None, Vec::new()),
-                    Some(a) if a.at.is_none() => (
-                        Some(self.ident(&a.name)),
-                        a.columns
-                            .iter()
-                            .map(|c| match c.data_type {
-                                None => Ok(self.ident(&c.name)),
-                                Some(_) => outside(c),
-                            })
-                            .collect::<Conv<_>>()?,
-                    ),
-                    Some(other) => return outside(other),
-                };
+                let (alias, columns) = self.alias_with_columns(alias)?;
                 Ok(TableFactor::TableValued {
                     name: self.name(name)?,
                     args,
