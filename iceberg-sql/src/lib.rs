@@ -5,9 +5,9 @@
 //!
 //! Every builder ends in `build()` (Athena) or `build_for(dialect)`, which checks the
 //! statement's types with the target's rules, renders it for that target and then
-//! validates the text (size limit, exactly one statement, a re-parse through our own
-//! sqlparser dialect, an allow-list of AST shapes). A [`Statement`] that exists has
-//! passed all of it.
+//! validates the text (size limit, exactly one statement, a re-parse by our own parser
+//! in the grammar the target reads it with, the shapes its kind allows). A
+//! [`Statement`] that exists has passed all of it.
 //!
 //! ## What "validated" means
 //!
@@ -56,7 +56,7 @@
 //! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE, DESCRIBE; CREATE/DROP DATABASE, SHOW TABLES; CREATE/DROP VIEW), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`]; entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`], [`DatabaseName`] |
 //! | targets | [`dialect`] ([`Dialect`]: Athena, Spark; every engine-specific clause, name and refusal; [`Grammar`]: quoting, reserved words, type names, literals per parser) |
 //! | rendering | [`render`] (`SqlWriter`: one statement's text, written for one target) |
-//! | validation | [`validate`] (size limit, one statement, sqlparser re-parse through our own dialects, allow-list per [`StatementKind`]; [`validate::inspect`] for tests) |
+//! | validation | [`validate`] (size limit, one statement, a re-parse by our own parser in the target's grammar, the shapes each [`StatementKind`] allows; [`validate::inspect`] for tests) |
 //! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
 //!
 //! The rules the derive also checks at compile time (names, DDL text, locations, table
@@ -94,19 +94,21 @@
 //!    no builder tests which dialect it has. Names, types and literals are spelled by the
 //!    [`Grammar`] the target parses that statement kind with.
 //! 3. [`SqlWriter::finish`](render::SqlWriter::finish) hands the text to [`validate`]: size
-//!    limit, one statement, a re-parse with the target's sqlparser dialect, and the
-//!    allow-list of AST shapes for the kind.
+//!    limit, one statement, a re-parse by our own parser in the grammar the target
+//!    reads the kind with, and the shapes the kind allows.
 //! 4. Only then is there a [`Statement`].
 //!
 //! Adding a target engine:
 //!
 //! 1. `src/dialect/<target>.rs`: a unit struct implementing the crate-internal
-//!    `DialectRules` trait; `name` and `syntax` are required, every other method
-//!    defaults to Athena's behaviour, so override only what differs.
+//!    `DialectRules` trait; `name` and `syntax` are required (and, for the tests'
+//!    oracle, `oracle`), every other method defaults to Athena's behaviour, so
+//!    override only what differs.
 //! 2. `src/dialect/mod.rs`: a [`Dialect`] variant and its line in `Dialect::rules`.
-//! 3. `src/validate/dialects/<target>.rs`: its `TargetSyntax` (the sqlparser dialect
-//!    per grammar; the CREATE TABLE, maintenance and UNLOAD shapes it accepts), declared
-//!    in `validate/dialects/mod.rs`.
+//! 3. `src/validate/dialects/<target>.rs`: its `TargetSyntax` (the CREATE TABLE,
+//!    maintenance, UNLOAD and staging shapes it accepts), declared in
+//!    `validate/dialects/mod.rs`; for the tests' oracle, the same shapes on sqlparser's
+//!    tree in `validate/oracle/dialects/<target>.rs`.
 //! 4. Its line in `tests/targets.rs` (every statement kind rendered or refused, one
 //!    snapshot per target). No builder changes.
 //!

@@ -33,6 +33,11 @@ impl DialectRules for Athena {
     fn syntax(&self) -> &'static dyn TargetSyntax {
         &AthenaSyntax
     }
+
+    #[cfg(test)]
+    fn oracle(&self) -> &'static dyn crate::validate::oracle::dialects::OracleSyntax {
+        &AthenaSyntax
+    }
 }
 
 /// DDL goes through the Hive parser (including `CREATE DATABASE`, `DROP DATABASE`,

@@ -201,9 +201,14 @@ pub(crate) trait DialectRules: Sync {
     /// The engine's name, for messages.
     fn name(&self) -> &'static str;
 
-    /// The validator's part of this target: its parsers and the statement shapes in
-    /// which targets differ (`validate/dialects/`).
+    /// The validator's part of this target: the statement shapes in which targets
+    /// differ (`validate/dialects/`).
     fn syntax(&self) -> &'static dyn TargetSyntax;
+
+    /// The same part for the tests' oracle: its sqlparser dialects and its checks on
+    /// sqlparser's tree (`validate/oracle/dialects/`).
+    #[cfg(test)]
+    fn oracle(&self) -> &'static dyn crate::validate::oracle::dialects::OracleSyntax;
 
     // ---- grammar and parameters ------------------------------------------------------
 

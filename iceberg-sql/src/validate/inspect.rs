@@ -1,21 +1,27 @@
-//! [`inspect`]: what the validator's parser read from a statement, as plain values.
+//! [`inspect`]: what the validator's parser read from a statement, as plain values
+//! (`tree.rs` reads them from our parser's tree).
 //!
-//! `inspect_tree` reads the same from our own parser's tree (`tree.rs`): compiled
-//! for tests, like the parser, until it replaces sqlparser on the `build()` path; its
-//! tests hold it to [`inspect`] on the verdict corpus and the inspect tests' texts.
-
-use std::ops::ControlFlow;
-
-use sqlparser::ast::{Ident, Value, ValueWithSpan};
-
-use super::ast_pass::AstPass;
-use super::walk;
-
-use crate::dialect::Dialect;
-use crate::error::{Error, Result};
-use crate::statement::StatementKind;
+//! The tests read the same from sqlparser's tree (`inspect_oracle`, the pipeline the
+//! oracle keeps) and hold the two to each other on the verdict corpus and the inspect
+//! tests' texts.
 
 #[cfg(test)]
+use std::ops::ControlFlow;
+
+#[cfg(test)]
+use sqlparser::ast::{Ident, Value, ValueWithSpan};
+
+#[cfg(test)]
+use super::oracle::ast_pass::AstPass;
+#[cfg(test)]
+use super::oracle::walk;
+
+use crate::dialect::Dialect;
+#[cfg(test)]
+use crate::error::Error;
+use crate::error::Result;
+use crate::statement::StatementKind;
+
 mod tree;
 
 #[cfg(test)]
@@ -50,11 +56,11 @@ impl Inspection {
 }
 
 /// Parses `sql` as one statement of `kind` with the parser `dialect` uses for it (the
-/// hooks and refusals of [`validate_sql`](super::validate_sql), without its per-kind
-/// and per-target checks, size and placeholder checks) and returns the string literals
-/// and names it read: to check that a renderer's text reads back as what it meant.
-/// Syntax that none of the targets writes (another engine's) is refused, as
-/// `validate_sql` refuses it.
+/// token pre-pass and the grammar of [`validate_sql`](super::validate_sql), without
+/// its per-kind and per-target checks, size and placeholder checks) and returns the
+/// string literals and names it read: to check that a renderer's text reads back as
+/// what it meant. Syntax that none of the targets writes (another engine's) is refused,
+/// as `validate_sql` refuses it.
 ///
 /// ```
 /// use iceberg_sql::{Dialect, StatementKind};
@@ -67,6 +73,18 @@ impl Inspection {
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspection> {
+    let stmt = super::check::read(sql, dialect.grammar(kind), dialect)?;
+    Ok(Inspection::of_tree(&stmt))
+}
+
+/// [`inspect`] through the oracle's pipeline: sqlparser's tree with the old dialects'
+/// hooks and refusals, read by the old walk.
+#[cfg(test)]
+pub(crate) fn inspect_oracle(
+    sql: &str,
+    kind: StatementKind,
+    dialect: Dialect,
+) -> Result<Inspection> {
     super::with_parsed(sql, kind, dialect, |stmt| {
         let mut collect = Collect::default();
         match walk::statement(stmt, sql, &mut collect) {
@@ -77,19 +95,11 @@ pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspe
     })?
 }
 
-/// [`inspect`] with our own parser (`super::parser`) in place of sqlparser: the token
-/// pre-pass's refusals, the `;`s the target takes around the statement dropped, then
-/// our parser in the grammar `dialect` gives `kind` (`check::read`), then what its tree
-/// holds ([`Inspection::of_tree`]).
 #[cfg(test)]
-pub(crate) fn inspect_tree(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspection> {
-    let stmt = super::check::read(sql, dialect.grammar(kind), dialect)?;
-    Ok(Inspection::of_tree(&stmt))
-}
-
 #[derive(Default)]
 struct Collect(Inspection);
 
+#[cfg(test)]
 impl AstPass for Collect {
     fn value(&mut self, value: &ValueWithSpan) -> ControlFlow<Error> {
         if let Value::SingleQuotedString(s) = &value.value {

@@ -1,10 +1,10 @@
 //! How much of the caller's stack a parse may use.
 //!
-//! sqlparser parses by recursive descent, and in an unoptimised build each level of
-//! nesting (`(`, `CASE`, `ARRAY[`, `CAST(ROW(`) takes 30 to 75 KiB of stack (measured:
-//! 12 levels of nested `CAST(ROW(…) AS row(…))` need 2 MiB). We do not grow the stack
-//! on demand (sqlparser's `recursive-protection` does, through `stacker` and its C build
-//! script, at a large compile-time cost). Instead:
+//! Our parser, like sqlparser in the tests' oracle, parses by recursive descent, and in
+//! an unoptimised build each level of nesting takes kilobytes of stack (sqlparser's 30
+//! to 75 KiB: 12 levels of nested `CAST(ROW(…) AS row(…))` need 2 MiB). We do not grow
+//! the stack on demand (sqlparser's `recursive-protection` does, through `stacker` and
+//! its C build script, at a large compile-time cost). Instead, in the oracle:
 //!
 //! * text that nests deeply or has long operator chains is parsed on a thread with a
 //!   big stack from the start (the pre-pass decides, see `prepass`);
@@ -15,13 +15,14 @@
 //!   return a different tree. The text is then parsed again on the big stack, without a
 //!   budget, to the same recursion limit: the budget costs time, never a verdict.
 //!
-//! Our own parser (`parser/`, compiled for tests until it replaces sqlparser) takes the
-//! same budget, checked where it opens each level of nesting, and is redone the same
-//! way; it needs no pre-pass flag, as it reads operator chains in a loop (measured: at
-//! its recursion limit it takes up to about 1.2 MiB, nested `CASE`s).
+//! Our own parser (`parser/`, the validator's) takes the same budget, checked where it
+//! opens each level of nesting, and is redone the same way; it needs no pre-pass flag,
+//! as it reads operator chains in a loop (measured: at its recursion limit it takes up
+//! to about 1.2 MiB, nested `CASE`s).
 
 use std::cell::Cell;
 
+#[cfg(test)]
 use sqlparser::parser::ParserError;
 
 /// How far below its start a parse on the caller's stack may go: a quarter of the 2 MiB
@@ -46,12 +47,14 @@ impl StackBudget {
     }
 
     /// Whether the parse went past the budget at any point (its result is then void).
+    #[cfg(test)]
     pub(super) fn exceeded(&self) -> bool {
         self.exceeded.get()
     }
 
     /// Fails once the stack is [`PARSE_STACK_BUDGET`] bytes past where the parse
     /// started, and every time after that.
+    #[cfg(test)]
     pub(crate) fn check(&self) -> Result<(), ParserError> {
         if self.spent() {
             return Err(ParserError::RecursionLimitExceeded);

@@ -1,16 +1,14 @@
 //! The VALUES recognizer: checks the rows of a big `INSERT … VALUES` without building a
 //! syntax tree per row.
 //!
-//! A batch of 262,144 bytes holds about 1,700 rows; sqlparser would build a full tree
+//! A batch of 262,144 bytes holds about 1,700 rows; a parser would build a full tree
 //! for each. Rows of literals have a small grammar, so [`validate_insert_values`]
 //! splits the work:
 //!
 //! * the statement up to the end of its **first row** goes through the whole validator
-//!   (sqlparser through our dialect, the allow-list for INSERT: the target, the column
-//!   list, that row's column count, its literal forms); in tests also through the new
-//!   pipeline on our own parser instead (`validate_insert_values_tree`:
-//!   `check::validate`, then the INSERT's form and the row's column count from its
-//!   tree);
+//!   (`check::validated`: our parser, the checks for INSERT: the target, the column
+//!   list, its literal forms), then the INSERT's form and the row's column count are
+//!   read from its tree;
 //! * **every row**, the first included, is read byte by byte by the recognizer below,
 //!   which accepts only the literal forms the grammar's writers produce, each row with
 //!   the first row's number of values, rows separated by `,` and whitespace, and
@@ -28,9 +26,9 @@
 //! | cast | `CAST(v AS T)`, `v` also `NULL`, `ARRAY[]`, `nan()`, `infinity()`, `-infinity()` | `CAST(v AS T)`, `v` also `NULL`, `array()`, `map()` |
 //! | nested | `ARRAY[v, …]`, `MAP(ARRAY[…], ARRAY[…])`, `ROW(v, …)` | `array(v, …)`, `map(k, v, …)`, `named_struct('n', v, …)` |
 //!
-//! Whatever it accepts, sqlparser and the allow-list accept too (the differential tests
-//! in `tests/values.rs` check generated and corrupted rows both ways, with the shape
-//! read by each parser); it refuses some text they would accept (other spacing, other
+//! Whatever it accepts, our parser and sqlparser with the allow-list (the oracle the
+//! tests keep) accept too (the differential tests in `tests/values.rs` check generated
+//! and corrupted rows both ways, with the shape read by each parser); it refuses some text they would accept (other spacing, other
 //! escapes, an INSERT without columns), which our writers never produce.
 
 use crate::dialect::{Dialect, Grammar};
@@ -41,30 +39,28 @@ use crate::statement::StatementKind;
 /// byte `rows_at`: the statement through its first row with the full validator, every
 /// row with the recognizer.
 pub(crate) fn validate_insert_values(sql: &str, rows_at: usize, dialect: Dialect) -> Result<()> {
-    validate_rows(sql, rows_at, dialect, |head| {
-        super::validate_sql(head, StatementKind::Insert, dialect, 0)
-    })
+    validate_rows(sql, rows_at, dialect, |head| shape(head, dialect))
 }
 
-/// [`validate_insert_values`] with the shape read by our own parser (`super::parser`)
-/// instead of sqlparser: compiled for tests, like the parser, until it replaces
-/// sqlparser on the `build()` path. See [`shape_from_tree`].
+/// [`validate_insert_values`] with the statement through its first row checked by the
+/// oracle's pipeline (sqlparser and the allow-list), for the differential tests.
 #[cfg(test)]
-pub(crate) fn validate_insert_values_tree(
+pub(crate) fn validate_insert_values_oracle(
     sql: &str,
     rows_at: usize,
     dialect: Dialect,
 ) -> Result<()> {
-    validate_rows(sql, rows_at, dialect, |head| shape_from_tree(head, dialect))
+    validate_rows(sql, rows_at, dialect, |head| {
+        super::oracle::validate_sql(head, StatementKind::Insert, dialect, 0)
+    })
 }
 
-/// The statement through its first row, `head`, through the new pipeline
-/// (`check::validate`: the token pre-pass, our parser in the grammar of the dialect's
+/// The statement through its first row, `head`, through the validator
+/// (`check::validated`: the token pre-pass, our parser in the grammar of the dialect's
 /// INSERT, the target's checks on its tree, the names' quoting among them), then its
 /// shape: exactly one `INSERT INTO t (columns) VALUES (row)` with a value per column.
 /// The row's values are the recognizer's to check too.
-#[cfg(test)]
-fn shape_from_tree(head: &str, dialect: Dialect) -> Result<()> {
+fn shape(head: &str, dialect: Dialect) -> Result<()> {
     use super::parser::ast::{InsertSource, Statement};
     let kind = StatementKind::Insert;
     let stmt = super::check::validated(head, kind, dialect, 0)?;

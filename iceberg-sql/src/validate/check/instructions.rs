@@ -7,7 +7,7 @@
 use super::validate;
 use crate::dialect::Dialect;
 use crate::statement::StatementKind;
-use crate::validate::values::{validate_insert_values, validate_insert_values_tree};
+use crate::validate::values::{validate_insert_values, validate_insert_values_oracle};
 
 /// The statements, one per kind: (kind, SQL).
 fn statements() -> Vec<(StatementKind, String)> {
@@ -32,13 +32,13 @@ fn run(kind: StatementKind, sql: &str, new: bool) -> crate::error::Result<()> {
             // Where the INSERT builder's rows start: after its `VALUES` line.
             let rows_at = sql.find("VALUES\n  ").map_or(0, |i| i + "VALUES\n  ".len());
             if new {
-                validate_insert_values_tree(sql, rows_at, d)
-            } else {
                 validate_insert_values(sql, rows_at, d)
+            } else {
+                validate_insert_values_oracle(sql, rows_at, d)
             }
         }
         (_, true) => validate(sql, kind, d, 0),
-        (_, false) => crate::validate::validate_sql(sql, kind, d, 0),
+        (_, false) => crate::validate::oracle::validate_sql(sql, kind, d, 0),
     }
 }
 

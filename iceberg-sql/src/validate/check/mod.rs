@@ -1,8 +1,8 @@
-//! The validator's checks on the tree of our own parser (`super::parser`): the verdict
-//! `allow.rs` and `walk/` give on sqlparser's tree, given on ours.
+//! The validator's pipeline and its checks on the tree of our own parser
+//! (`super::parser`): the verdict the tests' oracle (`super::oracle`: `allow.rs` and
+//! `walk/`) gives on sqlparser's tree, given on ours.
 //!
-//! Not on the `build()` path yet (compiled for tests, like the parser). It checks the
-//! queries, the DML, OPTIMIZE and VACUUM (Athena's, Spark's CALL, Trino's ALTER TABLE …
+//! Every `build()` runs it ([`super::validate_sql`]). It checks the queries, the DML, OPTIMIZE and VACUUM (Athena's, Spark's CALL, Trino's ALTER TABLE …
 //! EXECUTE), UNLOAD, the CTAS (Trino's, Spark's), CREATE TABLE and the staging table's
 //! CREATE (`create.rs`), ALTER TABLE (`alter.rs`) and the other DDL (`ddl.rs`): every
 //! statement kind.
@@ -21,9 +21,7 @@
 //! and message.
 //!
 //! The text is lexed once ([`read`]): the token pre-pass (`super::prepass`, shared with
-//! the sqlparser pipeline), the `;`s around the statement and our parser read the same
-//! tokens. No sqlparser token or tree is made in this pipeline; some of the rule
-//! functions it calls still live beside the sqlparser code (`hooks.rs`, `allow.rs`).
+//! the oracle), the `;`s around the statement and our parser read the same tokens.
 
 mod alter;
 mod create;
@@ -44,7 +42,8 @@ use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::statement::StatementKind;
 
-/// What [`super::validate_sql`] does, with our parser instead of sqlparser.
+/// The check of [`super::validate_sql`]: size, one statement read by our parser, the
+/// shape of `kind` and its passes, `param_count` placeholders.
 pub(crate) fn validate(
     sql: &str,
     kind: StatementKind,

@@ -351,7 +351,18 @@ impl Pass<'_> {
             Expr::Placeholder(_) => RowCount::Placeholder,
             _ => RowCount::Other,
         };
-        let shown = text_of(self.ctx.sql, count);
+        // The tree keeps no span for a sign: `LIMIT -1` is shown with its `-`.
+        let shown = match count {
+            Expr::Unary { op, expr } => {
+                let sign = match op {
+                    UnaryOp::Minus => "-",
+                    UnaryOp::Plus => "+",
+                    UnaryOp::Not => "NOT ",
+                };
+                format!("{sign}{}", text_of(self.ctx.sql, expr))
+            }
+            _ => text_of(self.ctx.sql, count).to_string(),
+        };
         literals::row_count_problem(clause, form, &shown, self.ctx.grammar)
     }
 
@@ -427,9 +438,15 @@ impl Pass<'_> {
                 self.opt_ident(alias.as_ref())?;
                 self.opt_expr(sample.as_ref().map(|s| &s.percentage))
             }
-            TableFactor::Derived { query, alias, .. } => {
+            TableFactor::Derived {
+                query,
+                alias,
+                columns,
+                ..
+            } => {
                 self.query(query)?;
-                self.opt_ident(alias.as_ref())
+                self.opt_ident(alias.as_ref())?;
+                self.idents(columns)
             }
             TableFactor::Values {
                 rows,
@@ -702,7 +719,7 @@ impl Pass<'_> {
                     expr_start(e),
                 )
             }
-            Expr::Interval { value, unit } if trino => {
+            Expr::Interval { value, unit, to } if trino => {
                 let value_ok = match value.as_ref() {
                     Expr::Literal(l) => l.single_quoted(),
                     Expr::Unary {
@@ -714,10 +731,20 @@ impl Pass<'_> {
                     },
                     _ => None,
                 }
-                .is_some_and(|s| interval_value_ok(s, false));
-                let unit_ok =
-                    ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"].contains(&unit.as_str());
-                if value_ok && unit_ok {
+                .is_some_and(|s| interval_value_ok(s, to.is_some()));
+                let field = |u: &str| {
+                    ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"]
+                        .iter()
+                        .position(|f| *f == u)
+                };
+                // YEAR TO MONTH, and DAY/HOUR/MINUTE TO a smaller day-time field.
+                let fields_ok = match (field(unit), to.as_deref().map(field)) {
+                    (Some(_), None) => true,
+                    (Some(0), Some(Some(1))) => true,
+                    (Some(f), Some(Some(t))) => (2..5).contains(&f) && t > f,
+                    _ => false,
+                };
+                if value_ok && fields_ok {
                     return Ok(());
                 }
                 let amount = match value.as_ref() {
@@ -727,7 +754,10 @@ impl Pass<'_> {
                     }
                     other => text_of(self.ctx.sql, other).to_string(),
                 };
-                let shown = format!("INTERVAL {amount} {unit}");
+                let shown = match to {
+                    Some(to) => format!("INTERVAL {amount} {unit} TO {to}"),
+                    None => format!("INTERVAL {amount} {unit}"),
+                };
                 self.fail(
                     format!(
                         "interval `{shown}`: Trino writes INTERVAL [+|-] 'n' <field> [TO <field>], \

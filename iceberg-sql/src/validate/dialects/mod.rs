@@ -1,12 +1,9 @@
-//! Each target's part of the validator: the sqlparser dialect it reads each grammar
-//! with, and the statement shapes in which targets differ (CREATE TABLE clauses,
-//! OPTIMIZE and VACUUM, UNLOAD, `DROP TABLE … PURGE`, the `SHOW TABLES` filter,
-//! `DROP DATABASE … CASCADE`).
+//! Each target's part of the validator: the statement shapes in which targets differ
+//! (CREATE TABLE clauses, OPTIMIZE and VACUUM, UNLOAD, `DROP TABLE … PURGE`, the `SHOW
+//! TABLES` filter, `DROP DATABASE … CASCADE`), as plain values the checks read.
 //!
-//! The parser dialects are written by hand (no `derive_dialect!`) and keep their own
-//! `TypeId`, so none of sqlparser's `dialect_of!(… | GenericDialect)` branches for other
-//! engines apply. Each decides which statements go to which of our hooks
-//! ([`super::hooks`]) and gives those hooks a fresh [`Refusals`] slot per parse.
+//! The tests' oracle has the other half of each target: its sqlparser dialects and
+//! its checks on sqlparser's tree (`super::oracle::dialects`).
 //!
 //! A target's [`DialectRules`](crate::dialect::DialectRules) names its part here
 //! (`syntax()`); a new target adds one file.
@@ -16,43 +13,11 @@ pub(crate) mod athena_s3_tables;
 pub(crate) mod spark;
 pub(crate) mod trino;
 
-use sqlparser::ast::{CreateTable, Statement};
-use sqlparser::dialect::Dialect as SqlDialect;
-use sqlparser::keywords::Keyword;
-use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::Token;
-
-use super::allow::{Ctx, Exempt};
-use super::hooks::Refusals;
-use super::lexer::Rules;
-use super::stack::StackBudget;
 use crate::dialect::Grammar;
-use crate::error::Result;
 use crate::statement::StatementKind;
-
-/// A sqlparser dialect whose hooks leave their refusals in a slot of their own and
-/// check the parse's stack budget at every expression and data type.
-pub(crate) trait ParserDialect: SqlDialect {
-    /// The slot this parser's hooks leave a refusal in.
-    fn refusals(&self) -> &Refusals;
-
-    /// The stack budget of this parse.
-    fn stack(&self) -> &StackBudget;
-
-    /// The lexical rules this parser's grammar is read with (must agree with the
-    /// sqlparser `Dialect` methods that decide tokens: the differential test checks).
-    fn lexical_rules(&self) -> &'static Rules;
-}
 
 /// The validator's part of one target.
 pub(crate) trait TargetSyntax: Sync {
-    /// A parser for statements of `kind` in `grammar` (with an empty refusal slot).
-    fn parser(&self, grammar: Grammar, kind: StatementKind) -> Box<dyn ParserDialect>;
-
-    /// The clauses of a CREATE TABLE or CTAS (the kind is `ctx.kind`); names that are
-    /// not names (property keys) go into `exempt`.
-    fn check_create_table(&self, ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Result<()>;
-
     /// Why `ALTER TABLE … RENAME TO` is refused where the engine's grammar has it but
     /// its catalog does not (`None`: the engine renames tables).
     fn rename_table_refusal(&self) -> Option<String> {
@@ -61,12 +26,6 @@ pub(crate) trait TargetSyntax: Sync {
 
     /// Why `DROP TABLE … PURGE` is refused (`None`: the engine has it).
     fn purge_refusal(&self) -> Option<&'static str>;
-
-    /// The statement for compaction or snapshot expiry (kind `Optimize` or `Vacuum`).
-    fn check_maintenance(&self, ctx: &Ctx, stmt: &Statement) -> Result<()>;
-
-    /// `UNLOAD`, or its refusal where the engine has none.
-    fn check_unload(&self, ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()>;
 
     /// How the target writes compaction and snapshot expiry. Default: Athena's
     /// statements.
@@ -123,6 +82,7 @@ pub(crate) trait TargetSyntax: Sync {
     fn system_time_refusal(&self) -> &'static str {
         "Athena engine v2 syntax, removed in engine v3"
     }
+
     /// What a Hive DDL `CREATE TABLE` says of the table's location. Default: Athena's,
     /// which needs one.
     fn table_location(&self) -> TableLocation {
@@ -133,20 +93,6 @@ pub(crate) trait TargetSyntax: Sync {
 
     /// Where a staged load's staging table lives, or why the target has none.
     fn staging(&self) -> Staging;
-
-    /// A staged load's staging table: its creation over the staged files (kind
-    /// `CreateStagingTable`) or its removal (`DropStagingTable`). Default: the
-    /// refusal of a target without one.
-    fn check_staging(&self, ctx: &Ctx, stmt: &Statement) -> Result<()> {
-        let _ = stmt;
-        match self.staging() {
-            Staging::Refused { why, at } => Err(match at {
-                Some(word) => ctx.at_word(why, word),
-                None => ctx.at_span(why, sqlparser::tokenizer::Span::empty()),
-            }),
-            Staging::ExternalTable | Staging::TemporaryView => Ok(()),
-        }
-    }
 }
 
 /// What a target's Hive DDL `CREATE TABLE` says of the table's location.
@@ -189,7 +135,8 @@ pub(crate) enum FilterForm {
     Bare,
     /// `LIKE 'pattern'`
     Like,
-    /// Any other (`WHERE …`, `ILIKE …`).
+    /// Any other (`WHERE …`, `ILIKE …`: our parser reads none; the tests' oracle does).
+    #[cfg_attr(not(test), allow(dead_code))]
     Other,
 }
 
@@ -266,14 +213,4 @@ pub(crate) fn call_args_refusal(kind: StatementKind) -> String {
         "CALL …system.{} takes named arguments only: (table => 'db.t', …)",
         iceberg_procedure(kind)
     )
-}
-
-/// The precedence of `NOT NULL` after a value outside a column definition: none, so the
-/// value ends before it. sqlparser reads `x NOT NULL` as `x IS NOT NULL`; Trino's grammar
-/// (SqlBase.g4, `predicate`: `IS NOT? NULL`) and Spark's (SqlBaseParser.g4, `predicate`:
-/// `IS NOT? kind=NULL`) have no such postfix form, and refuse it. In a column definition
-/// sqlparser gives it no precedence already, so `int NOT NULL` reads as before.
-pub(crate) fn no_postfix_not_null(parser: &Parser) -> Option<Result<u8, ParserError>> {
-    let is = |n: usize, k: Keyword| matches!(&parser.peek_nth_token_ref(n).token, Token::Word(w) if w.keyword == k);
-    (is(0, Keyword::NOT) && is(1, Keyword::NULL)).then_some(Ok(0))
 }

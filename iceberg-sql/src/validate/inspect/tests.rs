@@ -1,10 +1,10 @@
-//! [`inspect_tree`] held to [`inspect`]: the recorded inspection of every accepted entry
+//! [`inspect`] held to [`inspect_oracle`]: the recorded inspection of every accepted entry
 //! of the verdict corpus (`tests/fixtures/validate_verdicts.txt`), and the cases of the
 //! inspect tests.
 
 use proptest::prelude::*;
 
-use super::{inspect, inspect_tree, Inspection};
+use super::{inspect, inspect_oracle, Inspection};
 use crate::dialect::Dialect;
 use crate::statement::StatementKind;
 use crate::validate::parser::tests::fixture::refused_on_purpose;
@@ -25,7 +25,7 @@ fn every_accepted_entry_reads_as_recorded() {
     let mut wrong = Vec::new();
     let mut on_purpose = 0;
     for (dialect, kind, sql, want) in &entries {
-        let got = match inspect_tree(sql, *kind, *dialect) {
+        let got = match inspect(sql, *kind, *dialect) {
             Ok(read) => verdict_fixture::inspection(&read),
             // Forms our parser does not read yet, or refuses on purpose (its tests list
             // them).
@@ -56,8 +56,8 @@ fn every_accepted_entry_reads_as_recorded() {
 #[track_caller]
 fn same(sql: &str, kind: StatementKind, dialect: Dialect) -> Option<Inspection> {
     match (
+        inspect_oracle(sql, kind, dialect),
         inspect(sql, kind, dialect),
-        inspect_tree(sql, kind, dialect),
     ) {
         (Ok(theirs), Ok(ours)) => {
             assert_eq!(ours, theirs, "{sql}");

@@ -1,5 +1,6 @@
 //! [`Inspection`] from our own parser's tree (`super::super::parser`): the same names and
-//! string literals that [`super::inspect`] reads from sqlparser's tree for the same text.
+//! string literals that the tests' oracle (`super::inspect_oracle`) reads from
+//! sqlparser's tree for the same text.
 //!
 //! Every identifier and `'…'` literal of the tree is collected with its byte offset and
 //! the lists are sorted by it: text order, which is the order of sqlparser's fields
@@ -7,7 +8,7 @@
 //! properties and the CTAS query. The tree is visited from a work list, not by
 //! recursion: an operator chain is as deep as it is long.
 //!
-//! Where sqlparser's tree (with the validator's hooks) holds no value or name, only a
+//! Where sqlparser's tree (with the oracle's hooks) holds no value or name, only a
 //! plain string, a word or nothing, nothing is read here either: a column's `COMMENT`;
 //! a `CREATE TABLE`'s `LOCATION`, `COMMENT`, `STORED AS` and `OPTIONS`; a schema's
 //! `COMMENT`, `LOCATION` and `WITH (…)`; the pattern of `SHOW TABLES`; a table
@@ -399,9 +400,15 @@ impl<'t> Reader<'t> {
                     self.queue(Node::Expr(&s.percentage));
                 }
             }
-            TableFactor::Derived { query, alias, .. } => {
+            TableFactor::Derived {
+                query,
+                alias,
+                columns,
+                ..
+            } => {
                 self.queue(Node::Query(query));
                 alias.iter().for_each(|a| self.ident(a));
+                self.idents(columns);
             }
             TableFactor::Values {
                 rows,

@@ -3,16 +3,15 @@
 //! string with escapes says so, and its value is decoded only when asked for).
 //!
 //! The lexical rules that differ between grammars are a small table, [`Rules`], that
-//! each parser dialect names (`validate::dialects`): which characters quote a name,
+//! each grammar names (`parser::Rules::lexical`): which characters quote a name,
 //! whether a backslash escapes inside a string, whether `U&'…'` is a string. Everything
 //! else is read the same way in every grammar.
 //!
 //! The token pre-pass (`super::prepass`) and our parser (`super::parser`) read these
-//! tokens; for sqlparser's parser they are converted ([`to_sqlparser`]); the conversion is
-//! exact (the differential test in `tests.rs` compares it with sqlparser's own
-//! tokenizer, token by token and position by position).
-
-pub(crate) mod to_sqlparser;
+//! tokens; the tests' oracle converts them for sqlparser's parser
+//! (`oracle::tokens`), and the conversion is exact (the differential test in
+//! `tests.rs` compares it with sqlparser's own tokenizer, token by token and position
+//! by position).
 
 #[cfg(test)]
 mod tests;
@@ -263,7 +262,7 @@ pub(crate) fn line_column(sql: &str, at: usize) -> (u64, u64) {
 }
 
 /// How many characters the UTF-8 bytes `b` hold (bytes that do not continue one).
-fn chars_in(b: &[u8]) -> usize {
+pub(crate) fn chars_in(b: &[u8]) -> usize {
     b.iter().filter(|&&c| (c & 0xC0) != 0x80).count()
 }
 
@@ -799,7 +798,9 @@ impl Token {
     }
 
     /// A dollar-quoted string's tag (`None` for `$$…$$`) and value, as sqlparser
-    /// reads them: in `$$…$$` a lone `$` is dropped unless a character follows it.
+    /// reads them: in `$$…$$` a lone `$` is dropped unless a character follows it
+    /// (for the tests' oracle).
+    #[cfg(test)]
     pub(crate) fn dollar_parts<'a>(&self, sql: &'a str) -> (Option<&'a str>, String) {
         let text = self.text(sql);
         if let Some(inner) = text.strip_prefix("$$") {

@@ -13,15 +13,15 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use sqlparser::tokenizer::Tokenizer;
 
-use super::to_sqlparser::{convert, location};
 use super::{lex, line_column, Kind, Rules};
 use crate::dialect::{Dialect, Grammar};
 use crate::statement::StatementKind;
-use crate::validate::dialects::ParserDialect;
+use crate::validate::oracle::dialects::ParserDialect;
+use crate::validate::oracle::tokens::{convert, location};
 
 /// Each parser dialect the validator tokenizes with.
 fn parsers() -> Vec<(&'static str, Box<dyn ParserDialect>)> {
-    let parser = |d: Dialect, g: Grammar| d.rules().syntax().parser(g, StatementKind::Select);
+    let parser = |d: Dialect, g: Grammar| d.rules().oracle().parser(g, StatementKind::Select);
     vec![
         ("Athena DDL", parser(Dialect::Athena, Grammar::HiveDdl)),
         ("Athena DML", parser(Dialect::Athena, Grammar::TrinoDml)),
@@ -319,11 +319,11 @@ fn cooked_string(src: &str, from: usize) -> (String, usize) {
 fn the_comparison_can_fail() {
     let spark = Dialect::Spark
         .rules()
-        .syntax()
+        .oracle()
         .parser(Grammar::Spark, StatementKind::Select);
     let trino = Dialect::Trino
         .rules()
-        .syntax()
+        .oracle()
         .parser(Grammar::TrinoDml, StatementKind::Select);
     for (d, wrong, sql) in [
         (spark.as_ref(), &Rules::TRINO, "SELECT \"a\""),

@@ -188,9 +188,11 @@ pub(crate) enum Expr {
         zone: Box<Expr>,
     },
     /// `INTERVAL '1' DAY` (the unit in upper case)
+    /// `INTERVAL [+|-] '…' unit [TO unit]` (the units in upper case)
     Interval {
         value: Box<Expr>,
         unit: String,
+        to: Option<String>,
     },
     /// `EXTRACT(field FROM x)` (the field in upper case)
     Extract {
@@ -525,6 +527,8 @@ pub(crate) enum TableFactor {
     Derived {
         query: Box<Query>,
         alias: Option<Ident>,
+        /// `(…) AS t (a, b)`: the query's columns renamed.
+        columns: Vec<Ident>,
         /// `LATERAL`: the query may name the relations before it (Trino's
         /// `LATERAL '(' query ')'`, Spark's `LATERAL? relationPrimary`).
         lateral: bool,

@@ -106,8 +106,23 @@ const KEYWORD_FORMS: &[&str] = &["NOT", "CASE", "CAST", "TRY_CAST", "EXTRACT", "
 /// Spark's `struct(…)`).
 const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize", "struct", "grouping"];
 
-/// Functions written without parentheses (`current_date`); with them they are calls.
+/// Values written without parentheses (`current_date`, `current_user`: Trino's
+/// `specialDateTimeFunction` and the `CURRENT_*` primaries; Spark's `currentLike`).
 const NILADIC: &[&str] = &[
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    "localtime",
+    "localtimestamp",
+    "current_user",
+    "current_catalog",
+    "current_schema",
+    "current_path",
+];
+
+/// The date and time values of [`NILADIC`], which are calls with parentheses
+/// (`current_timestamp(3)`; the precision is checked after the parse).
+const DATE_TIME_CALLS: &[&str] = &[
     "current_date",
     "current_time",
     "current_timestamp",
@@ -620,7 +635,12 @@ impl Cursor<'_> {
         if is("INTERVAL") && self.interval_follows() {
             return self.interval();
         }
-        if NILADIC.iter().any(|f| is(f)) && !self.is_symbol(1, Symbol::LParen) {
+        // Not `current_user.a`: a field of such a value is no form any target writes
+        // (the date and time values are read so as before).
+        if NILADIC.iter().any(|f| is(f))
+            && !self.is_symbol(1, Symbol::LParen)
+            && (!self.is_symbol(1, Symbol::Period) || DATE_TIME_CALLS.iter().any(|f| is(f)))
+        {
             self.next();
             return Ok(Expr::Function(Function {
                 name: vec![self.ident_of(&t)],
@@ -657,8 +677,10 @@ impl Cursor<'_> {
                 }));
             }
         }
+        // `current_timestamp(p)`: a call (its precision is checked after the parse).
         if self.reserved(&t)
             && !((RESERVED_FUNCTIONS.iter().any(|f| is(f))
+                || DATE_TIME_CALLS.iter().any(|f| is(f))
                 || (self.trino_listagg() && is("listagg")))
                 && self.is_symbol(1, Symbol::LParen))
         {
@@ -775,8 +797,12 @@ impl Cursor<'_> {
     pub(super) fn name_or_call(&mut self) -> Result<Expr> {
         // `word()` lets a reserved function word through only before `(`.
         let listagg = self.trino_listagg();
-        let mut name = vec![self
-            .ident_allowing(|w| RESERVED_FUNCTIONS.contains(&w) || (listagg && w == "listagg"))?];
+        let call = self.is_symbol(1, Symbol::LParen);
+        let mut name = vec![self.ident_allowing(|w| {
+            RESERVED_FUNCTIONS.contains(&w)
+                || (call && DATE_TIME_CALLS.contains(&w))
+                || (listagg && w == "listagg")
+        })?];
         while self.is_symbol(0, Symbol::Period)
             && self
                 .peek(1)
@@ -967,12 +993,21 @@ impl Cursor<'_> {
             INTERVAL_UNITS,
             "an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND)",
         )?;
-        if self.is_word(0, "TO") {
-            return Err(self.expected("the end of the interval (`… TO unit` is not read yet)"));
-        }
+        // A range, `'1-2' YEAR TO MONTH` (Trino's and Spark's `interval`); which
+        // ranges exist is checked after the parse.
+        let to = if self.is_word(0, "TO") {
+            self.next();
+            Some(self.unit(
+                INTERVAL_UNITS,
+                "the interval's last unit (MONTH, …, SECOND)",
+            )?)
+        } else {
+            None
+        };
         Ok(Expr::Interval {
             value: Box::new(value),
             unit,
+            to,
         })
     }
 

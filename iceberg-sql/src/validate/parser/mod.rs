@@ -2,9 +2,8 @@
 //! the small tree of [`ast`] that holds exactly the forms our targets' grammars give
 //! meaning to.
 //!
-//! Not on the `build()` path yet: the validator still parses with sqlparser, and this
-//! module is compiled only for tests (it costs users nothing) until it can replace
-//! sqlparser there. It reads expressions, data types, queries, and every statement kind
+//! The validator's parser (`super::check` runs it on every statement `build()`
+//! returns). It reads expressions, data types, queries, and every statement kind
 //! our builders write, in the grammar each is checked in (`Dialect::grammar`): the DML
 //! (`INSERT`, `UPDATE`, `DELETE`, `MERGE`); `CREATE TABLE` (Hive's with
 //! `PARTITIONED BY`, `LOCATION` and `TBLPROPERTIES`, Spark's with `USING` and its CTAS,
@@ -13,8 +12,8 @@
 //! TABLE` in each grammar's forms (`ddl`), Trino's `ALTER TABLE … EXECUTE`; `DROP`,
 //! `CREATE DATABASE|SCHEMA`, `CREATE VIEW`, `SHOW TABLES`, `SHOW CREATE TABLE`,
 //! `DESCRIBE`; Athena's `OPTIMIZE`, `VACUUM` and `UNLOAD`, and Spark's `CALL`. The
-//! differential tests (`tests/`) hold it to the trees sqlparser builds for the same
-//! text where the converter maps them, and to the validator's verdicts on the corpus
+//! differential tests (`tests/`) hold it to the trees sqlparser (the tests' oracle,
+//! `super::oracle`) builds for the same text where the converter maps them, and to the validator's verdicts on the corpus
 //! `tests/fixtures/validate_verdicts.txt` and on corrupted DDL; they name every place
 //! where it refuses on purpose what sqlparser reads. Where sqlparser reads a word as the
 //! start of another form (`t AT (…)`, `GROUP BY ROLLUP (…)`, `SELECT TOP n`, `a DIV b`),
@@ -42,7 +41,7 @@
 //! `LATERAL VIEW`).
 //!
 //! Refused because the grammar lacks them, though sqlparser reads them and the
-//! validator's walk lets them through (`check/tests.rs` `DELIBERATE`,
+//! oracle's walk lets them through (`check/tests.rs` `DELIBERATE`,
 //! `tests/forms.rs` `DELIBERATE_FORMS`): `SIMILAR TO` and `ceil(x TO unit)` (neither
 //! grammar); in Trino's, `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`/`RLIKE`, `overlay`,
 //! `substring(x FROM a, b)` and `WITHIN GROUP` after calls other than `listagg`; in
@@ -52,18 +51,18 @@
 //! Not read yet (refused: `tests/expr.rs` `not_yet_read_is_refused`,
 //! `tests/statement.rs` `statements_not_yet_read_are_refused`, the corpus's accepted
 //! entries in `tests/fixture.rs` `NOT_READ_YET`), though sqlparser reads them and the
-//! validator's walk lets some through today:
+//! oracle's walk lets some through (our builders write none of them):
 //!
 //! * expressions: `IS JSON`, `CAST(… FORMAT …)`, typed lambda parameters, slices
-//!   `a[1:2]`, `INTERVAL … TO …`, named arguments (`name => v`) outside `CALL` and
-//!   `EXECUTE`, `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
+//!   `a[1:2]`, named arguments (`name => v`) outside `CALL` and `EXECUTE`,
+//!   `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
 //!   `OVER (name …)`, `t.*` as an argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query (read only after `INSERT` and as a
 //!   relation in parentheses, `(VALUES …) AS t (a, b)`), Spark's `TABLESAMPLE (…)`, a
 //!   sample of a subquery or of `UNNEST(…)`, named arguments of Spark's table-valued
-//!   functions, column aliases `t (a, b)` on tables and subqueries, `SELECT ALL`,
-//!   `WITH RECURSIVE`; Spark's `PIVOT`;
+//!   functions, column aliases `t (a, b)` on tables (read on subqueries and `VALUES`),
+//!   `SELECT ALL`, `WITH RECURSIVE`; Spark's `PIVOT`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source;
@@ -91,7 +90,9 @@ pub(super) mod tests;
 use super::lexer;
 use crate::dialect::Grammar;
 use crate::error::Result;
-pub(crate) use ast::{DataType, Expr, Query, Statement};
+pub(crate) use ast::{DataType, Statement};
+#[cfg(test)]
+pub(crate) use ast::{Expr, Query};
 use cursor::Cursor;
 
 /// The syntax rules of one grammar that the parser needs beyond the lexer's.
@@ -392,7 +393,8 @@ fn spark_reserved(word: &str) -> bool {
         .any(|w| word.eq_ignore_ascii_case(w))
 }
 
-/// Parses `sql` as exactly one expression.
+/// Parses `sql` as exactly one expression (for tests).
+#[cfg(test)]
 pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
     read(sql, rules, |c| {
         let e = c.expr()?;
@@ -401,7 +403,8 @@ pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
     })
 }
 
-/// Parses `sql` as exactly one query.
+/// Parses `sql` as exactly one query (for tests).
+#[cfg(test)]
 pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
     read(sql, rules, |c| {
         // The statement is a level of its own, as in sqlparser's `parse_statement`: text
@@ -413,7 +416,8 @@ pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
     })
 }
 
-/// Parses `sql` as exactly one statement.
+/// Parses `sql` as exactly one statement (for tests; the validator lexes first).
+#[cfg(test)]
 pub(crate) fn parse_statement(sql: &str, rules: &'static Rules) -> Result<Statement> {
     let tokens = lex(sql, rules)?;
     parse_statement_tokens(sql, &tokens, rules)
@@ -436,7 +440,8 @@ pub(crate) fn parse_statement_tokens(
     })
 }
 
-/// Parses `sql` as exactly one data type.
+/// Parses `sql` as exactly one data type (for tests).
+#[cfg(test)]
 pub(crate) fn parse_type(sql: &str, rules: &'static Rules) -> Result<DataType> {
     read(sql, rules, |c| {
         let t = c.data_type()?;
@@ -452,6 +457,7 @@ pub(crate) fn parse_type(sql: &str, rules: &'static Rules) -> Result<DataType> {
 /// (`super::RECURSION_LIMIT`): the budget costs time, never a verdict. The tree is as
 /// deep as the text nests (operator chains are freed link by link, see `ast`), so it is
 /// dropped on the caller's stack.
+#[cfg(test)]
 fn read<T: Send>(
     sql: &str,
     rules: &'static Rules,
@@ -478,6 +484,7 @@ fn read_tokens<T: Send>(
 }
 
 /// The tokens of `sql` by the grammar's lexical rules.
+#[cfg(test)]
 fn lex(sql: &str, rules: &'static Rules) -> Result<Vec<lexer::Token>> {
     lexer::lex(sql, rules.lexical).map_err(|e| cursor::syntax(sql, rules, e.at, &e.message))
 }

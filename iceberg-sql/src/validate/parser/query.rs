@@ -457,9 +457,11 @@ impl Cursor<'_> {
             let query = Box::new(self.query()?);
             self.expect_symbol(Symbol::RParen, ")")?;
             let alias = self.alias(AliasOf::Table)?;
+            let columns = self.alias_columns(alias.is_some())?;
             return Ok(TableFactor::Derived {
                 query,
                 alias,
+                columns,
                 lateral,
             });
         }
@@ -497,16 +499,22 @@ impl Cursor<'_> {
         let rows = self.comma_separated(|c| c.row())?;
         self.expect_symbol(Symbol::RParen, ")")?;
         let alias = self.alias(AliasOf::Table)?;
-        let columns = if alias.is_some() && self.is_symbol(0, Symbol::LParen) {
-            self.parenthesized_names()?
-        } else {
-            Vec::new()
-        };
+        let columns = self.alias_columns(alias.is_some())?;
         Ok(TableFactor::Values {
             rows,
             alias,
             columns,
         })
+    }
+
+    /// The columns an alias renames, `(x, y)` after it (Trino's `columnAliases`, Spark's
+    /// `identifierList` of a `tableAlias`), if the relation has an alias.
+    fn alias_columns(&mut self, aliased: bool) -> Result<Vec<Ident>> {
+        if aliased && self.is_symbol(0, Symbol::LParen) {
+            self.parenthesized_names()
+        } else {
+            Ok(Vec::new())
+        }
     }
 
     /// A table's name where a relation stands (`FROM`, `UPDATE`, `DELETE FROM`): no

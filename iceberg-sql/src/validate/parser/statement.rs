@@ -48,10 +48,25 @@ impl Cursor<'_> {
         if let Some(ddl) = self.ddl_statement() {
             return ddl;
         }
-        Err(self.expected(
-            "a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE`, `MERGE`, `CREATE`, `ALTER`, \
-             `DROP`, `SHOW` or `DESCRIBE`)",
-        ))
+        const STATEMENTS: &str = "a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE`, \
+             `MERGE`, `CREATE`, `ALTER`, `DROP`, `SHOW` or `DESCRIBE`)";
+        // A word that starts statements, followed by one none of ours continues with
+        // (`SHOW VIEWS`): name both words, not only the first, which the list names.
+        let starts = ["CREATE", "ALTER", "DROP", "SHOW", "DESCRIBE"]
+            .iter()
+            .any(|w| self.is_word(0, w));
+        match (self.peek(0).copied(), self.peek(1).copied()) {
+            (Some(first), Some(second)) if starts => Err(self.error_at(
+                first.start,
+                &format!(
+                    "expected {STATEMENTS}, found `{} {}`, which this grammar's statements \
+                     do not start with",
+                    self.text(&first),
+                    self.text(&second)
+                ),
+            )),
+            _ => Err(self.expected(STATEMENTS)),
+        }
     }
 
     /// `(query) TO 's3://…' [WITH (name = value, …)]`, after `UNLOAD` (Athena's UNLOAD

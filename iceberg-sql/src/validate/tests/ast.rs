@@ -83,7 +83,7 @@ fn create_table_shape_refuses_each_clause_no_target_writes() {
     let SqlStatement::CreateTable(ct) = stmt else {
         panic!()
     };
-    assert!(super::super::allow::create_table_shape_ok(&ct));
+    assert!(crate::validate::oracle::allow::create_table_shape_ok(&ct));
     let name = || ObjectName::from(vec![Ident::new("other")]);
     type SetClause = fn(&mut CreateTable, ObjectName);
     let mutations: Vec<(&str, SetClause)> = vec![
@@ -121,7 +121,7 @@ fn create_table_shape_refuses_each_clause_no_target_writes() {
         let mut probe = ct.clone();
         set(&mut probe, name());
         assert!(
-            !super::super::allow::create_table_shape_ok(&probe),
+            !crate::validate::oracle::allow::create_table_shape_ok(&probe),
             "{clause} passed the shape check"
         );
     }

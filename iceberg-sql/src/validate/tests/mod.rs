@@ -1,6 +1,7 @@
-//! Unit tests for the validation stage (the corpus of accepted and rejected statement
-//! shapes lives in `tests/validate_corpus.rs`). The modules below read the parsed tree
-//! itself, which only the crate can see.
+//! Unit tests of the tests' oracle, the sqlparser pipeline (`oracle/`): its parse,
+//! hooks, stack handling and walk, and the VALUES recognizer held to it (`values.rs`).
+//! The corpus of accepted and rejected statement shapes lives in
+//! `tests/validate_corpus.rs` and is held to both pipelines by `check/tests.rs`.
 
 mod ast;
 pub(super) mod expr_structure;
@@ -12,7 +13,22 @@ mod walk;
 #[path = "../../../tests/fixtures/verdicts.rs"]
 pub(in crate::validate) mod verdict_fixture;
 
+/// The corpus's entries with the oracle's verdict on each, given now (the fixture
+/// records the shipped validator's): what the differential tests hold our pipeline to.
+pub(in crate::validate) fn oracle_entries() -> Vec<verdict_fixture::Entry> {
+    let mut all = verdict_fixture::entries();
+    for e in &mut all {
+        e.verdict =
+            verdict_fixture::verdict(oracle::validate_sql(&e.sql, e.kind, e.dialect, e.params));
+    }
+    all
+}
+
+use super::oracle::{end_location, hooks, lex, parse_tokens, split_location, Parsed, Stack};
 use super::*;
+use crate::dialect::Grammar;
+use sqlparser::ast::Statement as SqlStatement;
+use sqlparser::parser::ParserError;
 
 /// The statement sqlparser read, for tests that look at the tree.
 fn parse_statement(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<SqlStatement> {
@@ -20,13 +36,13 @@ fn parse_statement(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<S
 }
 
 fn ok(sql: &str, kind: StatementKind, dialect: Dialect) {
-    if let Err(e) = validate_sql(sql, kind, dialect, 0) {
+    if let Err(e) = oracle::validate_sql(sql, kind, dialect, 0) {
         panic!("expected {sql:?} to pass, got:\n{e}");
     }
 }
 
 fn err(sql: &str, kind: StatementKind, dialect: Dialect) -> Error {
-    match validate_sql(sql, kind, dialect, 0) {
+    match oracle::validate_sql(sql, kind, dialect, 0) {
         Ok(()) => panic!("expected {sql:?} to fail"),
         Err(e) => e,
     }
@@ -207,7 +223,7 @@ fn deep_nesting_trino_struct_spark_struct_and_hive_ddl_types_pass() {
 fn nesting_beyond_the_limit_is_an_error_not_a_crash() {
     for depth in [40usize, 100, 1000, 20_000] {
         let sql = format!("SELECT {}1{}", "(".repeat(depth), ")".repeat(depth));
-        let r = validate_sql(&sql, StatementKind::Select, Dialect::Athena, 0);
+        let r = oracle::validate_sql(&sql, StatementKind::Select, Dialect::Athena, 0);
         if depth <= 40 {
             assert!(r.is_ok(), "depth {depth}: {r:?}");
         } else if let Err(e) = r {
@@ -485,7 +501,7 @@ fn hostile_nesting_is_an_error_not_a_crash() {
             let e = err(sql, *kind, *dialect);
             assert_eq!(e.kind(), ErrorKind::Syntax, "{}: {e}", &sql[..40]);
             if *kind == StatementKind::Select && *dialect == Dialect::Athena {
-                assert!(inspect(sql, *kind, *dialect).is_err());
+                assert!(crate::validate::inspect::inspect_oracle(sql, *kind, *dialect).is_err());
             }
         }
     });
@@ -554,7 +570,7 @@ fn nesting_the_prepass_keeps_on_the_callers_stack_parses_within_the_budget() {
     on_2_mib_thread(|| {
         for sql in &texts {
             let grammar = Dialect::Athena.grammar(StatementKind::Select);
-            let target = Dialect::Athena.rules().syntax();
+            let target = Dialect::Athena.rules().oracle();
             let (tokens, deep) = lex(sql, StatementKind::Select, grammar, Dialect::Athena)
                 .unwrap_or_else(|e| panic!("{e}"));
             assert!(!deep, "{sql}");
@@ -591,7 +607,7 @@ fn a_parse_over_its_stack_budget_is_void_and_redone_on_the_big_stack() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(!format!("{stmt:?}").contains("Function"), "{stmt:?}");
     let grammar = Dialect::Athena.grammar(StatementKind::Select);
-    let target = Dialect::Athena.rules().syntax();
+    let target = Dialect::Athena.rules().oracle();
     let deep_not = format!("SELECT {}a", "NOT ".repeat(120));
     on_2_mib_thread(|| {
         let (tokens, deep) = lex(&deep_not, StatementKind::Select, grammar, Dialect::Athena)

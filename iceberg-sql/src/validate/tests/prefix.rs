@@ -3,7 +3,7 @@
 //! corpus, and hand-written edge cases, parsed both ways.
 
 use super::*;
-use crate::validate::prefix::tests::OFF;
+use crate::validate::oracle::prefix::tests::OFF;
 
 /// The tree (with spans) or the error, for `sql` parsed as `kind` in `dialect`.
 fn outcome(sql: &str, kind: StatementKind, dialect: Dialect, fast: bool) -> String {

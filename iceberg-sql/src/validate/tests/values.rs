@@ -1,5 +1,5 @@
-//! The VALUES recognizer (`validate/values.rs`) against the sqlparser path
-//! (`validate_sql`), on generated rows of every literal form and on corrupted text.
+//! The VALUES recognizer (`validate/values.rs`) against the sqlparser path the tests
+//! keep (`oracle::validate_sql`), on generated rows of every literal form and on corrupted text.
 //!
 //! * generated INSERTs (hostile strings, every type, NULLs, nesting) pass both;
 //! * each deliberate corruption (an early-ended string, a stray quote, a comment
@@ -138,15 +138,15 @@ fn render(rows: &[Vec<Value>], dialect: Dialect) -> (String, usize, Vec<usize>) 
 /// The recognizer with the shape read by sqlparser, and by our own parser.
 type Recognizer = fn(&str, usize, Dialect) -> Result<()>;
 const RECOGNIZERS: [(&str, Recognizer); 2] = [
-    ("sqlparser's shape", validate_insert_values),
     (
-        "our parser's shape",
-        crate::validate::values::validate_insert_values_tree,
+        "sqlparser's shape",
+        crate::validate::values::validate_insert_values_oracle,
     ),
+    ("our parser's shape", validate_insert_values),
 ];
 
 fn sqlparser_path(sql: &str, dialect: Dialect) -> Result<()> {
-    validate_sql(sql, StatementKind::Insert, dialect, 0)
+    crate::validate::oracle::validate_sql(sql, StatementKind::Insert, dialect, 0)
 }
 
 /// Deliberate corruptions, each of which no correct INSERT has.
@@ -309,9 +309,10 @@ fn a_corrupted_shape_is_refused_with_either_parser() {
     {
         let (dialect, head) = (Dialect::Athena, "INSERT INTO db.`t` (a, b) VALUES ");
         let sql = format!("{head}{row}");
-        let theirs = validate_insert_values(&sql, head.len(), dialect).map_err(|e| e.to_string());
-        let ours = crate::validate::values::validate_insert_values_tree(&sql, head.len(), dialect)
-            .map_err(|e| e.to_string());
+        let theirs =
+            crate::validate::values::validate_insert_values_oracle(&sql, head.len(), dialect)
+                .map_err(|e| e.to_string());
+        let ours = validate_insert_values(&sql, head.len(), dialect).map_err(|e| e.to_string());
         assert!(theirs.is_err(), "{sql}");
         assert_eq!(ours, theirs, "{sql}");
     }

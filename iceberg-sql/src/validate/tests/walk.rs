@@ -1,12 +1,12 @@
-//! The walk's own refusals: syntax of other engines, refused at the node wherever it
+//! The oracle's walk (`oracle/walk/`) and its own refusals: syntax of other engines, refused at the node wherever it
 //! sits, and the expression forms users of each target write, accepted.
 
 use super::*;
 use std::ops::ControlFlow;
 
 use crate::error::SqlLocation;
-use crate::validate::ast_pass::AstPass;
-use crate::validate::walk;
+use crate::validate::oracle::ast_pass::AstPass;
+use crate::validate::oracle::walk;
 
 const WALK_REFUSAL: &str = "is not SQL this crate writes for any target";
 
@@ -163,7 +163,7 @@ fn a_refused_node_deep_inside_accepted_ones_is_found() {
 
 #[test]
 fn inspect_refuses_what_the_walk_refuses() {
-    let e = inspect(
+    let e = crate::validate::inspect::inspect_oracle(
         "SELECT CONVERT(x, int) FROM t",
         StatementKind::Select,
         Dialect::Athena,
@@ -172,7 +172,12 @@ fn inspect_refuses_what_the_walk_refuses() {
     assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
     assert!(e.message().contains(WALK_REFUSAL), "{e}");
     // A statement none of our kinds renders, read without the top-level check.
-    let e = inspect("TRUNCATE TABLE t", StatementKind::Select, Dialect::Spark).unwrap_err();
+    let e = crate::validate::inspect::inspect_oracle(
+        "TRUNCATE TABLE t",
+        StatementKind::Select,
+        Dialect::Spark,
+    )
+    .unwrap_err();
     assert!(e.message().starts_with("this statement"), "{e}");
 }
 
@@ -217,8 +222,8 @@ fn expression_forms_users_write_pass() {
 #[test]
 fn with_recursive_is_refused_on_spark_only() {
     let sql = "WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT n FROM t";
-    let e =
-        crate::validate::validate_sql(sql, StatementKind::Select, Dialect::Spark, 0).unwrap_err();
+    let e = crate::validate::oracle::validate_sql(sql, StatementKind::Select, Dialect::Spark, 0)
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
     assert!(
         e.message()
@@ -227,6 +232,6 @@ fn with_recursive_is_refused_on_spark_only() {
     );
     let loc = e.location().expect("located");
     assert_eq!((loc.line, loc.column), (1, 6), "{e}");
-    crate::validate::validate_sql(sql, StatementKind::Select, Dialect::Athena, 0)
+    crate::validate::oracle::validate_sql(sql, StatementKind::Select, Dialect::Athena, 0)
         .expect("Trino writes WITH RECURSIVE");
 }

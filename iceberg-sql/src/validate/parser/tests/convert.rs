@@ -264,11 +264,14 @@ impl Converter<'_> {
                 value,
                 leading_field: Some(unit),
                 leading_precision: None,
-                last_field: None,
+                last_field,
                 fractional_seconds_precision: None,
             }) => Expr::Interval {
                 value: self.boxed(value)?,
                 unit: unit.to_string().to_ascii_uppercase(),
+                to: last_field
+                    .as_ref()
+                    .map(|f| f.to_string().to_ascii_uppercase()),
             },
             E::Extract {
                 field,
@@ -837,11 +840,15 @@ impl Converter<'_> {
                 subquery,
                 alias,
                 sample: None,
-            } => Ok(TableFactor::Derived {
-                query: Box::new(self.query(subquery)?),
-                alias: self.alias(alias)?,
-                lateral: *lateral,
-            }),
+            } => {
+                let (alias, columns) = self.alias_with_columns(alias)?;
+                Ok(TableFactor::Derived {
+                    query: Box::new(self.query(subquery)?),
+                    alias,
+                    columns,
+                    lateral: *lateral,
+                })
+            }
             sp::TableFactor::TableFunction { expr, alias } => Ok(TableFactor::TableFunction {
                 call: self.boxed(expr)?,
                 alias: self.alias(alias)?,
@@ -1377,7 +1384,7 @@ impl Converter<'_> {
                 ..
             } => {
                 if *s
-                    != crate::validate::hooks::create_database_statement(
+                    != crate::validate::oracle::hooks::create_database_statement(
                         db_name.clone(),
                         *if_not_exists,
                         comment.clone(),

@@ -8,7 +8,8 @@
 use super::*;
 use crate::dialect::Grammar;
 
-pub(super) use crate::validate::tests::verdict_fixture::{entries, Entry};
+pub(super) use crate::validate::tests::oracle_entries as entries;
+pub(super) use crate::validate::tests::verdict_fixture::Entry;
 
 /// Whether `s` is a statement of `kind`.
 pub(super) fn is_of_kind(s: &Statement, kind: StatementKind) -> bool {
@@ -223,7 +224,7 @@ fn listed_verdict_differences_hold() {
         "ALTER TABLE a.t EXECUTE expire_snapshots(retain_last => + 3)",
     ];
     for ((phrase, _, dialect, kind), sql) in CHECKS_NOT_SYNTAX.iter().zip(checks) {
-        let e = crate::validate::validate_sql(sql, *kind, *dialect, 0).expect_err(sql);
+        let e = crate::validate::oracle::validate_sql(sql, *kind, *dialect, 0).expect_err(sql);
         assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
         assert!(e.to_string().contains(phrase), "{sql}: {e}");
         let rules = Rules::of(dialect.grammar(*kind));
@@ -237,7 +238,7 @@ fn listed_verdict_differences_hold() {
     ];
     for ((phrase, _, dialect, kind), sql) in STRICTER.iter().zip(stricter) {
         assert!(sql.contains(phrase), "{sql}");
-        crate::validate::validate_sql(sql, *kind, *dialect, 0)
+        crate::validate::oracle::validate_sql(sql, *kind, *dialect, 0)
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
         let e = parse_statement(sql, Rules::of(dialect.grammar(*kind))).expect_err(sql);
         assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
@@ -272,7 +273,8 @@ pub(super) fn compare_verdict(
 ) -> Result<(), String> {
     let rules = Rules::of(dialect.grammar(kind));
     let ours = parse_statement(sql, rules);
-    let theirs = crate::validate::validate_sql(sql, kind, dialect, sql.matches('?').count());
+    let theirs =
+        crate::validate::oracle::validate_sql(sql, kind, dialect, sql.matches('?').count());
     let at = format!("{sql:?} ({dialect:?} {kind:?})");
     match (&theirs, &ours) {
         (Ok(()), Ok(s)) if is_of_kind(s, kind) => Ok(()),

@@ -77,7 +77,6 @@ const WHY: &[(&str, usize)] = &[
     // takes it as a table, and our renderers write it unquoted for both targets.
     (LIMIT_TABLE, 7),
     (RESERVED_FUNCTION, 562),
-    (CURRENT_FORMS, 112),
     (NO_STRUCT, 5),
     (SPARK_RESERVED, 84),
     (ENDS_SELECT_LIST, 211),
@@ -94,8 +93,6 @@ const WHY: &[(&str, usize)] = &[
 const LIMIT_TABLE: &str = "`limit` is a table name in Trino's grammar (SqlBase.g4 nonReserved)";
 const RESERVED_FUNCTION: &str = "a word Trino reserves is no function name unquoted (SqlBase.g4: \
      a function's name is a `qualifiedName` of `identifier`s)";
-const CURRENT_FORMS: &str = "not read yet: Trino's `CURRENT_CATALOG|PATH|SCHEMA|USER` \
-     (SqlBase.g4 `primaryExpression`), reserved words our parser reads as no expression";
 const NO_STRUCT: &str = "Trino has no `struct(…)`; it builds rows with ROW(…)";
 const SPARK_RESERVED: &str = "the four words our parser reserves in Spark text (`spark_reserved`)";
 const ENDS_SELECT_LIST: &str = "a word that ends a select list starts no select item unquoted";
@@ -122,21 +119,11 @@ fn deliberate(d: Dialect, template: &str, w: &str, ours_accepts: bool) -> Option
         return (d == Dialect::Trino && w == "limit" && !Grammar::TrinoDml.is_reserved(w) && table)
             .then_some(LIMIT_TABLE);
     }
-    let current_forms = [
-        "current_catalog",
-        "current_path",
-        "current_schema",
-        "current_user",
-    ];
     let starts_item = template.starts_with("SELECT {w} ")
         || template.starts_with("SELECT {w},")
         || template.starts_with("SELECT a, {w}");
     let why = [
         (trino && call && is_reserved_in_dml(w), RESERVED_FUNCTION),
-        (
-            trino && !call && current_forms.contains(&w) && !template.contains(".{w}"),
-            CURRENT_FORMS,
-        ),
         (trino && call && w == "struct", NO_STRUCT),
         (
             !trino && ["exists", "interval", "struct", "trim"].contains(&w),
@@ -209,7 +196,7 @@ fn every_keyword_in_every_name_position_is_judged_alike() {
         for w in words() {
             for &(kind, template) in POSITIONS {
                 let sql = template.replace("{w}", &w);
-                let old = verdict(crate::validate::validate_sql(&sql, kind, d, 0));
+                let old = verdict(crate::validate::oracle::validate_sql(&sql, kind, d, 0));
                 let new = verdict(crate::validate::check::validate(&sql, kind, d, 0));
                 let ours_accepts = new == "accept";
                 if (old == "accept") == ours_accepts {
@@ -260,7 +247,7 @@ fn keywords_read_as_names_by_mistake_are_refused() {
             crate::validate::check::validate(sql, StatementKind::Select, d, 0).expect_err(sql);
         assert_eq!(err.kind(), crate::error::ErrorKind::Syntax, "{sql}");
         assert_eq!(err.message(), message, "{sql}");
-        assert!(crate::validate::validate_sql(sql, StatementKind::Select, d, 0).is_err());
+        assert!(crate::validate::oracle::validate_sql(sql, StatementKind::Select, d, 0).is_err());
     }
 }
 

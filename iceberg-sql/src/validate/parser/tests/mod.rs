@@ -133,7 +133,7 @@ const DELIBERATE: &[(&str, &str)] = &[
 /// in it.
 fn validator_refuses(text: &str, dialect: Dialect) -> bool {
     let sql = format!("{EXPR_PREFIX}{text}");
-    crate::validate::validate_sql(&sql, StatementKind::Select, dialect, 0).is_err()
+    crate::validate::oracle::validate_sql(&sql, StatementKind::Select, dialect, 0).is_err()
 }
 
 /// Whether ours read `interval` as a name in Trino's grammar, where no string follows
@@ -332,7 +332,7 @@ fn agreement<T: PartialEq + std::fmt::Debug>(
         )),
         (Ok(Ok(t)), Err(e)) if deliberate(e) || word_as_name(&t) => Ok(()),
         (Ok(Ok(_)), Err(_))
-            if crate::validate::validate_sql(sql, kind, dialect, 0).is_err() =>
+            if crate::validate::oracle::validate_sql(sql, kind, dialect, 0).is_err() =>
         {
             Ok(())
         }

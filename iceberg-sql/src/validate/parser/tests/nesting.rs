@@ -4,11 +4,12 @@
 //! and hint, and no input overflows a 2 MiB stack in an unoptimised build.
 
 use super::*;
+use crate::validate::oracle::validate_sql;
 use crate::validate::parser::Rules;
 use crate::validate::tests::{
     deep_nesting_inputs, hostile_nesting_inputs, longest_chains, on_2_mib_thread,
 };
-use crate::validate::{validate_sql, NESTING_HINT};
+use crate::validate::NESTING_HINT;
 
 /// Our parser's reading of `sql` as a statement of `kind` in `dialect`'s grammar.
 fn ours(sql: &str, kind: StatementKind, dialect: Dialect) -> crate::Result<Statement> {
@@ -57,7 +58,7 @@ fn hostile_nesting_is_refused_as_the_sqlparser_path_refuses_it() {
             assert_eq!(e.kind(), theirs.kind(), "{at}: {e}");
             assert_eq!(e.kind(), ErrorKind::Syntax, "{at}: {e}");
             assert_eq!(e.hint(), Some(NESTING_HINT), "{at}: {e}");
-            assert!(crate::validate::inspect::inspect_tree(sql, *kind, *dialect).is_err());
+            assert!(crate::validate::inspect::inspect(sql, *kind, *dialect).is_err());
         }
     });
 }
@@ -72,9 +73,8 @@ fn long_chains_read_and_drop_on_a_small_stack() {
                 validate_sql(&sql, StatementKind::Select, dialect, 0)
                     .unwrap_or_else(|e| panic!("{op}: {e}"));
                 ours(&sql, StatementKind::Select, dialect).unwrap_or_else(|e| panic!("{op}: {e}"));
-                let read =
-                    crate::validate::inspect::inspect_tree(&sql, StatementKind::Select, dialect)
-                        .unwrap_or_else(|e| panic!("{op}: {e}"));
+                let read = crate::validate::inspect::inspect(&sql, StatementKind::Select, dialect)
+                    .unwrap_or_else(|e| panic!("{op}: {e}"));
                 assert_eq!(read.names().len(), 10_001, "{op}");
             }
         }

@@ -104,7 +104,7 @@ fn row_counts_in_each_grammar() {
     let sql = "SELECT a FROM t LIMIT ALL OFFSET 5";
     let q = parse_query(sql, &Rules::SPARK).unwrap_or_else(|e| panic!("{sql}: {e}"));
     assert!(q.limit.is_some() && q.offset.is_some(), "{q:?}");
-    crate::validate::validate_sql(sql, StatementKind::Select, Dialect::Spark, 0)
+    crate::validate::oracle::validate_sql(sql, StatementKind::Select, Dialect::Spark, 0)
         .unwrap_or_else(|e| panic!("{sql}: {e}"));
     crate::validate::check::validate(sql, StatementKind::Select, Dialect::Spark, 0)
         .unwrap_or_else(|e| panic!("{sql}: {e}"));

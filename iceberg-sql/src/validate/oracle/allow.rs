@@ -27,16 +27,18 @@ use sqlparser::ast::{
 use sqlparser::tokenizer::Span;
 
 use super::ast_pass::AstPass;
-use super::dialects::{FilterForm, TargetSyntax};
-use super::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
-use super::{located, to_location, walk};
+use super::dialects::OracleSyntax;
+use super::{to_location, walk};
 use crate::dialect::{Dialect, Grammar};
 use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::{Error, ErrorKind, Result};
 use crate::statement::StatementKind;
+use crate::validate::dialects::FilterForm;
+use crate::validate::literals::{self, Brackets, CallArgs, RowCount, TypeForm, Zone};
+use crate::validate::located;
 
 /// Checks a parsed statement against the allow-list for `kind` in `grammar`.
-pub(super) fn check(
+pub(in crate::validate) fn check(
     stmt: &Statement,
     sql: &str,
     kind: StatementKind,
@@ -54,7 +56,7 @@ pub(super) fn check(
         grammar,
         kind,
         engine: rules.name(),
-        target: rules.syntax(),
+        target: rules.oracle(),
         accepts_parameters: rules.accepts_parameters(kind),
         create_table_shape_ok,
     };
@@ -93,15 +95,15 @@ pub(super) fn check(
 /// What every check needs to know about the statement being validated.
 pub(crate) struct Ctx<'a> {
     /// The text.
-    pub(super) sql: &'a str,
+    pub(in crate::validate) sql: &'a str,
     /// The grammar it is written in.
-    pub(super) grammar: Grammar,
+    pub(in crate::validate) grammar: Grammar,
     /// What it should do.
-    pub(super) kind: StatementKind,
+    pub(in crate::validate) kind: StatementKind,
     /// The target engine's name, for messages.
     engine: &'static str,
     /// The target's part of the allow-list.
-    target: &'static dyn TargetSyntax,
+    target: &'static dyn OracleSyntax,
     /// Whether the target takes `?` parameters for this kind.
     accepts_parameters: bool,
     /// For CREATE TABLE: whether every clause outside the ones we render is empty.
@@ -110,24 +112,24 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// A refusal pointing at `span`.
-    pub(super) fn at_span(&self, msg: impl Into<String>, span: Span) -> Error {
+    pub(in crate::validate) fn at_span(&self, msg: impl Into<String>, span: Span) -> Error {
         let loc = located(self.sql, to_location(span.start));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
     /// A refusal pointing at the first occurrence of `word` (for nodes without a span).
-    pub(super) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
-        let loc = located(self.sql, super::locate_word(self.sql, word));
+    pub(in crate::validate) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
+        let loc = located(self.sql, crate::validate::locate_word(self.sql, word));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)
     }
 
     /// The target engine's name (`Athena`, `Spark`).
-    pub(super) fn engine(&self) -> &'static str {
+    pub(in crate::validate) fn engine(&self) -> &'static str {
         self.engine
     }
 
     /// The statement's grammar as the target names it in messages.
-    pub(super) fn grammar_name(&self) -> &'static str {
+    pub(in crate::validate) fn grammar_name(&self) -> &'static str {
         self.target.grammar_name(self.grammar)
     }
 }
@@ -139,12 +141,12 @@ pub(crate) struct Exempt(Vec<(Span, String)>);
 
 impl Exempt {
     /// Exempts `ident`.
-    pub(super) fn add(&mut self, ident: &Ident) {
+    pub(in crate::validate) fn add(&mut self, ident: &Ident) {
         self.0.push((ident.span, ident.value.clone()));
     }
 
     /// Exempts every part of every key of `options` (`'key'='value'` lists).
-    pub(super) fn add_keys(&mut self, options: &[SqlOption]) {
+    pub(in crate::validate) fn add_keys(&mut self, options: &[SqlOption]) {
         for opt in options {
             if let SqlOption::KeyValue { key, .. } = opt {
                 for part in &key.0 {
@@ -181,7 +183,7 @@ fn found_statement(sql: &str, stmt: &Statement) -> String {
 }
 
 /// The statement is not the one `ctx.kind` renders; `expected` says which it should be.
-pub(super) fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
+pub(in crate::validate) fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
     let found = found_statement(ctx.sql, stmt);
     let loc = located(ctx.sql, None);
     Error::new(
@@ -194,7 +196,7 @@ pub(super) fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
     .with_sql(ctx.sql, loc)
 }
 
-pub(super) fn object_span(name: &sqlparser::ast::ObjectName) -> Span {
+pub(in crate::validate) fn object_span(name: &sqlparser::ast::ObjectName) -> Span {
     name.span()
 }
 
@@ -502,7 +504,10 @@ fn check_top(ctx: &Ctx, stmt: &Statement, exempt: &mut Exempt) -> Result<()> {
 
 /// A staging table's CREATE: columns, the Parquet format `format` accepts, a location,
 /// and nothing else (the target checks EXTERNAL / TEMPORARY).
-pub(super) fn staging_shape(ct: &CreateTable, format: impl Fn(&HiveIOFormat) -> bool) -> bool {
+pub(in crate::validate) fn staging_shape(
+    ct: &CreateTable,
+    format: impl Fn(&HiveIOFormat) -> bool,
+) -> bool {
     let Some(h) = &ct.hive_formats else {
         return false;
     };
@@ -522,7 +527,7 @@ pub(super) fn staging_shape(ct: &CreateTable, format: impl Fn(&HiveIOFormat) -> 
 }
 
 /// `DROP <object> IF EXISTS name`: one name, no other option.
-pub(super) fn check_drop_staging(
+pub(in crate::validate) fn check_drop_staging(
     ctx: &Ctx,
     stmt: &Statement,
     object: ObjectType,
@@ -631,7 +636,7 @@ fn check_create_table(ctx: &Ctx, ct: &CreateTable, exempt: &mut Exempt) -> Resul
 
 /// Everything other than the clauses a target renders (name, columns, partitioning,
 /// storage, location, properties, query, comment, IF NOT EXISTS) must be absent.
-pub(super) fn create_table_shape_ok(ct: &CreateTable) -> bool {
+pub(in crate::validate) fn create_table_shape_ok(ct: &CreateTable) -> bool {
     other_clauses_absent(ct) && !ct.or_replace && !ct.external && !ct.temporary
 }
 
@@ -764,7 +769,7 @@ fn other_clauses_absent(ct: &CreateTable) -> bool {
 fn check_insert(ctx: &Ctx, ins: &sqlparser::ast::Insert) -> Result<()> {
     let engine = ctx.engine();
     if ins.on.is_some() {
-        let word = if super::locate_word(ctx.sql, "CONFLICT").is_some() {
+        let word = if crate::validate::locate_word(ctx.sql, "CONFLICT").is_some() {
             "CONFLICT"
         } else {
             "DUPLICATE"
@@ -912,7 +917,7 @@ pub(crate) fn check_with_properties(ctx: &Ctx, opts: &[SqlOption], at: Span) -> 
                 .is_some_and(|k| matches!(k.quote_style, None | Some('"')));
         if !named {
             return Err(ctx.at_span(
-                super::ddl_rules::property_key_refusal(ctx.engine(), key),
+                crate::validate::ddl_rules::property_key_refusal(ctx.engine(), key),
                 key.span(),
             ));
         }
@@ -1233,7 +1238,7 @@ impl AstPass for Checker<'_> {
             Value::Boolean(_) | Value::Null => ControlFlow::Continue(()),
             Value::SingleQuotedString(s) => {
                 if g == Grammar::HiveDdl {
-                    if let Some(msg) = super::ddl_rules::ddl_string_problem(s, "a DDL string literal") {
+                    if let Some(msg) = crate::validate::ddl_rules::ddl_string_problem(s, "a DDL string literal") {
                         return self.fail(msg, value.span);
                     }
                 }

@@ -11,7 +11,7 @@ use sqlparser::ast::{DataType, Expr, Ident, Query, Select, TableFactor, ValueWit
 use crate::error::Error;
 
 /// What a pass looks at, each node before its children; `Break` stops the walk.
-pub(super) trait AstPass {
+pub(in crate::validate) trait AstPass {
     fn ident(&mut self, _ident: &Ident) -> ControlFlow<Error> {
         ControlFlow::Continue(())
     }

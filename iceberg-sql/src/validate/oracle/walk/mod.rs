@@ -29,8 +29,9 @@ use sqlparser::ast::{
 use sqlparser::tokenizer::Span;
 
 use super::ast_pass::AstPass;
-use super::{located, to_location};
+use super::to_location;
 use crate::error::{Error, ErrorKind};
+use crate::validate::located;
 
 /// What every walk step returns: `Break` carries the first refusal, boxed so that the
 /// walk's stack frames stay small (operator chains make the tree as deep as the chain
@@ -39,12 +40,20 @@ type Flow = ControlFlow<Box<Error>>;
 
 /// Runs `pass` over `stmt` and everything under it; `sql` is the statement's text (for
 /// the position of a refusal).
-pub(super) fn statement(stmt: &Statement, sql: &str, pass: &mut dyn AstPass) -> ControlFlow<Error> {
+pub(in crate::validate) fn statement(
+    stmt: &Statement,
+    sql: &str,
+    pass: &mut dyn AstPass,
+) -> ControlFlow<Error> {
     unbox(Walk { pass, sql }.statement(stmt))
 }
 
 /// Runs `pass` over `expr` and everything under it.
-pub(super) fn expr(expr: &Expr, sql: &str, pass: &mut dyn AstPass) -> ControlFlow<Error> {
+pub(in crate::validate) fn expr(
+    expr: &Expr,
+    sql: &str,
+    pass: &mut dyn AstPass,
+) -> ControlFlow<Error> {
     unbox(Walk { pass, sql }.expr(expr))
 }
 
@@ -99,7 +108,7 @@ impl Walk<'_> {
     /// callers match refusals by the message's first words.
     fn refuse<T>(&self, found: &str, fix: &str, at: impl At) -> ControlFlow<Box<Error>, T> {
         let span = at.span();
-        let msg = super::unwritten_form(found, fix);
+        let msg = crate::validate::unwritten_form(found, fix);
         let loc = located(self.sql, to_location(span.start));
         ControlFlow::Break(Box::new(
             Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc),

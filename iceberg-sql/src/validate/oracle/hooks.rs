@@ -41,21 +41,21 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token};
 
-use super::ddl_rules::{
+use crate::dialect::Grammar;
+use crate::validate::ddl_rules::{
     column_option_refusal, column_type_problem, ddl_string_problem, tblproperty_key_problem,
     tblproperty_value_problem, transform_problem, ColumnType, Transform, TransformArg,
     EXTERNAL_TABLE,
 };
-use crate::dialect::Grammar;
 
 /// Syntax a hook refuses because the engine does not accept it (rather than text that
 /// does not parse): what was found and what to write instead, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Refusal {
     /// What was refused and what the engine accepts instead.
-    pub(super) message: String,
+    pub(in crate::validate) message: String,
     /// Where in the text.
-    pub(super) location: Location,
+    pub(in crate::validate) location: Location,
     /// The parser error the hook stopped the parse with.
     error: String,
 }
@@ -69,7 +69,7 @@ pub(crate) struct Refusals(RefCell<Option<Refusal>>);
 
 impl Refusals {
     /// The refusal that produced the parser error `error`, if any.
-    pub(super) fn take_for(&self, error: &ParserError) -> Option<Refusal> {
+    pub(in crate::validate) fn take_for(&self, error: &ParserError) -> Option<Refusal> {
         let text = error.to_string();
         let mut slot = self.0.borrow_mut();
         match slot.take() {
@@ -83,14 +83,18 @@ impl Refusals {
 }
 
 /// What every hook needs: the grammar being parsed and the slot for its refusal.
-pub(super) struct Hooks<'a> {
-    pub(super) grammar: Grammar,
-    pub(super) refusals: &'a Refusals,
+pub(in crate::validate) struct Hooks<'a> {
+    pub(in crate::validate) grammar: Grammar,
+    pub(in crate::validate) refusals: &'a Refusals,
 }
 
 impl Hooks<'_> {
     /// Refuses syntax the engine does not accept, pointing at `loc`.
-    pub(super) fn refuse<T>(&self, msg: impl Display, loc: Location) -> Result<T, ParserError> {
+    pub(in crate::validate) fn refuse<T>(
+        &self,
+        msg: impl Display,
+        loc: Location,
+    ) -> Result<T, ParserError> {
         let message = msg.to_string();
         let error = format!("{message}{loc}");
         *self.refusals.0.borrow_mut() = Some(Refusal {
@@ -104,7 +108,7 @@ impl Hooks<'_> {
 
 /// The keyword of the `n`th next non-whitespace token (`NoKeyword` if it is not an
 /// unquoted keyword).
-pub(super) fn kw(p: &Parser, n: usize) -> Keyword {
+pub(in crate::validate) fn kw(p: &Parser, n: usize) -> Keyword {
     match &p.peek_nth_token_ref(n).token {
         Token::Word(w) if w.quote_style.is_none() => w.keyword,
         _ => Keyword::NoKeyword,
@@ -112,12 +116,12 @@ pub(super) fn kw(p: &Parser, n: usize) -> Keyword {
 }
 
 /// Whether the `n`th next token is the unquoted word `s` (any case).
-pub(super) fn word_is(p: &Parser, n: usize, s: &str) -> bool {
+pub(in crate::validate) fn word_is(p: &Parser, n: usize, s: &str) -> bool {
     matches!(&p.peek_nth_token_ref(n).token,
         Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(s))
 }
 
-pub(super) fn here(p: &Parser) -> Location {
+pub(in crate::validate) fn here(p: &Parser) -> Location {
     p.peek_token_ref().span.start
 }
 
@@ -134,7 +138,11 @@ fn expect_words(p: &mut Parser, words: &[&str], what: &str) -> Result<(), Parser
 }
 
 /// A `'single-quoted'` string literal (no other string forms).
-pub(super) fn quoted_string(h: &Hooks, p: &mut Parser, what: &str) -> Result<String, ParserError> {
+pub(in crate::validate) fn quoted_string(
+    h: &Hooks,
+    p: &mut Parser,
+    what: &str,
+) -> Result<String, ParserError> {
     let tok = p.next_token();
     match tok.token {
         Token::SingleQuotedString(s) => {
@@ -149,7 +157,7 @@ pub(super) fn quoted_string(h: &Hooks, p: &mut Parser, what: &str) -> Result<Str
 
 /// Hive DDL strings: the Hive lexer's escaping is unverified on Athena, so `'`, `\` and
 /// control characters are refused outright.
-pub(super) fn check_ddl_string(
+pub(in crate::validate) fn check_ddl_string(
     h: &Hooks,
     s: &str,
     what: &str,
@@ -162,7 +170,10 @@ pub(super) fn check_ddl_string(
 }
 
 /// Athena refuses `CREATE EXTERNAL TABLE` for Iceberg tables.
-pub(super) fn create_external_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+pub(in crate::validate) fn create_external_table(
+    h: &Hooks,
+    p: &mut Parser,
+) -> Result<Statement, ParserError> {
     h.refuse(EXTERNAL_TABLE, p.peek_nth_token_ref(1).span.start)
 }
 
@@ -173,7 +184,10 @@ pub(super) fn create_external_table(h: &Hooks, p: &mut Parser) -> Result<Stateme
 ///
 /// Mapped onto a `CreateTable` with `external` (Athena) or `temporary` (Spark) set,
 /// the format in `hive_formats.storage` and the path in `hive_formats.location`.
-pub(super) fn create_staging_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+pub(in crate::validate) fn create_staging_table(
+    h: &Hooks,
+    p: &mut Parser,
+) -> Result<Statement, ParserError> {
     let spark = h.grammar == Grammar::Spark;
     p.expect_keyword_is(Keyword::CREATE)?;
     if spark {
@@ -229,7 +243,7 @@ pub(super) fn create_staging_table(h: &Hooks, p: &mut Parser) -> Result<Statemen
 }
 
 /// The keywords of the next two tokens, for a parser's statement dispatch.
-pub(super) fn first_keywords(p: &Parser) -> (Keyword, Keyword) {
+pub(in crate::validate) fn first_keywords(p: &Parser) -> (Keyword, Keyword) {
     (kw(p, 0), kw(p, 1))
 }
 
@@ -243,7 +257,10 @@ pub(super) fn first_keywords(p: &Parser) -> (Keyword, Keyword) {
 /// Spark: `CREATE TABLE [IF NOT EXISTS] name [(cols)] USING iceberg
 /// [PARTITIONED BY (…)] [COMMENT 's'] [LOCATION 's'] [TBLPROPERTIES (…)] [AS query]`,
 /// clauses in any order, each at most once.
-pub(super) fn create_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+pub(in crate::validate) fn create_table(
+    h: &Hooks,
+    p: &mut Parser,
+) -> Result<Statement, ParserError> {
     p.expect_keywords(&[Keyword::CREATE, Keyword::TABLE])?;
     let if_not_exists = p.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
     let name = p.parse_object_name(false)?;
@@ -551,7 +568,10 @@ const SPARK_ALTERS: &str = "Spark ALTER TABLE here accepts ADD COLUMN[S], DROP C
      RENAME COLUMN a TO b, ALTER COLUMN c TYPE t, SET TBLPROPERTIES (…), \
      UNSET TBLPROPERTIES (…) and RENAME TO";
 
-pub(super) fn alter_table(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+pub(in crate::validate) fn alter_table(
+    h: &Hooks,
+    p: &mut Parser,
+) -> Result<Statement, ParserError> {
     let spark = h.grammar == Grammar::Spark;
     let accepted = if spark { SPARK_ALTERS } else { HIVE_ALTERS };
     p.expect_keywords(&[Keyword::ALTER, Keyword::TABLE])?;
@@ -737,7 +757,10 @@ pub(super) fn alter_table(h: &Hooks, p: &mut Parser) -> Result<Statement, Parser
 /// that order, Spark in any order (each clause once). sqlparser's own grammar for it
 /// has no COMMENT before LOCATION; `WITH DBPROPERTIES` is neither generated nor
 /// parsed.
-pub(super) fn create_database(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+pub(in crate::validate) fn create_database(
+    h: &Hooks,
+    p: &mut Parser,
+) -> Result<Statement, ParserError> {
     p.expect_keywords(&[Keyword::CREATE, Keyword::DATABASE])?;
     let if_not_exists = p.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
     let db_name = p.parse_object_name(false)?;
@@ -807,7 +830,7 @@ pub(crate) fn create_database_statement(
 // ---------------------------------------------------------------------------------
 
 /// `OPTIMIZE name REWRITE DATA USING BIN_PACK [WHERE predicate]`.
-pub(super) fn optimize(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+pub(in crate::validate) fn optimize(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
     p.advance_token();
     if p.peek_keyword(Keyword::TABLE) {
         return h.refuse(
@@ -826,7 +849,10 @@ pub(super) fn optimize(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserErr
 
 /// The rest of an OPTIMIZE after its fixed words, `[WHERE predicate]`, as the statement
 /// every target's OPTIMIZE maps onto (the allow-list then checks the predicate).
-pub(super) fn optimize_where(p: &mut Parser, name: ObjectName) -> Result<Statement, ParserError> {
+pub(in crate::validate) fn optimize_where(
+    p: &mut Parser,
+    name: ObjectName,
+) -> Result<Statement, ParserError> {
     let predicate = if p.parse_keyword(Keyword::WHERE) {
         Some(p.parse_expr()?)
     } else {
@@ -845,7 +871,7 @@ pub(super) fn optimize_where(p: &mut Parser, name: ObjectName) -> Result<Stateme
 }
 
 /// `VACUUM name`, nothing else.
-pub(super) fn vacuum(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
+pub(in crate::validate) fn vacuum(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError> {
     p.advance_token();
     let name = p.parse_object_name(false)?;
     let next = p.peek_token_ref();
@@ -877,7 +903,9 @@ pub(super) fn vacuum(h: &Hooks, p: &mut Parser) -> Result<Statement, ParserError
 // ---------------------------------------------------------------------------------
 
 /// Trino `array(T)`, `map(K, V)`, `row(name T, …)`; `None` for anything else.
-pub(super) fn trino_paren_type(p: &mut Parser) -> Option<Result<DataType, ParserError>> {
+pub(in crate::validate) fn trino_paren_type(
+    p: &mut Parser,
+) -> Option<Result<DataType, ParserError>> {
     if p.peek_nth_token_ref(1).token != Token::LParen {
         return None;
     }

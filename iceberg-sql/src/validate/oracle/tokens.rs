@@ -1,6 +1,5 @@
 //! Our tokens as sqlparser's, so that sqlparser's `Parser`
-//! (`with_tokens_with_locations`) runs on them unchanged. This module goes when the
-//! parser is ours.
+//! (`with_tokens_with_locations`) runs on them unchanged, in the tests' oracle.
 //!
 //! sqlparser's positions are 1-based lines and columns, a column counting characters
 //! (not bytes) since the last `\n` (a lone `\r` is a character of the line); a token's
@@ -12,8 +11,8 @@ use sqlparser::ast::DollarQuotedString;
 use sqlparser::keywords::{Keyword, ALL_KEYWORDS, ALL_KEYWORDS_INDEX};
 use sqlparser::tokenizer::{Location, Span, Token as SqlToken, TokenWithSpan, Whitespace, Word};
 
-use super::{Blank, Kind, LexError, StrForm, Symbol, Token};
 use crate::dialect::Grammar;
+use crate::validate::lexer::{self, Blank, Kind, LexError, StrForm, Symbol, Token};
 use crate::validate::prepass;
 
 /// `tokens` (lexed from `sql`: they cover it, each starting where the last ended) as
@@ -33,14 +32,14 @@ pub(crate) fn convert(sql: &str, tokens: &[Token]) -> Vec<TokenWithSpan> {
 
 /// `e`'s position as sqlparser's location.
 pub(crate) fn location(sql: &str, e: &LexError) -> Location {
-    let (line, column) = super::line_column(sql, e.at);
+    let (line, column) = lexer::line_column(sql, e.at);
     Location::new(line, column)
 }
 
 /// The position after `text`, which starts at `at` (`ascii`: the whole text is ASCII,
 /// so a column is a byte).
 fn after(at: Location, text: &[u8], ascii: bool) -> Location {
-    let chars = |b: &[u8]| if ascii { b.len() } else { super::chars_in(b) } as u64;
+    let chars = |b: &[u8]| if ascii { b.len() } else { lexer::chars_in(b) } as u64;
     match text.iter().rposition(|&b| b == b'\n') {
         None => Location::new(at.line, at.column + chars(text)),
         Some(last) => Location::new(

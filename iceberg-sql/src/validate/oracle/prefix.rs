@@ -20,7 +20,7 @@ use sqlparser::tokenizer::Token;
 
 /// The prefix at the parser's position, if it is one the fast path reads the way
 /// sqlparser does; `None` leaves it to sqlparser.
-pub(super) fn literal_or_name(
+pub(in crate::validate) fn literal_or_name(
     dialect: &dyn SqlDialect,
     p: &mut Parser,
 ) -> Option<Result<Expr, ParserError>> {
@@ -55,7 +55,7 @@ pub(super) fn literal_or_name(
 /// A partition transform written `name(col)` or `name(n, col)` (followed by `,` or
 /// `)`), read without sqlparser's general function-call parser, as the same
 /// `Expr::Function` node; `None` (nothing consumed) for any other text.
-pub(super) fn partition_transform(p: &mut Parser) -> Option<Expr> {
+pub(in crate::validate) fn partition_transform(p: &mut Parser) -> Option<Expr> {
     #[cfg(test)]
     if tests::OFF.with(std::cell::Cell::get) {
         return None;
@@ -138,7 +138,7 @@ fn plain_name_follows(p: &Parser) -> bool {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(in crate::validate) mod tests {
     use std::cell::Cell;
 
     thread_local! {
