@@ -358,6 +358,7 @@ impl Pass<'_> {
                     UnaryOp::Minus => "-",
                     UnaryOp::Plus => "+",
                     UnaryOp::Not => "NOT ",
+                    UnaryOp::BitNot => "~",
                 };
                 format!("{sign}{}", text_of(self.ctx.sql, expr))
             }
@@ -952,7 +953,9 @@ fn predicate_as_value(e: &Expr, grammar: Grammar) -> Option<&Expr> {
     let is_predicate = |e: &Expr| match e {
         Expr::Binary { op, .. } => match op {
             B::And | B::Or => true,
-            B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq => !comparisons_are_values,
+            B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::NullSafeEq => {
+                !comparisons_are_values
+            }
             _ => false,
         },
         Expr::Unary {

@@ -769,6 +769,15 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
         (A, Sel, 0, "SELECT position(X'F' IN `x`), substring(x FROM 99999999999999999999 FOR 2) FROM t", false),
         (S, Sel, 1, "SELECT trim(BOTH ? FROM y), overlay(x PLACING X'F' FROM 1) FROM t", false),
         (T, Sel, 0, "SELECT trim(LEADING 'x' FROM `y`) FROM t", false),
+        // Spark's bit operators and `<=>`; refused in Trino's grammar.
+        (S, Sel, 0, "SELECT 1 & 2, 1 | 2, 1 ^ 2, ~1, 1 == 2, 1 <=> 2, NOT true, 'a' || 'b', -1 % 2", false),
+        (S, Sel, 1, "SELECT a FROM t WHERE (b & ?) <=> c AND ~d | X'F' = 1", false),
+        (S, Sel, 0, "SELECT ~a ^ 99999999999999999999999999999999999999999 FROM t", false),
+        (S, Sel, 0, "SELECT a FROM t WHERE b <=> c IS NULL", false),
+        (A, Sel, 0, "SELECT 1 & 2", true),
+        (T, Sel, 0, "SELECT ~a FROM t", true),
+        (S3, Sel, 0, "SELECT a | b FROM t", true),
+        (A, Sel, 0, "SELECT a FROM t WHERE b <=> c", true),
     ]
 };
 
@@ -810,6 +819,28 @@ fn each_check_gives_the_old_verdict() {
         }
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// Spark's operators pass in Spark (SqlBaseParser.g4 `valueExpression`); Trino's grammar
+/// has none of them and refuses them at parse time with the form it writes instead.
+#[test]
+fn spark_operators_pass_in_spark_only() {
+    let sql = "SELECT 1 & 2, 1 | 2, 1 ^ 2, ~1, 1 == 2, 1 <=> 2, NOT true, 'a' || 'b', -1 % 2";
+    assert_eq!(
+        words(validate(sql, StatementKind::Select, Dialect::Spark, 0)),
+        "accept"
+    );
+    for d in [Dialect::Athena, Dialect::Trino, Dialect::AthenaS3Tables] {
+        for (sql, says) in [
+            ("SELECT 1 & 2", "bitwise_and(x, y)"),
+            ("SELECT ~1", "bitwise_and(x, y)"),
+            ("SELECT 1 <=> 2", "IS NOT DISTINCT FROM"),
+        ] {
+            let e = validate(sql, StatementKind::Select, d, 0).expect_err(sql);
+            assert_eq!(e.kind(), crate::error::ErrorKind::Syntax, "{sql}: {e}");
+            assert!(e.to_string().contains(says), "{sql}: {e}");
+        }
+    }
 }
 
 /// A chain of 10,000 `OR`s (a statement holds one) goes through the pass down its first

@@ -85,6 +85,8 @@ pub(crate) enum UnaryOp {
     Not,
     Minus,
     Plus,
+    /// `~` (Spark)
+    BitNot,
 }
 
 /// Infix operators.
@@ -105,6 +107,14 @@ pub(crate) enum BinaryOp {
     Modulo,
     /// `||`
     Concat,
+    /// `&` (Spark)
+    BitAnd,
+    /// `|` (Spark)
+    BitOr,
+    /// `^` (Spark)
+    BitXor,
+    /// `<=>`: equal, or both NULL (Spark)
+    NullSafeEq,
 }
 
 /// An expression.

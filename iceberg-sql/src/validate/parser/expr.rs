@@ -9,12 +9,18 @@
 //! | 10 | `AND` |
 //! | 15 | prefix `NOT` |
 //! | 17 | `IS [NOT] NULL`, `IS [NOT] DISTINCT FROM`, `[NOT] IN`, `[NOT] BETWEEN`, `[NOT] LIKE` |
-//! | 20 | `=`, `<>`, `!=`, `<`, `<=`, `>`, `>=` (and `==` in Spark) |
+//! | 20 | `=`, `<>`, `!=`, `<`, `<=`, `>`, `>=` (and `==`, `<=>` in Spark) |
+//! | 21 | `\|` (Spark) |
+//! | 22 | `^` (Spark) |
+//! | 23 | `&` (Spark) |
 //! | 25 | `\|\|` (Trino) |
 //! | 30 | `+`, `-` (and `\|\|` in Spark) |
-//! | 40 | `*`, `/`, `%` (prefix `-`/`+` read their operand at this power) |
+//! | 40 | `*`, `/`, `%` (prefix `-`, `+` and Spark's `~` read their operand at this power) |
 //! | 41 | `AT TIME ZONE` |
 //! | 50 | `a[i]`, `(x).field` |
+//!
+//! Spark's shifts (`<<`, `>>`, `>>>`, between `+` and `&` in its `valueExpression`) are
+//! not read: sqlparser reads none of them in the validator's Spark dialect either.
 //!
 //! A binary chain (`a OR b OR …`, `a + b + …`) is read in the loop of
 //! [`Cursor::expr_bp`], so it costs no stack however long it is. Predicates do not
@@ -49,6 +55,9 @@ const AND: u8 = 10;
 const NOT: u8 = 15;
 const PREDICATE: u8 = 17;
 const COMPARISON: u8 = 20;
+const BIT_OR: u8 = 21;
+const BIT_XOR: u8 = 22;
+const BIT_AND: u8 = 23;
 const CONCAT_TRINO: u8 = 25;
 const ADDITIVE: u8 = 30;
 const MULTIPLICATIVE: u8 = 40;
@@ -66,6 +75,8 @@ enum Infix {
     Field,
     /// `x NOT NULL`: refused with its fix.
     NotNull,
+    /// Spark's `&`, `|`, `^` or `<=>` in a grammar without them: refused with its fix.
+    SparkOnly,
 }
 
 /// Spark's typed number suffixes (`5S` smallint, `1Y` tinyint, `1.5D` double, `1.5F`
@@ -197,6 +208,14 @@ impl Cursor<'_> {
                 Symbol::Div => binary(BinaryOp::Divide),
                 Symbol::Mod => binary(BinaryOp::Modulo),
                 Symbol::StringConcat => binary(BinaryOp::Concat),
+                Symbol::Ampersand if self.rules.bit_operators => binary(BinaryOp::BitAnd),
+                Symbol::Pipe if self.rules.bit_operators => binary(BinaryOp::BitOr),
+                Symbol::Caret if self.rules.bit_operators => binary(BinaryOp::BitXor),
+                Symbol::Spaceship if self.rules.bit_operators => binary(BinaryOp::NullSafeEq),
+                // Nothing else in the grammar takes these after an operand.
+                Symbol::Ampersand | Symbol::Pipe | Symbol::Caret | Symbol::Spaceship => {
+                    Some((Infix::SparkOnly, POSTFIX))
+                }
                 Symbol::LBracket => Some((Infix::Subscript, POSTFIX)),
                 Symbol::Period => Some((Infix::Field, POSTFIX)),
                 _ => None,
@@ -288,6 +307,7 @@ impl Cursor<'_> {
                 at,
                 "`x NOT NULL` is neither Trino's nor Spark's: write `x IS NOT NULL`",
             )),
+            Infix::SparkOnly => Err(self.spark_only_operator(at)),
             Infix::Field => {
                 self.next();
                 let field = self.ident()?;
@@ -297,6 +317,23 @@ impl Cursor<'_> {
                 })
             }
         }
+    }
+
+    /// The refusal of Spark's operator at `at` (`&`, `|`, `^`, `~` or `<=>`) in a
+    /// grammar without it, with the form that grammar writes instead.
+    fn spark_only_operator(&mut self, at: usize) -> crate::error::Error {
+        let op = self.peek(0).map_or("", |t| t.text(self.sql));
+        let message = if op == "<=>" {
+            "`<=>` is Spark's null-safe equality: Athena and Trino write \
+             `a IS NOT DISTINCT FROM b`"
+                .to_string()
+        } else {
+            format!(
+                "`{op}` is Spark's bitwise operator: Athena and Trino call bitwise_and(x, y), \
+                 bitwise_or, bitwise_xor or bitwise_not"
+            )
+        };
+        self.refuse_at(at, &message)
     }
 
     /// Refuses `ALL`, `ANY` or `SOME` starting a comparison's right operand but for a
@@ -346,7 +383,8 @@ impl Cursor<'_> {
                         | BinaryOp::Lt
                         | BinaryOp::LtEq
                         | BinaryOp::Gt
-                        | BinaryOp::GtEq,
+                        | BinaryOp::GtEq
+                        | BinaryOp::NullSafeEq,
                     ..
                 }
             );
@@ -494,6 +532,16 @@ impl Cursor<'_> {
                     expr: Box::new(expr),
                 })
             }
+            Kind::Symbol(Symbol::Tilde) if self.rules.bit_operators => {
+                self.next();
+                // As tight as the sign (Spark's `arithmeticUnary`): `~a * b` is `(~a) * b`.
+                let expr = self.expr_bp(MULTIPLICATIVE)?;
+                Ok(Expr::Unary {
+                    op: UnaryOp::BitNot,
+                    expr: Box::new(expr),
+                })
+            }
+            Kind::Symbol(Symbol::Tilde) => Err(self.spark_only_operator(t.start)),
             Kind::Symbol(Symbol::LParen) => self.parenthesized(),
             Kind::Word { quote: Some(_), .. } => self.name_lambda_or_call(),
             Kind::Word { quote: None, .. } => self.word(t, min),
@@ -1407,6 +1455,7 @@ fn predicate_index(e: &Expr) -> bool {
                 | BinaryOp::LtEq
                 | BinaryOp::Gt
                 | BinaryOp::GtEq
+                | BinaryOp::NullSafeEq
         ),
         Expr::Unary {
             op: UnaryOp::Not, ..
@@ -1436,7 +1485,11 @@ fn power_of(op: BinaryOp, concat_with_plus: bool) -> u8 {
         | BinaryOp::Lt
         | BinaryOp::LtEq
         | BinaryOp::Gt
-        | BinaryOp::GtEq => COMPARISON,
+        | BinaryOp::GtEq
+        | BinaryOp::NullSafeEq => COMPARISON,
+        BinaryOp::BitOr => BIT_OR,
+        BinaryOp::BitXor => BIT_XOR,
+        BinaryOp::BitAnd => BIT_AND,
         BinaryOp::Concat if concat_with_plus => ADDITIVE,
         BinaryOp::Concat => CONCAT_TRINO,
         BinaryOp::Plus | BinaryOp::Minus => ADDITIVE,

@@ -29,8 +29,9 @@
 //!
 //! What differs between grammars is a small table, [`Rules`], not a test of the
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
-//! `ARRAY[…]` and comparison chains exist, which words are reserved, whether `UPDATE` and
-//! `DELETE` take an alias, which DDL forms exist, the order of `OFFSET` and `LIMIT`,
+//! `ARRAY[…]`, comparison chains, and Spark's bit operators (`&`, `|`, `^`, `~`) and
+//! `<=>` exist, which words are reserved, whether `UPDATE` and `DELETE` take an alias,
+//! which DDL forms exist, the order of `OFFSET` and `LIMIT`,
 //! whether `FETCH FIRST` exists, which predicates and window frames exist (Spark's
 //! `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`, `RLIKE`/`REGEXP` and `WITHIN GROUP` after
 //! any call and `overlay(x PLACING …)`; Trino's `GROUPS` frames,
@@ -55,8 +56,10 @@
 //!
 //! * expressions: `IS JSON`, `CAST(… FORMAT …)`, typed lambda parameters, slices
 //!   `a[1:2]`, named arguments (`name => v`) outside `CALL` and `EXECUTE`,
-//!   `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses,
-//!   `OVER (name …)`, `t.*` as an argument, Spark's `DIV`, `::`, `!`, bit operators and `<=>`;
+//!   `IGNORE|RESPECT NULLS`, `ON OVERFLOW`, JSON function clauses, `OVER (name …)`,
+//!   `t.*` as an argument, Spark's `DIV`, `::` and `!`; in Athena's `OPTIMIZE … WHERE`
+//!   (read in Hive's grammar), Hive's `&`, `|`, `^`, `~` and `<=>`
+//!   (`Rules::bit_operators` is Spark's alone: Hive binds `^` tighter than `*`);
 //! * queries: a parenthesized query as an operand of `UNION`/`EXCEPT`/`INTERSECT`,
 //!   `TABLE t` as a query, `VALUES` as a query (read only after `INSERT` and as a
 //!   relation in parentheses, `(VALUES …) AS t (a, b)`), Spark's `TABLESAMPLE (…)`, a
@@ -128,6 +131,12 @@ pub(crate) struct Rules {
     /// Whether `==` is `=` (Spark's `expr1 == expr2`, sql-ref-operators; Hive's lexer,
     /// `EQUAL : '=' | '=='` in HiveLexer.g4, which reads Athena's OPTIMIZE condition).
     pub(crate) double_equals: bool,
+    /// Whether `&`, `|`, `^`, prefix `~` and the null-safe comparison `<=>` are
+    /// operators (Spark's `valueExpression` and `comparisonOperator` in
+    /// SqlBaseParser.g4). Trino has none of them: it calls `bitwise_and(x, y)` and
+    /// writes `IS NOT DISTINCT FROM`. Hive's grammar has them with `^` above `*`, not
+    /// read yet.
+    pub(crate) bit_operators: bool,
     /// Whether `ARRAY[a, b]` constructs an array (Trino; Spark calls `array(a, b)`).
     pub(crate) array_brackets: bool,
     /// Whether `1.5D`, `2BD`, `5S`, `1Y`, `1F` are typed numbers (Spark).
@@ -262,6 +271,7 @@ impl Rules {
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: true,
+        bit_operators: false,
         array_brackets: false,
         number_suffixes: false,
         struct_calls: false,
@@ -306,6 +316,7 @@ impl Rules {
         concat_with_plus: false,
         chained_comparisons: false,
         double_equals: false,
+        bit_operators: false,
         array_brackets: true,
         number_suffixes: false,
         struct_calls: false,
@@ -350,6 +361,7 @@ impl Rules {
         concat_with_plus: true,
         chained_comparisons: true,
         double_equals: true,
+        bit_operators: true,
         array_brackets: false,
         number_suffixes: true,
         struct_calls: true,

@@ -124,6 +124,10 @@ impl Converter<'_> {
             B::Divide => BinaryOp::Divide,
             B::Modulo => BinaryOp::Modulo,
             B::StringConcat => BinaryOp::Concat,
+            B::BitwiseAnd => BinaryOp::BitAnd,
+            B::BitwiseOr => BinaryOp::BitOr,
+            B::BitwiseXor => BinaryOp::BitXor,
+            B::Spaceship => BinaryOp::NullSafeEq,
             other => return outside(other),
         })
     }
@@ -158,6 +162,7 @@ impl Converter<'_> {
                     sp::UnaryOperator::Not => UnaryOp::Not,
                     sp::UnaryOperator::Minus => UnaryOp::Minus,
                     sp::UnaryOperator::Plus => UnaryOp::Plus,
+                    sp::UnaryOperator::BitwiseNot => UnaryOp::BitNot,
                     other => return outside(other),
                 },
                 expr: self.boxed(expr)?,

@@ -626,6 +626,13 @@ fn statements_not_yet_read_are_refused() {
             assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
         }
     }
+    // Hive's bit operators and `<=>` in Athena's OPTIMIZE condition (the old pipeline
+    // accepts them there).
+    for op in ["a & 1 = 1", "a | 1 = 1", "a ^ 1 = 1", "~a = 1", "a <=> 1"] {
+        let sql = format!("OPTIMIZE t REWRITE DATA USING BIN_PACK WHERE {op}");
+        let e = parse_statement(&sql, &Rules::HIVE_DDL).expect_err(&sql);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
+    }
 }
 
 proptest! {
