@@ -1665,7 +1665,12 @@ fn trino_refusals_say_what_and_where() {
             1,
             21,
         ),
-        ("SELECT 1 & 2", "found `&`", 1, 10),
+        (
+            "SELECT 1 & 2",
+            "`&` is Spark's bitwise operator: Athena and Trino call bitwise_and(x, y)",
+            1,
+            10,
+        ),
     ];
     for (sql, says, line, column) in at_parse {
         for d in [A, Dialect::Trino] {
