@@ -7,7 +7,6 @@ use proptest::prelude::*;
 use super::{inspect, inspect_oracle, Inspection};
 use crate::dialect::Dialect;
 use crate::statement::StatementKind;
-use crate::validate::parser::tests::fixture::refused_on_purpose;
 use crate::validate::tests::verdict_fixture;
 
 /// The accepted entries of the corpus: dialect, kind, SQL and the recorded inspection.
@@ -23,16 +22,11 @@ fn every_accepted_entry_reads_as_recorded() {
     let entries = recorded();
     assert!(entries.len() > 800, "{} entries", entries.len());
     let mut wrong = Vec::new();
-    let mut on_purpose = 0;
+    // The fixture records the validator's own verdicts: whatever it accepts, `inspect`
+    // reads.
     for (dialect, kind, sql, want) in &entries {
         let got = match inspect(sql, *kind, *dialect) {
             Ok(read) => verdict_fixture::inspection(&read),
-            // Forms our parser does not read yet, or refuses on purpose (its tests list
-            // them).
-            Err(e) if refused_on_purpose(sql, &e) => {
-                on_purpose += 1;
-                continue;
-            }
             Err(e) => format!("refused: {e}"),
         };
         if &got != want {
@@ -48,8 +42,6 @@ fn every_accepted_entry_reads_as_recorded() {
         entries.len(),
         wrong.join("\n")
     );
-    // The refusals on purpose are few (they shrink as our parser reads more forms).
-    assert!(on_purpose <= 61, "{on_purpose} entries refused on purpose");
 }
 
 /// Both readings of `sql`: the same inspection, or both refused.

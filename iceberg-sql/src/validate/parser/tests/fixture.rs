@@ -147,14 +147,6 @@ const NOT_READ_YET: &[(&str, &str)] = &[
     ),
 ];
 
-/// Whether ours refuses `sql`, an entry the validator accepts, on purpose: a form not
-/// read yet ([`NOT_READ_YET`]), a deliberate difference, or a [`STRICTER`] one.
-pub(in crate::validate) fn refused_on_purpose(sql: &str, e: &crate::Error) -> bool {
-    NOT_READ_YET.iter().any(|(p, _)| sql.contains(p))
-        || deliberate(e)
-        || STRICTER.iter().any(|(p, ..)| sql.contains(p))
-}
-
 /// Every entry the validator accepts, ours reads as a statement of the entry's kind;
 /// every entry it refuses as a syntax error, ours refuses ([`compare_verdict`]); but
 /// the accepted forms listed as not read yet, which ours refuses.
