@@ -1,11 +1,12 @@
-//! Athena's part of the validator: its parser for both of its grammars (Hive DDL and
-//! Trino DML), and its statement shapes: Hive `CREATE TABLE … TBLPROPERTIES
-//! ('table_type'='ICEBERG')`, CTAS `WITH (…)`, `OPTIMIZE … REWRITE DATA USING BIN_PACK`,
-//! `VACUUM`, `UNLOAD`, `SHOW TABLES IN db 'pattern'`; no `DROP TABLE … PURGE`.
+//! Athena's part of the validator, for both of its grammars (Hive DDL and Trino DML):
+//! its statement shapes as plain values the checks read (`check/`): Hive `CREATE TABLE
+//! … TBLPROPERTIES ('table_type'='ICEBERG')` with a LOCATION, CTAS `WITH (…)` and its
+//! `partitioning` entries, `SHOW TABLES IN db 'pattern'`, the staging table as an
+//! external table; no `DROP TABLE … PURGE`.
 
 use super::{FilterForm, Staging, TargetSyntax};
 
-/// Athena's allow-list part.
+/// Athena's part of the validator.
 pub(crate) struct AthenaSyntax;
 
 impl TargetSyntax for AthenaSyntax {

@@ -1,5 +1,5 @@
-//! The validator's part for Athena on Amazon S3 Tables: Athena's parsers and shapes,
-//! with what AWS documents as different for tables in a table bucket
+//! The validator's part for Athena on Amazon S3 Tables: Athena's shapes, with what AWS
+//! documents as different for tables in a table bucket
 //! (<https://docs.aws.amazon.com/athena/latest/ug/gdc-register-s3-table-bucket-cat.html>):
 //! CREATE TABLE without LOCATION (S3 Tables chooses it), no `ALTER TABLE … RENAME`, no
 //! OPTIMIZE or VACUUM (S3 runs compaction and snapshot expiry).
@@ -21,7 +21,7 @@ pub(crate) fn maintenance_refusal(kind: StatementKind) -> String {
     )
 }
 
-/// Athena on S3 Tables' allow-list part.
+/// Athena on S3 Tables' part of the validator.
 pub(crate) struct AthenaS3TablesSyntax;
 
 impl TargetSyntax for AthenaS3TablesSyntax {

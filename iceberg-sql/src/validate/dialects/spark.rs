@@ -1,12 +1,11 @@
-//! Spark's part of the validator: its parser (backtick names, backslash escapes, Spark
-//! type names, `USING iceberg`, `CALL catalog.system.procedure(…)`) and its statement
-//! shapes: `CREATE TABLE … USING iceberg`, `DROP TABLE … PURGE`, maintenance through
-//! Iceberg's procedures, `SHOW TABLES IN db LIKE 'pattern'`, no UNLOAD and no
-//! `DROP DATABASE … CASCADE`.
+//! Spark's part of the validator, as plain values the checks read (`check/`):
+//! `DROP TABLE … PURGE` accepted, maintenance through Iceberg's procedures (`CALL
+//! catalog.system.procedure(…)`), `SHOW TABLES IN db LIKE 'pattern'`, the staging table
+//! as a temporary view; no UNLOAD and no `DROP DATABASE … CASCADE`.
 
 use super::{FilterForm, Maintenance, Staging, TargetSyntax};
 
-/// Spark's allow-list part.
+/// Spark's part of the validator.
 pub(crate) struct SparkSyntax;
 
 impl TargetSyntax for SparkSyntax {

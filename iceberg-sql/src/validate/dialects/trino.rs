@@ -1,29 +1,18 @@
-//! Trino's part of the validator: one parser (Trino's grammar) for every statement, and
-//! the Iceberg connector's statement shapes: `CREATE TABLE … [COMMENT '…'] [WITH (…)]`
-//! (CTAS too), `ALTER TABLE` with `ADD COLUMN`, `DROP COLUMN`, `RENAME COLUMN`, `ALTER
-//! COLUMN … SET DATA TYPE`, `SET PROPERTIES`, `RENAME TO`, and `ALTER TABLE … EXECUTE
-//! optimize | expire_snapshots`; `CREATE SCHEMA`, `DROP SCHEMA`, `SHOW TABLES … LIKE`;
-//! no `DROP TABLE … PURGE`, no `UNLOAD`.
+//! Trino's part of the validator (Trino's grammar for every statement): the Iceberg
+//! connector's statement shapes, as plain values the checks read (`check/`): `CREATE
+//! TABLE … [COMMENT '…'] [WITH (…)]` (CTAS too), `ALTER TABLE` with `ADD COLUMN`, `DROP
+//! COLUMN`, `RENAME COLUMN`, `ALTER COLUMN … SET DATA TYPE`, `SET PROPERTIES`, `RENAME
+//! TO`, and `ALTER TABLE … EXECUTE optimize | expire_snapshots`; `CREATE SCHEMA`, `DROP
+//! SCHEMA`, `SHOW TABLES … LIKE`; no `DROP TABLE … PURGE`, no `UNLOAD`.
 //!
 //! Shapes from <https://trino.io/docs/current/sql/create-table.html>,
 //! <https://trino.io/docs/current/sql/alter-table.html> and
-//! <https://trino.io/docs/current/connector/iceberg.html>. The AST nodes they map onto:
-//!
-//! | input | AST |
-//! |---|---|
-//! | `WITH (k = v, …)` | `CreateTable::table_options = With([k = v])` |
-//! | `COMMENT '…'` after the columns | checked, not kept |
-//! | `SET PROPERTIES k = v, …` | `AlterTableOperation::SetTblProperties` |
-//! | `EXECUTE optimize [(file_size_threshold => '…')] [WHERE p]` | `Statement::OptimizeTable { predicate: p, .. }` |
-//! | `EXECUTE expire_snapshots[(retention_threshold => '…', retain_last => n)]` | `Statement::Vacuum` with every flag off |
-//! | `CREATE SCHEMA s [WITH (location = '…')]` | `Statement::CreateDatabase { location, .. }` |
-//! | `DROP SCHEMA s [CASCADE]` | `Statement::Drop { object_type: Database, .. }` |
-//! | `SHOW TABLES IN s LIKE 'p' [ESCAPE '\']` | `Statement::ShowTables` with a `Like(p)` filter |
+//! <https://trino.io/docs/current/connector/iceberg.html>.
 
 use super::{FilterForm, Maintenance, Staging, TargetSyntax};
 use crate::dialect::Grammar;
 
-/// Trino's allow-list part.
+/// Trino's part of the validator.
 pub(crate) struct TrinoSyntax;
 
 impl TargetSyntax for TrinoSyntax {

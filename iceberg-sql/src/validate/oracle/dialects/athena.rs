@@ -1,7 +1,8 @@
-//! Athena's part of the validator: its parser for both of its grammars (Hive DDL and
-//! Trino DML), and its statement shapes: Hive `CREATE TABLE … TBLPROPERTIES
-//! ('table_type'='ICEBERG')`, CTAS `WITH (…)`, `OPTIMIZE … REWRITE DATA USING BIN_PACK`,
-//! `VACUUM`, `UNLOAD`, `SHOW TABLES IN db 'pattern'`; no `DROP TABLE … PURGE`.
+//! Athena's half for the tests' oracle: the sqlparser dialect for both of its grammars
+//! (Hive DDL and Trino DML, one type switched by `ddl`), and its statement shapes on
+//! sqlparser's tree: Hive `CREATE TABLE … TBLPROPERTIES ('table_type'='ICEBERG')`, CTAS
+//! `WITH (…)`, `OPTIMIZE … REWRITE DATA USING BIN_PACK`, `VACUUM`, `UNLOAD`, the
+//! staging table's `CREATE EXTERNAL TABLE`.
 
 use super::{OracleSyntax, ParserDialect};
 use crate::dialect::grammar::HIVE_DDL_RESERVED;

@@ -1,8 +1,6 @@
-//! The validator's part for Athena on Amazon S3 Tables: Athena's parsers and shapes,
-//! with what AWS documents as different for tables in a table bucket
-//! (<https://docs.aws.amazon.com/athena/latest/ug/gdc-register-s3-table-bucket-cat.html>):
-//! CREATE TABLE without LOCATION (S3 Tables chooses it), no `ALTER TABLE … RENAME`, no
-//! OPTIMIZE or VACUUM (S3 runs compaction and snapshot expiry).
+//! Athena on Amazon S3 Tables, for the tests' oracle: Athena's sqlparser dialects and
+//! shapes, with the differences of `validate::dialects::athena_s3_tables` on sqlparser's
+//! tree.
 
 use super::athena::check_create_table_shape;
 use super::{OracleSyntax, ParserDialect};

@@ -1,8 +1,7 @@
-//! Spark's part of the validator: its parser (backtick names, backslash escapes, Spark
-//! type names, `USING iceberg`, `CALL catalog.system.procedure(…)`) and its statement
-//! shapes: `CREATE TABLE … USING iceberg`, `DROP TABLE … PURGE`, maintenance through
-//! Iceberg's procedures, `SHOW TABLES IN db LIKE 'pattern'`, no UNLOAD and no
-//! `DROP DATABASE … CASCADE`.
+//! Spark's half for the tests' oracle: the sqlparser dialect (backtick names,
+//! backslash escapes, Spark type names, `USING iceberg`, `CALL
+//! catalog.system.procedure(…)`) and its statement shapes on sqlparser's tree: `CREATE
+//! TABLE … USING iceberg`, the procedures' calls, the staging view.
 
 use super::{OracleSyntax, ParserDialect};
 use crate::dialect::Grammar;

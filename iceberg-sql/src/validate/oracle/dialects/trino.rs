@@ -1,5 +1,5 @@
-//! Trino's part of the validator: one parser (Trino's grammar) for every statement, and
-//! the Iceberg connector's statement shapes: `CREATE TABLE … [COMMENT '…'] [WITH (…)]`
+//! Trino's half for the tests' oracle: one sqlparser dialect (Trino's grammar) for every
+//! statement, with hooks for the Iceberg connector's statement shapes: `CREATE TABLE … [COMMENT '…'] [WITH (…)]`
 //! (CTAS too), `ALTER TABLE` with `ADD COLUMN`, `DROP COLUMN`, `RENAME COLUMN`, `ALTER
 //! COLUMN … SET DATA TYPE`, `SET PROPERTIES`, `RENAME TO`, and `ALTER TABLE … EXECUTE
 //! optimize | expire_snapshots`; `CREATE SCHEMA`, `DROP SCHEMA`, `SHOW TABLES … LIKE`;
