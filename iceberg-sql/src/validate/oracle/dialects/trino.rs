@@ -1,9 +1,9 @@
 //! Trino's half for the tests' oracle: one sqlparser dialect (Trino's grammar) for every
-//! statement, with hooks for the Iceberg connector's statement shapes: `CREATE TABLE … [COMMENT '…'] [WITH (…)]`
-//! (CTAS too), `ALTER TABLE` with `ADD COLUMN`, `DROP COLUMN`, `RENAME COLUMN`, `ALTER
-//! COLUMN … SET DATA TYPE`, `SET PROPERTIES`, `RENAME TO`, and `ALTER TABLE … EXECUTE
-//! optimize | expire_snapshots`; `CREATE SCHEMA`, `DROP SCHEMA`, `SHOW TABLES … LIKE`;
-//! no `DROP TABLE … PURGE`, no `UNLOAD`.
+//! statement, with hooks for the Iceberg connector's statement shapes: `CREATE TABLE …
+//! [COMMENT '…'] [WITH (…)]` (CTAS too), `ALTER TABLE` with `ADD COLUMN`, `DROP COLUMN`,
+//! `RENAME COLUMN`, `ALTER COLUMN … SET DATA TYPE`, `SET PROPERTIES`, `RENAME TO`, and
+//! `ALTER TABLE … EXECUTE optimize | expire_snapshots`; `CREATE SCHEMA`, `DROP SCHEMA`,
+//! `SHOW TABLES … LIKE`.
 //!
 //! Shapes from <https://trino.io/docs/current/sql/create-table.html>,
 //! <https://trino.io/docs/current/sql/alter-table.html> and
