@@ -233,6 +233,13 @@ fn show_tables(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     if let Some(msg) = target.show_tables_filter_problem(ctx.engine(), form, &shown) {
         return Err(ctx.at_word(msg, "TABLES"));
     }
+    // In Hive DDL the pattern is a string of Hive's lexer, like a LOCATION or COMMENT.
+    if ctx.grammar == Grammar::HiveDdl {
+        let value = pattern.single_quoted().unwrap_or_default();
+        if let Some(msg) = ddl_string_problem(value, "the SHOW TABLES pattern") {
+            return Err(ctx.at(msg, pattern.span.start));
+        }
+    }
     if let Some(e) = escape {
         let value = e.single_quoted().unwrap_or_default();
         if let Some(msg) = like_escape_problem(value) {

@@ -904,7 +904,10 @@ mod corrupted {
                 .collect()
         };
         match c {
-            Class::OnlyOursAccepts | Class::OnlyTheirsAccepts => false,
+            // Stricter on purpose: a Hive DDL `SHOW TABLES` pattern is held to the rules
+            // of the other DDL strings (`a_hive_show_tables_pattern_is_a_ddl_string`).
+            Class::OnlyTheirsAccepts => ours.contains("the SHOW TABLES pattern contains"),
+            Class::OnlyOursAccepts => false,
             Class::BothDisallowed => message(theirs) == message(ours),
             _ => true,
         }
@@ -1016,4 +1019,40 @@ fn the_deliberate_entries_are_refused_at_parse() {
         });
         assert!(refused, "{sql} ({why})");
     }
+}
+
+/// Athena's `SHOW TABLES IN db 'pattern'` is Hive DDL: its pattern is a string of
+/// Hive's lexer, held to the rules of the other DDL strings (which sqlparser's pipeline
+/// did not apply to it).
+#[test]
+fn a_hive_show_tables_pattern_is_a_ddl_string() {
+    let k = StatementKind::ShowTables;
+    validate(
+        "SHOW TABLES IN analytics 'mcp_*|web_*'",
+        k,
+        Dialect::Athena,
+        0,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for (sql, says) in [
+        ("SHOW TABLES IN analytics 'a\\b'", "a backslash"),
+        ("SHOW TABLES IN analytics 'a''b'", "a single quote"),
+        (
+            "SHOW TABLES IN analytics 'a\u{1}b'",
+            "the control character U+0001",
+        ),
+    ] {
+        let e = validate(sql, k, Dialect::Athena, 0).expect_err(sql);
+        assert_eq!(e.kind(), crate::ErrorKind::DisallowedSyntax, "{sql}: {e}");
+        assert!(e.message().contains(says), "{sql}: {e}");
+        assert_eq!(e.location().map(|l| l.column), Some(26), "{sql}: {e}");
+    }
+    // Trino's LIKE pattern is a Trino string, escapes and all.
+    validate(
+        "SHOW TABLES IN analytics LIKE 'mcp\\_%' ESCAPE '\\'",
+        k,
+        Dialect::Trino,
+        0,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
 }
