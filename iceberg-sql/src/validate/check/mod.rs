@@ -31,8 +31,6 @@ mod top;
 
 #[cfg(test)]
 mod instructions;
-#[cfg(all(test, feature = "statement-log"))]
-mod logged;
 #[cfg(test)]
 mod tests;
 

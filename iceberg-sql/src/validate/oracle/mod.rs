@@ -4,12 +4,15 @@
 //! `hooks.rs` and `prefix.rs`), then the allow-list (`allow.rs`) and the walk
 //! (`walk/`, passes of `ast_pass.rs`). Compiled for tests only, as an oracle written independently of
 //! our parser: the differential tests (`check/tests.rs`, `parser/tests/`) hold every
-//! statement of the corpus to the same verdict through both.
+//! statement of the corpus to the same verdict through both, and `logged.rs` reads again
+//! every statement the test suite's builders returned.
 
 pub(crate) mod allow;
 pub(crate) mod ast_pass;
 pub(crate) mod dialects;
 pub(crate) mod hooks;
+#[cfg(feature = "statement-log")]
+mod logged;
 pub(crate) mod prefix;
 pub(crate) mod tokens;
 pub(crate) mod walk;

@@ -1,12 +1,13 @@
-//! Every statement the test suite's builders returned, read by this pipeline: the
-//! statement log (`crate::statement_log`) that `scripts/test.sh` keeps during the run.
-//! Each was accepted by the live validator when it was built, so each must be accepted
-//! here too before this pipeline can replace it. Run by `scripts/test.sh` after the
-//! suite (`--ignored`); without a log it fails when `CI` is set.
+//! Every statement the test suite's builders returned, read again by the oracle (the
+//! sqlparser pipeline, independent of our parser): the statement log
+//! (`crate::statement_log`) that `scripts/test.sh` keeps during the run. Each was
+//! accepted by the validator when it was built, so each must be accepted here too. Run
+//! by `scripts/test.sh` after the suite (`--ignored`); without a log it fails when `CI`
+//! is set.
 
 use std::collections::BTreeSet;
 
-use super::validate;
+use super::validate_sql as validate;
 use crate::statement_log::LOG_DIR_VAR;
 use crate::validate::tests::verdict_fixture::{dialect, kind};
 
@@ -65,12 +66,12 @@ fn every_statement_the_suite_built_is_accepted() {
     let (logged, refused) = refused_in(std::path::Path::new(&dir));
     assert!(logged > 0, "the statement log in {dir:?} is empty");
     println!(
-        "our parser's pipeline read {logged} distinct logged statements: {} refused",
+        "sqlparser's pipeline (the oracle) read {logged} distinct logged statements: {} refused",
         refused.len()
     );
     assert!(
         refused.is_empty(),
-        "{} of {logged} statements the builders returned are refused by our parser's pipeline:\n{}",
+        "{} of {logged} statements the builders returned are refused by sqlparser's pipeline:\n{}",
         refused.len(),
         refused.join("\n")
     );
