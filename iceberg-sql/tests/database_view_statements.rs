@@ -328,7 +328,7 @@ fn accept(dialect: Dialect, kind: K, sql: &str) {
 }
 
 #[track_caller]
-fn reject(dialect: Dialect, kind: K, sql: &str, ek: ErrorKind, fragment: &str) {
+fn reject(dialect: Dialect, kind: K, sql: &str, ek: ErrorKind, fragment: &str) -> Error {
     match validate_sql(sql, kind, dialect, 0) {
         Ok(()) => panic!("expected {dialect:?} {kind:?} to reject:\n{sql}"),
         Err(e) => {
@@ -339,8 +339,16 @@ fn reject(dialect: Dialect, kind: K, sql: &str, ek: ErrorKind, fragment: &str) {
                 e.message()
             );
             assert!(e.location().is_some(), "no position for {sql}:\n{e}");
+            e
         }
     }
+}
+
+/// The refusal says how to write it instead: its hint holds `fragment`.
+#[track_caller]
+fn hinted(e: &Error, fragment: &str) {
+    let hint = e.hint().unwrap_or_else(|| panic!("no hint:\n{e}"));
+    assert!(hint.contains(fragment), "hint {hint:?}\nlacks {fragment:?}");
 }
 
 #[test]
@@ -356,13 +364,14 @@ fn validator_database_statements() {
         K::CreateDatabase,
         "CREATE DATABASE analytics LOCATION 's3://b/p/' COMMENT 'c'",
     );
-    reject(
+    let e = reject(
         A,
         K::CreateDatabase,
         "CREATE DATABASE analytics LOCATION 's3://b/p/' COMMENT 'c'",
         ErrorKind::Syntax,
         "expected the end of the statement, found `COMMENT`",
     );
+    hinted(&e, "takes `COMMENT '…'` before `LOCATION '…'`");
     reject(
         A,
         K::CreateDatabase,
@@ -450,13 +459,14 @@ fn validator_database_statements() {
 
     accept(A, K::ShowTables, "SHOW TABLES IN analytics 'mcp_*'");
     accept(S, K::ShowTables, "SHOW TABLES IN analytics LIKE 'mcp_*'");
-    reject(
+    let e = reject(
         A,
         K::ShowTables,
         "SHOW TABLES IN analytics LIKE 'mcp_*'",
         ErrorKind::Syntax,
         "expected the end of the statement, found `LIKE`",
     );
+    hinted(&e, "as a bare string, without `LIKE`");
     reject(
         S,
         K::ShowTables,
@@ -465,13 +475,14 @@ fn validator_database_statements() {
         "LIKE 'pattern'",
     );
     reject(A, K::ShowTables, "SHOW TABLES", D, "IN <database>");
-    reject(
+    let e = reject(
         A,
         K::ShowTables,
         "SHOW TABLES FROM analytics",
         ErrorKind::Syntax,
         "expected the end of the statement, found `FROM`",
     );
+    hinted(&e, "Athena writes `SHOW TABLES IN db`");
     reject(
         A,
         K::ShowTables,
@@ -533,20 +544,25 @@ fn validator_view_statements() {
         D,
         "backticked name",
     );
-    reject(
+    let e = reject(
         A,
         K::CreateView,
         "CREATE VIEW IF NOT EXISTS analytics.v AS SELECT 1",
         ErrorKind::Syntax,
         "expected `AS`, found `NOT`",
     );
-    reject(
+    hinted(
+        &e,
+        "takes no `IF NOT EXISTS`: write `CREATE OR REPLACE VIEW",
+    );
+    let e = reject(
         A,
         K::CreateView,
         "CREATE VIEW analytics.v (a) AS SELECT 1",
         ErrorKind::Syntax,
         "expected `AS`, found `(`",
     );
+    hinted(&e, "takes no column list");
     reject(
         A,
         K::CreateView,
@@ -554,13 +570,14 @@ fn validator_view_statements() {
         ErrorKind::Syntax,
         "expected `TABLE`, `SCHEMA` or `[OR REPLACE] VIEW`, found `MATERIALIZED`",
     );
-    reject(
+    let e = reject(
         A,
         K::CreateView,
         "CREATE VIEW analytics.v AS SELECT TOP 1 a FROM t",
         ErrorKind::Syntax,
         "expected the select list (`TOP` is not Trino's or Spark's), found `TOP`",
     );
+    hinted(&e, "`SELECT TOP n` is SQL Server's");
     reject(
         A,
         K::CreateView,
@@ -571,13 +588,14 @@ fn validator_view_statements() {
 
     accept(A, K::DropView, "DROP VIEW IF EXISTS analytics.v");
     accept(S, K::DropView, "DROP VIEW analytics.v");
-    reject(
+    let e = reject(
         A,
         K::DropView,
         "DROP VIEW analytics.v CASCADE",
         ErrorKind::Syntax,
         "expected the end of the statement, found `CASCADE`",
     );
+    hinted(&e, "Trino's DROP VIEW takes no `CASCADE`");
     reject(
         A,
         K::DropView,

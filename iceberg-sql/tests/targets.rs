@@ -516,6 +516,14 @@ fn validator_parts_refuse_what_their_engine_lacks() {
             .push(format!("{sql}: lacks {says:?}: {e}")),
         Err(_) => {}
     };
+    // Where the refusal is another engine's form, the hint says what to write instead.
+    let hinted = |sql: &str, kind: K, d: Dialect, says: &str| match validate_sql(sql, kind, d, 0) {
+        Ok(()) => missed.borrow_mut().push(format!("{sql}: accepted")),
+        Err(e) if !e.hint().is_some_and(|h| h.contains(says)) => missed
+            .borrow_mut()
+            .push(format!("{sql}: the hint lacks {says:?}: {e}")),
+        Err(_) => {}
+    };
     let t = Dialect::Trino;
     refused(
         "ALTER TABLE a.t SET TBLPROPERTIES ('format'='orc')",
@@ -523,11 +531,23 @@ fn validator_parts_refuse_what_their_engine_lacks() {
         t,
         "SET PROPERTIES",
     );
+    hinted(
+        "ALTER TABLE a.t SET TBLPROPERTIES ('format'='orc')",
+        K::AlterTable,
+        t,
+        "Trino writes `SET PROPERTIES name = value`",
+    );
     refused(
         "ALTER TABLE a.t CHANGE COLUMN x y varchar",
         K::AlterTable,
         t,
         "`RENAME COLUMN`, `ALTER COLUMN`, `RENAME TO`, `SET PROPERTIES` or `EXECUTE`, found `CHANGE`",
+    );
+    hinted(
+        "ALTER TABLE a.t CHANGE COLUMN x y varchar",
+        K::AlterTable,
+        t,
+        "Trino renames a column with `RENAME COLUMN a TO b`",
     );
     refused(
         "CREATE TABLE a.t (x string)",
@@ -537,6 +557,12 @@ fn validator_parts_refuse_what_their_engine_lacks() {
     );
     refused("SELECT `x` FROM a.t", K::Select, t, "double quotes");
     refused("DROP TABLE a.t PURGE", K::DropTable, t, "PURGE");
+    hinted(
+        "DROP TABLE a.t PURGE",
+        K::DropTable,
+        t,
+        "Trino's DROP TABLE takes none",
+    );
     refused(
         "ALTER TABLE a.t EXECUTE remove_orphan_files",
         K::Vacuum,
@@ -555,17 +581,35 @@ fn validator_parts_refuse_what_their_engine_lacks() {
         t,
         "Trino does not parse",
     );
+    hinted(
+        "OPTIMIZE a.t REWRITE DATA USING BIN_PACK",
+        K::Optimize,
+        t,
+        "Trino compacts with `ALTER TABLE t EXECUTE optimize`",
+    );
     refused(
         "CREATE DATABASE a",
         K::CreateDatabase,
         t,
         "expected `TABLE`, `SCHEMA` or `[OR REPLACE] VIEW`, found `DATABASE`",
     );
+    hinted(
+        "CREATE DATABASE a",
+        K::CreateDatabase,
+        t,
+        "write `CREATE SCHEMA",
+    );
     refused(
         "DROP DATABASE a CASCADE",
         K::DropDatabase,
         t,
         "expected `TABLE`, `VIEW` or `SCHEMA`, found `DATABASE`",
+    );
+    hinted(
+        "DROP DATABASE a CASCADE",
+        K::DropDatabase,
+        t,
+        "write `DROP SCHEMA",
     );
     refused(
         "CREATE SCHEMA a WITH (owner = 'x')",
@@ -578,6 +622,12 @@ fn validator_parts_refuse_what_their_engine_lacks() {
         K::ShowTables,
         t,
         "expected the end of the statement",
+    );
+    hinted(
+        "SHOW TABLES IN a 'mcp_*'",
+        K::ShowTables,
+        t,
+        "Trino takes the pattern after `LIKE`",
     );
     refused(
         "SHOW TABLES IN a LIKE 'mcp!_%' ESCAPE '!'",

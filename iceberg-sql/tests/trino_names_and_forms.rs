@@ -714,6 +714,23 @@ const FOUND: &[(Dialect, StatementKind, &str, &str)] = &[
     ),
 ];
 
+/// Of [`FOUND`], the refusals of another engine's form: each hint says what Trino writes
+/// instead (target, kind, text, words of the hint).
+const FOUND_HINTS: &[(Dialect, StatementKind, &str, &str)] = &[
+    (
+        Dialect::Athena,
+        Merge,
+        "MERGE INTO db.t AS t USING db.s AS s ON t.c = s.c WHEN NOT MATCHED THEN INSERT *",
+        "`INSERT *` is Spark's: Trino lists the columns and their values",
+    ),
+    (
+        Dialect::Trino,
+        CreateTableAs,
+        "CREATE TABLE db.t2 WITH ('format' = 'PARQUET') AS SELECT c FROM db.t",
+        "Trino's property names are names, not strings: `WITH (format = 'PARQUET')`",
+    ),
+];
+
 /// What must still pass beside [`FOUND`]: reserved words quoted or naming functions,
 /// white space inside strings, Athena's one final `;`, joins with criteria.
 const STILL_ACCEPTED: &[(Dialect, StatementKind, &str)] = &[
@@ -789,6 +806,18 @@ fn what_the_probe_found_is_refused_with_the_way_out() {
                 format!("{d:?} refuses {sql:?} without saying {says:?} at a position: {e}"),
             ),
             Err(_) => {}
+        }
+    }
+    for &(d, kind, sql, says) in FOUND_HINTS {
+        assert!(
+            FOUND
+                .iter()
+                .any(|&(fd, fk, fsql, _)| (fd, fk, fsql) == (d, kind, sql)),
+            "{sql:?} is not in FOUND"
+        );
+        match validate_sql(sql, kind, d, 0) {
+            Err(e) if e.hint().is_some_and(|h| h.contains(says)) => {}
+            other => missed.push(format!("{d:?} {sql:?}: no hint saying {says:?}: {other:?}")),
         }
     }
     for &(d, kind, sql) in STILL_ACCEPTED {

@@ -47,6 +47,13 @@ fn at(e: &Error, line: usize, column: usize) {
     assert!(e.to_string().contains('^'), "caret missing:\n{e}");
 }
 
+/// The refusal says how to write it instead: its hint holds `fragment`.
+#[track_caller]
+fn hinted(e: &Error, fragment: &str) {
+    let hint = e.hint().unwrap_or_else(|| panic!("no hint:\n{e}"));
+    assert!(hint.contains(fragment), "hint {hint:?}\nlacks {fragment:?}");
+}
+
 /// The one string literal of `SELECT '<text>'`, as the parser read it.
 fn select_string(sql: &str, dialect: Dialect) -> String {
     let read = inspect(sql, K::Select, dialect).unwrap_or_else(|e| panic!("{e}"));
@@ -696,12 +703,13 @@ fn reject_vacuum_retain() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `RETAIN`",
     );
+    hinted(&e, "Athena's VACUUM takes no options");
     at(&e, 1, 29);
 }
 
 #[test]
 fn reject_athena_rename_column() {
-    reject(
+    let e = reject(
         A,
         K::AlterTable,
         0,
@@ -709,11 +717,15 @@ fn reject_athena_rename_column() {
         ErrorKind::Syntax,
         "expected `ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `RENAME`",
     );
+    hinted(
+        &e,
+        "rename with `ALTER TABLE t CHANGE COLUMN old_name new_name type`",
+    );
 }
 
 #[test]
 fn reject_athena_alter_column_type() {
-    reject(
+    let e = reject(
         A,
         K::AlterTable,
         0,
@@ -721,11 +733,15 @@ fn reject_athena_alter_column_type() {
         ErrorKind::Syntax,
         "expected `ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ALTER`",
     );
+    hinted(
+        &e,
+        "change a column's type with `ALTER TABLE t CHANGE COLUMN c c new_type`",
+    );
 }
 
 #[test]
 fn reject_athena_add_partition_field() {
-    reject(
+    let e = reject(
         A,
         K::AlterTable,
         0,
@@ -733,17 +749,22 @@ fn reject_athena_add_partition_field() {
         ErrorKind::Syntax,
         "expected `ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ADD`",
     );
+    hinted(&e, "Athena's DDL has no partition evolution");
 }
 
 #[test]
 fn reject_athena_add_column_singular() {
-    reject(
+    let e = reject(
         A,
         K::AlterTable,
         0,
         "ALTER TABLE t ADD COLUMN c int",
         ErrorKind::Syntax,
         "expected `ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ADD`",
+    );
+    hinted(
+        &e,
+        "Athena's DDL adds columns with `ADD COLUMNS (c type, …)`",
     );
 }
 
@@ -823,7 +844,7 @@ fn reject_time_travel_without_for() {
 
 #[test]
 fn reject_merge_not_matched_by_source() {
-    reject(
+    let e = reject(
         A,
         K::Merge,
         0,
@@ -831,11 +852,15 @@ fn reject_merge_not_matched_by_source() {
         ErrorKind::Syntax,
         "expected `THEN`, found `BY`",
     );
+    hinted(
+        &e,
+        "Trino's MERGE has no clause for target rows that match no source row",
+    );
 }
 
 #[test]
 fn reject_merge_not_matched_by_target() {
-    reject(
+    let e = reject(
         A,
         K::Merge,
         0,
@@ -843,11 +868,12 @@ fn reject_merge_not_matched_by_target() {
         ErrorKind::Syntax,
         "expected `THEN`, found `BY`",
     );
+    hinted(&e, "Trino writes without `BY TARGET`");
 }
 
 #[test]
 fn reject_insert_on_conflict() {
-    reject(
+    let e = reject(
         A,
         K::Insert,
         0,
@@ -855,11 +881,15 @@ fn reject_insert_on_conflict() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `ON`",
     );
+    hinted(
+        &e,
+        "`ON CONFLICT` is PostgreSQL's upsert: write it as `MERGE INTO",
+    );
 }
 
 #[test]
 fn reject_insert_returning() {
-    reject(
+    let e = reject(
         A,
         K::Insert,
         0,
@@ -867,11 +897,12 @@ fn reject_insert_returning() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `RETURNING`",
     );
+    hinted(&e, "`RETURNING` is PostgreSQL's");
 }
 
 #[test]
 fn reject_delete_returning() {
-    reject(
+    let e = reject(
         A,
         K::Delete,
         0,
@@ -879,6 +910,7 @@ fn reject_delete_returning() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `RETURNING`",
     );
+    hinted(&e, "read them back with a SELECT");
 }
 
 #[test]
@@ -891,12 +923,13 @@ fn reject_select_top() {
         ErrorKind::Syntax,
         "expected the select list (`TOP` is not Trino's or Spark's), found `TOP`",
     );
+    hinted(&e, "`SELECT TOP n` is SQL Server's: write `LIMIT n`");
     at(&e, 1, 8);
 }
 
 #[test]
 fn reject_double_colon_cast() {
-    reject(
+    let e = reject(
         A,
         K::Select,
         0,
@@ -904,11 +937,12 @@ fn reject_double_colon_cast() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `::`",
     );
+    hinted(&e, "write `CAST(x AS type)`");
 }
 
 #[test]
 fn reject_qualify() {
-    reject(
+    let e = reject(
         A,
         K::Select,
         0,
@@ -916,11 +950,12 @@ fn reject_qualify() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `QUALIFY`",
     );
+    hinted(&e, "compute the window function in a subquery");
 }
 
 #[test]
 fn reject_limit_comma() {
-    reject(
+    let e = reject(
         A,
         K::Select,
         0,
@@ -928,6 +963,7 @@ fn reject_limit_comma() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `,`",
     );
+    hinted(&e, "Trino writes `OFFSET skip LIMIT count`");
 }
 
 #[test]
@@ -1056,7 +1092,7 @@ fn reject_placeholder_in_update() {
 
 #[test]
 fn reject_other_placeholder_styles() {
-    reject(
+    let e = reject(
         A,
         K::Select,
         1,
@@ -1064,6 +1100,7 @@ fn reject_other_placeholder_styles() {
         ErrorKind::Syntax,
         "the placeholder `$1`: our targets take only `?`",
     );
+    hinted(&e, "`$1` parameters are PostgreSQL's: write `?`");
 }
 
 #[test]
@@ -1162,7 +1199,7 @@ fn reject_quote_in_ddl_string() {
 
 #[test]
 fn reject_not_null_in_athena_ddl() {
-    reject(
+    let e = reject(
         A,
         K::CreateTable,
         0,
@@ -1170,6 +1207,7 @@ fn reject_not_null_in_athena_ddl() {
         ErrorKind::Syntax,
         "expected `)`, found `NOT`",
     );
+    hinted(&e, "leave out `NOT NULL`");
 }
 
 #[test]
@@ -1246,13 +1284,17 @@ fn reject_unload_double_quoted_target() {
 
 #[test]
 fn reject_unload_in_spark() {
-    reject(
+    let e = reject(
         S,
         K::Unload,
         0,
         "UNLOAD (SELECT 1) TO 's3://x/' WITH (format = 'PARQUET')",
         ErrorKind::Syntax,
         "expected a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE`, `MERGE`, `CREATE`, `ALTER`, `DROP`, `SHOW` or `DESCRIBE`), found `UNLOAD`",
+    );
+    hinted(
+        &e,
+        "Spark writes a query's rows to files with `INSERT OVERWRITE DIRECTORY",
     );
 }
 
@@ -1282,7 +1324,7 @@ fn reject_spark_create_without_using_iceberg() {
 
 #[test]
 fn reject_delete_using() {
-    reject(
+    let e = reject(
         A,
         K::Delete,
         0,
@@ -1290,11 +1332,12 @@ fn reject_delete_using() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `USING`",
     );
+    hinted(&e, "`DELETE … USING` is PostgreSQL's");
 }
 
 #[test]
 fn reject_update_from() {
-    reject(
+    let e = reject(
         A,
         K::Update,
         0,
@@ -1302,6 +1345,7 @@ fn reject_update_from() {
         ErrorKind::Syntax,
         "expected the end of the statement, found `FROM`",
     );
+    hinted(&e, "update from another with `MERGE INTO t USING s ON …");
 }
 
 #[test]

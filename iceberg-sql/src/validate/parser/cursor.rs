@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::ast::{Ident, Span};
-use super::Rules;
+use super::{foreign, Rules};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
 use crate::validate::lexer::{self, Kind, Symbol, Token};
 use crate::validate::prepass::comment_refusal;
@@ -286,9 +286,19 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A syntax error at byte offset `at`.
+    /// A syntax error at byte offset `at`, with the way out when another engine's form
+    /// stands there (`super::foreign`).
     pub(super) fn error_at(&self, at: usize, message: &str) -> Error {
-        syntax(self.sql, self.rules, at, message)
+        let e = syntax(self.sql, self.rules, at, message);
+        // The token the error points at, if it points at one (not the end of the text).
+        let index = self.tokens.partition_point(|t| t.start < at);
+        if self.tokens.get(index).is_none_or(|t| t.start != at) {
+            return e;
+        }
+        match foreign::hint(self.sql, &self.tokens, index, self.rules.grammar) {
+            Some(hint) => e.with_hint(hint),
+            None => e,
+        }
     }
 
     /// The text of token `t`.

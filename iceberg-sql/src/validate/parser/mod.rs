@@ -41,6 +41,11 @@
 //! `UNNEST(a, …) [WITH ORDINALITY]`, Spark's table-valued functions `f(a, …)` and
 //! `LATERAL VIEW`).
 //!
+//! Where a parse fails at another engine's form (PostgreSQL's `RETURNING`, SQL Server's
+//! `TOP`, Spark's `INSERT OVERWRITE` in Trino's grammar, a Hive form Athena's DDL lacks),
+//! the syntax error carries the way out as its hint: one table, [`foreign`], looked up
+//! by the tokens at the failure wherever the cursor builds the error.
+//!
 //! Refused because the grammar lacks them, though sqlparser reads them and the
 //! oracle's walk lets them through (`check/tests.rs` `DELIBERATE`,
 //! `tests/forms.rs` `DELIBERATE_FORMS`): `SIMILAR TO` and `ceil(x TO unit)` (neither
@@ -83,6 +88,7 @@ pub(crate) mod ast;
 mod cursor;
 mod ddl;
 mod expr;
+pub(crate) mod foreign;
 mod query;
 mod statement;
 mod types;
@@ -101,6 +107,9 @@ use cursor::Cursor;
 /// The syntax rules of one grammar that the parser needs beyond the lexer's.
 #[derive(Debug)]
 pub(crate) struct Rules {
+    /// The grammar these rules read (the other engines' forms it refuses with a hint,
+    /// [`foreign`], are listed by grammar).
+    pub(crate) grammar: Grammar,
     /// How the text is split into tokens.
     pub(crate) lexical: &'static lexer::Rules,
     /// The grammar's name in messages.
@@ -261,6 +270,7 @@ impl Rules {
 
     /// Athena's Hive DDL (partition transforms, column types).
     pub(crate) const HIVE_DDL: Rules = Rules {
+        grammar: Grammar::HiveDdl,
         lexical: &lexer::Rules::HIVE_DDL,
         name: "Athena DDL (Hive grammar)",
         type_brackets: ast::Brackets::Angle,
@@ -306,6 +316,7 @@ impl Rules {
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
     pub(crate) const TRINO: Rules = Rules {
+        grammar: Grammar::TrinoDml,
         lexical: &lexer::Rules::TRINO,
         name: "Trino grammar",
         type_brackets: ast::Brackets::Parentheses,
@@ -351,6 +362,7 @@ impl Rules {
 
     /// Spark SQL.
     pub(crate) const SPARK: Rules = Rules {
+        grammar: Grammar::Spark,
         lexical: &lexer::Rules::SPARK,
         name: "Spark SQL",
         type_brackets: ast::Brackets::Angle,

@@ -15,6 +15,7 @@ mod convert;
 mod ddl;
 mod expr;
 pub(in crate::validate) mod fixture;
+mod foreign;
 mod forms;
 mod keywords;
 mod query;
