@@ -403,6 +403,19 @@ impl Pass<'_> {
             self.ident(&v.name)?;
             self.idents(&v.columns)?;
         }
+        // Spark's `PIVOT`, read by the walk after the relations: the aggregates and their
+        // aliases, the pivot columns, the values and their aliases.
+        if let Some(p) = &s.pivot {
+            for (e, alias) in &p.aggregates {
+                self.expr(e)?;
+                self.opt_ident(alias.as_ref())?;
+            }
+            self.idents(&p.columns)?;
+            for (e, alias) in &p.values {
+                self.expr(e)?;
+                self.opt_ident(alias.as_ref())?;
+            }
+        }
         if let Some(w) = &s.selection {
             self.in_where += 1;
             let r = self.expr(w);

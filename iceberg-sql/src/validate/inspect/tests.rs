@@ -245,3 +245,19 @@ fn a_lateral_view_reads_the_same() {
     assert_eq!(names[names.len() - 5..], ["y", "e", "k", "v", "v"]);
     assert_eq!(read.string_literals(), ["a", "b"]);
 }
+
+/// Spark's `PIVOT`: its aggregates, columns and values with their aliases, in text
+/// order.
+#[test]
+fn a_pivot_reads_the_same() {
+    let sql =
+        "SELECT * FROM t PIVOT (sum(v) AS s, max(`w`) FOR (k, j) IN (('a', 1) AS a1, 'b' b2)) \
+               WHERE x = 'c'";
+    let read = same(sql, StatementKind::Select, Dialect::Spark).expect("read");
+    let names: Vec<&str> = read.names().iter().map(|n| n.value.as_str()).collect();
+    assert_eq!(
+        names[names.len() - 9..],
+        ["v", "s", "max", "w", "k", "j", "a1", "b2", "x"]
+    );
+    assert_eq!(read.string_literals(), ["a", "b", "c"]);
+}

@@ -343,6 +343,13 @@ impl<'t> Reader<'t> {
                 self.ident(&v.name);
                 self.idents(&v.columns);
             }
+            if let Some(p) = &s.pivot {
+                for (e, alias) in p.aggregates.iter().chain(&p.values) {
+                    self.queue(Node::Expr(e));
+                    alias.iter().for_each(|a| self.ident(a));
+                }
+                self.idents(&p.columns);
+            }
             self.opt_expr(&s.selection);
             for e in &s.group_by {
                 match e {

@@ -492,6 +492,21 @@ pub(crate) struct Select {
     pub(crate) windows: Vec<(Ident, Window)>,
     /// Spark's `LATERAL VIEW [OUTER] f(…) name [AS] c, …` after the relations.
     pub(crate) lateral_views: Vec<LateralView>,
+    /// Spark's `PIVOT (…)`, the last clause of its `fromClause` (boxed: rare).
+    pub(crate) pivot: Option<Box<Pivot>>,
+}
+
+/// Spark's `PIVOT (agg [[AS] a], … FOR column IN (value [[AS] v], …))` or `FOR (c, …)`
+/// (`pivotClause`, `pivotColumn`, `pivotValue`, SqlBaseParser.g4): the FROM clause's
+/// rows turned into one column per value and aggregate.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Pivot {
+    /// The aggregates, each with its alias if written (`namedExpressionSeq`).
+    pub(crate) aggregates: Vec<(Expr, Option<Ident>)>,
+    /// The pivot column, or the columns in parentheses.
+    pub(crate) columns: Vec<Ident>,
+    /// The values, each with its alias if written.
+    pub(crate) values: Vec<(Expr, Option<Ident>)>,
 }
 
 /// Spark's `LATERAL VIEW [OUTER] f(a, …) name [[AS] c, …]` (`lateralView`,

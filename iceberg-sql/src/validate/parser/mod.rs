@@ -38,8 +38,19 @@
 //! quantified comparisons `x = ANY|SOME|ALL (query)`, `ORDER BY` inside a call and
 //! `listagg(…) WITHIN GROUP`; in both, `position(a IN b)`, `substring(x FROM a FOR b)`
 //! and `trim(BOTH c FROM x)`), which relations exist (Trino's `TABLE(f(…))` and
-//! `UNNEST(a, …) [WITH ORDINALITY]`, Spark's table-valued functions `f(a, …)` and
-//! `LATERAL VIEW`).
+//! `UNNEST(a, …) [WITH ORDINALITY]`, Spark's table-valued functions `f(a, …)`,
+//! `LATERAL VIEW` and `PIVOT`).
+//!
+//! Spark's `PIVOT (…)` is read where its `fromClause` has it, after the relations,
+//! joins and views of the FROM clause (`FROM relation (',' relation)* lateralView*
+//! pivotClause?`, SqlBaseParser.g4 of Spark 3.5; later grammars also take one after
+//! each relation, `relationExtension`), over all of them; sqlparser reads one right
+//! after a table factor. So ours refuses what sqlparser reads but Spark's grammar
+//! does not (a pivot before a comma, a join, a join's condition or another pivot, an
+//! alias after it, `DEFAULT ON NULL`, `ANY` or a subquery for the values, a qualified
+//! pivot column, `LATERAL VIEW` with it, which Spark's AstBuilder refuses) and reads what
+//! Spark's grammar reads and sqlparser does not (any expression as an aggregate, a pivot
+//! after a join's condition): `tests/query.rs` `PIVOT_REFUSED`, `PIVOT_READ_BEYOND`.
 //!
 //! Where a parse fails at another engine's form (PostgreSQL's `RETURNING`, SQL Server's
 //! `TOP`, Spark's `INSERT OVERWRITE` in Trino's grammar, a Hive form Athena's DDL lacks),
@@ -70,7 +81,8 @@
 //!   relation in parentheses, `(VALUES …) AS t (a, b)`), Spark's `TABLESAMPLE (…)`, a
 //!   sample of a subquery or of `UNNEST(…)`, named arguments of Spark's table-valued
 //!   functions, column aliases `t (a, b)` on tables (read on subqueries and `VALUES`),
-//!   `SELECT ALL`, `WITH RECURSIVE`; Spark's `PIVOT`;
+//!   `SELECT ALL`, `WITH RECURSIVE`; Spark's `UNPIVOT`, a pivot's multi-alias
+//!   `AS (a, b)`;
 //! * DML: `INSERT OVERWRITE`, `INSERT INTO TABLE`, a parenthesized query after `INSERT`,
 //!   rows without parentheses (`VALUES 1, 2`), `UPDATE … FROM`, `DELETE … USING`, a join
 //!   as a `MERGE`'s source;
@@ -241,6 +253,9 @@ pub(crate) struct Rules {
     /// Whether `LATERAL VIEW [OUTER] f(…) name …` may follow the relations (Spark's
     /// `fromClause`, SqlBaseParser.g4).
     pub(crate) lateral_view: bool,
+    /// Whether `PIVOT (… FOR … IN (…))` may end the FROM clause (Spark's `fromClause`,
+    /// SqlBaseParser.g4; Trino has no `PIVOT`).
+    pub(crate) pivot: bool,
 }
 
 /// The forms of the statements on tables, views and databases.
@@ -312,6 +327,7 @@ impl Rules {
         unnest: false,
         table_valued: false,
         lateral_view: false,
+        pivot: false,
     };
 
     /// Trino's grammar (Athena DML, Trino, S3 Tables).
@@ -358,6 +374,7 @@ impl Rules {
         unnest: true,
         table_valued: false,
         lateral_view: false,
+        pivot: false,
     };
 
     /// Spark SQL.
@@ -404,6 +421,7 @@ impl Rules {
         unnest: false,
         table_valued: true,
         lateral_view: true,
+        pivot: true,
     };
 }
 

@@ -5,9 +5,9 @@
 
 use super::ast::{
     Cte, Expr, Fetch, FrameBound, FrameUnits, GroupingKind, Ident, Join, JoinConstraint, JoinKind,
-    LateralView, Offset, OffsetRows, OrderByItem, Query, SampleMethod, Select, SelectItem, SetExpr,
-    SetOperator, SetQuantifier, TableFactor, TableSample, TableVersion, TableWithJoins, Window,
-    WindowFrame,
+    LateralView, Offset, OffsetRows, OrderByItem, Pivot, Query, SampleMethod, Select, SelectItem,
+    SetExpr, SetOperator, SetQuantifier, TableFactor, TableSample, TableVersion, TableWithJoins,
+    Window, WindowFrame,
 };
 use super::cursor::Cursor;
 use crate::error::Result;
@@ -222,9 +222,13 @@ impl Cursor<'_> {
             Vec::new()
         };
         let mut lateral_views = Vec::new();
+        let mut pivot = None;
         if !from.is_empty() {
             while self.is_word(0, "LATERAL") && self.is_word(1, "VIEW") {
                 lateral_views.push(self.lateral_view()?);
+            }
+            if self.is_word(0, "PIVOT") {
+                pivot = Some(Box::new(self.pivot(!lateral_views.is_empty())?));
             }
         }
         let selection = if self.eat_word("WHERE") {
@@ -264,6 +268,7 @@ impl Cursor<'_> {
             cluster_by,
             windows,
             lateral_views,
+            pivot,
         })
     }
 
@@ -1106,6 +1111,95 @@ impl Cursor<'_> {
             call,
             name,
             columns,
+        })
+    }
+}
+
+/// Spark's AstBuilder refuses a FROM clause with both (`visitFromClause`,
+/// `NOT_ALLOWED_IN_FROM.LATERAL_WITH_PIVOT`).
+const LATERAL_WITH_PIVOT: &str = "`LATERAL VIEW` cannot be used together with `PIVOT` in a FROM \
+                                  clause (Spark's AstBuilder refuses it)";
+
+/// What may not follow a `PIVOT (…)`: Spark's `fromClause` ends with it.
+const AFTER_PIVOT: &[&str] = &[
+    "join", "inner", "cross", "left", "right", "full", "natural", "semi", "anti", "on", "using",
+    "pivot",
+];
+
+impl Cursor<'_> {
+    /// Spark's `PIVOT (agg [[AS] a], … FOR c | (c, …) IN (v [[AS] n], …))`, at `PIVOT`
+    /// after the FROM clause's relations: its `fromClause` is `FROM relation (',' relation)*
+    /// lateralView* pivotClause? unpivotClause?` (SqlBaseParser.g4), so the pivot
+    /// takes the whole FROM clause and nothing of it follows.
+    fn pivot(&mut self, after_lateral_views: bool) -> Result<Pivot> {
+        if !self.rules.pivot {
+            return Err(self.expected(
+                "the end of the relations (`PIVOT` is Spark's: Trino's grammar has none)",
+            ));
+        }
+        if after_lateral_views {
+            let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+            return Err(self.error_at(at, LATERAL_WITH_PIVOT));
+        }
+        self.next();
+        self.expect_symbol(Symbol::LParen, "(")?;
+        // `namedExpressionSeq`: any expression, named or not (the analyzer asks for
+        // aggregates). An alias without `AS` is no `FOR`.
+        let aggregates = self.comma_separated(|c| {
+            let e = c.expr()?;
+            let alias = if c.is_word(0, "FOR") {
+                None
+            } else {
+                c.alias(AliasOf::Column)?
+            };
+            Ok((e, alias))
+        })?;
+        self.expect_word("FOR")?;
+        // `pivotColumn`: one name, or names in parentheses.
+        let columns = if self.eat_symbol(Symbol::LParen) {
+            let columns = self.comma_separated(|c| c.ident())?;
+            self.expect_symbol(Symbol::RParen, ")")?;
+            columns
+        } else {
+            vec![self.ident()?]
+        };
+        self.expect_word("IN")?;
+        self.expect_symbol(Symbol::LParen, "(")?;
+        // `pivotValue`: `expression (AS? errorCapturingIdentifier)?`.
+        let values = self.comma_separated(|c| {
+            let e = c.expr()?;
+            let named = c.eat_word("AS")
+                || c.peek(0)
+                    .is_some_and(|t| matches!(t.kind, Kind::Word { .. }));
+            let alias = if named { Some(c.ident()?) } else { None };
+            Ok((e, alias))
+        })?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        self.expect_symbol(Symbol::RParen, ")")?;
+        // Nothing of the FROM clause follows the pivot, and it takes no alias
+        // (sqlparser reads a pivot after any table factor, with an alias, and views
+        // after it).
+        let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        let follows = self.is_symbol(0, Symbol::Comma)
+            || AFTER_PIVOT.iter().any(|w| self.is_word(0, w))
+            || (self.is_word(0, "LATERAL") && self.is_word(1, "VIEW"));
+        if follows {
+            if self.is_word(0, "LATERAL") {
+                return Err(self.error_at(at, LATERAL_WITH_PIVOT));
+            }
+            return Err(self.error_at(
+                at,
+                "`PIVOT (…)` ends the FROM clause in Spark's grammar (`fromClause`: the \
+                 relations, joins and views come before it)",
+            ));
+        }
+        if self.is_word(0, "AS") || self.alias(AliasOf::Table)?.is_some() {
+            return Err(self.error_at(at, "`PIVOT (…)` takes no alias in Spark's grammar"));
+        }
+        Ok(Pivot {
+            aggregates,
+            columns,
+            values,
         })
     }
 }

@@ -671,16 +671,7 @@ impl Converter<'_> {
                 other => outside(other),
             })
             .collect::<Conv<_>>()?;
-        let from = s
-            .from
-            .iter()
-            .map(|t| {
-                Ok(TableWithJoins {
-                    relation: self.factor(&t.relation)?,
-                    joins: t.joins.iter().map(|j| self.join(j)).collect::<Conv<_>>()?,
-                })
-            })
-            .collect::<Conv<_>>()?;
+        let (from, pivot) = self.relations_and_pivot(&s.from, !s.lateral_views.is_empty())?;
         let group_by = match &s.group_by {
             sp::GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => {
                 self.exprs(exprs)?
@@ -711,6 +702,7 @@ impl Converter<'_> {
                     })
                 })
                 .collect::<Conv<_>>()?,
+            pivot,
             windows: s
                 .named_window
                 .iter()
@@ -728,6 +720,152 @@ impl Converter<'_> {
                 })
                 .collect::<Conv<_>>()?,
         })
+    }
+
+    /// The FROM clause, and the `PIVOT` sqlparser reads on its last table factor (its
+    /// `parse_pivot_table_factor`): that is where Spark's `fromClause` has it, over the
+    /// whole clause, so it is ours there. A pivot anywhere else (before a join's
+    /// condition, a comma or another pivot), with an alias, `DEFAULT ON NULL`, `ANY` or a
+    /// subquery for its values, a column that is no plain name, or with `LATERAL VIEW`s
+    /// (which sqlparser reads after it; Spark's AstBuilder refuses the two together) is
+    /// outside our tree.
+    fn relations_and_pivot(
+        &self,
+        from: &[sp::TableWithJoins],
+        views: bool,
+    ) -> Conv<(Vec<TableWithJoins>, Option<Box<Pivot>>)> {
+        let mut from = from.to_vec();
+        let last = from.last_mut().map(|t| match t.joins.last_mut() {
+            Some(j) => &mut j.relation,
+            None => &mut t.relation,
+        });
+        let mut pivot = None;
+        if let Some(factor) = last {
+            if let sp::TableFactor::Pivot {
+                table,
+                aggregate_functions,
+                value_column,
+                value_source: sp::PivotValueSource::List(values),
+                default_on_null: None,
+                alias: None,
+            } = factor
+            {
+                if views {
+                    return outside("a PIVOT with LATERAL VIEWs");
+                }
+                let table_end = sp::Spanned::span(table.as_ref()).end;
+                let names = self.pivot_aggregate_names(offset(self.sql, table_end));
+                let aggregates = aggregate_functions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        let mut e = self.expr(&a.expr)?;
+                        // sqlparser keeps the aggregate's name without its span or
+                        // quote (`Ident::new`): they are taken from the text.
+                        if let (Expr::Function(f), Some(name)) = (&mut e, names.get(i)) {
+                            if let [only] = f.name.as_mut_slice() {
+                                *only = name.clone();
+                            }
+                        }
+                        Ok((e, a.alias.as_ref().map(|a| self.ident(a))))
+                    })
+                    .collect::<Conv<_>>()?;
+                let columns = value_column
+                    .iter()
+                    .map(|c| match c {
+                        sp::Expr::Identifier(i) => Ok(self.ident(i)),
+                        other => outside(other),
+                    })
+                    .collect::<Conv<_>>()?;
+                let values = values
+                    .iter()
+                    .map(|v| Ok((self.expr(&v.expr)?, v.alias.as_ref().map(|a| self.ident(a)))))
+                    .collect::<Conv<_>>()?;
+                pivot = Some(Box::new(Pivot {
+                    aggregates,
+                    columns,
+                    values,
+                }));
+                *factor = table.as_ref().clone();
+            }
+        }
+        let from = from
+            .iter()
+            .map(|t| {
+                Ok(TableWithJoins {
+                    relation: self.factor(&t.relation)?,
+                    joins: t.joins.iter().map(|j| self.join(j)).collect::<Conv<_>>()?,
+                })
+            })
+            .collect::<Conv<Vec<_>>>()?;
+        // A join's condition after the pivot: the pivot is not the clause's last.
+        let condition_after = from.last().and_then(|t| t.joins.last()).is_some_and(|j| {
+            matches!(
+                j.constraint,
+                JoinConstraint::On(_) | JoinConstraint::Using(_)
+            )
+        });
+        if pivot.is_some() && condition_after {
+            return outside("a PIVOT before a join's condition");
+        }
+        Ok((from, pivot))
+    }
+
+    /// The first word of each aggregate of the `PIVOT (` that follows byte `after`, as
+    /// names: the tokens after its `(` and after each `,` at its level, up to `FOR`.
+    fn pivot_aggregate_names(&self, after: usize) -> Vec<Ident> {
+        use crate::validate::lexer::{lex, Kind, Symbol};
+        let Ok(tokens) = lex(self.sql, super::super::Rules::SPARK.lexical) else {
+            return Vec::new();
+        };
+        let tokens: Vec<_> = tokens
+            .into_iter()
+            .filter(|t| {
+                !matches!(
+                    t.kind,
+                    Kind::Blank(_) | Kind::LineComment | Kind::BlockComment
+                )
+            })
+            .collect();
+        let Some(open) = tokens.windows(2).position(|w| {
+            w[0].start >= after
+                && matches!(w[0].kind, Kind::Word { quote: None, .. })
+                && w[0].text(self.sql).eq_ignore_ascii_case("pivot")
+                && w[1].kind == Kind::Symbol(Symbol::LParen)
+        }) else {
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        let mut depth = 0usize;
+        let mut starts = true;
+        for t in &tokens[open + 2..] {
+            if depth == 0 && starts {
+                if let Kind::Word { quote, .. } = t.kind {
+                    names.push(Ident {
+                        value: t.value(self.sql).into_owned(),
+                        quote: quote.map(char::from),
+                        span: Span {
+                            start: t.start - self.base,
+                            end: t.end - self.base,
+                        },
+                    });
+                }
+            }
+            starts = false;
+            match t.kind {
+                Kind::Symbol(Symbol::LParen | Symbol::LBracket) => depth += 1,
+                Kind::Symbol(Symbol::RParen | Symbol::RBracket) if depth == 0 => break,
+                Kind::Symbol(Symbol::RParen | Symbol::RBracket) => depth -= 1,
+                Kind::Symbol(Symbol::Comma) if depth == 0 => starts = true,
+                Kind::Word { quote: None, .. }
+                    if depth == 0 && t.text(self.sql).eq_ignore_ascii_case("for") =>
+                {
+                    break
+                }
+                _ => {}
+            }
+        }
+        names
     }
 
     /// `[AS] a (x, …)` as a name and its column names.

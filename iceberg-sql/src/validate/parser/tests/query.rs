@@ -475,3 +475,191 @@ fn queries_nest_as_deep_as_in_sqlparser() {
         assert_eq!(ours, theirs, "{open}");
     }
 }
+
+/// Where ours refuses on purpose a `PIVOT` that sqlparser reads (it reads one after any
+/// table factor, chained, with an alias, `DEFAULT ON NULL`, `ANY` or a subquery for its
+/// values, any expression for its column): the text, and why. Spark 3.5's `fromClause`
+/// is `FROM relation (',' relation)* lateralView* pivotClause? unpivotClause?`, with
+/// `pivotClause`, `pivotColumn` and `pivotValue` (SqlBaseParser.g4) as ours reads them.
+const PIVOT_REFUSED: &[(&str, &str)] = &[
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR k IN ('a')) AS p",
+        "Spark's `fromClause` ends with the pivot: no alias after it",
+    ),
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR k IN ('a')) PIVOT (max(v) FOR k IN ('b'))",
+        "one `pivotClause?` per FROM clause",
+    ),
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR k IN ('a')), u",
+        "the relations come before the pivot, which takes the whole FROM clause",
+    ),
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR k IN ('a')) JOIN u ON t.a = u.a",
+        "joins are part of a `relation`, before the pivot",
+    ),
+    (
+        "SELECT * FROM t JOIN u PIVOT (sum(v) FOR k IN ('a')) ON t.a = u.a",
+        "a join's condition is part of its `relation`, before the pivot",
+    ),
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR k IN ('a')) LATERAL VIEW explode(arr) e",
+        "`lateralView*` comes before `pivotClause?`, and Spark's AstBuilder refuses the two \
+         in one FROM clause (`NOT_ALLOWED_IN_FROM.LATERAL_WITH_PIVOT`)",
+    ),
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR t.k IN ('a'))",
+        "`pivotColumn` is a name or names in parentheses, unqualified",
+    ),
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR k IN (ANY ORDER BY k))",
+        "`pivotValue` is an expression (Snowflake's `ANY` is sqlparser's)",
+    ),
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR k IN (SELECT k FROM u))",
+        "`pivotValue`s are listed (Snowflake's subquery is sqlparser's)",
+    ),
+    (
+        "SELECT * FROM t PIVOT (sum(v) FOR k IN ('a') DEFAULT ON NULL (0))",
+        "no `DEFAULT ON NULL` (Snowflake's)",
+    ),
+];
+
+/// Where ours reads a `PIVOT` that sqlparser refuses: the text, and why (Spark's grammar
+/// reads it, see [`PIVOT_REFUSED`]).
+const PIVOT_READ_BEYOND: &[(&str, &str)] = &[
+    (
+        "SELECT * FROM t PIVOT (sum(v) + 1 AS s FOR k IN ('a'))",
+        "the aggregates are a `namedExpressionSeq`, any expressions (the analyzer asks for \
+         aggregates); sqlparser reads only a call of a one-word name",
+    ),
+    (
+        "SELECT * FROM t PIVOT (CAST(avg(v) AS DECIMAL(5, 2)) FOR k IN ('a'))",
+        "the same: an aggregate inside another expression",
+    ),
+    (
+        "SELECT * FROM t JOIN u ON t.a = u.a PIVOT (sum(v) FOR k IN ('a'))",
+        "the pivot follows the FROM clause's relations, joins with their conditions \
+         included; sqlparser reads it only right after a table factor",
+    ),
+];
+
+/// Whether ours reads in `q` a pivot of a [`PIVOT_READ_BEYOND`] kind: an aggregate that
+/// is no call of a one-word name, or a pivot after a join's condition.
+fn pivot_beyond_sqlparser(q: &Query) -> bool {
+    q.body.selects().iter().any(|s| {
+        let Some(p) = &s.pivot else { return false };
+        let no_call = p
+            .aggregates
+            .iter()
+            .any(|(e, _)| !matches!(e, Expr::Function(f) if f.name.len() == 1));
+        let after_condition = s.from.last().and_then(|t| t.joins.last()).is_some_and(|j| {
+            matches!(
+                j.constraint,
+                JoinConstraint::On(_) | JoinConstraint::Using(_)
+            )
+        });
+        no_call || after_condition
+    })
+}
+
+/// Spark's `PIVOT`: both parsers read each form alike where sqlparser's reading is
+/// Spark's, and the corruptions alike but for the listed differences; Trino's grammar
+/// has none.
+#[test]
+fn spark_pivot_agrees_with_sqlparser() {
+    let spark = &Rules::SPARK;
+    for sql in [
+        "SELECT x FROM t PIVOT (sum(v) FOR k IN ('a', 'b'))",
+        "SELECT * FROM t PIVOT (sum(v) AS s, avg(w) a FOR (k, `j`) IN (('a', 1) AS a1, ('b', 2) b2)) \
+         WHERE x > 1 ORDER BY x",
+        "SELECT * FROM (SELECT k, v FROM u) s PIVOT (count(*) FOR k IN (1, 2 AS two)) GROUP BY x",
+        "SELECT * FROM a, b JOIN c PIVOT (max(v) FOR k IN ('x'))",
+        "SELECT * FROM range(10) PIVOT (`sum`(id) FOR id IN (1))",
+    ] {
+        assert_query_reads(sql, Dialect::Spark, spark);
+        for variant in corruptions(sql, spark) {
+            if let Err(e) = compare_query(&variant, Dialect::Spark, spark) {
+                let beyond = theirs_query(&variant, Dialect::Spark).is_err()
+                    && parse_query(&variant, spark).is_ok_and(|q| pivot_beyond_sqlparser(&q));
+                assert!(beyond, "{e}");
+            }
+        }
+        // Trino's grammar has no PIVOT: refused at parse time, as the validator refused
+        // sqlparser's tree after the parse.
+        let e = parse_query(sql, &Rules::TRINO).expect_err(sql);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{e}");
+        // (Trino's joins take a condition and it has no table-valued function by name:
+        // those are refused first.)
+        if !sql.contains("JOIN") && !sql.contains("range(") {
+            assert!(e.to_string().contains("`PIVOT` is Spark's"), "{e}");
+        }
+        compare_query(sql, Dialect::Athena, &Rules::TRINO).unwrap();
+    }
+    for (sql, _) in PIVOT_REFUSED {
+        assert!(
+            with_parsed(sql, StatementKind::Select, Dialect::Spark, |_| ()).is_ok(),
+            "sqlparser should read {sql:?}"
+        );
+        let e = parse_query(sql, spark).expect_err(sql);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
+        compare_query(sql, Dialect::Spark, spark).unwrap();
+    }
+    for (sql, _) in PIVOT_READ_BEYOND {
+        assert!(
+            with_parsed(sql, StatementKind::Select, Dialect::Spark, |_| ()).is_err(),
+            "sqlparser should refuse {sql:?}"
+        );
+        let q = parse_query(sql, spark).expect(sql);
+        assert!(pivot_beyond_sqlparser(&q), "{sql}");
+    }
+    // After `LATERAL VIEW`s neither reads a pivot (Spark's AstBuilder refuses the two
+    // together).
+    let sql = "SELECT * FROM t LATERAL VIEW explode(arr) e AS x PIVOT (sum(v) FOR k IN ('a'))";
+    let e = parse_query(sql, spark).expect_err(sql);
+    assert!(
+        e.to_string()
+            .contains("cannot be used together with `PIVOT`"),
+        "{e}"
+    );
+    compare_query(sql, Dialect::Spark, spark).unwrap();
+}
+
+/// The tree of a `PIVOT`: aggregates and values with their aliases, the columns, after
+/// the relations.
+#[test]
+fn a_pivot_is_read_into_its_tree() {
+    let q = parse_query(
+        "SELECT * FROM t JOIN u PIVOT (sum(v) s, count(*) FOR (k, j) IN ('a' AS x, 1 + 1, ('b', 2) y))",
+        &Rules::SPARK,
+    )
+    .unwrap();
+    let s = &q.body.selects()[0];
+    assert_eq!(s.from.len(), 1);
+    assert_eq!(s.from[0].joins.len(), 1);
+    let p = s.pivot.as_deref().expect("a pivot");
+    let name = |i: &Option<Ident>| i.as_ref().map(|i| i.value.clone());
+    let aggregates: Vec<_> = p.aggregates.iter().map(|(e, a)| (e, name(a))).collect();
+    assert!(
+        matches!(aggregates[0], (Expr::Function(f), Some(ref a)) if f.name[0].value == "sum" && a == "s")
+    );
+    assert!(matches!(aggregates[1], (Expr::Function(f), None) if f.name[0].value == "count"));
+    assert_eq!(aggregates.len(), 2);
+    let columns: Vec<&str> = p.columns.iter().map(|c| c.value.as_str()).collect();
+    assert_eq!(columns, ["k", "j"]);
+    let values: Vec<_> = p.values.iter().map(|(e, a)| (e, name(a))).collect();
+    assert!(matches!(values[0], (Expr::Literal(_), Some(ref a)) if a == "x"));
+    assert!(matches!(values[1], (Expr::Binary { .. }, None)));
+    assert!(matches!(values[2], (Expr::Row(_), Some(ref a)) if a == "y"));
+    // The pivot's span of names: `k` where it was written.
+    let at = "SELECT * FROM t JOIN u PIVOT (sum(v) s, count(*) FOR (".len();
+    assert_eq!(
+        p.columns[0].span,
+        Span {
+            start: at,
+            end: at + 1
+        }
+    );
+    // Only one, last; none without `FROM`.
+    assert!(parse_query("SELECT 1 PIVOT (sum(v) FOR k IN (1))", &Rules::SPARK).is_err());
+}
