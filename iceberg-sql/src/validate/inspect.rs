@@ -1,24 +1,10 @@
 //! [`inspect`]: what the validator's parser read from a statement, as plain values
 //! (`tree.rs` reads them from our parser's tree).
 //!
-//! The tests read the same from sqlparser's tree (`inspect_oracle`, the pipeline the
-//! oracle keeps) and hold the two to each other on the verdict corpus and the inspect
-//! tests' texts.
-
-#[cfg(test)]
-use std::ops::ControlFlow;
-
-#[cfg(test)]
-use sqlparser::ast::{Ident, Value, ValueWithSpan};
-
-#[cfg(test)]
-use super::oracle::ast_pass::AstPass;
-#[cfg(test)]
-use super::oracle::walk;
+//! The tests read the same from sqlparser's tree (`oracle::inspect`) and hold the two
+//! to each other on the verdict corpus and the inspect tests' texts.
 
 use crate::dialect::Dialect;
-#[cfg(test)]
-use crate::error::Error;
 use crate::error::Result;
 use crate::statement::StatementKind;
 
@@ -39,8 +25,8 @@ pub struct Name {
 /// What the parser read from one statement, in text order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Inspection {
-    strings: Vec<String>,
-    names: Vec<Name>,
+    pub(in crate::validate) strings: Vec<String>,
+    pub(in crate::validate) names: Vec<Name>,
 }
 
 impl Inspection {
@@ -75,44 +61,4 @@ impl Inspection {
 pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspection> {
     let stmt = super::check::read(sql, dialect.grammar(kind), dialect)?;
     Ok(Inspection::of_tree(&stmt))
-}
-
-/// [`inspect`] through the oracle's pipeline: sqlparser's tree with the old dialects'
-/// hooks and refusals, read by the old walk.
-#[cfg(test)]
-pub(crate) fn inspect_oracle(
-    sql: &str,
-    kind: StatementKind,
-    dialect: Dialect,
-) -> Result<Inspection> {
-    super::with_parsed(sql, kind, dialect, |stmt| {
-        let mut collect = Collect::default();
-        match walk::statement(stmt, sql, &mut collect) {
-            ControlFlow::Continue(()) => Ok(collect.0),
-            // Syntax none of our targets writes: there is nothing to read back.
-            ControlFlow::Break(e) => Err(e),
-        }
-    })?
-}
-
-#[cfg(test)]
-#[derive(Default)]
-struct Collect(Inspection);
-
-#[cfg(test)]
-impl AstPass for Collect {
-    fn value(&mut self, value: &ValueWithSpan) -> ControlFlow<Error> {
-        if let Value::SingleQuotedString(s) = &value.value {
-            self.0.strings.push(s.clone());
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn ident(&mut self, ident: &Ident) -> ControlFlow<Error> {
-        self.0.names.push(Name {
-            value: ident.value.clone(),
-            quote: ident.quote_style,
-        });
-        ControlFlow::Continue(())
-    }
 }

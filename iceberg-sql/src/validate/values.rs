@@ -64,33 +64,25 @@ fn shape(head: &str, dialect: Dialect) -> Result<()> {
     use super::parser::ast::{InsertSource, Statement};
     let kind = StatementKind::Insert;
     let stmt = super::check::validated(head, kind, dialect, 0)?;
-    let shape_error = |what: String, at: usize| {
-        let before = &head[..at.min(head.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    // At the text's start: the tree keeps no span for the parts these name.
+    let shape_error = |what: String| {
         Err(Error::new(ErrorKind::DisallowedSyntax, what)
-            .with_sql(head, Some(SqlLocation { line, column })))
+            .with_sql(head, Some(SqlLocation { line: 1, column: 1 })))
     };
     let Statement::Insert(ins) = &stmt else {
-        return shape_error("expected an INSERT INTO t (columns) VALUES …".into(), 0);
+        return shape_error("expected an INSERT INTO t (columns) VALUES …".into());
     };
     let InsertSource::Values(rows) = &ins.source else {
-        return shape_error("expected VALUES rows after the INSERT's columns".into(), 0);
+        return shape_error("expected VALUES rows after the INSERT's columns".into());
     };
     match rows.as_slice() {
         [row] if row.len() == ins.columns.len() => Ok(()),
-        [row] => shape_error(
-            format!(
-                "a VALUES row has {} values for the {} columns of the INSERT",
-                row.len(),
-                ins.columns.len()
-            ),
-            0,
-        ),
-        _ => shape_error(
-            "expected exactly one VALUES row before the recognizer's".into(),
-            0,
-        ),
+        [row] => shape_error(format!(
+            "a VALUES row has {} values for the {} columns of the INSERT",
+            row.len(),
+            ins.columns.len()
+        )),
+        _ => shape_error("expected exactly one VALUES row before the recognizer's".into()),
     }
 }
 

@@ -351,19 +351,7 @@ impl Pass<'_> {
             Expr::Placeholder(_) => RowCount::Placeholder,
             _ => RowCount::Other,
         };
-        // The tree keeps no span for a sign: `LIMIT -1` is shown with its `-`.
-        let shown = match count {
-            Expr::Unary { op, expr } => {
-                let sign = match op {
-                    UnaryOp::Minus => "-",
-                    UnaryOp::Plus => "+",
-                    UnaryOp::Not => "NOT ",
-                    UnaryOp::BitNot => "~",
-                };
-                format!("{sign}{}", text_of(self.ctx.sql, expr))
-            }
-            _ => text_of(self.ctx.sql, count).to_string(),
-        };
+        let shown = text_with_sign(self.ctx.sql, count);
         literals::row_count_problem(clause, form, &shown, self.ctx.grammar)
     }
 
@@ -761,13 +749,7 @@ impl Pass<'_> {
                 if value_ok && fields_ok {
                     return Ok(());
                 }
-                let amount = match value.as_ref() {
-                    Expr::Unary { op, expr } => {
-                        let sign = if *op == UnaryOp::Minus { "-" } else { "+" };
-                        format!("{sign}{}", text_of(self.ctx.sql, expr))
-                    }
-                    other => text_of(self.ctx.sql, other).to_string(),
-                };
+                let amount = text_with_sign(self.ctx.sql, value);
                 let shown = match to {
                     Some(to) => format!("INTERVAL {amount} {unit} TO {to}"),
                     None => format!("INTERVAL {amount} {unit}"),
@@ -1087,6 +1069,21 @@ pub(super) fn text_of<'a>(sql: &'a str, e: &Expr) -> &'a str {
         _ => expr_end(e),
     };
     sql.get(start..end.max(start)).unwrap_or_default()
+}
+
+/// [`text_of`] `e`, with its prefix operator where it has one: the tree keeps no span
+/// for a sign, and `LIMIT -1` is shown with its `-`.
+fn text_with_sign<'a>(sql: &'a str, e: &Expr) -> std::borrow::Cow<'a, str> {
+    let Expr::Unary { op, expr } = e else {
+        return text_of(sql, e).into();
+    };
+    let sign = match op {
+        UnaryOp::Minus => "-",
+        UnaryOp::Plus => "+",
+        UnaryOp::Not => "NOT ",
+        UnaryOp::BitNot => "~",
+    };
+    format!("{sign}{}", text_of(sql, expr)).into()
 }
 
 /// The byte offset just past `e`'s text, where the tree has it (else `e`'s start).

@@ -4,9 +4,10 @@
 
 use proptest::prelude::*;
 
-use super::{inspect, inspect_oracle, Inspection};
+use super::{inspect, Inspection};
 use crate::dialect::Dialect;
 use crate::statement::StatementKind;
+use crate::validate::oracle::inspect::inspect_oracle;
 use crate::validate::tests::verdict_fixture;
 
 /// The accepted entries of the corpus: dialect, kind, SQL and the recorded inspection.

@@ -11,6 +11,7 @@ pub(crate) mod allow;
 pub(crate) mod ast_pass;
 pub(crate) mod dialects;
 pub(crate) mod hooks;
+pub(crate) mod inspect;
 #[cfg(feature = "statement-log")]
 mod logged;
 pub(crate) mod prefix;

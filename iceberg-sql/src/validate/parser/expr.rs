@@ -117,22 +117,18 @@ const KEYWORD_FORMS: &[&str] = &["NOT", "CASE", "CAST", "TRY_CAST", "EXTRACT", "
 /// Spark's `struct(…)`).
 const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize", "struct", "grouping"];
 
-/// Values written without parentheses (`current_date`, `current_user`: Trino's
-/// `specialDateTimeFunction` and the `CURRENT_*` primaries; Spark's `currentLike`).
-const NILADIC: &[&str] = &[
-    "current_date",
-    "current_time",
-    "current_timestamp",
-    "localtime",
-    "localtimestamp",
+/// Values written without parentheses besides [`DATE_TIME_CALLS`] (Trino's `CURRENT_*`
+/// primaries; Spark's `currentLike`).
+const CURRENT_VALUES: &[&str] = &[
     "current_user",
     "current_catalog",
     "current_schema",
     "current_path",
 ];
 
-/// The date and time values of [`NILADIC`], which are calls with parentheses
-/// (`current_timestamp(3)`; the precision is checked after the parse).
+/// The date and time values (Trino's `specialDateTimeFunction`), written without
+/// parentheses or, as calls, with them (`current_timestamp(3)`; the precision is checked
+/// after the parse).
 const DATE_TIME_CALLS: &[&str] = &[
     "current_date",
     "current_time",
@@ -685,9 +681,10 @@ impl Cursor<'_> {
         }
         // Not `current_user.a`: a field of such a value is no form any target writes
         // (the date and time values are read so as before).
-        if NILADIC.iter().any(|f| is(f))
+        let date_time = DATE_TIME_CALLS.iter().any(|f| is(f));
+        let current = CURRENT_VALUES.iter().any(|f| is(f));
+        if (date_time || (current && !self.is_symbol(1, Symbol::Period)))
             && !self.is_symbol(1, Symbol::LParen)
-            && (!self.is_symbol(1, Symbol::Period) || DATE_TIME_CALLS.iter().any(|f| is(f)))
         {
             self.next();
             return Ok(Expr::Function(Function {

@@ -501,7 +501,9 @@ fn hostile_nesting_is_an_error_not_a_crash() {
             let e = err(sql, *kind, *dialect);
             assert_eq!(e.kind(), ErrorKind::Syntax, "{}: {e}", &sql[..40]);
             if *kind == StatementKind::Select && *dialect == Dialect::Athena {
-                assert!(crate::validate::inspect::inspect_oracle(sql, *kind, *dialect).is_err());
+                assert!(
+                    crate::validate::oracle::inspect::inspect_oracle(sql, *kind, *dialect).is_err()
+                );
             }
         }
     });

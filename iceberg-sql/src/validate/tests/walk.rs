@@ -163,7 +163,7 @@ fn a_refused_node_deep_inside_accepted_ones_is_found() {
 
 #[test]
 fn inspect_refuses_what_the_walk_refuses() {
-    let e = crate::validate::inspect::inspect_oracle(
+    let e = crate::validate::oracle::inspect::inspect_oracle(
         "SELECT CONVERT(x, int) FROM t",
         StatementKind::Select,
         Dialect::Athena,
@@ -172,7 +172,7 @@ fn inspect_refuses_what_the_walk_refuses() {
     assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
     assert!(e.message().contains(WALK_REFUSAL), "{e}");
     // A statement none of our kinds renders, read without the top-level check.
-    let e = crate::validate::inspect::inspect_oracle(
+    let e = crate::validate::oracle::inspect::inspect_oracle(
         "TRUNCATE TABLE t",
         StatementKind::Select,
         Dialect::Spark,
