@@ -73,6 +73,7 @@ struct Inner {
 
 impl Error {
     /// A new error of `kind` with `message`.
+    #[cold]
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error(Box::new(Inner {
             kind,
@@ -84,6 +85,7 @@ impl Error {
     }
 
     /// A new error of `kind` whose message is fixed text: nothing is allocated for it.
+    #[cold]
     pub(crate) fn from_static(kind: ErrorKind, message: &'static str) -> Self {
         Error(Box::new(Inner {
             kind,
@@ -95,6 +97,7 @@ impl Error {
     }
 
     /// Adds how to fix it.
+    #[cold]
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.0.hint = Some(hint.into());
         self
