@@ -249,11 +249,11 @@ impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
                 .push(" FROM (\n");
             self.query.write_with(&mut w, &projected)?;
             w.push("\n) AS ").ident("refreshed").push(" WHERE ");
-            let only_day = Expr::Binary {
-                op: BinaryOp::Eq,
-                left: Box::new(Expr::column(day_name)),
-                right: Box::new(Expr::literal(Value::Date(self.day), IcebergType::Date)),
-            };
+            let only_day = Expr::binary(
+                BinaryOp::Eq,
+                Expr::column(day_name),
+                Expr::literal(Value::Date(self.day), IcebergType::Date),
+            );
             let refreshed = TypeScope::table(def.columns());
             rules
                 .check_condition(&refreshed, &only_day, "WHERE clause")?

@@ -165,7 +165,8 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
             )
         })?,
         Expr::Literal { value, ty } | Expr::Param { value, ty } => literal_type(value, ty)?,
-        Expr::Binary { op, left, right } => {
+        Expr::Binary { op, operands } => {
+            let [left, right] = &**operands;
             let l = type_at(scope, left, next)?;
             let r = type_at(scope, right, next)?;
             binary_type(*op, &l, &r, left, right)?

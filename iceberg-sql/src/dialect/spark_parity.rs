@@ -142,7 +142,8 @@ enum Plan {
 fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
     let ty = |x: &Expr| type_of(scope, x).ok();
     match e {
-        Expr::Binary { op, left, right } if matches!(op, BinaryOp::Divide | BinaryOp::Modulo) => {
+        Expr::Binary { op, operands } if matches!(op, BinaryOp::Divide | BinaryOp::Modulo) => {
+            let [left, right] = &**operands;
             let (Some(l), Some(r)) = (ty(left), ty(right)) else {
                 return Plan::Keep;
             };
@@ -203,7 +204,8 @@ fn plan(scope: &TypeScope<'_>, e: &Expr) -> Plan {
             }
             _ => Plan::Keep,
         },
-        Expr::Binary { op, left, right } if is_comparison(*op) => {
+        Expr::Binary { op, operands } if is_comparison(*op) => {
+            let [left, right] = &**operands;
             let (l, r) = (may_be_nan(scope, left), may_be_nan(scope, right));
             if l || r {
                 Plan::NanComparison { left: l, right: r }
@@ -359,7 +361,8 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
         ty,
     };
     match (plan, &mut node) {
-        (Plan::IntegerDivide { to_int }, Expr::Binary { left, right, .. }) => {
+        (Plan::IntegerDivide { to_int }, Expr::Binary { operands, .. }) => {
+            let [left, right] = &mut **operands;
             let (left, right) = (take(left), take(right));
             let div = Expr::Call {
                 name: "div",
@@ -371,15 +374,18 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
                 div
             }
         }
-        (Plan::DecimalDivide(ty), Expr::Binary { right, .. }) => {
-            **right = guard(take(right));
+        (Plan::DecimalDivide(ty), Expr::Binary { operands, .. }) => {
+            let right = &mut operands[1];
+            *right = guard(take(right));
             cast(node, ty)
         }
-        (Plan::GuardedModulo, Expr::Binary { right, .. }) => {
-            **right = guard(take(right));
+        (Plan::GuardedModulo, Expr::Binary { operands, .. }) => {
+            let right = &mut operands[1];
+            *right = guard(take(right));
             node
         }
-        (Plan::FloatDivide { real }, Expr::Binary { left, right, .. }) => {
+        (Plan::FloatDivide { real }, Expr::Binary { operands, .. }) => {
+            let [left, right] = &mut **operands;
             let (a, b) = (take(left), take(right));
             let by_zero = || {
                 let reciprocal = Expr::Call {
@@ -395,7 +401,8 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
                 quotient
             }
         }
-        (Plan::FloatModulo { real }, Expr::Binary { left, right, .. }) => {
+        (Plan::FloatModulo { real }, Expr::Binary { operands, .. }) => {
+            let [left, right] = &mut **operands;
             let (a, b) = (take(left), take(right));
             let nan = if real {
                 Expr::literal(Value::Float(f32::NAN), IcebergType::Float)
@@ -415,7 +422,8 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
         }
         (Plan::DateTruncBackTo(ty), Expr::DateTrunc { .. }) => cast(node, ty),
         (Plan::AggregateAs(ty), Expr::Aggregate { .. }) => cast(node, ty),
-        (Plan::NanComparison { left: l, right: r }, Expr::Binary { op, left, right }) => {
+        (Plan::NanComparison { left: l, right: r }, Expr::Binary { op, operands }) => {
+            let [left, right] = &mut **operands;
             ieee_comparison(*op, take(left), take(right), l, r)
         }
         (
@@ -495,11 +503,7 @@ fn apply(plan: Plan, mut node: Expr) -> Expr {
 }
 
 fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
-    Expr::Binary {
-        op,
-        left: Box::new(left),
-        right: Box::new(right),
-    }
+    Expr::binary(op, left, right)
 }
 
 /// `CASE WHEN divisor = 0 THEN zero() ELSE otherwise END`, or just `otherwise` where

@@ -344,7 +344,8 @@ fn has_tz_rewrite(scope: &TypeScope<'_>, e: &Expr) -> bool {
     e.walk(&mut |x| {
         found = found
             || match x {
-                Expr::Binary { op, left, right } => {
+                Expr::Binary { op, operands } => {
+                    let [left, right] = &**operands;
                     is_comparison(*op)
                         && ((is_tz_column(scope, left) && is_ts(right))
                             || (is_tz_column(scope, right) && is_ts(left)))
@@ -409,7 +410,8 @@ fn normalize_in_place(scope: &TypeScope<'_>, e: &mut Expr) {
     };
     // The rewrite at this node, then the same below it.
     match e {
-        Expr::Binary { op, left, right } if is_comparison(*op) => {
+        Expr::Binary { op, operands } if is_comparison(*op) => {
+            let [left, right] = &mut **operands;
             if is_tz_column(left) {
                 to_tz(right);
             }
@@ -574,11 +576,7 @@ mod normalize_tests {
             value: Value::Long(7),
             ty: IcebergType::Long,
         };
-        let bin = |op, l: Expr, r: Expr| Expr::Binary {
-            op,
-            left: Box::new(l),
-            right: Box::new(r),
-        };
+        let bin = |op, l: Expr, r: Expr| Expr::binary(op, l, r);
         let between = |e: Expr, low: Expr, high: Expr| Expr::Between {
             expr: Box::new(e),
             low: Box::new(low),

@@ -824,14 +824,14 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         };
         let mut on_expr: Option<Expr> = None;
         for k in &self.keys {
-            let eq = Expr::Binary {
+            let eq = Expr::binary(
                 op,
-                left: Box::new(Expr::Column {
+                Expr::Column {
                     scope: Scope::Target,
                     name: k,
-                }),
-                right: Box::new(source_col(k)),
-            };
+                },
+                source_col(k),
+            );
             on_expr = Expr::and_then(on_expr, eq);
         }
         let mut errors = Vec::new();

@@ -219,10 +219,9 @@ pub enum Expr {
     Binary {
         /// The operator.
         op: BinaryOp,
-        /// Left operand.
-        left: Box<Expr>,
-        /// Right operand.
-        right: Box<Expr>,
+        /// The left and right operands, in one allocation (comparisons and ANDs are
+        /// most of the nodes a statement builds). Built by [`Expr::binary`].
+        operands: Box<[Expr; 2]>,
     },
     /// `NOT (x)`
     Not(Box<Expr>),
@@ -353,12 +352,16 @@ impl Expr {
     pub(crate) fn and_then(current: Option<Expr>, next: Expr) -> Option<Expr> {
         Some(match current {
             None => next,
-            Some(c) => Expr::Binary {
-                op: BinaryOp::And,
-                left: Box::new(c),
-                right: Box::new(next),
-            },
+            Some(c) => Expr::binary(BinaryOp::And, c, next),
         })
+    }
+
+    /// `left op right`.
+    pub fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
+        Expr::Binary {
+            op,
+            operands: Box::new([left, right]),
+        }
     }
 
     /// A column of the statement's table.
@@ -464,14 +467,12 @@ impl Expr {
                 Expr::InList { list, negated, .. } => list.is_empty() && *negated,
                 Expr::Binary {
                     op: BinaryOp::And,
-                    left,
-                    right,
-                } => holds(left, levels) && holds(right, levels),
+                    operands,
+                } => operands.iter().all(|e| holds(e, levels)),
                 Expr::Binary {
                     op: BinaryOp::Or,
-                    left,
-                    right,
-                } => holds(left, levels) || holds(right, levels),
+                    operands,
+                } => operands.iter().any(|e| holds(e, levels)),
                 _ => false,
             }
         }
@@ -483,10 +484,7 @@ impl Expr {
     /// every expression of every statement).
     pub(super) fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match self {
-            Expr::Binary { left, right, .. } => {
-                f(left);
-                f(right);
-            }
+            Expr::Binary { operands, .. } => operands.iter().for_each(f),
             Expr::Not(e) | Expr::Negate(e) => f(e),
             Expr::IsNull { expr, .. } | Expr::Cast { expr, .. } | Expr::DateTrunc { expr, .. } => {
                 f(expr)
@@ -628,6 +626,12 @@ impl Expr {
     /// first (the DML builders do).
     /// An expression deeper than [`MAX_EXPR_DEPTH`] is refused.
     pub fn render(&self, w: &mut SqlWriter) -> Result<()> {
+        // A literal (the usual SET or VALUES value) has no depth and no parentheses.
+        if let Expr::Literal { value, ty } = self {
+            crate::dialect::typing::audit::rendered(self);
+            w.literal(value, ty)?;
+            return Ok(());
+        }
         self.depth_reported(self.render_min(w, 0, 1))
     }
 
@@ -675,7 +679,8 @@ impl Expr {
                 }
                 w.placeholder(text);
             }
-            Expr::Binary { op, left, right } => {
+            Expr::Binary { op, operands } => {
+                let [left, right] = &**operands;
                 let p = op.precedence();
                 let (lmin, rmin) = match op {
                     // Associative: `a AND b AND c` needs no parentheses either way.
@@ -958,16 +963,14 @@ mod tests {
 
     /// Left-deep (`.and` chains), right-deep and balanced trees of `levels` levels.
     fn shapes(levels: usize) -> Vec<Expr> {
-        let leaf = |i: usize| Expr::Binary {
-            op: BinaryOp::Eq,
-            left: Box::new(Expr::column("c")),
-            right: Box::new(Expr::literal(Value::Int(i as i32), IcebergType::Int)),
+        let leaf = |i: usize| {
+            Expr::binary(
+                BinaryOp::Eq,
+                Expr::column("c"),
+                Expr::literal(Value::Int(i as i32), IcebergType::Int),
+            )
         };
-        let and = |l: Expr, r: Expr| Expr::Binary {
-            op: BinaryOp::And,
-            left: Box::new(l),
-            right: Box::new(r),
-        };
+        let and = |l: Expr, r: Expr| Expr::binary(BinaryOp::And, l, r);
         let (mut left, mut right) = (leaf(0), leaf(0));
         for i in 1..levels.saturating_sub(1) {
             left = and(left, leaf(i));

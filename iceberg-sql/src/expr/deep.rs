@@ -35,10 +35,7 @@ impl Expr {
     /// Calls `f` on each direct child of this node, in rendering order, for change.
     pub(crate) fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
         match self {
-            Expr::Binary { left, right, .. } => {
-                f(left);
-                f(right);
-            }
+            Expr::Binary { operands, .. } => operands.iter_mut().for_each(f),
             Expr::Not(e) | Expr::Negate(e) => f(e),
             Expr::IsNull { expr, .. } | Expr::Cast { expr, .. } | Expr::DateTrunc { expr, .. } => {
                 f(expr)
@@ -92,8 +89,8 @@ impl Expr {
     /// derived drop would recurse more than two levels.
     #[inline]
     fn is_tall(&self) -> bool {
-        if let Expr::Binary { left, right, .. } = self {
-            return !left.is_leaf() || !right.is_leaf();
+        if let Expr::Binary { operands, .. } = self {
+            return !operands.iter().all(Expr::is_leaf);
         }
         let mut tall = false;
         self.for_each_child(|c| tall |= !c.is_leaf());
@@ -127,11 +124,10 @@ impl Expr {
                 value: value.clone(),
                 ty: ty.clone(),
             },
-            Expr::Binary { op, left, right } => Expr::Binary {
-                op: *op,
-                left: Box::new(f(left)),
-                right: Box::new(f(right)),
-            },
+            Expr::Binary { op, operands } => {
+                let [left, right] = &**operands;
+                Expr::binary(*op, f(left), f(right))
+            }
             Expr::Not(e) => Expr::Not(Box::new(f(e))),
             Expr::Negate(e) => Expr::Negate(Box::new(f(e))),
             Expr::IsNull { expr, negated } => Expr::IsNull {
@@ -211,7 +207,7 @@ impl Drop for Expr {
         // through the derived glue, a level or two of recursion.
         match self {
             // The most common inner node, checked without a walk of its children.
-            Expr::Binary { left, right, .. } if !left.is_tall() && !right.is_tall() => {}
+            Expr::Binary { operands, .. } if !operands.iter().any(Expr::is_tall) => {}
             e if e.is_leaf() => {}
             e => e.detach_tall_children(|sub| drop_at(sub, 1)),
         }
@@ -285,11 +281,11 @@ mod tests {
     use crate::value::Value;
 
     fn leaf(i: i32) -> Expr {
-        Expr::Binary {
-            op: BinaryOp::Eq,
-            left: Box::new(Expr::column("c")),
-            right: Box::new(Expr::literal(Value::Int(i), IcebergType::Int)),
-        }
+        Expr::binary(
+            BinaryOp::Eq,
+            Expr::column("c"),
+            Expr::literal(Value::Int(i), IcebergType::Int),
+        )
     }
 
     /// One node of every form with children, each child a small tree of its own.
@@ -381,11 +377,7 @@ mod tests {
             .spawn(|| {
                 let mut e = leaf(0);
                 for i in 1..100_000 {
-                    e = Expr::Binary {
-                        op: BinaryOp::And,
-                        left: Box::new(e),
-                        right: Box::new(leaf(i)),
-                    };
+                    e = Expr::binary(BinaryOp::And, e, leaf(i));
                 }
                 let copy = e.clone();
                 assert_eq!(copy.depth(), 100_001);

@@ -360,11 +360,11 @@ fn binary<E: ExpressionMethods, R, U>(left: E, op: BinaryOp, right: R) -> SqlExp
 where
     R: IntoOperand<E::Scope, E::Value>,
 {
-    SqlExpr::from_expr(Expr::Binary {
+    SqlExpr::from_expr(Expr::binary(
         op,
-        left: Box::new(left.sql_expr().into_expr()),
-        right: Box::new(right.into_operand()),
-    })
+        left.sql_expr().into_expr(),
+        right.into_operand(),
+    ))
 }
 
 fn between<E: ExpressionMethods, A, B>(e: E, low: A, high: B, negated: bool) -> Cond<E::Scope>

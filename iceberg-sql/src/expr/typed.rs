@@ -382,11 +382,7 @@ macro_rules! arith_rhs {
             type Output = $out;
             fn $m(self, rhs: $rhs) -> $out {
                 let lower: fn(Self) -> Expr = $lower;
-                SqlExpr::from_expr(Expr::Binary {
-                    op: BinaryOp::$op,
-                    left: Box::new(lower(self)),
-                    right: Box::new(IntoOperand::<$s, $x>::into_operand(rhs)),
-                })
+                SqlExpr::from_expr(Expr::binary(BinaryOp::$op, lower(self), IntoOperand::<$s, $x>::into_operand(rhs)))
             }
         }
     };
@@ -415,11 +411,7 @@ macro_rules! widening_arith {
         impl<T> $tr<SqlExpr<Source<T>, $x>> for SqlExpr<Matched<T>, $x> {
             type Output = SqlExpr<Matched<T>, $x>;
             fn $m(self, rhs: SqlExpr<Source<T>, $x>) -> Self::Output {
-                SqlExpr::from_expr(Expr::Binary {
-                    op: BinaryOp::$op,
-                    left: Box::new(self.expr),
-                    right: Box::new(rhs.expr),
-                })
+                SqlExpr::from_expr(Expr::binary(BinaryOp::$op, self.expr, rhs.expr))
             }
         }
     };
@@ -484,11 +476,7 @@ fn balanced<S>(op: BinaryOp, conditions: impl IntoIterator<Item = Cond<S>>) -> O
         let mut items = level.into_iter();
         while let Some(left) = items.next() {
             next.push(match items.next() {
-                Some(right) => Expr::Binary {
-                    op,
-                    left: Box::new(left),
-                    right: Box::new(right),
-                },
+                Some(right) => Expr::binary(op, left, right),
                 None => left,
             });
         }
@@ -528,11 +516,7 @@ impl Interval {
 }
 
 fn interval_op(left: Expr, op: BinaryOp, i: Interval) -> Expr {
-    Expr::Binary {
-        op,
-        left: Box::new(left),
-        right: Box::new(i.expr()),
-    }
+    Expr::binary(op, left, i.expr())
 }
 
 macro_rules! interval_arith {

@@ -123,7 +123,8 @@ fn ours(e: &Expr) -> String {
             flatten_ours(e, *o, &mut items);
             format!("({} {})", op(*o), items.join(", "))
         }
-        Expr::Binary { op: o, left, right } => {
+        Expr::Binary { op: o, operands } => {
+            let [left, right] = &**operands;
             format!("({} {} {})", ours(left), op(*o), ours(right))
         }
         Expr::Not(x) => format!("(NOT {})", ours(x)),
@@ -151,9 +152,10 @@ fn ours(e: &Expr) -> String {
 
 fn flatten_ours(e: &Expr, o: BinaryOp, out: &mut Vec<String>) {
     match e {
-        Expr::Binary { op: x, left, right } if *x == o => {
-            flatten_ours(left, o, out);
-            flatten_ours(right, o, out);
+        Expr::Binary { op: x, operands } if *x == o => {
+            for side in operands.iter() {
+                flatten_ours(side, o, out);
+            }
         }
         other => out.push(ours(other)),
     }
