@@ -487,19 +487,26 @@ pub(super) fn check_assignments(
     let mut problems = Vec::new();
     for (i, pair) in pairs.iter_mut().enumerate() {
         let column = pair.column;
-        // Typed where it stands: the usual value, a literal, is not moved.
-        let vt = type_in_place(scope, pair.value.written_mut())?;
-        if literal_stored_as_written(pair.value.expr(), &column.ty) {
-            // Exact or implicit by the general rule below, which a test holds it to.
-            audit::check("assignment", || {
-                let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)
-                    .map(|t| t.to_string())
-                    .unwrap_or_default();
-                format!("{} {ct} <- {vt}", column.name)
-            });
-            pair.value.set_types(vt, None);
-            continue;
+        if let Some(literal @ Expr::Literal { value, ty }) = pair.value.expr() {
+            if literal_stored_as_written(literal, &column.ty) {
+                // Exact or implicit by the general rule below, which a test holds it
+                // to, as INSERT VALUES rows are (`check_row_value`): stored as written,
+                // and typed only where a refusal lists its type.
+                audit::typed_by(literal, || literal_type(value, ty));
+                audit::check("assignment", || {
+                    let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)
+                        .map(|t| t.to_string())
+                        .unwrap_or_default();
+                    let vt = literal_type(value, ty)
+                        .map(|t| t.to_string())
+                        .unwrap_or_default();
+                    format!("{} {ct} <- {vt}", column.name)
+                });
+                continue;
+            }
         }
+        // Typed where it stands: a literal is not moved.
+        let vt = type_in_place(scope, pair.value.written_mut())?;
         let ct = EngineType::of_column(&column.ty, TableFormat::Iceberg)?;
         audit::check("assignment", || format!("{} {ct} <- {vt}", column.name));
         let convert_to = match assignment(&vt, &ct) {
@@ -524,13 +531,20 @@ pub(super) fn check_assignments(
     if problems.is_empty() {
         return Ok(());
     }
-    // The refusal names every pair's types, as Trino's message does.
+    // The refusal names every pair's types, as Trino's message does (a literal stored
+    // as written was not typed above).
     let value_types: Vec<String> = pairs
         .iter()
         .map(|p| {
+            let untyped = || match p.value.expr() {
+                Some(Expr::Literal { value, ty }) => literal_type(value, ty).ok(),
+                _ => None,
+            };
             p.value
                 .value_type()
-                .map(ToString::to_string)
+                .cloned()
+                .or_else(untyped)
+                .map(|t| t.to_string())
                 .unwrap_or_default()
         })
         .collect();
@@ -694,8 +708,8 @@ fn stored_as_written(value: &Value, ty: &IcebergType) -> bool {
 /// the usual SET or MERGE value, stored without the general search (its literal type
 /// against the column's, which [`general_check_row_value`] runs and a test holds these
 /// pairs to).
-fn literal_stored_as_written(value: Option<&Expr>, column: &IcebergType) -> bool {
-    matches!(value, Some(Expr::Literal { value, ty }) if ty == column && stored_as_written(value, ty))
+fn literal_stored_as_written(value: &Expr, column: &IcebergType) -> bool {
+    matches!(value, Expr::Literal { value, ty } if ty == column && stored_as_written(value, ty))
 }
 
 /// [`check_row_value`] by the general rule: the literal's type, stored in the column.
@@ -832,11 +846,7 @@ mod tests {
                 value: value.clone(),
                 ty: ty.clone(),
             };
-            assert_eq!(
-                literal_stored_as_written(Some(&e), &column.ty),
-                fast,
-                "{e:?}"
-            );
+            assert_eq!(literal_stored_as_written(&e, &column.ty), fast, "{e:?}");
             let mut pairs = [Assigned::new(column, Written::expr(&e))];
             let got = check_assignments(&scope, AssignIn::Update, &mut pairs);
             // The general rule: the literal's type stored in the column's.
@@ -845,12 +855,43 @@ mod tests {
             match assignment(&vt, &ct) {
                 Assignment::Exact | Assignment::Implicit => {
                     assert!(got.is_ok(), "{e:?}: {got:?}");
-                    assert_eq!(pairs[0].value.value_type(), Some(&vt));
+                    // Stored as written, a literal is not typed (nothing reads it).
+                    let typed = (!fast).then_some(&vt);
+                    assert_eq!(pairs[0].value.value_type(), typed, "{e:?}");
                     assert_eq!(pairs[0].value.conversion(), None);
                 }
                 _ => assert!(got.is_err(), "{e:?} is refused"),
             }
         }
+    }
+
+    /// A refusal lists the type of every value, those stored as written (not typed on
+    /// the way) included, as Trino's message does.
+    #[test]
+    fn a_refusal_lists_the_types_of_literals_stored_as_written() {
+        let columns = [
+            Column::new("s", IcebergType::String),
+            Column::new("n", IcebergType::Long),
+        ];
+        let scope = TypeScope::table(&columns);
+        let retried = Expr::literal(Value::String("retried".into()), IcebergType::String);
+        let day = Expr::literal(
+            Value::Date(NaiveDate::from_ymd_opt(2026, 12, 1).expect("a date")),
+            IcebergType::Date,
+        );
+        let mut pairs = [
+            Assigned::new(&columns[0], Written::expr(&retried)),
+            Assigned::new(&columns[1], Written::expr(&day)),
+        ];
+        let err = check_assignments(&scope, AssignIn::Update, &mut pairs).expect_err("refused");
+        assert!(
+            err.message().ends_with(
+                "\"UPDATE table column types don't match SET expressions: \
+                 Table: [varchar, bigint], Expressions: [varchar(7), date]\""
+            ),
+            "{}",
+            err.message()
+        );
     }
 
     /// A literal is typed directly ([`typed`]'s fast path) exactly as the general rules

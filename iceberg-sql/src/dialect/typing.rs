@@ -228,7 +228,8 @@ impl<'a> Checked<'a> {
         }
     }
 
-    /// The value's type before any conversion, where the target's rules know it.
+    /// The value's type before any conversion, where the target's rules worked it out
+    /// (not for a literal an assignment stores as written).
     pub(crate) fn value_type(&self) -> Option<&EngineType> {
         self.ty.as_ref()
     }
@@ -449,6 +450,8 @@ pub(crate) mod audit {
         #[inline(always)]
         pub(crate) fn typed(_e: &Expr, _ty: &EngineType) {}
         #[inline(always)]
+        pub(crate) fn typed_by(_e: &Expr, _ty: impl FnOnce() -> crate::error::Result<EngineType>) {}
+        #[inline(always)]
         pub(crate) fn rendered(_e: &Expr) {}
         /// Marks the writing of a checked value (nothing outside tests).
         pub(crate) struct Writing;
@@ -496,6 +499,16 @@ pub(crate) mod audit {
 
         pub(crate) fn typed(e: &Expr, ty: &EngineType) {
             with(|l| l.typed.push((e.clone(), ty.clone())));
+        }
+
+        /// As [`typed`], for a node whose type the rules did not need to work out (a
+        /// literal stored as written): worked out here, in tests only.
+        pub(crate) fn typed_by(e: &Expr, ty: impl FnOnce() -> crate::error::Result<EngineType>) {
+            with(|l| {
+                if let Ok(ty) = ty() {
+                    l.typed.push((e.clone(), ty));
+                }
+            });
         }
 
         pub(crate) fn rendered(e: &Expr) {
