@@ -17,7 +17,7 @@
 
 use std::borrow::Cow;
 
-use super::typing::{audit, AssignIn, Assigned, Checked, TypeScope, Written};
+use super::typing::{audit, is_comparison, AssignIn, Assigned, Checked, TypeScope, Written};
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
     assignment, comparison_type, is_comparable, is_orderable, single_type, Assignment, Comparison,
@@ -165,6 +165,14 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
             )
         })?,
         Expr::Literal { value, ty } | Expr::Param { value, ty } => literal_type(value, ty)?,
+        Expr::Binary { op, operands } if compares_with_own_literal(scope, *op, operands) => {
+            // Its operands are leaves one level down, as the general rule sees them.
+            Expr::enter_level(next)?;
+            for x in operands.iter() {
+                audit::typed_by(x, || type_inner(scope, x, next + 1));
+            }
+            E::Boolean
+        }
         Expr::Binary { op, operands } => {
             let [left, right] = &**operands;
             let l = type_at(scope, left, next)?;
@@ -391,6 +399,17 @@ fn binary_type(
         B::Divide => arith(Arithmetic::Divide),
         B::Modulo => arith(Arithmetic::Modulus),
     }
+}
+
+/// A column compared with a literal of the column's own type that the column stores
+/// as written (`event_id = 'evt-001'`, the usual filter): boolean by the general rule,
+/// both sides being of the column's type, a scalar type every comparison takes (a
+/// test holds the two to one answer), so neither side is typed on the way.
+fn compares_with_own_literal(scope: &TypeScope<'_>, op: BinaryOp, operands: &[Expr; 2]) -> bool {
+    let [Expr::Column { scope: s, name }, Expr::Literal { value, ty }] = operands else {
+        return false;
+    };
+    is_comparison(op) && scope.iceberg_column(*s, name) == Some(ty) && stored_as_written(value, ty)
 }
 
 /// A row-level value (a projection, a join key): typed, written as it is.
@@ -863,6 +882,101 @@ mod tests {
                 _ => assert!(got.is_err(), "{e:?} is refused"),
             }
         }
+    }
+
+    /// A column compared with a literal of its own type takes the short path in
+    /// `type_inner` with the general rule's answer: every comparison operator, every
+    /// column type, every kind of value, same type or same refusal.
+    #[test]
+    fn comparisons_with_own_literals_answer_as_the_general_rule() {
+        use crate::value::Decimal;
+        let day = NaiveDate::from_ymd_opt(2026, 12, 1).expect("a date");
+        let ts = day.and_hms_opt(1, 2, 3).expect("a timestamp");
+        let types = [
+            IcebergType::Boolean,
+            IcebergType::Int,
+            IcebergType::Long,
+            IcebergType::Float,
+            IcebergType::Double,
+            IcebergType::decimal(4, 2),
+            IcebergType::Date,
+            IcebergType::Timestamp,
+            IcebergType::TimestampTz,
+            IcebergType::String,
+            IcebergType::Binary,
+            IcebergType::List(Box::new(IcebergType::Long)),
+        ];
+        let values = [
+            Value::Null,
+            Value::Boolean(true),
+            Value::Int(320),
+            Value::Int(i32::MIN),
+            Value::Long(i64::MIN),
+            Value::Long(1 << 40),
+            Value::Float(1.5),
+            Value::Double(f64::NAN),
+            Value::Decimal(Decimal::new(1234, 2)),
+            Value::Decimal(Decimal::new(123_456, 2)),
+            Value::Date(day),
+            Value::Timestamp(ts),
+            Value::TimestampTz(ts.and_utc()),
+            Value::String("évt-001".into()),
+            Value::Binary(vec![0, 1]),
+            Value::List(vec![Value::Long(1)]),
+        ];
+        let ops = [
+            BinaryOp::Eq,
+            BinaryOp::NotEq,
+            BinaryOp::Lt,
+            BinaryOp::LtEq,
+            BinaryOp::Gt,
+            BinaryOp::GtEq,
+            BinaryOp::IsDistinctFrom,
+            BinaryOp::IsNotDistinctFrom,
+            BinaryOp::Plus,
+            BinaryOp::And,
+        ];
+        let columns: Vec<Column> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Column::new(format!("c{i}"), t.clone()))
+            .collect();
+        let names: Vec<&'static str> = (0..types.len())
+            .map(|i| &*Box::leak(format!("c{i}").into_boxed_str()))
+            .collect();
+        let scope = TypeScope::table(&columns);
+        let mut short = 0;
+        for (c, column_type) in types.iter().enumerate() {
+            for literal_type in [column_type, &IcebergType::Long, &IcebergType::String] {
+                for value in &values {
+                    for op in ops {
+                        let left = Expr::column(names[c]);
+                        let right = Expr::literal(value.clone(), literal_type.clone());
+                        let operands = [left.clone(), right.clone()];
+                        let general = type_of(&scope, &left).and_then(|l| {
+                            let r = type_of(&scope, &right)?;
+                            binary_type(op, &l, &r, &left, &right)
+                        });
+                        let e = Expr::binary(op, left, right);
+                        let got = type_of(&scope, &e);
+                        if compares_with_own_literal(&scope, op, &operands) {
+                            short += 1;
+                            assert!(
+                                matches!(general, Ok(EngineType::Boolean)),
+                                "{e:?}: {general:?}"
+                            );
+                        }
+                        match (&got, &general) {
+                            (Ok(a), Ok(b)) => assert_eq!(a, b, "{e:?}"),
+                            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{e:?}"),
+                            _ => panic!("{e:?}: short path {got:?}, general {general:?}"),
+                        }
+                    }
+                }
+            }
+        }
+        // Every stored-as-written pair of a scalar column type, for each comparison.
+        assert!(short >= 8 * 9, "{short} comparisons took the short path");
     }
 
     /// A refusal lists the type of every value, those stored as written (not typed on

@@ -377,7 +377,7 @@ fn is_tz_column(scope: &TypeScope<'_>, x: &Expr) -> bool {
 }
 
 /// A comparison operator (not AND/OR or arithmetic).
-fn is_comparison(op: BinaryOp) -> bool {
+pub(super) fn is_comparison(op: BinaryOp) -> bool {
     !matches!(
         op,
         BinaryOp::And
