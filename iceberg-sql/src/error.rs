@@ -120,6 +120,13 @@ impl Error {
         Some(first)
     }
 
+    /// This error's problems, then `other`'s, as one error.
+    #[cold]
+    pub(crate) fn and(mut self, other: Error) -> Error {
+        self.0.more.extend(other.into_vec());
+        self
+    }
+
     /// Turns a list of problems into `Ok(())` when empty, or one combined error.
     pub fn check_all(errors: Vec<Error>) -> Result<(), Error> {
         match Error::combine(errors) {

@@ -92,6 +92,22 @@ impl IcebergType {
         )
     }
 
+    /// `self == other`, decided inline where both are the same type without
+    /// parameters (a literal's type against its column's, on every value a statement
+    /// writes); the derived equality, a call, for the rest.
+    #[inline]
+    pub(crate) fn same_as(&self, other: &IcebergType) -> bool {
+        use IcebergType as T;
+        let parameterless = !matches!(
+            self,
+            T::Decimal { .. } | T::List(_) | T::Map(..) | T::Struct(_)
+        );
+        if std::mem::discriminant(self) != std::mem::discriminant(other) {
+            return false;
+        }
+        parameterless || self == other
+    }
+
     /// True for every type except list, map and struct.
     pub fn is_primitive(&self) -> bool {
         !matches!(

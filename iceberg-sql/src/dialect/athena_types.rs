@@ -409,7 +409,11 @@ fn compares_with_own_literal(scope: &TypeScope<'_>, op: BinaryOp, operands: &[Ex
     let [Expr::Column { scope: s, name }, Expr::Literal { value, ty }] = operands else {
         return false;
     };
-    is_comparison(op) && scope.iceberg_column(*s, name) == Some(ty) && stored_as_written(value, ty)
+    is_comparison(op)
+        && scope
+            .iceberg_column(*s, name)
+            .is_some_and(|c| c.same_as(ty))
+        && stored_as_written(value, ty)
 }
 
 /// A row-level value (a projection, a join key): typed, written as it is.
@@ -728,7 +732,7 @@ fn stored_as_written(value: &Value, ty: &IcebergType) -> bool {
 /// against the column's, which [`general_check_row_value`] runs and a test holds these
 /// pairs to).
 fn literal_stored_as_written(value: &Expr, column: &IcebergType) -> bool {
-    matches!(value, Expr::Literal { value, ty } if ty == column && stored_as_written(value, ty))
+    matches!(value, Expr::Literal { value, ty } if ty.same_as(column) && stored_as_written(value, ty))
 }
 
 /// [`check_row_value`] by the general rule: the literal's type, stored in the column.

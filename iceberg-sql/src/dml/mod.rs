@@ -135,7 +135,7 @@ pub(crate) fn check_filter(
 /// it when rendered. Borrowed as it is unless that changes its type.
 pub(crate) fn retype_literal<'e>(expr: &'e Expr, ty: &IcebergType) -> Cow<'e, Expr> {
     match expr {
-        Expr::Literal { value, ty: own } if own != ty => Cow::Owned(Expr::Literal {
+        Expr::Literal { value, ty: own } if !own.same_as(ty) => Cow::Owned(Expr::Literal {
             value: value.clone(),
             ty: ty.clone(),
         }),
@@ -207,12 +207,11 @@ pub(crate) fn write_row(
 pub(crate) fn combine<A, B>(a: Result<A>, b: Result<B>) -> Result<(A, B)> {
     match (a, b) {
         (Ok(a), Ok(b)) => Ok((a, b)),
-        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
-        (Err(a), Err(b)) => {
-            let mut all = a.into_vec();
-            all.extend(b.into_vec());
-            Error::check_all(all).map(|()| unreachable!("two errors were combined"))
-        }
+        (Err(a), b) => Err(match b {
+            Ok(_) => a,
+            Err(b) => a.and(b),
+        }),
+        (Ok(_), Err(b)) => Err(b),
     }
 }
 
