@@ -223,3 +223,32 @@ pub(crate) fn context(e: Error, what: impl std::fmt::Display) -> Error {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(message: &'static str) -> Error {
+        Error::new(ErrorKind::InvalidValue, message)
+    }
+
+    #[test]
+    fn combine_keeps_every_error_of_both_in_order() {
+        assert_eq!(
+            combine(Ok::<_, Error>(1), Ok::<_, Error>(2)).ok(),
+            Some((1, 2))
+        );
+        let one = |r: Result<((), ())>| {
+            r.err()
+                .map(|e| e.all().map(|e| e.message().to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(one(combine(Err(err("a")), Ok(()))), Some(vec!["a".into()]));
+        assert_eq!(one(combine(Ok(()), Err(err("b")))), Some(vec!["b".into()]));
+        let a = err("a1").and(err("a2"));
+        let b = err("b1").and(err("b2"));
+        assert_eq!(
+            one(combine(Err(a), Err(b))),
+            Some(vec!["a1".into(), "a2".into(), "b1".into(), "b2".into()])
+        );
+    }
+}
