@@ -406,14 +406,13 @@ fn binary_type(
 /// both sides being of the column's type, a scalar type every comparison takes (a
 /// test holds the two to one answer), so neither side is typed on the way.
 fn compares_with_own_literal(scope: &TypeScope<'_>, op: BinaryOp, operands: &[Expr; 2]) -> bool {
-    let [Expr::Column { scope: s, name }, Expr::Literal { value, ty }] = operands else {
+    let [Expr::Column { scope: s, name }, literal] = operands else {
         return false;
     };
     is_comparison(op)
         && scope
             .iceberg_column(*s, name)
-            .is_some_and(|c| c.same_as(ty))
-        && stored_as_written(value, ty)
+            .is_some_and(|column| literal_stored_as_written(literal, column))
 }
 
 /// A row-level value (a projection, a join key): typed, written as it is.
