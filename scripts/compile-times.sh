@@ -5,7 +5,12 @@
 #   * incremental rebuild after touching the app's main.rs (median of 3).
 # Prints CPU (user+sys) and wall seconds, and the ratios ours / sea-query.
 #
-#   ./scripts/compile-times.sh [--timings]    # --timings: also keep cargo's HTML report
+#   ./scripts/compile-times.sh [--timings] [--tables N]
+#
+# --timings: also keep cargo's HTML report. --tables N: N more record types, each
+# with the same statements in both apps (INSERT, UPDATE, DELETE, SELECT; ours also a
+# MERGE, which sea-query has no builder for): what an app with many tables pays for
+# the builders' generic code.
 #
 # CPU time is the stable measure on a shared machine; wall time depends on the load.
 #
@@ -19,7 +24,15 @@ repo="${ICEBERG_SQL_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"   #
 rev=$(git -C "$repo" rev-parse "${ICEBERG_SQL_REV:-HEAD}")
 work="${COMPILE_TIMES_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/compile-times.XXXXXX")}"
 timings=()
-[ "${1:-}" = "--timings" ] && timings=(--timings)
+tables=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --timings) timings=(--timings) ;;
+        --tables) tables="$2"; shift ;;
+        *) echo "unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
 
 mkdir -p "$work/ours/src" "$work/sea/src"
 cat >"$work/ours/Cargo.toml" <<TOML
@@ -91,6 +104,73 @@ fn main() {
 }
 RS
 
+# The --tables record types: one module per table in each app, called from main.
+if [ "$tables" -gt 0 ]; then
+    for i in $(seq 1 "$tables"); do
+        cat >>"$work/ours/src/main.rs" <<RS
+mod t$i {
+    use iceberg_sql::prelude::*;
+    #[derive(IcebergTable, Debug, Clone)]
+    #[iceberg(database = "analytics", name = "events_$i", location = "s3://lake/events_$i/",
+              partition(day(event_ts)))]
+    pub struct Event$i {
+        pub event_id: String,
+        pub status: String,
+        pub event_ts: chrono::NaiveDateTime,
+        pub latency_ms: i64,
+    }
+    pub fn run(rows: &[Event$i]) -> Result<(), Error> {
+        println!("{}", Event$i::insert(rows).build()?);
+        println!("{}", Event$i::update().set(Event$i::STATUS, "retried")
+            .filter(Event$i::EVENT_ID.eq("evt-1")).build()?);
+        println!("{}", Event$i::delete().filter(Event$i::LATENCY_MS.gt(1000)).build()?);
+        println!("{}", Event$i::select().column(Event$i::EVENT_ID)
+            .filter(Event$i::STATUS.eq("ok")).build()?);
+        println!("{}", Event$i::merge_from(MergeSource::rows(rows)).on_key(Event$i::EVENT_ID)
+            .when_matched().update_all().when_not_matched().insert_all().build()?);
+        Ok(())
+    }
+}
+RS
+        cat >>"$work/sea/src/main.rs" <<RS
+mod t$i {
+    use sea_query::{Expr, ExprTrait, Iden, PostgresQueryBuilder, Query};
+    #[derive(Iden)]
+    enum Events$i { Table, EventId, Status, EventTs, LatencyMs }
+    pub fn run(rows: &[(String, String, chrono::NaiveDateTime, i64)]) {
+        let mut q = Query::insert();
+        q.into_table(Events$i::Table)
+            .columns([Events$i::EventId, Events$i::Status, Events$i::EventTs, Events$i::LatencyMs]);
+        for r in rows {
+            q.values_panic([r.0.clone().into(), r.1.clone().into(), r.2.into(), r.3.into()]);
+        }
+        println!("{}", q.to_string(PostgresQueryBuilder));
+        println!("{}", Query::update().table(Events$i::Table).values([(Events$i::Status, "retried".into())])
+            .and_where(Expr::col(Events$i::EventId).eq("evt-1")).to_string(PostgresQueryBuilder));
+        println!("{}", Query::delete().from_table(Events$i::Table)
+            .and_where(Expr::col(Events$i::LatencyMs).gt(1000)).to_string(PostgresQueryBuilder));
+        println!("{}", Query::select().column(Events$i::EventId).from(Events$i::Table)
+            .and_where(Expr::col(Events$i::Status).eq("ok")).to_string(PostgresQueryBuilder));
+    }
+}
+RS
+    done
+    # main calls each table's statements once.
+    sed -i 's/^    Ok(())$/    run_tables()?;\n    Ok(())/' "$work/ours/src/main.rs"
+    sed -i 's/^    println!("{u}");$/    println!("{u}");\n    run_tables();/' "$work/sea/src/main.rs"
+    {
+        echo 'fn run_tables() -> Result<(), Error> {'
+        for i in $(seq 1 "$tables"); do echo "    t$i::run(&[])?;"; done
+        echo '    Ok(())'
+        echo '}'
+    } >>"$work/ours/src/main.rs"
+    {
+        echo 'fn run_tables() {'
+        for i in $(seq 1 "$tables"); do echo "    t$i::run(&[]);"; done
+        echo '}'
+    } >>"$work/sea/src/main.rs"
+fi
+
 # Prints "wall user+sys" seconds of one cargo command.
 timed() {
     local TIMEFORMAT='%R %U %S' out
@@ -118,7 +198,7 @@ for app in ours sea; do
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo "iceberg-sql at $rev" >&2
-echo "| build (dev profile, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)) | iceberg-sql + derive: CPU / wall | sea-query + derive + chrono: CPU / wall | ratio CPU / wall |"
+echo "| build (dev profile, $((tables + 1)) table(s), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)) | iceberg-sql + derive: CPU / wall | sea-query + derive + chrono: CPU / wall | ratio CPU / wall |"
 echo "|---|---:|---:|---:|"
 echo "| cold | ${cold_cpu[ours]} s / ${cold_wall[ours]} s | ${cold_cpu[sea]} s / ${cold_wall[sea]} s | $(ratio "${cold_cpu[ours]}" "${cold_cpu[sea]}") / $(ratio "${cold_wall[ours]}" "${cold_wall[sea]}") |"
 echo "| incremental (touch main.rs, median of 3) | ${inc_cpu[ours]} s / ${inc_wall[ours]} s | ${inc_cpu[sea]} s / ${inc_wall[sea]} s | $(ratio "${inc_cpu[ours]}" "${inc_cpu[sea]}") / $(ratio "${inc_wall[ours]}" "${inc_wall[sea]}") |"
