@@ -21,7 +21,7 @@ use crate::dml::retype_literal;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{BinaryOp, Col, Expr, ExpressionMethods};
 use crate::model::{PartitionTransform, TableDef};
-use crate::query::{MetadataTable, Projected, Select, Usage};
+use crate::query::{MetadataTable, Projected, Select, SelectBody, Usage};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind, TableStatements};
@@ -87,19 +87,19 @@ use crate::value::Value;
 /// ```
 #[derive(Debug)]
 #[must_use]
-pub struct DailyRefresh<'q, T, S> {
+pub struct DailyRefresh<'q, T> {
     day_column: Col<T, NaiveDate>,
     day: NaiveDate,
-    query: &'q Select<S>,
+    query: &'q SelectBody,
 }
 
-impl<'q, T: IcebergTable, S> DailyRefresh<'q, T, S> {
+impl<'q, T: IcebergTable> DailyRefresh<'q, T> {
     /// Refresh `day` (stored in `day_column` of `T`) from `query`.
-    pub fn new(day_column: Col<T, NaiveDate>, day: NaiveDate, query: &'q Select<S>) -> Self {
+    pub fn new<S>(day_column: Col<T, NaiveDate>, day: NaiveDate, query: &'q Select<S>) -> Self {
         DailyRefresh {
             day_column,
             day,
-            query,
+            query: query.body(),
         }
     }
 

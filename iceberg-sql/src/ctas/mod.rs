@@ -21,11 +21,11 @@ use crate::model::{
     check_partition_spec, Compression, FileFormat, Location, PartitionField, SpecRules, TableDef,
     TableName, TableProperties, TableProperty,
 };
-use crate::query::{OutputNames, Select, Usage};
+use crate::query::{OutputNames, Select, SelectBody, Usage};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
 
-fn check_output_tail<S>(query: &Select<S>, cols: &[String], what: &str) -> Result<()> {
+fn check_output_tail(query: &SelectBody, cols: &[String], what: &str) -> Result<()> {
     if cols.is_empty() {
         return Ok(());
     }
@@ -56,7 +56,7 @@ fn check_output_tail<S>(query: &Select<S>, cols: &[String], what: &str) -> Resul
     Ok(())
 }
 
-fn check_outputs<S>(query: &Select<S>, cols: &[String], what: &str) -> Vec<Error> {
+fn check_outputs(query: &SelectBody, cols: &[String], what: &str) -> Vec<Error> {
     let names = query.output_names();
     cols.iter()
         .filter(|c| !names.iter().any(|n| n.as_deref() == Some(c.as_str())))
@@ -131,20 +131,20 @@ fn parse_location(
 /// ```
 #[derive(Debug)]
 #[must_use]
-pub struct IcebergCtas<'q, S> {
+pub struct IcebergCtas<'q> {
     name: TableName,
-    query: &'q Select<S>,
+    query: &'q SelectBody,
     location: Option<String>,
     partitioning: Vec<PartitionField>,
     properties: TableProperties,
 }
 
-impl<'q, S> IcebergCtas<'q, S> {
+impl<'q> IcebergCtas<'q> {
     /// CTAS creating Iceberg table `name` from `query`.
-    pub fn new(name: TableName, query: &'q Select<S>) -> Self {
+    pub fn new<S>(name: TableName, query: &'q Select<S>) -> Self {
         IcebergCtas {
             name,
-            query,
+            query: query.body(),
             location: None,
             partitioning: Vec::new(),
             properties: TableProperties::new(),
@@ -306,9 +306,9 @@ impl<'q, S> IcebergCtas<'q, S> {
 /// ```
 #[derive(Debug)]
 #[must_use]
-pub struct HiveCtas<'q, S> {
+pub struct HiveCtas<'q> {
     name: TableName,
-    query: &'q Select<S>,
+    query: &'q SelectBody,
     compression: Option<Compression>,
     external_location: Option<String>,
     partitioned_by: Vec<String>,
@@ -316,12 +316,12 @@ pub struct HiveCtas<'q, S> {
     bucket_count: Option<u32>,
 }
 
-impl<'q, S> HiveCtas<'q, S> {
+impl<'q> HiveCtas<'q> {
     /// CTAS creating Hive Parquet table `name` from `query`.
-    pub fn new(name: TableName, query: &'q Select<S>) -> Self {
+    pub fn new<S>(name: TableName, query: &'q Select<S>) -> Self {
         HiveCtas {
             name,
-            query,
+            query: query.body(),
             compression: None,
             external_location: None,
             partitioned_by: Vec::new(),
@@ -605,19 +605,19 @@ impl From<FileFormat> for UnloadFormat {
 /// ```
 #[derive(Debug)]
 #[must_use]
-pub struct Unload<'q, S> {
-    query: &'q Select<S>,
+pub struct Unload<'q> {
+    query: &'q SelectBody,
     to: String,
     format: UnloadFormat,
     compression: Option<Compression>,
     partitioned_by: Vec<String>,
 }
 
-impl<'q, S> Unload<'q, S> {
+impl<'q> Unload<'q> {
     /// `UNLOAD (query) TO 'to'`, Parquet by default. `to` must be an empty S3 folder.
-    pub fn new(query: &'q Select<S>, to: impl Into<String>) -> Self {
+    pub fn new<S>(query: &'q Select<S>, to: impl Into<String>) -> Self {
         Unload {
-            query,
+            query: query.body(),
             to: to.into(),
             format: UnloadFormat::Parquet,
             compression: None,

@@ -9,7 +9,7 @@
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::model::TableName;
-use crate::query::{OutputNames, Select, Usage};
+use crate::query::{OutputNames, Select, SelectBody, Usage};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
 
@@ -50,9 +50,9 @@ use crate::statement::{Statement, StatementKind};
 /// ```
 #[derive(Debug)]
 #[must_use]
-pub struct CreateView<'a, S> {
+pub struct CreateView<'a> {
     name: &'a TableName,
-    query: &'a Select<S>,
+    query: &'a SelectBody,
     or_replace: bool,
 }
 
@@ -76,10 +76,10 @@ pub struct DropView<'a> {
 
 impl TableName {
     /// Starts a `CREATE VIEW` named by this name, defined by `query`.
-    pub fn create_view<'a, S>(&'a self, query: &'a Select<S>) -> CreateView<'a, S> {
+    pub fn create_view<'a, S>(&'a self, query: &'a Select<S>) -> CreateView<'a> {
         CreateView {
             name: self,
-            query,
+            query: query.body(),
             or_replace: false,
         }
     }
@@ -93,7 +93,7 @@ impl TableName {
     }
 }
 
-impl<S> CreateView<'_, S> {
+impl CreateView<'_> {
     /// Adds `OR REPLACE`: an existing view gets the new definition.
     pub fn or_replace(mut self) -> Self {
         self.or_replace = true;

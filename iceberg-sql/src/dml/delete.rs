@@ -1,11 +1,13 @@
 //! `DELETE FROM ... WHERE ...`.
 
+use std::marker::PhantomData;
+
 use super::target::{builder_traits, Target};
 use crate::dialect::typing::TypeScope;
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::expr::IntoOperand;
-use crate::model::TableName;
+use crate::model::{TableDef, TableName};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -51,7 +53,8 @@ use crate::statement::{Filter, Statement, StatementKind};
 /// ```
 #[must_use]
 pub struct Delete<T> {
-    target: Target<T>,
+    target: Target,
+    _record: PhantomData<fn() -> T>,
 }
 
 builder_traits!(Delete { target });
@@ -60,7 +63,8 @@ impl<T: IcebergTable> Delete<T> {
     /// A DELETE from `T`'s table.
     pub(crate) fn new() -> Self {
         Delete {
-            target: Target::new(),
+            target: Target::default(),
+            _record: PhantomData,
         }
     }
 
@@ -84,17 +88,22 @@ impl<T: IcebergTable> Delete<T> {
 
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
-        let kind = StatementKind::Delete;
-        let mut errors = self.target.check_table(kind, true);
-        self.target.check_filter(dialect, kind, &mut errors);
-        Error::check_all(errors)?;
-        let scope = TypeScope::of_def(T::table_def());
-        let filter = self.target.check_filter_types(dialect.rules(), &scope)?;
-        let mut w = SqlWriter::new(kind, dialect);
-        w.push("DELETE FROM ").table_name(self.target.table());
-        Target::<T>::write_where(&mut w, filter.as_ref())?;
-        w.finish()
+        build(T::table_def(), &self.target, dialect)
     }
+}
+
+/// [`Delete::build_for`] of `def`'s table, compiled once for every record type.
+fn build(def: &TableDef, target: &Target, dialect: Dialect) -> Result<Statement> {
+    let kind = StatementKind::Delete;
+    let mut errors = target.check_table(def, kind, true);
+    target.check_filter(dialect, kind, def, &mut errors);
+    Error::check_all(errors)?;
+    let scope = TypeScope::of_def(def);
+    let filter = target.check_filter_types(dialect.rules(), &scope)?;
+    let mut w = SqlWriter::new(kind, dialect);
+    w.push("DELETE FROM ").table_name(target.table(def));
+    Target::write_where(&mut w, filter.as_ref())?;
+    w.finish()
 }
 
 impl<T> Filter<T> for Delete<T> {

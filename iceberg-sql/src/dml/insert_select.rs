@@ -1,12 +1,14 @@
 //! `INSERT INTO t (cols) SELECT cols FROM source [WHERE ...]`.
 
+use std::marker::PhantomData;
+
 use super::target::{builder_traits, Target};
 use super::{column, combine};
 use crate::dialect::typing::{AssignIn, Assigned, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, IntoOperand};
-use crate::model::TableName;
+use crate::model::{TableDef, TableName};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -48,9 +50,10 @@ use crate::statement::{Filter, Statement, StatementKind};
 #[must_use]
 pub struct InsertSelect<T> {
     /// The table written, and the filter on the source rows.
-    target: Target<T>,
+    target: Target,
     from: TableName,
     columns: Vec<&'static str>,
+    _record: PhantomData<fn() -> T>,
 }
 
 builder_traits!(InsertSelect {
@@ -63,9 +66,10 @@ impl<T: IcebergTable> InsertSelect<T> {
     /// Copies rows of `from` (a table with `T`'s columns) into `T`'s table.
     pub(crate) fn new(from: &TableName) -> Self {
         InsertSelect {
-            target: Target::new(),
+            target: Target::default(),
             from: from.clone(),
             columns: Vec::new(),
+            _record: PhantomData,
         }
     }
 
@@ -89,79 +93,95 @@ impl<T: IcebergTable> InsertSelect<T> {
 
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
-        let def = T::table_def();
-        let kind = StatementKind::Insert;
-        let into = self.target.table();
-        let mut errors = self.target.check_table(kind, false);
-        if let Err(e) = self.from.check() {
-            errors.extend(e.into_vec());
-        }
-        if *into == self.from {
-            errors.push(Error::new(
-                ErrorKind::DisallowedSyntax,
-                format!("INSERT INTO `{into}` SELECT FROM the same table"),
-            ));
-        }
-        let mut cols: Vec<&str> = Vec::new();
-        if self.columns.is_empty() {
-            cols.extend(def.columns().iter().map(|c| c.name.as_str()));
-        } else {
-            for name in &self.columns {
-                if let Err(e) = column(def, name) {
-                    errors.push(e);
-                }
-                if cols.contains(name) {
-                    errors.push(Error::new(
-                        ErrorKind::DisallowedSyntax,
-                        format!("INSERT lists column `{name}` twice"),
-                    ));
-                }
-                cols.push(name);
-            }
-            for c in def.columns() {
-                if !c.nullable && !cols.contains(&c.name.as_str()) {
-                    errors.push(
-                        Error::new(
-                            ErrorKind::InvalidValue,
-                            format!(
-                                "column `{}` is NOT NULL but the INSERT does not copy it",
-                                c.name
-                            ),
-                        )
-                        .with_hint(format!("add `.column(...)` for `{}`", c.name)),
-                    );
-                }
-            }
-        }
-        self.target.check_filter(dialect, kind, &mut errors);
-        Error::check_all(errors)?;
-
-        // The source has `T`'s columns: each is stored in its own column, and the
-        // filter reads the source rows.
-        let rules = dialect.rules();
-        let scope = TypeScope::of_def(def);
-        let mut pairs: Vec<Assigned> = def
-            .columns()
-            .iter()
-            .filter(|c| cols.contains(&c.name.as_str()))
-            .map(|c| Assigned::new(c, Written::column(&c.name)))
-            .collect();
-        let assigned = rules.check_assignments(&scope, AssignIn::Insert, &mut pairs);
-        let filter = self.target.check_filter_types(rules, &scope);
-        let ((), filter) = combine(assigned, filter)?;
-
-        let mut w = SqlWriter::new(kind, dialect);
-        w.push("INSERT INTO ")
-            .table_name(into)
-            .push(" (")
-            .idents(cols.iter().copied())
-            .push(")\nSELECT ")
-            .idents(cols.iter().copied())
-            .push("\nFROM ")
-            .table_name(&self.from);
-        Target::<T>::write_where(&mut w, filter.as_ref())?;
-        w.finish()
+        build(
+            T::table_def(),
+            &self.target,
+            &self.from,
+            &self.columns,
+            dialect,
+        )
     }
+}
+
+/// [`InsertSelect::build_for`] of `def`'s table, compiled once for every record type.
+fn build(
+    def: &TableDef,
+    target: &Target,
+    from: &TableName,
+    columns: &[&'static str],
+    dialect: Dialect,
+) -> Result<Statement> {
+    let kind = StatementKind::Insert;
+    let into = target.table(def);
+    let mut errors = target.check_table(def, kind, false);
+    if let Err(e) = from.check() {
+        errors.extend(e.into_vec());
+    }
+    if into == from {
+        errors.push(Error::new(
+            ErrorKind::DisallowedSyntax,
+            format!("INSERT INTO `{into}` SELECT FROM the same table"),
+        ));
+    }
+    let mut cols: Vec<&str> = Vec::new();
+    if columns.is_empty() {
+        cols.extend(def.columns().iter().map(|c| c.name.as_str()));
+    } else {
+        for name in columns {
+            if let Err(e) = column(def, name) {
+                errors.push(e);
+            }
+            if cols.contains(name) {
+                errors.push(Error::new(
+                    ErrorKind::DisallowedSyntax,
+                    format!("INSERT lists column `{name}` twice"),
+                ));
+            }
+            cols.push(name);
+        }
+        for c in def.columns() {
+            if !c.nullable && !cols.contains(&c.name.as_str()) {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidValue,
+                        format!(
+                            "column `{}` is NOT NULL but the INSERT does not copy it",
+                            c.name
+                        ),
+                    )
+                    .with_hint(format!("add `.column(...)` for `{}`", c.name)),
+                );
+            }
+        }
+    }
+    target.check_filter(dialect, kind, def, &mut errors);
+    Error::check_all(errors)?;
+
+    // The source has `T`'s columns: each is stored in its own column, and the
+    // filter reads the source rows.
+    let rules = dialect.rules();
+    let scope = TypeScope::of_def(def);
+    let mut pairs: Vec<Assigned> = def
+        .columns()
+        .iter()
+        .filter(|c| cols.contains(&c.name.as_str()))
+        .map(|c| Assigned::new(c, Written::column(&c.name)))
+        .collect();
+    let assigned = rules.check_assignments(&scope, AssignIn::Insert, &mut pairs);
+    let filter = target.check_filter_types(rules, &scope);
+    let ((), filter) = combine(assigned, filter)?;
+
+    let mut w = SqlWriter::new(kind, dialect);
+    w.push("INSERT INTO ")
+        .table_name(into)
+        .push(" (")
+        .idents(cols.iter().copied())
+        .push(")\nSELECT ")
+        .idents(cols.iter().copied())
+        .push("\nFROM ")
+        .table_name(from);
+    Target::write_where(&mut w, filter.as_ref())?;
+    w.finish()
 }
 
 /// The condition is on the source rows; it may hold [`param`](crate::dsl::param)

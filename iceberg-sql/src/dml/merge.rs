@@ -66,12 +66,12 @@ use std::marker::PhantomData;
 
 use super::{check_row_expr, column, null_of, retype_literal, source_col};
 use crate::dialect::typing::{AssignIn, Assigned, Checked, TypeScope, Written};
-use crate::dialect::{Dialect, DialectRules, Grammar};
+use crate::dialect::{Dialect, Grammar};
 use crate::engine::types::EngineType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{BinaryOp, Col, ColumnValue, Expr, IntoOperand, Matched, Scope, Source};
-use crate::model::{Column, TableName};
-use crate::query::{Select, Usage};
+use crate::model::{Column, TableDef, TableName};
+use crate::query::{Select, SelectBody, Usage};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
@@ -101,36 +101,12 @@ pub enum MergeSource<'a, T> {
 /// A [`Select`](crate::query::Select) used as a MERGE source (see
 /// [`MergeSource::select`]).
 pub struct SourceQuery<'a> {
-    query: &'a (dyn QuerySource + 'a),
+    query: &'a SelectBody,
 }
 
 impl std::fmt::Debug for SourceQuery<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("SourceQuery")
-    }
-}
-
-/// What a MERGE needs of its source query, whatever its scope type.
-pub(crate) trait QuerySource {
-    /// The output columns' names and types, as `rules` see them.
-    fn output_types(
-        &self,
-        rules: &dyn DialectRules,
-    ) -> Result<Vec<(Option<String>, Option<EngineType>)>>;
-    /// Writes the query (rows keep their types).
-    fn write(&self, w: &mut SqlWriter) -> Result<()>;
-}
-
-impl<S> QuerySource for Select<S> {
-    fn output_types(
-        &self,
-        rules: &dyn DialectRules,
-    ) -> Result<Vec<(Option<String>, Option<EngineType>)>> {
-        Select::output_types(self, rules, Usage::Rows)
-    }
-
-    fn write(&self, w: &mut SqlWriter) -> Result<()> {
-        self.render_for(w, Usage::Rows)
     }
 }
 
@@ -168,7 +144,9 @@ impl<'a, T> MergeSource<'a, T> {
     /// # Ok::<(), iceberg_sql::Error>(())
     /// ```
     pub fn select<S>(query: &'a Select<S>) -> Self {
-        MergeSource::Select(SourceQuery { query })
+        MergeSource::Select(SourceQuery {
+            query: query.body(),
+        })
     }
 
     /// Another table with `T`'s columns.
@@ -262,22 +240,62 @@ enum Clause {
 /// ```
 #[must_use]
 pub struct Merge<'a, T> {
+    body: MergeBody<'a>,
+    /// The inline source rows (empty for the other sources): the one part of the
+    /// source that has the record type.
+    rows: &'a [T],
+}
+
+/// A MERGE as [`Merge`] describes it, without its record type: every check and the
+/// writing work on this, so they compile once, however many record types an
+/// application merges into (the record type decides which columns and values the
+/// builder methods accept).
+struct MergeBody<'a> {
+    /// The record type's table definition.
+    def: &'static TableDef,
     table: Option<TableName>,
-    source: MergeSource<'a, T>,
+    source: UsingSource<'a>,
     keys: Vec<&'static str>,
     null_safe: bool,
     dedup: Option<&'static str>,
     clauses: Vec<Clause>,
 }
 
+/// [`MergeSource`] without its record type: inline rows are [`Merge`]'s own, handed
+/// to the checks and the writer as [`InlineRows`].
+enum UsingSource<'a> {
+    Table(TableName),
+    Rows,
+    Query(&'a Statement),
+    Select(SourceQuery<'a>),
+}
+
+/// Inline source rows, read by index without their record type.
+trait InlineRows {
+    /// The number of rows.
+    fn len(&self) -> usize;
+    /// Row `i`'s values, in column order.
+    fn values(&self, i: usize) -> Vec<Value>;
+}
+
+impl<T: IcebergTable> InlineRows for &[T] {
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+
+    fn values(&self, i: usize) -> Vec<Value> {
+        self[i].to_values()
+    }
+}
+
 impl<'a, T> std::fmt::Debug for Merge<'a, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Merge")
-            .field("table", &self.table)
-            .field("keys", &self.keys)
-            .field("null_safe", &self.null_safe)
-            .field("dedup", &self.dedup)
-            .field("clauses", &self.clauses)
+            .field("table", &self.body.table)
+            .field("keys", &self.body.keys)
+            .field("null_safe", &self.body.null_safe)
+            .field("dedup", &self.body.dedup)
+            .field("clauses", &self.body.clauses)
             .finish()
     }
 }
@@ -344,7 +362,7 @@ impl<T> MergeInsert<T> {
 
 impl<'a, T: IcebergTable> WhenMatched<'a, T> {
     fn then(mut self, action: MatchedAction) -> Merge<'a, T> {
-        self.merge.clauses.push(Clause::Matched {
+        self.merge.body.clauses.push(Clause::Matched {
             cond: self.cond,
             action,
         });
@@ -373,7 +391,7 @@ impl<'a, T: IcebergTable> WhenMatched<'a, T> {
 
 impl<'a, T: IcebergTable> WhenNotMatched<'a, T> {
     fn then(mut self, action: NotMatchedAction) -> Merge<'a, T> {
-        self.merge.clauses.push(Clause::NotMatched {
+        self.merge.body.clauses.push(Clause::NotMatched {
             cond: self.cond,
             action,
         });
@@ -399,39 +417,48 @@ impl<'a, T: IcebergTable> WhenNotMatched<'a, T> {
 impl<'a, T: IcebergTable> Merge<'a, T> {
     /// A MERGE into `T`'s table from `source`.
     pub(crate) fn new(source: MergeSource<'a, T>) -> Self {
+        let mut rows: &[T] = &[];
+        let source = match source {
+            MergeSource::Table(name) => UsingSource::Table(name),
+            MergeSource::Rows(inline) => {
+                rows = inline;
+                UsingSource::Rows
+            }
+            MergeSource::Query(statement) => UsingSource::Query(statement),
+            MergeSource::Select(query) => UsingSource::Select(query),
+        };
         Merge {
-            table: None,
-            source,
-            keys: Vec::new(),
-            null_safe: false,
-            dedup: None,
-            clauses: Vec::new(),
+            body: MergeBody {
+                def: T::table_def(),
+                table: None,
+                source,
+                keys: Vec::new(),
+                null_safe: false,
+                dedup: None,
+                clauses: Vec::new(),
+            },
+            rows,
         }
     }
 
     /// Merges into another table with the same columns (e.g. a mirror or staging copy)
     /// instead of `T`'s own.
     pub fn into_table(mut self, name: TableName) -> Self {
-        self.table = Some(name);
+        self.body.table = Some(name);
         self
-    }
-
-    /// The target table: the one given to [`Merge::into_table`], else `T`'s.
-    fn target_name(&self) -> &TableName {
-        self.table.as_ref().unwrap_or(T::table_def().name())
     }
 
     /// Matches target and source rows on `col` (call again for a compound key):
     /// `target.col = source.col`.
     pub fn on_key<V>(mut self, col: Col<T, V>) -> Self {
-        self.keys.push(col.name());
+        self.body.keys.push(col.name());
         self
     }
 
     /// Matches keys NULL-safely: `target.k IS NOT DISTINCT FROM source.k`, so a NULL
     /// key matches a NULL key.
     pub fn null_safe_keys(mut self) -> Self {
-        self.null_safe = true;
+        self.body.null_safe = true;
         self
     }
 
@@ -440,7 +467,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
     /// the one with the greatest `order_by` value is used (`row_number() OVER
     /// (PARTITION BY keys ORDER BY order_by DESC) = 1`).
     pub fn dedup_source<V>(mut self, order_by: Col<T, V>) -> Self {
-        self.dedup = Some(order_by.name());
+        self.body.dedup = Some(order_by.name());
         self
     }
 
@@ -484,14 +511,32 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
     }
 
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        self.body.build_for(dialect, &self.rows)
+    }
+}
+
+impl MergeBody<'_> {
+    /// The target table: the one given to [`Merge::into_table`], else the record
+    /// type's.
+    fn target_name(&self) -> &TableName {
+        self.table.as_ref().unwrap_or(self.def.name())
+    }
+
     /// The keys of inline source rows, known before the statement runs: a NULL key
     /// never matches with `=` (the row would be inserted again on every run, and
     /// never update its target row), and two rows with one key fail the MERGE when a
     /// target row has that key (Trino: "One MERGE target table row matched more than
     /// one source row") or are both inserted when none has it. Unless the keys match
     /// NULL-safely, or the source is de-duplicated, both are refused.
-    fn check_row_keys(&self, rows: &[T], errors: &mut Vec<Error>) {
-        let def = T::table_def();
+    fn check_row_keys(&self, rows: &dyn InlineRows, errors: &mut Vec<Error>) {
+        let def = self.def;
         let keys: Vec<(&str, usize, &Column)> = self
             .keys
             .iter()
@@ -505,8 +550,8 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
         let mut seen: std::collections::HashMap<Vec<String>, usize> =
             std::collections::HashMap::new();
-        for (row, r) in rows.iter().enumerate() {
-            let values = r.to_values();
+        for row in 0..rows.len() {
+            let values = rows.values(row);
             let mut key = Vec::with_capacity(keys.len());
             for (name, i, column) in &keys {
                 let Some(v) = values.get(*i) else { return };
@@ -546,8 +591,8 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
     }
 
-    fn check(&self, dialect: Dialect, errors: &mut Vec<Error>) {
-        let def = T::table_def();
+    fn check(&self, dialect: Dialect, rows: &dyn InlineRows, errors: &mut Vec<Error>) {
+        let def = self.def;
         let kind = StatementKind::Merge;
         if let Err(e) = self.target_name().check() {
             errors.extend(e.into_vec());
@@ -584,13 +629,13 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             }
         }
         match &self.source {
-            MergeSource::Table(name) => {
+            UsingSource::Table(name) => {
                 if let Err(e) = name.check() {
                     errors.extend(e.into_vec());
                 }
             }
-            MergeSource::Rows(rows) => {
-                if rows.is_empty() {
+            UsingSource::Rows => {
+                if rows.len() == 0 {
                     errors.push(Error::new(
                         ErrorKind::InvalidValue,
                         "a MERGE from inline rows needs at least one row",
@@ -598,7 +643,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                 }
                 self.check_row_keys(rows, errors);
             }
-            MergeSource::Query(stmt) => {
+            UsingSource::Query(stmt) => {
                 if stmt.kind() != StatementKind::Select {
                     errors.push(Error::new(
                         ErrorKind::DisallowedSyntax,
@@ -640,7 +685,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
                     );
                 }
             }
-            MergeSource::Select(_) => {}
+            UsingSource::Select(_) => {}
         }
         if self.clauses.is_empty() {
             errors.push(Error::new(
@@ -738,7 +783,7 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         pairs: &[(&'static str, Expr)],
         errors: &mut Vec<Error>,
     ) {
-        let def = T::table_def();
+        let def = self.def;
         for (i, (name, value)) in pairs.iter().enumerate() {
             if let Err(e) = column(def, name) {
                 errors.push(e);
@@ -760,23 +805,18 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
         }
     }
 
-    /// Checks, renders and validates the statement for Athena.
-    pub fn build(&self) -> Result<Statement> {
-        self.build_for(Dialect::default())
-    }
-
-    /// Checks, renders and validates the statement for `dialect`.
-    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+    /// [`Merge::build_for`]; `rows` are the inline source rows.
+    fn build_for(&self, dialect: Dialect, rows: &dyn InlineRows) -> Result<Statement> {
         let mut errors = Vec::new();
-        self.check(dialect, &mut errors);
+        self.check(dialect, rows, &mut errors);
         Error::check_all(errors)?;
-        let def = T::table_def();
+        let def = self.def;
         let rules = dialect.rules();
 
         // The source's columns: the table's own, or a query's output by name.
         let mut scope = TypeScope::of_def(def);
-        if let MergeSource::Select(q) = &self.source {
-            let outputs = q.query.output_types(rules)?;
+        if let UsingSource::Select(q) = &self.source {
+            let outputs = q.query.output_types(rules, Usage::Rows)?;
             // `source.c` must name one column (Trino: "Column 'source.c' is ambiguous").
             let twice = outputs.iter().enumerate().find_map(|(i, (n, _))| {
                 let n = n.as_deref()?;
@@ -919,11 +959,11 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             .push(" AS ")
             .ident("target");
         w.push("\nUSING ");
-        self.render_source(&mut w)?;
+        self.render_source(&mut w, rows)?;
         w.push(" AS ").ident("source");
         // Inline rows carry the column names as aliases on the source itself where the
         // target allows it; otherwise `render_source` wraps them in a SELECT that does.
-        if let MergeSource::Rows(_) = self.source {
+        if let UsingSource::Rows = self.source {
             if self.dedup.is_none() && w.rules().merge_source_column_aliases() {
                 write_column_list(&mut w, def);
             }
@@ -967,46 +1007,46 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
 
     /// A literal value gets its column's exact type.
     fn typed<'e>(&self, name: &str, value: &'e Expr) -> Cow<'e, Expr> {
-        match T::table_def().column(name) {
+        match self.def.column(name) {
             Some(c) => retype_literal(value, &c.ty),
             None => Cow::Borrowed(value),
         }
     }
 
-    fn render_rows(&self, w: &mut SqlWriter, rows: &[T], indent: &str) -> Result<()> {
-        let def = T::table_def();
+    fn render_rows(&self, w: &mut SqlWriter, rows: &dyn InlineRows, indent: &str) -> Result<()> {
+        let def = self.def;
         w.push("(\n").push(indent).push("  VALUES");
-        for (r, row) in rows.iter().enumerate() {
+        for r in 0..rows.len() {
             w.push(if r == 0 { "\n" } else { ",\n" });
             w.push(indent).push("    ");
-            super::write_row(w, def, &row.to_values(), ("source row", r))?;
+            super::write_row(w, def, &rows.values(r), ("source row", r))?;
         }
         w.push_char('\n').push(indent).push_char(')');
         Ok(())
     }
 
-    fn render_source(&self, w: &mut SqlWriter) -> Result<()> {
-        let def = T::table_def();
+    fn render_source(&self, w: &mut SqlWriter, rows: &dyn InlineRows) -> Result<()> {
+        let def = self.def;
         let Some(order) = self.dedup else {
             match &self.source {
-                MergeSource::Table(name) => {
+                UsingSource::Table(name) => {
                     w.table_name(name);
                 }
-                MergeSource::Rows(rows) if !w.rules().merge_source_column_aliases() => {
+                UsingSource::Rows if !w.rules().merge_source_column_aliases() => {
                     w.push("(\n  SELECT * FROM ");
                     self.render_rows(w, rows, "  ")?;
                     w.push(" AS ").ident("source_rows");
                     write_column_list(w, def);
                     w.push("\n)");
                 }
-                MergeSource::Rows(rows) => self.render_rows(w, rows, "")?,
-                MergeSource::Query(stmt) => {
+                UsingSource::Rows => self.render_rows(w, rows, "")?,
+                UsingSource::Query(stmt) => {
                     // A validated SELECT of the same dialect, built by this crate.
                     w.push("(\n  ").push(stmt.sql()).push("\n)");
                 }
-                MergeSource::Select(q) => {
+                UsingSource::Select(q) => {
                     w.push("(\n  ");
-                    q.query.write(w)?;
+                    q.query.render_for(w, Usage::Rows)?;
                     w.push("\n)");
                 }
             }
@@ -1022,23 +1062,23 @@ impl<'a, T: IcebergTable> Merge<'a, T> {
             .ident(DEDUP_COLUMN);
         w.push("\n    FROM ");
         match &self.source {
-            MergeSource::Table(name) => {
+            UsingSource::Table(name) => {
                 w.table_name(name);
             }
-            MergeSource::Rows(rows) => {
+            UsingSource::Rows => {
                 self.render_rows(w, rows, "    ")?;
                 w.push(" AS ").ident("source_rows");
                 write_column_list(w, def);
             }
-            MergeSource::Query(stmt) => {
+            UsingSource::Query(stmt) => {
                 w.push("(\n      ")
                     .push(stmt.sql())
                     .push("\n    ) AS ")
                     .ident("source_query");
             }
-            MergeSource::Select(q) => {
+            UsingSource::Select(q) => {
                 w.push("(\n      ");
-                q.query.write(w)?;
+                q.query.render_for(w, Usage::Rows)?;
                 w.push("\n    ) AS ").ident("source_query");
             }
         }

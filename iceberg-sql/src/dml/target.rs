@@ -1,57 +1,34 @@
 //! What UPDATE, DELETE and INSERT … SELECT share: the table they write (the record
 //! type's own, or a copy with the same columns) and their WHERE filter.
-
-use std::fmt;
-use std::marker::PhantomData;
+//!
+//! None of it is generic over the record type: the builders pass their type's table
+//! definition in, so these checks (and the builders' own bodies, written the same way)
+//! compile once, however many record types an application has.
 
 use super::check_filter;
 use crate::dialect::typing::{Checked, TypeScope};
 use crate::dialect::{Dialect, DialectRules};
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Expr;
-use crate::model::TableName;
-use crate::record::IcebergTable;
+use crate::model::{TableDef, TableName};
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 
 /// The table a DML statement writes and its WHERE filter (AND of every condition).
-pub(crate) struct Target<T> {
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Target {
     table: Option<TableName>,
     filter: Option<Expr>,
     all_rows: bool,
-    _table: PhantomData<fn() -> T>,
-}
-
-// By hand: `#[derive]` would ask `T: Clone + Debug` of a record type the builder never
-// holds.
-impl<T> Clone for Target<T> {
-    fn clone(&self) -> Self {
-        Target {
-            table: self.table.clone(),
-            filter: self.filter.clone(),
-            all_rows: self.all_rows,
-            _table: PhantomData,
-        }
-    }
-}
-
-impl<T> fmt::Debug for Target<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Target")
-            .field("table", &self.table)
-            .field("filter", &self.filter)
-            .field("all_rows", &self.all_rows)
-            .finish()
-    }
 }
 
 /// `Clone` and `Debug` for a builder generic over a record type it never holds, from
-/// its fields (`#[derive]` would ask `T: Clone + Debug`).
+/// its fields and its `_record: PhantomData` (`#[derive]` would ask `T: Clone + Debug`).
 macro_rules! builder_traits {
     ($name:ident { $($field:ident),* $(,)? }) => {
         impl<T> Clone for $name<T> {
             fn clone(&self) -> Self {
-                $name { $($field: self.$field.clone()),* }
+                $name { $($field: self.$field.clone(),)* _record: std::marker::PhantomData }
             }
         }
 
@@ -67,18 +44,8 @@ macro_rules! builder_traits {
 
 pub(crate) use builder_traits;
 
-impl<T> Target<T> {
-    /// `T`'s own table, no filter.
-    pub(crate) fn new() -> Self {
-        Target {
-            table: None,
-            filter: None,
-            all_rows: false,
-            _table: PhantomData,
-        }
-    }
-
-    /// Writes another table with `T`'s columns.
+impl Target {
+    /// Writes another table with the record type's columns.
     pub(crate) fn set_table(&mut self, name: TableName) {
         self.table = Some(name);
     }
@@ -92,21 +59,24 @@ impl<T> Target<T> {
     pub(crate) fn all_rows(&mut self) {
         self.all_rows = true;
     }
-}
 
-impl<T: IcebergTable> Target<T> {
-    /// The table written: the one given to [`Target::set_table`], else `T`'s.
-    pub(crate) fn table(&self) -> &TableName {
-        self.table.as_ref().unwrap_or(T::table_def().name())
+    /// The table written: the one given to [`Target::set_table`], else `def`'s (the
+    /// record type's own).
+    pub(crate) fn table<'t>(&'t self, def: &'t TableDef) -> &'t TableName {
+        self.table.as_ref().unwrap_or(def.name())
     }
 
     /// The table name's check and, with `whole_table_guard`, the WHERE-or-`all_rows()`
-    /// rule (UPDATE, DELETE): the problems found so far.
-    pub(crate) fn check_table(&self, kind: StatementKind, whole_table_guard: bool) -> Vec<Error> {
-        let def = T::table_def();
+    /// rule (UPDATE, DELETE): the problems found so far. `def` is the record type's.
+    pub(crate) fn check_table(
+        &self,
+        def: &TableDef,
+        kind: StatementKind,
+        whole_table_guard: bool,
+    ) -> Vec<Error> {
         let name = match &self.table {
             Some(other) => Some(other),
-            // `T`'s own name passed the same check when its definition was built.
+            // The record type's own name passed the same check when its definition was built.
             None if def.name_is_checked() => None,
             None => Some(def.name()),
         };
@@ -122,14 +92,15 @@ impl<T: IcebergTable> Target<T> {
         errors
     }
 
-    /// The filter's checks (columns of `T`, parameters, no aggregates).
+    /// The filter's checks (columns of `def`, parameters, no aggregates).
     pub(crate) fn check_filter(
         &self,
         dialect: Dialect,
         kind: StatementKind,
+        def: &TableDef,
         errors: &mut Vec<Error>,
     ) {
-        check_filter(dialect, kind, T::table_def(), self.filter.as_ref(), errors);
+        check_filter(dialect, kind, def, self.filter.as_ref(), errors);
     }
 
     fn check_where(&self, kind: StatementKind) -> Result<()> {

@@ -1,12 +1,14 @@
 //! `UPDATE ... SET ... WHERE ...`.
 
+use std::marker::PhantomData;
+
 use super::target::{builder_traits, Target};
 use super::{check_row_expr, column, combine, retype_literal};
 use crate::dialect::typing::{AssignIn, Assigned, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, ColumnValue, Expr, IntoOperand};
-use crate::model::TableName;
+use crate::model::{TableDef, TableName};
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -55,8 +57,9 @@ use crate::statement::{Filter, Statement, StatementKind};
 /// ```
 #[must_use]
 pub struct Update<T> {
-    target: Target<T>,
+    target: Target,
     sets: Vec<(&'static str, Expr)>,
+    _record: PhantomData<fn() -> T>,
 }
 
 builder_traits!(Update { target, sets });
@@ -65,8 +68,9 @@ impl<T: IcebergTable> Update<T> {
     /// An UPDATE of `T`'s table.
     pub(crate) fn new() -> Self {
         Update {
-            target: Target::new(),
+            target: Target::default(),
             sets: Vec::new(),
+            _record: PhantomData,
         }
     }
 
@@ -108,53 +112,62 @@ impl<T: IcebergTable> Update<T> {
 
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
-        let def = T::table_def();
-        let kind = StatementKind::Update;
-        let name = self.target.table();
-        let mut errors = self.target.check_table(kind, true);
-        if self.sets.is_empty() {
+        build(T::table_def(), &self.target, &self.sets, dialect)
+    }
+}
+
+/// [`Update::build_for`] of `def`'s table, compiled once for every record type.
+fn build(
+    def: &TableDef,
+    target: &Target,
+    sets: &[(&'static str, Expr)],
+    dialect: Dialect,
+) -> Result<Statement> {
+    let kind = StatementKind::Update;
+    let name = target.table(def);
+    let mut errors = target.check_table(def, kind, true);
+    if sets.is_empty() {
+        errors.push(Error::new(
+            ErrorKind::DisallowedSyntax,
+            "UPDATE needs at least one `.set(column, value)`",
+        ));
+    }
+    let mut assigned = Vec::with_capacity(sets.len());
+    for (i, (name, value)) in sets.iter().enumerate() {
+        match column(def, name) {
+            Ok(c) => assigned.push(Assigned::new(
+                c,
+                Written::Expr(retype_literal(value, &c.ty)),
+            )),
+            Err(e) => errors.push(e),
+        }
+        if sets[..i].iter().any(|(earlier, _)| earlier == name) {
             errors.push(Error::new(
                 ErrorKind::DisallowedSyntax,
-                "UPDATE needs at least one `.set(column, value)`",
+                format!("UPDATE sets column `{name}` twice"),
             ));
         }
-        let mut sets = Vec::with_capacity(self.sets.len());
-        for (i, (name, value)) in self.sets.iter().enumerate() {
-            match column(def, name) {
-                Ok(c) => sets.push(Assigned::new(
-                    c,
-                    Written::Expr(retype_literal(value, &c.ty)),
-                )),
-                Err(e) => errors.push(e),
-            }
-            if self.sets[..i].iter().any(|(earlier, _)| earlier == name) {
-                errors.push(Error::new(
-                    ErrorKind::DisallowedSyntax,
-                    format!("UPDATE sets column `{name}` twice"),
-                ));
-            }
-            check_row_expr(dialect, kind, def, "an UPDATE value", value, &mut errors);
-        }
-        self.target.check_filter(dialect, kind, &mut errors);
-        Error::check_all(errors)?;
-
-        // The target's type rules check every value against its column and the filter.
-        let rules = dialect.rules();
-        let scope = TypeScope::of_def(def);
-        let assigned = rules.check_assignments(&scope, AssignIn::Update, &mut sets);
-        let filter = self.target.check_filter_types(rules, &scope);
-        let ((), filter) = combine(assigned, filter)?;
-
-        let mut w = SqlWriter::new(kind, dialect);
-        w.push("UPDATE ").table_name(name).push("\nSET ");
-        // `column()` found every name above, so these are the columns' own names.
-        w.try_comma_list(self.sets.iter().zip(&sets), |w, ((name, _), set)| {
-            w.ident(name).push(" = ");
-            set.value.write(w)
-        })?;
-        Target::<T>::write_where(&mut w, filter.as_ref())?;
-        w.finish()
+        check_row_expr(dialect, kind, def, "an UPDATE value", value, &mut errors);
     }
+    target.check_filter(dialect, kind, def, &mut errors);
+    Error::check_all(errors)?;
+
+    // The target's type rules check every value against its column and the filter.
+    let rules = dialect.rules();
+    let scope = TypeScope::of_def(def);
+    let typed = rules.check_assignments(&scope, AssignIn::Update, &mut assigned);
+    let filter = target.check_filter_types(rules, &scope);
+    let ((), filter) = combine(typed, filter)?;
+
+    let mut w = SqlWriter::new(kind, dialect);
+    w.push("UPDATE ").table_name(name).push("\nSET ");
+    // `column()` found every name above, so these are the columns' own names.
+    w.try_comma_list(sets.iter().zip(&assigned), |w, ((name, _), set)| {
+        w.ident(name).push(" = ");
+        set.value.write(w)
+    })?;
+    Target::write_where(&mut w, filter.as_ref())?;
+    w.finish()
 }
 
 impl<T> Filter<T> for Update<T> {

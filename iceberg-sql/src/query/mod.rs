@@ -289,9 +289,17 @@ impl Projected {
 /// );
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
-#[derive(Debug)]
 #[must_use]
 pub struct Select<S> {
+    body: SelectBody,
+    _scope: PhantomData<fn() -> S>,
+}
+
+/// A SELECT as [`Select`] describes it, without its scope type: every check and the
+/// writing work on this, so they compile once, whatever row types an application
+/// selects (the scope type only decides which columns the builder methods accept).
+#[derive(Debug, Clone)]
+pub(crate) struct SelectBody {
     relation: Relation,
     columns: Vec<Column>,
     json_columns: &'static [&'static str],
@@ -307,26 +315,21 @@ pub struct Select<S> {
     limit: Option<u64>,
     as_of: Option<Snapshot>,
     joins: Vec<Join>,
-    _scope: PhantomData<fn() -> S>,
 }
 
 impl<S> Clone for Select<S> {
     fn clone(&self) -> Self {
         Select {
-            relation: self.relation.clone(),
-            columns: self.columns.clone(),
-            json_columns: self.json_columns,
-            list_columns: self.list_columns,
-            metadata_of: self.metadata_of,
-            items: self.items.clone(),
-            filter: self.filter.clone(),
-            group_by: self.group_by.clone(),
-            order_by: self.order_by.clone(),
-            limit: self.limit,
-            as_of: self.as_of,
-            joins: self.joins.clone(),
+            body: self.body.clone(),
             _scope: PhantomData,
         }
+    }
+}
+
+// By hand: `#[derive]` would ask `S: Debug` of a scope type the builder never holds.
+impl<S> std::fmt::Debug for Select<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.body.fmt(f)
     }
 }
 
@@ -373,7 +376,7 @@ impl<T: IcebergTable> Select<T> {
     /// # Ok::<(), iceberg_sql::Error>(())
     /// ```
     pub fn into_table(mut self, name: TableName) -> Self {
-        self.relation = Relation::Table(name);
+        self.body.relation = Relation::Table(name);
         self
     }
 }
@@ -387,7 +390,7 @@ impl<R: MetadataRow> Select<R> {
             R::columns(),
             R::json_columns(),
         );
-        select.list_columns = !R::every_column();
+        select.body.list_columns = !R::every_column();
         select
     }
 
@@ -395,7 +398,7 @@ impl<R: MetadataRow> Select<R> {
     /// metadata table has ([`TableStatements::metadata`](crate::TableStatements::metadata)).
     pub(crate) fn metadata_of(table: &'static TableDef) -> Self {
         let mut select = Self::metadata(table.name());
-        select.metadata_of = Some(table);
+        select.body.metadata_of = Some(table);
         select
     }
 }
@@ -410,45 +413,49 @@ fn scope_err(what: &str) -> Error {
 impl<S> Select<S> {
     fn new(relation: Relation, columns: Vec<Column>, json: &'static [&'static str]) -> Self {
         Select {
-            relation,
-            columns,
-            json_columns: json,
-            list_columns: false,
-            metadata_of: None,
-            items: Vec::new(),
-            filter: None,
-            group_by: Vec::new(),
-            order_by: Vec::new(),
-            limit: None,
-            as_of: None,
-            joins: Vec::new(),
+            body: SelectBody {
+                relation,
+                columns,
+                json_columns: json,
+                list_columns: false,
+                metadata_of: None,
+                items: Vec::new(),
+                filter: None,
+                group_by: Vec::new(),
+                order_by: Vec::new(),
+                limit: None,
+                as_of: None,
+                joins: Vec::new(),
+            },
             _scope: PhantomData,
         }
     }
 
     /// Projects a column.
     pub fn column<V: ColumnValue>(mut self, column: Col<S, V>) -> Self {
-        self.items
+        self.body
+            .items
             .push(Item::Expr(Expr::column(column.name()), None));
         self
     }
 
     /// Projects an expression (a column, an aggregate, a literal ...).
     pub fn expr<V, E: IntoOperand<S, V>>(mut self, expr: E) -> Self {
-        self.items.push(Item::Expr(expr.into_operand(), None));
+        self.body.items.push(Item::Expr(expr.into_operand(), None));
         self
     }
 
     /// Projects an expression `AS alias`.
     pub fn expr_as<V, E: IntoOperand<S, V>>(mut self, expr: E, alias: &str) -> Self {
-        self.items
+        self.body
+            .items
             .push(Item::Expr(expr.into_operand(), Some(alias.to_string())));
         self
     }
 
     /// Projects a typed constant `AS alias` (e.g. the day a summary row is for).
     pub fn value_as<V: SqlType>(mut self, value: V, alias: &str) -> Self {
-        self.items.push(Item::Expr(
+        self.body.items.push(Item::Expr(
             Expr::literal(value.to_value(), V::iceberg_type()),
             Some(alias.to_string()),
         ));
@@ -457,26 +464,26 @@ impl<S> Select<S> {
 
     /// Adds a `GROUP BY` expression.
     pub fn group_by<V, E: IntoOperand<S, V>>(mut self, expr: E) -> Self {
-        self.group_by.push(expr.into_operand());
+        self.body.group_by.push(expr.into_operand());
         self
     }
 
     /// Adds an `ORDER BY` expression.
     pub fn order_by<V, E: IntoOperand<S, V>>(mut self, expr: E, order: Order) -> Self {
-        self.order_by.push((expr.into_operand(), order));
+        self.body.order_by.push((expr.into_operand(), order));
         self
     }
 
     /// `LIMIT n`.
     pub fn limit(mut self, n: u64) -> Self {
-        self.limit = Some(n);
+        self.body.limit = Some(n);
         self
     }
 
     /// Reads the table as of `snapshot` (`FOR VERSION|TIMESTAMP AS OF`). Not for
     /// metadata tables.
     pub fn as_of(mut self, snapshot: Snapshot) -> Self {
-        self.as_of = Some(snapshot);
+        self.body.as_of = Some(snapshot);
         self
     }
 
@@ -491,7 +498,7 @@ impl<S> Select<S> {
         right_key: Col<U, V>,
     ) -> Self {
         let def = U::table_def();
-        self.joins.push(Join {
+        self.body.joins.push(Join {
             kind,
             table: def.name().clone(),
             columns: def.columns().to_vec(),
@@ -503,11 +510,28 @@ impl<S> Select<S> {
 
     /// Projects a column of the most recently joined table `U`.
     pub fn joined_column<U: IcebergTable, V>(mut self, column: Col<U, V>) -> Self {
-        let i = self.joins.len().wrapping_sub(1);
-        self.items.push(Item::Joined(i, column.name()));
+        let i = self.body.joins.len().wrapping_sub(1);
+        self.body.items.push(Item::Joined(i, column.name()));
         self
     }
 
+    /// The description every check and writer works on.
+    pub(crate) fn body(&self) -> &SelectBody {
+        &self.body
+    }
+
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        self.body.build_for(dialect)
+    }
+}
+
+impl SelectBody {
     /// The row type's columns that the metadata table of a known table lacks.
     fn unavailable_columns(&self) -> Result<Vec<String>> {
         match (&self.relation, self.metadata_of) {
@@ -1185,13 +1209,8 @@ impl<S> Select<S> {
             .map(|c| c.ty.clone())
     }
 
-    /// Checks, renders and validates the statement for Athena.
-    pub fn build(&self) -> Result<Statement> {
-        self.build_for(Dialect::default())
-    }
-
-    /// Checks, renders and validates the statement for `dialect`.
-    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+    /// [`Select::build_for`].
+    fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         let mut w = SqlWriter::new(StatementKind::Select, dialect);
         self.render_for(&mut w, Usage::Read)?;
         w.finish()
@@ -1200,7 +1219,7 @@ impl<S> Select<S> {
 
 impl<S> Filter<S> for Select<S> {
     fn filter<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
-        self.filter = Expr::and_then(self.filter.take(), cond.into_operand());
+        self.body.filter = Expr::and_then(self.body.filter.take(), cond.into_operand());
         self
     }
 }
