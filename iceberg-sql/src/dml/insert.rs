@@ -2,7 +2,7 @@
 //! fit Athena's query size limit (and, optionally, a partition budget).
 
 use super::partition::{KeyMaker, KeyMap, PartitionKey};
-use super::{context, write_row};
+use super::{context, write_row, InlineRows};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{TableDef, TableName};
@@ -56,6 +56,13 @@ const ROW_SEPARATOR: &str = ",\n  ";
 #[must_use]
 pub struct Insert<'a, T> {
     rows: &'a [T],
+    settings: Settings,
+}
+
+/// What an [`Insert`] is told besides its rows.
+#[derive(Debug, Clone)]
+struct Settings {
+    /// Another table with the same columns, instead of the record type's.
     table: Option<TableName>,
     max_bytes: usize,
     partitions: PartitionBudget,
@@ -76,9 +83,7 @@ impl<'a, T> Clone for Insert<'a, T> {
     fn clone(&self) -> Self {
         Insert {
             rows: self.rows,
-            table: self.table.clone(),
-            max_bytes: self.max_bytes,
-            partitions: self.partitions,
+            settings: self.settings.clone(),
         }
     }
 }
@@ -88,22 +93,33 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     pub(crate) fn new(rows: &'a [T]) -> Self {
         Insert {
             rows,
-            table: None,
-            max_bytes: MAX_QUERY_BYTES,
-            partitions: PartitionBudget::Target,
+            settings: Settings {
+                table: None,
+                max_bytes: MAX_QUERY_BYTES,
+                partitions: PartitionBudget::Target,
+            },
+        }
+    }
+
+    /// The rows and settings without the record type, for the code that compiles once.
+    fn plan(&self) -> Plan<'_> {
+        Plan {
+            def: T::table_def(),
+            rows: &self.rows,
+            settings: &self.settings,
         }
     }
 
     /// Writes into another table with the same columns (e.g. a staging copy).
     pub fn into_table(mut self, name: TableName) -> Self {
-        self.table = Some(name);
+        self.settings.table = Some(name);
         self
     }
 
     /// Limits each statement to `bytes` (UTF-8) instead of Athena's 262,144; values
     /// above Athena's limit are lowered to it.
     pub fn max_bytes(mut self, bytes: usize) -> Self {
-        self.max_bytes = bytes.min(MAX_QUERY_BYTES);
+        self.settings.max_bytes = bytes.min(MAX_QUERY_BYTES);
         self
     }
 
@@ -113,7 +129,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// Iceberg does: identity, year/month/day/hour, Iceberg's Murmur3 bucket hash,
     /// truncate.
     pub fn max_partitions(mut self, n: usize) -> Self {
-        self.partitions = PartitionBudget::AtMost(n.max(1));
+        self.settings.partitions = PartitionBudget::AtMost(n.max(1));
         self
     }
 
@@ -121,82 +137,8 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// size only and rows keep their input order (on Athena an INSERT that writes more
     /// than [`ATHENA_MAX_PARTITIONS`] partitions fails).
     pub fn any_partitions(mut self) -> Self {
-        self.partitions = PartitionBudget::Any;
+        self.settings.partitions = PartitionBudget::Any;
         self
-    }
-
-    /// The partition limit that applies in `dialect`.
-    fn partition_limit(&self, dialect: Dialect) -> Option<usize> {
-        match self.partitions {
-            PartitionBudget::Target => dialect.max_partitions_per_insert(),
-            PartitionBudget::AtMost(n) => Some(n),
-            PartitionBudget::Any => None,
-        }
-    }
-
-    /// `INSERT INTO t (c1, …, cn)\nVALUES\n  `, for `dialect`.
-    fn header(&self, dialect: Dialect) -> Result<String> {
-        let def: &TableDef = T::table_def();
-        let name = self.table.as_ref().unwrap_or(def.name());
-        name.check()?;
-        let mut head = SqlWriter::new(StatementKind::Insert, dialect);
-        head.push("INSERT INTO ")
-            .table_name(name)
-            .push(" (")
-            .idents(def.columns().iter().map(|c| c.name.as_str()))
-            .push(")\nVALUES\n  ");
-        Ok(head.as_str().to_string())
-    }
-
-    /// The rows grouped by partition for [`BatchIter`], holding 4 bytes per row at the
-    /// peak: a first pass numbers the partitions and counts their rows, a second
-    /// computes each row's key again and places the row (a stable counting sort
-    /// without a per-row partition number); `None` for an unpartitioned table.
-    fn grouped_order(&self) -> Result<Option<PackingOrder>> {
-        let Some(mut numbers) = PartitionNumbers::new(T::table_def())? else {
-            return Ok(None);
-        };
-        packing_order(self.rows.len(), |r| {
-            numbers.number(r, &self.rows[r].to_values())
-        })
-        .map(Some)
-    }
-
-    /// Every row rendered once, back to back, with its partition number when
-    /// `partitioned` (one `to_values()` per row for both).
-    fn rendered(&self, dialect: Dialect, partitioned: bool) -> Result<Rendered> {
-        let mut numbers = if partitioned {
-            PartitionNumbers::new(T::table_def())?
-        } else {
-            None
-        };
-        let mut of_row = Vec::with_capacity(if numbers.is_some() {
-            self.rows.len()
-        } else {
-            0
-        });
-        let mut text =
-            SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
-        let mut ends = Vec::with_capacity(self.rows.len());
-        for (r, row) in self.rows.iter().enumerate() {
-            let values = row.to_values();
-            write_row(&mut text, T::table_def(), &values, ("row", r))?;
-            ends.push(text.len());
-            if let Some(n) = &mut numbers {
-                of_row.push(n.number(r, &values)?);
-            }
-        }
-        Ok(Rendered {
-            text,
-            ends,
-            order: numbers
-                .map(|_| packing_order(of_row.len(), |r| Ok(of_row[r])))
-                .transpose()?,
-        })
-    }
-
-    fn empty_error() -> Error {
-        Error::new(ErrorKind::InvalidValue, "an INSERT needs at least one row")
     }
 
     /// All rows in one statement for Athena. Errors when there are no rows, or when the
@@ -208,62 +150,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::build`], for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
-        if self.rows.is_empty() {
-            return Err(Self::empty_error());
-        }
-        let limit = self.partition_limit(dialect);
-        // Partitions are counted from the values each row is rendered from (one
-        // `to_values()` per row).
-        let mut numbers = match limit {
-            Some(_) => PartitionNumbers::new(T::table_def())?,
-            None => None,
-        };
-        let header = self.header(dialect)?;
-        let mut w = SqlWriter::with_capacity(
-            StatementKind::Insert,
-            dialect,
-            header.len() + self.rows.len() * 160,
-        );
-        w.push(&header);
-        separated(
-            &mut w,
-            self.rows.iter().enumerate(),
-            ROW_SEPARATOR,
-            |w, (r, row)| {
-                let values = row.to_values();
-                if let Some(n) = &mut numbers {
-                    n.number(r, &values)?;
-                }
-                write_row(w, T::table_def(), &values, ("row", r))
-            },
-        )?;
-        if let (Some(n), Some(count)) = (limit, numbers.map(|p| p.count())) {
-            if count > n {
-                return Err(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!("the rows fall into {count} partitions; the limit is {n} per statement"),
-                )
-                .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
-            }
-        }
-        if w.len() > self.max_bytes {
-            return Err(Error::new(
-                ErrorKind::QueryTooLong,
-                format!(
-                    "the INSERT of {} rows is {} bytes; the limit is {} bytes per statement",
-                    self.rows.len(),
-                    w.len(),
-                    self.max_bytes
-                ),
-            )
-            .with_hint(if self.rows.len() == 1 {
-                // `batches()` cannot split one row.
-                ONE_ROW_TOO_LONG
-            } else {
-                "use `.batches()` to split the rows into several statements"
-            }));
-        }
-        w.finish_insert_values(header.len())
+        self.plan().build_for(dialect)
     }
 
     /// Splits the rows into statements of at most `max_bytes` bytes (exact UTF-8
@@ -299,13 +186,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::batches_with_rows`], for `dialect`.
     pub fn batches_with_rows_for(&self, dialect: Dialect) -> Result<Vec<(Vec<usize>, Statement)>> {
-        // Every statement is returned at once, so the rows are rendered up front in one
-        // pass (their partitions from the same values); `batch_iter` renders per batch.
-        let limit = self.partition_limit(dialect);
-        let mut rendered = self.rendered(dialect, limit.is_some())?;
-        let mut it = self.iter_with(dialect, limit, rendered.order.take())?;
-        it.rendered = Some(rendered);
-        it.collect()
+        self.plan().batches_with_rows_for(dialect)
     }
 
     /// The batches of [`batches_with_rows`](Insert::batches_with_rows), rendered and
@@ -326,31 +207,192 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 
     /// As [`Insert::batch_iter`], for `dialect`.
     pub fn batch_iter_for(&self, dialect: Dialect) -> Result<BatchIter<'a, T>> {
+        Ok(BatchIter {
+            rows: self.rows,
+            batching: self.plan().batching_for(dialect)?,
+        })
+    }
+
+    /// The batch texts [`Insert::batches`] would validate, without validating them.
+    /// For benchmarks that separate rendering from validation; not a substitute for
+    /// `batches()`.
+    #[doc(hidden)]
+    pub fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
+        self.plan().batch_texts_unvalidated()
+    }
+}
+
+/// An [`Insert`]'s rows and settings without the record type: every check, rendering
+/// and packing works on this, so it compiles once, however many record types an
+/// application inserts.
+struct Plan<'p> {
+    /// The record type's table definition.
+    def: &'static TableDef,
+    rows: &'p dyn InlineRows,
+    settings: &'p Settings,
+}
+
+impl Plan<'_> {
+    /// The partition limit that applies in `dialect`.
+    fn partition_limit(&self, dialect: Dialect) -> Option<usize> {
+        match self.settings.partitions {
+            PartitionBudget::Target => dialect.max_partitions_per_insert(),
+            PartitionBudget::AtMost(n) => Some(n),
+            PartitionBudget::Any => None,
+        }
+    }
+
+    /// `INSERT INTO t (c1, …, cn)\nVALUES\n  `, for `dialect`.
+    fn header(&self, dialect: Dialect) -> Result<String> {
+        let def = self.def;
+        let name = self.settings.table.as_ref().unwrap_or(def.name());
+        name.check()?;
+        let mut head = SqlWriter::new(StatementKind::Insert, dialect);
+        head.push("INSERT INTO ")
+            .table_name(name)
+            .push(" (")
+            .idents(def.columns().iter().map(|c| c.name.as_str()))
+            .push(")\nVALUES\n  ");
+        Ok(head.as_str().to_string())
+    }
+
+    /// The rows grouped by partition for [`BatchIter`], holding 4 bytes per row at the
+    /// peak: a first pass numbers the partitions and counts their rows, a second
+    /// computes each row's key again and places the row (a stable counting sort
+    /// without a per-row partition number); `None` for an unpartitioned table.
+    fn grouped_order(&self) -> Result<Option<PackingOrder>> {
+        let Some(mut numbers) = PartitionNumbers::new(self.def)? else {
+            return Ok(None);
+        };
+        packing_order(self.rows.len(), |r| numbers.number(r, &self.rows.values(r))).map(Some)
+    }
+
+    /// Every row rendered once, back to back, with its partition number when
+    /// `partitioned` (one `to_values()` per row for both).
+    fn rendered(&self, dialect: Dialect, partitioned: bool) -> Result<Rendered> {
+        let mut numbers = if partitioned {
+            PartitionNumbers::new(self.def)?
+        } else {
+            None
+        };
+        let mut of_row = Vec::with_capacity(if numbers.is_some() {
+            self.rows.len()
+        } else {
+            0
+        });
+        let mut text =
+            SqlWriter::with_capacity(StatementKind::Insert, dialect, self.rows.len() * 160);
+        let mut ends = Vec::with_capacity(self.rows.len());
+        for r in 0..self.rows.len() {
+            let values = self.rows.values(r);
+            write_row(&mut text, self.def, &values, ("row", r))?;
+            ends.push(text.len());
+            if let Some(n) = &mut numbers {
+                of_row.push(n.number(r, &values)?);
+            }
+        }
+        Ok(Rendered {
+            text,
+            ends,
+            order: numbers
+                .map(|_| packing_order(of_row.len(), |r| Ok(of_row[r])))
+                .transpose()?,
+        })
+    }
+
+    /// [`Insert::build_for`].
+    fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        if self.rows.is_empty() {
+            return Err(empty_error());
+        }
+        let limit = self.partition_limit(dialect);
+        // Partitions are counted from the values each row is rendered from (one
+        // `to_values()` per row).
+        let mut numbers = match limit {
+            Some(_) => PartitionNumbers::new(self.def)?,
+            None => None,
+        };
+        let header = self.header(dialect)?;
+        let mut w = SqlWriter::with_capacity(
+            StatementKind::Insert,
+            dialect,
+            header.len() + self.rows.len() * 160,
+        );
+        w.push(&header);
+        separated(&mut w, 0..self.rows.len(), ROW_SEPARATOR, |w, r| {
+            let values = self.rows.values(r);
+            if let Some(n) = &mut numbers {
+                n.number(r, &values)?;
+            }
+            write_row(w, self.def, &values, ("row", r))
+        })?;
+        if let (Some(n), Some(count)) = (limit, numbers.map(|p| p.count())) {
+            if count > n {
+                return Err(Error::new(
+                    ErrorKind::InvalidPartition,
+                    format!("the rows fall into {count} partitions; the limit is {n} per statement"),
+                )
+                .with_hint("use `.batches()` to split the rows by partition (or `.any_partitions()` on an engine without the limit)"));
+            }
+        }
+        if w.len() > self.settings.max_bytes {
+            return Err(Error::new(
+                ErrorKind::QueryTooLong,
+                format!(
+                    "the INSERT of {} rows is {} bytes; the limit is {} bytes per statement",
+                    self.rows.len(),
+                    w.len(),
+                    self.settings.max_bytes
+                ),
+            )
+            .with_hint(if self.rows.len() == 1 {
+                // `batches()` cannot split one row.
+                ONE_ROW_TOO_LONG
+            } else {
+                "use `.batches()` to split the rows into several statements"
+            }));
+        }
+        w.finish_insert_values(header.len())
+    }
+
+    /// [`Insert::batches_with_rows_for`].
+    fn batches_with_rows_for(&self, dialect: Dialect) -> Result<Vec<(Vec<usize>, Statement)>> {
+        // Every statement is returned at once, so the rows are rendered up front in one
+        // pass (their partitions from the same values); `batch_iter` renders per batch.
+        let limit = self.partition_limit(dialect);
+        let mut rendered = self.rendered(dialect, limit.is_some())?;
+        let mut batching = self.batching(dialect, limit, rendered.order.take())?;
+        batching.rendered = Some(rendered);
+        std::iter::from_fn(|| batching.next_statement(self.rows)).collect()
+    }
+
+    /// The batching of [`Insert::batch_iter_for`].
+    fn batching_for(&self, dialect: Dialect) -> Result<Batching> {
         let limit = self.partition_limit(dialect);
         let order = match limit {
             Some(_) => self.grouped_order()?,
             None => None,
         };
-        self.iter_with(dialect, limit, order)
+        self.batching(dialect, limit, order)
     }
 
-    /// The iterator over rows in `grouped` order (input order without one) under
+    /// The batching of rows in `grouped` order (input order without one) under
     /// `limit`.
-    fn iter_with(
+    fn batching(
         &self,
         dialect: Dialect,
         limit: Option<usize>,
         grouped: Option<PackingOrder>,
-    ) -> Result<BatchIter<'a, T>> {
-        Ok(BatchIter {
-            rows: self.rows,
+    ) -> Result<Batching> {
+        Ok(Batching {
+            def: self.def,
             dialect,
             header: if self.rows.is_empty() {
                 String::new()
             } else {
                 self.header(dialect)?
             },
-            max_bytes: self.max_bytes,
+            max_bytes: self.settings.max_bytes,
             limit: limit.filter(|_| grouped.is_some()),
             order: grouped.unwrap_or_default(),
             position: 0,
@@ -362,23 +404,24 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
         })
     }
 
-    /// The batch texts [`Insert::batches`] would validate, without validating them.
-    /// For benchmarks that separate rendering from validation; not a substitute for
-    /// `batches()`.
-    #[doc(hidden)]
-    pub fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
+    /// [`Insert::batch_texts_unvalidated`].
+    fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
         let dialect = Dialect::default();
         let limit = self.partition_limit(dialect);
         let mut rendered = self.rendered(dialect, limit.is_some())?;
-        let mut it = self.iter_with(dialect, limit, rendered.order.take())?;
-        it.rendered = Some(rendered);
-        it.validate = false;
+        let mut batching = self.batching(dialect, limit, rendered.order.take())?;
+        batching.rendered = Some(rendered);
+        batching.validate = false;
         let mut out = Vec::new();
-        while let Some(b) = it.next_text() {
+        while let Some(b) = batching.next_text(self.rows) {
             out.push(b?.1.into_unvalidated_text());
         }
         Ok(out)
     }
+}
+
+fn empty_error() -> Error {
+    Error::new(ErrorKind::InvalidValue, "an INSERT needs at least one row")
 }
 
 /// All rows rendered, back to back (`ends[i]` is where row `i` ends), and their
@@ -494,6 +537,14 @@ struct PackingOrder {
 /// [`Insert::batch_iter`].
 pub struct BatchIter<'a, T> {
     rows: &'a [T],
+    batching: Batching,
+}
+
+/// A [`BatchIter`]'s state without the record type (its rows are handed in at each
+/// step), so the packing compiles once.
+struct Batching {
+    /// The record type's table definition.
+    def: &'static TableDef,
     dialect: Dialect,
     header: String,
     max_bytes: usize,
@@ -517,22 +568,22 @@ pub struct BatchIter<'a, T> {
 impl<T> std::fmt::Debug for BatchIter<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BatchIter")
-            .field("dialect", &self.dialect)
+            .field("dialect", &self.batching.dialect)
             .field("rows", &self.rows.len())
-            .field("rows_left", &(self.rows.len() - self.position))
+            .field("rows_left", &(self.rows.len() - self.batching.position))
             .finish()
     }
 }
 
-impl<T: IcebergTable> BatchIter<'_, T> {
-    /// The next row in packing order, rendered into `scratch`, and whether it starts
-    /// a partition (when grouping).
-    fn next_row(&mut self) -> Option<Result<(usize, bool)>> {
+impl Batching {
+    /// The next row of `rows` in packing order, rendered into `scratch`, and whether
+    /// it starts a partition (when grouping).
+    fn next_row(&mut self, rows: &dyn InlineRows) -> Option<Result<(usize, bool)>> {
         if let Some(p) = self.pending.take() {
             return Some(Ok(p));
         }
         let at = self.position;
-        if at >= self.rows.len() {
+        if at >= rows.len() {
             return None;
         }
         self.position += 1;
@@ -547,13 +598,8 @@ impl<T: IcebergTable> BatchIter<'_, T> {
         }
         self.scratch.clear();
         Some(
-            write_row(
-                &mut self.scratch,
-                T::table_def(),
-                &self.rows[r].to_values(),
-                ("row", r),
-            )
-            .map(|()| (r, starts)),
+            write_row(&mut self.scratch, self.def, &rows.values(r), ("row", r))
+                .map(|()| (r, starts)),
         )
     }
 
@@ -566,7 +612,7 @@ impl<T: IcebergTable> BatchIter<'_, T> {
     }
 
     /// The next batch's rows and text, before validation.
-    fn next_text(&mut self) -> Option<Result<(Vec<usize>, SqlWriter)>> {
+    fn next_text(&mut self, rows: &dyn InlineRows) -> Option<Result<(Vec<usize>, SqlWriter)>> {
         if self.done {
             return None;
         }
@@ -575,7 +621,7 @@ impl<T: IcebergTable> BatchIter<'_, T> {
         let mut held: Vec<usize> = Vec::new();
         let mut parts = 0usize;
         loop {
-            let (r, starts_partition) = match self.next_row() {
+            let (r, starts_partition) = match self.next_row(rows) {
                 None => break,
                 Some(Ok(x)) => x,
                 Some(Err(e)) => {
@@ -610,7 +656,7 @@ impl<T: IcebergTable> BatchIter<'_, T> {
                     StatementKind::Insert,
                     self.dialect,
                     self.max_bytes
-                        .min(fixed + row_len * (self.rows.len() - self.position + 1) + 64),
+                        .min(fixed + row_len * (rows.len() - self.position + 1) + 64),
                 );
                 batch.push(&self.header);
             }
@@ -633,7 +679,14 @@ impl<T: IcebergTable> Iterator for BatchIter<'_, T> {
     type Item = Result<(Vec<usize>, Statement)>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (held, w) = match self.next_text()? {
+        self.batching.next_statement(&self.rows)
+    }
+}
+
+impl Batching {
+    /// The next batch of `rows`: its rows and its validated statement.
+    fn next_statement(&mut self, rows: &dyn InlineRows) -> Option<Result<(Vec<usize>, Statement)>> {
+        let (held, w) = match self.next_text(rows)? {
             Ok(x) => x,
             Err(e) => return Some(Err(e)),
         };

@@ -64,7 +64,7 @@
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use super::{check_row_expr, column, null_of, retype_literal, source_col};
+use super::{check_row_expr, column, null_of, retype_literal, source_col, InlineRows};
 use crate::dialect::typing::{AssignIn, Assigned, Checked, TypeScope, Written};
 use crate::dialect::{Dialect, Grammar};
 use crate::engine::types::EngineType;
@@ -268,24 +268,6 @@ enum UsingSource<'a> {
     Rows,
     Query(&'a Statement),
     Select(SourceQuery<'a>),
-}
-
-/// Inline source rows, read by index without their record type.
-trait InlineRows {
-    /// The number of rows.
-    fn len(&self) -> usize;
-    /// Row `i`'s values, in column order.
-    fn values(&self, i: usize) -> Vec<Value>;
-}
-
-impl<T: IcebergTable> InlineRows for &[T] {
-    fn len(&self) -> usize {
-        <[T]>::len(self)
-    }
-
-    fn values(&self, i: usize) -> Vec<Value> {
-        self[i].to_values()
-    }
 }
 
 impl<'a, T> std::fmt::Debug for Merge<'a, T> {
@@ -635,7 +617,7 @@ impl MergeBody<'_> {
                 }
             }
             UsingSource::Rows => {
-                if rows.len() == 0 {
+                if rows.is_empty() {
                     errors.push(Error::new(
                         ErrorKind::InvalidValue,
                         "a MERGE from inline rows needs at least one row",

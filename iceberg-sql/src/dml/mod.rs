@@ -50,10 +50,35 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Expr, Scope};
 use crate::model::{Column, TableDef};
+use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::value::Value;
+
+/// Typed rows (INSERT VALUES, a MERGE's inline source) read by index without their
+/// record type: the code that checks and writes them takes `&dyn InlineRows`, so it
+/// compiles once, not once per record type.
+pub(crate) trait InlineRows {
+    /// The number of rows.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Row `i`'s values, in column order.
+    fn values(&self, i: usize) -> Vec<Value>;
+}
+
+impl<T: IcebergTable> InlineRows for &[T] {
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+
+    fn values(&self, i: usize) -> Vec<Value> {
+        self[i].to_values()
+    }
+}
 
 /// The column `name` of `def`, or an error naming the table.
 pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {
