@@ -336,12 +336,7 @@ impl<S> std::fmt::Debug for Select<S> {
 impl<T: IcebergTable> Select<T> {
     /// `SELECT ... FROM` the record type's table ([`TableStatements::select`](crate::TableStatements::select)).
     pub(crate) fn table() -> Self {
-        let def = T::table_def();
-        Self::new(
-            Relation::Table(def.name().clone()),
-            def.columns().to_vec(),
-            &[],
-        )
+        Self::new(SelectBody::of_table(T::table_def()))
     }
 
     /// Reads another table with the same columns (e.g. a staging or mirror copy)
@@ -385,11 +380,11 @@ impl<R: MetadataRow> Select<R> {
     /// `SELECT ... FROM` metadata table `R::TABLE` of `table`
     /// ([`TableName::metadata`]).
     pub(crate) fn metadata(table: &TableName) -> Self {
-        let mut select = Self::new(
+        let mut select = Self::new(SelectBody::new(
             Relation::Metadata(table.clone(), R::TABLE),
             R::columns(),
             R::json_columns(),
-        );
+        ));
         select.body.list_columns = !R::every_column();
         select
     }
@@ -411,22 +406,9 @@ fn scope_err(what: &str) -> Error {
 }
 
 impl<S> Select<S> {
-    fn new(relation: Relation, columns: Vec<Column>, json: &'static [&'static str]) -> Self {
+    fn new(body: SelectBody) -> Self {
         Select {
-            body: SelectBody {
-                relation,
-                columns,
-                json_columns: json,
-                list_columns: false,
-                metadata_of: None,
-                items: Vec::new(),
-                filter: None,
-                group_by: Vec::new(),
-                order_by: Vec::new(),
-                limit: None,
-                as_of: None,
-                joins: Vec::new(),
-            },
+            body,
             _scope: PhantomData,
         }
     }
@@ -532,6 +514,32 @@ impl<S> Select<S> {
 }
 
 impl SelectBody {
+    fn new(relation: Relation, columns: Vec<Column>, json: &'static [&'static str]) -> Self {
+        SelectBody {
+            relation,
+            columns,
+            json_columns: json,
+            list_columns: false,
+            metadata_of: None,
+            items: Vec::new(),
+            filter: None,
+            group_by: Vec::new(),
+            order_by: Vec::new(),
+            limit: None,
+            as_of: None,
+            joins: Vec::new(),
+        }
+    }
+
+    /// Every column of `def`'s table.
+    fn of_table(def: &TableDef) -> Self {
+        Self::new(
+            Relation::Table(def.name().clone()),
+            def.columns().to_vec(),
+            &[],
+        )
+    }
+
     /// The row type's columns that the metadata table of a known table lacks.
     fn unavailable_columns(&self) -> Result<Vec<String>> {
         match (&self.relation, self.metadata_of) {
