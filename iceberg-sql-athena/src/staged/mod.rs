@@ -476,6 +476,40 @@ where
     S: Stream<Item = Result<RecordBatch, E>> + Send,
     E: Into<BoxError>,
 {
+    run_input(
+        runner,
+        plan,
+        staging,
+        columns,
+        input_batches(batches),
+        writer,
+        progress,
+    )
+    .await
+}
+
+/// The input of a load, boxed: the driver below compiles once, whatever stream (and
+/// so whatever record type) a caller loads from.
+type InputBatches<'a> = BoxStream<'a, Result<RecordBatch, BoxError>>;
+
+fn input_batches<'a, S, E>(batches: S) -> InputBatches<'a>
+where
+    S: Stream<Item = Result<RecordBatch, E>> + Send + 'a,
+    E: Into<BoxError>,
+{
+    batches.map(|b| b.map_err(Into::into)).boxed()
+}
+
+/// [`run_load`] of boxed input.
+async fn run_input(
+    runner: &(impl LoadRunner + ?Sized),
+    plan: &LoadPlan,
+    staging: &Staging,
+    columns: &[Column],
+    batches: InputBatches<'_>,
+    writer: WriterOptions,
+    progress: &mut (dyn FnMut(&LoadProgress) + Send),
+) -> Result<LoadReport, LoadError> {
     let span = tracing::info_span!(
         "staged_load",
         load_id = plan.load_id(),
@@ -520,7 +554,7 @@ struct Driver<'a, R: ?Sized> {
     progress: &'a mut (dyn FnMut(&LoadProgress) + Send),
 }
 
-impl<R: LoadRunner + ?Sized> Driver<'_, R> {
+impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
     fn tell(&mut self, step: LoadStep) {
         let p = LoadProgress {
             step,
@@ -532,16 +566,12 @@ impl<R: LoadRunner + ?Sized> Driver<'_, R> {
         (self.progress)(&p);
     }
 
-    async fn run<S, E>(
+    async fn run(
         mut self,
         columns: &[Column],
-        batches: S,
+        batches: InputBatches<'_>,
         writer: WriterOptions,
-    ) -> Result<LoadReport, LoadError>
-    where
-        S: Stream<Item = Result<RecordBatch, E>> + Send,
-        E: Into<BoxError>,
-    {
+    ) -> Result<LoadReport, LoadError> {
         let prefix = match self.staging.path_of(self.plan.location()) {
             Ok(p) => p,
             Err(e) => return Err(self.failed(LoadStep::Preparing, Box::new(e), None)),
@@ -581,17 +611,13 @@ impl<R: LoadRunner + ?Sized> Driver<'_, R> {
         }
     }
 
-    async fn steps<S, E>(
+    async fn steps(
         &mut self,
         prefix: &Path,
         columns: &[Column],
-        batches: S,
+        mut batches: InputBatches<'_>,
         writer: WriterOptions,
-    ) -> Result<(), (LoadStep, BoxError)>
-    where
-        S: Stream<Item = Result<RecordBatch, E>> + Send,
-        E: Into<BoxError>,
-    {
+    ) -> Result<(), (LoadStep, BoxError)> {
         let at = |step: LoadStep| move |e: BoxError| (step, e);
         // 1. What a crashed run of this load left.
         self.tell(LoadStep::Preparing);
@@ -612,10 +638,9 @@ impl<R: LoadRunner + ?Sized> Driver<'_, R> {
             self.plan.staged_columns(),
             writer,
         );
-        let mut batches = std::pin::pin!(batches);
         let staged: Result<(), StagingError> = async {
             while let Some(batch) = batches.next().await {
-                let batch = batch.map_err(|e| StagingError::Input(e.into()))?;
+                let batch = batch.map_err(StagingError::Input)?;
                 w.write(batch).await?;
                 let (rows, bytes, files) = w.written();
                 let p = LoadProgress {
@@ -704,12 +729,19 @@ impl<R: LoadRunner + ?Sized> Driver<'_, R> {
         }
     }
 
-    async fn statement(&self, s: &Statement, token: Option<&str>) -> Result<(), BoxError> {
-        self.runner
-            .run(s, token)
-            .await
-            .map(drop)
-            .map_err(|f| f.error)
+    /// Runs `s`. The future borrows the runner, not the driver: the driver holds the
+    /// caller's progress callback, which is `Send` but need not be `Sync`, and a
+    /// borrow of it held across an await would make the whole load future not `Send`.
+    fn statement<'s>(
+        &self,
+        s: &'s Statement,
+        token: Option<&'s str>,
+    ) -> impl std::future::Future<Output = Result<(), BoxError>> + 's
+    where
+        'a: 's,
+    {
+        let run = self.runner.run(s, token);
+        async move { run.await.map(drop).map_err(|f| f.error) }
     }
 
     /// Drops the staging table and deletes the files; both are tried.
@@ -806,6 +838,18 @@ impl AthenaExecutor {
         S: Stream<Item = Result<RecordBatch, E>> + Send,
         E: Into<BoxError>,
     {
+        self.load_input(table, input_batches(batches), options, &mut progress)
+            .await
+    }
+
+    /// [`AthenaExecutor::load_batches`] of boxed input, compiled once.
+    async fn load_input(
+        &self,
+        table: &TableDef,
+        batches: InputBatches<'_>,
+        options: LoadOptions,
+        progress: &mut (dyn FnMut(&LoadProgress) + Send),
+    ) -> Result<LoadReport, LoadError> {
         let plan = match options.plan(table, iceberg_sql::Dialect::Athena) {
             Ok(p) => p,
             Err(e) => return Err(not_started(&options, table, Box::new(e))),
@@ -820,7 +864,7 @@ impl AthenaExecutor {
                     "the load committed in an earlier run; cleaning up only"
                 );
                 return self
-                    .cleanup_only(&plan, &options, earlier.clone(), &mut progress)
+                    .cleanup_only(&plan, &options, earlier.clone(), progress)
                     .await;
             }
         }
@@ -832,14 +876,14 @@ impl AthenaExecutor {
             }
         }
         let guard = CleanupOnDrop::new(self, &plan, &options.staging);
-        let result = run_load(
+        let result = run_input(
             self,
             &plan,
             &options.staging,
             table.columns(),
             batches,
             options.writer,
-            &mut progress,
+            progress,
         )
         .await;
         guard.disarm();
