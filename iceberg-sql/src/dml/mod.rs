@@ -9,6 +9,12 @@
 //! the target takes them), renders through a [`SqlWriter`] and
 //! validates the text.
 //!
+//! The record type lives in the builders' signatures only (which columns and values a
+//! method accepts, so a wrong one does not compile); each builder hands its type's
+//! table definition, and its rows as `&dyn InlineRows`, to a body that checks and
+//! writes the statement. Those bodies are not generic, so an application with many
+//! tables compiles them once.
+//!
 //! | statement | entry point |
 //! |---|---|
 //! | `INSERT INTO t (cols) VALUES ...` | `T::insert(&rows)` |
