@@ -200,7 +200,10 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// per distinct partition: bringing unsorted rows together by partition in one
     /// linear pass needs a record of where each row goes, so it cannot be independent
     /// of the row count; the partition keys are computed twice (count, then place) so
-    /// that no per-row partition number is held beside that order.
+    /// that no per-row partition number is held beside that order. The order is also
+    /// what keeps every row in exactly one batch whatever `to_values` answers: each
+    /// row is placed by one visit into a slot counted for it, and a row that would
+    /// overfill its partition's slots is refused before the first batch.
     pub fn batch_iter(&self) -> Result<BatchIter<'a, T>> {
         self.batch_iter_for(Dialect::default())
     }
