@@ -699,3 +699,24 @@ fn locations_whose_keys_leave_no_room_for_the_files_beneath_are_refused() {
     );
     assert!(e.message().contains("of 1024 bytes"), "{e}");
 }
+
+/// A query prints as the `Select` its user holds, alone and inside a CTAS or UNLOAD
+/// (which keep only the query's description, not its scope type).
+#[test]
+fn queries_print_as_select() {
+    let q = events();
+    assert!(
+        format!("{q:?}").starts_with("Select { relation: Table("),
+        "{q:?}"
+    );
+    let ctas = IcebergCtas::new(TableName::new("analytics", "copy"), &q);
+    assert!(
+        format!("{ctas:?}").contains("query: Select { relation: "),
+        "{ctas:?}"
+    );
+    let unload = Unload::new(&q, "s3://bucket/out/");
+    assert!(
+        format!("{unload:?}").contains("query: Select { relation: "),
+        "{unload:?}"
+    );
+}

@@ -298,7 +298,7 @@ pub struct Select<S> {
 /// A SELECT as [`Select`] describes it, without its scope type: every check and the
 /// writing work on this, so they compile once, whatever row types an application
 /// selects (the scope type only decides which columns the builder methods accept).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct SelectBody {
     relation: Relation,
     columns: Vec<Column>,
@@ -330,6 +330,26 @@ impl<S> Clone for Select<S> {
 impl<S> std::fmt::Debug for Select<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.body.fmt(f)
+    }
+}
+
+// Named `Select`, the type users hold (a CTAS or view shows its query the same way).
+impl std::fmt::Debug for SelectBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Select")
+            .field("relation", &self.relation)
+            .field("columns", &self.columns)
+            .field("json_columns", &self.json_columns)
+            .field("list_columns", &self.list_columns)
+            .field("metadata_of", &self.metadata_of)
+            .field("items", &self.items)
+            .field("filter", &self.filter)
+            .field("group_by", &self.group_by)
+            .field("order_by", &self.order_by)
+            .field("limit", &self.limit)
+            .field("as_of", &self.as_of)
+            .field("joins", &self.joins)
+            .finish()
     }
 }
 
