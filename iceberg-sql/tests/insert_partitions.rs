@@ -180,16 +180,27 @@ fn the_iterator_yields_the_same_batches() {
     assert!(it.next().is_none());
 }
 
-/// A record whose `to_values()` moves it to another partition on every call.
-struct Drifting {
+/// A record whose `to_values()` answers `key(n)` on its `n`th call (from 0): its
+/// partition can change between calls, as a buggy record type's could.
+struct Changing {
     calls: std::cell::Cell<i64>,
+    key: fn(i64) -> i64,
 }
 
-impl IcebergTable for Drifting {
+impl Changing {
+    fn new(key: fn(i64) -> i64) -> Self {
+        Changing {
+            calls: 0.into(),
+            key,
+        }
+    }
+}
+
+impl IcebergTable for Changing {
     fn table_def() -> &'static TableDef {
         static DEF: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
         DEF.get_or_init(|| {
-            TableDef::builder("analytics", "drifting")
+            TableDef::builder("analytics", "changing")
                 .column(Column::new("k", IcebergType::Long))
                 .partition(PartitionField::identity("k"))
                 .build()
@@ -199,62 +210,30 @@ impl IcebergTable for Drifting {
     fn to_values(&self) -> Vec<Value> {
         let n = self.calls.get();
         self.calls.set(n + 1);
-        vec![Value::Long(n)]
+        vec![Value::Long((self.key)(n))]
     }
 }
 
 #[test]
 fn streaming_refuses_rows_whose_partition_changes_between_calls() {
     // The streamed grouping computes each key twice (count, then place); a row that
-    // answers differently is refused, never placed twice or dropped.
-    let rows = [Drifting { calls: 0.into() }, Drifting { calls: 0.into() }];
-    let err = Drifting::insert(&rows).batch_iter().unwrap_err();
+    // answers differently is refused, never placed twice or dropped. Here each row
+    // moves to a partition of its own on every call.
+    let rows = [Changing::new(|n| n), Changing::new(|n| n)];
+    let err = Changing::insert(&rows).batch_iter().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidPartition);
     assert!(err.message().contains("row 0"), "{err}");
-}
-
-/// Two records whose `to_values()` swap partitions on every call: row 0 answers 0, 1,
-/// 0, …; row 1 answers 1, 0, 1, ….
-struct Swapping {
-    base: i64,
-    calls: std::cell::Cell<i64>,
-}
-
-impl IcebergTable for Swapping {
-    fn table_def() -> &'static TableDef {
-        static DEF: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
-        DEF.get_or_init(|| {
-            TableDef::builder("analytics", "swapping")
-                .column(Column::new("k", IcebergType::Long))
-                .partition(PartitionField::identity("k"))
-                .build()
-                .unwrap()
-        })
-    }
-    fn to_values(&self) -> Vec<Value> {
-        let n = self.calls.get();
-        self.calls.set(n + 1);
-        vec![Value::Long((self.base + n) % 2)]
-    }
 }
 
 #[test]
 fn streaming_places_every_row_once_even_when_partitions_swap_between_calls() {
     // Each row is placed by one visit into a slot counted for its partition: rows that
-    // trade partitions between the count and the placement fill each other's slots,
-    // and each is still in exactly one batch.
-    let rows = [
-        Swapping {
-            base: 0,
-            calls: 0.into(),
-        },
-        Swapping {
-            base: 1,
-            calls: 0.into(),
-        },
-    ];
+    // trade partitions between the count and the placement (row 0 answers 0, 1, 0, …;
+    // row 1 answers 1, 0, 1, …) fill each other's slots, and each is still in exactly
+    // one batch.
+    let rows = [Changing::new(|n| n % 2), Changing::new(|n| (n + 1) % 2)];
     let mut held: Vec<usize> = Vec::new();
-    for batch in Swapping::insert(&rows).batch_iter().unwrap() {
+    for batch in Changing::insert(&rows).batch_iter().unwrap() {
         held.extend(batch.unwrap().0);
     }
     held.sort_unstable();
