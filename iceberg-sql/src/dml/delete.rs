@@ -7,7 +7,7 @@ use crate::dialect::typing::TypeScope;
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::expr::IntoOperand;
-use crate::model::{TableDef, TableName};
+use crate::model::TableName;
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -63,7 +63,7 @@ impl<T: IcebergTable> Delete<T> {
     /// A DELETE from `T`'s table.
     pub(crate) fn new() -> Self {
         Delete {
-            target: Target::default(),
+            target: Target::of(T::table_def()),
             _record: PhantomData,
         }
     }
@@ -88,20 +88,20 @@ impl<T: IcebergTable> Delete<T> {
 
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
-        build(T::table_def(), &self.target, dialect)
+        build(&self.target, dialect)
     }
 }
 
-/// [`Delete::build_for`] of `def`'s table, compiled once for every record type.
-fn build(def: &TableDef, target: &Target, dialect: Dialect) -> Result<Statement> {
+/// [`Delete::build_for`], compiled once for every record type.
+fn build(target: &Target, dialect: Dialect) -> Result<Statement> {
     let kind = StatementKind::Delete;
-    let mut errors = target.check_table(def, kind, true);
-    target.check_filter(dialect, kind, def, &mut errors);
+    let mut errors = target.check_table(kind, true);
+    target.check_filter(dialect, kind, &mut errors);
     Error::check_all(errors)?;
-    let scope = TypeScope::of_def(def);
+    let scope = TypeScope::of_def(target.def());
     let filter = target.check_filter_types(dialect.rules(), &scope)?;
     let mut w = SqlWriter::new(kind, dialect);
-    w.push("DELETE FROM ").table_name(target.table(def));
+    w.push("DELETE FROM ").table_name(target.table());
     Target::write_where(&mut w, filter.as_ref())?;
     w.finish()
 }

@@ -360,13 +360,19 @@ impl Plan<'_> {
 
     /// [`Insert::batches_with_rows_for`].
     fn batches_with_rows_for(&self, dialect: Dialect) -> Result<Vec<(Vec<usize>, Statement)>> {
-        // Every statement is returned at once, so the rows are rendered up front in one
-        // pass (their partitions from the same values); `batch_iter` renders per batch.
+        let mut batching = self.rendered_batching(dialect)?;
+        std::iter::from_fn(|| batching.next_statement(self.rows)).collect()
+    }
+
+    /// The batching of every row rendered up front in one pass (their partitions from
+    /// the same values), for callers that take every statement at once; `batch_iter`
+    /// renders per batch.
+    fn rendered_batching(&self, dialect: Dialect) -> Result<Batching> {
         let limit = self.partition_limit(dialect);
         let mut rendered = self.rendered(dialect, limit.is_some())?;
         let mut batching = self.batching(dialect, limit, rendered.order.take())?;
         batching.rendered = Some(rendered);
-        std::iter::from_fn(|| batching.next_statement(self.rows)).collect()
+        Ok(batching)
     }
 
     /// The batching of [`Insert::batch_iter_for`].
@@ -402,19 +408,13 @@ impl Plan<'_> {
             rendered: None,
             scratch: SqlWriter::with_capacity(StatementKind::Insert, dialect, 512),
             pending: None,
-            validate: true,
             done: false,
         })
     }
 
     /// [`Insert::batch_texts_unvalidated`].
     fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
-        let dialect = Dialect::default();
-        let limit = self.partition_limit(dialect);
-        let mut rendered = self.rendered(dialect, limit.is_some())?;
-        let mut batching = self.batching(dialect, limit, rendered.order.take())?;
-        batching.rendered = Some(rendered);
-        batching.validate = false;
+        let mut batching = self.rendered_batching(Dialect::default())?;
         let mut out = Vec::new();
         while let Some(b) = batching.next_text(self.rows) {
             out.push(b?.1.into_unvalidated_text());
@@ -564,7 +564,6 @@ struct Batching {
     /// The row in `scratch` (and whether it starts a partition) did not fit the
     /// previous batch.
     pending: Option<(usize, bool)>,
-    validate: bool,
     done: bool,
 }
 

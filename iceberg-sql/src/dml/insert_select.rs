@@ -8,7 +8,7 @@ use crate::dialect::typing::{AssignIn, Assigned, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, IntoOperand};
-use crate::model::{TableDef, TableName};
+use crate::model::TableName;
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -66,7 +66,7 @@ impl<T: IcebergTable> InsertSelect<T> {
     /// Copies rows of `from` (a table with `T`'s columns) into `T`'s table.
     pub(crate) fn new(from: &TableName) -> Self {
         InsertSelect {
-            target: Target::default(),
+            target: Target::of(T::table_def()),
             from: from.clone(),
             columns: Vec::new(),
             _record: PhantomData,
@@ -93,27 +93,21 @@ impl<T: IcebergTable> InsertSelect<T> {
 
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
-        build(
-            T::table_def(),
-            &self.target,
-            &self.from,
-            &self.columns,
-            dialect,
-        )
+        build(&self.target, &self.from, &self.columns, dialect)
     }
 }
 
-/// [`InsertSelect::build_for`] of `def`'s table, compiled once for every record type.
+/// [`InsertSelect::build_for`], compiled once for every record type.
 fn build(
-    def: &TableDef,
     target: &Target,
     from: &TableName,
     columns: &[&'static str],
     dialect: Dialect,
 ) -> Result<Statement> {
+    let def = target.def();
     let kind = StatementKind::Insert;
-    let into = target.table(def);
-    let mut errors = target.check_table(def, kind, false);
+    let into = target.table();
+    let mut errors = target.check_table(kind, false);
     if let Err(e) = from.check() {
         errors.extend(e.into_vec());
     }
@@ -154,7 +148,7 @@ fn build(
             }
         }
     }
-    target.check_filter(dialect, kind, def, &mut errors);
+    target.check_filter(dialect, kind, &mut errors);
     Error::check_all(errors)?;
 
     // The source has `T`'s columns: each is stored in its own column, and the

@@ -1,9 +1,9 @@
 //! What UPDATE, DELETE and INSERT … SELECT share: the table they write (the record
 //! type's own, or a copy with the same columns) and their WHERE filter.
 //!
-//! None of it is generic over the record type: the builders pass their type's table
-//! definition in, so these checks (and the builders' own bodies, written the same way)
-//! compile once, however many record types an application has.
+//! None of it is generic over the record type: it holds the type's table definition,
+//! so these checks (and the builders' own bodies, written the same way) compile once,
+//! however many record types an application has.
 
 use super::check_filter;
 use crate::dialect::typing::{Checked, TypeScope};
@@ -15,11 +15,24 @@ use crate::render::SqlWriter;
 use crate::statement::StatementKind;
 
 /// The table a DML statement writes and its WHERE filter (AND of every condition).
-#[derive(Debug, Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct Target {
+    /// The record type's table definition.
+    def: &'static TableDef,
     table: Option<TableName>,
     filter: Option<Expr>,
     all_rows: bool,
+}
+
+// By hand: the record type's definition is not part of the statement described.
+impl std::fmt::Debug for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Target")
+            .field("table", &self.table)
+            .field("filter", &self.filter)
+            .field("all_rows", &self.all_rows)
+            .finish()
+    }
 }
 
 /// `Clone` and `Debug` for a builder generic over a record type it never holds, from
@@ -45,6 +58,21 @@ macro_rules! builder_traits {
 pub(crate) use builder_traits;
 
 impl Target {
+    /// The table of `def` (the record type's), no filter.
+    pub(crate) fn of(def: &'static TableDef) -> Self {
+        Target {
+            def,
+            table: None,
+            filter: None,
+            all_rows: false,
+        }
+    }
+
+    /// The record type's table definition.
+    pub(crate) fn def(&self) -> &'static TableDef {
+        self.def
+    }
+
     /// Writes another table with the record type's columns.
     pub(crate) fn set_table(&mut self, name: TableName) {
         self.table = Some(name);
@@ -60,20 +88,16 @@ impl Target {
         self.all_rows = true;
     }
 
-    /// The table written: the one given to [`Target::set_table`], else `def`'s (the
-    /// record type's own).
-    pub(crate) fn table<'t>(&'t self, def: &'t TableDef) -> &'t TableName {
-        self.table.as_ref().unwrap_or(def.name())
+    /// The table written: the one given to [`Target::set_table`], else the record
+    /// type's own.
+    pub(crate) fn table(&self) -> &TableName {
+        self.table.as_ref().unwrap_or(self.def.name())
     }
 
     /// The table name's check and, with `whole_table_guard`, the WHERE-or-`all_rows()`
-    /// rule (UPDATE, DELETE): the problems found so far. `def` is the record type's.
-    pub(crate) fn check_table(
-        &self,
-        def: &TableDef,
-        kind: StatementKind,
-        whole_table_guard: bool,
-    ) -> Vec<Error> {
+    /// rule (UPDATE, DELETE): the problems found so far.
+    pub(crate) fn check_table(&self, kind: StatementKind, whole_table_guard: bool) -> Vec<Error> {
+        let def = self.def;
         let name = match &self.table {
             Some(other) => Some(other),
             // The record type's own name passed the same check when its definition was built.
@@ -92,15 +116,14 @@ impl Target {
         errors
     }
 
-    /// The filter's checks (columns of `def`, parameters, no aggregates).
+    /// The filter's checks (columns of the table, parameters, no aggregates).
     pub(crate) fn check_filter(
         &self,
         dialect: Dialect,
         kind: StatementKind,
-        def: &TableDef,
         errors: &mut Vec<Error>,
     ) {
-        check_filter(dialect, kind, def, self.filter.as_ref(), errors);
+        check_filter(dialect, kind, self.def, self.filter.as_ref(), errors);
     }
 
     fn check_where(&self, kind: StatementKind) -> Result<()> {

@@ -8,7 +8,7 @@ use crate::dialect::typing::{AssignIn, Assigned, TypeScope, Written};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Col, ColumnValue, Expr, IntoOperand};
-use crate::model::{TableDef, TableName};
+use crate::model::TableName;
 use crate::record::{IcebergTable, SqlType};
 use crate::render::SqlWriter;
 use crate::statement::{Filter, Statement, StatementKind};
@@ -68,7 +68,7 @@ impl<T: IcebergTable> Update<T> {
     /// An UPDATE of `T`'s table.
     pub(crate) fn new() -> Self {
         Update {
-            target: Target::default(),
+            target: Target::of(T::table_def()),
             sets: Vec::new(),
             _record: PhantomData,
         }
@@ -112,20 +112,16 @@ impl<T: IcebergTable> Update<T> {
 
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
-        build(T::table_def(), &self.target, &self.sets, dialect)
+        build(&self.target, &self.sets, dialect)
     }
 }
 
-/// [`Update::build_for`] of `def`'s table, compiled once for every record type.
-fn build(
-    def: &TableDef,
-    target: &Target,
-    sets: &[(&'static str, Expr)],
-    dialect: Dialect,
-) -> Result<Statement> {
+/// [`Update::build_for`], compiled once for every record type.
+fn build(target: &Target, sets: &[(&'static str, Expr)], dialect: Dialect) -> Result<Statement> {
+    let def = target.def();
     let kind = StatementKind::Update;
-    let name = target.table(def);
-    let mut errors = target.check_table(def, kind, true);
+    let name = target.table();
+    let mut errors = target.check_table(kind, true);
     if sets.is_empty() {
         errors.push(Error::new(
             ErrorKind::DisallowedSyntax,
@@ -149,7 +145,7 @@ fn build(
         }
         check_row_expr(dialect, kind, def, "an UPDATE value", value, &mut errors);
     }
-    target.check_filter(dialect, kind, def, &mut errors);
+    target.check_filter(dialect, kind, &mut errors);
     Error::check_all(errors)?;
 
     // The target's type rules check every value against its column and the filter.
