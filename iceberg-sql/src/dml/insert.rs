@@ -1,6 +1,7 @@
 //! `INSERT INTO ... VALUES` from typed rows, in one statement or in batches that each
 //! fit Athena's query size limit (and, optionally, a partition budget).
 
+use super::packing_order::{Cursor, PackingOrder};
 use super::partition::{KeyMaker, KeyMap, PartitionKey};
 use super::{context, write_row, InlineRows};
 use crate::dialect::Dialect;
@@ -196,14 +197,18 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// Memory, beside the input rows: in input order (no partition limit, or
     /// [`any_partitions`](Insert::any_partitions)) one batch's text and the row being
     /// rendered, nothing per row, whatever the row count. Grouped by partition (the
-    /// default on Athena), also 4 bytes per input row for the order and a small entry
-    /// per distinct partition: bringing unsorted rows together by partition in one
-    /// linear pass needs a record of where each row goes, so it cannot be independent
-    /// of the row count; the partition keys are computed twice (count, then place) so
-    /// that no per-row partition number is held beside that order. The order is also
-    /// what keeps every row in exactly one batch whatever `to_values` answers: each
-    /// row is placed by one visit into a slot counted for it, and a row that would
-    /// overfill its partition's slots is refused before the first batch.
+    /// default on Athena), also the order of the rows and a small entry per distinct
+    /// partition. The order holds each row as the gap to the previous row of its
+    /// partition: one byte a row while a partition's rows are less than 128 apart
+    /// (input sorted or clustered by partition, or fewer than 128 partitions taking
+    /// turns), two while they are less than 16,384 apart. It cannot be independent of
+    /// the row count: rows of a partition can be anywhere in the input, and taking them
+    /// together without reading the input again needs a record of where each row goes.
+    /// The partition keys are computed twice (count, then place) so that no per-row
+    /// partition number is held beside the order. The order is also what keeps every
+    /// row in exactly one batch whatever `to_values` answers: each row is placed by
+    /// one visit, and rows whose partitions changed between the two calls are refused
+    /// before the first batch when their partitions' places no longer add up.
     pub fn batch_iter(&self) -> Result<BatchIter<'a, T>> {
         self.batch_iter_for(Dialect::default())
     }
@@ -259,15 +264,14 @@ impl Plan<'_> {
         Ok(head.as_str().to_string())
     }
 
-    /// The rows grouped by partition for [`BatchIter`], holding 4 bytes per row at the
-    /// peak: a first pass numbers the partitions and counts their rows, a second
-    /// computes each row's key again and places the row (a stable counting sort
-    /// without a per-row partition number); `None` for an unpartitioned table.
+    /// The rows grouped by partition for [`BatchIter`], each row's key computed twice
+    /// (see [`PackingOrder::new`]) rather than held; `None` for an unpartitioned
+    /// table.
     fn grouped_order(&self) -> Result<Option<PackingOrder>> {
         let Some(mut numbers) = PartitionNumbers::new(self.def)? else {
             return Ok(None);
         };
-        packing_order(self.rows.len(), |r| numbers.number(r, &self.rows.values(r))).map(Some)
+        PackingOrder::new(self.rows.len(), |r| numbers.number(r, &self.rows.values(r))).map(Some)
     }
 
     /// Every row rendered once, back to back, with its partition number when
@@ -298,7 +302,7 @@ impl Plan<'_> {
             text,
             ends,
             order: numbers
-                .map(|_| packing_order(of_row.len(), |r| Ok(of_row[r])))
+                .map(|_| PackingOrder::new(of_row.len(), |r| Ok(of_row[r])))
                 .transpose()?,
         })
     }
@@ -404,6 +408,7 @@ impl Plan<'_> {
             max_bytes: self.settings.max_bytes,
             limit: limit.filter(|_| grouped.is_some()),
             order: grouped.unwrap_or_default(),
+            cursor: Cursor::default(),
             position: 0,
             rendered: None,
             scratch: SqlWriter::with_capacity(StatementKind::Insert, dialect, 512),
@@ -481,60 +486,6 @@ impl PartitionNumbers {
     }
 }
 
-/// Rows grouped by partition: partitions in order of first appearance, rows in input
-/// order within each (a counting sort: stable, linear), as row indices, and the
-/// positions in that order where each partition starts. `partition_of(r)` numbers row
-/// `r`'s partition in order of first appearance; it is asked twice per row (count, then
-/// place), so no per-row partition number need be held beside the order.
-fn packing_order(
-    rows: usize,
-    mut partition_of: impl FnMut(usize) -> Result<u32>,
-) -> Result<PackingOrder> {
-    let mut sizes: Vec<u32> = Vec::new();
-    for r in 0..rows {
-        let p = partition_of(r)? as usize;
-        if p == sizes.len() {
-            sizes.push(0);
-        }
-        sizes[p] += 1;
-    }
-    let mut next = Vec::with_capacity(sizes.len());
-    let mut at = 0u32;
-    for size in &sizes {
-        next.push(at);
-        at += size;
-    }
-    let starts = next.clone();
-    let mut order = vec![0u32; rows];
-    for r in 0..rows {
-        let p = partition_of(r)? as usize;
-        let end = starts.get(p + 1).copied().unwrap_or(at);
-        // Only a `to_values()` that answers differently the second time can land
-        // here: refuse rather than lose or repeat a row.
-        if p >= sizes.len() || next[p] >= end {
-            return Err(Error::new(
-                ErrorKind::InvalidPartition,
-                format!("row {r}: its partition changed between two calls of `to_values()`"),
-            )
-            .with_hint("make `IcebergTable::to_values` return the same values on every call"));
-        }
-        order[next[p] as usize] = r as u32;
-        next[p] += 1;
-    }
-    Ok(PackingOrder {
-        rows: order,
-        starts,
-    })
-}
-
-/// The order of [`packing_order`]: 4 bytes per row.
-#[derive(Debug, Default)]
-struct PackingOrder {
-    rows: Vec<u32>,
-    /// Where each partition starts in `rows`, ascending.
-    starts: Vec<u32>,
-}
-
 /// The batches of an [`Insert`], one at a time: each item is the input rows a batch
 /// holds (0-based indices, in its order) and its validated [`Statement`]. See
 /// [`Insert::batch_iter`].
@@ -554,10 +505,12 @@ struct Batching {
     limit: Option<usize>,
     /// Grouped by partition; empty: input order.
     order: PackingOrder,
+    /// Where the batches are in `order`.
+    cursor: Cursor,
     /// Every row already rendered (`batches()`); `None`: each row is rendered when
     /// its turn comes (`batch_iter()`).
     rendered: Option<Rendered>,
-    /// The next position in packing order.
+    /// How many rows were taken.
     position: usize,
     /// The row being placed, rendered on its own.
     scratch: SqlWriter,
@@ -589,11 +542,10 @@ impl Batching {
             return None;
         }
         self.position += 1;
-        let (r, starts) = if self.order.rows.is_empty() {
+        let (r, starts) = if self.order.is_empty() {
             (at, false)
         } else {
-            let starts = self.order.starts.binary_search(&(at as u32)).is_ok();
-            (self.order.rows[at] as usize, starts)
+            self.cursor.next(&self.order)?
         };
         if self.rendered.is_some() {
             return Some(Ok((r, starts)));

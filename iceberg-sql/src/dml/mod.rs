@@ -37,6 +37,7 @@ mod delete;
 mod insert;
 mod insert_select;
 mod merge;
+mod packing_order;
 pub mod partition;
 mod target;
 mod update;
