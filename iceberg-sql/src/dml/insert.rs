@@ -198,12 +198,13 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     /// [`any_partitions`](Insert::any_partitions)) one batch's text and the row being
     /// rendered, nothing per row, whatever the row count. Grouped by partition (the
     /// default on Athena), also the order of the rows and a small entry per distinct
-    /// partition. The order holds each row as the gap to the previous row of its
-    /// partition: one byte a row while a partition's rows are less than 128 apart
-    /// (input sorted or clustered by partition, or fewer than 128 partitions taking
-    /// turns), two while they are less than 16,384 apart. It cannot be independent of
-    /// the row count: rows of a partition can be anywhere in the input, and taking them
-    /// together without reading the input again needs a record of where each row goes.
+    /// partition. The order holds each stretch of consecutive rows of a partition as
+    /// the gap from the partition's previous row and its length: input sorted by
+    /// partition costs nothing per row; rows of partitions taking turns cost one byte
+    /// a row while a partition's rows are less than 64 apart, two while less than 8,192
+    /// apart. It cannot be independent of the row count whatever the input: rows of a
+    /// partition can be anywhere, and taking them together without reading the input
+    /// again needs a record of where each row goes.
     /// The partition keys are computed twice (count, then place) so that no per-row
     /// partition number is held beside the order. The order is also what keeps every
     /// row in exactly one batch whatever `to_values` answers: each row is placed by

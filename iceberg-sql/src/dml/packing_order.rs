@@ -4,41 +4,111 @@
 //!
 //! Rows of a partition can be anywhere in the input, so taking them together without
 //! reading the input again needs a record, per row, of where it goes. This one holds
-//! each partition's row indices as the gaps between them, in LEB128 (7 bits a byte):
-//! one byte a row while a partition's rows are less than 128 rows apart (input sorted
-//! or clustered by partition, or fewer than 128 partitions taking turns), two while
-//! they are less than 16,384 apart, never more than the four of a plain `u32` index
-//! below 2^28 rows. When the rows of `p` partitions take turns, any record of which
-//! partition each row is in needs `log2(p)` bits a row; this one takes `log2(p) / 7`
-//! bytes rounded up (two for 448 partitions, where the least is 1.1 bytes).
+//! each partition's rows as stretches of consecutive rows, each written as the gap
+//! from the partition's previous row to the stretch's first and, when it has more than
+//! one row, its length, in LEB128 (7 bits a byte). Input sorted by partition is one
+//! stretch per partition, nothing per row; rows of partitions taking turns are a
+//! stretch each, one byte while a partition's rows are less than 64 rows apart, two
+//! while less than 8,192 apart, never more than the four of a plain `u32` index below
+//! 2^27 rows. When the rows of `p` partitions take turns, any record of which
+//! partition each row is in needs `log2(p)` bits a row; this one takes
+//! `(log2(p) + 1) / 7` bytes rounded up (two for 448 partitions, where the least is
+//! 1.1 bytes).
 
 use crate::error::{Error, ErrorKind, Result};
 
 /// Rows grouped by partition (see [`PackingOrder::new`]).
 #[derive(Debug, Default)]
 pub(super) struct PackingOrder {
-    /// Each partition's row indices, ascending, as LEB128 gaps from the partition's
-    /// previous row (the first from 0); partitions back to back.
-    gaps: Vec<u8>,
-    /// Where each partition's gaps end in `gaps`, ascending.
+    /// Each partition's stretches ([`Stretch`]), in row order; partitions back to back.
+    stretches: Vec<u8>,
+    /// Where each partition's stretches end in `stretches`, ascending.
     ends: Vec<usize>,
 }
 
-/// Where a reader of a [`PackingOrder`] is.
+/// Consecutive rows of one partition: `gap` from the partition's previous row (from 0
+/// for its first) to the first of them, and how many.
+#[derive(Debug, Clone, Copy, Default)]
+struct Stretch {
+    gap: usize,
+    len: usize,
+}
+
+impl Stretch {
+    /// The first number written: the gap, and in its lowest bit whether a length
+    /// follows.
+    fn head(self) -> usize {
+        self.gap << 1 | usize::from(self.len > 1)
+    }
+
+    fn encoded_len(self) -> usize {
+        encoded_len(self.head())
+            + if self.len > 1 {
+                encoded_len(self.len - 1)
+            } else {
+                0
+            }
+    }
+
+    fn encode(self, out: &mut [u8], at: &mut usize) {
+        encode(self.head(), out, at);
+        if self.len > 1 {
+            encode(self.len - 1, out, at);
+        }
+    }
+}
+
+/// One partition's rows while the order is built.
 #[derive(Debug, Default)]
-pub(super) struct Cursor {
-    partition: usize,
-    /// The next byte of `gaps` to read.
-    at: usize,
-    /// The last row taken from this partition; `None` at its start.
-    previous: Option<usize>,
+struct Partition {
+    /// Its bytes (first pass), then where its next byte goes (second pass).
+    bytes: usize,
+    /// Its last row so far.
+    last: Option<usize>,
+    /// The stretch that ends at `last`, not yet written (`len` 0: none).
+    open: Stretch,
+}
+
+impl Partition {
+    /// Row `r`, after every row taken before, joins the partition; the stretch it
+    /// closes, if any.
+    fn take(&mut self, r: usize) -> Option<Stretch> {
+        if self.last.is_some_and(|last| last + 1 == r) {
+            self.open.len += 1;
+            self.last = Some(r);
+            return None;
+        }
+        let closed = self.close();
+        self.open = Stretch {
+            gap: r - self.last.unwrap_or(0),
+            len: 1,
+        };
+        self.last = Some(r);
+        closed
+    }
+
+    /// The open stretch, if any, now closed.
+    fn close(&mut self) -> Option<Stretch> {
+        let open = std::mem::take(&mut self.open);
+        (open.len > 0).then_some(open)
+    }
+
+    /// Writes `stretch` at the partition's next byte of `out`; false, writing
+    /// nothing, when it would pass `end`, where the next partition's bytes start.
+    fn write(&mut self, stretch: Stretch, out: &mut [u8], end: usize) -> bool {
+        if self.bytes + stretch.encoded_len() > end {
+            return false;
+        }
+        stretch.encode(out, &mut self.bytes);
+        true
+    }
 }
 
 impl PackingOrder {
     /// The order of `rows` rows. `partition_of(r)` numbers row `r`'s partition in
     /// order of first appearance. It is asked twice per row: a first pass counts the
-    /// bytes each partition's gaps take, a second writes each row's gap into its
-    /// partition's place (a stable counting sort). A row is written by one visit only,
+    /// bytes each partition's stretches take, a second writes them into the
+    /// partition's place (a stable counting sort). A row is taken by one visit only,
     /// so no row can be in two places; a `partition_of` that answers differently the
     /// second time is refused when it would overfill or underfill a partition's bytes,
     /// never read.
@@ -46,43 +116,55 @@ impl PackingOrder {
         rows: usize,
         mut partition_of: impl FnMut(usize) -> Result<u32>,
     ) -> Result<PackingOrder> {
-        // Per partition: its bytes (then where its next gap goes) and its last row.
-        let mut fill: Vec<(usize, Option<usize>)> = Vec::new();
+        let mut partitions: Vec<Partition> = Vec::new();
         for r in 0..rows {
             let p = partition_of(r)? as usize;
-            if p == fill.len() {
-                fill.push((0, None));
+            if p == partitions.len() {
+                partitions.push(Partition::default());
             }
-            let (bytes, previous) = &mut fill[p];
-            *bytes += encoded_len(r - previous.unwrap_or(0));
-            *previous = Some(r);
+            let partition = &mut partitions[p];
+            if let Some(closed) = partition.take(r) {
+                partition.bytes += closed.encoded_len();
+            }
         }
-        let mut ends = Vec::with_capacity(fill.len());
+        let mut ends = Vec::with_capacity(partitions.len());
         let mut end = 0;
-        for (bytes, previous) in &mut fill {
+        for partition in &mut partitions {
+            if let Some(closed) = partition.close() {
+                partition.bytes += closed.encoded_len();
+            }
             let start = end;
-            end += *bytes;
+            end += partition.bytes;
             ends.push(end);
-            (*bytes, *previous) = (start, None);
+            *partition = Partition {
+                bytes: start,
+                ..Partition::default()
+            };
         }
-        let mut gaps = vec![0u8; end];
+        let mut stretches = vec![0u8; end];
         for r in 0..rows {
             let p = partition_of(r)? as usize;
-            let Some((next, previous)) = fill.get_mut(p) else {
+            let Some(partition) = partitions.get_mut(p) else {
                 return Err(changed(format_args!("row {r}")));
             };
-            let gap = r - previous.unwrap_or(0);
-            if *next + encoded_len(gap) > ends[p] {
-                return Err(changed(format_args!("row {r}")));
+            if let Some(closed) = partition.take(r) {
+                if !partition.write(closed, &mut stretches, ends[p]) {
+                    return Err(changed(format_args!("row {r}")));
+                }
             }
-            encode(gap, &mut gaps, next);
-            *previous = Some(r);
+        }
+        for (p, partition) in partitions.iter_mut().enumerate() {
+            if let Some(closed) = partition.close() {
+                if !partition.write(closed, &mut stretches, ends[p]) {
+                    return Err(changed(format_args!("the rows")));
+                }
+            }
         }
         // A partition left short would read its unwritten bytes as rows.
-        if fill.iter().zip(&ends).any(|((next, _), end)| next != end) {
+        if partitions.iter().zip(&ends).any(|(p, end)| p.bytes != *end) {
             return Err(changed(format_args!("the rows")));
         }
-        Ok(PackingOrder { gaps, ends })
+        Ok(PackingOrder { stretches, ends })
     }
 
     /// Whether there is no order (no rows, or rows not grouped).
@@ -93,21 +175,41 @@ impl PackingOrder {
     /// The heap this order holds, in bytes.
     #[cfg(test)]
     fn heap_bytes(&self) -> usize {
-        self.gaps.capacity() + self.ends.capacity() * std::mem::size_of::<usize>()
+        self.stretches.capacity() + self.ends.capacity() * std::mem::size_of::<usize>()
     }
+}
+
+/// Where a reader of a [`PackingOrder`] is.
+#[derive(Debug, Default)]
+pub(super) struct Cursor {
+    partition: usize,
+    /// The next byte of `stretches` to read.
+    at: usize,
+    /// The last row taken from this partition; `None` at its start.
+    previous: Option<usize>,
+    /// Rows of the current stretch still to take after `previous`.
+    left: usize,
 }
 
 impl Cursor {
     /// The next row of `order` and whether it starts its partition; `None` after the
     /// last.
     pub(super) fn next(&mut self, order: &PackingOrder) -> Option<(usize, bool)> {
+        if let (Some(previous), 1..) = (self.previous, self.left) {
+            self.left -= 1;
+            self.previous = Some(previous + 1);
+            return Some((previous + 1, false));
+        }
         while self.at == *order.ends.get(self.partition)? {
             self.partition += 1;
             self.previous = None;
         }
-        let gap = decode(&order.gaps, &mut self.at);
+        let head = decode(&order.stretches, &mut self.at);
+        if head & 1 == 1 {
+            self.left = decode(&order.stretches, &mut self.at);
+        }
         let starts = self.previous.is_none();
-        let row = self.previous.map_or(gap, |p| p + gap);
+        let row = self.previous.unwrap_or(0) + (head >> 1);
         self.previous = Some(row);
         Some((row, starts))
     }
@@ -245,11 +347,16 @@ mod tests {
     }
 
     #[test]
-    fn the_order_holds_about_one_byte_a_row_when_partitions_are_close() {
+    fn sorted_input_holds_nothing_per_row_and_taking_turns_two_bytes() {
         let rows = 100_000;
+        // 100 partitions of 1,000 rows each, one after the other: one stretch each.
         let sorted = numbered((0..rows as u64).map(|i| i / 1000));
         let order = PackingOrder::new(rows, |r| Ok(sorted[r])).unwrap();
-        assert!(order.heap_bytes() < rows + 1000, "{}", order.heap_bytes());
+        assert!(
+            order.heap_bytes() <= 100 * (5 + 8),
+            "{}",
+            order.heap_bytes()
+        );
         // 448 partitions taking turns: gaps of 448, two bytes each.
         let turns = numbered((0..rows as u64).map(|i| i % 448));
         let order = PackingOrder::new(rows, |r| Ok(turns[r])).unwrap();
@@ -260,43 +367,50 @@ mod tests {
         );
     }
 
+    /// The error of an order whose rows are in `first` partitions on the first call
+    /// and in `second` on the second.
+    fn refused(first: &[u32], second: &[u32]) -> Error {
+        let mut calls = 0;
+        PackingOrder::new(first.len(), |r| {
+            calls += 1;
+            Ok(if calls > first.len() {
+                second[r]
+            } else {
+                first[r]
+            })
+        })
+        .unwrap_err()
+    }
+
     #[test]
     fn a_partition_that_changes_between_passes_is_refused_not_read() {
-        // Row 2 moves from partition 0 to 1 on the second call: partition 1 overfills.
-        let mut calls = 0;
-        let err = PackingOrder::new(3, |r| {
-            calls += 1;
-            Ok(if r == 2 && calls > 3 {
-                1
-            } else {
-                u32::from(r == 1)
-            })
-        })
-        .unwrap_err();
+        // A partition the first pass never saw.
+        let err = refused(&[0, 0], &[1, 1]);
         assert_eq!(err.kind(), ErrorKind::InvalidPartition);
-        assert!(err.message().starts_with("row 2:"), "{err}");
-        // A new partition the first pass never saw.
-        let mut calls = 0;
-        let err = PackingOrder::new(2, |_| {
-            calls += 1;
-            Ok(u32::from(calls > 2))
-        })
-        .unwrap_err();
         assert!(err.message().starts_with("row 0:"), "{err}");
-        // Row 100 joins partition 0 on the second call: partition 0's bytes still
-        // match (gaps 0, 100, 100 instead of 0, 200) and partition 1 is left short.
-        let mut calls = 0;
-        let err = PackingOrder::new(201, |r| {
-            calls += 1;
-            let second = calls > 201;
-            Ok(match r {
-                0 | 200 => 0,
-                100 if second => 0,
-                _ => 1,
-            })
-        })
-        .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::InvalidPartition);
+        // Rows 0 and 1 were partition 0 (one stretch, 2 bytes); the second time
+        // partition 0 is rows 0, 150 and 200, and row 200 closes a stretch that needs
+        // more bytes than are left.
+        let first: Vec<u32> = (0..201).map(|r| u32::from(r > 1)).collect();
+        let second: Vec<u32> = (0..201)
+            .map(|r| u32::from(!matches!(r, 0 | 150 | 200)))
+            .collect();
+        let err = refused(&first, &second);
+        assert!(err.message().starts_with("row 200:"), "{err}");
+        // Row 200 moves from partition 0 (rows 0 and 200, 3 bytes) to the end of
+        // partition 1's stretch (rows 1 to 199 then 1 to 200, 3 bytes either way):
+        // partition 0 is left short.
+        let first: Vec<u32> = (0..201).map(|r| u32::from(r % 200 != 0)).collect();
+        let second: Vec<u32> = (0..201).map(|r| u32::from(r != 0)).collect();
+        let err = refused(&first, &second);
         assert!(err.message().starts_with("the rows:"), "{err}");
+        // Rows 0 and 1 swap partitions: each still in exactly one place.
+        let mut calls = 0;
+        let order = PackingOrder::new(2, |r| {
+            calls += 1;
+            Ok(u32::from((r == 1) == (calls <= 2)))
+        })
+        .unwrap();
+        assert_eq!(read(&order), [(1, true), (0, true)]);
     }
 }
