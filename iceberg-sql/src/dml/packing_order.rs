@@ -153,16 +153,15 @@ impl PackingOrder {
                 }
             }
         }
-        for (p, partition) in partitions.iter_mut().enumerate() {
-            if let Some(closed) = partition.close() {
-                if !partition.write(closed, &mut stretches, ends[p]) {
-                    return Err(changed(format_args!("the rows")));
-                }
+        for (partition, &end) in partitions.iter_mut().zip(&ends) {
+            let fits = match partition.close() {
+                Some(closed) => partition.write(closed, &mut stretches, end),
+                None => true,
+            };
+            // A partition left short would read its unwritten bytes as rows.
+            if !fits || partition.bytes != end {
+                return Err(changed(format_args!("the rows")));
             }
-        }
-        // A partition left short would read its unwritten bytes as rows.
-        if partitions.iter().zip(&ends).any(|(p, end)| p.bytes != *end) {
-            return Err(changed(format_args!("the rows")));
         }
         Ok(PackingOrder { stretches, ends })
     }
