@@ -108,6 +108,10 @@ pub struct Statement {
     /// Whether nested columns are read as JSON text (a SELECT whose rows come back to
     /// us): such rows do not have the table's types.
     reads_json: bool,
+    /// The table an INSERT, UPDATE, DELETE or MERGE writes.
+    writes: Option<TableName>,
+    /// The number of rows of an `INSERT ... VALUES`.
+    inserted_rows: Option<u64>,
 }
 
 impl Statement {
@@ -136,6 +140,8 @@ impl Statement {
             dialect,
             params,
             reads_json: false,
+            writes: None,
+            inserted_rows: None,
         };
         #[cfg(feature = "statement-log")]
         crate::statement_log::record(&stmt);
@@ -149,6 +155,12 @@ impl Statement {
     /// Whether the statement reads nested columns back as JSON text.
     pub(crate) fn reads_json(&self) -> bool {
         self.reads_json
+    }
+
+    /// Records the table the statement writes, and for `INSERT ... VALUES` its rows.
+    pub(crate) fn set_writes(&mut self, table: &TableName, inserted_rows: Option<usize>) {
+        self.writes = Some(table.clone());
+        self.inserted_rows = inserted_rows.map(|n| n as u64);
     }
 
     /// Validates `sql`, an `INSERT … VALUES` whose rows start at byte `rows_at`: the
@@ -187,6 +199,36 @@ impl Statement {
     /// statement has no placeholders.
     pub fn params(&self) -> &[String] {
         &self.params
+    }
+
+    /// The table an `INSERT`, `UPDATE`, `DELETE` or `MERGE` writes (`None` for every
+    /// other kind). An executor that cannot tell whether such a write committed reads
+    /// this table's snapshots to settle it.
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    ///
+    /// #[derive(IcebergTable, Debug, Clone)]
+    /// #[iceberg(database = "analytics", name = "mcp_events",
+    ///           location = "s3://my-datalake/iceberg/mcp_events/")]
+    /// struct McpEvent { event_id: String }
+    ///
+    /// let rows = [McpEvent { event_id: "e1".into() }, McpEvent { event_id: "e2".into() }];
+    /// let insert = McpEvent::insert(&rows).build()?;
+    /// assert_eq!(insert.writes(), Some(&TableName::new("analytics", "mcp_events")));
+    /// assert_eq!(insert.inserted_rows(), Some(2));
+    /// let read = McpEvent::select().build()?;
+    /// assert_eq!(read.writes(), None);
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn writes(&self) -> Option<&TableName> {
+        self.writes.as_ref()
+    }
+
+    /// How many rows an `INSERT ... VALUES` adds (`None` for every other statement,
+    /// `INSERT ... SELECT` included).
+    pub fn inserted_rows(&self) -> Option<u64> {
+        self.inserted_rows
     }
 
     /// The SQL text, consuming the statement.

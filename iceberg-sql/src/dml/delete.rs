@@ -103,7 +103,9 @@ fn build(target: &Target, dialect: Dialect) -> Result<Statement> {
     let mut w = SqlWriter::new(kind, dialect);
     w.push("DELETE FROM ").table_name(target.table());
     Target::write_where(&mut w, filter.as_ref())?;
-    w.finish()
+    let mut statement = w.finish()?;
+    statement.set_writes(target.table(), None);
+    Ok(statement)
 }
 
 impl<T> Filter<T> for Delete<T> {

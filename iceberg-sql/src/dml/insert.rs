@@ -360,7 +360,10 @@ impl Plan<'_> {
                 "use `.batches()` to split the rows into several statements"
             }));
         }
-        w.finish_insert_values(header.len())
+        let mut statement = w.finish_insert_values(header.len())?;
+        let name = self.settings.table.as_ref().unwrap_or(self.def.name());
+        statement.set_writes(name, Some(self.rows.len()));
+        Ok(statement)
     }
 
     /// [`Insert::batches_with_rows_for`].
@@ -400,6 +403,7 @@ impl Plan<'_> {
     ) -> Result<Batching> {
         Ok(Batching {
             def: self.def,
+            table: self.settings.table.clone().unwrap_or_else(|| self.def.name().clone()),
             dialect,
             header: if self.rows.is_empty() {
                 String::new()
@@ -500,6 +504,8 @@ pub struct BatchIter<'a, T> {
 struct Batching {
     /// The record type's table definition.
     def: &'static TableDef,
+    /// The table written.
+    table: TableName,
     dialect: Dialect,
     header: String,
     max_bytes: usize,
@@ -647,7 +653,10 @@ impl Batching {
         };
         // The header and rows were written by writers of this same kind and dialect
         // (names and literals escaped for the grammar); the batch only joins them.
-        let out = w.finish_insert_values(self.header.len()).map(|s| (held, s));
+        let out = w.finish_insert_values(self.header.len()).map(|mut s| {
+            s.set_writes(&self.table, Some(held.len()));
+            (held, s)
+        });
         if out.is_err() {
             self.done = true;
         }

@@ -175,7 +175,9 @@ fn build(
         .push("\nFROM ")
         .table_name(from);
     Target::write_where(&mut w, filter.as_ref())?;
-    w.finish()
+    let mut statement = w.finish()?;
+    statement.set_writes(into, None);
+    Ok(statement)
 }
 
 /// The condition is on the source rows; it may hold [`param`](crate::dsl::param)

@@ -984,7 +984,9 @@ impl MergeBody<'_> {
                 }
             }
         }
-        w.finish()
+        let mut statement = w.finish()?;
+        statement.set_writes(self.target_name(), None);
+        Ok(statement)
     }
 
     /// A literal value gets its column's exact type.

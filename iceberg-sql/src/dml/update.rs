@@ -163,7 +163,9 @@ fn build(target: &Target, sets: &[(&'static str, Expr)], dialect: Dialect) -> Re
         set.value.write(w)
     })?;
     Target::write_where(&mut w, filter.as_ref())?;
-    w.finish()
+    let mut statement = w.finish()?;
+    statement.set_writes(name, None);
+    Ok(statement)
 }
 
 impl<T> Filter<T> for Update<T> {

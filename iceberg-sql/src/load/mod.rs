@@ -466,7 +466,9 @@ fn write_insert(def: &TableDef, staging: &TableName, dialect: Dialect) -> Result
         .idents(def.columns().iter().map(|c| c.name.as_str()))
         .push(")\n");
     write_select_staged(&mut w, def, staging, false, "")?;
-    w.finish()
+    let mut statement = w.finish()?;
+    statement.set_writes(def.name(), None);
+    Ok(statement)
 }
 
 /// `MERGE INTO t AS target USING (<latest staged row per key, converted>) AS source ON
@@ -539,7 +541,9 @@ fn write_merge(
         Ok(())
     })?;
     w.push_char(')');
-    w.finish()
+    let mut statement = w.finish()?;
+    statement.set_writes(def.name(), None);
+    Ok(statement)
 }
 
 #[cfg(test)]
