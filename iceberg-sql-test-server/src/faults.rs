@@ -68,6 +68,13 @@ pub enum Fault {
     LostResponse,
     /// The call takes effect, then the connection is reset without an answer.
     LostConnection,
+    /// HTTP 200, and the call has no effect: a `StopQueryExecution` that Athena
+    /// accepts while the query goes on (it reached its commit, or the stop was lost
+    /// inside the service).
+    Ignored,
+    /// HTTP 400 with this error code (`ExpiredTokenException`,
+    /// `AccessDeniedException`, …): refused, no effect, and calling again does not help.
+    Rejected(&'static str),
 }
 
 impl Fault {
@@ -82,15 +89,18 @@ impl Fault {
             Fault::Slow(_) => "slow",
             Fault::LostResponse => "effect+5xx",
             Fault::LostConnection => "effect+reset",
+            Fault::Ignored => "ignored",
+            Fault::Rejected(_) => "rejected-4xx",
         }
     }
 
     /// Whether the call takes effect before the fault strikes.
     pub fn takes_effect(self) -> bool {
-        matches!(
-            self,
-            Fault::Slow(_) | Fault::LostResponse | Fault::LostConnection
-        )
+        !matches!(self, Fault::Ignored | Fault::Rejected(_))
+            && matches!(
+                self,
+                Fault::Slow(_) | Fault::LostResponse | Fault::LostConnection
+            )
     }
 }
 

@@ -15,6 +15,8 @@ pub(crate) enum Reply {
         status: u16,
         body: String,
         request_id: String,
+        /// The `Date` header: the server's (Athena's) clock, as HTTP prints it.
+        date: String,
     },
     /// Close the connection with a TCP reset and no answer.
     Reset,
@@ -125,9 +127,10 @@ async fn connection(mut stream: TcpStream, inner: Arc<Inner>) {
                 status,
                 body,
                 request_id,
+                date,
             } => {
                 let text = format!(
-                    "HTTP/1.1 {status} {}\r\nContent-Type: application/x-amz-json-1.1\r\nContent-Length: {}\r\nx-amzn-RequestId: {request_id}\r\n\r\n{body}",
+                    "HTTP/1.1 {status} {}\r\nContent-Type: application/x-amz-json-1.1\r\nContent-Length: {}\r\nx-amzn-RequestId: {request_id}\r\nDate: {date}\r\n\r\n{body}",
                     reason(status),
                     body.len()
                 );

@@ -70,6 +70,7 @@ mod http;
 mod ledger;
 mod rng;
 mod server;
+mod snapshots;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -88,14 +89,16 @@ pub use faults::{Fault, FaultPlan, Op, QueryFault, RandomFaults, RandomQueryFaul
 pub use ledger::{inserted_rows, ExecutionRecord, Ledger, RowKey, Stop};
 pub use rng::SeededRng;
 pub use server::Request;
+pub use snapshots::{written_table, SnapshotRecord, Snapshots};
 
-use server::Inner;
+use server::{Inner, Realism};
 
 /// How the server behaves.
 pub struct ServerConfig {
     engine: Box<dyn Engine>,
     faults: FaultPlan,
     key_column: Option<String>,
+    realism: Realism,
 }
 
 impl Default for ServerConfig {
@@ -104,6 +107,7 @@ impl Default for ServerConfig {
             engine: Box::new(ScriptedEngine::new()),
             faults: FaultPlan::default(),
             key_column: None,
+            realism: Realism::default(),
         }
     }
 }
@@ -113,6 +117,8 @@ impl std::fmt::Debug for ServerConfig {
         f.debug_struct("ServerConfig")
             .field("faults", &self.faults)
             .field("key_column", &self.key_column)
+            .field("clock_skew_ms", &self.realism.clock_skew_ms)
+            .field("token_ttl", &self.realism.token_ttl)
             .finish_non_exhaustive()
     }
 }
@@ -138,6 +144,22 @@ impl ServerConfig {
     /// The column whose value identifies a row in the ledger.
     pub fn row_key(mut self, column: &str) -> Self {
         self.key_column = Some(column.to_string());
+        self
+    }
+
+    /// The server's clock runs `ms` milliseconds ahead of this machine's (negative:
+    /// behind): `SubmissionDateTime`, `CompletionDateTime`, snapshots' `committed_at`
+    /// and the `Date` header all read it, as Athena's own clock is not the client's.
+    pub fn clock_skew_ms(mut self, ms: i64) -> Self {
+        self.realism.clock_skew_ms = ms;
+        self
+    }
+
+    /// A `ClientRequestToken` is forgotten `ttl` after its first use: the same token
+    /// then creates a new execution. AWS does not document how long Athena remembers
+    /// one; the default here is for ever.
+    pub fn token_ttl(mut self, ttl: Duration) -> Self {
+        self.realism.token_ttl = Some(ttl);
         self
     }
 }
@@ -168,7 +190,12 @@ impl TestServer {
     pub async fn start(config: ServerConfig) -> std::io::Result<TestServer> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let endpoint = format!("http://{}", listener.local_addr()?);
-        let inner = Arc::new(Inner::new(config.engine, config.faults, config.key_column));
+        let inner = Arc::new(Inner::new(
+            config.engine,
+            config.faults,
+            config.key_column,
+            config.realism,
+        ));
         let task = tokio::spawn(http::accept_loop(listener, inner.clone()));
         Ok(TestServer {
             inner,
@@ -212,6 +239,12 @@ impl TestServer {
     /// A copy of the ledger.
     pub fn ledger(&self) -> Ledger {
         self.inner.lock().ledger()
+    }
+
+    /// A copy of the catalog's snapshots: one per committed `INSERT`, `UPDATE`,
+    /// `DELETE` or `MERGE`, which `SELECT … FROM "db"."t$snapshots"` returns.
+    pub fn snapshots(&self) -> Snapshots {
+        self.inner.lock().snapshots()
     }
 
     /// Every request received, in order.

@@ -3,15 +3,18 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use aws_sdk_athena::primitives::{DateTime, DateTimeFormat};
 
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
-use crate::engine::{End, Engine, Failure, Lasts, NewQuery, Plan, ResultSet, State};
+use crate::engine::{default_plan, End, Engine, Failure, Lasts, NewQuery, Plan, ResultSet, State};
 use crate::faults::{Fault, FaultPlan, Op, QueryFault, Stats};
 use crate::http::Reply;
 use crate::ledger::{inserted_rows, ExecutionRecord, Ledger, Stop};
+use crate::snapshots::{snapshots_query_table, written_table, Snapshots};
 
 /// One request the server received.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,16 +35,30 @@ struct Progress {
     phase_started: Instant,
     submitted: SystemTime,
     completed: Option<SystemTime>,
+    /// When its token was first used, for the token's time to live.
+    token_born: Instant,
     params: Vec<String>,
     database: Option<String>,
     work_group: Option<String>,
     output_location: Option<String>,
 }
 
+/// How the server's clock and memory differ from an ideal Athena's.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Realism {
+    /// Milliseconds the server's (Athena's) clock is ahead of this machine's
+    /// (negative: behind).
+    pub(crate) clock_skew_ms: i64,
+    /// How long a `ClientRequestToken` is remembered (`None`: for ever).
+    pub(crate) token_ttl: Option<Duration>,
+}
+
 pub(crate) struct ServerState {
     engine: Box<dyn Engine>,
     faults: FaultPlan,
     key_column: Option<String>,
+    realism: Realism,
+    snapshots: Snapshots,
     ledger: Ledger,
     progress: Vec<Progress>,
     by_id: HashMap<String, usize>,
@@ -70,12 +87,15 @@ impl Inner {
         engine: Box<dyn Engine>,
         faults: FaultPlan,
         key_column: Option<String>,
+        realism: Realism,
     ) -> Self {
         Inner {
             state: Mutex::new(ServerState {
                 engine,
                 faults,
                 key_column,
+                realism,
+                snapshots: Snapshots::default(),
                 ledger: Ledger::default(),
                 progress: Vec::new(),
                 by_id: HashMap::new(),
@@ -95,10 +115,13 @@ impl Inner {
     pub(crate) async fn handle(&self, target: &str, body: &[u8]) -> Reply {
         let name = target.rsplit('.').next().unwrap_or("");
         let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-        let (fault, request_id, answer) = {
+        let (fault, request_id, date, answer) = {
             let mut s = self.lock();
             s.next_request += 1;
             let request_id = format!("req-{:08}", s.next_request);
+            let date = DateTime::from(s.now())
+                .fmt(DateTimeFormat::HttpDate)
+                .unwrap_or_default();
             let Some(op) = Op::from_name(name) else {
                 let (status, v) = error(
                     400,
@@ -109,6 +132,7 @@ impl Inner {
                     status,
                     body: v.to_string(),
                     request_id,
+                    date,
                 };
             };
             *s.stats.requests.entry(op.name()).or_insert(0) += 1;
@@ -125,12 +149,13 @@ impl Inner {
                 Some(f) if !f.takes_effect() => None,
                 _ => Some(s.answer(op, &body)),
             };
-            (fault, request_id, answer)
+            (fault, request_id, date, answer)
         };
         let reply = |(status, v): (u16, Value)| Reply::Answer {
             status,
             body: v.to_string(),
             request_id: request_id.clone(),
+            date: date.clone(),
         };
         match (fault, answer) {
             (None, Some(a)) => reply(a),
@@ -155,12 +180,39 @@ impl Inner {
                 reply(a)
             }
             (Some(Fault::Pass), Some(a)) => reply(a),
+            (Some(Fault::Ignored), _) => reply((200, json!({}))),
+            (Some(Fault::Rejected(code)), _) => reply(error(
+                400,
+                code,
+                "The request was refused (a fault the test server injected)",
+            )),
             (_, None) => reply(error(500, "InternalServerException", "no answer")),
         }
     }
 }
 
 impl ServerState {
+    /// The server's clock: this machine's, shifted by the configured skew.
+    pub(crate) fn now(&self) -> SystemTime {
+        let skew = Duration::from_millis(self.realism.clock_skew_ms.unsigned_abs());
+        let now = SystemTime::now();
+        if self.realism.clock_skew_ms >= 0 {
+            now + skew
+        } else {
+            now.checked_sub(skew).unwrap_or(UNIX_EPOCH)
+        }
+    }
+
+    /// The execution a token answers, while the server still remembers the token.
+    fn execution_of_token(&self, token: &str) -> Option<usize> {
+        let &i = self.by_token.get(token)?;
+        let remembered = self
+            .realism
+            .token_ttl
+            .is_none_or(|ttl| self.progress[i].token_born.elapsed() < ttl);
+        remembered.then_some(i)
+    }
+
     fn answer(&mut self, op: Op, body: &Value) -> (u16, Value) {
         match op {
             Op::StartQueryExecution => self.start(body),
@@ -191,11 +243,16 @@ impl ServerState {
                     "ClientRequestToken must be 32 to 128 characters long",
                 );
             }
-            if let Some(&i) = self.by_token.get(t) {
+            if let Some(i) = self.execution_of_token(t) {
                 // Athena's idempotency: the same token answers the same execution; a
-                // changed parameter is an error.
+                // changed parameter (the text, its parameters, the workgroup) is an
+                // error.
                 let e = &self.ledger.executions[i];
-                if e.sql != sql || self.progress[i].params != params {
+                let work_group = body["WorkGroup"].as_str();
+                if e.sql != sql
+                    || self.progress[i].params != params
+                    || self.progress[i].work_group.as_deref() != work_group
+                {
                     return error(
                         400,
                         "InvalidRequestException",
@@ -221,6 +278,12 @@ impl ServerState {
             params: &params,
             earlier_runs,
         });
+        // Nobody scripted this read of a table's `$snapshots`: the catalog answers it.
+        if plan == default_plan(sql) {
+            if let Some(table) = snapshots_query_table(sql) {
+                plan = Plan::rows(self.snapshots.result(&table));
+            }
+        }
         if matches!(plan.end, End::Succeed { .. }) {
             if let Some(f) = self.faults.next_query_fault(sql) {
                 *self.stats.query_faults.entry(f.kind()).or_insert(0) += 1;
@@ -252,8 +315,9 @@ impl ServerState {
             phase: 0,
             phase_polls: 0,
             phase_started: Instant::now(),
-            submitted: SystemTime::now(),
+            submitted: self.now(),
             completed: None,
+            token_born: Instant::now(),
             params,
             database: body["QueryExecutionContext"]["Database"]
                 .as_str()
@@ -311,17 +375,32 @@ impl ServerState {
     /// Applies the plan's end: state, and the rows a committing statement writes.
     pub(crate) fn finish(&mut self, i: usize) {
         let sql = self.ledger.executions[i].sql.clone();
+        let written = written_table(&sql);
         let (state, commits) = match &self.progress[i].plan.end {
-            End::Succeed { commits, .. } => (State::Succeeded, *commits),
+            // A write that succeeded committed; an INSERT's plan may say it did not.
+            End::Succeed { commits, .. } => (
+                State::Succeeded,
+                *commits || written.as_ref().is_some_and(|(_, op)| *op != "append"),
+            ),
             End::Fail { after_commit, .. } => (State::Failed, *after_commit),
             End::Cancel(_) => (State::Cancelled, false),
         };
+        let now = self.now();
         let e = &mut self.ledger.executions[i];
         e.state = state;
         if commits {
             e.committed = inserted_rows(&sql, self.key_column.as_deref());
+            if let Some((table, operation)) = written {
+                let at = now.checked_sub(Duration::from_millis(1)).unwrap_or(now);
+                let added = e.committed.len() as u64;
+                self.snapshots.commit(table, operation, added, &e.id, at);
+            }
         }
-        self.progress[i].completed = Some(SystemTime::now());
+        self.progress[i].completed = Some(now);
+    }
+
+    pub(crate) fn snapshots(&self) -> Snapshots {
+        self.snapshots.clone()
     }
 
     /// Runs every unfinished execution to its end, as Athena would with nobody polling.
