@@ -2,16 +2,29 @@
 //! with tokens derived from a load id, and a report of each batch's commit.
 //!
 //! Why tokens and not a key-based MERGE: Athena answers a `ClientRequestToken` it has
-//! seen with the execution it created for it ("If another StartQueryExecution request
-//! is received, the same response is returned and another query is not created",
+//! seen with the execution it created for it, and refuses it with another text ("If
+//! another StartQueryExecution request is received, the same response is returned and
+//! another query is not created. An error is returned if a parameter, such as
+//! QueryString, has changed.",
 //! <https://docs.aws.amazon.com/athena/latest/APIReference/API_StartQueryExecution.html>).
-//! Batch `i` of load `L` always starts with the same token, and its resubmissions with
-//! tokens derived from it, so a re-run of the same load finds the batches that already
-//! ran instead of running them again. That keeps appends plain `INSERT ... VALUES`:
-//! no key needed, no scan of the target (a MERGE scans it on every batch). The limit:
-//! AWS does not document how long Athena remembers a token; a re-run long after the
-//! first (hours? days?) may run a batch again. [`AppendOptions::skip_committed`] with
-//! the earlier report does not depend on Athena's memory.
+//! Batch `i` of load `L` starts with a token derived from `L` and `i`, and its
+//! resubmissions with tokens derived from that, so:
+//!
+//! - a re-run with the same rows finds the batches that already ran (the earlier
+//!   execution answers) instead of running them again;
+//! - a re-run with other rows under the same load id is refused by Athena at the
+//!   first batch whose text changed, and nothing of it is written
+//!   ([`AppendError`] says so, with the way out);
+//! - rows corrected after a failure are resumed with the earlier report
+//!   ([`AppendOptions::skip_committed`]): the batches it shows committed must be
+//!   unchanged and are skipped; a batch it shows did not commit may have other rows
+//!   and then runs under a token derived from its new text.
+//!
+//! That keeps appends plain `INSERT ... VALUES`: no key needed, no scan of the target
+//! (a MERGE scans it on every batch). The limit: AWS does not document how long Athena
+//! remembers a token; a re-run long after the first (hours? days?) may run a batch
+//! again. [`AppendOptions::skip_committed`] with the earlier report does not depend on
+//! Athena's memory.
 
 use iceberg_sql::{IcebergTable, Statement, TableStatements};
 use sha2::{Digest, Sha256};
@@ -19,7 +32,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{CommitState, Error};
 use crate::executor::{AthenaExecutor, ExecuteOptions};
 use crate::outcome::{QueryOutcome, QueryStats};
-use crate::token::batch_token;
+use crate::token::{batch_token, corrected_batch_token};
 
 /// How to run an append.
 ///
@@ -58,9 +71,15 @@ impl AppendOptions {
     }
 
     /// Resumes from an earlier report of the same load: batches it says committed are
-    /// not sent again (the batches must be the same: same load id, count and text,
-    /// otherwise [`Error::InvalidArgument`]). The others run as usual, with their
-    /// tokens, so one that committed after the report was written is still found.
+    /// not sent again; the others run as usual, with their tokens, so one that
+    /// committed after the report was written is still found.
+    ///
+    /// The rows may have been corrected since: a batch the report shows did not
+    /// commit ([`BatchState::NotCommitted`] or [`BatchState::NotSent`]) may hold other
+    /// rows now, and then runs with a token derived from its new text. A batch the
+    /// report shows committed, or whose outcome it leaves unknown, must hold the same
+    /// rows, or the append is refused before anything runs
+    /// ([`Error::InvalidArgument`], naming the batch).
     pub fn skip_committed(mut self, report: &AppendReport) -> Self {
         self.skip = Some(report.clone());
         self
@@ -151,8 +170,12 @@ impl AppendReport {
 
 /// An append that did not commit every batch. `report` says what each batch did; run
 /// the same load again (same load id, same rows) to finish it without duplicates.
+///
+/// When Athena refused a batch's token because the load id ran before with other
+/// rows in that batch, the message says so and gives the way out
+/// ([`rows_changed`](Self::rows_changed)).
 #[derive(Debug, thiserror::Error)]
-#[error("append {} stopped at batch {} of {} ({} committed): {error}", report.load_id, failed_batch + 1, report.batches.len(), report.in_state(BatchState::Committed).count())]
+#[error("append {} stopped at batch {} of {} ({} committed): {error}{}", report.load_id, failed_batch + 1, report.batches.len(), report.in_state(BatchState::Committed).count(), if self.rows_changed() { ROWS_CHANGED } else { "" })]
 #[non_exhaustive]
 pub struct AppendError {
     /// Every batch's state.
@@ -162,6 +185,23 @@ pub struct AppendError {
     /// Why it stopped.
     #[source]
     pub error: Error,
+}
+
+const ROWS_CHANGED: &str = "\n  this load id ran before with other rows in that batch, so Athena refused its token (nothing of it was written). A load id names one input: give new data a new load id; to finish this load after correcting rows of batches that did not commit, pass its earlier report to AppendOptions::skip_committed";
+
+impl AppendError {
+    /// Whether Athena refused the failed batch's token because it was used before with
+    /// another text (an `InvalidRequestException` that names the token or its
+    /// parameters): the load id ran before with other rows in that batch.
+    pub fn rows_changed(&self) -> bool {
+        self.error.api_error().is_some_and(|a| {
+            a.operation == "StartQueryExecution"
+                && a.code.as_deref() == Some("InvalidRequestException")
+                && ["idempotent", "token", "parameter"]
+                    .iter()
+                    .any(|w| a.message.to_ascii_lowercase().contains(w))
+        })
+    }
 }
 
 /// Progress of an append, reported after each batch that committed.
@@ -180,6 +220,57 @@ pub struct AppendProgress {
     pub query_id: String,
     /// Its statistics.
     pub stats: QueryStats,
+}
+
+/// Applies `earlier`, a report of the same load, to `report` (see
+/// [`AppendOptions::skip_committed`]); why not, when it cannot be resumed.
+fn resume(report: &mut AppendReport, earlier: &AppendReport) -> Result<(), String> {
+    if earlier.load_id != report.load_id {
+        return Err(format!(
+            "skip_committed: the report is of load {:?}, not of load {:?}; resume a load with its own report",
+            earlier.load_id, report.load_id
+        ));
+    }
+    let kept = |e: &BatchReport| matches!(e.state, BatchState::Committed | BatchState::Unknown);
+    for e in earlier.batches.iter().skip(report.batches.len()) {
+        if kept(e) {
+            return Err(format!(
+                "skip_committed: batch {} of load {:?} {} in the earlier run, but the rows now make only {} batches; the rows of a batch that committed cannot change (they are in the table): resume with the same rows for that batch",
+                e.index + 1,
+                report.load_id,
+                state_words(e.state),
+                report.batches.len()
+            ));
+        }
+    }
+    for (b, e) in report.batches.iter_mut().zip(&earlier.batches) {
+        if e.sql_sha256 == b.sql_sha256 {
+            if e.state == BatchState::Committed {
+                b.state = BatchState::Committed;
+                b.query_id = e.query_id.clone();
+            }
+        } else if kept(e) {
+            return Err(format!(
+                "skip_committed: batch {} of load {:?} {} in the earlier run with other rows; the rows of a batch that committed (or may have) cannot change: keep its rows as they were, and correct only rows of batches that did not commit",
+                b.index + 1,
+                report.load_id,
+                state_words(e.state)
+            ));
+        } else {
+            // It did not commit: its corrected rows run under a token of their own.
+            b.client_request_token = corrected_batch_token(&report.load_id, b.index, &b.sql_sha256);
+        }
+    }
+    Ok(())
+}
+
+fn state_words(state: BatchState) -> &'static str {
+    match state {
+        BatchState::Committed => "committed",
+        BatchState::Unknown => "may have committed",
+        BatchState::NotCommitted => "did not commit",
+        BatchState::NotSent => "was not sent",
+    }
 }
 
 fn sql_sha256(sql: &str) -> String {
@@ -331,31 +422,12 @@ impl AthenaExecutor {
                 .collect(),
         };
         if let Some(earlier) = &options.skip {
-            let same = earlier.load_id == report.load_id
-                && earlier.batches.len() == total
-                && earlier
-                    .batches
-                    .iter()
-                    .zip(&report.batches)
-                    .all(|(a, b)| a.sql_sha256 == b.sql_sha256);
-            if !same {
+            if let Err(message) = resume(&mut report, earlier) {
                 return Err(AppendError {
                     report,
                     failed_batch: 0,
-                    error: Error::InvalidArgument(format!(
-                        "skip_committed: the report is of load {:?} with {} batches, which are not the batches of load {:?} ({} batches); resume with the same load id and rows",
-                        earlier.load_id,
-                        earlier.batches.len(),
-                        options.load_id,
-                        total
-                    )),
+                    error: Error::InvalidArgument(message),
                 });
-            }
-            for (b, e) in report.batches.iter_mut().zip(&earlier.batches) {
-                if e.state == BatchState::Committed {
-                    b.state = BatchState::Committed;
-                    b.query_id = e.query_id.clone();
-                }
             }
         }
         let mut done = report.in_state(BatchState::Committed).count();

@@ -319,6 +319,12 @@ pub struct ExecutorConfig {
     pub price_per_tb_usd: f64,
     /// `MaxResults` per `GetQueryResults` page (1-1000).
     pub page_size: i32,
+    /// How far a snapshot's `committed_at` (stamped by Athena's engine) may lie after
+    /// the execution's `CompletionDateTime` (stamped by Athena's API) and still count
+    /// as the execution's commit, when a write that may have committed is settled by
+    /// the table's snapshots ([`Evidence`](crate::Evidence)). Both are AWS clocks; this
+    /// machine's clock is never compared with either.
+    pub snapshot_clock_tolerance: Duration,
 }
 
 impl Default for ExecutorConfig {
@@ -340,6 +346,7 @@ impl Default for ExecutorConfig {
             max_maintenance_runs: 20,
             price_per_tb_usd: 5.0,
             page_size: 1000,
+            snapshot_clock_tolerance: crate::evidence::DEFAULT_CLOCK_TOLERANCE,
         }
     }
 }
@@ -425,6 +432,11 @@ impl ExecutorConfig {
     /// Sets how long a stopped query's final state is awaited.
     pub fn stop_grace(mut self, grace: Duration) -> Self {
         self.stop_grace = grace;
+        self
+    }
+    /// Sets [`snapshot_clock_tolerance`](Self::snapshot_clock_tolerance).
+    pub fn snapshot_clock_tolerance(mut self, tolerance: Duration) -> Self {
+        self.snapshot_clock_tolerance = tolerance;
         self
     }
     /// Sets the backoff of the executor's own API retries.

@@ -30,6 +30,17 @@ pub enum CommitState {
 /// S3". A write that failed with one of them may have committed.
 pub const AFTER_WRITE_ERROR_TYPES: [i32; 3] = [238, 401, 402];
 
+/// Whether statements of `kind` write rows of an Iceberg table with one commit.
+pub(crate) fn writes_table(kind: StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Insert
+            | StatementKind::Update
+            | StatementKind::Delete
+            | StatementKind::Merge
+    )
+}
+
 /// Whether statements of `kind` change tables or files (so a failure's timing matters).
 pub(crate) fn writes_data(kind: StatementKind) -> bool {
     !matches!(
@@ -117,8 +128,9 @@ impl ErrorCategory {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FailureKind {
-    /// `ICEBERG_COMMIT_ERROR`: a concurrent writer won; resubmitting is safe (nothing was
-    /// committed).
+    /// `ICEBERG_COMMIT_ERROR`: the commit was refused (a concurrent writer won) or its
+    /// result could not be confirmed; a write that failed so may have committed (see
+    /// [`QueryError::commit_state`]).
     IcebergCommitConflict,
     /// `ICEBERG_OPTIMIZE_MORE_RUNS_NEEDED`: progress was made, run the same OPTIMIZE again.
     OptimizeMoreRunsNeeded,
@@ -163,32 +175,49 @@ pub struct QueryError {
     pub statement_kind: Option<StatementKind>,
     /// The `ClientRequestToken` the execution was started with, when known.
     pub client_request_token: Option<String>,
+    /// For a write that may have committed: what the table's snapshots said (see
+    /// [`Evidence`](crate::Evidence)); it decides [`commit_state`](Self::commit_state).
+    pub evidence: Option<Box<crate::Evidence>>,
 }
 
 impl QueryError {
     /// Whether the failed or cancelled query committed anything.
     ///
-    /// Athena's `FAILED` and `CANCELLED` are terminal and an Iceberg commit is one
-    /// atomic metadata swap at the end of a write, so a failed or cancelled query
-    /// committed nothing ([`CommitState::NotCommitted`]), with one exception: a
-    /// statement that writes data and failed with an error type raised after the write
-    /// ([`AFTER_WRITE_ERROR_TYPES`]) may have committed ([`CommitState::Unknown`]).
-    /// `ICEBERG_COMMIT_ERROR` is a rejected commit (a concurrent writer won; AWS's
-    /// remedy is to run the statement again,
-    /// <https://repost.aws/knowledge-center/athena-iceberg-table-error>), so it
-    /// committed nothing.
+    /// The table's snapshots decide when the executor read them
+    /// ([`evidence`](Self::evidence)). Otherwise:
+    ///
+    /// - An `INSERT`, `UPDATE`, `DELETE` or `MERGE` (or unchecked SQL) that was
+    ///   `CANCELLED`, or `FAILED` with anything but a USER-category error, **may have
+    ///   committed** ([`CommitState::Unknown`]): an Iceberg commit is one atomic swap of
+    ///   the table's metadata, but a failure can come after it (a stop that arrives
+    ///   during the commit, result files not written: error types 238, 401, 402), and
+    ///   `ICEBERG_COMMIT_ERROR` covers both a refused commit and one whose result the
+    ///   engine could not confirm (Trino's Glue table operations raise
+    ///   `CommitStateUnknownException`, "cannot determine whether the update was
+    ///   successful"). A USER-category error (bad data, syntax, a missing table, a
+    ///   permission) stops the query before it writes.
+    /// - Other statements that write data ([`AFTER_WRITE_ERROR_TYPES`]) may have
+    ///   committed; every other failure committed nothing.
     pub fn commit_state(&self) -> CommitState {
-        let write = self.statement_kind.is_none_or(writes_data);
+        if let Some(e) = &self.evidence {
+            return e.verdict;
+        }
+        if self.state == QueryState::Succeeded {
+            return CommitState::Committed;
+        }
+        let table_write = self.statement_kind.is_none_or(writes_table);
+        let user_error = self.category == Some(ErrorCategory::User)
+            && self.kind() != FailureKind::IcebergCommitConflict;
+        let after_write = self
+            .error_type
+            .is_some_and(|t| AFTER_WRITE_ERROR_TYPES.contains(&t));
         match self.state {
-            QueryState::Failed
-                if write
-                    && self
-                        .error_type
-                        .is_some_and(|t| AFTER_WRITE_ERROR_TYPES.contains(&t)) =>
-            {
+            QueryState::Failed | QueryState::Cancelled if table_write && !user_error => {
                 CommitState::Unknown
             }
-            QueryState::Succeeded => CommitState::Committed,
+            QueryState::Failed if after_write && self.statement_kind.is_none_or(writes_data) => {
+                CommitState::Unknown
+            }
             _ => CommitState::NotCommitted,
         }
     }
@@ -311,6 +340,9 @@ impl fmt::Display for QueryError {
         }
         if !details.is_empty() {
             write!(f, " ({})", details.join(", "))?;
+        }
+        if let Some(e) = &self.evidence {
+            write!(f, "\n  commit: {:?}: {e}", e.verdict)?;
         }
         write!(f, "\n  in: {}", excerpt(&self.sql))
     }
@@ -670,6 +702,7 @@ mod tests {
             message: None,
             statement_kind: None,
             client_request_token: None,
+            evidence: None,
         }
     }
 
@@ -746,19 +779,44 @@ mod tests {
     }
 
     #[test]
-    fn failures_after_the_write_leave_a_write_unknown() {
+    fn failures_that_may_follow_a_commit_leave_a_write_unknown() {
         let mut q = failure(
             "HIVE_CANNOT_OPEN_SPLIT: Failed to write query results",
             Some(401),
         );
+        q.category = Some(ErrorCategory::System);
         q.statement_kind = Some(StatementKind::Insert);
+        assert_eq!(q.commit_state(), CommitState::Unknown);
+        q.statement_kind = Some(StatementKind::CreateTableAs);
         assert_eq!(q.commit_state(), CommitState::Unknown);
         q.statement_kind = Some(StatementKind::Select);
         assert_eq!(q.commit_state(), CommitState::NotCommitted);
-        let mut c = failure("ICEBERG_COMMIT_ERROR: Failed to commit", Some(233));
-        c.statement_kind = Some(StatementKind::Insert);
-        assert_eq!(c.commit_state(), CommitState::NotCommitted);
-        c.state = QueryState::Cancelled;
-        assert_eq!(c.commit_state(), CommitState::NotCommitted);
+        // A commit error is not proof that nothing committed, whatever its category.
+        for kind in [
+            StatementKind::Insert,
+            StatementKind::Update,
+            StatementKind::Delete,
+            StatementKind::Merge,
+        ] {
+            let mut c = failure("ICEBERG_COMMIT_ERROR: Failed to commit", Some(233));
+            c.statement_kind = Some(kind);
+            assert_eq!(c.commit_state(), CommitState::Unknown, "{kind:?}");
+            c.state = QueryState::Cancelled;
+            assert_eq!(c.commit_state(), CommitState::Unknown, "{kind:?}");
+        }
+        // An internal error of a write, too.
+        let mut i = failure("GENERIC_INTERNAL_ERROR: worker node lost", Some(200));
+        i.category = Some(ErrorCategory::System);
+        i.statement_kind = Some(StatementKind::Merge);
+        assert_eq!(i.commit_state(), CommitState::Unknown);
+        // A data error stops the write before it commits.
+        let mut d = failure("INVALID_CAST_ARGUMENT: Value cannot be cast", Some(1001));
+        d.statement_kind = Some(StatementKind::Insert);
+        assert_eq!(d.commit_state(), CommitState::NotCommitted);
+        // A failed DDL statement changed nothing.
+        let mut ddl = failure("GENERIC_INTERNAL_ERROR", Some(200));
+        ddl.category = Some(ErrorCategory::System);
+        ddl.statement_kind = Some(StatementKind::CreateTable);
+        assert_eq!(ddl.commit_state(), CommitState::NotCommitted);
     }
 }

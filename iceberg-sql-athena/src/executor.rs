@@ -12,8 +12,11 @@ use std::fmt;
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
+use aws_sdk_athena::config::interceptors::FinalizerInterceptorContextRef;
+use aws_sdk_athena::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_athena::operation::start_query_execution::builders::StartQueryExecutionFluentBuilder;
 use aws_sdk_athena::types::{
     EncryptionConfiguration, EncryptionOption, QueryExecution, QueryExecutionContext,
     QueryExecutionState, ResultConfiguration, ResultReuseByAgeConfiguration,
@@ -191,26 +194,43 @@ impl ExecuteOptions {
     }
 }
 
-/// The execution id of the query being observed, shared between the call and its drop
-/// guard.
+/// What the call has in flight, shared between the call and its drop guard.
 #[derive(Clone, Default)]
-struct InFlight(Arc<Mutex<Option<String>>>);
+struct InFlight(Arc<Mutex<Flight>>);
+
+#[derive(Default)]
+enum Flight {
+    /// Nothing to stop.
+    #[default]
+    Idle,
+    /// `StartQueryExecution` is being sent (it may create the query while its answer is
+    /// still on the way): the request, to find the execution by its token.
+    Starting(Box<StartQueryExecutionFluentBuilder>),
+    /// The execution being observed.
+    Running(String),
+}
 
 impl InFlight {
-    fn set(&self, id: &str) {
+    fn set(&self, flight: Flight) {
         if let Ok(mut g) = self.0.lock() {
-            *g = Some(id.to_string());
+            *g = flight;
         }
     }
-    fn take(&self) -> Option<String> {
-        self.0.lock().ok().and_then(|mut g| g.take())
+    fn take(&self) -> Flight {
+        self.0
+            .lock()
+            .map(|mut g| std::mem::take(&mut *g))
+            .unwrap_or_default()
     }
 }
 
-/// Stops the observed query when the future running it is dropped before the query
-/// reached a terminal state (the caller gave up on it). The stop runs as a task on the
-/// current tokio runtime, with a few retries; outside a runtime it cannot be sent and
-/// is logged.
+/// Stops the call's query when the future running it is dropped before the query
+/// reached a terminal state (the caller gave up on it). Armed before
+/// `StartQueryExecution` is sent: a start whose answer had not come yet is sent again
+/// with the same token, which finds the execution if the first one created it (or
+/// creates it, to be stopped at once), and that execution is stopped. The stop runs as
+/// a task on the current tokio runtime, with a few retries; outside a runtime it cannot
+/// be sent and is logged.
 struct StopOnDrop {
     client: Client,
     in_flight: InFlight,
@@ -218,42 +238,164 @@ struct StopOnDrop {
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        let Some(id) = self.in_flight.take() else {
+        let flight = self.in_flight.take();
+        if matches!(flight, Flight::Idle) {
+            return;
+        }
+        let Ok(handle) = tokio::runtime::Handle::try_current() else {
+            tracing::warn!("query abandoned outside a tokio runtime; it was not stopped");
             return;
         };
-        match tokio::runtime::Handle::try_current() {
-            Ok(handle) => {
-                tracing::warn!(query_id = %id, "query abandoned before it finished; sending StopQueryExecution");
-                let client = self.client.clone();
-                handle.spawn(async move {
-                    for attempt in 1..=3u32 {
-                        match client
-                            .stop_query_execution()
-                            .query_execution_id(&id)
-                            .send()
-                            .await
-                        {
-                            Ok(_) => return,
-                            Err(e) => {
-                                let e = api_error(
-                                    "StopQueryExecution",
-                                    e,
-                                    Ctx::query(&id, CommitState::Unknown),
-                                );
-                                tracing::warn!(query_id = %id, attempt, error = %e, "StopQueryExecution failed");
-                                if !e.is_retryable() {
-                                    return;
-                                }
-                                tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt)))
-                                    .await;
-                            }
-                        }
+        let client = self.client.clone();
+        handle.spawn(async move {
+            let id = match flight {
+                Flight::Running(id) => id,
+                Flight::Starting(start) => {
+                    tracing::warn!("call abandoned while StartQueryExecution was in flight; finding its query by the token to stop it");
+                    match resend_start(&start).await {
+                        Some(id) => id,
+                        None => return,
                     }
-                });
+                }
+                Flight::Idle => return,
+            };
+            tracing::warn!(query_id = %id, "query abandoned before it finished; sending StopQueryExecution");
+            for attempt in 1..=3u32 {
+                match client
+                    .stop_query_execution()
+                    .query_execution_id(&id)
+                    .send()
+                    .await
+                {
+                    Ok(_) => return,
+                    Err(e) => {
+                        let e = api_error(
+                            "StopQueryExecution",
+                            e,
+                            Ctx::query(&id, CommitState::Unknown),
+                        );
+                        tracing::warn!(query_id = %id, attempt, error = %e, "StopQueryExecution failed");
+                        if !e.is_retryable() {
+                            return;
+                        }
+                        tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt))).await;
+                    }
+                }
             }
-            Err(_) => {
-                tracing::warn!(query_id = %id, "query abandoned outside a tokio runtime; it was not stopped");
+        });
+    }
+}
+
+/// Sends an abandoned start again (same token: the execution it may have created), a
+/// few times; its execution id.
+async fn resend_start(start: &StartQueryExecutionFluentBuilder) -> Option<String> {
+    for attempt in 1..=3u32 {
+        match start.clone().send().await {
+            Ok(out) => return out.query_execution_id,
+            Err(e) => {
+                let e = api_error("StartQueryExecution", e, Ctx::default());
+                tracing::warn!(attempt, error = %e, "finding the abandoned query by its token failed");
+                if !e.is_retryable() {
+                    return None;
+                }
+                tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt))).await;
             }
+        }
+    }
+    None
+}
+
+/// What the HTTP attempts of one `StartQueryExecution` saw: the SDK retries inside one
+/// call, and an attempt it retried may have created the query.
+#[derive(Debug, Default)]
+struct Attempts {
+    /// Per attempt: the HTTP status, or `None` when no answer came.
+    statuses: Vec<Option<u16>>,
+    /// The `Date` header of the last answer: Athena's clock.
+    date: Option<aws_sdk_athena::primitives::DateTime>,
+}
+
+/// Records [`Attempts`] (an SDK interceptor on one call).
+#[derive(Debug, Clone, Default)]
+struct AttemptLog(Arc<Mutex<Attempts>>);
+
+impl Intercept for AttemptLog {
+    fn name(&self) -> &'static str {
+        "iceberg_sql_athena::AttemptLog"
+    }
+
+    fn read_after_attempt(
+        &self,
+        context: &FinalizerInterceptorContextRef<'_>,
+        _components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> std::result::Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let response = context.response();
+        let date = response
+            .and_then(|r| r.headers().get("date"))
+            .and_then(|d| {
+                aws_sdk_athena::primitives::DateTime::from_str(
+                    d,
+                    aws_sdk_athena::primitives::DateTimeFormat::HttpDate,
+                )
+                .ok()
+            });
+        if let Ok(mut a) = self.0.lock() {
+            a.statuses.push(response.map(|r| r.status().as_u16()));
+            if date.is_some() {
+                a.date = date;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl AttemptLog {
+    /// Whether an attempt may have created the query: one without an answer, or
+    /// answered with a 5xx (a throttling 4xx had no effect).
+    fn maybe_created(&self) -> bool {
+        self.0
+            .lock()
+            .is_ok_and(|a| a.statuses.iter().any(|s| s.is_none_or(|code| code >= 500)))
+    }
+
+    fn date(&self) -> Option<aws_sdk_athena::primitives::DateTime> {
+        self.0.lock().ok().and_then(|a| a.date)
+    }
+}
+
+/// Seconds by which two of Athena's own hosts (the one stamping `SubmissionDateTime`,
+/// the one answering with `Date`) may disagree.
+const ATHENA_CLOCK_SPREAD: f64 = 0.1;
+
+/// A started (or found) execution, with what tells whether it is this call's.
+struct Started {
+    id: String,
+    /// The `Date` of the answer that named it (Athena's clock).
+    athena_date: Option<aws_sdk_athena::primitives::DateTime>,
+    /// Time from this call's first `StartQueryExecution` with the token to that answer.
+    elapsed: Duration,
+}
+
+impl Started {
+    /// Whether `exec` existed before this call first sent its token: its
+    /// `SubmissionDateTime` is earlier than the answer's `Date` less the time the call
+    /// took (and [`ATHENA_CLOCK_SPREAD`]). Both are Athena's clock; the local clock only
+    /// measures the elapsed time. `Date` has whole seconds and is rounded down, so an
+    /// execution created by this call is never taken for an earlier one; an earlier
+    /// one is recognised once it is about a second older than the call. Unknown (no
+    /// date) counts as this call's.
+    fn created_before_call(&self, exec: &QueryExecution) -> bool {
+        let submitted = exec
+            .status
+            .as_ref()
+            .and_then(|s| s.submission_date_time.as_ref());
+        match (submitted, self.athena_date) {
+            (Some(submitted), Some(date)) => {
+                submitted.as_secs_f64() + self.elapsed.as_secs_f64() + ATHENA_CLOCK_SPREAD
+                    < date.as_secs_f64()
+            }
+            _ => false,
         }
     }
 }
@@ -291,6 +433,7 @@ fn query_error(
         message: athena.and_then(|a| a.error_message.clone()),
         statement_kind: sub.kind,
         client_request_token: Some(token.to_string()),
+        evidence: None,
     }
 }
 
@@ -309,26 +452,43 @@ struct Observed {
     exec: QueryExecution,
     state: QueryState,
     states: Vec<QueryState>,
+    /// Whether the execution was created before this call sent its token (an earlier
+    /// call's attempt answered for the token): see [`Started::created_before_call`].
+    earlier_call: bool,
 }
 
-impl Observed {
-    /// Whether this execution was created for the current call rather than answered
-    /// for a token an earlier call already used. An earlier call's execution is
-    /// terminal at the first poll and was submitted before this call began; anything
-    /// else (or no submission time) counts as new. Only decides whether a failure
-    /// counts against the resubmission budget, and whether an earlier call's failure
-    /// is retried on this call's behalf.
-    fn is_new(&self, call_started: SystemTime) -> bool {
-        if self.states.iter().any(|s| !s.is_terminal()) {
-            return true;
-        }
-        let submitted = self
-            .exec
-            .status
+/// The outcome of a statement whose last run is `runs`' last, ended in `state`.
+fn outcome_of(
+    exec: &QueryExecution,
+    state: QueryState,
+    kind: Option<StatementKind>,
+    sql: &str,
+    runs: Vec<Run>,
+    total_stats: QueryStats,
+) -> QueryOutcome {
+    let last = runs.last();
+    let substatement_type = exec.substatement_type.clone();
+    QueryOutcome {
+        query_id: last.map(|r| r.query_id.clone()).unwrap_or_default(),
+        state,
+        statement_type: exec.statement_type.as_ref().map(|t| t.as_str().to_string()),
+        has_header: kind == Some(StatementKind::Select)
+            || substatement_type.as_deref() == Some("SELECT"),
+        substatement_type,
+        stats: last.map(|r| r.stats).unwrap_or_default(),
+        total_stats,
+        runs,
+        sql: sql.to_string(),
+        rows_affected: None,
+        output_location: exec
+            .result_configuration
             .as_ref()
-            .and_then(|s| s.submission_date_time)
-            .and_then(|t| SystemTime::try_from(t).ok());
-        submitted.is_none_or(|t| t >= call_started)
+            .and_then(|r| r.output_location.clone()),
+        data_manifest_location: exec
+            .statistics
+            .as_ref()
+            .and_then(|s| s.data_manifest_location.clone()),
+        evidence: None,
     }
 }
 
@@ -674,8 +834,10 @@ impl AthenaExecutor {
             state = field::Empty,
             bytes_scanned = field::Empty,
         );
-        let mut outcome = self
-            .run_statement(&sub, &base, options.cancel.as_ref())
+        // Boxed: the statement's future (start, polls, resubmissions, the snapshot
+        // check that settles a write) is deep, and every caller's future would embed
+        // its layout (a deep enough one exceeds the compiler's query depth limit).
+        let mut outcome = Box::pin(self.run_statement(&sub, &base, options.cancel.as_ref()))
             .instrument(span.clone())
             .await?;
         if writes_rows(sub.kind, &outcome) {
@@ -697,7 +859,6 @@ impl AthenaExecutor {
         let sql = sub.sql;
         let kind = sub.kind;
         let span = tracing::Span::current();
-        let call_started = SystemTime::now();
         let maintenance = matches!(kind, Some(StatementKind::Optimize | StatementKind::Vacuum));
         let overall_limit = if maintenance {
             c.maintenance_deadline
@@ -748,6 +909,7 @@ impl AthenaExecutor {
                 exec,
                 state,
                 states,
+                earlier_call,
             } = &observed;
             span.record("query_id", id.as_str());
             span.record("state", field::display(state));
@@ -771,33 +933,28 @@ impl AthenaExecutor {
                     "query succeeded"
                 );
                 runs.push(run(RunEnd::Final));
-                let substatement_type = exec.substatement_type.clone();
-                let has_header = kind == Some(StatementKind::Select)
-                    || substatement_type.as_deref() == Some("SELECT");
-                return Ok(QueryOutcome {
-                    query_id: id.clone(),
-                    state: *state,
-                    statement_type: exec.statement_type.as_ref().map(|t| t.as_str().to_string()),
-                    substatement_type,
-                    stats,
-                    total_stats,
-                    runs,
-                    has_header,
-                    sql: sql.to_string(),
-                    rows_affected: None,
-                    output_location: exec
-                        .result_configuration
-                        .as_ref()
-                        .and_then(|r| r.output_location.clone()),
-                    data_manifest_location: exec
-                        .statistics
-                        .as_ref()
-                        .and_then(|s| s.data_manifest_location.clone()),
-                });
+                return Ok(outcome_of(exec, *state, kind, sql, runs, total_stats));
             }
-            let qe = query_error(id, sub, &token, *state, exec);
-            let is_new = observed.is_new(call_started);
-            if !is_new
+            let mut qe = query_error(id, sub, &token, *state, exec);
+            // A write that may have committed: its table's snapshots settle it.
+            if qe.commit_state() == CommitState::Unknown {
+                if let Some(statement) = sub.statement {
+                    qe.evidence = self.settle(statement, exec, &qe).await.map(Box::new);
+                }
+            }
+            if qe.commit_state() == CommitState::Committed {
+                tracing::warn!(query_id = %id, state = %state, "the query failed after its commit; the table's snapshots show it committed");
+                runs.push(run(RunEnd::Final));
+                let mut outcome = outcome_of(exec, *state, kind, sql, runs, total_stats);
+                outcome.evidence = qe.evidence;
+                return Ok(outcome);
+            }
+            // Unchecked SQL does who knows what: never resubmitted.
+            let policy = kind.map_or(Resubmit::Never, Resubmit::for_kind);
+            let policy_allows = policy != Resubmit::Never
+                && (policy != Resubmit::AfterCleanup || self.before_resubmit.is_some());
+            if *earlier_call
+                && policy_allows
                 && qe.commit_state() == CommitState::NotCommitted
                 && replayed < MAX_REPLAYED_ATTEMPTS
                 && !cancelled()
@@ -833,14 +990,11 @@ impl AthenaExecutor {
                 attempt += 1;
                 continue;
             }
-            // Unchecked SQL does who knows what: never resubmitted.
-            let policy = kind.map_or(Resubmit::Never, Resubmit::for_kind);
             let may_resubmit = qe.is_retryable()
                 && qe.commit_state() == CommitState::NotCommitted
                 && resubmits < c.retry.max_resubmits
                 && !cancelled()
-                && policy != Resubmit::Never
-                && (policy != Resubmit::AfterCleanup || self.before_resubmit.is_some());
+                && policy_allows;
             if !may_resubmit {
                 tracing::warn!(query_id = %id, kind = ?qe.kind(), reason = ?qe.reason, commit = ?qe.commit_state(), "query failed");
                 return Err(with_runs(&runs, Error::Failed(Box::new(qe))));
@@ -881,7 +1035,8 @@ impl AthenaExecutor {
         }
     }
 
-    /// Starts (or finds) the execution for `token` and observes it to its end.
+    /// Starts (or finds) the execution for `token` and observes it to its end. The
+    /// stop-on-drop guard is armed before the start is sent.
     async fn run_once(
         &self,
         sub: &Submission<'_>,
@@ -890,42 +1045,86 @@ impl AthenaExecutor {
         limit: Duration,
         cancel: Option<&CancelHandle>,
     ) -> Result<Observed> {
-        let id = self.start_resolving(sub, token, deadline, limit).await?;
-        tracing::info!(query_id = %id, "query started");
+        let request = self.start_request(sub, token)?;
         let in_flight = InFlight::default();
-        in_flight.set(&id);
+        in_flight.set(Flight::Starting(Box::new(request.clone())));
         let guard = StopOnDrop {
             client: self.client.clone(),
             in_flight: in_flight.clone(),
         };
-        let result = self.observe(sub, &id, token, deadline, limit, cancel).await;
+        let started = match self
+            .start_resolving(sub, &request, token, deadline, limit)
+            .await
+        {
+            Ok(started) => started,
+            Err(e) => {
+                // Nothing to stop: the start failed for good, or ran out of time (the
+                // error says its outcome is unknown, with the token to resolve it).
+                in_flight.take();
+                return Err(e);
+            }
+        };
+        tracing::info!(query_id = %started.id, "query started");
+        in_flight.set(Flight::Running(started.id.clone()));
+        let result = self
+            .observe(sub, &started.id, token, deadline, limit, cancel)
+            .await;
         // Returned (with a final state or an error): nothing to stop on drop.
         in_flight.take();
         drop(guard);
-        result
+        let (exec, state, states) = result?;
+        Ok(Observed {
+            earlier_call: started.created_before_call(&exec),
+            id: started.id,
+            exec,
+            state,
+            states,
+        })
     }
 
     /// `StartQueryExecution`, sending the same token again after failures that may
-    /// have created the query, until Athena answers or the deadline passes.
+    /// have created the query, until Athena answers or the deadline passes. The SDK's
+    /// own attempts are watched too: an attempt it retried may have created the query.
     async fn start_resolving(
         &self,
         sub: &Submission<'_>,
+        request: &StartQueryExecutionFluentBuilder,
         token: &str,
         deadline: Option<Instant>,
         limit: Duration,
-    ) -> Result<String> {
+    ) -> Result<Started> {
         let mut failures = 0u32;
         // Whether an earlier attempt may have created the query.
         let mut maybe_created = false;
+        let first_sent = Instant::now();
         loop {
-            let attempt = self.start(sub, token);
+            let log = AttemptLog::default();
+            let attempt = request.clone().customize().interceptor(log.clone()).send();
             let result = match deadline {
                 Some(d) => tokio::time::timeout_at(d, attempt).await.ok(),
                 None => Some(attempt.await),
             };
             let err = match result {
-                Some(Ok(id)) => return Ok(id),
-                Some(Err(e)) => e,
+                Some(Ok(out)) => {
+                    let id = out.query_execution_id.ok_or(Error::Protocol {
+                        operation: "StartQueryExecution",
+                        message: "no QueryExecutionId in the response".into(),
+                    })?;
+                    return Ok(Started {
+                        id,
+                        athena_date: log.date(),
+                        elapsed: first_sent.elapsed(),
+                    });
+                }
+                Some(Err(e)) => api_error(
+                    "StartQueryExecution",
+                    e,
+                    Ctx {
+                        submission: Some(sub),
+                        token: Some(token),
+                        ..Ctx::default()
+                    },
+                ),
                 None => {
                     return Err(Error::Timeout {
                         query_id: None,
@@ -938,11 +1137,8 @@ impl AthenaExecutor {
                     });
                 }
             };
-            let mut err = match err {
-                Error::Api(a) => a,
-                other => return Err(other),
-            };
-            maybe_created |= err.class == ApiErrorClass::Transient;
+            let mut err = Box::new(err);
+            maybe_created |= err.class == ApiErrorClass::Transient || log.maybe_created();
             err.commit_state = if maybe_created || err.is_retryable() {
                 CommitState::Unknown
             } else {
@@ -960,7 +1156,12 @@ impl AthenaExecutor {
         }
     }
 
-    async fn start(&self, sub: &Submission<'_>, token: &str) -> Result<String> {
+    /// The `StartQueryExecution` request for `sub` under `token`.
+    fn start_request(
+        &self,
+        sub: &Submission<'_>,
+        token: &str,
+    ) -> Result<StartQueryExecutionFluentBuilder> {
         let c = &self.config;
         let mut req = self
             .client
@@ -1026,21 +1227,7 @@ impl AthenaExecutor {
                     .build(),
             );
         }
-        let out = req.send().await.map_err(|e| {
-            Error::Api(Box::new(api_error(
-                "StartQueryExecution",
-                e,
-                Ctx {
-                    submission: Some(sub),
-                    token: Some(token),
-                    ..Ctx::default()
-                },
-            )))
-        })?;
-        out.query_execution_id.ok_or(Error::Protocol {
-            operation: "StartQueryExecution",
-            message: "no QueryExecutionId in the response".into(),
-        })
+        Ok(req)
     }
 
     async fn sleep_or_cancel(&self, d: Duration, cancel: Option<&CancelHandle>) {
@@ -1064,7 +1251,7 @@ impl AthenaExecutor {
         deadline: Option<Instant>,
         limit: Duration,
         cancel: Option<&CancelHandle>,
-    ) -> Result<Observed> {
+    ) -> Result<(QueryExecution, QueryState, Vec<QueryState>)> {
         let c = &self.config;
         let mut delays = c.poll.delays();
         let mut last: Option<QueryState> = None;
@@ -1182,16 +1369,19 @@ impl AthenaExecutor {
             if let Some(Stopping::Timeout { stop_sent, .. }) = stopping {
                 let commit_state = match state {
                     QueryState::Succeeded => CommitState::Committed,
-                    _ => query_error(id, sub, token, state, &exec).commit_state(),
+                    _ => {
+                        let mut qe = query_error(id, sub, token, state, &exec);
+                        if let (CommitState::Unknown, Some(statement)) =
+                            (qe.commit_state(), sub.statement)
+                        {
+                            qe.evidence = self.settle(statement, &exec, &qe).await.map(Box::new);
+                        }
+                        qe.commit_state()
+                    }
                 };
                 return Err(timed_out(stop_sent, commit_state));
             }
-            return Ok(Observed {
-                id: id.to_string(),
-                exec,
-                state,
-                states,
-            });
+            return Ok((exec, state, states));
         }
     }
 

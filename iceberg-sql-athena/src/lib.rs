@@ -64,6 +64,7 @@ mod append;
 mod catalog;
 mod config;
 mod error;
+mod evidence;
 mod executor;
 mod lifecycle;
 mod outcome;
@@ -82,6 +83,7 @@ pub use error::{
     ApiError, ApiErrorClass, CommitState, Error, ErrorCategory, FailureKind, QueryError,
     QueryState, Result, AFTER_WRITE_ERROR_TYPES,
 };
+pub use evidence::Evidence;
 pub use executor::{AthenaExecutor, BeforeResubmit, CancelHandle, ExecuteOptions};
 /// Result rows and decoding: the core crate's one row model, re-exported (`FromRow` is
 /// both the trait and its derive).

@@ -125,7 +125,8 @@ pub struct Run {
 pub struct QueryOutcome {
     /// The execution id of the final (successful) run.
     pub query_id: String,
-    /// Always [`QueryState::Succeeded`] for an outcome (failures are errors).
+    /// [`QueryState::Succeeded`], or the state of a write that failed after its commit
+    /// (see [`evidence`](Self::evidence)).
     pub state: QueryState,
     /// `StatementType`: `DDL`, `DML` or `UTILITY`.
     pub statement_type: Option<String>,
@@ -156,6 +157,10 @@ pub struct QueryOutcome {
     /// The manifest of the files an `INSERT`, CTAS or `UNLOAD` wrote
     /// (`Statistics.DataManifestLocation`), when Athena reports one.
     pub data_manifest_location: Option<String>,
+    /// Set when Athena reported the last run `FAILED` or `CANCELLED` but the written
+    /// table's snapshots show that it committed ([`Evidence`](crate::Evidence)); `state`
+    /// is then the run's own state.
+    pub evidence: Option<Box<crate::Evidence>>,
 }
 
 impl QueryOutcome {

@@ -403,7 +403,11 @@ impl Plan<'_> {
     ) -> Result<Batching> {
         Ok(Batching {
             def: self.def,
-            table: self.settings.table.clone().unwrap_or_else(|| self.def.name().clone()),
+            table: self
+                .settings
+                .table
+                .clone()
+                .unwrap_or_else(|| self.def.name().clone()),
             dialect,
             header: if self.rows.is_empty() {
                 String::new()
