@@ -24,7 +24,9 @@
 //!   to the batch's rows for `INSERT … VALUES`, `append` for other INSERTs;
 //!   `append`, `overwrite` or `delete` for UPDATE, DELETE and MERGE) committed between
 //!   submission and completion: **not committed**;
-//! - exactly one snapshot committed in that window, of the write's shape: **committed**,
+//! - exactly one snapshot committed between submission and completion, of the write's
+//!   shape: **committed** (the clock tolerance past the completion may already hold the
+//!   next writer's commit, so only the window's core counts here),
 //!   except after a commit error of an UPDATE, DELETE or MERGE, where that one snapshot
 //!   may be the concurrent writer's that made it fail;
 //! - anything else (several writers in the window): **unknown**, reported with the
@@ -105,20 +107,29 @@ fn has_shape(statement: &Statement, snapshot: &SnapshotRow) -> bool {
     }
 }
 
-/// The verdict on `failure` of `statement` from the snapshots `window` holds.
+/// The verdict on `failure` of `statement` from the snapshots committed since `from`:
+/// `completion` is the execution's `CompletionDateTime` (`None` while it runs), and
+/// `tolerance` widens it for the engine's clock.
 pub(crate) fn judge(
     statement: &Statement,
     failure: &QueryError,
     table: &TableName,
-    (from, to): (DateTime<Utc>, Option<DateTime<Utc>>),
+    (from, completion, tolerance): (DateTime<Utc>, Option<DateTime<Utc>>, chrono::Duration),
     all: Vec<SnapshotRow>,
 ) -> Evidence {
+    let to = completion.map(|c| c + tolerance);
     let snapshots: Vec<SnapshotRow> = all
         .into_iter()
         .filter(|s| s.committed_at >= from && to.is_none_or(|t| s.committed_at <= t))
         .filter(|s| s.operation.as_deref() != Some("replace"))
         .collect();
     let shaped = snapshots.iter().filter(|s| has_shape(statement, s)).count();
+    // Committed while it ran by both clocks; the rest of the window is the tolerance,
+    // where the next writer's commits may already be.
+    let during: Vec<&SnapshotRow> = snapshots
+        .iter()
+        .filter(|s| completion.is_none_or(|c| s.committed_at <= c))
+        .collect();
     let conflict = failure.kind() == FailureKind::IcebergCommitConflict;
     let (verdict, reason) = if shaped == 0 {
         (
@@ -128,12 +139,15 @@ pub(crate) fn judge(
                 statement.kind().name()
             ),
         )
-    } else if snapshots.len() == 1 && (!conflict || statement.kind() == StatementKind::Insert) {
+    } else if during.len() == 1
+        && has_shape(statement, during[0])
+        && (!conflict || statement.kind() == StatementKind::Insert)
+    {
         (
             CommitState::Committed,
             format!(
                 "the table's one snapshot committed while it ran ({}) is this {}'s",
-                snapshots[0].snapshot_id,
+                during[0].snapshot_id,
                 statement.kind().name()
             ),
         )
@@ -171,11 +185,7 @@ impl AthenaExecutor {
             .ok()?;
         let tolerance = chrono::Duration::from_std(self.config().snapshot_clock_tolerance)
             .unwrap_or(chrono::Duration::seconds(1));
-        let to = status
-            .completion_date_time
-            .as_ref()
-            .and_then(chrono_of)
-            .map(|t| t + tolerance);
+        let completion = status.completion_date_time.as_ref().and_then(chrono_of);
         let select = table
             .metadata::<SnapshotRow>()
             .filter(SnapshotRow::COMMITTED_AT.ge(from))
@@ -192,7 +202,13 @@ impl AthenaExecutor {
         let read: crate::Result<Vec<SnapshotRow>> = Box::pin(self.fetch_all(&select)).await;
         match read {
             Ok(all) => {
-                let evidence = judge(statement, failure, table, (from, to), all);
+                let evidence = judge(
+                    statement,
+                    failure,
+                    table,
+                    (from, completion, tolerance),
+                    all,
+                );
                 tracing::info!(query_id = %failure.query_id, verdict = ?evidence.verdict, %evidence, "settled by the table's snapshots");
                 Some(evidence)
             }
@@ -204,5 +220,9 @@ impl AthenaExecutor {
     }
 }
 
-/// The default tolerance between Athena's clocks (API and engine).
-pub(crate) const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(1);
+/// The default tolerance between Athena's clocks (API and engine). The commit comes
+/// before the completion, and AWS hosts keep time with the Amazon Time Sync Service
+/// (<https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/set-time.html>), so the margin
+/// is small; a larger one lets the next writer's commit into the window and turns
+/// more verdicts into unknown.
+pub(crate) const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_millis(100);

@@ -8,6 +8,7 @@
 //! answered by stopping the query. A retryable failure that committed nothing is
 //! resubmitted with a new (derived) token when the statement kind allows it.
 
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,6 +50,35 @@ pub struct AthenaExecutor {
     client: Client,
     config: Arc<ExecutorConfig>,
     before_resubmit: Option<Arc<dyn BeforeResubmit>>,
+    answered: Arc<AnsweredTokens>,
+}
+
+/// The tokens this executor (and its clones) got an execution for, and which: a later
+/// call answered through one of them knows the execution is an earlier call's, even
+/// within the second that Athena's `Date` header cannot split. Bounded: the oldest
+/// are forgotten first (then the `Date` check alone decides).
+#[derive(Debug, Default)]
+struct AnsweredTokens(Mutex<(HashMap<String, String>, VecDeque<String>)>);
+
+impl AnsweredTokens {
+    const CAPACITY: usize = 100_000;
+
+    fn get(&self, token: &str) -> Option<String> {
+        self.0.lock().ok()?.0.get(token).cloned()
+    }
+
+    fn insert(&self, token: &str, id: &str) {
+        let Ok(mut guard) = self.0.lock() else { return };
+        let (map, order) = &mut *guard;
+        if map.insert(token.to_string(), id.to_string()).is_none() {
+            order.push_back(token.to_string());
+        }
+        while order.len() > Self::CAPACITY {
+            if let Some(old) = order.pop_front() {
+                map.remove(&old);
+            }
+        }
+    }
 }
 
 impl fmt::Debug for AthenaExecutor {
@@ -375,6 +405,8 @@ struct Started {
     athena_date: Option<aws_sdk_athena::primitives::DateTime>,
     /// Time from this call's first `StartQueryExecution` with the token to that answer.
     elapsed: Duration,
+    /// The execution an earlier call of this executor got for the token, if any.
+    answered_before: Option<String>,
 }
 
 impl Started {
@@ -384,8 +416,12 @@ impl Started {
     /// measures the elapsed time. `Date` has whole seconds and is rounded down, so an
     /// execution created by this call is never taken for an earlier one; an earlier
     /// one is recognised once it is about a second older than the call. Unknown (no
-    /// date) counts as this call's.
+    /// date) counts as this call's. An execution an earlier call of this executor got
+    /// for the token is an earlier one, whatever the clocks say.
     fn created_before_call(&self, exec: &QueryExecution) -> bool {
+        if self.answered_before.as_deref() == Some(self.id.as_str()) {
+            return true;
+        }
         let submitted = exec
             .status
             .as_ref()
@@ -527,6 +563,7 @@ impl AthenaExecutor {
             client,
             config: Arc::new(config),
             before_resubmit: None,
+            answered: Arc::default(),
         }
     }
 
@@ -1046,6 +1083,7 @@ impl AthenaExecutor {
         cancel: Option<&CancelHandle>,
     ) -> Result<Observed> {
         let request = self.start_request(sub, token)?;
+        let answered_before = self.answered.get(token);
         let in_flight = InFlight::default();
         in_flight.set(Flight::Starting(Box::new(request.clone())));
         let guard = StopOnDrop {
@@ -1056,7 +1094,13 @@ impl AthenaExecutor {
             .start_resolving(sub, &request, token, deadline, limit)
             .await
         {
-            Ok(started) => started,
+            Ok(started) => {
+                self.answered.insert(token, &started.id);
+                Started {
+                    answered_before,
+                    ..started
+                }
+            }
             Err(e) => {
                 // Nothing to stop: the start failed for good, or ran out of time (the
                 // error says its outcome is unknown, with the token to resolve it).
@@ -1114,6 +1158,7 @@ impl AthenaExecutor {
                         id,
                         athena_date: log.date(),
                         elapsed: first_sent.elapsed(),
+                        answered_before: None,
                     });
                 }
                 Some(Err(e)) => api_error(

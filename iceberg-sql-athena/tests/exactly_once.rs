@@ -8,8 +8,13 @@ use common::ev::{fast_config, keys, rows, Ev};
 use std::time::Duration;
 
 use iceberg_sql::prelude::*;
-use iceberg_sql_athena::{AthenaExecutor, CommitState, ExecutorConfig};
-use iceberg_sql_test_server::{Failure, FaultPlan, QueryFault, ServerConfig, TestServer};
+use iceberg_sql_athena::{
+    AppendOptions, AthenaExecutor, BatchState, CommitState, ExecutorConfig, RetryPolicy,
+    UncheckedSql,
+};
+use iceberg_sql_test_server::{
+    Failure, Fault, FaultPlan, Op, Plan, QueryFault, ScriptedEngine, ServerConfig, TestServer,
+};
 
 fn config() -> ExecutorConfig {
     fast_config().stop_grace(Duration::from_secs(2))
@@ -41,4 +46,178 @@ async fn a_commit_error_after_the_commit_is_settled_committed_not_resubmitted() 
     assert_eq!(ledger.rows_committed(), 3);
     let evidence = out.evidence.expect("settled by the snapshots");
     assert_eq!(evidence.verdict, CommitState::Committed);
+}
+
+/// The starts of queries whose text contains `needle` (the executor's own `$snapshots`
+/// reads are starts too).
+fn starts_of(s: &TestServer, needle: &str) -> usize {
+    s.bodies(Op::StartQueryExecution)
+        .iter()
+        .filter(|b| b["QueryString"].as_str().unwrap_or("").contains(needle))
+        .count()
+}
+
+/// An append batch whose query committed and then FAILED with an internal error is
+/// settled by the snapshots in the same run: the load completes, each row once.
+#[tokio::test]
+async fn an_append_batch_that_failed_after_its_commit_is_settled_and_the_load_completes() {
+    let s = server(
+        ServerConfig::new().faults(FaultPlan::seeded(2).script_queries(
+            "'e-0012'",
+            [QueryFault::FailAfterCommit(Failure::internal_retryable())],
+        )),
+    )
+    .await;
+    let ex = AthenaExecutor::new(s.client(), config());
+    let all = rows(30);
+    let report = ex
+        .append_rows(
+            &all,
+            AppendOptions::new("unknown-batch").max_batch_bytes(120),
+            |_| {},
+        )
+        .await
+        .expect("the unknown batch is settled committed");
+    assert!(report.is_complete());
+    s.settle();
+    let ledger = s.ledger();
+    assert_eq!(ledger.duplicates(), vec![]);
+    assert_eq!(ledger.missing(&keys(&all)), vec![]);
+    assert_eq!(ledger.rows_committed(), 30);
+    // A re-run (a crash after the load returned) creates no write.
+    let inserts = starts_of(&s, "INSERT");
+    ex.append_rows(
+        &all,
+        AppendOptions::new("unknown-batch").max_batch_bytes(120),
+        |_| {},
+    )
+    .await
+    .unwrap();
+    s.settle();
+    assert_eq!(s.ledger().rows_committed(), 30);
+    assert!(starts_of(&s, "INSERT") >= inserts);
+    assert_eq!(s.ledger().duplicates(), vec![]);
+}
+
+/// A batch fails on a bad row; the operator fixes the row and resumes from the report:
+/// only the corrected batch and the batches after it run, each row lands once.
+#[tokio::test]
+async fn a_corrected_row_resumes_from_the_report_and_only_its_batch_runs_again() {
+    let s = server(
+        ServerConfig::new().faults(
+            FaultPlan::seeded(3)
+                .script_queries("'e-0012'", [QueryFault::Fail(Failure::user_data_error())]),
+        ),
+    )
+    .await;
+    let ex = AthenaExecutor::new(s.client(), config());
+    let options = AppendOptions::new("corrected").max_batch_bytes(120);
+    let mut all = rows(30);
+    let err = ex
+        .append_rows(&all, options.clone(), |_| {})
+        .await
+        .unwrap_err();
+    let failed = err.failed_batch;
+    assert_eq!(err.report.batches[failed].state, BatchState::NotCommitted);
+    let committed_before = s.ledger().rows_committed();
+    // The fix: another value in the bad row.
+    all[12].n = -12;
+    let starts_before = starts_of(&s, "INSERT");
+    let report = ex
+        .append_rows(&all, options.skip_committed(&err.report), |_| {})
+        .await
+        .expect("the corrected batch runs under a token of its own");
+    assert!(report.is_complete());
+    assert_eq!(
+        starts_of(&s, "INSERT") - starts_before,
+        report.batches.len() - failed,
+        "committed batches were not sent again"
+    );
+    s.settle();
+    let ledger = s.ledger();
+    assert_eq!(ledger.duplicates(), vec![]);
+    assert_eq!(ledger.missing(&keys(&all)), vec![]);
+    assert_eq!(ledger.rows_committed(), 30);
+    assert!(committed_before < 30);
+}
+
+/// The future is dropped while StartQueryExecution is in flight (its answer slow, the
+/// query created): the guard finds the query through the token and stops it.
+#[tokio::test]
+async fn dropping_the_call_during_a_slow_start_stops_the_query_it_created() {
+    let engine = ScriptedEngine::new().on_contains("INSERT", |_| Plan::succeed().running_forever());
+    let s = server(ServerConfig::new().engine(engine)).await;
+    s.script(
+        Op::StartQueryExecution,
+        [Fault::Slow(Duration::from_millis(800))],
+    );
+    let ex = AthenaExecutor::new(s.client(), config().no_timeout());
+    let insert = Ev::insert(&rows(1)).build().unwrap();
+    {
+        let call = ex.execute(&insert);
+        tokio::pin!(call);
+        tokio::select! {
+            _ = &mut call => panic!("the query never finishes"),
+            _ = tokio::time::sleep(Duration::from_millis(200)) => {}
+        }
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while s.count(Op::StopQueryExecution) == 0 {
+        assert!(std::time::Instant::now() < deadline, "no stop was sent");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    s.settle();
+    let ledger = s.ledger();
+    assert_eq!(ledger.executions.len(), 1);
+    assert!(
+        ledger.executions[0].stopped.is_some(),
+        "the created query was stopped"
+    );
+    assert_eq!(ledger.rows_committed(), 0);
+}
+
+/// Athena's clock 3 s behind the client: a query that has FAILED at the first poll is
+/// this call's own, and an unchecked statement with no resubmits is started once.
+#[tokio::test]
+async fn athena_behind_the_client_clock_does_not_restart_an_unchecked_statement() {
+    let engine = ScriptedEngine::new()
+        .on_contains("SELECT 42", |_| Plan::fail(Failure::internal_retryable()));
+    let s = server(ServerConfig::new().engine(engine).clock_skew_ms(-3_000)).await;
+    let ex = AthenaExecutor::new(
+        s.client(),
+        config().retry(RetryPolicy {
+            max_resubmits: 0,
+            base_delay: Duration::from_millis(5),
+            max_delay: Duration::from_millis(5),
+        }),
+    );
+    let err = ex
+        .execute_unchecked(&UncheckedSql::new("SELECT 42").unwrap())
+        .await
+        .unwrap_err();
+    assert!(err.query_error().is_some(), "{err}");
+    assert_eq!(starts_of(&s, "SELECT 42"), 1);
+    assert_eq!(s.ledger().executions.len(), 1);
+}
+
+/// The first SDK attempt created the query (its answer a 500), the retry was refused
+/// with ExpiredTokenException: the write may be running, so it is Unknown.
+#[tokio::test]
+async fn a_start_created_by_a_lost_attempt_then_refused_is_unknown_not_not_committed() {
+    let s = server(ServerConfig::new()).await;
+    s.script(
+        Op::StartQueryExecution,
+        [
+            Fault::LostResponse,
+            Fault::Rejected("ExpiredTokenException"),
+        ],
+    );
+    let ex = AthenaExecutor::new(s.client(), config());
+    let insert = Ev::insert(&rows(2)).build().unwrap();
+    let err = ex.execute(&insert).await.unwrap_err();
+    assert_eq!(err.commit_state(), CommitState::Unknown, "{err}");
+    assert!(
+        err.client_request_token().is_some(),
+        "the token resolves it: {err}"
+    );
 }

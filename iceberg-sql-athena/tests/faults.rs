@@ -35,9 +35,12 @@ fn lost_start() -> [Fault; 3] {
     [Fault::LostResponse, Fault::ServerError, Fault::ServerError]
 }
 
-fn start_tokens(s: &TestServer) -> Vec<String> {
+/// The tokens of the starts whose text contains `needle` (the executor's own
+/// `$snapshots` reads are starts too).
+fn start_tokens(s: &TestServer, needle: &str) -> Vec<String> {
     s.bodies(Op::StartQueryExecution)
         .iter()
+        .filter(|b| b["QueryString"].as_str().unwrap_or("").contains(needle))
         .map(|b| b["ClientRequestToken"].as_str().unwrap_or("").to_string())
         .collect()
 }
@@ -59,7 +62,7 @@ async fn a_start_whose_answer_was_lost_is_resolved_with_the_same_token() {
     assert_eq!(ledger.executions.len(), 1, "one query for one statement");
     assert_eq!(out.query_id, ledger.executions[0].id);
     assert_eq!(ledger.rows_committed(), 3);
-    let tokens = start_tokens(&s);
+    let tokens = start_tokens(&s, "INSERT");
     assert_eq!(tokens.len(), 4, "the SDK's 3 attempts, then ours");
     assert!(
         tokens.iter().all(|t| *t == tokens[0]),
@@ -85,7 +88,7 @@ async fn an_unresolved_start_says_its_outcome_is_unknown_and_its_token_resolves_
         .client_request_token()
         .expect("carries its token")
         .to_string();
-    assert_eq!(token, start_tokens(&s)[0]);
+    assert_eq!(token, start_tokens(&s, "INSERT")[0]);
     // Resolve: the same token answers the execution Athena created (the throttles
     // left over are waited out).
     let ex = AthenaExecutor::new(s.client(), config());
@@ -262,7 +265,7 @@ async fn cancel_during_a_resubmission_backoff_resubmits_nothing() {
     );
     assert!(matches!(err, Error::Failed(_)), "{err:?}");
     assert_eq!(
-        s.ledger().executions.len(),
+        start_tokens(&s, "INSERT").len(),
         1,
         "not resubmitted after cancel()"
     );
@@ -419,26 +422,39 @@ async fn resuming_from_a_report_skips_committed_batches_and_checks_the_rows() {
         err.report.batches[err.failed_batch].state,
         BatchState::NotCommitted
     );
-    let starts_before = s.count(Op::StartQueryExecution);
+    let starts_before = start_tokens(&s, "INSERT").len();
     let report = ex
         .append_rows(&all, options.clone().skip_committed(&err.report), |_| {})
         .await
         .unwrap();
     assert!(report.is_complete());
     assert_eq!(
-        s.count(Op::StartQueryExecution) - starts_before,
+        start_tokens(&s, "INSERT").len() - starts_before,
         report.batches.len() - err.failed_batch + 1,
         "committed batches were not sent again; the cancelled one was replayed, then retried"
     );
     assert_eq!(s.ledger().duplicates(), vec![]);
     assert_eq!(s.ledger().missing(&keys(&all)), vec![]);
-    // A report of other rows is refused before anything is sent.
-    let other = rows(21);
+    // Changed rows in a committed batch are refused before anything is sent.
+    let starts = s.count(Op::StartQueryExecution);
+    let mut other = rows(20);
+    other[0].n = 99;
     let refused = ex
-        .append_rows(&other, options.skip_committed(&report), |_| {})
+        .append_rows(&other, options.clone().skip_committed(&report), |_| {})
         .await
         .unwrap_err();
     assert!(matches!(refused.error, Error::InvalidArgument(_)));
+    assert!(refused.to_string().contains("cannot change"), "{refused}");
+    assert_eq!(s.count(Op::StartQueryExecution), starts);
+    // A row added after the committed ones is the only one written.
+    let more = rows(21);
+    ex.append_rows(&more, options.skip_committed(&report), |_| {})
+        .await
+        .unwrap();
+    s.settle();
+    assert_eq!(s.ledger().duplicates(), vec![]);
+    assert_eq!(s.ledger().missing(&keys(&more)), vec![]);
+    assert_eq!(s.ledger().rows_committed(), 21);
 }
 
 #[tokio::test]
@@ -527,7 +543,7 @@ async fn a_failed_ctas_is_resubmitted_only_after_cleanup() {
     let out = ex.execute(&ctas()).await.unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), 1);
     assert_eq!(out.runs.len(), 2);
-    let tokens = start_tokens(&s);
+    let tokens = start_tokens(&s, "CREATE TABLE");
     assert_eq!(tokens.len(), 2);
     assert_ne!(tokens[0], tokens[1], "a new token for a resubmission");
 
@@ -552,13 +568,14 @@ async fn a_write_that_failed_after_its_commit_is_never_resubmitted() {
     .await;
     let ex = AthenaExecutor::new(s.client(), config());
     let insert = Ev::insert(&rows(2)).build().unwrap();
-    let err = ex.execute(&insert).await.unwrap_err();
-    let q = err.query_error().unwrap();
-    assert!(q.retryable, "Athena says retryable...");
-    assert!(err.outcome_unknown(), "...but the rows may be in: {err}");
-    assert!(err.client_request_token().is_some());
+    // Athena says retryable, but the rows may be in: the executor reads the table's
+    // snapshots instead of resubmitting, finds the write's, and reports it committed.
+    let out = ex.execute(&insert).await.expect("settled committed");
+    let evidence = out.evidence.expect("settled by the snapshots");
+    assert_eq!(evidence.verdict, CommitState::Committed);
     s.settle();
-    assert_eq!(s.ledger().executions.len(), 1);
+    assert_eq!(start_tokens(&s, "INSERT").len(), 1, "never resubmitted");
+    assert_eq!(s.ledger().rows_committed(), 2);
     assert_eq!(s.ledger().duplicates(), vec![]);
 }
 
@@ -584,7 +601,7 @@ async fn iceberg_commit_errors_are_resubmitted_with_a_new_token() {
     assert!(
         matches!(&out.runs[1].end, RunEnd::Resubmitted(q) if q.kind() == FailureKind::Throttled)
     );
-    let tokens = start_tokens(&s);
+    let tokens = start_tokens(&s, "INSERT");
     assert_eq!(tokens.len(), 3);
     assert!(tokens[0] != tokens[1] && tokens[1] != tokens[2]);
     assert_eq!(s.ledger().rows_committed(), 3);
