@@ -32,7 +32,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{CommitState, Error};
 use crate::executor::{AthenaExecutor, ExecuteOptions};
 use crate::outcome::{QueryOutcome, QueryStats};
-use crate::token::{batch_token, corrected_batch_token};
+use crate::token::{attempt_token, batch_token};
 
 /// How to run an append.
 ///
@@ -119,6 +119,8 @@ pub struct BatchReport {
     pub rows: Option<Vec<usize>>,
     /// The token of its first attempt (resubmissions use tokens derived from it).
     pub client_request_token: String,
+    /// The token of its last attempt, when it ran.
+    pub last_token: Option<String>,
     /// SHA-256 of its SQL, to check that a resumed load has the same batches.
     pub sql_sha256: String,
     /// The execution that decided its state, when known.
@@ -187,7 +189,7 @@ pub struct AppendError {
     pub error: Error,
 }
 
-const ROWS_CHANGED: &str = "\n  this load id ran before with other rows in that batch, so Athena refused its token (nothing of it was written). A load id names one input: give new data a new load id; to finish this load after correcting rows of batches that did not commit, pass its earlier report to AppendOptions::skip_committed";
+const ROWS_CHANGED: &str = "\n  this load id ran before with other rows in that batch, so Athena refused its token (nothing of it was written). A load id names one input: give new data a new load id; to finish this load after correcting rows of batches that did not commit, pass its latest report to AppendOptions::skip_committed (a correction resumed from an older report is refused like this when the batch ran with its earlier rows since: those rows are in the table; take the correction back)";
 
 impl AppendError {
     /// Whether Athena refused the failed batch's token because it was used before with
@@ -245,6 +247,9 @@ fn resume(report: &mut AppendReport, earlier: &AppendReport) -> Result<(), Strin
     }
     for (b, e) in report.batches.iter_mut().zip(&earlier.batches) {
         if e.sql_sha256 == b.sql_sha256 {
+            // The same rows run under the token they ran under before (a corrected
+            // batch's own token, once its rows were corrected).
+            b.client_request_token = e.client_request_token.clone();
             if e.state == BatchState::Committed {
                 b.state = BatchState::Committed;
                 b.query_id = e.query_id.clone();
@@ -257,11 +262,32 @@ fn resume(report: &mut AppendReport, earlier: &AppendReport) -> Result<(), Strin
                 state_words(e.state)
             ));
         } else {
-            // It did not commit: its corrected rows run under a token of their own.
-            b.client_request_token = corrected_batch_token(&report.load_id, b.index, &b.sql_sha256);
+            // It did not commit: its corrected rows take the next token of its chain,
+            // the one a later run of its earlier rows would have taken. Had such a run
+            // happened (this report is not the latest), Athena refuses the token (its
+            // text differs) instead of running the batch a second time.
+            b.client_request_token = next_token(e);
         }
     }
     Ok(())
+}
+
+/// The first token of `e`'s chain that no run of its earlier rows has used: its first
+/// token if it never ran, else the one after its last attempt's.
+fn next_token(e: &BatchReport) -> String {
+    let Some(last) = e.last_token.as_deref() else {
+        return e.client_request_token.clone();
+    };
+    chain_position(&e.client_request_token, last).map_or_else(
+        || attempt_token(last, 1),
+        |k| attempt_token(&e.client_request_token, k + 1),
+    )
+}
+
+/// Which attempt of the chain that starts at `base` used `token`.
+fn chain_position(base: &str, token: &str) -> Option<u32> {
+    // Resubmissions are bounded (`RetryPolicy`, replays): the chain is short.
+    (0..=1_000u32).find(|&k| attempt_token(base, k) == token)
 }
 
 fn state_words(state: BatchState) -> &'static str {
@@ -414,6 +440,7 @@ impl AthenaExecutor {
                     index: i,
                     rows: rows.clone(),
                     client_request_token: batch_token(&options.load_id, i),
+                    last_token: None,
                     sql_sha256: sql_sha256(s.sql()),
                     query_id: None,
                     state: BatchState::NotSent,
@@ -444,6 +471,7 @@ impl AthenaExecutor {
                 Ok(outcome) => {
                     done += 1;
                     entry.state = BatchState::Committed;
+                    entry.last_token = outcome.runs.last().map(|r| r.client_request_token.clone());
                     entry.query_id = Some(outcome.query_id.clone());
                     progress(&AppendProgress {
                         done,
@@ -467,6 +495,20 @@ impl AthenaExecutor {
                     entry.state = match error.commit_state() {
                         CommitState::Unknown => BatchState::Unknown,
                         _ => BatchState::NotCommitted,
+                    };
+                    let token = error.client_request_token().map(str::to_string);
+                    entry.last_token = if matches!(error, Error::Api(_))
+                        && entry.state == BatchState::NotCommitted
+                    {
+                        // A start Athena refused never ran: the attempt before it is the
+                        // chain's last.
+                        token.and_then(|t| {
+                            let k = chain_position(&entry.client_request_token, &t)?;
+                            k.checked_sub(1)
+                                .map(|j| attempt_token(&entry.client_request_token, j))
+                        })
+                    } else {
+                        token
                     };
                     entry.query_id = error.query_id().map(str::to_string);
                     return Err(AppendError {

@@ -93,18 +93,6 @@ pub(crate) fn batch_token(load_id: &str, batch: usize) -> String {
     ])
 }
 
-/// The first-attempt token of batch `batch` of the append `load_id` after its rows were
-/// corrected: derived from its new text (`sql_sha256`), so each correction has tokens
-/// of its own, and running the same correction again finds them.
-pub(crate) fn corrected_batch_token(load_id: &str, batch: usize, sql_sha256: &str) -> String {
-    digest(&[
-        b"iceberg-sql corrected append batch",
-        load_id.as_bytes(),
-        &(batch as u64).to_be_bytes(),
-        sql_sha256.as_bytes(),
-    ])
-}
-
 /// The token of the write of staged load `load_id` into `database.table`.
 #[cfg(feature = "staged-load")]
 pub(crate) fn staged_write_token(database: &str, table: &str, load_id: &str) -> String {

@@ -221,3 +221,37 @@ async fn a_start_created_by_a_lost_attempt_then_refused_is_unknown_not_not_commi
         "the token resolves it: {err}"
     );
 }
+
+/// A correction made from a report that is no longer the latest (the batch ran with its
+/// earlier rows since, in a run whose report was lost) is refused by Athena through the
+/// batch's token chain, never written a second time.
+#[tokio::test]
+async fn a_correction_from_a_stale_report_is_refused_not_written_twice() {
+    let s = server(
+        ServerConfig::new().faults(
+            FaultPlan::seeded(4)
+                .script_queries("'e-0012'", [QueryFault::Fail(Failure::user_data_error())]),
+        ),
+    )
+    .await;
+    let ex = AthenaExecutor::new(s.client(), config());
+    let options = AppendOptions::new("stale").max_batch_bytes(120);
+    let mut all = rows(30);
+    let stale = ex
+        .append_rows(&all, options.clone(), |_| {})
+        .await
+        .unwrap_err()
+        .report;
+    // Run again from scratch (the report was lost): the batch runs with its rows.
+    ex.append_rows(&all, options.clone(), |_| {}).await.unwrap();
+    // The operator finds the old report and "corrects" a row that is in the table.
+    all[12].n = -12;
+    let err = ex
+        .append_rows(&all, options.skip_committed(&stale), |_| {})
+        .await
+        .unwrap_err();
+    assert!(err.rows_changed(), "{err}");
+    s.settle();
+    assert_eq!(s.ledger().duplicates(), vec![]);
+    assert_eq!(s.ledger().rows_committed(), 30);
+}

@@ -158,7 +158,7 @@ pub struct RandomQueryFaults {
 pub struct FaultPlan {
     scripted: HashMap<Op, VecDeque<Fault>>,
     scripted_queries: Vec<(String, VecDeque<QueryFault>)>,
-    random: Option<RandomFaults>,
+    random: Vec<RandomFaults>,
     random_queries: Option<RandomQueryFaults>,
     rng: SeededRng,
 }
@@ -190,7 +190,7 @@ impl FaultPlan {
         FaultPlan {
             scripted: HashMap::new(),
             scripted_queries: Vec::new(),
-            random: None,
+            random: Vec::new(),
             random_queries: None,
             rng: SeededRng::new(seed),
         }
@@ -213,9 +213,10 @@ impl FaultPlan {
         self
     }
 
-    /// Random API faults.
+    /// Random API faults. Called again, adds faults for other operations: a call is
+    /// drawn against the first set whose `ops` name its operation.
     pub fn random(mut self, random: RandomFaults) -> Self {
-        self.random = Some(random);
+        self.random.push(random);
         self
     }
 
@@ -229,8 +230,8 @@ impl FaultPlan {
         if let Some(f) = self.scripted.get_mut(&op).and_then(VecDeque::pop_front) {
             return (f != Fault::Pass).then_some(f);
         }
-        let random = self.random.as_ref()?;
-        if !random.ops.contains(&op) || !self.rng.chance(random.rate) {
+        let random = self.random.iter().find(|r| r.ops.contains(&op))?;
+        if !self.rng.chance(random.rate) {
             return None;
         }
         pick(&mut self.rng, &random.kinds)

@@ -391,7 +391,12 @@ impl ServerState {
         if commits {
             e.committed = inserted_rows(&sql, self.key_column.as_deref());
             if let Some((table, operation)) = written {
-                let at = now.checked_sub(Duration::from_millis(1)).unwrap_or(now);
+                // The engine commits a moment before the query completes, never
+                // before it was submitted.
+                let at = now
+                    .checked_sub(Duration::from_millis(1))
+                    .unwrap_or(now)
+                    .max(self.progress[i].submitted);
                 let added = e.committed.len() as u64;
                 self.snapshots.commit(table, operation, added, &e.id, at);
             }
