@@ -17,7 +17,6 @@
 //! | [`functions`] | result types of `current_timestamp` and friends, arithmetic, `date_trunc`, aggregates |
 //! | [`targets`] | column types an Iceberg CTAS, a Hive CTAS and UNLOAD accept, and the CAST that fixes the others |
 //! | [`system_tables`] | the Iceberg metadata tables and their columns for a given table |
-//! | [`reserved`] | the words Athena's DML grammar reserves, on every reading |
 //! | [`staging`] | what a staged load writes to Parquet for each type, so the Hive staging table reads it back exactly |
 
 // Wired into the builders once they render through the dialect layer; until then only
@@ -28,7 +27,6 @@ pub(crate) mod casts;
 pub(crate) mod coercion;
 pub(crate) mod functions;
 pub(crate) mod literals;
-pub(crate) mod reserved;
 pub(crate) mod staging;
 pub(crate) mod system_tables;
 pub(crate) mod targets;

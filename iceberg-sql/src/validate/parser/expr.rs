@@ -47,6 +47,7 @@ enum Special {
 }
 use super::cursor::{span, Cursor};
 use super::DataType;
+use crate::dialect::grammar::{TRINO_CURRENT_VALUES, TRINO_DATE_TIME_VALUES};
 use crate::error::Result;
 use crate::validate::lexer::{Kind, StrForm, Symbol, Token};
 
@@ -119,23 +120,12 @@ const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize", "struct", "grouping"]
 
 /// Values written without parentheses besides [`DATE_TIME_CALLS`] (Trino's `CURRENT_*`
 /// primaries; Spark's `currentLike`).
-const CURRENT_VALUES: &[&str] = &[
-    "current_user",
-    "current_catalog",
-    "current_schema",
-    "current_path",
-];
+const CURRENT_VALUES: &[&str] = TRINO_CURRENT_VALUES;
 
 /// The date and time values (Trino's `specialDateTimeFunction`), written without
 /// parentheses or, as calls, with them (`current_timestamp(3)`; the precision is checked
 /// after the parse).
-const DATE_TIME_CALLS: &[&str] = &[
-    "current_date",
-    "current_time",
-    "current_timestamp",
-    "localtime",
-    "localtimestamp",
-];
+const DATE_TIME_CALLS: &[&str] = TRINO_DATE_TIME_VALUES;
 
 impl Cursor<'_> {
     /// An expression.

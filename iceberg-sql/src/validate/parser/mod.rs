@@ -347,7 +347,7 @@ impl Rules {
         array_brackets: true,
         number_suffixes: false,
         struct_calls: false,
-        reserved: Some(crate::engine::reserved::is_reserved_in_dml),
+        reserved: Some(crate::dialect::grammar::is_reserved_in_dml),
         dml_alias: false,
         qualified_assignment: false,
         merge_insert_columns: false,

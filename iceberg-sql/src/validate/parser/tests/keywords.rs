@@ -5,7 +5,7 @@
 //!
 //! The words are sqlparser's whole keyword list (`sqlparser::keywords::ALL_KEYWORDS`),
 //! the words the old pipeline may read as something other than a name, with the words
-//! Trino's SqlBase.g4 reserves (`engine::reserved`) that it lacks; Spark's keywords
+//! Trino's SqlBase.g4 reserves (`dialect::grammar`'s reserved words) that it lacks; Spark's keywords
 //! are among them. Accept ⇔ accept, except the
 //! differences listed in [`deliberate`], each with its reason; a listed difference
 //! that no text shows any more fails the test, so the list cannot go stale.
@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 
 use super::super::query::NOT_A_COLUMN_ALIAS;
+use crate::dialect::grammar::{is_reserved_in_dml, TRINO_417_RESERVED, TRINO_LATER_RESERVED};
 use crate::dialect::{Dialect, Grammar};
-use crate::engine::reserved::{is_reserved_in_dml, TRINO_417_RESERVED, TRINO_LATER_RESERVED};
 use crate::statement::StatementKind;
 
 /// Where a word is put, `{w}`.
