@@ -20,6 +20,7 @@ mod measure;
 mod writer;
 
 pub(crate) use list::separated;
+#[cfg(feature = "bench-hooks")]
 #[doc(hidden)]
 pub use measure::{measurement_overhead, text_without_validation};
 pub use writer::SqlWriter;
