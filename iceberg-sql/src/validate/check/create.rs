@@ -1,6 +1,5 @@
-//! CREATE TABLE's clauses on our parser's tree, as the CREATE TABLE hook (`hooks.rs`)
-//! and the target's part (`dialects/`) check them on sqlparser's, with the same rules
-//! (partition transforms, `TBLPROPERTIES` entries, column types and options): CREATE
+//! CREATE TABLE's clauses on the parsed tree, with the target's rules (`dialects/`):
+//! partition transforms, `TBLPROPERTIES` entries, column types and options. CREATE
 //! TABLE in Hive's grammar (Athena) and Spark's, Spark's CTAS, the staging table's
 //! CREATE, Trino's CREATE TABLE (the Iceberg connector's column types).
 

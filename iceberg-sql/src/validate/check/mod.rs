@@ -1,6 +1,5 @@
 //! The validator's pipeline and its checks on the tree of our own parser
-//! (`super::parser`): the verdict the tests' oracle (`super::oracle`: `allow.rs` and
-//! `walk/`) gives on sqlparser's tree, given on ours.
+//! (`super::parser`).
 //!
 //! Every `build()` runs it ([`super::validate_sql`]). It checks the queries, the DML, OPTIMIZE and VACUUM (Athena's, Spark's CALL, Trino's ALTER TABLE …
 //! EXECUTE), UNLOAD, the CTAS (Trino's, Spark's), CREATE TABLE and the staging table's
@@ -15,13 +14,12 @@
 //!   after their parser (`super::literals`: number ranges, `X'…'` digits, row counts,
 //!   type parameters, typed literals).
 //!
-//! Our parser refuses at parse time (`ErrorKind::Syntax`) much of what sqlparser read
-//! and the allow-list refused (`DisallowedSyntax`): forms outside our AST, a word Trino
-//! reserves as a name. What both read, the refusal here matches the allow-list's kind
-//! and message.
+//! Forms outside our AST and a word Trino reserves used as a name are refused at parse
+//! time (`ErrorKind::Syntax`); a form the parser reads but the target or the statement
+//! kind does not take is refused here (`ErrorKind::DisallowedSyntax`).
 //!
-//! The text is lexed once ([`read`]): the token pre-pass (`super::prepass`, shared with
-//! the oracle), the `;`s around the statement and our parser read the same tokens.
+//! The text is lexed once ([`read`]): the token pre-pass (`super::prepass`), the `;`s
+//! around the statement and our parser read the same tokens.
 
 mod alter;
 mod create;
@@ -85,7 +83,7 @@ struct Second {
 
 /// An error of the parse of the text without its `;`s, shown on the text as written,
 /// with the grammar named as the target names it; a parse that stopped at a `;` with
-/// a statement after it is refused as the old pipeline refuses a second statement.
+/// a statement after it is refused as a second statement.
 fn parse_error(
     e: Error,
     sql: &str,

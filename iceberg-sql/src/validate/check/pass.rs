@@ -1,7 +1,6 @@
-//! One pass over our parser's tree, in text order, for what the allow-list's `Checker`
-//! asks of each node of sqlparser's: the target's refusals, quoting per grammar, the `?`
-//! placeholders, and the literal, row count and type rules of [`literals`] (the same
-//! functions the sqlparser path calls).
+//! One pass over the parsed tree, in text order, checking each node: the target's
+//! refusals, quoting per grammar, the `?` placeholders, and the literal, row count and
+//! type rules of [`literals`].
 //!
 //! Operator chains are as deep as they are long (10,000 `OR`s fit in a statement), so
 //! the pass goes down the first operands of a chain in a loop, as the tree's `Drop`
@@ -923,9 +922,9 @@ impl Pass<'_> {
         }
     }
 
-    // ---- expression forms read since the first milestone -------------------------------
+    // ---- more expression forms ------------------------------------------------------------
 
-    /// A window's frame: its offsets are expressions (the old walk's `frame_bound`).
+    /// A window's frame: its offsets are expressions.
     fn window_frame(&mut self, frame: &WindowFrame) -> Result<()> {
         for bound in std::iter::once(&frame.start).chain(frame.end.as_ref()) {
             if let FrameBound::Preceding(Some(e)) | FrameBound::Following(Some(e)) = bound {

@@ -1,6 +1,6 @@
 //! The top of the statement: the variant its kind renders, and the statement-level
-//! shape the target writes (what `allow.rs`'s `check_top` asks of sqlparser's tree; the
-//! clauses of other engines it refuses there are outside our AST, refused by the parse).
+//! shape the target writes (clauses of other engines are outside our AST, refused by
+//! the parse).
 
 use super::pass::expr_start;
 use super::Ctx;

@@ -770,7 +770,7 @@ impl Cursor<'_> {
         if is("NOT") {
             self.next();
             // sqlparser reads `NOT [1]` as NOT of a bare array literal, which no target
-            // has: the validator has never read the `not` of `not[1]` as a name.
+            // has: the validator does not read the `not` of `not[1]` as a name either.
             if self.is_symbol(0, Symbol::LBracket) {
                 return Err(self.refuse_at(
                     t.start,
@@ -862,7 +862,7 @@ impl Cursor<'_> {
             ));
         }
         // sqlparser reads `trim(…)` and `struct(…)` as forms of their own that take at
-        // least one argument: the validator has never let `trim()` through.
+        // least one argument: the validator refuses `trim()` too.
         if (bare("trim") || bare("struct")) && self.is_symbol(1, Symbol::RParen) {
             self.next();
             return Err(self.expected("an expression"));
@@ -1072,7 +1072,7 @@ impl Cursor<'_> {
     }
 }
 
-// ---- expression forms read since the first milestone -----------------------------------
+// ---- more expression forms --------------------------------------------------------------
 
 impl Cursor<'_> {
     /// Whether Spark's `ILIKE`, `RLIKE` or `REGEXP` is the `n`th token, in a grammar
