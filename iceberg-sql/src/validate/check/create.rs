@@ -416,7 +416,7 @@ pub(super) fn tblproperties(ctx: &Ctx, props: &[(Literal, Literal)]) -> Result<(
     Ok(())
 }
 
-/// A partition field as sqlparser shows it: a name, a call on names and numbers.
+/// A partition field as a message shows it: a name, a call on names and numbers.
 struct Shown<'a>(&'a str, &'a Expr);
 
 impl std::fmt::Display for Shown<'_> {

@@ -237,7 +237,8 @@ fn without_semicolons(
 }
 
 /// Checks our parser's tree of `sql` for `kind` in `dialect`, with `param_count` bound
-/// parameters: the verdict of the allow-list and walk on sqlparser's tree.
+/// parameters: the statement is the one `kind` renders, in the shapes `dialect` writes,
+/// with every name, literal, type and placeholder as its grammar and engine take them.
 pub(crate) fn check(
     stmt: &Statement,
     sql: &str,
@@ -292,7 +293,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A refusal pointing at the first whole word `word` of the text outside strings
-    /// (else its first token), found as the allow-list finds it.
+    /// (else its first token).
     pub(crate) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
         let loc = super::located(self.sql, super::locate_word(self.sql, word));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)

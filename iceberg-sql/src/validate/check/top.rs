@@ -323,8 +323,7 @@ fn found_statement(ctx: &Ctx, stmt: &Statement) -> String {
     }
 }
 
-/// The statement is not the one `ctx.kind` renders; `expected` says which it should be
-/// (the allow-list's message).
+/// The statement is not the one `ctx.kind` renders; `expected` says which it should be.
 pub(super) fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
     let found = found_statement(ctx, stmt);
     ctx.at_start(format!(
