@@ -1,7 +1,7 @@
 //! # iceberg-sql
 //!
 //! Define Apache Iceberg tables as Rust values and get correct, validated Amazon Athena
-//! (or Spark) SQL for the whole life of a table.
+//! (or Spark, or Trino) SQL for the whole life of a table.
 //!
 //! Every builder ends in `build()` (Athena) or `build_for(dialect)`, which checks the
 //! statement's types with the target's rules, renders it for that target and then
@@ -50,13 +50,13 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | table model (no SQL) | [`model`] (tables, columns, partition spec, properties, location), [`types`], [`value`], [`ident`] (name rules, reserved words) |
+//! | table model (no SQL) | [`model`] (tables, columns, partition spec, properties, location), [`types`], [`value`], [`ident`] (name rules) |
 //! | records and results | [`record`] (`SqlType`, `IcebergTable`, result rows and `FromRow`, Athena's cell text), `#[derive(IcebergTable)]`, `#[derive(FromRow)]`; with features: `serde` (`record::serde`, `TableDef` as JSON), `arrow` (`arrow`: Arrow record batches), `tz` (named zones in timestamptz cells) |
 //! | typed expressions | [`expr`] (`Col<T, V>` handles, [`ExpressionMethods`](expr::ExpressionMethods), conditions, aggregates, MERGE scopes), [`dsl`] (SQL functions: `param`, `source`, `count_all`, `days`, …) |
-//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE, DESCRIBE; CREATE/DROP DATABASE, SHOW TABLES; CREATE/DROP VIEW), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`]; entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`], [`DatabaseName`] |
-//! | targets | [`dialect`] ([`Dialect`]: Athena, Spark; every engine-specific clause, name and refusal; [`Grammar`]: quoting, reserved words, type names, literals per parser) |
+//! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE, DESCRIBE; CREATE/DROP DATABASE, SHOW TABLES; CREATE/DROP VIEW), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`], [`load`] (the statements of a staged load); entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`], [`DatabaseName`] |
+//! | targets | [`dialect`] ([`Dialect`]: Athena, Spark, Trino, Athena on S3 Tables; every engine-specific clause, name and refusal; [`Grammar`]: quoting, reserved words, type names, literals per parser) |
 //! | rendering | [`render`] (`SqlWriter`: one statement's text, written for one target) |
-//! | validation | [`validate`] (size limit, one statement, a re-parse by our own parser in the target's grammar, the shapes each [`StatementKind`] allows; [`validate::inspect`] for tests) |
+//! | validation | [`validate`] (size limit, one statement, a re-parse by our own parser in the target's grammar, the shapes each [`StatementKind`] allows; [`validate::inspect`]: what the parser read, as plain values) |
 //! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
 //!
 //! The rules the derive also checks at compile time (names, DDL text, locations, table
@@ -71,18 +71,22 @@
 //! iceberg-sql/src/
 //!   model/ types.rs value.rs ident.rs             what a table is; no SQL
 //!   record/ arrow.rs                              rows in and out: SqlType, Row, FromRow
+//!   engine/                                       Trino's type model: types, coercions, casts, literals
 //!   expr/ dsl.rs                                  typed expressions and SQL functions
 //!   statement.rs                                  Statement, StatementKind, TableStatements, Filter
 //!   ddl/ dml/ query/ alter/ evolve/               builders: describe a statement, check its meaning
-//!   maintenance/ ctas/ recipes.rs
+//!   maintenance/ ctas/ load/ recipes.rs
 //!   dialect/  mod.rs                              Dialect, the DialectRules trait, Dialect::rules
 //!             athena.rs spark.rs trino.rs         one file per target (Athena is the default)
 //!             athena_s3_tables.rs
 //!             typing.rs athena_types.rs           type rules: checked values; Athena's (Trino's) rules
-//!   engine/                                       Trino's type model: types, coercions, casts, literals
+//!             spark_parity.rs                     Spark text with Athena's meaning
 //!             grammar/                            quoting, reserved words, types, literals
 //!   render/                                       SqlWriter, comma lists
-//!   validate/ dialects/<target>.rs                the validator; each target's parser and shapes
+//!   validate/ lexer/ prepass.rs parser/           the validator: tokens, token checks, our parser
+//!             check/ literals.rs values.rs        the tree's checks; INSERT rows' recognizer
+//!             dialects/<target>.rs                each target's statement shapes
+//!             oracle/                             (tests only) the second reading on sqlparser
 //! ```
 //!
 //! A statement's way from builder to text:
@@ -111,14 +115,14 @@
 //!    tree in `validate/oracle/dialects/<target>.rs`.
 //! 4. Its line in `tests/targets.rs` (every statement kind rendered or refused, one
 //!    snapshot per target). No builder changes.
+//! 5. Only if no existing [`Grammar`] spells its names, types and literals: a new
+//!    `Grammar` variant, with its arms in `dialect/grammar/` and the validator.
 //!
 //! The two examples: `dialect/trino.rs` with `validate/dialects/trino.rs` (another
 //! engine: Trino grammar for every statement, `WITH (…)` properties, `ALTER TABLE …
 //! EXECUTE`) and `dialect/athena_s3_tables.rs` with `validate/dialects/athena_s3_tables.rs`
 //! (Athena over S3 table buckets: no LOCATION, no OPTIMIZE/VACUUM, its catalog checked
 //! through [`Dialect::check_execution_catalog`]).
-//! 5. Only if no existing [`Grammar`] spells its names, types and literals: a new
-//!    `Grammar` variant, with its arms in `dialect/grammar/` and the validator.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -132,7 +136,7 @@ pub mod ddl;
 pub mod dialect;
 pub mod dml;
 pub mod dsl;
-// Athena's engine (Trino) as a type system; crate-internal until the builders use it.
+// Athena's engine (Trino) as a type system, used by the builders' type checks.
 pub(crate) mod engine;
 pub mod error;
 pub mod evolve;

@@ -6,7 +6,7 @@ use crate::dialect::Grammar;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 
-/// Largest decimal precision Athena (and Iceberg) accept.
+/// Largest decimal precision Athena and Iceberg accept (Trino's `Decimals.MAX_PRECISION`).
 pub const MAX_DECIMAL_PRECISION: u8 = 38;
 
 /// An Iceberg data type.

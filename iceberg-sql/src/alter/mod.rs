@@ -186,8 +186,8 @@ pub(crate) fn property_keys() -> Vec<&'static str> {
 }
 
 /// Partition evolution is refused: Athena has none; Spark has it (`ADD/DROP PARTITION
-/// FIELD`), but it is not among the statements this crate generates (the validator's
-/// allow-list does not include it). The error says what to do instead.
+/// FIELD`), but it is not among the statements this crate generates (the validator
+/// refuses it). The error says what to do instead.
 pub(crate) fn partition_evolution_unsupported(
     table: &TableName,
     op: &AlterOp,

@@ -223,8 +223,9 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     }
 
     /// The batch texts [`Insert::batches`] would validate, without validating them.
-    /// For benchmarks that separate rendering from validation; not a substitute for
-    /// `batches()`.
+    /// For benchmarks that separate rendering from validation (feature `bench-hooks`);
+    /// not a substitute for `batches()`.
+    #[cfg(feature = "bench-hooks")]
     #[doc(hidden)]
     pub fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
         self.plan().batch_texts_unvalidated()
@@ -426,7 +427,8 @@ impl Plan<'_> {
         })
     }
 
-    /// [`Insert::batch_texts_unvalidated`].
+    /// `Insert::batch_texts_unvalidated`.
+    #[cfg(feature = "bench-hooks")]
     fn batch_texts_unvalidated(&self) -> Result<Vec<String>> {
         let mut batching = self.rendered_batching(Dialect::default())?;
         let mut out = Vec::new();

@@ -38,7 +38,11 @@ mod insert;
 mod insert_select;
 mod merge;
 mod packing_order;
+#[cfg(feature = "bench-hooks")]
+#[doc(hidden)]
 pub mod partition;
+#[cfg(not(feature = "bench-hooks"))]
+pub(crate) mod partition;
 mod target;
 mod update;
 

@@ -228,6 +228,8 @@ impl KeyMaker {
     }
 
     /// The key of a row given its values in column order.
+    // Used by the tests and benchmarks; the batcher reuses one key (`key_into`).
+    #[cfg_attr(not(feature = "bench-hooks"), allow(dead_code))]
     pub fn key(&self, values: &[Value]) -> Result<PartitionKey> {
         let mut key = Vec::with_capacity(self.fields.len());
         self.key_into(values, &mut key)?;

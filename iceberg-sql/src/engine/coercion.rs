@@ -176,7 +176,7 @@ fn coerce_type_base(source: &EngineType, result_base: &str) -> Option<EngineType
         (E::Time(p), "time with time zone") => Some(E::TimeWithTimeZone(*p)),
         (E::Timestamp(p), "timestamp with time zone") => Some(E::TimestampWithTimeZone(*p)),
         // varchar <-> char: release 417 coerces varchar to char(n); current master coerces
-        // char(n) to varchar(n) instead (the old rule survives as
+        // char(n) to varchar(n) instead (release 417's rule is behind
         // `legacyVarcharToCharCoercion`). Neither direction holds on both readings, so
         // none is modelled: a mix of the two is refused, never assumed. Iceberg has no
         // char type, so only explicit CASTs can produce one.

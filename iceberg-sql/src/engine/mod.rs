@@ -4,7 +4,7 @@
 //!
 //! No SQL is rendered here and nothing depends on a builder: this is the data and the
 //! rules, mirrored from Trino's source and AWS's documentation, each with its source.
-//! The reference is trinodb/trino release 417 (commit ca707066be11, May 2023), read
+//! The reference is trinodb/trino release 417 (May 2023), read
 //! against current master where behaviour changed; where the readings differ, the rule
 //! here is the one that holds on both.
 //!
@@ -17,18 +17,16 @@
 //! | [`functions`] | result types of `current_timestamp` and friends, arithmetic, `date_trunc`, aggregates |
 //! | [`targets`] | column types an Iceberg CTAS, a Hive CTAS and UNLOAD accept, and the CAST that fixes the others |
 //! | [`system_tables`] | the Iceberg metadata tables and their columns for a given table |
-//! | [`reserved`] | the words Athena's DML grammar reserves, on every reading |
 //! | [`staging`] | what a staged load writes to Parquet for each type, so the Hive staging table reads it back exactly |
 
-// Wired into the builders once they render through the dialect layer; until then only
-// the tests use most of it.
+// Parts of the model no builder writes (Trino's tinyint, char and time types, metadata
+// tables Athena does not document, a few lookups) are used only by the tests.
 #![allow(dead_code)]
 
 pub(crate) mod casts;
 pub(crate) mod coercion;
 pub(crate) mod functions;
 pub(crate) mod literals;
-pub(crate) mod reserved;
 pub(crate) mod staging;
 pub(crate) mod system_tables;
 pub(crate) mod targets;

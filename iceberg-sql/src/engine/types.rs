@@ -5,9 +5,8 @@ use std::fmt;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::IcebergType;
+pub(crate) use crate::types::MAX_DECIMAL_PRECISION;
 
-/// Largest decimal precision (`Decimals.MAX_PRECISION`).
-pub(crate) const MAX_DECIMAL_PRECISION: u8 = 38;
 /// Largest fractional-second precision of `time` and `timestamp`, with or without time
 /// zone (`TimestampType.MAX_PRECISION`).
 pub(crate) const MAX_TIME_PRECISION: u8 = 12;

@@ -5,7 +5,7 @@
 //!   │                      │
 //!   │ checks meaning       └─ Grammar (the kind's parser: names, types, literals)
 //!   ▼                      ▼
-//! build_for(dialect) ── finish() ──▶ validate (size, parse, allow-list) ──▶ Statement
+//! build_for(dialect) ── finish() ──▶ validate (size, parse, shapes) ──▶ Statement
 //! ```
 //!
 //! A builder checks what the statement means against the typed model, then writes it
@@ -20,6 +20,7 @@ mod measure;
 mod writer;
 
 pub(crate) use list::separated;
+#[cfg(feature = "bench-hooks")]
 #[doc(hidden)]
 pub use measure::{measurement_overhead, text_without_validation};
 pub use writer::SqlWriter;

@@ -90,6 +90,7 @@ impl SqlWriter {
 
     /// The text without validation: only for measuring rendering on its own
     /// (`Insert::batch_texts_unvalidated`); never becomes a [`Statement`].
+    #[cfg(feature = "bench-hooks")]
     pub(crate) fn into_unvalidated_text(self) -> String {
         self.sql
     }

@@ -1,4 +1,4 @@
-//! The rules of the DDL the validator and the tests' oracle apply, on plain values: what each
+//! The rules of the DDL the validator applies, on plain values: what each
 //! grammar's CREATE TABLE and ALTER TABLE take (column types and options, partition
 //! transforms, `TBLPROPERTIES` entries, Hive DDL strings), and their refusals' words.
 //! The oracle's sqlparser hooks (`oracle/hooks.rs`) and the checks on our parser's tree (`check/`) each

@@ -1,8 +1,8 @@
 //! What the engines refuse after their grammar has accepted the text: the forms and
-//! ranges of literals, row counts and type parameters. sqlparser reads these more
-//! leniently than the engines (any number after `LIMIT`, any digits in `X'…'`, any
-//! precision in `decimal(p, s)`), so the allow-list asks here for each literal, row
-//! count and type it meets. Each function returns what is wrong (a sentence that says
+//! ranges of literals, row counts and type parameters. A grammar reads these more
+//! leniently than its engine (any number after `LIMIT`, any digits in `X'…'`, any
+//! precision in `decimal(p, s)`), so the checks ask here for each literal, row count
+//! and type they meet. Each function returns what is wrong (a sentence that says
 //! what was found and how to write it), or `None`.
 //!
 //! Trino's rules and their sources (trinodb/trino):

@@ -38,9 +38,9 @@
 //! carry the SQL and the line/column, so the error's `Display` shows the line with a
 //! caret. Only our [`Error`]s and [`inspect`]'s plain values leave this module.
 //!
-//! The tests keep the pipeline this one replaced (`oracle/`: sqlparser 0.64 through
-//! hand-written dialects, an allow-list of its AST shapes and a walk over its tree) as
-//! an independent second reading: every statement of the test corpus gets the same
+//! The tests hold this pipeline to a second reading on sqlparser 0.64 (`oracle/`,
+//! test-only: sqlparser's parser through hand-written dialects, an allow-list of its AST
+//! shapes and a walk over its tree): every statement of the test corpus gets the same
 //! verdict from both, or a difference the tests list with its reason.
 
 mod check;
@@ -54,7 +54,7 @@ mod prepass;
 mod stack;
 mod values;
 
-// The sqlparser pipeline, kept for tests as the oracle (see above).
+// The second reading on sqlparser, for the tests (see above).
 #[cfg(test)]
 pub(crate) mod oracle;
 #[cfg(test)]

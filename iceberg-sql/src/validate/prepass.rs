@@ -1,7 +1,6 @@
 //! The token pass that runs between the lexer (`super::lexer`) and the parser, on the
-//! lexer's tokens, for our parser and the tests' oracle. It refuses what the parsers
-//! would read wrongly or with a less helpful message; the rewrites sqlparser alone
-//! needs are the oracle's (`oracle::tokens::adapt`).
+//! lexer's tokens. It refuses what the parser would read wrongly or with a less helpful
+//! message.
 //!
 //! * Comments are refused: our renderers never write one, so a `--` or `/*` in the text
 //!   means a string literal ended early (the classic injection shape).

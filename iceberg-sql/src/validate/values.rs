@@ -26,10 +26,10 @@
 //! | cast | `CAST(v AS T)`, `v` also `NULL`, `ARRAY[]`, `nan()`, `infinity()`, `-infinity()` | `CAST(v AS T)`, `v` also `NULL`, `array()`, `map()` |
 //! | nested | `ARRAY[v, …]`, `MAP(ARRAY[…], ARRAY[…])`, `ROW(v, …)` | `array(v, …)`, `map(k, v, …)`, `named_struct('n', v, …)` |
 //!
-//! Whatever it accepts, our parser and sqlparser with the allow-list (the oracle the
-//! tests keep) accept too (the differential tests in `tests/values.rs` check generated
-//! and corrupted rows both ways, with the shape read by each parser); it refuses some text they would accept (other spacing, other
-//! escapes, an INSERT without columns), which our writers never produce.
+//! Whatever it accepts, the full validator accepts too (the differential tests in
+//! `tests/values.rs` check generated and corrupted rows both ways, also against the
+//! tests' sqlparser reading); it refuses some text the validator would accept (other
+//! spacing, other escapes, an INSERT without columns), which our writers never produce.
 
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};

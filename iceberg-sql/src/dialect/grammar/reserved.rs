@@ -74,18 +74,25 @@ impl WordSet {
         let Some(&first) = word.as_bytes().first() else {
             return false;
         };
-        let letter = usize::from(first.wrapping_sub(b'a'));
-        if letter >= 26
-            || word.len() > MAX_LEN
-            || self.first_letters[word.len()] & (1 << letter) == 0
-        {
+        if !self.may_hold(first, word.len()) {
             return false;
         }
+        let letter = usize::from(first - b'a');
         let same_letter =
             &self.words[usize::from(self.starts[letter])..usize::from(self.starts[letter + 1])];
         same_letter
             .iter()
             .any(|w| w.len() == word.len() && *w == word)
+    }
+}
+
+impl WordSet {
+    /// False when no word is `len` bytes long and starts with `first` (a lower-case
+    /// letter): most names are settled by this one test.
+    #[inline]
+    fn may_hold(&self, first: u8, len: usize) -> bool {
+        let letter = first.wrapping_sub(b'a');
+        letter < 26 && len <= MAX_LEN && self.first_letters[len] & (1 << letter) != 0
     }
 }
 
@@ -326,97 +333,119 @@ reserved_words!(
     ]
 );
 
-reserved_words!(
-    /// Words reserved by Athena's Trino parser: the SELECT/DML list of the same AWS page.
-    TRINO_DML_RESERVED,
-    is_trino_dml_reserved,
-    [
-        "alter",
-        "and",
-        "as",
-        "between",
-        "by",
-        "case",
-        "cast",
-        "constraint",
-        "create",
-        "cross",
-        "cube",
-        "current_catalog",
-        "current_date",
-        "current_path",
-        "current_schema",
-        "current_time",
-        "current_timestamp",
-        "current_user",
-        "deallocate",
-        "delete",
-        "describe",
-        "distinct",
-        "drop",
-        "else",
-        "end",
-        "escape",
-        "except",
-        "execute",
-        "exists",
-        "extract",
-        "false",
-        "first",
-        "for",
-        "from",
-        "full",
-        "group",
-        "grouping",
-        "having",
-        "in",
-        "inner",
-        "insert",
-        "intersect",
-        "into",
-        "is",
-        "join",
-        "json_array",
-        "json_exists",
-        "json_object",
-        "json_query",
-        "json_table",
-        "json_value",
-        "last",
-        "left",
-        "like",
-        "listagg",
-        "localtime",
-        "localtimestamp",
-        "natural",
-        "normalize",
-        "not",
-        "null",
-        "of",
-        "on",
-        "or",
-        "order",
-        "outer",
-        "prepare",
-        "recursive",
-        "right",
-        "rollup",
-        "select",
-        "skip",
-        "table",
-        "then",
-        "trim",
-        "true",
-        "uescape",
-        "union",
-        "unnest",
-        "using",
-        "values",
-        "when",
-        "where",
-        "with",
-    ]
-);
+// Athena's DML grammar is Trino's. Three readings of its reserved words exist and none
+// is complete, so a name is quoted in DML when any of them reserves it:
+//
+// * Trino release 417's grammar (`core/trino-parser/src/main/antlr4/io/trino/sql/parser/SqlBase.g4`):
+//   every keyword token not listed in its `nonReserved` rule, plus `SKIP`, which the
+//   grammar uses as a literal token only (`docs/src/main/sphinx/language/reserved.rst`
+//   of the same release lists exactly these 81).
+// * Trino's current reserved list (`docs/src/main/sphinx/language/reserved.md`, master):
+//   adds `AUTO`, `JSON_TABLE` and `PRIMARY`, and does not reserve `EXECUTE`.
+// * AWS's published list for SELECT statements
+//   (<https://docs.aws.amazon.com/athena/latest/ug/reserved-words.html>): adds `FIRST`,
+//   `LAST`, `OF` and `JSON_TABLE`, and lacks `CURRENT_ROLE`, which Trino reserves (an
+//   unquoted `current_role` column fails to parse there).
+//
+// Each word is written once below; the lists are unions of these parts, built at
+// compile time.
+
+/// Trino's `CURRENT_*` primaries that are values written without parentheses (SqlBase.g4's
+/// `primaryExpression`: `CURRENT_USER`, `CURRENT_CATALOG`, `CURRENT_SCHEMA`, `CURRENT_PATH`).
+/// Reserved on every reading.
+pub(crate) const TRINO_CURRENT_VALUES: &[&str] = &[
+    "current_catalog",
+    "current_path",
+    "current_schema",
+    "current_user",
+];
+
+/// Trino's date and time values (SqlBase.g4's `specialDateTimeFunction`), written without
+/// parentheses or, as calls, with a precision (`current_timestamp(3)`). Reserved on every
+/// reading.
+pub(crate) const TRINO_DATE_TIME_VALUES: &[&str] = &[
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    "localtime",
+    "localtimestamp",
+];
+
+/// The other words both Trino 417 and AWS's list reserve.
+#[rustfmt::skip]
+const TRINO_AND_AWS_KEYWORDS: &[&str] = &[
+    "alter", "and", "as", "between", "by", "case", "cast", "constraint", "create", "cross",
+    "cube", "deallocate", "delete", "describe", "distinct", "drop", "else", "end", "escape",
+    "except", "execute", "exists", "extract", "false", "for", "from", "full", "group",
+    "grouping", "having", "in", "inner", "insert", "intersect", "into", "is", "join",
+    "json_array", "json_exists", "json_object", "json_query", "json_value", "left", "like",
+    "listagg", "natural", "normalize", "not", "null", "on", "or", "order", "outer", "prepare",
+    "recursive", "right", "rollup", "select", "skip", "table", "then", "trim", "true",
+    "uescape", "union", "unnest", "using", "values", "when", "where", "with",
+];
+
+/// Words AWS's list reserves and Trino 417's grammar does not.
+const AWS_ONLY: &[&str] = &["first", "json_table", "last", "of"];
+
+/// Words Trino 417's grammar reserves and AWS's list lacks.
+const TRINO_417_ONLY: &[&str] = &["current_role"];
+
+/// Words Trino reserves after release 417 (current master's reserved list).
+pub(crate) const TRINO_LATER_RESERVED: &[&str] = &["auto", "json_table", "primary"];
+
+const BOTH_LISTS: [&[&str]; 3] = [
+    TRINO_AND_AWS_KEYWORDS,
+    TRINO_CURRENT_VALUES,
+    TRINO_DATE_TIME_VALUES,
+];
+const BOTH: [&str; union_len(&BOTH_LISTS)] = union(&BOTH_LISTS);
+
+const AWS_LISTS: [&[&str]; 2] = [&BOTH, AWS_ONLY];
+const AWS_WORDS: [&str; union_len(&AWS_LISTS)] = union(&AWS_LISTS);
+
+const TRINO_417_LISTS: [&[&str]; 2] = [&BOTH, TRINO_417_ONLY];
+const TRINO_417_WORDS: [&str; union_len(&TRINO_417_LISTS)] = union(&TRINO_417_LISTS);
+
+/// Words reserved by Athena's Trino parser: the SELECT/DML list of AWS's "Reserved keywords"
+/// (<https://docs.aws.amazon.com/athena/latest/ug/reserved-words.html>), lower case, sorted.
+pub const TRINO_DML_RESERVED: &[&str] = &AWS_WORDS;
+
+/// Reserved words of Trino release 417's SQL grammar, lower case, sorted.
+pub(crate) const TRINO_417_RESERVED: &[&str] = &TRINO_417_WORDS;
+
+const DML_LISTS: [&[&str]; 3] = [TRINO_DML_RESERVED, TRINO_417_RESERVED, TRINO_LATER_RESERVED];
+const DML_WORDS: [&str; union_len(&DML_LISTS)] = union(&DML_LISTS);
+
+/// Every word any reading of Athena's DML grammar reserves: AWS's list, Trino 417's and
+/// later Trino's, lower case, sorted.
+pub(crate) const DML_RESERVED: &[&str] = &DML_WORDS;
+
+/// Whether `word` (lower case) is in [`TRINO_DML_RESERVED`].
+// The renderer looks DML names up in a union of lists; tests use this list's own.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) fn is_trino_dml_reserved(word: &str) -> bool {
+    const SET: WordSet = WordSet::new(TRINO_DML_RESERVED);
+    SET.contains(word)
+}
+
+/// True when `word` (any case) must be double-quoted as an identifier in Athena DML on
+/// at least one reading (Trino 417, current Trino, AWS's list).
+pub(crate) fn is_reserved_in_dml(word: &str) -> bool {
+    const SET: WordSet = WordSet::new(DML_RESERVED);
+    let first = word.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+    if !SET.may_hold(first, word.len()) {
+        return false;
+    }
+    // Lowercased on the stack: the validator asks for every unquoted name of every
+    // statement. A word longer than the buffer, or not ASCII, is no reserved word.
+    let mut buf = [0u8; MAX_LEN];
+    let Some(lower) = buf.get_mut(..word.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(word.as_bytes());
+    lower.make_ascii_lowercase();
+    std::str::from_utf8(lower).is_ok_and(|w| SET.contains(w))
+}
 
 #[cfg(test)]
 mod tests {
@@ -468,6 +497,83 @@ mod tests {
             for p in &probes {
                 assert_eq!(set.contains(p), list.contains(&p.as_str()), "{p:?}");
             }
+        }
+    }
+
+    /// `is_reserved_in_dml` finds every word of every reading, in any case, and nothing
+    /// else.
+    #[test]
+    fn every_reserved_word_is_found_in_any_case() {
+        for w in TRINO_417_RESERVED
+            .iter()
+            .chain(TRINO_LATER_RESERVED)
+            .chain(TRINO_DML_RESERVED)
+        {
+            assert!(is_reserved_in_dml(w), "{w}");
+            assert!(is_reserved_in_dml(&w.to_ascii_uppercase()), "{w}");
+            assert!(!is_reserved_in_dml(&format!("{w}x")), "{w}x");
+        }
+        assert!(!is_reserved_in_dml("event_id"));
+        assert!(!is_reserved_in_dml("sélect"));
+        assert!(!is_reserved_in_dml(&"select".repeat(10)));
+        assert!(!is_reserved_in_dml(""));
+    }
+
+    #[test]
+    fn the_readings_have_their_published_lengths() {
+        assert_eq!(TRINO_417_RESERVED.len(), 81);
+        assert_eq!(TRINO_DML_RESERVED.len(), 84);
+        assert_eq!(DML_RESERVED.len(), 87);
+    }
+
+    /// Where AWS's published list and Trino's grammar disagree.
+    #[test]
+    fn aws_list_differs_from_trino_417() {
+        use std::collections::BTreeSet;
+        let trino: BTreeSet<_> = TRINO_417_RESERVED.iter().copied().collect();
+        let aws: BTreeSet<_> = TRINO_DML_RESERVED.iter().copied().collect();
+        assert_eq!(
+            aws.difference(&trino).copied().collect::<Vec<_>>(),
+            ["first", "json_table", "last", "of"]
+        );
+        assert_eq!(
+            trino.difference(&aws).copied().collect::<Vec<_>>(),
+            ["current_role"]
+        );
+        for w in TRINO_LATER_RESERVED {
+            assert!(!trino.contains(w), "{w}");
+        }
+        // Current Trino no longer reserves `execute`; it stays quoted, as 417 reserves it.
+        assert!(trino.contains("execute") && is_reserved_in_dml("execute"));
+    }
+
+    #[test]
+    fn any_reading_reserves() {
+        for w in [
+            "current_role",
+            "CURRENT_ROLE",
+            "first",
+            "skip",
+            "auto",
+            "primary",
+            "table",
+            "localtimestamp",
+        ] {
+            assert!(is_reserved_in_dml(w), "{w}");
+        }
+        // Non-reserved in every reading: Trino's grammar parses them unquoted.
+        for w in [
+            "limit",
+            "interval",
+            "all",
+            "date",
+            "timestamp",
+            "user",
+            "partition",
+            "row",
+            "map",
+        ] {
+            assert!(!is_reserved_in_dml(w), "{w}");
         }
     }
 

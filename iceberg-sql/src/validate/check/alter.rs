@@ -1,6 +1,5 @@
-//! ALTER TABLE on our parser's tree, as the ALTER TABLE hooks (`hooks.rs` for Hive's and
-//! Spark's grammars, `dialects/trino.rs` for Trino's) and the target's part check it on
-//! sqlparser's, with the same rules: each new or changed column's type one the grammar
+//! ALTER TABLE on the parsed tree, with the target's rules (`dialects/`): each new or
+//! changed column's type one the grammar
 //! declares Iceberg columns with, its options, `TBLPROPERTIES` entries, Trino's
 //! `EXECUTE` procedures (not an ALTER TABLE kind: maintenance), and `RENAME TO` where
 //! the catalog has none (S3 Tables).

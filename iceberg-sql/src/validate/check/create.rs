@@ -1,6 +1,5 @@
-//! CREATE TABLE's clauses on our parser's tree, as the CREATE TABLE hook (`hooks.rs`)
-//! and the target's part (`dialects/`) check them on sqlparser's, with the same rules
-//! (partition transforms, `TBLPROPERTIES` entries, column types and options): CREATE
+//! CREATE TABLE's clauses on the parsed tree, with the target's rules (`dialects/`):
+//! partition transforms, `TBLPROPERTIES` entries, column types and options. CREATE
 //! TABLE in Hive's grammar (Athena) and Spark's, Spark's CTAS, the staging table's
 //! CREATE, Trino's CREATE TABLE (the Iceberg connector's column types).
 
@@ -417,7 +416,7 @@ pub(super) fn tblproperties(ctx: &Ctx, props: &[(Literal, Literal)]) -> Result<(
     Ok(())
 }
 
-/// A partition field as sqlparser shows it: a name, a call on names and numbers.
+/// A partition field as a message shows it: a name, a call on names and numbers.
 struct Shown<'a>(&'a str, &'a Expr);
 
 impl std::fmt::Display for Shown<'_> {

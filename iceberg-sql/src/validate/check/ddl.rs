@@ -1,6 +1,5 @@
-//! The DDL statements other than CREATE TABLE and ALTER TABLE, as the target writes them:
-//! what `allow.rs`'s `check_top` and the DDL hooks (`hooks.rs`, `dialects/trino.rs`) ask
-//! of sqlparser's tree, asked of ours with the same rules (`dialects/`, `hooks.rs`).
+//! The DDL statements other than CREATE TABLE and ALTER TABLE, in the shapes the target
+//! writes them, with the target's rules (`dialects/`).
 
 use super::top::{syntax, wrong_kind, Name};
 use super::{find_word, Ctx};

@@ -1,6 +1,5 @@
 //! The validator's pipeline and its checks on the tree of our own parser
-//! (`super::parser`): the verdict the tests' oracle (`super::oracle`: `allow.rs` and
-//! `walk/`) gives on sqlparser's tree, given on ours.
+//! (`super::parser`).
 //!
 //! Every `build()` runs it ([`super::validate_sql`]). It checks the queries, the DML, OPTIMIZE and VACUUM (Athena's, Spark's CALL, Trino's ALTER TABLE …
 //! EXECUTE), UNLOAD, the CTAS (Trino's, Spark's), CREATE TABLE and the staging table's
@@ -15,13 +14,12 @@
 //!   after their parser (`super::literals`: number ranges, `X'…'` digits, row counts,
 //!   type parameters, typed literals).
 //!
-//! Our parser refuses at parse time (`ErrorKind::Syntax`) much of what sqlparser read
-//! and the allow-list refused (`DisallowedSyntax`): forms outside our AST, a word Trino
-//! reserves as a name. What both read, the refusal here matches the allow-list's kind
-//! and message.
+//! Forms outside our AST and a word Trino reserves used as a name are refused at parse
+//! time (`ErrorKind::Syntax`); a form the parser reads but the target or the statement
+//! kind does not take is refused here (`ErrorKind::DisallowedSyntax`).
 //!
-//! The text is lexed once ([`read`]): the token pre-pass (`super::prepass`, shared with
-//! the oracle), the `;`s around the statement and our parser read the same tokens.
+//! The text is lexed once ([`read`]): the token pre-pass (`super::prepass`), the `;`s
+//! around the statement and our parser read the same tokens.
 
 mod alter;
 mod create;
@@ -85,7 +83,7 @@ struct Second {
 
 /// An error of the parse of the text without its `;`s, shown on the text as written,
 /// with the grammar named as the target names it; a parse that stopped at a `;` with
-/// a statement after it is refused as the old pipeline refuses a second statement.
+/// a statement after it is refused as a second statement.
 fn parse_error(
     e: Error,
     sql: &str,
@@ -239,7 +237,8 @@ fn without_semicolons(
 }
 
 /// Checks our parser's tree of `sql` for `kind` in `dialect`, with `param_count` bound
-/// parameters: the verdict of the allow-list and walk on sqlparser's tree.
+/// parameters: the statement is the one `kind` renders, in the shapes `dialect` writes,
+/// with every name, literal, type and placeholder as its grammar and engine take them.
 pub(crate) fn check(
     stmt: &Statement,
     sql: &str,
@@ -294,7 +293,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A refusal pointing at the first whole word `word` of the text outside strings
-    /// (else its first token), found as the allow-list finds it.
+    /// (else its first token).
     pub(crate) fn at_word(&self, msg: impl Into<String>, word: &str) -> Error {
         let loc = super::located(self.sql, super::locate_word(self.sql, word));
         Error::new(ErrorKind::DisallowedSyntax, msg).with_sql(self.sql, loc)

@@ -1,7 +1,6 @@
-//! One pass over our parser's tree, in text order, for what the allow-list's `Checker`
-//! asks of each node of sqlparser's: the target's refusals, quoting per grammar, the `?`
-//! placeholders, and the literal, row count and type rules of [`literals`] (the same
-//! functions the sqlparser path calls).
+//! One pass over the parsed tree, in text order, checking each node: the target's
+//! refusals, quoting per grammar, the `?` placeholders, and the literal, row count and
+//! type rules of [`literals`].
 //!
 //! Operator chains are as deep as they are long (10,000 `OR`s fit in a statement), so
 //! the pass goes down the first operands of a chain in a loop, as the tree's `Drop`
@@ -156,8 +155,7 @@ impl Pass<'_> {
     }
 
     /// The DDL statements: their names, literals, types and expressions. (A
-    /// `TBLPROPERTIES` key is a name, as the allow-list has it: not checked as a
-    /// string.)
+    /// `TBLPROPERTIES` key is a name: not checked as a string.)
     fn ddl(&mut self, stmt: &Statement) -> Result<()> {
         match stmt {
             Statement::CreateTable(ct) => {
@@ -260,9 +258,9 @@ impl Pass<'_> {
                 self.idents(name)?;
                 self.query(query)
             }
-            // The pattern and the escape character are not literals in the allow-list's
-            // tree (sqlparser keeps a `SHOW TABLES` filter as a plain string), so no
-            // literal rule applies to them; `ddl.rs` checks them.
+            // The pattern and the escape character of a `SHOW TABLES` filter are plain
+            // strings, not literals, so no literal rule applies to them; `ddl.rs`
+            // checks them.
             Statement::ShowTables {
                 database: Some(db), ..
             } => self.idents(db),
@@ -304,7 +302,7 @@ impl Pass<'_> {
         let limit = q.limit.as_ref().filter(|l| !is_all(l));
         let offset = q.offset.as_ref().map(|o| &o.value);
         if self.ctx.grammar != Grammar::HiveDdl {
-            // The allow-list's order: LIMIT's count, OFFSET's, then FETCH's.
+            // In text order: LIMIT's count, OFFSET's, then FETCH's.
             let counts = limit.map(|l| ("LIMIT", l)).into_iter();
             for (clause, count) in counts.chain(offset.map(|o| ("OFFSET", o))) {
                 if let Some(msg) = self.row_count_problem(clause, count) {
@@ -463,8 +461,8 @@ impl Pass<'_> {
                 self.expr(call)?;
                 self.opt_ident(alias.as_ref())
             }
-            // The walk reads sqlparser's table with arguments name, alias, then arguments.
-            // (Trino's `UNNEST`, unquoted, has no quotes to check.)
+            // A table with arguments: its name, its alias, then its arguments. (Trino's
+            // `UNNEST`, unquoted, has no quotes to check.)
             TableFactor::TableValued {
                 name,
                 args,
@@ -628,7 +626,7 @@ impl Pass<'_> {
                 self.expr(from)?;
                 self.opt_expr(length.as_deref())
             }
-            // sqlparser's `Trim` holds the characters before the value, as written.
+            // `trim(chars FROM value)`: the characters before the value, as written.
             Expr::Trim { chars, expr, .. } => {
                 self.expr(chars)?;
                 self.expr(expr)
@@ -763,8 +761,7 @@ impl Pass<'_> {
                     expr_start(e),
                 )
             }
-            // sqlparser reads `CONVERT(x, T)` as a node of its own, which the walk
-            // refuses; no target of ours has a function of that name.
+            // `CONVERT(x, T)` is refused: no target of ours has a function of that name.
             Expr::Function(f)
                 if f.name.len() == 1
                     && f.name[0].quote.is_none()
@@ -858,7 +855,7 @@ impl Pass<'_> {
             )),
             LiteralValue::String { form, value } => Some(format!(
                 "literal {}'{}' is not a {} literal form: write strings as '…' and binary as X'…'",
-                // As sqlparser shows them: the prefix in upper case, the value as is.
+                // The prefix in upper case, the value as is.
                 match form {
                     StringForm::National => "N",
                     StringForm::Unicode => "U&",
@@ -892,8 +889,7 @@ impl Pass<'_> {
 
     /// A type and the types inside it; `near` is an offset before it, for the position
     /// of a refusal (types carry no span: the refusal points at the first occurrence
-    /// of the type's first word after `near`, as the allow-list's at its first
-    /// occurrence in the text).
+    /// of the type's first word after `near`).
     fn data_type(&mut self, t: &DataType, near: usize) -> Result<()> {
         if let Some(msg) = literals::type_problem(&type_form(t), &Shown(t), self.ctx.grammar) {
             let word = match t {
@@ -923,9 +919,9 @@ impl Pass<'_> {
         }
     }
 
-    // ---- expression forms read since the first milestone -------------------------------
+    // ---- more expression forms ------------------------------------------------------------
 
-    /// A window's frame: its offsets are expressions (the old walk's `frame_bound`).
+    /// A window's frame: its offsets are expressions.
     fn window_frame(&mut self, frame: &WindowFrame) -> Result<()> {
         for bound in std::iter::once(&frame.start).chain(frame.end.as_ref()) {
             if let FrameBound::Preceding(Some(e)) | FrameBound::Following(Some(e)) = bound {
@@ -1243,8 +1239,9 @@ const SQLPARSER_TYPE_WORDS: &[&str] = &[
     "uuid",
 ];
 
-/// A type as messages show it: sqlparser's spelling (upper-case names), so that both
-/// paths say the same.
+/// A type as messages show it: the standard type keywords in upper case
+/// (`VARCHAR(10)`), other names as written; the tests' sqlparser reading words its
+/// messages the same.
 pub(super) struct Shown<'a>(pub(super) &'a DataType);
 
 impl Display for Shown<'_> {

@@ -16,7 +16,7 @@ use crate::statement::StatementKind;
 use crate::validate::tests::oracle_entries as entries;
 use crate::validate::tests::verdict_fixture::{self, Entry};
 
-/// The new pipeline's verdict in the fixture's words.
+/// Our pipeline's verdict in the fixture's words.
 fn ours(e: &Entry) -> String {
     verdict_fixture::verdict(validate(&e.sql, e.kind, e.dialect, e.params))
 }
@@ -34,14 +34,14 @@ enum Class {
     BothDisallowed,
     /// Ours refuses after the parse what sqlparser did not parse.
     TheirsAtParse,
-    /// The old validator accepts, our parser does not read the text yet (a form it
+    /// The oracle accepts, our parser does not read the text yet (a form it
     /// lacks; see the parser's module doc).
     NotReadYet,
-    /// The old validator accepts, ours refuses after the parse.
+    /// The oracle accepts, ours refuses after the parse.
     OnlyTheirsAccepts,
-    /// Ours accepts what the old validator refuses: never allowed.
+    /// Ours accepts what the oracle refuses: never allowed.
     OnlyOursAccepts,
-    /// The old validator accepts, our parser refuses on purpose: the target's grammar
+    /// The oracle accepts, our parser refuses on purpose: the target's grammar
     /// lacks the form ([`DELIBERATE`]).
     Deliberate,
 }
@@ -93,7 +93,7 @@ fn read_by_our_parser(e: &Entry) -> bool {
 }
 
 /// Deliberate differences of verdict (an entry both sides do not accept alike): the
-/// entry's SQL, and why. The old pipeline accepts each (in the dialect named); ours
+/// entry's SQL, and why. The oracle accepts each (in the dialect named); ours
 /// refuses it at parse time, as the target's grammar does.
 const DELIBERATE: &[(&str, &str)] = &[
     (
@@ -231,7 +231,7 @@ fn the_pipeline_gives_the_oracles_verdicts() {
     let mut report = String::new();
     let mut violations = Vec::new();
     let mut deliberate_seen = Vec::new();
-    // Whatever the kind, ours never accepts what the old pipeline refuses.
+    // Whatever the kind, ours never accepts what the oracle refuses.
     for e in all.iter().filter(|e| !read_by_our_parser(e)) {
         let ours = ours(e);
         if class(&e.verdict, &ours) == Class::OnlyOursAccepts {
@@ -292,7 +292,7 @@ fn the_pipeline_gives_the_oracles_verdicts() {
 }
 
 /// Texts that reach each check of this module (a literal range, a type parameter, a
-/// quote, a placeholder, a target's refusal): the old pipeline and ours give the same
+/// quote, a placeholder, a target's refusal): the oracle and ours give the same
 /// verdict, word for word (`parse`: ours refuses at parse time what sqlparser read and
 /// the allow-list refused, or both refuse at parse time).
 const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
@@ -787,7 +787,7 @@ const CASES: &[(Dialect, StatementKind, usize, &str, bool)] = {
     ]
 };
 
-/// The old pipeline's verdict, in the fixture's words.
+/// The oracle's verdict, in the fixture's words.
 fn theirs(sql: &str, kind: StatementKind, dialect: Dialect, params: usize) -> String {
     words(crate::validate::oracle::validate_sql(
         sql, kind, dialect, params,
@@ -850,7 +850,7 @@ fn spark_operators_pass_in_spark_only() {
 }
 
 /// A chain of 10,000 `OR`s (a statement holds one) goes through the pass down its first
-/// operands in a loop: no stack overflow, and the same verdict as the old pipeline's.
+/// operands in a loop: no stack overflow, and the same verdict as the oracle's.
 #[test]
 fn a_long_chain_is_checked_in_a_loop() {
     let chain = vec!["a = 1"; 10_000].join(" OR ");
@@ -864,7 +864,7 @@ fn a_long_chain_is_checked_in_a_loop() {
 }
 
 /// A chain of set operations is checked down its left operands in a loop: no stack
-/// overflow, and the same verdict as the old pipeline's.
+/// overflow, and the same verdict as the oracle's.
 #[test]
 fn a_long_set_operation_chain_is_checked_in_a_loop() {
     let chain = vec!["SELECT a FROM t"; 5_000].join(" UNION ALL ");
@@ -879,7 +879,7 @@ fn a_long_set_operation_chain_is_checked_in_a_loop() {
 
 /// Corruptions of what the builders write, as a differential: a condition the
 /// expression generator makes, in a SELECT, UPDATE or DELETE for each target, with a
-/// few characters put in at one place. The old pipeline and ours never disagree on
+/// few characters put in at one place. The oracle and ours never disagree on
 /// accept and refuse, except where our parser does not read a form yet (counted as
 /// [`Class::NotReadYet`]: refused at parse time).
 mod corrupted {
@@ -893,7 +893,7 @@ mod corrupted {
 
     /// Whether two verdicts agree: alike on accept and refuse, and where both refuse
     /// after the parse, with one message. Not compared: white space and the words
-    /// with a quote in them (the old message shows an expression or a literal as
+    /// with a quote in them (the oracle's message shows an expression or a literal as
     /// sqlparser prints it, `a < b`, ours as written, `a<b`),
     /// letter case (our tree keeps a type's name in lower case, sqlparser an unknown
     /// one as written: `Xtimestamp(6)`), and the position (the allow-list finds a
@@ -928,7 +928,7 @@ mod corrupted {
         ]
     }
 
-    /// The fixture's entries of the kinds our parser reads that the old pipeline
+    /// The fixture's entries of the kinds our parser reads that the oracle
     /// accepts.
     fn accepted() -> &'static [super::Entry] {
         static ACCEPTED: std::sync::OnceLock<Vec<super::Entry>> = std::sync::OnceLock::new();
@@ -1011,7 +1011,7 @@ mod corrupted {
     }
 }
 
-/// Each [`DELIBERATE`] entry is in the corpus, accepted by the old pipeline and refused
+/// Each [`DELIBERATE`] entry is in the corpus, accepted by the oracle and refused
 /// by ours at parse time in some dialect: the list names no entry ours reads or
 /// refuses otherwise.
 #[test]

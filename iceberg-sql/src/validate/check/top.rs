@@ -1,6 +1,6 @@
 //! The top of the statement: the variant its kind renders, and the statement-level
-//! shape the target writes (what `allow.rs`'s `check_top` asks of sqlparser's tree; the
-//! clauses of other engines it refuses there are outside our AST, refused by the parse).
+//! shape the target writes (clauses of other engines are outside our AST, refused by
+//! the parse).
 
 use super::pass::expr_start;
 use super::Ctx;
@@ -323,8 +323,7 @@ fn found_statement(ctx: &Ctx, stmt: &Statement) -> String {
     }
 }
 
-/// The statement is not the one `ctx.kind` renders; `expected` says which it should be
-/// (the allow-list's message).
+/// The statement is not the one `ctx.kind` renders; `expected` says which it should be.
 pub(super) fn wrong_kind(ctx: &Ctx, stmt: &Statement, expected: &str) -> Error {
     let found = found_statement(ctx, stmt);
     ctx.at_start(format!(

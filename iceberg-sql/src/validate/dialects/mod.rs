@@ -2,8 +2,8 @@
 //! (CREATE TABLE clauses, OPTIMIZE and VACUUM, UNLOAD, `DROP TABLE … PURGE`, the `SHOW
 //! TABLES` filter, `DROP DATABASE … CASCADE`), as plain values the checks read.
 //!
-//! The tests' oracle has the other half of each target: its sqlparser dialects and
-//! its checks on sqlparser's tree (`super::oracle::dialects`).
+//! The tests' second reading on sqlparser has its own part per target
+//! (`super::oracle::dialects`).
 //!
 //! A target's [`DialectRules`](crate::dialect::DialectRules) names its part here
 //! (`syntax()`); a new target adds one file.

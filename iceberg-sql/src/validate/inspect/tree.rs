@@ -1,15 +1,13 @@
-//! [`Inspection`] from our own parser's tree (`super::super::parser`): the same names and
-//! string literals that the tests' oracle (`super::inspect_oracle`) reads from
-//! sqlparser's tree for the same text.
+//! [`Inspection`] from our own parser's tree (`super::super::parser`): the names and
+//! string literals a statement holds as values.
 //!
 //! Every identifier and `'…'` literal of the tree is collected with its byte offset and
-//! the lists are sorted by it: text order, which is the order of sqlparser's fields
-//! but for a `CREATE TABLE`'s `PARTITIONED BY`, which sqlparser keeps after the
-//! properties and the CTAS query. The tree is visited from a work list, not by
+//! the lists are sorted by it (text order, but for a `CREATE TABLE`'s `PARTITIONED BY`,
+//! which comes after the properties and the CTAS query). The tree is visited from a work list, not by
 //! recursion: an operator chain is as deep as it is long.
 //!
-//! Where sqlparser's tree (with the oracle's hooks) holds no value or name, only a
-//! plain string, a word or nothing, nothing is read here either: a column's `COMMENT`;
+//! What is text rather than a value or a name is not read (the tests' sqlparser
+//! reading, `oracle::inspect`, holds the same lists): a column's `COMMENT`;
 //! a `CREATE TABLE`'s `LOCATION`, `COMMENT`, `STORED AS` and `OPTIONS`; a schema's
 //! `COMMENT`, `LOCATION` and `WITH (…)`; the pattern of `SHOW TABLES`; a table
 //! procedure's name and arguments; `LIMIT ALL`, `GROUP BY ALL` and the words `ROLLUP`

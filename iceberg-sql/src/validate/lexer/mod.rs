@@ -32,8 +32,8 @@ pub(crate) struct Rules {
 
 impl Rules {
     /// Athena's Hive DDL. Backticks quote names; `"` opens a name too, so the
-    /// validator can say which quote the grammar wants. No backslash escapes, as the
-    /// validator has always read Hive DDL text (our renderers write `''`).
+    /// validator can say which quote the grammar wants. No backslash escapes in Hive DDL
+    /// text (our renderers write `''`).
     pub(crate) const HIVE_DDL: Rules = Rules {
         name_quotes: b"\"`",
         backslash_escapes: false,

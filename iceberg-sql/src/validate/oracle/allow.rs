@@ -29,8 +29,8 @@ use sqlparser::tokenizer::Span;
 use super::ast_pass::AstPass;
 use super::dialects::OracleSyntax;
 use super::{to_location, walk};
+use crate::dialect::grammar::{is_reserved_in_dml, TRINO_CURRENT_VALUES, TRINO_DATE_TIME_VALUES};
 use crate::dialect::{Dialect, Grammar};
-use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::{Error, ErrorKind, Result};
 use crate::statement::StatementKind;
 use crate::validate::dialects::FilterForm;
@@ -1042,17 +1042,9 @@ fn check_merge(ctx: &Ctx, m: &sqlparser::ast::Merge) -> Result<()> {
 // ---------------------------------------------------------------------------------
 
 /// Reserved words that are values on their own in Trino's grammar (no brackets).
-const SPECIAL_VALUE_WORDS: &[&str] = &[
-    "current_catalog",
-    "current_date",
-    "current_path",
-    "current_schema",
-    "current_time",
-    "current_timestamp",
-    "current_user",
-    "localtime",
-    "localtimestamp",
-];
+fn is_special_value_word(word: &str) -> bool {
+    TRINO_CURRENT_VALUES.contains(&word) || TRINO_DATE_TIME_VALUES.contains(&word)
+}
 
 struct Checker<'a> {
     ctx: &'a Ctx<'a>,
@@ -1272,13 +1264,11 @@ impl AstPass for Checker<'_> {
                     }
                 }
             }
-            // `current_user`, `current_catalog`, …: Trino's grammar has a rule for each
+            // `current_user`, `localtime`, …: Trino's grammar has a rule for each
             // (SqlBase.g4, `primaryExpression`); sqlparser reads them as names.
             Expr::Identifier(i)
                 if i.quote_style.is_none()
-                    && SPECIAL_VALUE_WORDS
-                        .iter()
-                        .any(|w| i.value.eq_ignore_ascii_case(w)) =>
+                    && is_special_value_word(&i.value.to_ascii_lowercase()) =>
             {
                 self.function_names.add(i)
             }

@@ -1,5 +1,5 @@
-//! [`inspect_oracle`]: what the oracle's pipeline reads from a statement, sqlparser's
-//! tree with the old dialects' hooks and refusals, walked by the old walk; the tests hold
+//! [`inspect_oracle`]: what the oracle's pipeline reads from a statement (sqlparser's
+//! tree with the oracle dialects' hooks and refusals, read by its walk); the tests hold
 //! [`crate::validate::inspect`] to it.
 
 use std::ops::ControlFlow;
@@ -13,8 +13,8 @@ use crate::error::{Error, Result};
 use crate::statement::StatementKind;
 use crate::validate::{Inspection, Name};
 
-/// [`crate::validate::inspect`] through the oracle's pipeline: sqlparser's tree with the old dialects'
-/// hooks and refusals, read by the old walk.
+/// [`crate::validate::inspect`] through the oracle's pipeline: sqlparser's tree with the
+/// oracle dialects' hooks and refusals, read by its walk.
 pub(crate) fn inspect_oracle(
     sql: &str,
     kind: StatementKind,

@@ -1,9 +1,8 @@
-//! The sqlparser pipeline the validator ran before our own parser (`parser/`,
-//! `check/`) replaced it: our lexer's tokens turned into sqlparser's (`tokens.rs`),
-//! sqlparser 0.64 through our hand-written dialects (`dialects/`, with the hooks of
-//! `hooks.rs` and `prefix.rs`), then the allow-list (`allow.rs`) and the walk
-//! (`walk/`, passes of `ast_pass.rs`). Compiled for tests only, as an oracle written independently of
-//! our parser: the differential tests (`check/tests.rs`, `parser/tests/`) hold every
+//! A second reading of every statement on sqlparser, for the tests: our lexer's tokens
+//! turned into sqlparser's (`tokens.rs`), sqlparser 0.64 through our hand-written
+//! dialects (`dialects/`, with the hooks of `hooks.rs` and `prefix.rs`), then the
+//! allow-list (`allow.rs`) and the walk (`walk/`, passes of `ast_pass.rs`). Compiled for
+//! tests only, as an oracle written independently of our parser (`parser/`, `check/`): the differential tests (`check/tests.rs`, `parser/tests/`) hold every
 //! statement of the corpus to the same verdict through both, and `logged.rs` reads again
 //! every statement the test suite's builders returned.
 

@@ -35,8 +35,8 @@ impl Cursor<'_> {
             );
         }
         if self.eat_word("DESCRIBE") {
-            // Trino's `DESCRIBE qualifiedName` has no FORMATTED; the validator has always
-            // read the word there as Hive's keyword, so a table or schema called
+            // Trino's `DESCRIBE qualifiedName` has no FORMATTED; the validator reads
+            // the word there as Hive's keyword in every grammar, so a table or schema called
             // `formatted` is written quoted.
             if forms == DdlForms::Trino && self.is_word(0, "FORMATTED") {
                 let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
@@ -171,7 +171,7 @@ impl Cursor<'_> {
     /// with `TBLPROPERTIES ('table_type'='ICEBERG')` (its Iceberg CREATE TABLE page), so
     /// a `CREATE TABLE` needs the clause. An external table is a staged load's, which
     /// names its files' format and place: Hive's grammar makes `STORED AS` and
-    /// `LOCATION` optional, the validator has always required both.
+    /// `LOCATION` optional, the validator requires both.
     fn hive_table_clauses(&mut self, object: CreateObject) -> Result<Vec<TableClause>> {
         let mut clauses = Vec::new();
         if self.eat_word("COMMENT") {

@@ -47,6 +47,7 @@ enum Special {
 }
 use super::cursor::{span, Cursor};
 use super::DataType;
+use crate::dialect::grammar::{TRINO_CURRENT_VALUES, TRINO_DATE_TIME_VALUES};
 use crate::error::Result;
 use crate::validate::lexer::{Kind, StrForm, Symbol, Token};
 
@@ -119,23 +120,12 @@ const RESERVED_FUNCTIONS: &[&str] = &["trim", "normalize", "struct", "grouping"]
 
 /// Values written without parentheses besides [`DATE_TIME_CALLS`] (Trino's `CURRENT_*`
 /// primaries; Spark's `currentLike`).
-const CURRENT_VALUES: &[&str] = &[
-    "current_user",
-    "current_catalog",
-    "current_schema",
-    "current_path",
-];
+const CURRENT_VALUES: &[&str] = TRINO_CURRENT_VALUES;
 
 /// The date and time values (Trino's `specialDateTimeFunction`), written without
 /// parentheses or, as calls, with them (`current_timestamp(3)`; the precision is checked
 /// after the parse).
-const DATE_TIME_CALLS: &[&str] = &[
-    "current_date",
-    "current_time",
-    "current_timestamp",
-    "localtime",
-    "localtimestamp",
-];
+const DATE_TIME_CALLS: &[&str] = TRINO_DATE_TIME_VALUES;
 
 impl Cursor<'_> {
     /// An expression.
@@ -780,7 +770,7 @@ impl Cursor<'_> {
         if is("NOT") {
             self.next();
             // sqlparser reads `NOT [1]` as NOT of a bare array literal, which no target
-            // has: the validator has never read the `not` of `not[1]` as a name.
+            // has: the validator does not read the `not` of `not[1]` as a name either.
             if self.is_symbol(0, Symbol::LBracket) {
                 return Err(self.refuse_at(
                     t.start,
@@ -872,7 +862,7 @@ impl Cursor<'_> {
             ));
         }
         // sqlparser reads `trim(…)` and `struct(…)` as forms of their own that take at
-        // least one argument: the validator has never let `trim()` through.
+        // least one argument: the validator refuses `trim()` too.
         if (bare("trim") || bare("struct")) && self.is_symbol(1, Symbol::RParen) {
             self.next();
             return Err(self.expected("an expression"));
@@ -1082,7 +1072,7 @@ impl Cursor<'_> {
     }
 }
 
-// ---- expression forms read since the first milestone -----------------------------------
+// ---- more expression forms --------------------------------------------------------------
 
 impl Cursor<'_> {
     /// Whether Spark's `ILIKE`, `RLIKE` or `REGEXP` is the `n`th token, in a grammar

@@ -347,7 +347,7 @@ impl Rules {
         array_brackets: true,
         number_suffixes: false,
         struct_calls: false,
-        reserved: Some(crate::engine::reserved::is_reserved_in_dml),
+        reserved: Some(crate::dialect::grammar::is_reserved_in_dml),
         dml_alias: false,
         qualified_assignment: false,
         merge_insert_columns: false,
@@ -426,9 +426,8 @@ impl Rules {
 }
 
 /// The words never a name unquoted in Spark text: Spark's default mode reserves none
-/// of its keywords, but the validator has always read these four as sqlparser does in
-/// every dialect (`RESERVED_FOR_IDENTIFIER`), and replacing it must not widen what
-/// passes.
+/// of its keywords, but the validator reads these four as sqlparser does in every
+/// dialect (`RESERVED_FOR_IDENTIFIER`), so the two readings accept the same names.
 fn spark_reserved(word: &str) -> bool {
     ["exists", "interval", "struct", "trim"]
         .iter()

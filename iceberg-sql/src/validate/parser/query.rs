@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::validate::lexer::{Kind, StrForm, Symbol};
 
 /// Words that are no column alias written without `AS` (sqlparser's
-/// `RESERVED_FOR_COLUMN_ALIAS`, which the validator has always read with).
+/// `RESERVED_FOR_COLUMN_ALIAS`, so the two readings agree).
 pub(super) const NOT_A_COLUMN_ALIAS: &[&str] = &[
     "with",
     "explain",
@@ -112,19 +112,19 @@ const NOT_A_TABLE_ALIAS: &[&str] = &[
 const NOT_A_TABLE_NAME: &[&str] = &["into", "limit", "having", "where", "on"];
 
 /// Words that start another kind of relation where a table name stands, in every
-/// grammar: sqlparser reads `LATERAL (…)` and `TABLE(…)` there, so the validator has
-/// never let one through as a name unquoted (Trino reserves `table`; Spark's
+/// grammar: sqlparser reads `LATERAL (…)` and `TABLE(…)` there, and the validator lets
+/// neither through as a name unquoted (Trino reserves `table`; Spark's
 /// `LATERAL` is a strict non-reserved word, its `TABLE` starts `TABLE(…)` too).
 const RELATION_WORDS: &[&str] = &["lateral", "table"];
 
 /// Words that are no table alias written without `AS`: sqlparser reads `t AT (…)`,
 /// `t BEFORE (…)` and `t CHANGES (…)` (Snowflake's time travel) after a table name,
-/// so the validator has never read one as an alias there.
+/// so the validator reads none as an alias there.
 const TABLE_CLAUSE_WORDS: &[&str] = &["at", "before", "changes"];
 
 /// Words that are no column alias written without `AS`: sqlparser reads each as an
 /// operator after an expression (`a DIV b`, `a REGEXP b`, `a COLLATE c`, …), so the
-/// validator has never read `SELECT a div FROM t` as an alias.
+/// validator does not read `SELECT a div FROM t` as an alias.
 const INFIX_WORDS: &[&str] = &[
     "collate", "div", "glob", "ilike", "match", "member", "operator", "overlaps", "regexp",
     "rlike", "similar", "xor",
@@ -194,8 +194,8 @@ impl Cursor<'_> {
             return Err(self.expected("the select list (`SELECT ALL` is not read yet)"));
         }
         let distinct = self.eat_word("DISTINCT");
-        // sqlparser reads `TOP n` here (SQL Server's), so the validator has never let
-        // a select list start with the word unquoted.
+        // sqlparser reads `TOP n` here (SQL Server's), so the validator lets no select
+        // list start with the word unquoted.
         if self.is_word(0, "TOP") {
             return Err(self.expected("the select list (`TOP` is not Trino's or Spark's)"));
         }
@@ -205,7 +205,7 @@ impl Cursor<'_> {
         }
         let mut items = vec![self.select_item()?];
         while self.eat_symbol(Symbol::Comma) {
-            // sqlparser's reading, which the validator has always had: after a comma,
+            // As sqlparser reads it: after a comma,
             // a word that ends a select list (`FROM`, `WHERE`, …) starts no item.
             let ends_list = self.peek(0).is_some_and(|t| {
                 matches!(t.kind, Kind::Word { quote: None, .. })
@@ -281,7 +281,7 @@ impl Cursor<'_> {
         }
         let start = self.peek(0).map_or(self.sql.len(), |t| t.start);
         let expr = self.expr()?;
-        // sqlparser's reading, which the validator has always had: a word that ends a
+        // As sqlparser reads it: a word that ends a
         // select list is no item by itself (`SELECT FROM t`).
         if let Expr::Name(parts) = &expr {
             if let [Ident {
@@ -586,7 +586,7 @@ impl Cursor<'_> {
         for _ in 0..at + 3 {
             self.next();
         }
-        // sqlparser's reading, which the validator has always had: a snapshot id is a
+        // As sqlparser reads it: a snapshot id is a
         // literal, a timestamp any expression (Trino's grammar takes a value expression
         // for both; a comparison there is no timestamp and fails its analysis).
         let point = if version {
@@ -654,8 +654,8 @@ impl Cursor<'_> {
     }
 
     /// The sets of `GROUPING SETS|ROLLUP|CUBE (…)`, at the `(`: Trino's `groupingSet` and
-    /// Spark's (a parenthesized list or one expression); sqlparser's `parse_tuple`, which
-    /// the validator has always read them with, takes no empty list but in a set.
+    /// Spark's (a parenthesized list or one expression); as in sqlparser's `parse_tuple`, no
+    /// empty list but in a set.
     fn grouping(&mut self, kind: GroupingKind) -> Result<Expr> {
         self.expect_symbol(Symbol::LParen, "(")?;
         let sets = self.comma_separated(|c| {
@@ -888,8 +888,8 @@ impl Cursor<'_> {
         if !self.eat_word("OFFSET") {
             return Ok(None);
         }
-        // A row count: the check after the parse refuses what is not one, as the
-        // validator has always done after sqlparser's parse of an expression here.
+        // A row count: read as an expression; the check after the parse refuses what
+        // is not one.
         let value = self.expr()?;
         let mut rows = OffsetRows::None;
         let rows_at = self.peek(0).map_or(self.sql.len(), |t| t.start);

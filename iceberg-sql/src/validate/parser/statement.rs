@@ -208,8 +208,8 @@ impl Cursor<'_> {
     }
 
     /// Refuses a table name starting with one of `words` unquoted after `after`: each
-    /// starts another form there in sqlparser's reading, so the validator has never
-    /// let one through as a name.
+    /// starts another form there in sqlparser's reading, so the validator lets none
+    /// through as a name (the two readings agree).
     fn no_table_named(&self, words: &[&str], after: &str) -> Result<()> {
         match self.peek(0) {
             Some(t)

@@ -5,9 +5,9 @@
 //! staging table's `CREATE EXTERNAL TABLE`.
 
 use super::{OracleSyntax, ParserDialect};
+use crate::dialect::grammar::is_reserved_in_dml;
 use crate::dialect::grammar::HIVE_DDL_RESERVED;
 use crate::dialect::Grammar;
-use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::dialects::athena::{

@@ -21,8 +21,8 @@
 //! | `SHOW TABLES IN s LIKE 'p' [ESCAPE '\']` | `Statement::ShowTables` with a `Like(p)` filter |
 
 use super::{OracleSyntax, ParserDialect};
+use crate::dialect::grammar::is_reserved_in_dml;
 use crate::dialect::Grammar;
-use crate::engine::reserved::is_reserved_in_dml;
 use crate::error::Result;
 use crate::statement::StatementKind;
 use crate::validate::dialects::trino::{

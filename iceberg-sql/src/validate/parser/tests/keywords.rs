@@ -1,11 +1,11 @@
-//! Every keyword in every name position, through the whole new pipeline
-//! (`check::validate`) against the old one (`validate_sql`): a table, an alias, a
+//! Every keyword in every name position, through our whole pipeline
+//! (`check::validate`) against the oracle's (`validate_sql`): a table, an alias, a
 //! column, a function, in queries and the DML, for Athena (Trino's grammar), Trino
 //! and Spark.
 //!
 //! The words are sqlparser's whole keyword list (`sqlparser::keywords::ALL_KEYWORDS`),
-//! the words the old pipeline may read as something other than a name, with the words
-//! Trino's SqlBase.g4 reserves (`engine::reserved`) that it lacks; Spark's keywords
+//! the words the oracle may read as something other than a name, with the words
+//! Trino's SqlBase.g4 reserves (`dialect::grammar`'s reserved words) that it lacks; Spark's keywords
 //! are among them. Accept ⇔ accept, except the
 //! differences listed in [`deliberate`], each with its reason; a listed difference
 //! that no text shows any more fails the test, so the list cannot go stale.
@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 
 use super::super::query::NOT_A_COLUMN_ALIAS;
+use crate::dialect::grammar::{is_reserved_in_dml, TRINO_417_RESERVED, TRINO_LATER_RESERVED};
 use crate::dialect::{Dialect, Grammar};
-use crate::engine::reserved::{is_reserved_in_dml, TRINO_417_RESERVED, TRINO_LATER_RESERVED};
 use crate::statement::StatementKind;
 
 /// Where a word is put, `{w}`.
@@ -108,7 +108,7 @@ const INSERT_WITH: &str = "`(WITH` after INSERT's table starts a query";
 const NOT_IN_COMPARISON: &str = "NOT inside a comparison is refused on purpose (parenthesise it)";
 
 /// Why the pipelines' verdicts on `w` in `template` differ on purpose, if they do.
-/// `ours_accepts`: the new pipeline accepts what the old one refuses (else the reverse).
+/// `ours_accepts`: our pipeline accepts what the oracle refuses (else the reverse).
 fn deliberate(d: Dialect, template: &str, w: &str, ours_accepts: bool) -> Option<&'static str> {
     let trino = d != Dialect::Spark;
     let call = template.contains("{w}(");
@@ -219,7 +219,7 @@ fn every_keyword_in_every_name_position_is_judged_alike() {
     assert_eq!(reasons, expected);
 }
 
-/// The texts a differential fuzz found that the new pipeline accepted and the old one
+/// The texts a differential fuzz found that our pipeline accepted and the oracle
 /// refused: our parser read a keyword as a name there.
 #[test]
 fn keywords_read_as_names_by_mistake_are_refused() {

@@ -626,7 +626,7 @@ fn statements_not_yet_read_are_refused() {
             assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
         }
     }
-    // Hive's bit operators and `<=>` in Athena's OPTIMIZE condition (the old pipeline
+    // Hive's bit operators and `<=>` in Athena's OPTIMIZE condition (the oracle
     // accepts them there).
     for op in ["a & 1 = 1", "a | 1 = 1", "a ^ 1 = 1", "~a = 1", "a <=> 1"] {
         let sql = format!("OPTIMIZE t REWRITE DATA USING BIN_PACK WHERE {op}");
