@@ -11,7 +11,9 @@
 #    all of them even when one fails), logging every statement a `build()` returns;
 # 3. has Trino's grammar and Spark's parser read every logged statement of their grammar
 #    again (one check each in the summary);
-# 4. prints one closing line: "summary: N passed, N failed, N skipped".
+# 4. builds and runs a fresh app outside the workspace without its lock file
+#    (scripts/downstream.sh), as a new user resolves the dependencies;
+# 5. prints one closing line: "summary: N passed, N failed, N skipped".
 #
 # Without CI set, a service that cannot be set up is a warning and its tests print SKIP.
 # With CI set (CI=true), it is a failure.
@@ -133,6 +135,22 @@ if [ ${#scope[@]} -gt 0 ] && compgen -G "$statement_log/*.jsonl" >/dev/null; the
         reparse_failed=$((reparse_failed + 1))
         echo "test.sh: FAILED: statements the crate returned that sqlparser's pipeline refuses:" >&2
         grep -v '^test .* ignored' "$statement_log/oracle.out" | head -c 20000 >&2
+    fi
+fi
+
+# --- a new user's app ------------------------------------------------------------------
+# A fresh crate outside the workspace, without its lock file (the newest compatible
+# versions, as a new user resolves them), runs the executor's new-user example: one more
+# check in the summary. Full runs only.
+if [ ${#scope[@]} -gt 0 ] && [ $# -eq 0 ]; then
+    t0=$SECONDS
+    if ./scripts/downstream.sh >"$statement_log/downstream.out" 2>&1; then
+        reparse_passed=$((reparse_passed + 1))
+        echo "test.sh: a fresh app without the lock file built and ran the new-user example ($((SECONDS - t0)) s)"
+    else
+        reparse_failed=$((reparse_failed + 1))
+        echo "test.sh: FAILED: a fresh app without the lock file (scripts/downstream.sh):" >&2
+        tail -n 60 "$statement_log/downstream.out" >&2
     fi
 fi
 
