@@ -339,10 +339,28 @@ pub struct NewQuery<'a> {
     pub earlier_runs: usize,
 }
 
+/// An execution reaching its terminal state, as the engine sees it.
+#[derive(Debug, Clone)]
+pub struct Finished<'a> {
+    /// Its `QueryExecutionId`.
+    pub id: &'a str,
+    /// `QueryString`.
+    pub sql: &'a str,
+    /// `SUCCEEDED`, `FAILED` or `CANCELLED`.
+    pub state: State,
+    /// Whether its write committed.
+    pub committed: bool,
+}
+
 /// Decides what each new execution does.
 pub trait Engine: Send + 'static {
     /// The plan of a new execution.
     fn plan(&mut self, query: &NewQuery<'_>) -> Plan;
+
+    /// Called once when an execution reaches its terminal state: the moment a real
+    /// engine has read its input (what a write read is what it finds then, not what
+    /// was there when it was submitted).
+    fn finished(&mut self, _query: &Finished<'_>) {}
 }
 
 /// The plan for any statement nobody scripted: `INSERT` commits its rows with
@@ -376,6 +394,7 @@ pub fn default_plan(sql: &str) -> Plan {
 
 type Responder = Box<dyn FnMut(&NewQuery<'_>) -> Plan + Send>;
 type SqlTest = Box<dyn Fn(&str) -> bool + Send>;
+type FinishObserver = Box<dyn FnMut(&Finished<'_>) + Send>;
 
 /// An [`Engine`] of rules: the first rule whose text test matches the SQL answers;
 /// unmatched statements get [`default_plan`].
@@ -392,6 +411,7 @@ type SqlTest = Box<dyn Fn(&str) -> bool + Send>;
 #[derive(Default)]
 pub struct ScriptedEngine {
     rules: Vec<(SqlTest, Responder)>,
+    observers: Vec<FinishObserver>,
 }
 
 impl std::fmt::Debug for ScriptedEngine {
@@ -413,6 +433,13 @@ impl ScriptedEngine {
         respond: impl FnMut(&NewQuery<'_>) -> Plan + Send + 'static,
     ) -> Self {
         self.rules.push((Box::new(matches), Box::new(respond)));
+        self
+    }
+
+    /// Calls `observe` whenever an execution reaches its terminal state (see
+    /// [`Engine::finished`]).
+    pub fn on_finish(mut self, observe: impl FnMut(&Finished<'_>) + Send + 'static) -> Self {
+        self.observers.push(Box::new(observe));
         self
     }
 
@@ -458,5 +485,11 @@ impl Engine for ScriptedEngine {
             }
         }
         default_plan(query.sql)
+    }
+
+    fn finished(&mut self, query: &Finished<'_>) {
+        for observe in &mut self.observers {
+            observe(query);
+        }
     }
 }

@@ -82,7 +82,7 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use engine::{
-    default_plan, End, Engine, Failure, Lasts, NewQuery, Phase, Plan, ResultSet, ScriptedEngine,
+    default_plan, End, Engine, Failure, Finished, Lasts, NewQuery, Phase, Plan, ResultSet, ScriptedEngine,
     State,
 };
 pub use faults::{Fault, FaultPlan, Op, QueryFault, RandomFaults, RandomQueryFaults, Stats};

@@ -10,7 +10,7 @@ use aws_sdk_athena::primitives::{DateTime, DateTimeFormat};
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
-use crate::engine::{default_plan, End, Engine, Failure, Lasts, NewQuery, Plan, ResultSet, State};
+use crate::engine::{default_plan, End, Engine, Failure, Finished, Lasts, NewQuery, Plan, ResultSet, State};
 use crate::faults::{Fault, FaultPlan, Op, QueryFault, Stats};
 use crate::http::Reply;
 use crate::ledger::{inserted_rows, ExecutionRecord, Ledger, Stop};
@@ -402,6 +402,13 @@ impl ServerState {
             }
         }
         self.progress[i].completed = Some(now);
+        let e = &self.ledger.executions[i];
+        self.engine.finished(&Finished {
+            id: &e.id,
+            sql: &e.sql,
+            state,
+            committed: commits,
+        });
     }
 
     pub(crate) fn snapshots(&self) -> Snapshots {

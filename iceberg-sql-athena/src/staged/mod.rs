@@ -47,19 +47,24 @@ mod writer;
 
 pub use writer::{StagedFile, StagingWriter, WriterOptions};
 
+use std::collections::HashSet;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use arrow_array::RecordBatch;
 use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream, Stream, StreamExt};
 use object_store::path::Path;
-use object_store::ObjectStore;
+use object_store::{ObjectStore, ObjectStoreExt};
 use tracing::Instrument;
 
+use iceberg_sql::dml::partition::{KeyMaker, PartitionKey};
 use iceberg_sql::load::{LoadMode, LoadPlan, MergeOn, StagedLoad};
-use iceberg_sql::{Column, IcebergTable, Location, Statement, TableDef, TableName};
+use iceberg_sql::{
+    Column, Grammar, IcebergTable, IcebergType, Location, Statement, TableDef, TableName, Value,
+};
+use sha2::{Digest, Sha256};
 
 use crate::error::CommitState;
 use crate::executor::{AthenaExecutor, ExecuteOptions};
@@ -95,6 +100,14 @@ pub enum StagingError {
         prefix: String,
         /// What was listed that the load did not write, or did not find.
         found: Vec<String>,
+    },
+    /// The rows fall into more partitions than one write may create.
+    #[error("the rows of this load fall into more than {limit} partitions of {table}, and Athena creates at most {limit} partitions per INSERT (https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html); nothing was written. Split the input into loads of at most {limit} partitions each (each under its own load id), or append it with AthenaExecutor::append_rows, which keeps every INSERT within the limit")]
+    TooManyPartitions {
+        /// The table.
+        table: String,
+        /// The limit.
+        limit: usize,
     },
     /// The rows' source failed.
     #[error("the rows' source failed: {0}")]
@@ -272,7 +285,30 @@ impl LoadOptions {
         &self.load_id
     }
 
-    /// The plan of this load into `table` for `dialect`.
+    /// The plan of one run's rows (digest `rows_sha256`) staged under `folder`.
+    fn content_plan(
+        &self,
+        table: &TableDef,
+        dialect: iceberg_sql::Dialect,
+        rows_sha256: &str,
+        folder: &Location,
+    ) -> iceberg_sql::Result<LoadPlan> {
+        let mut load = StagedLoad::new(
+            table,
+            content_id(&self.load_id, rows_sha256),
+            self.staging.root.clone(),
+        )
+        .mode(self.mode.clone())
+        .folder(folder.clone());
+        if let Some(db) = &self.staging_database {
+            load = load.staging_database(db.clone());
+        }
+        load.build_for(dialect)
+    }
+
+    /// The plan of this load into `table` for `dialect` by its load id: its folder
+    /// holds each run's folder (`run-<id>/`) and marker; each run's statements are
+    /// named after the load id and the digest of its rows.
     pub fn plan(
         &self,
         table: &TableDef,
@@ -366,6 +402,9 @@ pub struct LoadReport {
     pub bytes: u64,
     /// The staged files.
     pub files: Vec<StagedFile>,
+    /// SHA-256 of the rows in input order (hex): with the load id, it names the
+    /// staging table and the write's token.
+    pub rows_sha256: String,
     /// Whether the write committed.
     pub commit_state: CommitState,
     /// The write's outcome (on Athena).
@@ -376,6 +415,10 @@ pub struct LoadReport {
     pub objects_deleted: usize,
     /// Whether the staging table was dropped at the end.
     pub staging_dropped: bool,
+    /// Whether the staging table and files were kept because the write may still be
+    /// running (its outcome is unknown): a re-run of the same rows finds the write by
+    /// its token, waits for its outcome, and then removes them.
+    pub staging_kept: bool,
     /// Time spent staging (from the first batch to the last file closed).
     pub staging_time: Duration,
     /// Time spent in the write statement.
@@ -386,9 +429,10 @@ pub struct LoadReport {
 /// state in particular), and why. Run the same load again (same load id, same rows)
 /// to finish it: nothing is written twice.
 #[derive(Debug, thiserror::Error)]
-#[error("staged load {load_id} stopped while {step} (write {commit}): {source}{also}",
+#[error("staged load {load_id} stopped while {step} (write {commit}): {source}{kept}{also}",
     load_id = report.load_id,
     commit = commit_text(report.commit_state),
+    kept = if report.staging_kept { KEPT } else { "" },
     also = cleanup_error.as_ref().map(|e| format!("; cleanup also failed: {e}")).unwrap_or_default())]
 #[non_exhaustive]
 pub struct LoadError {
@@ -403,6 +447,8 @@ pub struct LoadError {
     /// table or files are left; the next run of the load removes them).
     pub cleanup_error: Option<BoxError>,
 }
+
+const KEPT: &str = "; the staging table and files are kept, since the write may still be running: run the load again with the same rows to settle it (the re-run finds the write by its token, waits for it, and then removes them)";
 
 fn commit_text(c: CommitState) -> &'static str {
     match c {
@@ -454,36 +500,133 @@ impl LoadRunner for AthenaExecutor {
     }
 }
 
-/// The token of load `load_id`'s write into `target`: 64 hex digits, stable across
-/// runs, builds and platforms.
-pub fn write_token(target: &TableName, load_id: &str) -> String {
-    crate::token::staged_write_token(&target.database, &target.table, load_id)
+/// The token of the write of load `load_id` into `target` of the rows whose digest is
+/// `rows_sha256` ([`LoadReport::rows_sha256`]): 64 hex digits, stable across runs,
+/// builds and platforms.
+pub fn write_token(target: &TableName, load_id: &str, rows_sha256: &str) -> String {
+    crate::token::staged_write_token(
+        &target.database,
+        &target.table,
+        &content_id(load_id, rows_sha256),
+    )
 }
 
-/// Runs `plan` through `runner`, staging `batches` (rows of `columns`, the target's
-/// columns) with `staging`: prepare, stage, expose, write, clean up (also after any
-/// failure). See the [module docs](self).
+/// The id a run's statements are built under: the load id and the digest of its rows,
+/// so the staging table (and with it the write's text) is the same for the same rows
+/// and differs for other rows.
+fn content_id(load_id: &str, rows_sha256: &str) -> String {
+    format!("{load_id}_{rows_sha256}")
+}
+
+/// SHA-256 of a load's rows in input order, each value by its SQL literal: the same
+/// for the same rows however they are batched or staged.
+struct RowDigest {
+    hash: Sha256,
+    types: Vec<IcebergType>,
+    grammar: Grammar,
+}
+
+impl RowDigest {
+    fn new(columns: &[Column]) -> Self {
+        RowDigest {
+            hash: Sha256::new(),
+            types: columns.iter().map(|c| c.ty.clone()).collect(),
+            grammar: iceberg_sql::Dialect::Athena.grammar(iceberg_sql::StatementKind::Insert),
+        }
+    }
+
+    fn add(&mut self, rows: &[Vec<Value>]) {
+        for row in rows {
+            self.hash.update([b'r']);
+            for (v, ty) in row.iter().zip(&self.types) {
+                let text = v
+                    .to_literal(ty, self.grammar)
+                    .unwrap_or_else(|_| format!("{v:?}"));
+                self.hash.update((text.len() as u64).to_be_bytes());
+                self.hash.update(text.as_bytes());
+            }
+        }
+    }
+
+    fn finish(self) -> String {
+        self.hash
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+}
+
+/// The distinct partitions of a load's rows, refused past the dialect's limit per
+/// INSERT (Athena: "Athena limits the number of partitions that a CTAS or INSERT INTO
+/// query can create to 100",
+/// <https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html>).
+struct PartitionCount {
+    maker: KeyMaker,
+    seen: HashSet<PartitionKey>,
+    limit: Option<usize>,
+    table: TableName,
+}
+
+impl PartitionCount {
+    fn new(table: &TableDef, dialect: iceberg_sql::Dialect) -> Result<Self, StagingError> {
+        let maker = KeyMaker::new(table).map_err(|e| StagingError::Batch(Box::new(e)))?;
+        let limit = dialect
+            .max_partitions_per_insert()
+            .filter(|_| !maker.is_empty());
+        Ok(PartitionCount {
+            maker,
+            seen: HashSet::new(),
+            limit,
+            table: table.name().clone(),
+        })
+    }
+
+    fn add(&mut self, rows: &[Vec<Value>]) -> Result<(), StagingError> {
+        let Some(limit) = self.limit else {
+            return Ok(());
+        };
+        for row in rows {
+            let key = self
+                .maker
+                .key(row)
+                .map_err(|e| StagingError::Batch(Box::new(e)))?;
+            self.seen.insert(key);
+            if self.seen.len() > limit {
+                return Err(StagingError::TooManyPartitions {
+                    table: self.table.to_string(),
+                    limit,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs a staged load of `batches` (rows of `table`) through `runner`, with the
+/// statements of `dialect`: prepare, stage, expose, write, clean up (also after any
+/// failure, but never under a write that may still run). See the [module docs](self).
 pub async fn run_load<S, E>(
     runner: &(impl LoadRunner + ?Sized),
-    plan: &LoadPlan,
-    staging: &Staging,
-    columns: &[Column],
+    table: &TableDef,
+    options: &LoadOptions,
+    dialect: iceberg_sql::Dialect,
     batches: S,
-    writer: WriterOptions,
     progress: &mut (dyn FnMut(&LoadProgress) + Send),
 ) -> Result<LoadReport, LoadError>
 where
     S: Stream<Item = Result<RecordBatch, E>> + Send,
     E: Into<BoxError>,
 {
+    let shared = Arc::new(Mutex::new(Leftovers::default()));
     run_input(
         runner,
-        plan,
-        staging,
-        columns,
+        table,
+        options,
+        dialect,
         input_batches(batches),
-        writer,
         progress,
+        &shared,
     )
     .await
 }
@@ -500,58 +643,91 @@ where
     batches.map(|b| b.map_err(Into::into)).boxed()
 }
 
+/// What a run has left in the store and the catalog, for the drop guard.
+#[derive(Default)]
+struct Leftovers {
+    store: Option<Arc<dyn ObjectStore>>,
+    folder: Option<Path>,
+    marker: Option<Path>,
+    drop_staging: Option<Statement>,
+    /// The write was sent: from then on only its settled outcome allows a cleanup.
+    write_sent: bool,
+}
+
+/// The store paths of a run: its folder and its marker (`run-<id>.staged`, beside the
+/// folder, holding the digest of the rows staged in it).
+fn run_paths(base: &Path, run: &str) -> (Path, Path) {
+    (
+        base.clone().join(format!("run-{run}")),
+        base.clone().join(format!("run-{run}.staged")),
+    )
+}
+
 /// [`run_load`] of boxed input.
 async fn run_input(
     runner: &(impl LoadRunner + ?Sized),
-    plan: &LoadPlan,
-    staging: &Staging,
-    columns: &[Column],
+    table: &TableDef,
+    options: &LoadOptions,
+    dialect: iceberg_sql::Dialect,
     batches: InputBatches<'_>,
-    writer: WriterOptions,
     progress: &mut (dyn FnMut(&LoadProgress) + Send),
+    shared: &Arc<Mutex<Leftovers>>,
 ) -> Result<LoadReport, LoadError> {
+    let base = match options.plan(table, dialect) {
+        Ok(p) => p,
+        Err(e) => return Err(not_started(options, table, Box::new(e))),
+    };
+    let run = format!("{:016x}", crate::token::random_u64());
+    let folder = match Location::parse(&format!("{}run-{run}/", base.location())) {
+        Ok(f) => f,
+        Err(e) => return Err(not_started(options, table, Box::new(e))),
+    };
     let span = tracing::info_span!(
         "staged_load",
-        load_id = plan.load_id(),
-        target = %plan.target(),
-        staging_table = %plan.staging_table(),
+        load_id = base.load_id(),
+        target = %base.target(),
+        run = %run,
         rows = tracing::field::Empty,
         files = tracing::field::Empty,
         bytes = tracing::field::Empty,
     );
+    let mut report = not_started(options, table, "".into()).report;
+    report.staging_table = base.staging_table().clone();
+    report.location = folder.clone();
     Driver {
         runner,
-        plan,
-        staging,
-        report: LoadReport {
-            load_id: plan.load_id().to_string(),
-            target: plan.target().clone(),
-            staging_table: plan.staging_table().clone(),
-            location: plan.location().clone(),
-            rows: 0,
-            bytes: 0,
-            files: Vec::new(),
-            commit_state: CommitState::NotCommitted,
-            write: None,
-            write_token: write_token(plan.target(), plan.load_id()),
-            objects_deleted: 0,
-            staging_dropped: false,
-            staging_time: Duration::ZERO,
-            write_time: Duration::ZERO,
-        },
+        table,
+        options,
+        dialect,
+        base: &base,
+        run,
+        folder,
+        content: None,
+        created: false,
+        report,
         progress,
+        shared: shared.clone(),
     }
-    .run(columns, batches, writer)
+    .run(batches)
     .instrument(span)
     .await
 }
 
 struct Driver<'a, R: ?Sized> {
     runner: &'a R,
-    plan: &'a LoadPlan,
-    staging: &'a Staging,
+    table: &'a TableDef,
+    options: &'a LoadOptions,
+    dialect: iceberg_sql::Dialect,
+    /// The plan by load id alone: its folder holds every run's folder and marker.
+    base: &'a LoadPlan,
+    run: String,
+    folder: Location,
+    /// The plan of this run's rows (named after the load id and their digest).
+    content: Option<LoadPlan>,
+    created: bool,
     report: LoadReport,
     progress: &'a mut (dyn FnMut(&LoadProgress) + Send),
+    shared: Arc<Mutex<Leftovers>>,
 }
 
 impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
@@ -566,22 +742,44 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
         (self.progress)(&p);
     }
 
-    async fn run(
-        mut self,
-        columns: &[Column],
-        batches: InputBatches<'_>,
-        writer: WriterOptions,
-    ) -> Result<LoadReport, LoadError> {
-        let prefix = match self.staging.path_of(self.plan.location()) {
+    fn leftovers(&self) -> std::sync::MutexGuard<'_, Leftovers> {
+        self.shared.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    async fn run(mut self, batches: InputBatches<'_>) -> Result<LoadReport, LoadError> {
+        let paths = self
+            .staging()
+            .path_of(self.base.location())
+            .map(|base| (run_paths(&base, &self.run), base));
+        let ((folder, marker), base) = match paths {
             Ok(p) => p,
             Err(e) => return Err(self.failed(LoadStep::Preparing, Box::new(e), None)),
         };
-        let outcome = self.steps(&prefix, columns, batches, writer).await;
-        // Cleanup runs whatever happened above.
+        {
+            let store = self.staging().store().clone();
+            let mut l = self.leftovers();
+            l.store = Some(store);
+            l.folder = Some(folder.clone());
+            l.marker = Some(marker.clone());
+        }
+        let outcome = self.steps(&folder, &marker, batches).await;
+        let sent = self.leftovers().write_sent;
+        if let Err((step, e)) = outcome {
+            if sent && self.report.commit_state == CommitState::Unknown {
+                // The write may still be running and reading the files: nothing is
+                // removed until its outcome is known (a re-run of the same rows finds
+                // it by its token, waits for it, and then removes them).
+                self.report.staging_kept = true;
+                tracing::warn!(folder = %self.folder, "the write's outcome is unknown; its staging is kept");
+                return Err(self.failed(step, e, None));
+            }
+            self.tell(LoadStep::CleaningUp);
+            let cleanup = self.cleanup(&base, &folder, &marker, false).await;
+            return Err(self.failed(step, e, cleanup.err()));
+        }
         self.tell(LoadStep::CleaningUp);
-        let cleanup = self.cleanup(&prefix).await;
-        match (outcome, cleanup) {
-            (Ok(()), Ok(())) => {
+        match self.cleanup(&base, &folder, &marker, true).await {
+            Ok(()) => {
                 self.tell(LoadStep::Done);
                 tracing::info!(
                     rows = self.report.rows,
@@ -591,9 +789,12 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
                 );
                 Ok(self.report)
             }
-            (Ok(()), Err(e)) => Err(self.failed(LoadStep::CleaningUp, e, None)),
-            (Err((step, e)), cleanup) => Err(self.failed(step, e, cleanup.err())),
+            Err(e) => Err(self.failed(LoadStep::CleaningUp, e, None)),
         }
+    }
+
+    fn staging(&self) -> &'a Staging {
+        &self.options.staging
     }
 
     fn failed(
@@ -613,34 +814,43 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
 
     async fn steps(
         &mut self,
-        prefix: &Path,
-        columns: &[Column],
+        folder: &Path,
+        marker: &Path,
         mut batches: InputBatches<'_>,
-        writer: WriterOptions,
     ) -> Result<(), (LoadStep, BoxError)> {
         let at = |step: LoadStep| move |e: BoxError| (step, e);
-        // 1. What a crashed run of this load left.
+        let boxed = |step: LoadStep| move |e: StagingError| (step, Box::new(e) as BoxError);
+        // 1. Nothing is removed here: what an earlier run left may be under its write,
+        //    still running; a run removes its own files, and those of earlier runs of
+        //    the same rows once their write is settled.
         self.tell(LoadStep::Preparing);
-        self.statement(self.plan.drop_staging(), None)
-            .await
-            .map_err(at(LoadStep::Preparing))?;
-        self.report.objects_deleted += writer::delete_prefix(self.staging.store(), prefix)
-            .await
-            .map_err(|e| (LoadStep::Preparing, Box::new(e) as BoxError))?;
+        let columns = self.table.columns();
+        let mut partitions =
+            PartitionCount::new(self.table, self.dialect).map_err(boxed(LoadStep::Preparing))?;
 
-        // 2. Stage.
+        // 2. Stage, into this run's own folder.
         self.tell(LoadStep::Staging);
         let started = Instant::now();
+        let store = self.staging().store().clone();
         let mut w = StagingWriter::new(
-            self.staging.store().clone(),
-            prefix.clone(),
+            store.clone(),
+            folder.clone(),
             columns,
-            self.plan.staged_columns(),
-            writer,
+            self.base.staged_columns(),
+            self.options.writer,
         );
+        let mut digest = RowDigest::new(columns);
         let staged: Result<(), StagingError> = async {
             while let Some(batch) = batches.next().await {
                 let batch = batch.map_err(StagingError::Input)?;
+                iceberg_sql::arrow::check_batch(&batch, columns)
+                    .and_then(|()| iceberg_sql::arrow::batch_to_values(&batch))
+                    .map_err(|e| StagingError::Batch(Box::new(e)))
+                    .and_then(|rows| {
+                        partitions.add(&rows)?;
+                        digest.add(&rows);
+                        Ok(())
+                    })?;
                 w.write(batch).await?;
                 let (rows, bytes, files) = w.written();
                 let p = LoadProgress {
@@ -663,7 +873,7 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
                 Err(e)
             }
         }
-        .map_err(|e| (LoadStep::Staging, Box::new(e) as BoxError))?;
+        .map_err(boxed(LoadStep::Staging))?;
         self.report.rows = files.iter().map(|f| f.rows).sum();
         self.report.bytes = files.iter().map(|f| f.bytes).sum();
         self.report.files = files;
@@ -680,10 +890,11 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
             "staged"
         );
 
-        // 3. Expose: only a prefix holding exactly the files written.
-        let listed = writer::list_prefix(self.staging.store(), prefix)
+        // 3. Expose: only a folder holding exactly the files written, under a table
+        //    named after the rows.
+        let listed = writer::list_prefix(&store, folder)
             .await
-            .map_err(|e| (LoadStep::Exposing, Box::new(e) as BoxError))?;
+            .map_err(boxed(LoadStep::Exposing))?;
         let wrote: Vec<(String, u64)> = self
             .report
             .files
@@ -700,13 +911,40 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
             return Err((
                 LoadStep::Exposing,
                 Box::new(StagingError::ForeignObjects {
-                    prefix: prefix.to_string(),
+                    prefix: folder.to_string(),
                     found,
                 }),
             ));
         }
+        let rows_sha256 = digest.finish();
+        self.report.write_token =
+            write_token(self.base.target(), self.base.load_id(), &rows_sha256);
+        self.report.rows_sha256 = rows_sha256.clone();
+        store
+            .put(marker, rows_sha256.clone().into_bytes().into())
+            .await
+            .map_err(|e| (LoadStep::Exposing, Box::new(StagingError::Store(e)) as BoxError))?;
+        let content = self
+            .options
+            .content_plan(self.table, self.dialect, &rows_sha256, &self.folder)
+            .map_err(|e| (LoadStep::Exposing, Box::new(e) as BoxError))?;
+        self.report.staging_table = content.staging_table().clone();
+        let (drop_staging, create, write) = (
+            content.drop_staging().clone(),
+            content.create_staging().clone(),
+            content.write().clone(),
+        );
+        self.content = Some(content);
+        self.leftovers().drop_staging = Some(drop_staging.clone());
         self.tell(LoadStep::Exposing);
-        self.statement(self.plan.create_staging(), None)
+        // A table of this name left by an earlier run of the same rows is replaced: a
+        // write that read it has its location already, and these files hold the same
+        // rows.
+        self.statement(drop_staging)
+            .await
+            .map_err(at(LoadStep::Exposing))?;
+        self.created = true;
+        self.statement(create)
             .await
             .map_err(at(LoadStep::Exposing))?;
 
@@ -714,7 +952,9 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
         self.tell(LoadStep::Writing);
         let started = Instant::now();
         let token = self.report.write_token.clone();
-        let result = self.runner.run(self.plan.write(), Some(&token)).await;
+        self.leftovers().write_sent = true;
+        let runner = self.runner;
+        let result = runner.run(&write, Some(&token)).await;
         self.report.write_time = started.elapsed();
         match result {
             Ok(outcome) => {
@@ -732,24 +972,48 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
     /// Runs `s`. The future borrows the runner, not the driver: the driver holds the
     /// caller's progress callback, which is `Send` but need not be `Sync`, and a
     /// borrow of it held across an await would make the whole load future not `Send`.
-    fn statement<'s>(
+    fn statement(
         &self,
-        s: &'s Statement,
-        token: Option<&'s str>,
-    ) -> impl std::future::Future<Output = Result<(), BoxError>> + 's
-    where
-        'a: 's,
-    {
-        let run = self.runner.run(s, token);
-        async move { run.await.map(drop).map_err(|f| f.error) }
+        s: Statement,
+    ) -> impl std::future::Future<Output = Result<(), BoxError>> + 'a {
+        let runner = self.runner;
+        async move { runner.run(&s, None).await.map(drop).map_err(|f| f.error) }
     }
 
-    /// Drops the staging table and deletes the files; both are tried.
-    async fn cleanup(&mut self, prefix: &Path) -> Result<(), BoxError> {
-        let dropped = self.statement(self.plan.drop_staging(), None).await;
+    /// Drops the staging table and deletes this run's files and marker; after a write
+    /// that committed (`settled`), also the folders of earlier runs of the same rows,
+    /// whose writes are that one. Everything is tried.
+    async fn cleanup(
+        &mut self,
+        base: &Path,
+        folder: &Path,
+        marker: &Path,
+        settled: bool,
+    ) -> Result<(), BoxError> {
+        let drop_staging = self
+            .content
+            .as_ref()
+            .filter(|_| self.created)
+            .map(|p| p.drop_staging().clone());
+        let dropped = match drop_staging {
+            Some(s) => self.statement(s).await,
+            None => Ok(()),
+        };
         self.report.staging_dropped = dropped.is_ok();
-        let deleted = writer::delete_prefix(self.staging.store(), prefix).await;
-        match (dropped, deleted) {
+        let store = self.staging().store().clone();
+        let mut deleted = writer::delete_prefix(&store, folder).await;
+        if let Ok(n) = deleted {
+            // The marker is bookkeeping, not counted as a staged object.
+            deleted = writer::delete_object(&store, marker).await.map(|()| n);
+        }
+        if settled && !self.report.rows_sha256.is_empty() {
+            let swept = writer::sweep_runs(&store, base, &self.report.rows_sha256).await;
+            deleted = match (deleted, swept) {
+                (Ok(a), Ok(b)) => Ok(a + b),
+                (Err(e), _) | (_, Err(e)) => Err(e),
+            };
+        }
+        let done = match (dropped, deleted) {
             (Ok(()), Ok(n)) => {
                 self.report.objects_deleted += n;
                 Ok(())
@@ -758,24 +1022,35 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
                 self.report.objects_deleted += n;
                 Err(e)
             }
-            (_, Err(e)) => Err(Box::new(e)),
+            (_, Err(e)) => Err(Box::new(e) as BoxError),
+        };
+        if done.is_ok() {
+            *self.leftovers() = Leftovers::default();
         }
+        done
     }
 }
 
 impl AthenaExecutor {
     /// Loads `rows` into `T`'s table as one staged load (see the [`staged`](self)
     /// module): Parquet files, one `INSERT … SELECT` or `MERGE`, cleanup on every path.
+    /// The rows' partitions are counted before anything is staged.
     pub async fn load_rows<T: IcebergTable + Sync>(
         &self,
         rows: &[T],
         options: LoadOptions,
         progress: impl FnMut(&LoadProgress) + Send,
     ) -> Result<LoadReport, LoadError> {
+        let table = T::table_def();
+        let counted = PartitionCount::new(table, iceberg_sql::Dialect::Athena).and_then(|mut c| {
+            rows.iter().try_for_each(|r| c.add(&[r.to_values()]))
+        });
+        if let Err(e) = counted {
+            return Err(not_started(&options, table, Box::new(e)));
+        }
         let n = options.batch_rows;
         let batches = stream::iter(rows.chunks(n)).map(iceberg_sql::arrow::records_to_batch);
-        self.load_batches(T::table_def(), batches, options, progress)
-            .await
+        self.load_batches(table, batches, options, progress).await
     }
 
     /// Loads the records of `rows` (any iterator; constant memory: `batch_rows` records
@@ -850,21 +1125,17 @@ impl AthenaExecutor {
         options: LoadOptions,
         progress: &mut (dyn FnMut(&LoadProgress) + Send),
     ) -> Result<LoadReport, LoadError> {
-        let plan = match options.plan(table, iceberg_sql::Dialect::Athena) {
-            Ok(p) => p,
-            Err(e) => return Err(not_started(&options, table, Box::new(e))),
-        };
         if let Some(earlier) = &options.skip {
             if earlier.commit_state == CommitState::Committed
-                && earlier.load_id == plan.load_id()
-                && earlier.target == *plan.target()
+                && earlier.load_id == options.load_id
+                && earlier.target == *table.name()
             {
                 tracing::info!(
-                    load_id = plan.load_id(),
+                    load_id = %options.load_id,
                     "the load committed in an earlier run; cleaning up only"
                 );
                 return self
-                    .cleanup_only(&plan, &options, earlier.clone(), progress)
+                    .cleanup_only(table, &options, earlier.clone(), progress)
                     .await;
             }
         }
@@ -875,48 +1146,85 @@ impl AthenaExecutor {
                 return Err(not_started(&options, table, Box::new(e)));
             }
         }
-        let guard = CleanupOnDrop::new(self, &plan, &options.staging);
+        let guard = CleanupOnDrop::new(self);
         let result = run_input(
             self,
-            &plan,
-            &options.staging,
-            table.columns(),
+            table,
+            &options,
+            iceberg_sql::Dialect::Athena,
             batches,
-            options.writer,
             progress,
+            &guard.leftovers,
         )
         .await;
         guard.disarm();
         result
     }
 
+    /// After a committed run: drops its staging table and deletes the files of every
+    /// run of the same rows.
     async fn cleanup_only(
         &self,
-        plan: &LoadPlan,
+        table: &TableDef,
         options: &LoadOptions,
         mut earlier: LoadReport,
         progress: &mut (dyn FnMut(&LoadProgress) + Send),
     ) -> Result<LoadReport, LoadError> {
-        let mut driver = Driver {
-            runner: self,
-            plan,
-            staging: &options.staging,
-            report: earlier.clone(),
-            progress,
+        let fail = |report: &LoadReport, e: BoxError| LoadError {
+            step: LoadStep::CleaningUp,
+            report: report.clone(),
+            source: e,
+            cleanup_error: None,
         };
-        let prefix = match options.staging.path_of(plan.location()) {
-            Ok(p) => p,
-            Err(e) => return Err(driver.failed(LoadStep::CleaningUp, Box::new(e), None)),
+        let tell = |progress: &mut (dyn FnMut(&LoadProgress) + Send), step, r: &LoadReport| {
+            progress(&LoadProgress {
+                step,
+                rows: r.rows,
+                bytes: r.bytes,
+                files: r.files.len(),
+                query_id: r.write.as_ref().map(|o| o.query_id.clone()),
+            })
         };
-        driver.tell(LoadStep::CleaningUp);
-        match driver.cleanup(&prefix).await {
-            Ok(()) => {
-                earlier.staging_dropped = driver.report.staging_dropped;
-                earlier.objects_deleted = driver.report.objects_deleted;
-                driver.tell(LoadStep::Done);
+        tell(progress, LoadStep::CleaningUp, &earlier);
+        let base = options
+            .plan(table, iceberg_sql::Dialect::Athena)
+            .map_err(|e| Box::new(e) as BoxError)
+            .and_then(|p| {
+                options
+                    .staging
+                    .path_of(p.location())
+                    .map_err(|e| Box::new(e) as BoxError)
+            });
+        let base = match base {
+            Ok(b) => b,
+            Err(e) => return Err(fail(&earlier, e)),
+        };
+        let content = options.content_plan(
+            table,
+            iceberg_sql::Dialect::Athena,
+            &earlier.rows_sha256,
+            &earlier.location,
+        );
+        let dropped = match content {
+            Ok(p) => self.execute(p.drop_staging()).await.map(drop).map_err(|e| Box::new(e) as BoxError),
+            Err(e) => Err(Box::new(e) as BoxError),
+        };
+        earlier.staging_dropped = dropped.is_ok();
+        let store = options.staging.store();
+        let own = options.staging.path_of(&earlier.location);
+        let deleted = match own {
+            Ok(folder) => writer::delete_prefix(store, &folder).await,
+            Err(e) => Err(e),
+        };
+        let swept = writer::sweep_runs(store, &base, &earlier.rows_sha256).await;
+        match (dropped, deleted, swept) {
+            (Ok(()), Ok(a), Ok(b)) => {
+                earlier.objects_deleted += a + b;
+                tell(progress, LoadStep::Done, &earlier);
                 Ok(earlier)
             }
-            Err(e) => Err(driver.failed(LoadStep::CleaningUp, e, None)),
+            (Err(e), _, _) => Err(fail(&earlier, e)),
+            (_, Err(e), _) | (_, _, Err(e)) => Err(fail(&earlier, Box::new(e))),
         }
     }
 }
@@ -933,11 +1241,13 @@ fn not_started(options: &LoadOptions, table: &TableDef, source: BoxError) -> Loa
             rows: 0,
             bytes: 0,
             files: Vec::new(),
+            rows_sha256: String::new(),
             commit_state: CommitState::NotCommitted,
             write: None,
-            write_token: write_token(table.name(), &options.load_id),
+            write_token: String::new(),
             objects_deleted: 0,
             staging_dropped: false,
+            staging_kept: false,
             staging_time: Duration::ZERO,
             write_time: Duration::ZERO,
         },
@@ -947,59 +1257,67 @@ fn not_started(options: &LoadOptions, table: &TableDef, source: BoxError) -> Loa
 }
 
 /// If the load's future is dropped before its cleanup ran, a task on the current
-/// runtime drops the staging table and deletes the files.
-/// What the drop guard needs to clean up: the executor, the DROP of the staging
-/// table, the store and the staging prefix.
-type Cleanup = (
-    AthenaExecutor,
-    Statement,
-    Arc<dyn ObjectStore>,
-    Option<Path>,
-);
-
+/// runtime drops the staging table and deletes this run's files, unless the write was
+/// sent: then they are kept (the write may still be running and reading them; a
+/// re-run of the same rows settles it and removes them).
 struct CleanupOnDrop {
-    armed: Option<Cleanup>,
+    executor: Option<AthenaExecutor>,
+    leftovers: Arc<Mutex<Leftovers>>,
 }
 
 impl CleanupOnDrop {
-    fn new(executor: &AthenaExecutor, plan: &LoadPlan, staging: &Staging) -> Self {
+    fn new(executor: &AthenaExecutor) -> Self {
         CleanupOnDrop {
-            armed: Some((
-                executor.clone(),
-                plan.drop_staging().clone(),
-                staging.store().clone(),
-                staging.path_of(plan.location()).ok(),
-            )),
+            executor: Some(executor.clone()),
+            leftovers: Arc::default(),
         }
     }
 
     fn disarm(mut self) {
-        self.armed = None;
+        self.executor = None;
     }
 }
 
 impl Drop for CleanupOnDrop {
     fn drop(&mut self) {
-        let Some((executor, drop_staging, store, prefix)) = self.armed.take() else {
+        let Some(executor) = self.executor.take() else {
+            return;
+        };
+        let left = std::mem::take(&mut *self.leftovers.lock().unwrap_or_else(|e| e.into_inner()));
+        if left.write_sent {
+            tracing::warn!(
+                folder = ?left.folder,
+                "staged load dropped after its write was sent; its staging is kept for a re-run of the same rows to settle"
+            );
+            return;
+        }
+        let Some(store) = left.store else {
             return;
         };
         match tokio::runtime::Handle::try_current() {
             Ok(handle) => {
                 tracing::warn!("staged load dropped before its cleanup; cleaning up in a task");
                 handle.spawn(async move {
-                    if let Err(e) = executor.execute(&drop_staging).await {
-                        tracing::warn!(error = %e, "dropping the staging table failed");
+                    if let Some(drop_staging) = left.drop_staging {
+                        if let Err(e) = executor.execute(&drop_staging).await {
+                            tracing::warn!(error = %e, "dropping the staging table failed");
+                        }
                     }
-                    if let Some(prefix) = prefix {
-                        if let Err(e) = writer::delete_prefix(&store, &prefix).await {
+                    for (path, folder) in [(left.folder, true), (left.marker, false)] {
+                        let Some(path) = path else { continue };
+                        let done = if folder {
+                            writer::delete_prefix(&store, &path).await.map(drop)
+                        } else {
+                            writer::delete_object(&store, &path).await
+                        };
+                        if let Err(e) = done {
                             tracing::warn!(error = %e, "deleting the staged files failed");
                         }
                     }
                 });
             }
             Err(_) => tracing::warn!(
-                "staged load dropped outside a tokio runtime: its staging table and files are left; \
-                 the next run of the same load removes them"
+                "staged load dropped outside a tokio runtime: its staging files are left (never read by any write)"
             ),
         }
     }

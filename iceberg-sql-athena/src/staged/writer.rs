@@ -19,7 +19,7 @@ use arrow_schema::SchemaRef;
 use futures::StreamExt;
 use object_store::buffered::BufWriter;
 use object_store::path::Path;
-use object_store::ObjectStore;
+use object_store::{ObjectStore, ObjectStoreExt};
 use parquet::arrow::async_writer::AsyncArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
@@ -383,4 +383,52 @@ pub(crate) async fn list_prefix(
     }
     out.sort();
     Ok(out)
+}
+
+/// Deletes one object (absent is fine).
+pub(crate) async fn delete_object(
+    store: &Arc<dyn ObjectStore>,
+    path: &Path,
+) -> Result<(), StagingError> {
+    match store.delete(path).await {
+        Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+        Err(e) => Err(StagingError::Store(e)),
+    }
+}
+
+/// Deletes the folders (and markers) of the runs under `base` whose marker holds
+/// `rows_sha256`: runs of the same rows, whose write is the one that settled. Returns
+/// how many staged objects were deleted.
+pub(crate) async fn sweep_runs(
+    store: &Arc<dyn ObjectStore>,
+    base: &Path,
+    rows_sha256: &str,
+) -> Result<usize, StagingError> {
+    let listed = store
+        .list_with_delimiter(Some(base))
+        .await
+        .map_err(StagingError::Store)?;
+    let mut n = 0;
+    for m in listed.objects {
+        let Some(name) = m.location.filename() else {
+            continue;
+        };
+        let Some(run) = name
+            .strip_prefix("run-")
+            .and_then(|r| r.strip_suffix(".staged"))
+        else {
+            continue;
+        };
+        let held = match store.get(&m.location).await {
+            Ok(g) => g.bytes().await.map_err(StagingError::Store)?,
+            Err(object_store::Error::NotFound { .. }) => continue,
+            Err(e) => return Err(StagingError::Store(e)),
+        };
+        if held.as_ref() != rows_sha256.as_bytes() {
+            continue;
+        }
+        n += delete_prefix(store, &base.clone().join(format!("run-{run}"))).await?;
+        delete_object(store, &m.location).await?;
+    }
+    Ok(n)
 }

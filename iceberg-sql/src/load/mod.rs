@@ -40,6 +40,7 @@
 //! folder `<staging root><that name>/`. Two loads with different load ids never share
 //! them; a run of the same load again uses the same ones, so its write statement is
 //! the same text (which is what lets an executor recognise a write that already ran).
+//! [`StagedLoad::folder`] puts the files elsewhere (the table name is unchanged).
 //!
 //! ```
 //! use iceberg_sql::prelude::*;
@@ -130,6 +131,7 @@ pub struct StagedLoad<'a> {
     load_id: String,
     root: Location,
     staging_database: Option<String>,
+    folder: Option<Location>,
     mode: LoadMode,
 }
 
@@ -141,6 +143,7 @@ impl<'a> StagedLoad<'a> {
             load_id: load_id.into(),
             root: staging_root,
             staging_database: None,
+            folder: None,
             mode: LoadMode::Append,
         }
     }
@@ -186,6 +189,13 @@ impl<'a> StagedLoad<'a> {
     /// Creates the staging table in `database` instead of the target's.
     pub fn staging_database(mut self, database: impl Into<String>) -> Self {
         self.staging_database = Some(database.into());
+        self
+    }
+
+    /// Stages the files under `folder` instead of `<staging root><staging table>/`
+    /// (e.g. a folder of their own for each run of a load).
+    pub fn folder(mut self, folder: Location) -> Self {
+        self.folder = Some(folder);
         self
     }
 
@@ -249,7 +259,10 @@ impl<'a> StagedLoad<'a> {
         Error::check_all(errors)?;
 
         let staging_table = TableName::new(database, staging_table_name(def.name(), &self.load_id));
-        let location = Location::parse(&format!("{}{}/", self.root, staging_table.table))?;
+        let location = match &self.folder {
+            Some(f) => f.clone(),
+            None => Location::parse(&format!("{}{}/", self.root, staging_table.table))?,
+        };
         let mut staged_columns: Vec<Column> = def
             .columns()
             .iter()
