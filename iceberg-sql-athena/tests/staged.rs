@@ -15,8 +15,7 @@ use iceberg_sql::prelude::*;
 use iceberg_sql_athena::staged::{LoadOptions, LoadStep, Staging, WriterOptions};
 use iceberg_sql_athena::{AthenaExecutor, CommitState};
 use iceberg_sql_test_server::{
-    Failure, Fault, FaultPlan, Op, Plan, ScriptedEngine, ServerConfig, State,
-    TestServer,
+    Failure, Fault, FaultPlan, Op, Plan, ScriptedEngine, ServerConfig, State, TestServer,
 };
 use object_store::local::LocalFileSystem;
 
@@ -127,7 +126,11 @@ fn engine(
         .on_finish(move |f| {
             if f.sql.starts_with("CREATE EXTERNAL TABLE") && f.state == State::Succeeded {
                 let name = word_after(f.sql, "CREATE EXTERNAL TABLE ").unwrap_or_default();
-                let location = f.sql.rsplit("LOCATION 's3://lake/").next().unwrap_or_default();
+                let location = f
+                    .sql
+                    .rsplit("LOCATION 's3://lake/")
+                    .next()
+                    .unwrap_or_default();
                 let folder = bucket.join(location.trim_end_matches(['\'', '/']));
                 c2.lock().unwrap().insert(name.to_string(), folder);
             }

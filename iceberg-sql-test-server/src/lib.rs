@@ -82,8 +82,8 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use engine::{
-    default_plan, End, Engine, Failure, Finished, Lasts, NewQuery, Phase, Plan, ResultSet, ScriptedEngine,
-    State,
+    default_plan, End, Engine, Failure, Finished, Lasts, NewQuery, Phase, Plan, ResultSet,
+    ScriptedEngine, State,
 };
 pub use faults::{Fault, FaultPlan, Op, QueryFault, RandomFaults, RandomQueryFaults, Stats};
 pub use ledger::{inserted_rows, ExecutionRecord, Ledger, RowKey, Stop};

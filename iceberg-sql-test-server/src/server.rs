@@ -10,7 +10,9 @@ use aws_sdk_athena::primitives::{DateTime, DateTimeFormat};
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
-use crate::engine::{default_plan, End, Engine, Failure, Finished, Lasts, NewQuery, Plan, ResultSet, State};
+use crate::engine::{
+    default_plan, End, Engine, Failure, Finished, Lasts, NewQuery, Plan, ResultSet, State,
+};
 use crate::faults::{Fault, FaultPlan, Op, QueryFault, Stats};
 use crate::http::Reply;
 use crate::ledger::{inserted_rows, ExecutionRecord, Ledger, Stop};

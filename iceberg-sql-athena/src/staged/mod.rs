@@ -47,7 +47,6 @@ mod writer;
 
 pub use writer::{StagedFile, StagingWriter, WriterOptions};
 
-use std::collections::HashSet;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -59,7 +58,7 @@ use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt};
 use tracing::Instrument;
 
-use iceberg_sql::dml::partition::{KeyMaker, PartitionKey};
+use iceberg_sql::dml::PartitionCounter;
 use iceberg_sql::load::{LoadMode, LoadPlan, MergeOn, StagedLoad};
 use iceberg_sql::{
     Column, Grammar, IcebergTable, IcebergType, Location, Statement, TableDef, TableName, Value,
@@ -562,21 +561,20 @@ impl RowDigest {
 /// query can create to 100",
 /// <https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html>).
 struct PartitionCount {
-    maker: KeyMaker,
-    seen: HashSet<PartitionKey>,
+    partitions: PartitionCounter,
     limit: Option<usize>,
     table: TableName,
 }
 
 impl PartitionCount {
     fn new(table: &TableDef, dialect: iceberg_sql::Dialect) -> Result<Self, StagingError> {
-        let maker = KeyMaker::new(table).map_err(|e| StagingError::Batch(Box::new(e)))?;
+        let partitions =
+            PartitionCounter::new(table).map_err(|e| StagingError::Batch(Box::new(e)))?;
         let limit = dialect
             .max_partitions_per_insert()
-            .filter(|_| !maker.is_empty());
+            .filter(|_| !partitions.is_unpartitioned());
         Ok(PartitionCount {
-            maker,
-            seen: HashSet::new(),
+            partitions,
             limit,
             table: table.name().clone(),
         })
@@ -587,12 +585,11 @@ impl PartitionCount {
             return Ok(());
         };
         for row in rows {
-            let key = self
-                .maker
-                .key(row)
+            let seen = self
+                .partitions
+                .add(row)
                 .map_err(|e| StagingError::Batch(Box::new(e)))?;
-            self.seen.insert(key);
-            if self.seen.len() > limit {
+            if seen > limit {
                 return Err(StagingError::TooManyPartitions {
                     table: self.table.to_string(),
                     limit,
@@ -923,7 +920,12 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
         store
             .put(marker, rows_sha256.clone().into_bytes().into())
             .await
-            .map_err(|e| (LoadStep::Exposing, Box::new(StagingError::Store(e)) as BoxError))?;
+            .map_err(|e| {
+                (
+                    LoadStep::Exposing,
+                    Box::new(StagingError::Store(e)) as BoxError,
+                )
+            })?;
         let content = self
             .options
             .content_plan(self.table, self.dialect, &rows_sha256, &self.folder)
@@ -1042,9 +1044,8 @@ impl AthenaExecutor {
         progress: impl FnMut(&LoadProgress) + Send,
     ) -> Result<LoadReport, LoadError> {
         let table = T::table_def();
-        let counted = PartitionCount::new(table, iceberg_sql::Dialect::Athena).and_then(|mut c| {
-            rows.iter().try_for_each(|r| c.add(&[r.to_values()]))
-        });
+        let counted = PartitionCount::new(table, iceberg_sql::Dialect::Athena)
+            .and_then(|mut c| rows.iter().try_for_each(|r| c.add(&[r.to_values()])));
         if let Err(e) = counted {
             return Err(not_started(&options, table, Box::new(e)));
         }
@@ -1206,7 +1207,11 @@ impl AthenaExecutor {
             &earlier.location,
         );
         let dropped = match content {
-            Ok(p) => self.execute(p.drop_staging()).await.map(drop).map_err(|e| Box::new(e) as BoxError),
+            Ok(p) => self
+                .execute(p.drop_staging())
+                .await
+                .map(drop)
+                .map_err(|e| Box::new(e) as BoxError),
             Err(e) => Err(Box::new(e) as BoxError),
         };
         earlier.staging_dropped = dropped.is_ok();

@@ -53,6 +53,7 @@ pub use merge::{
     Merge, MergeInsert, MergeSource, MergeUpdate, SourceQuery, WhenMatched, WhenNotMatched,
     DEDUP_COLUMN,
 };
+pub use partition::PartitionCounter;
 pub use update::Update;
 
 use std::borrow::Cow;
