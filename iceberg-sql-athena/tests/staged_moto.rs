@@ -100,7 +100,8 @@ async fn run(endpoint: &str, bucket: &str, fail_write: bool) {
         .chunks(2_000)
         .map(|c| iceberg_sql::arrow::records_to_batch(c).unwrap())
         .collect();
-    let options = LoadOptions::new(format!("moto-{fail_write}"), staging.clone());
+    let options = LoadOptions::new(format!("moto-{fail_write}"), staging.clone())
+        .writer(WriterOptions::default().lanes(2).max_file_bytes(64 * 1024));
     let plan = options.plan(Ev::table_def(), Dialect::Athena).unwrap();
     let runner = Runner {
         store: store.clone(),
@@ -109,11 +110,10 @@ async fn run(endpoint: &str, bucket: &str, fail_write: bool) {
     };
     let result = run_load(
         &runner,
-        &plan,
-        &staging,
-        Ev::table_def().columns(),
+        Ev::table_def(),
+        &options,
+        Dialect::Athena,
         iceberg_sql_athena::staged::infallible(batches),
-        WriterOptions::default().lanes(2).max_file_bytes(64 * 1024),
         &mut |_| {},
     )
     .await;

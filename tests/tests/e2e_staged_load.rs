@@ -21,7 +21,6 @@ use iceberg_sql::prelude::*;
 use iceberg_sql::Decimal;
 use iceberg_sql_athena::staged::{
     infallible, run_load, LoadOptions, LoadReport, LoadRunner, LoadStep, RunFailure, Staging,
-    WriterOptions,
 };
 use iceberg_sql_athena::{CommitState, QueryOutcome};
 use iceberg_sql_tests::engine::Engine;
@@ -252,7 +251,6 @@ fn staged_files_left(engine: &Engine, folder: &str) -> Vec<PathBuf> {
 
 async fn load(
     engine: &'static Engine,
-    folder: &str,
     table: &TableDef,
     options: LoadOptions,
     rows: &[Row],
@@ -266,9 +264,9 @@ async fn load(
     };
     let report = run_load(
         &spark,
-        &plan,
-        &staging(engine, folder),
-        table.columns(),
+        table,
+        &options,
+        Dialect::Spark,
         infallible(
             rows.chunks(4096)
                 .map(|c| {
@@ -277,7 +275,6 @@ async fn load(
                 })
                 .collect::<Vec<_>>(),
         ),
-        WriterOptions::default(),
         &mut |_| {},
     )
     .await;
@@ -328,7 +325,6 @@ async fn staged_and_values_loads_read_back_identical() {
     let started = Instant::now();
     let report = load(
         engine,
-        "compare",
         &staged_def,
         LoadOptions::new("compare-1", staging(engine, "compare")),
         &rows,
@@ -401,7 +397,6 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
     let started = Instant::now();
     let report = load(
         engine,
-        "big",
         &def,
         LoadOptions::new("big-1", staging(engine, "big")),
         &rows,
@@ -460,7 +455,6 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
     // The same rows merged on their key: no row added.
     load(
         engine,
-        "big",
         &def,
         LoadOptions::new("big-2", staging(engine, "big")).merge_on("id"),
         &rows,
@@ -478,7 +472,6 @@ async fn a_large_staged_load_commits_every_row_once_and_a_merge_adds_none() {
     // A failed write: nothing committed, nothing left.
     let err = load(
         engine,
-        "big",
         &def,
         LoadOptions::new("big-3", staging(engine, "big")),
         &rows[..100],

@@ -247,6 +247,63 @@ impl KeyMaker {
     }
 }
 
+/// The distinct partitions that rows of one table fall into, by Iceberg's partition
+/// transforms: what decides whether one `INSERT` stays within Athena's limit of
+/// partitions per statement ([`ATHENA_MAX_PARTITIONS`](crate::dml::ATHENA_MAX_PARTITIONS)).
+///
+/// ```
+/// use iceberg_sql::dml::PartitionCounter;
+/// use iceberg_sql::prelude::*;
+///
+/// let def = TableDef::builder("analytics", "events")
+///     .column(Column::new("id", IcebergType::Long))
+///     .column(Column::new("kind", IcebergType::String))
+///     .partition(PartitionField::identity("kind"))
+///     .build()?;
+/// let mut partitions = PartitionCounter::new(&def)?;
+/// for kind in ["a", "b", "a"] {
+///     partitions.add(&[Value::Long(1), Value::String(kind.into())])?;
+/// }
+/// assert_eq!(partitions.count(), 2);
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub struct PartitionCounter {
+    maker: KeyMaker,
+    seen: std::collections::HashSet<PartitionKey>,
+    key: PartitionKey,
+}
+
+impl PartitionCounter {
+    /// For `def`'s partition spec (errors when a field names no column).
+    pub fn new(def: &TableDef) -> Result<PartitionCounter> {
+        Ok(PartitionCounter {
+            maker: KeyMaker::new(def)?,
+            seen: std::collections::HashSet::new(),
+            key: PartitionKey::new(),
+        })
+    }
+
+    /// True when the table is unpartitioned (every row is in its one partition).
+    pub fn is_unpartitioned(&self) -> bool {
+        self.maker.is_empty()
+    }
+
+    /// Counts the partition of a row given its values in column order; returns the
+    /// distinct partitions seen so far.
+    pub fn add(&mut self, values: &[Value]) -> Result<usize> {
+        self.maker.key_into(values, &mut self.key)?;
+        if !self.seen.contains(&self.key) {
+            self.seen.insert(self.key.clone());
+        }
+        Ok(self.seen.len())
+    }
+
+    /// The distinct partitions seen so far.
+    pub fn count(&self) -> usize {
+        self.seen.len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,62 +377,5 @@ mod tests {
             KeyPart::Int(2017239379 % 16)
         );
         assert!(transform(P::Day, &Value::Long(3)).is_err());
-    }
-}
-
-/// The distinct partitions that rows of one table fall into, by Iceberg's partition
-/// transforms: what decides whether one `INSERT` stays within Athena's limit of
-/// partitions per statement ([`ATHENA_MAX_PARTITIONS`](crate::dml::ATHENA_MAX_PARTITIONS)).
-///
-/// ```
-/// use iceberg_sql::dml::PartitionCounter;
-/// use iceberg_sql::prelude::*;
-///
-/// let def = TableDef::builder("analytics", "events")
-///     .column(Column::new("id", IcebergType::Long))
-///     .column(Column::new("kind", IcebergType::String))
-///     .partition(PartitionField::identity("kind"))
-///     .build()?;
-/// let mut partitions = PartitionCounter::new(&def)?;
-/// for kind in ["a", "b", "a"] {
-///     partitions.add(&[Value::Long(1), Value::String(kind.into())])?;
-/// }
-/// assert_eq!(partitions.count(), 2);
-/// # Ok::<(), iceberg_sql::Error>(())
-/// ```
-pub struct PartitionCounter {
-    maker: KeyMaker,
-    seen: std::collections::HashSet<PartitionKey>,
-    key: PartitionKey,
-}
-
-impl PartitionCounter {
-    /// For `def`'s partition spec (errors when a field names no column).
-    pub fn new(def: &TableDef) -> Result<PartitionCounter> {
-        Ok(PartitionCounter {
-            maker: KeyMaker::new(def)?,
-            seen: std::collections::HashSet::new(),
-            key: PartitionKey::new(),
-        })
-    }
-
-    /// True when the table is unpartitioned (every row is in its one partition).
-    pub fn is_unpartitioned(&self) -> bool {
-        self.maker.is_empty()
-    }
-
-    /// Counts the partition of a row given its values in column order; returns the
-    /// distinct partitions seen so far.
-    pub fn add(&mut self, values: &[Value]) -> Result<usize> {
-        self.maker.key_into(values, &mut self.key)?;
-        if !self.seen.contains(&self.key) {
-            self.seen.insert(self.key.clone());
-        }
-        Ok(self.seen.len())
-    }
-
-    /// The distinct partitions seen so far.
-    pub fn count(&self) -> usize {
-        self.seen.len()
     }
 }
