@@ -10,7 +10,7 @@ use std::path::{Path as FsPath, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use arrow_array::{Array, StringArray};
-use futures::stream;
+use futures::stream::{self, StreamExt};
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::staged::{LoadOptions, LoadStep, Staging, WriterOptions};
 use iceberg_sql_athena::{AthenaExecutor, CommitState};
@@ -61,6 +61,9 @@ fn files_under(dir: &FsPath) -> Vec<PathBuf> {
 fn staged_ids(dir: &FsPath) -> Vec<String> {
     let mut ids = Vec::new();
     for f in files_under(dir) {
+        if f.extension().is_none_or(|e| e != "parquet") {
+            continue;
+        }
         let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&f).unwrap())
             .unwrap()
             .build()
@@ -481,4 +484,275 @@ fn the_load_and_append_futures_are_send() {
         ));
         send(e.append_rows(&rows, iceberg_sql_athena::AppendOptions::new("a"), |_| {}));
     };
+}
+
+/// The next day's rows under a fixed load id are another write (the token and the
+/// staging table are named after the rows): both days are in the table, once each.
+#[tokio::test]
+async fn the_same_load_id_with_other_rows_writes_them_once() {
+    let dir = bucket_dir("daily");
+    let written = Written::default();
+    let s = TestServer::start(ServerConfig::new().engine(engine(&dir, &written, |_| {
+        Plan::succeed().substatement("INSERT")
+    })))
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), fast_config());
+    let all = rows(10);
+    let (day1, day2) = (all[..5].to_vec(), all[5..].to_vec());
+    let r1 = ex
+        .load_rows(&day1, LoadOptions::new("daily", staging(&dir)), |_| {})
+        .await
+        .expect("day 1");
+    let r2 = ex
+        .load_rows(&day2, LoadOptions::new("daily", staging(&dir)), |_| {})
+        .await
+        .expect("day 2");
+    assert_ne!(r1.write_token, r2.write_token);
+    assert_ne!(r1.rows_sha256, r2.rows_sha256);
+    assert_eq!(r2.commit_state, CommitState::Committed);
+    assert_eq!(
+        s.ledger().executions_of("INSERT INTO analytics.ev").len(),
+        2
+    );
+    assert_exactly_once(&s, &written, &all);
+    assert!(files_under(&dir).is_empty(), "no staged file left");
+}
+
+fn stops_ignored() -> FaultPlan {
+    FaultPlan::seeded(1).script(Op::StopQueryExecution, [Fault::Ignored; 4])
+}
+
+/// The write outlives the executor's timeout and its stop does not take: its staging
+/// is kept (the write reads it when it finishes), and a re-run of the same rows finds
+/// the write by its token, waits for it, and removes the staging afterwards.
+#[tokio::test]
+async fn a_write_that_may_still_run_keeps_its_staging_until_it_is_settled() {
+    let dir = bucket_dir("timeout");
+    let written = Written::default();
+    let s = TestServer::start(
+        ServerConfig::new()
+            .engine(engine(&dir, &written, |_| {
+                Plan::succeed()
+                    .substatement("INSERT")
+                    .running_for(std::time::Duration::from_millis(600))
+            }))
+            .faults(stops_ignored()),
+    )
+    .await
+    .unwrap();
+    let short = fast_config()
+        .timeout(std::time::Duration::from_millis(100))
+        .stop_grace(std::time::Duration::from_millis(20));
+    let ex = AthenaExecutor::new(s.client(), short);
+    let data = rows(300);
+    let err = ex
+        .load_rows(&data, LoadOptions::new("ev-slow", staging(&dir)), |_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(err.step, LoadStep::Writing, "{err}");
+    assert_eq!(err.report.commit_state, CommitState::Unknown, "{err}");
+    assert!(err.report.staging_kept, "{err}");
+    assert!(err.to_string().contains("kept"), "{err}");
+    assert_eq!(
+        staged_ids(&dir).len(),
+        300,
+        "the files under the running write are all there"
+    );
+    let first = s.ledger().executions_of("INSERT INTO analytics.ev")[0]
+        .id
+        .clone();
+
+    let again = ex
+        .load_rows(&data, LoadOptions::new("ev-slow", staging(&dir)), |_| {})
+        .await;
+    // The re-run may time out on the same write too while it still runs; a third
+    // run, after it finished, settles it.
+    let again = match again {
+        Ok(r) => r,
+        Err(e) => {
+            assert!(e.report.staging_kept, "{e}");
+            tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+            ex.load_rows(&data, LoadOptions::new("ev-slow", staging(&dir)), |_| {})
+                .await
+                .expect("settled")
+        }
+    };
+    assert_eq!(
+        again.write.as_ref().unwrap().query_id,
+        first,
+        "the same write"
+    );
+    assert_eq!(
+        s.ledger().executions_of("INSERT INTO analytics.ev").len(),
+        1
+    );
+    assert_exactly_once(&s, &written, &data);
+    assert!(files_under(&dir).is_empty(), "every run's staging removed");
+}
+
+/// The process dies while its write runs (no cleanup, no stop that takes): the next
+/// run's prepare step removes nothing under that write, finds it by its token and
+/// waits for it; the rows are written once, from complete files.
+#[tokio::test]
+async fn a_restart_after_a_crash_mid_write_leaves_the_running_write_its_files() {
+    let dir = bucket_dir("crash");
+    let written = Written::default();
+    let s = TestServer::start(
+        ServerConfig::new()
+            .engine(engine(&dir, &written, |_| {
+                Plan::succeed()
+                    .substatement("INSERT")
+                    .running_for(std::time::Duration::from_millis(400))
+            }))
+            .faults(stops_ignored()),
+    )
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), fast_config());
+    let data = rows(500);
+    let load = ex.load_rows(
+        &data,
+        LoadOptions::new("ev-crash", staging(&dir)).writer(WriterOptions::default().lanes(2)),
+        |_| {},
+    );
+    let started = async {
+        while s
+            .ledger()
+            .executions_of("INSERT INTO analytics.ev")
+            .is_empty()
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+    };
+    tokio::select! {
+        r = load => panic!("the load finished before the crash: {r:?}"),
+        () = started => {}
+    }
+    // The crashed run's future is gone; its write runs on.
+    let report = ex
+        .load_rows(
+            &data,
+            LoadOptions::new("ev-crash", staging(&dir)).writer(WriterOptions::default().lanes(3)),
+            |_| {},
+        )
+        .await
+        .expect("the restart finishes the load");
+    assert_eq!(report.commit_state, CommitState::Committed);
+    assert_eq!(
+        s.ledger().executions_of("INSERT INTO analytics.ev").len(),
+        1
+    );
+    assert_exactly_once(&s, &written, &data);
+    assert!(files_under(&dir).is_empty(), "both runs' staging removed");
+}
+
+/// Two runs of one load at once, with different lane counts: each write reads only
+/// its own run's folder, the second run's write is the first's (same rows, same
+/// token), and no row is written twice.
+#[tokio::test]
+async fn concurrent_runs_of_one_load_write_each_row_once() {
+    let dir = bucket_dir("concurrent");
+    let written = Written::default();
+    let s = TestServer::start(ServerConfig::new().engine(engine(&dir, &written, |_| {
+        Plan::succeed()
+            .substatement("INSERT")
+            .running_for(std::time::Duration::from_millis(200))
+    })))
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), fast_config());
+    let data = rows(100);
+    let (gate_tx, gate_rx) = tokio::sync::oneshot::channel::<()>();
+    let mut gate_tx = Some(gate_tx);
+    // Run A stages with one lane and opens the gate once its write is sent; run B
+    // (two lanes) starts staging only then, while A's write runs.
+    let a = ex.load_rows(
+        &data,
+        LoadOptions::new("ev-twice", staging(&dir))
+            .batch_rows(10)
+            .writer(WriterOptions::default().lanes(1).max_file_bytes(512)),
+        move |p| {
+            if p.step == LoadStep::Writing {
+                if let Some(tx) = gate_tx.take() {
+                    let _ = tx.send(());
+                }
+            }
+        },
+    );
+    let late: Vec<Result<Ev, std::io::Error>> = data.iter().cloned().map(Ok).collect();
+    let b_input = stream::once(async move {
+        let _ = gate_rx.await;
+        stream::iter(late)
+    })
+    .flatten();
+    let b = ex.load_stream(
+        b_input,
+        LoadOptions::new("ev-twice", staging(&dir))
+            .batch_rows(10)
+            .writer(WriterOptions::default().lanes(2).max_file_bytes(512)),
+        |_| {},
+    );
+    let (ra, rb) = tokio::join!(a, b);
+    let (ra, rb) = (ra.expect("run A"), rb.expect("run B"));
+    assert_eq!(ra.write_token, rb.write_token);
+    assert_eq!(
+        s.ledger().executions_of("INSERT INTO analytics.ev").len(),
+        1
+    );
+    assert_exactly_once(&s, &written, &data);
+    assert!(files_under(&dir).is_empty(), "both runs' staging removed");
+}
+
+/// A load into a partitioned table whose rows fall into more than Athena's 100
+/// partitions per INSERT is refused before anything is staged or run.
+#[tokio::test]
+async fn a_load_of_more_than_100_partitions_is_refused_before_staging() {
+    let dir = bucket_dir("partitions");
+    let written = Written::default();
+    let s = TestServer::start(ServerConfig::new().engine(engine(&dir, &written, |_| {
+        Plan::succeed().substatement("INSERT")
+    })))
+    .await
+    .unwrap();
+    let ex = AthenaExecutor::new(s.client(), fast_config());
+    let def = TableDef::builder("analytics", "ev")
+        .column(Column::new("event_id", IcebergType::String).required())
+        .column(Column::new("n", IcebergType::Long))
+        .partition(PartitionField::new("n", PartitionTransform::Identity))
+        .location("s3://lake/iceberg/ev/")
+        .build()
+        .unwrap();
+    let batch = iceberg_sql::arrow::records_to_batch(&rows(101)).unwrap();
+    let err = ex
+        .load_batches(
+            &def,
+            stream::iter([Ok::<_, std::io::Error>(batch)]),
+            LoadOptions::new("ev-wide", staging(&dir)),
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("more than 100 partitions"),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("append_rows"),
+        "the way out: {err}"
+    );
+    assert_eq!(err.report.commit_state, CommitState::NotCommitted);
+    assert!(statements(&s).is_empty(), "nothing ran");
+    assert!(files_under(&dir).is_empty(), "nothing staged");
+
+    // 100 partitions are one write.
+    let batch = iceberg_sql::arrow::records_to_batch(&rows(100)).unwrap();
+    ex.load_batches(
+        &def,
+        stream::iter([Ok::<_, std::io::Error>(batch)]),
+        LoadOptions::new("ev-wide", staging(&dir)),
+        |_| {},
+    )
+    .await
+    .expect("100 partitions load");
 }
