@@ -261,6 +261,16 @@ fn resume(report: &mut AppendReport, earlier: &AppendReport) -> Result<(), Strin
                 report.load_id,
                 state_words(e.state)
             ));
+        } else if b.rows != e.rows {
+            // Its rows regrouped (a corrected value changed a batch's size): rows of
+            // this batch may have committed under another batch's tokens since.
+            return Err(format!(
+                "skip_committed: batch {} of load {:?} now holds rows {:?}, in the earlier run rows {:?}: the corrected rows fall into batches differently, so rows that committed under another batch could be written again; correct the value with one of the same length, or leave the row out of this load and load it on its own",
+                b.index + 1,
+                report.load_id,
+                b.rows.as_deref().unwrap_or_default(),
+                e.rows.as_deref().unwrap_or_default(),
+            ));
         } else {
             // It did not commit: its corrected rows take the next token of its chain,
             // the one a later run of its earlier rows would have taken. Had such a run

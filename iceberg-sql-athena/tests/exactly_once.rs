@@ -255,3 +255,36 @@ async fn a_correction_from_a_stale_report_is_refused_not_written_twice() {
     assert_eq!(s.ledger().duplicates(), vec![]);
     assert_eq!(s.ledger().rows_committed(), 30);
 }
+
+/// A correction that regroups rows into batches (a longer value splits a batch) is
+/// refused before anything is sent: rows could have committed under another batch's
+/// tokens.
+#[tokio::test]
+async fn a_correction_that_regroups_the_batches_is_refused_before_anything_is_sent() {
+    let s = server(
+        ServerConfig::new().faults(
+            FaultPlan::seeded(5)
+                .script_queries("'e-0012'", [QueryFault::Fail(Failure::user_data_error())]),
+        ),
+    )
+    .await;
+    let ex = AthenaExecutor::new(s.client(), config());
+    let options = AppendOptions::new("regrouped").max_batch_bytes(120);
+    let mut all = rows(30);
+    let report = ex
+        .append_rows(&all, options.clone(), |_| {})
+        .await
+        .unwrap_err()
+        .report;
+    all[12].n = 123_456_789_012;
+    let starts = s.count(Op::StartQueryExecution);
+    let err = ex
+        .append_rows(&all, options.skip_committed(&report), |_| {})
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("fall into batches differently"),
+        "{err}"
+    );
+    assert_eq!(s.count(Op::StartQueryExecution), starts);
+}

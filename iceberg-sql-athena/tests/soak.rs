@@ -375,7 +375,7 @@ async fn run_load<T: SoakRow>(
                 };
                 *night.stopped_by.lock().unwrap().entry(why).or_insert(0) += 1;
                 last_error = e.to_string();
-                if e.rows_changed() {
+                if e.rows_changed() || matches!(e.error, Error::InvalidArgument(_)) {
                     // The corrected batch ran with its earlier rows after the report
                     // the operator resumed from: Athena refused the correction, and
                     // the operator takes it back.
@@ -496,7 +496,7 @@ async fn soak_every_row_exactly_once_under_faults() {
         out(&format!("    {kind}: {n}"));
     }
     out(&format!(
-        "  operator: re-runs {} ({} from the report, {} with a corrected row, {} corrections refused by Athena as the batch ran with its earlier rows since), calls dropped {}, runtimes shut down {}, racing runs {}; MORE_RUNS re-runs {}; StartQueryExecution answered from a known token {}",
+        "  operator: re-runs {} ({} from the report, {} with a corrected row, {} corrections refused: the batch ran with its earlier rows since, or its rows regrouped), calls dropped {}, runtimes shut down {}, racing runs {}; MORE_RUNS re-runs {}; StartQueryExecution answered from a known token {}",
         Night::get(&night.reruns),
         Night::get(&night.from_report),
         Night::get(&night.corrected),
