@@ -23,25 +23,43 @@
 //!
 //! # Safety of a load
 //!
-//! * **Exactly once.** The write statement runs with a `ClientRequestToken` derived
-//!   from the load id and the target table ([`write_token`]); the staging table and
-//!   folder are named after them too, so a run of the same load again sends the same
-//!   statement text with the same token, and Athena answers with the execution that
-//!   already ran instead of writing again. A write that committed is never repeated
-//!   while Athena remembers the token (AWS does not document for how long); after
-//!   that, [`LoadOptions::skip_committed`] with the earlier report does not depend on
-//!   Athena's memory. A merge is idempotent by key in any case.
-//! * **Cleanup on every path.** Before staging, a staging table and files a crashed run
-//!   of the same load left are removed; after the write, or after a failure at any
-//!   step (staging, exposing, writing), the staging table is dropped and every object
-//!   under the prefix deleted. A failed cleanup is reported ([`LoadStep::CleaningUp`])
-//!   with the write's commit state. If the future is dropped, the executor's entry
-//!   points start the cleanup in a task on the current runtime.
-//! * **A partial prefix is never read.** The staging table is created only after
-//!   every file is complete, and only if the prefix holds exactly the files this run
-//!   wrote (names and sizes).
-//! * **No collision.** Staging names derive from the target and the load id: loads with
-//!   different ids never share a table or folder.
+//! * **A write is bound to its rows.** While staging, the rows are hashed in input
+//!   order, each value by its SQL literal ([`LoadReport::rows_sha256`]; the same however
+//!   they are batched or staged). The staging table is named after the load id and that
+//!   digest, and the write runs with a `ClientRequestToken` derived from both
+//!   ([`write_token`]). A run of the same rows again sends the same text with the same
+//!   token, and Athena answers with the execution that already ran ("If another
+//!   StartQueryExecution request is received, the same response is returned and another
+//!   query is not created",
+//!   <https://docs.aws.amazon.com/athena/latest/APIReference/API_StartQueryExecution.html>).
+//!   Other rows under the same load id (the next day's data under a fixed id) are another
+//!   write, run once. Assumption: Athena remembers the token for longer than the gap
+//!   between runs (AWS does not document how long);
+//!   [`LoadOptions::skip_committed`] with the earlier report does not depend on it.
+//! * **Each run stages into a folder of its own** (`<load folder>run-<random id>/`),
+//!   beside a marker `run-<id>.staged` holding the digest of its rows. The staging
+//!   table is created only after every file is complete and the folder holds exactly
+//!   the files this run wrote (names and sizes), so a write never reads a partial
+//!   folder nor another run's late files. Two runs of the same rows at once share one
+//!   write (the same token); if the second replaces the table before the first write
+//!   is planned, that write reads the second folder, which is complete and holds the
+//!   same rows.
+//! * **Nothing is deleted under a write that may still run.** Preparing removes
+//!   nothing. A run deletes its own files after its write's outcome is known (committed
+//!   or not committed); while it is unknown (a timeout whose stop did not take, a lost
+//!   answer) the staging table and files are kept ([`LoadReport::staging_kept`]) and
+//!   the error says so: run the load again with the same rows, it finds the write by
+//!   its token, waits for it, and then removes every run folder whose marker holds
+//!   those rows. A dropped load future deletes its files only if its write was not
+//!   sent. A folder without a marker (a run that stopped while staging) is never read
+//!   and is left for the operator.
+//! * **At most 100 partitions per write** on Athena ("Athena limits the number of
+//!   partitions that a CTAS or INSERT INTO query can create to 100",
+//!   <https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html>): the rows'
+//!   partitions are counted by the table's partition spec; [`AthenaExecutor::load_rows`]
+//!   counts them before anything is staged, streamed input as each batch arrives,
+//!   before that batch is staged and before any write. Past the limit the load is
+//!   refused ([`StagingError::TooManyPartitions`], with the way out).
 
 mod writer;
 
