@@ -3,26 +3,17 @@
 //! a bad night lost or doubled rows, and the ledger counts every row.
 mod common;
 
-use common::ev::{fast_config, keys, rows, Ev};
+use common::ev::{config, keys, rows, server, start_tokens, Ev};
 
 use std::time::Duration;
 
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::{
-    AppendOptions, AthenaExecutor, BatchState, CommitState, ExecutorConfig, RetryPolicy,
-    UncheckedSql,
+    AppendOptions, AthenaExecutor, BatchState, CommitState, RetryPolicy, UncheckedSql,
 };
 use iceberg_sql_test_server::{
-    Failure, Fault, FaultPlan, Op, Plan, QueryFault, ScriptedEngine, ServerConfig, TestServer,
+    Failure, Fault, FaultPlan, Op, Plan, QueryFault, ScriptedEngine, ServerConfig,
 };
-
-fn config() -> ExecutorConfig {
-    fast_config().stop_grace(Duration::from_secs(2))
-}
-
-async fn server(config: ServerConfig) -> TestServer {
-    TestServer::start(config.row_key("event_id")).await.unwrap()
-}
 
 /// A write whose commit went through and whose query then reports ICEBERG_COMMIT_ERROR
 /// is not resubmitted: the table's snapshots show it committed.
@@ -46,15 +37,6 @@ async fn a_commit_error_after_the_commit_is_settled_committed_not_resubmitted() 
     assert_eq!(ledger.rows_committed(), 3);
     let evidence = out.evidence.expect("settled by the snapshots");
     assert_eq!(evidence.verdict, CommitState::Committed);
-}
-
-/// The starts of queries whose text contains `needle` (the executor's own `$snapshots`
-/// reads are starts too).
-fn starts_of(s: &TestServer, needle: &str) -> usize {
-    s.bodies(Op::StartQueryExecution)
-        .iter()
-        .filter(|b| b["QueryString"].as_str().unwrap_or("").contains(needle))
-        .count()
 }
 
 /// An append batch whose query committed and then FAILED with an internal error is
@@ -85,7 +67,7 @@ async fn an_append_batch_that_failed_after_its_commit_is_settled_and_the_load_co
     assert_eq!(ledger.missing(&keys(&all)), vec![]);
     assert_eq!(ledger.rows_committed(), 30);
     // A re-run (a crash after the load returned) creates no write.
-    let inserts = starts_of(&s, "INSERT");
+    let inserts = start_tokens(&s, "INSERT").len();
     ex.append_rows(
         &all,
         AppendOptions::new("unknown-batch").max_batch_bytes(120),
@@ -95,7 +77,7 @@ async fn an_append_batch_that_failed_after_its_commit_is_settled_and_the_load_co
     .unwrap();
     s.settle();
     assert_eq!(s.ledger().rows_committed(), 30);
-    assert!(starts_of(&s, "INSERT") >= inserts);
+    assert!(start_tokens(&s, "INSERT").len() >= inserts);
     assert_eq!(s.ledger().duplicates(), vec![]);
 }
 
@@ -122,14 +104,14 @@ async fn a_corrected_row_resumes_from_the_report_and_only_its_batch_runs_again()
     let committed_before = s.ledger().rows_committed();
     // The fix: another value in the bad row.
     all[12].n = -12;
-    let starts_before = starts_of(&s, "INSERT");
+    let starts_before = start_tokens(&s, "INSERT").len();
     let report = ex
         .append_rows(&all, options.skip_committed(&err.report), |_| {})
         .await
         .expect("the corrected batch runs under a token of its own");
     assert!(report.is_complete());
     assert_eq!(
-        starts_of(&s, "INSERT") - starts_before,
+        start_tokens(&s, "INSERT").len() - starts_before,
         report.batches.len() - failed,
         "committed batches were not sent again"
     );
@@ -196,7 +178,7 @@ async fn athena_behind_the_client_clock_does_not_restart_an_unchecked_statement(
         .await
         .unwrap_err();
     assert!(err.query_error().is_some(), "{err}");
-    assert_eq!(starts_of(&s, "SELECT 42"), 1);
+    assert_eq!(start_tokens(&s, "SELECT 42").len(), 1);
     assert_eq!(s.ledger().executions.len(), 1);
 }
 

@@ -3,7 +3,7 @@
 //! could lose track of a write or kill good work; the ledger counts every row.
 mod common;
 
-use common::ev::{fast_config, keys, rows, Ev};
+use common::ev::{config, keys, rows, server, start_tokens, Ev};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -14,35 +14,16 @@ use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::{
     ApiErrorClass, AppendOptions, AthenaExecutor, Backoff, BatchState, BeforeResubmit,
-    CancelHandle, CommitState, Error, ExecuteOptions, ExecutorConfig, FailureKind, QueryError,
-    RetryPolicy, RunEnd,
+    CancelHandle, CommitState, Error, ExecuteOptions, FailureKind, QueryError, RetryPolicy, RunEnd,
 };
 use iceberg_sql_test_server::{
-    Failure, Fault, FaultPlan, Op, Plan, QueryFault, ScriptedEngine, ServerConfig, TestServer,
+    Failure, Fault, FaultPlan, Op, Plan, QueryFault, ScriptedEngine, ServerConfig,
 };
-
-fn config() -> ExecutorConfig {
-    fast_config().stop_grace(Duration::from_secs(2))
-}
-
-async fn server(config: ServerConfig) -> TestServer {
-    TestServer::start(config.row_key("event_id")).await.unwrap()
-}
 
 /// The SDK makes 3 attempts; these lose the first answer (the query is created) and
 /// fail the next two, so the SDK gives up on a query that exists.
 fn lost_start() -> [Fault; 3] {
     [Fault::LostResponse, Fault::ServerError, Fault::ServerError]
-}
-
-/// The tokens of the starts whose text contains `needle` (the executor's own
-/// `$snapshots` reads are starts too).
-fn start_tokens(s: &TestServer, needle: &str) -> Vec<String> {
-    s.bodies(Op::StartQueryExecution)
-        .iter()
-        .filter(|b| b["QueryString"].as_str().unwrap_or("").contains(needle))
-        .map(|b| b["ClientRequestToken"].as_str().unwrap_or("").to_string())
-        .collect()
 }
 
 // ---- 1. StartQueryExecution fails after the SDK's retries, but the query exists ----

@@ -13,7 +13,7 @@
 //! the seed), so the figures vary a little between runs, the verdicts never.
 mod common;
 
-use common::ev::Ev;
+use common::ev::{ev_def, Ev};
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -178,14 +178,7 @@ struct EvB(Ev);
 impl IcebergTable for EvB {
     fn table_def() -> &'static TableDef {
         static DEF: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
-        DEF.get_or_init(|| {
-            TableDef::builder("analytics", "ev_b")
-                .column(Column::new("event_id", IcebergType::String).required())
-                .column(Column::new("n", IcebergType::Long))
-                .location("s3://lake/ev_b/")
-                .build()
-                .unwrap()
-        })
+        DEF.get_or_init(|| ev_def("ev_b"))
     }
     fn to_values(&self) -> Vec<Value> {
         self.0.to_values()

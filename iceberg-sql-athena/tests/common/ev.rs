@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use iceberg_sql::prelude::*;
 use iceberg_sql_athena::{Backoff, ExecutorConfig, PollConfig, RetryPolicy};
-use iceberg_sql_test_server::RowKey;
+use iceberg_sql_test_server::{Op, RowKey, ServerConfig, TestServer};
 
 /// `analytics.ev`: a required key and a nullable number.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,18 +18,21 @@ pub struct Ev {
 impl IcebergTable for Ev {
     fn table_def() -> &'static TableDef {
         static DEF: OnceLock<TableDef> = OnceLock::new();
-        DEF.get_or_init(|| {
-            TableDef::builder("analytics", "ev")
-                .column(Column::new("event_id", IcebergType::String).required())
-                .column(Column::new("n", IcebergType::Long))
-                .location("s3://lake/ev/")
-                .build()
-                .unwrap()
-        })
+        DEF.get_or_init(|| ev_def("ev"))
     }
     fn to_values(&self) -> Vec<Value> {
         vec![Value::String(self.event_id.clone()), Value::Long(self.n)]
     }
+}
+
+/// `analytics.<name>` with `Ev`'s two columns, at `s3://lake/<name>/`.
+pub fn ev_def(name: &str) -> TableDef {
+    TableDef::builder("analytics", name)
+        .column(Column::new("event_id", IcebergType::String).required())
+        .column(Column::new("n", IcebergType::Long))
+        .location(format!("s3://lake/{name}/"))
+        .build()
+        .unwrap()
 }
 
 /// `n` rows with keys `e-0000`, `e-0001`, … (four digits at least: the fault tests name rows in their scripts).
@@ -67,4 +70,24 @@ pub fn fast_config() -> ExecutorConfig {
             max: Duration::from_millis(20),
         })
         .timeout(Duration::from_secs(20))
+}
+
+/// [`fast_config`] that awaits a stopped query's final state for up to 2 s.
+pub fn config() -> ExecutorConfig {
+    fast_config().stop_grace(Duration::from_secs(2))
+}
+
+/// The test server with `config`, keyed by `event_id`.
+pub async fn server(config: ServerConfig) -> TestServer {
+    TestServer::start(config.row_key("event_id")).await.unwrap()
+}
+
+/// The tokens of the starts whose text contains `needle` (the executor's own
+/// `$snapshots` reads are starts too).
+pub fn start_tokens(s: &TestServer, needle: &str) -> Vec<String> {
+    s.bodies(Op::StartQueryExecution)
+        .iter()
+        .filter(|b| b["QueryString"].as_str().unwrap_or("").contains(needle))
+        .map(|b| b["ClientRequestToken"].as_str().unwrap_or("").to_string())
+        .collect()
 }
