@@ -11,6 +11,8 @@
 #    all of them even when one fails), logging every statement a `build()` returns;
 # 3. has Trino's grammar and Spark's parser read every logged statement of their grammar
 #    again (one check each in the summary);
+#    and builds a new user's app outside the workspace (scripts/downstream.sh: newest
+#    dependency versions, no lock file; one check);
 # 4. prints one closing line: "summary: N passed, N failed, N skipped".
 #
 # Without CI set, a service that cannot be set up is a warning and its tests print SKIP.
@@ -133,6 +135,23 @@ if [ ${#scope[@]} -gt 0 ] && compgen -G "$statement_log/*.jsonl" >/dev/null; the
         reparse_failed=$((reparse_failed + 1))
         echo "test.sh: FAILED: statements the crate returned that sqlparser's pipeline refuses:" >&2
         grep -v '^test .* ignored' "$statement_log/oracle.out" | head -c 20000 >&2
+    fi
+fi
+
+# --- a new user's app, outside the workspace ------------------------------------------
+# scripts/downstream.sh: a fresh crate without this Cargo.lock (the newest versions the
+# crates allow), on the declared rust-version, against the offline test double. One
+# check in the summary. Shares CARGO_TARGET_DIR, so a warm run rebuilds only the app.
+if [ ${#scope[@]} -gt 0 ] && [ $# -eq 0 ]; then
+    t0=$SECONDS
+    if ./scripts/downstream.sh >"$statement_log/downstream.out" 2>&1; then
+        reparse_passed=$((reparse_passed + 1))
+        echo "$(tail -n 1 "$statement_log/downstream.out")"
+    else
+        reparse_failed=$((reparse_failed + 1))
+        echo "test.sh: FAILED: the downstream app (scripts/downstream.sh, $((SECONDS - t0)) s):" >&2
+        grep -E '^(error|warning: unused)|^test .* FAILED|panicked|downstream.sh' "$statement_log/downstream.out" | head -c 20000 >&2
+        tail -n 40 "$statement_log/downstream.out" >&2
     fi
 fi
 
