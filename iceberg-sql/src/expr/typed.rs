@@ -24,6 +24,16 @@ pub trait ColumnValue {
     type Base: SqlType;
 }
 
+/// What [`Select::column`](crate::query::Select::column) projects: a column of any
+/// [`ColumnValue`] type, and the `map` columns metadata rows decode into `BTreeMap`s
+/// (e.g. `SnapshotRow::SUMMARY`), which are read as JSON text. Maps take part in no
+/// typed expression (no filter, no ordering, no assignment).
+pub trait Projectable {}
+
+impl<V: ColumnValue> Projectable for V {}
+impl<K, V> Projectable for std::collections::BTreeMap<K, V> {}
+impl<K, V> Projectable for Option<std::collections::BTreeMap<K, V>> {}
+
 /// Numeric value types: arithmetic (`+ - * / %`), `sum`, `avg`, `approx_percentile`.
 ///
 /// The aggregates' value types are Athena's result types (Trino's aggregation functions
