@@ -697,6 +697,11 @@ impl SelectBody {
                         }
                     }
                 },
+                // A metadata table's nested column projected by `column()`.
+                Item::Json(name) if !known(name) => errors.push(Error::new(
+                    ErrorKind::UnknownColumn,
+                    format!("`{shown}` has no column `{name}`"),
+                )),
                 Item::Json(_) | Item::Name(_) | Item::Renamed(..) | Item::Nested(_) => {}
             }
         }
