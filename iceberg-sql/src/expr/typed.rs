@@ -212,6 +212,16 @@ impl Free<NaiveDateTime> {
 /// Something that can stand where scope `S` expects a value of type `V`: a column of
 /// that table, a typed expression, a literal (`"x"`, `320`, a `NaiveDateTime`), a
 /// [`Free`] expression or a [`param`](crate::dsl::param).
+///
+/// A nullable column (`Col<T, Option<X>>`) takes the bare `X`: `.set(T::PAYLOAD, "x")`,
+/// not `Some("x")`; NULL is `.set_null(T::PAYLOAD)` in an UPDATE and
+/// `T::PAYLOAD.is_null()` in a filter.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value of type `{V}` here",
+    label = "expected a `{V}`: a literal, or a column or expression of that type in this statement",
+    note = "a nullable column (`Option<{V}>`) takes the bare value: `.set(col, x)`, not `.set(col, Some(x))`",
+    note = "NULL is `.set_null(col)` in an UPDATE, `col.is_null()` in a filter"
+)]
 pub trait IntoOperand<S, V> {
     /// Lowers to the untyped tree.
     fn into_operand(self) -> Expr;
