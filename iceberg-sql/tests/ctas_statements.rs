@@ -218,6 +218,69 @@ fn iceberg_ctas_needs_a_location_in_athena() {
     assert_eq!(e.kind(), ErrorKind::InvalidLocation);
 }
 
+/// The rebuild the partition-evolution refusal recommends: a CTAS into `mcp_events_v2`
+/// like `mcp_events`. It takes the spec and properties, never the source's location,
+/// which holds the source's files (an Athena CTAS checks that its location is empty:
+/// <https://docs.aws.amazon.com/athena/latest/ug/considerations-ctas.html>).
+#[test]
+fn a_ctas_like_another_table_needs_a_location_of_its_own() {
+    let q = McpEvent::select()
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::EVENT_TS);
+    let source = McpEvent::table_def();
+    let v2 = TableName::new("analytics", "mcp_events_v2");
+    let e = IcebergCtas::new(v2.clone(), &q)
+        .like(source)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.to_string(),
+        "an Iceberg CTAS like `analytics.mcp_events` needs a location of its own: like() takes \
+         the partition spec and properties of `analytics.mcp_events`, not its location, which \
+         holds that table's files (an Athena CTAS writes only into an empty folder)\n  help: set \
+         a new, empty S3 folder with .location(\"s3://bucket/folder/mcp_events_v2/\")"
+    );
+    let e = IcebergCtas::new(v2.clone(), &q)
+        .like(source)
+        .location("s3://my-datalake/iceberg/mcp_events")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "location of an Iceberg CTAS `s3://my-datalake/iceberg/mcp_events/` is the location of \
+         `analytics.mcp_events`, which holds that table's files; an Athena CTAS writes only \
+         into an empty folder"
+    );
+    // Set before or after like(), a new folder is kept.
+    for ctas in [
+        IcebergCtas::new(v2.clone(), &q)
+            .like(source)
+            .location("s3://my-datalake/iceberg/mcp_events_v2/"),
+        IcebergCtas::new(v2.clone(), &q)
+            .location("s3://my-datalake/iceberg/mcp_events_v2/")
+            .like(source),
+    ] {
+        assert_eq!(
+            ctas.build().unwrap().sql(),
+            "CREATE TABLE analytics.mcp_events_v2\nWITH (\n  table_type = 'ICEBERG',\n  \
+             is_external = false,\n  location = 's3://my-datalake/iceberg/mcp_events_v2/',\n  \
+             partitioning = ARRAY['day(event_ts)'],\n  format = 'PARQUET',\n  \
+             write_compression = 'SNAPPY',\n  optimize_rewrite_delete_file_threshold = 10\n) AS\n\
+             SELECT event_id, event_ts FROM analytics.mcp_events"
+        );
+    }
+    // Spark places a table without LOCATION in its warehouse: no location is needed,
+    // but the source's is still refused.
+    let ctas = IcebergCtas::new(v2.clone(), &q).like(source);
+    assert!(!ctas.build_for(Dialect::Spark).unwrap().sql().contains("LOCATION"));
+    let e = ctas
+        .location("s3://my-datalake/iceberg/mcp_events/")
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+}
+
 #[test]
 fn iceberg_ctas_checks_partitioning_against_the_select() {
     let q = events();

@@ -137,6 +137,8 @@ pub struct IcebergCtas<'q> {
     location: Option<String>,
     partitioning: Vec<PartitionField>,
     properties: TableProperties,
+    /// The table [`like`](Self::like) took its spec from, and that table's location.
+    like: Option<(TableName, Option<Location>)>,
 }
 
 impl<'q> IcebergCtas<'q> {
@@ -148,13 +150,25 @@ impl<'q> IcebergCtas<'q> {
             location: None,
             partitioning: Vec::new(),
             properties: TableProperties::new(),
+            like: None,
         }
     }
 
-    /// Takes the location, partition spec and properties of `def` (e.g. a record type's
-    /// `table_def()`), replacing any set before.
+    /// Takes the partition spec and properties of `def` (e.g. a record type's
+    /// `table_def()`), replacing any set before, and its location only when this CTAS
+    /// creates the table `def` names. Another table (a rebuild into `t_v2`) needs a
+    /// folder of its own, set with [`location`](Self::location): `def`'s holds that
+    /// table's files, and an Athena CTAS checks that its location is empty and never
+    /// overwrites data
+    /// (<https://docs.aws.amazon.com/athena/latest/ug/considerations-ctas.html>). The build
+    /// refuses a missing location, and `def`'s.
     pub fn like(mut self, def: &TableDef) -> Self {
-        self.location = def.location().map(|l| l.as_str().to_string());
+        if def.name() == &self.name {
+            self.location = def.location().map(|l| l.as_str().to_string());
+            self.like = None;
+        } else {
+            self.like = Some((def.name().clone(), def.location().cloned()));
+        }
         self.partitioning = def.partition_spec().to_vec();
         self.properties = def.properties().clone();
         self
@@ -185,18 +199,48 @@ impl<'q> IcebergCtas<'q> {
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
         }
-        let loc = match parse_location(
-            "an Iceberg CTAS",
-            &self.location,
-            rules.ctas_requires_location(),
-            LocationHolds::IcebergTable,
-        ) {
-            Ok(l) => l,
-            Err(e) => {
-                errors.push(e);
+        let loc = match (&self.location, &self.like) {
+            (None, Some((source, _))) if rules.ctas_requires_location() => {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidLocation,
+                        format!(
+                            "an Iceberg CTAS like `{source}` needs a location of its own: like() takes the partition spec and properties of `{source}`, not its location, which holds that table's files (an Athena CTAS writes only into an empty folder)"
+                        ),
+                    )
+                    .with_hint(format!(
+                        "set a new, empty S3 folder with .location(\"s3://bucket/folder/{}/\")",
+                        self.name.table
+                    )),
+                );
                 None
             }
+            _ => match parse_location(
+                "an Iceberg CTAS",
+                &self.location,
+                rules.ctas_requires_location(),
+                LocationHolds::IcebergTable,
+            ) {
+                Ok(l) => l,
+                Err(e) => {
+                    errors.push(e);
+                    None
+                }
+            },
         };
+        if let (Some(l), Some((source, Some(source_loc)))) = (&loc, &self.like) {
+            if l == source_loc {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidLocation,
+                        format!(
+                            "location of an Iceberg CTAS `{l}` is the location of `{source}`, which holds that table's files; an Athena CTAS writes only into an empty folder"
+                        ),
+                    )
+                    .with_hint("set a new, empty S3 folder with .location(...)"),
+                );
+            }
+        }
         if let Err(e) = self.properties.check() {
             errors.extend(e.into_vec());
         }
