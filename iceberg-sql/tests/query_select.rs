@@ -655,8 +655,17 @@ fn the_snapshot_summary_can_be_projected_and_decoded() {
         Some(r#"{"added-records":"3","total-records":"10"}"#.to_string()),
     ];
     let r = Recent::from_row(&Row::untyped(cols, cells)).unwrap();
-    assert_eq!((r.snapshot_id, r.operation.as_deref()), (5789234567890123456, Some("append")));
+    assert_eq!(
+        (r.snapshot_id, r.operation.as_deref()),
+        (5789234567890123456, Some("append"))
+    );
     assert_eq!(r.committed_at, at(10));
     let summary = r.summary.unwrap();
-    assert_eq!((summary["added-records"].as_str(), summary["total-records"].as_str()), ("3", "10"));
+    assert_eq!(
+        (
+            summary["added-records"].as_str(),
+            summary["total-records"].as_str()
+        ),
+        ("3", "10")
+    );
 }
