@@ -273,7 +273,11 @@ fn a_ctas_like_another_table_needs_a_location_of_its_own() {
     // Spark places a table without LOCATION in its warehouse: no location is needed,
     // but the source's is still refused.
     let ctas = IcebergCtas::new(v2.clone(), &q).like(source);
-    assert!(!ctas.build_for(Dialect::Spark).unwrap().sql().contains("LOCATION"));
+    assert!(!ctas
+        .build_for(Dialect::Spark)
+        .unwrap()
+        .sql()
+        .contains("LOCATION"));
     let e = ctas
         .location("s3://my-datalake/iceberg/mcp_events/")
         .build_for(Dialect::Spark)
@@ -408,6 +412,55 @@ fn hive_partition_columns_must_be_last() {
         .partitioned_by(["event_ts", "status"])
         .build()
         .is_ok());
+}
+
+/// Athena writes each partition of a Hive CTAS or an UNLOAD into `<column>=<value>/`
+/// beneath the location: a location that already is a folder of a partition column
+/// would put the files under `dt=…/dt=…/`.
+#[test]
+fn a_partitioned_write_into_a_partition_folder_is_refused() {
+    let day = date(2026, 10, 1);
+    let q = daily_summary(day);
+    let e = HiveCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+        .external_location("s3://my-datalake/summary/dt=2026-10-01/")
+        .partitioned_by(["dt"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.to_string(),
+        "external_location `s3://my-datalake/summary/dt=2026-10-01/` ends in the partition \
+         folder `dt=2026-10-01/`: Athena writes each value of partition column `dt` into a \
+         folder `dt=<value>/` beneath it, so the files would land under \
+         `dt=2026-10-01/dt=.../`\n  help: point it at the table root, \
+         `s3://my-datalake/summary/`, and select the partition value as column `dt`"
+    );
+    let e = Unload::new(&q, "s3://my-datalake/summary/DT=2026-10-01")
+        .partitioned_by(["dt"])
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("UNLOAD destination `s3://my-datalake/summary/DT=2026-10-01/` ends in the partition folder"),
+        "{e}"
+    );
+    // The table root, a folder named for another column, and an unpartitioned write
+    // into a `dt=` folder are fine.
+    for (location, partitioned_by) in [
+        ("s3://my-datalake/summary/", &["dt"][..]),
+        ("s3://my-datalake/summary/region=eu/", &["dt"][..]),
+        ("s3://my-datalake/summary/dt=2026-10-01/", &[][..]),
+    ] {
+        HiveCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+            .external_location(location)
+            .partitioned_by(partitioned_by.iter().copied())
+            .build()
+            .unwrap();
+        Unload::new(&q, location)
+            .partitioned_by(partitioned_by.iter().copied())
+            .build()
+            .unwrap();
+    }
 }
 
 #[test]

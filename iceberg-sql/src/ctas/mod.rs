@@ -91,6 +91,40 @@ fn parse_location(
     }
 }
 
+/// A partitioned write (a Hive CTAS, an UNLOAD) puts each partition in a folder
+/// `<column>=<value>/` beneath its location, as Hive lays partitions out
+/// (<https://docs.aws.amazon.com/athena/latest/ug/partitions.html>). A location that is
+/// itself such a folder of a partition column would put the files under
+/// `dt=…/dt=…/`: refused, with the table root as the way out.
+fn check_partition_folder(
+    what: &str,
+    location: &Location,
+    partitioned_by: &[String],
+) -> Result<()> {
+    let text = location.as_str();
+    let Some((parent, segment)) = text.trim_end_matches('/').rsplit_once('/') else {
+        return Ok(());
+    };
+    let Some((column, _)) = segment.split_once('=') else {
+        return Ok(());
+    };
+    let Some(column) = partitioned_by
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(column))
+    else {
+        return Ok(());
+    };
+    Err(Error::new(
+        ErrorKind::InvalidLocation,
+        format!(
+            "{what} `{text}` ends in the partition folder `{segment}/`: Athena writes each value of partition column `{column}` into a folder `{column}=<value>/` beneath it, so the files would land under `{segment}/{column}=.../`"
+        ),
+    )
+    .with_hint(format!(
+        "point it at the table root, `{parent}/`, and select the partition value as column `{column}`"
+    )))
+}
+
 /// `CREATE TABLE ... AS SELECT` producing an Iceberg table.
 ///
 /// ```
@@ -380,8 +414,8 @@ impl<'q> HiveCtas<'q> {
         self
     }
 
-    /// `external_location`: an empty S3 folder (otherwise the table goes under the
-    /// query-results location).
+    /// `external_location`: an empty S3 folder, the table root, never one partition's
+    /// `dt=<value>/` folder (otherwise the table goes under the query-results location).
     pub fn external_location(mut self, location: impl Into<String>) -> Self {
         self.external_location = Some(location.into());
         self
@@ -429,6 +463,11 @@ impl<'q> HiveCtas<'q> {
                 None
             }
         };
+        if let Some(l) = &loc {
+            if let Err(e) = check_partition_folder("external_location", l, &self.partitioned_by) {
+                errors.push(e);
+            }
+        }
         if let Some(c @ (Compression::Lz4 | Compression::Zlib)) = self.compression {
             errors.push(
                 Error::new(
@@ -699,6 +738,7 @@ impl<'q> Unload<'q> {
         let mut errors = Vec::new();
         let to = match Location::parse_as("UNLOAD destination", &self.to).and_then(|l| {
             l.check_key_length("UNLOAD destination", LocationHolds::Files)?;
+            check_partition_folder("UNLOAD destination", &l, &self.partitioned_by)?;
             Ok(l)
         }) {
             Ok(l) => Some(l),
