@@ -662,10 +662,29 @@ fn unload_rules() {
         .location("s3://exports/it's/")
         .build()
         .unwrap_err();
+    // The location as the user wrote it: no escape they never typed.
+    assert_eq!(
+        e.message(),
+        "location of an Iceberg CTAS `s3://exports/it's/` contains `'`, which cannot be \
+         written safely in a DDL string literal"
+    );
+    // A control character is shown escaped.
+    let e = IcebergCtas::new(TableName::new("analytics", "copy"), &q)
+        .location("s3://exports/a\tb/")
+        .build()
+        .unwrap_err();
     assert!(
         e.message()
-            .starts_with("location of an Iceberg CTAS `s3://exports/it\\'s/` contains"),
+            .starts_with("location of an Iceberg CTAS `s3://exports/a\\tb/` contains"),
         "{e}"
+    );
+    // UNLOAD refuses a bucket root for its own reason: no VACUUM is involved.
+    let e = Unload::new(&q, "s3://exports/").build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.message(),
+        "UNLOAD destination `s3://exports/` is a bucket root; UNLOAD writes into a folder that \
+         holds no data, and a bucket root holds the whole bucket"
     );
 }
 

@@ -736,7 +736,14 @@ impl<'q> Unload<'q> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         dialect.rules().check_unload()?;
         let mut errors = Vec::new();
-        let to = match Location::parse_as("UNLOAD destination", &self.to).and_then(|l| {
+        // "The TO destination must specify a location in Amazon S3 that has no data"
+        // (<https://docs.aws.amazon.com/athena/latest/ug/unload.html>).
+        let to = match Location::parse_with(
+            "UNLOAD destination",
+            &self.to,
+            "UNLOAD writes into a folder that holds no data, and a bucket root holds the whole bucket",
+        )
+        .and_then(|l| {
             l.check_key_length("UNLOAD destination", LocationHolds::Files)?;
             check_partition_folder("UNLOAD destination", &l, &self.partitioned_by)?;
             Ok(l)
