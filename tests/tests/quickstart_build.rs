@@ -31,7 +31,13 @@ fn names(tree: &str) -> BTreeSet<String> {
 
 #[test]
 fn quickstart_builds_only_the_core_crate() {
-    let metadata = cargo(&["metadata", "--format-version", "1", "--no-deps", "--offline"]);
+    let metadata = cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--offline",
+    ]);
     let metadata: serde_json::Value = serde_json::from_str(&metadata).expect("cargo metadata");
     let examples: Vec<&str> = metadata["packages"]
         .as_array()
@@ -44,7 +50,11 @@ fn quickstart_builds_only_the_core_crate() {
         })
         .map(|p| p["id"].as_str().expect("id"))
         .collect();
-    assert_eq!(examples.len(), 1, "one package holds the quickstart: {examples:?}");
+    assert_eq!(
+        examples.len(),
+        1,
+        "one package holds the quickstart: {examples:?}"
+    );
     let defaults = metadata["workspace_default_members"]
         .as_array()
         .expect("default members");
@@ -56,16 +66,35 @@ fn quickstart_builds_only_the_core_crate() {
     // What the root's default members build, and what the core crate with its default
     // features needs.
     let root = names(&cargo(&[
-        "tree", "--offline", "--locked", "-e", "normal,build", "--prefix", "none", "--format",
+        "tree",
+        "--offline",
+        "--locked",
+        "-e",
+        "normal,build",
+        "--prefix",
+        "none",
+        "--format",
         "{p}",
     ]));
     let core = names(&cargo(&[
-        "tree", "--offline", "--locked", "-p", "iceberg-sql", "-e", "normal,build", "--prefix",
-        "none", "--format", "{p}",
+        "tree",
+        "--offline",
+        "--locked",
+        "-p",
+        "iceberg-sql",
+        "-e",
+        "normal,build",
+        "--prefix",
+        "none",
+        "--format",
+        "{p}",
     ]));
     let extra: Vec<&String> = root
         .difference(&core)
         .filter(|n| *n != "iceberg-sql-examples")
         .collect();
-    assert!(extra.is_empty(), "the quickstart would also build {extra:?}");
+    assert!(
+        extra.is_empty(),
+        "the quickstart would also build {extra:?}"
+    );
 }
