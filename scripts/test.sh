@@ -73,10 +73,10 @@ export ICEBERG_SQL_STATEMENT_LOG="$statement_log"
 # so the default test threads are fine.
 log="$(mktemp "${TMPDIR:-/tmp}/iceberg-sql-test.XXXXXX.log")"
 t0=$SECONDS
-# The executor's optional `arrow` and `serde` features are on, so that their methods'
-# doc tests, tests and the new-user example (tests/new_user.rs) run too; the bench crate
-# only builds its baselines.
-scope=(--workspace --exclude iceberg-sql-benches --features iceberg-sql-athena/arrow,iceberg-sql-athena/serde)
+# The executor's optional `arrow`, `serde` and `test-server` features are on, so that
+# their methods' doc tests, tests, the offline-test example (`test_server`) and the
+# new-user example (tests/new_user.rs) run too; the bench crate only builds its baselines.
+scope=(--workspace --exclude iceberg-sql-benches --features iceberg-sql-athena/arrow,iceberg-sql-athena/serde,iceberg-sql-athena/test-server)
 for a in "$@"; do   # `-p crate` narrows the run (with --workspace cargo would run everything)
     case "$a" in -p|--package|--package=*|-p?*) scope=() ;; --) break ;; esac
 done
