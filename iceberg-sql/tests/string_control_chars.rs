@@ -84,7 +84,11 @@ pub fn trino_value_checks() -> Vec<String> {
         .iter()
         .map(|t| {
             let lit = literal_of(filter_on(t, Dialect::Athena).sql()).to_string();
-            format!("SELECT {lit} = {}, length({lit}) = {}", concat_form(t), t.chars().count())
+            format!(
+                "SELECT {lit} = {}, length({lit}) = {}",
+                concat_form(t),
+                t.chars().count()
+            )
         })
         .collect()
 }
@@ -102,13 +106,21 @@ fn control_characters_are_written_as_unicode_escapes_in_trino_dml() {
     let mut row = McpEvent::example();
     row.payload = Some("tab\there".into());
     let insert = McpEvent::insert(&[row]).build().unwrap();
-    assert!(insert.sql().contains("U&'tab\\0009here'"), "{}", insert.sql());
+    assert!(
+        insert.sql().contains("U&'tab\\0009here'"),
+        "{}",
+        insert.sql()
+    );
     let update = McpEvent::update()
         .set(McpEvent::STATUS, "x\ny")
         .filter(McpEvent::EVENT_ID.eq("e1"))
         .build()
         .unwrap();
-    assert!(update.sql().contains("status = U&'x\\000Ay'"), "{}", update.sql());
+    assert!(
+        update.sql().contains("status = U&'x\\000Ay'"),
+        "{}",
+        update.sql()
+    );
     // Text without control characters keeps the plain form.
     let s = filter_on("it's ✓", Dialect::Athena);
     assert!(s.sql().ends_with("payload = 'it''s ✓'"), "{}", s.sql());
@@ -175,10 +187,19 @@ fn trinos_grammar_parses_the_unicode_literals_and_their_value_checks() {
 /// `scripts/trino.sh`.
 #[test]
 fn on_trino_each_unicode_literal_decodes_to_its_text() {
-    let Some(endpoint) = std::env::var("TRINO_ENDPOINT").ok().filter(|e| !e.is_empty()) else {
-        let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false" | "no"));
-        let has_trino = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/trino.sh")).exists();
-        assert!(!(ci && has_trino), "CI is set but TRINO_ENDPOINT is not (scripts/trino.sh: start_trino)");
+    let Some(endpoint) = std::env::var("TRINO_ENDPOINT")
+        .ok()
+        .filter(|e| !e.is_empty())
+    else {
+        let ci =
+            std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false" | "no"));
+        let has_trino =
+            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/trino.sh"))
+                .exists();
+        assert!(
+            !(ci && has_trino),
+            "CI is set but TRINO_ENDPOINT is not (scripts/trino.sh: start_trino)"
+        );
         eprintln!("SKIP: TRINO_ENDPOINT not set");
         return;
     };
@@ -186,7 +207,10 @@ fn on_trino_each_unicode_literal_decodes_to_its_text() {
         let rows = trino_http::query(&endpoint, &check);
         assert_eq!(
             rows,
-            vec![vec![serde_json::Value::Bool(true), serde_json::Value::Bool(true)]],
+            vec![vec![
+                serde_json::Value::Bool(true),
+                serde_json::Value::Bool(true)
+            ]],
             "{check}"
         );
     }
@@ -215,7 +239,10 @@ mod trino_http {
         stream.read_to_end(&mut answer).expect("read the answer");
         let answer = String::from_utf8(answer).expect("utf-8");
         let (head, json) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
-        assert!(head.starts_with("HTTP/1.1 200") || head.starts_with("HTTP/1.0 200"), "{head}\n{json}");
+        assert!(
+            head.starts_with("HTTP/1.1 200") || head.starts_with("HTTP/1.0 200"),
+            "{head}\n{json}"
+        );
         serde_json::from_str(json).expect("JSON")
     }
 
