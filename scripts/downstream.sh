@@ -1,38 +1,70 @@
 #!/usr/bin/env bash
-# The downstream-app check: a fresh crate outside the workspace, WITHOUT the workspace's
-# Cargo.lock (so the newest compatible versions resolve, as a new user gets them), that
-# depends on the crates by path and runs the executor's new-user example (derive a table,
-# ensure_table_for, append_rows, fetch, Arrow) in async fns against the in-process
-# Athena-protocol test server.
+# A new user's app, checked outside the workspace:  ./scripts/downstream.sh [--minimal-versions]
 #
-#   ./scripts/downstream.sh        (scripts/test.sh runs it; uses the shared CARGO_TARGET_DIR)
+# Copies scripts/downstream/ (an app that derives a table, builds every statement kind
+# and runs ensure_table_for, append_rows and a fetch in async fns, one of them spawned
+# on tokio, against the athena crate's offline test double, feature `test-server`) to a
+# fresh temporary directory outside this repository, depending on the crates by path,
+# and runs its tests with the workspace's declared rust-version. There is no lock file:
+# cargo resolves the newest versions the crates allow, as it does for a new user (the
+# workspace's Cargo.lock pins older ones, which every other test uses).
+#
+# --minimal-versions: resolve every dependency to the lowest version the manifests
+# allow instead (nightly cargo's -Z minimal-versions; the build itself uses the declared
+# toolchain). That tree shares almost nothing with the newest one, so it is a cold build.
+#
+# CARGO_TARGET_DIR is shared with the caller's (the app's profile below matches the
+# workspace's), so a second run rebuilds only the app and the crates of this repository.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-app="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-sql-downstream.XXXXXX")"
-trap 'rm -rf "$app"' EXIT
-mkdir -p "$app/src"
-cat > "$app/Cargo.toml" <<TOML
-[package]
-name = "downstream-app"
-version = "0.0.0"
-edition = "2021"
-publish = false
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+minimal=0
+for a in "$@"; do
+    case "$a" in
+        --minimal-versions) minimal=1 ;;
+        *) echo "downstream.sh: unknown option $a" >&2; exit 2 ;;
+    esac
+done
 
-[dependencies]
-iceberg-sql = { path = "$root/iceberg-sql" }
-iceberg-sql-athena = { path = "$root/iceberg-sql-athena", features = ["arrow"] }
-iceberg-sql-test-server = { path = "$root/iceberg-sql-test-server" }
-tokio = { version = "1", features = ["macros", "rt-multi-thread", "time"] }
-futures = "0.3"
-chrono = { version = "0.4", default-features = false, features = ["std"] }
+# The declared rust-version, and its toolchain when rustup has it (CI must have it).
+msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$repo/Cargo.toml")
+toolchain=()
+if command -v rustup >/dev/null && rustup run "$msrv" rustc --version >/dev/null 2>&1; then
+    toolchain=("+$msrv")
+else
+    case "${CI:-}" in ""|0|false|no) ;; *)
+        echo "downstream.sh: the declared rust-version $msrv is not installed (rustup toolchain install $msrv)" >&2
+        exit 1 ;;
+    esac
+    echo "downstream.sh: WARNING: rust-version $msrv is not installed; building with $(rustc --version)" >&2
+fi
 
-[workspace]
+work="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-sql-downstream.XXXXXX")"
+case "$work/" in "$repo"/*)
+    echo "downstream.sh: $work is inside the repository; set TMPDIR elsewhere" >&2; exit 1 ;;
+esac
+trap 'rm -rf "$work"' EXIT
+cp -r "$repo/scripts/downstream/." "$work/"
+sed "s#@REPO@#$repo#g" "$work/Cargo.toml.in" >"$work/Cargo.toml"
+rm "$work/Cargo.toml.in"
+cat >>"$work/Cargo.toml" <<'TOML'
+
+# The workspace's dev profile, so that dependencies already built there are reused.
+[profile.dev.package."*"]
+debug = false
+
+[profile.dev]
+debug = "line-tables-only"
 TOML
-# The example is the app: its `main` awaits every entry point in async fns.
-cp "$root/iceberg-sql-athena/examples/new_user.rs" "$app/src/main.rs"
-cd "$app"
-cargo generate-lockfile -q
-echo "downstream.sh: resolved without the workspace lock file:"
-grep -A1 -E '^name = "(http|aws-sdk-athena|aws-smithy-runtime|tokio|hyper)"$' Cargo.lock | grep version | sed 's/^/  /' || true
-cargo run -q
-echo "downstream.sh: the fresh app built and ran"
+
+cd "$work"
+t0=$SECONDS
+if [ "$minimal" -eq 1 ]; then
+    cargo +nightly generate-lockfile -Z minimal-versions
+else
+    cargo "${toolchain[@]}" generate-lockfile
+fi
+for crate in http aws-sdk-athena aws-smithy-runtime tokio; do
+    grep -A1 "^name = \"$crate\"$" Cargo.lock | sed -n 's/^version = "\(.*\)"/downstream.sh: resolved '"$crate"' \1/p'
+done
+cargo "${toolchain[@]}" test --locked
+echo "downstream.sh: the app built and its tests passed ($((SECONDS - t0)) s, $(cargo "${toolchain[@]}" --version))"

@@ -12,8 +12,9 @@
 //! default credential chain and region), [`AthenaExecutor::from_sdk_config`] or
 //! [`AthenaExecutor::new`]. An application also needs `tokio` 1 (the runtime) and
 //! `futures` 0.3 (the stream traits); `tracing-subscriber` 0.3 shows the executor's
-//! spans. The example below runs against the in-process Athena test server
-//! (`iceberg-sql-test-server`); on Athena only the constructor differs.
+//! spans. The example below runs against the in-process Athena test server (its setup
+//! lines are hidden here; [`test_server`], feature `test-server`, shows the whole of it
+//! for your own tests); on Athena only the constructor differs.
 //!
 //! ```
 //! use iceberg_sql::prelude::*;
@@ -74,6 +75,90 @@ mod results;
 pub mod staged;
 mod submission;
 mod token;
+
+#[cfg(feature = "test-server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "test-server")))]
+pub mod test_server {
+    //! Offline tests: an in-process server that speaks Athena's API on 127.0.0.1, so the
+    //! code under test runs the real SDK client (signing, retries, timeouts) and this
+    //! crate's executor without AWS or a network. It has no query engine: a
+    //! [`ScriptedEngine`] says what each statement returns (rows, a failure, a
+    //! cancellation), [`FaultPlan`] injects API faults (throttling, 5xx, lost answers),
+    //! and the [`Ledger`] records every execution and the rows each `INSERT` committed.
+    //! This module re-exports the `iceberg-sql-test-server` crate.
+    //!
+    //! In `Cargo.toml`:
+    //!
+    //! ```toml
+    //! [dev-dependencies]
+    //! iceberg-sql-athena = { version = "0.1", features = ["test-server"] }
+    //! tokio = { version = "1", features = ["macros", "rt"] }
+    //! ```
+    //!
+    //! A test (with `#[tokio::test]` instead of `main` in your crate):
+    //!
+    //! ```
+    //! use std::time::Duration;
+    //!
+    //! use iceberg_sql::prelude::*;
+    //! use iceberg_sql_athena::test_server::{
+    //!     Failure, Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer,
+    //! };
+    //! use iceberg_sql_athena::{AppendOptions, AthenaExecutor, EnsureOptions, ExecutorConfig, PollConfig};
+    //!
+    //! #[derive(IcebergTable, Debug, Clone, PartialEq)]
+    //! #[iceberg(database = "analytics", name = "mcp_events",
+    //!           location = "s3://my-datalake/iceberg/mcp_events/")]
+    //! struct McpEvent {
+    //!     event_id: String,
+    //!     latency_ms: i64,
+    //!     error: Option<String>,
+    //! }
+    //!
+    //! #[tokio::main(flavor = "current_thread")]
+    //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    //!     // A new account: the database does not exist yet; a SELECT returns one row
+    //!     // (the cells as Athena returns them; `None` is NULL). Every other statement
+    //!     // succeeds, and an INSERT commits its rows into the ledger.
+    //!     let engine = ScriptedEngine::new()
+    //!         .on_contains("SHOW CREATE TABLE", |_| {
+    //!             Plan::fail(Failure::new(2, 1000, false,
+    //!                 "FAILED: SemanticException [Error 10072]: Database does not exist: analytics"))
+    //!         })
+    //!         .on_contains("SELECT", |_| {
+    //!             Plan::rows(ResultSet::select(
+    //!                 &[("event_id", "varchar"), ("latency_ms", "bigint"), ("error", "varchar")],
+    //!                 vec![vec![Some("e1".into()), Some("120".into()), None]],
+    //!             ))
+    //!         });
+    //!     let server = TestServer::start(ServerConfig::new().engine(engine).row_key("event_id")).await?;
+    //!
+    //!     // The code under test takes an executor; give it one on the server's client.
+    //!     let executor = AthenaExecutor::new(
+    //!         server.client(),
+    //!         ExecutorConfig::default()
+    //!             .output_location("s3://my-athena-results/")
+    //!             .poll(PollConfig::fixed(Duration::from_millis(5))),
+    //!     );
+    //!     let report = executor
+    //!         .ensure_table_for::<McpEvent>(EnsureOptions::new().create_database())
+    //!         .await?;
+    //!     assert_eq!(report.changes(), 2); // CREATE DATABASE, CREATE TABLE
+    //!     let rows = vec![McpEvent { event_id: "e1".into(), latency_ms: 120, error: None }];
+    //!     executor.append_rows(&rows, AppendOptions::new("load-1"), |_| {}).await?;
+    //!     let read: Vec<McpEvent> = executor.fetch_all(&McpEvent::select().build()?).await?;
+    //!     assert_eq!(read, rows);
+    //!
+    //!     // What reached "Athena": each statement, and the rows it committed.
+    //!     let ledger = server.ledger();
+    //!     assert_eq!(ledger.executions_of("INSERT INTO").len(), 1);
+    //!     assert_eq!(ledger.rows_committed(), 1);
+    //!     assert!(ledger.duplicates().is_empty());
+    //!     Ok(())
+    //! }
+    //! ```
+    pub use iceberg_sql_test_server::*;
+}
 
 pub use append::{
     AppendError, AppendOptions, AppendProgress, AppendReport, BatchReport, BatchState,

@@ -354,7 +354,11 @@ mod tests {
         let s = "a'b\\c'';--\n/*\u{2019}";
         assert_eq!(
             trino(s.into(), &IcebergType::String),
-            "'a''b\\c'''';--\n/*\u{2019}'"
+            "U&'a''b\\\\c'''';--\\000A/*\u{2019}'"
+        );
+        assert_eq!(
+            trino("a'b\\c'';--/*".into(), &IcebergType::String),
+            "'a''b\\c'''';--/*'"
         );
         assert_eq!(
             spark(s.into(), &IcebergType::String),

@@ -218,6 +218,73 @@ fn iceberg_ctas_needs_a_location_in_athena() {
     assert_eq!(e.kind(), ErrorKind::InvalidLocation);
 }
 
+/// The rebuild the partition-evolution refusal recommends: a CTAS into `mcp_events_v2`
+/// like `mcp_events`. It takes the spec and properties, never the source's location,
+/// which holds the source's files (an Athena CTAS checks that its location is empty:
+/// <https://docs.aws.amazon.com/athena/latest/ug/considerations-ctas.html>).
+#[test]
+fn a_ctas_like_another_table_needs_a_location_of_its_own() {
+    let q = McpEvent::select()
+        .column(McpEvent::EVENT_ID)
+        .column(McpEvent::EVENT_TS);
+    let source = McpEvent::table_def();
+    let v2 = TableName::new("analytics", "mcp_events_v2");
+    let e = IcebergCtas::new(v2.clone(), &q)
+        .like(source)
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.to_string(),
+        "an Iceberg CTAS like `analytics.mcp_events` needs a location of its own: like() takes \
+         the partition spec and properties of `analytics.mcp_events`, not its location, which \
+         holds that table's files (an Athena CTAS writes only into an empty folder)\n  help: set \
+         a new, empty S3 folder with .location(\"s3://bucket/folder/mcp_events_v2/\")"
+    );
+    let e = IcebergCtas::new(v2.clone(), &q)
+        .like(source)
+        .location("s3://my-datalake/iceberg/mcp_events")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "location of an Iceberg CTAS `s3://my-datalake/iceberg/mcp_events/` is the location of \
+         `analytics.mcp_events`, which holds that table's files; an Athena CTAS writes only \
+         into an empty folder"
+    );
+    // Set before or after like(), a new folder is kept.
+    for ctas in [
+        IcebergCtas::new(v2.clone(), &q)
+            .like(source)
+            .location("s3://my-datalake/iceberg/mcp_events_v2/"),
+        IcebergCtas::new(v2.clone(), &q)
+            .location("s3://my-datalake/iceberg/mcp_events_v2/")
+            .like(source),
+    ] {
+        assert_eq!(
+            ctas.build().unwrap().sql(),
+            "CREATE TABLE analytics.mcp_events_v2\nWITH (\n  table_type = 'ICEBERG',\n  \
+             is_external = false,\n  location = 's3://my-datalake/iceberg/mcp_events_v2/',\n  \
+             partitioning = ARRAY['day(event_ts)'],\n  format = 'PARQUET',\n  \
+             write_compression = 'SNAPPY',\n  optimize_rewrite_delete_file_threshold = 10\n) AS\n\
+             SELECT event_id, event_ts FROM analytics.mcp_events"
+        );
+    }
+    // Spark places a table without LOCATION in its warehouse: no location is needed,
+    // but the source's is still refused.
+    let ctas = IcebergCtas::new(v2.clone(), &q).like(source);
+    assert!(!ctas
+        .build_for(Dialect::Spark)
+        .unwrap()
+        .sql()
+        .contains("LOCATION"));
+    let e = ctas
+        .location("s3://my-datalake/iceberg/mcp_events/")
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+}
+
 #[test]
 fn iceberg_ctas_checks_partitioning_against_the_select() {
     let q = events();
@@ -345,6 +412,55 @@ fn hive_partition_columns_must_be_last() {
         .partitioned_by(["event_ts", "status"])
         .build()
         .is_ok());
+}
+
+/// Athena writes each partition of a Hive CTAS or an UNLOAD into `<column>=<value>/`
+/// beneath the location: a location that already is a folder of a partition column
+/// would put the files under `dt=…/dt=…/`.
+#[test]
+fn a_partitioned_write_into_a_partition_folder_is_refused() {
+    let day = date(2026, 10, 1);
+    let q = daily_summary(day);
+    let e = HiveCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+        .external_location("s3://my-datalake/summary/dt=2026-10-01/")
+        .partitioned_by(["dt"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.to_string(),
+        "external_location `s3://my-datalake/summary/dt=2026-10-01/` ends in the partition \
+         folder `dt=2026-10-01/`: Athena writes each value of partition column `dt` into a \
+         folder `dt=<value>/` beneath it, so the files would land under \
+         `dt=2026-10-01/dt=.../`\n  help: point it at the table root, \
+         `s3://my-datalake/summary/`, and select the partition value as column `dt`"
+    );
+    let e = Unload::new(&q, "s3://my-datalake/summary/DT=2026-10-01")
+        .partitioned_by(["dt"])
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("UNLOAD destination `s3://my-datalake/summary/DT=2026-10-01/` ends in the partition folder"),
+        "{e}"
+    );
+    // The table root, a folder named for another column, and an unpartitioned write
+    // into a `dt=` folder are fine.
+    for (location, partitioned_by) in [
+        ("s3://my-datalake/summary/", &["dt"][..]),
+        ("s3://my-datalake/summary/region=eu/", &["dt"][..]),
+        ("s3://my-datalake/summary/dt=2026-10-01/", &[][..]),
+    ] {
+        HiveCtas::new(TableName::new("analytics", "mcp_daily"), &q)
+            .external_location(location)
+            .partitioned_by(partitioned_by.iter().copied())
+            .build()
+            .unwrap();
+        Unload::new(&q, location)
+            .partitioned_by(partitioned_by.iter().copied())
+            .build()
+            .unwrap();
+    }
 }
 
 #[test]
@@ -546,10 +662,29 @@ fn unload_rules() {
         .location("s3://exports/it's/")
         .build()
         .unwrap_err();
+    // The location as the user wrote it: no escape they never typed.
+    assert_eq!(
+        e.message(),
+        "location of an Iceberg CTAS `s3://exports/it's/` contains `'`, which cannot be \
+         written safely in a DDL string literal"
+    );
+    // A control character is shown escaped.
+    let e = IcebergCtas::new(TableName::new("analytics", "copy"), &q)
+        .location("s3://exports/a\tb/")
+        .build()
+        .unwrap_err();
     assert!(
         e.message()
-            .starts_with("location of an Iceberg CTAS `s3://exports/it\\'s/` contains"),
+            .starts_with("location of an Iceberg CTAS `s3://exports/a\\tb/` contains"),
         "{e}"
+    );
+    // UNLOAD refuses a bucket root for its own reason: no VACUUM is involved.
+    let e = Unload::new(&q, "s3://exports/").build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert_eq!(
+        e.message(),
+        "UNLOAD destination `s3://exports/` is a bucket root; UNLOAD writes into a folder that \
+         holds no data, and a bucket root holds the whole bucket"
     );
 }
 

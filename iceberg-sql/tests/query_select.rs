@@ -613,3 +613,59 @@ fn every_metadata_row_type_decodes() {
         ("main", "BRANCH", 42)
     );
 }
+
+/// The query of the Athena guide's metadata-table page
+/// (<https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg-table-metadata.html>):
+/// `summary` is a `map(varchar, varchar)`, projected as JSON text so that it decodes.
+#[test]
+fn the_snapshot_summary_can_be_projected_and_decoded() {
+    #[derive(FromRow, Debug)]
+    struct Recent {
+        snapshot_id: i64,
+        committed_at: chrono::DateTime<chrono::Utc>,
+        operation: Option<String>,
+        summary: Option<std::collections::BTreeMap<String, String>>,
+    }
+    let q = TableName::new("analytics", "mcp_events")
+        .metadata::<SnapshotRow>()
+        .column(SnapshotRow::SNAPSHOT_ID)
+        .column(SnapshotRow::COMMITTED_AT)
+        .column(SnapshotRow::OPERATION)
+        .column(SnapshotRow::SUMMARY)
+        .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
+        .limit(10);
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT snapshot_id, committed_at, operation, CAST(summary AS JSON) AS summary \
+         FROM \"analytics\".\"mcp_events$snapshots\" ORDER BY committed_at DESC LIMIT 10"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT snapshot_id, committed_at, operation, to_json(summary) AS summary \
+         FROM analytics.mcp_events.snapshots ORDER BY committed_at DESC LIMIT 10"
+    );
+    let cols: Vec<String> = ["snapshot_id", "committed_at", "operation", "summary"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let cells = vec![
+        Some("5789234567890123456".to_string()),
+        Some("2026-09-15 10:00:00.000 UTC".to_string()),
+        Some("append".to_string()),
+        Some(r#"{"added-records":"3","total-records":"10"}"#.to_string()),
+    ];
+    let r = Recent::from_row(&Row::untyped(cols, cells)).unwrap();
+    assert_eq!(
+        (r.snapshot_id, r.operation.as_deref()),
+        (5789234567890123456, Some("append"))
+    );
+    assert_eq!(r.committed_at, at(10));
+    let summary = r.summary.unwrap();
+    assert_eq!(
+        (
+            summary["added-records"].as_str(),
+            summary["total-records"].as_str()
+        ),
+        ("3", "10")
+    );
+}

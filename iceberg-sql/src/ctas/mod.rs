@@ -91,6 +91,40 @@ fn parse_location(
     }
 }
 
+/// A partitioned write (a Hive CTAS, an UNLOAD) puts each partition in a folder
+/// `<column>=<value>/` beneath its location, as Hive lays partitions out
+/// (<https://docs.aws.amazon.com/athena/latest/ug/partitions.html>). A location that is
+/// itself such a folder of a partition column would put the files under
+/// `dt=…/dt=…/`: refused, with the table root as the way out.
+fn check_partition_folder(
+    what: &str,
+    location: &Location,
+    partitioned_by: &[String],
+) -> Result<()> {
+    let text = location.as_str();
+    let Some((parent, segment)) = text.trim_end_matches('/').rsplit_once('/') else {
+        return Ok(());
+    };
+    let Some((column, _)) = segment.split_once('=') else {
+        return Ok(());
+    };
+    let Some(column) = partitioned_by
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(column))
+    else {
+        return Ok(());
+    };
+    Err(Error::new(
+        ErrorKind::InvalidLocation,
+        format!(
+            "{what} `{text}` ends in the partition folder `{segment}/`: Athena writes each value of partition column `{column}` into a folder `{column}=<value>/` beneath it, so the files would land under `{segment}/{column}=.../`"
+        ),
+    )
+    .with_hint(format!(
+        "point it at the table root, `{parent}/`, and select the partition value as column `{column}`"
+    )))
+}
+
 /// `CREATE TABLE ... AS SELECT` producing an Iceberg table.
 ///
 /// ```
@@ -137,6 +171,8 @@ pub struct IcebergCtas<'q> {
     location: Option<String>,
     partitioning: Vec<PartitionField>,
     properties: TableProperties,
+    /// The table [`like`](Self::like) took its spec from, and that table's location.
+    like: Option<(TableName, Option<Location>)>,
 }
 
 impl<'q> IcebergCtas<'q> {
@@ -148,13 +184,25 @@ impl<'q> IcebergCtas<'q> {
             location: None,
             partitioning: Vec::new(),
             properties: TableProperties::new(),
+            like: None,
         }
     }
 
-    /// Takes the location, partition spec and properties of `def` (e.g. a record type's
-    /// `table_def()`), replacing any set before.
+    /// Takes the partition spec and properties of `def` (e.g. a record type's
+    /// `table_def()`), replacing any set before, and its location only when this CTAS
+    /// creates the table `def` names. Another table (a rebuild into `t_v2`) needs a
+    /// folder of its own, set with [`location`](Self::location): `def`'s holds that
+    /// table's files, and an Athena CTAS checks that its location is empty and never
+    /// overwrites data
+    /// (<https://docs.aws.amazon.com/athena/latest/ug/considerations-ctas.html>). The build
+    /// refuses a missing location, and `def`'s.
     pub fn like(mut self, def: &TableDef) -> Self {
-        self.location = def.location().map(|l| l.as_str().to_string());
+        if def.name() == &self.name {
+            self.location = def.location().map(|l| l.as_str().to_string());
+            self.like = None;
+        } else {
+            self.like = Some((def.name().clone(), def.location().cloned()));
+        }
         self.partitioning = def.partition_spec().to_vec();
         self.properties = def.properties().clone();
         self
@@ -185,18 +233,48 @@ impl<'q> IcebergCtas<'q> {
         if let Err(e) = self.name.check() {
             errors.extend(e.into_vec());
         }
-        let loc = match parse_location(
-            "an Iceberg CTAS",
-            &self.location,
-            rules.ctas_requires_location(),
-            LocationHolds::IcebergTable,
-        ) {
-            Ok(l) => l,
-            Err(e) => {
-                errors.push(e);
+        let loc = match (&self.location, &self.like) {
+            (None, Some((source, _))) if rules.ctas_requires_location() => {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidLocation,
+                        format!(
+                            "an Iceberg CTAS like `{source}` needs a location of its own: like() takes the partition spec and properties of `{source}`, not its location, which holds that table's files (an Athena CTAS writes only into an empty folder)"
+                        ),
+                    )
+                    .with_hint(format!(
+                        "set a new, empty S3 folder with .location(\"s3://bucket/folder/{}/\")",
+                        self.name.table
+                    )),
+                );
                 None
             }
+            _ => match parse_location(
+                "an Iceberg CTAS",
+                &self.location,
+                rules.ctas_requires_location(),
+                LocationHolds::IcebergTable,
+            ) {
+                Ok(l) => l,
+                Err(e) => {
+                    errors.push(e);
+                    None
+                }
+            },
         };
+        if let (Some(l), Some((source, Some(source_loc)))) = (&loc, &self.like) {
+            if l == source_loc {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidLocation,
+                        format!(
+                            "location of an Iceberg CTAS `{l}` is the location of `{source}`, which holds that table's files; an Athena CTAS writes only into an empty folder"
+                        ),
+                    )
+                    .with_hint("set a new, empty S3 folder with .location(...)"),
+                );
+            }
+        }
         if let Err(e) = self.properties.check() {
             errors.extend(e.into_vec());
         }
@@ -336,8 +414,8 @@ impl<'q> HiveCtas<'q> {
         self
     }
 
-    /// `external_location`: an empty S3 folder (otherwise the table goes under the
-    /// query-results location).
+    /// `external_location`: an empty S3 folder, the table root, never one partition's
+    /// `dt=<value>/` folder (otherwise the table goes under the query-results location).
     pub fn external_location(mut self, location: impl Into<String>) -> Self {
         self.external_location = Some(location.into());
         self
@@ -385,6 +463,11 @@ impl<'q> HiveCtas<'q> {
                 None
             }
         };
+        if let Some(l) = &loc {
+            if let Err(e) = check_partition_folder("external_location", l, &self.partitioned_by) {
+                errors.push(e);
+            }
+        }
         if let Some(c @ (Compression::Lz4 | Compression::Zlib)) = self.compression {
             errors.push(
                 Error::new(
@@ -653,8 +736,16 @@ impl<'q> Unload<'q> {
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         dialect.rules().check_unload()?;
         let mut errors = Vec::new();
-        let to = match Location::parse_as("UNLOAD destination", &self.to).and_then(|l| {
+        // "The TO destination must specify a location in Amazon S3 that has no data"
+        // (<https://docs.aws.amazon.com/athena/latest/ug/unload.html>).
+        let to = match Location::parse_with(
+            "UNLOAD destination",
+            &self.to,
+            "UNLOAD writes into a folder that holds no data, and a bucket root holds the whole bucket",
+        )
+        .and_then(|l| {
             l.check_key_length("UNLOAD destination", LocationHolds::Files)?;
+            check_partition_folder("UNLOAD destination", &l, &self.partitioned_by)?;
             Ok(l)
         }) {
             Ok(l) => Some(l),

@@ -155,5 +155,5 @@ pub use column::Col;
 pub use methods::ExpressionMethods;
 pub use typed::{
     Case, ColumnValue, Cond, Free, Interval, IntoOperand, Lit, Literal, Matched, Numeric, Param,
-    Source, SqlExpr, Temporal,
+    Projectable, Source, SqlExpr, Temporal,
 };

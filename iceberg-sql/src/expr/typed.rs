@@ -24,6 +24,16 @@ pub trait ColumnValue {
     type Base: SqlType;
 }
 
+/// What [`Select::column`](crate::query::Select::column) projects: a column of any
+/// [`ColumnValue`] type, and the `map` columns metadata rows decode into `BTreeMap`s
+/// (e.g. `SnapshotRow::SUMMARY`), which are read as JSON text. Maps take part in no
+/// typed expression (no filter, no ordering, no assignment).
+pub trait Projectable {}
+
+impl<V: ColumnValue> Projectable for V {}
+impl<K, V> Projectable for std::collections::BTreeMap<K, V> {}
+impl<K, V> Projectable for Option<std::collections::BTreeMap<K, V>> {}
+
 /// Numeric value types: arithmetic (`+ - * / %`), `sum`, `avg`, `approx_percentile`.
 ///
 /// The aggregates' value types are Athena's result types (Trino's aggregation functions
@@ -202,6 +212,16 @@ impl Free<NaiveDateTime> {
 /// Something that can stand where scope `S` expects a value of type `V`: a column of
 /// that table, a typed expression, a literal (`"x"`, `320`, a `NaiveDateTime`), a
 /// [`Free`] expression or a [`param`](crate::dsl::param).
+///
+/// A nullable column (`Col<T, Option<X>>`) takes the bare `X`: `.set(T::PAYLOAD, "x")`,
+/// not `Some("x")`; NULL is `.set_null(T::PAYLOAD)` in an UPDATE and
+/// `T::PAYLOAD.is_null()` in a filter.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value of type `{V}` here",
+    label = "expected a `{V}`: a literal, or a column or expression of that type in this statement",
+    note = "a nullable column (`Option<{V}>`) takes the bare value: `.set(col, x)`, not `.set(col, Some(x))`",
+    note = "NULL is `.set_null(col)` in an UPDATE, `col.is_null()` in a filter"
+)]
 pub trait IntoOperand<S, V> {
     /// Lowers to the untyped tree.
     fn into_operand(self) -> Expr;

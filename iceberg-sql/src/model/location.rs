@@ -30,10 +30,19 @@ impl Location {
     /// As [`Location::parse`], with `what` naming the location in the error (a
     /// database's location, an UNLOAD destination).
     pub(crate) fn parse_as(what: &str, uri: &str) -> Result<Location> {
+        Location::parse_with(
+            what,
+            uri,
+            "Athena needs a folder (VACUUM fails on a bucket root)",
+        )
+    }
+
+    /// As [`Location::parse_as`], with `bucket_root` saying why a bucket root is refused.
+    pub(crate) fn parse_with(what: &str, uri: &str, bucket_root: &str) -> Result<Location> {
         let bad = |why: String| {
             Err(Error::new(
                 ErrorKind::InvalidLocation,
-                format!("{what} `{}` {why}", uri.escape_debug()),
+                format!("{what} `{}` {why}", shown(uri)),
             )
             .with_hint("use an S3 folder such as `s3://my-bucket/iceberg/my_table/`"))
         };
@@ -42,7 +51,8 @@ impl Location {
             Ok(()) => {}
             Err(P::BadChar(c)) => {
                 return bad(format!(
-                    "contains {c:?}, which cannot be written safely in a DDL string literal"
+                    "contains `{}`, which cannot be written safely in a DDL string literal",
+                    shown(&c.to_string())
                 ))
             }
             Err(P::NotS3) => return bad("is not an s3:// URI".into()),
@@ -52,11 +62,7 @@ impl Location {
                     "has bucket name `{bucket}`; S3 bucket names are 3-63 characters of a-z, 0-9, '-' and '.'"
                 ))
             }
-            Err(P::BucketRoot) => {
-                return bad(
-                    "is a bucket root; Athena needs a folder (VACUUM fails on a bucket root)".into(),
-                )
-            }
+            Err(P::BucketRoot) => return bad(format!("is a bucket root; {bucket_root}")),
             Err(P::EmptySegment) => return bad("has an empty path segment (`//`)".into()),
         }
         let mut s = uri.to_string();
@@ -111,4 +117,18 @@ impl TryFrom<&str> for Location {
     fn try_from(s: &str) -> Result<Self> {
         Location::parse(s)
     }
+}
+
+/// `text` as the user wrote it, with only its control characters escaped (`\t`,
+/// `\u{0}`): a quote or a backslash is shown bare.
+fn shown(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }

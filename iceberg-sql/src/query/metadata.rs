@@ -159,6 +159,8 @@ impl SnapshotRow {
     pub const OPERATION: Col<SnapshotRow, Option<String>> = Col::new("operation");
     /// `manifest_list`
     pub const MANIFEST_LIST: Col<SnapshotRow, Option<String>> = Col::new("manifest_list");
+    /// `summary` (a `map(varchar, varchar)`, read as JSON text)
+    pub const SUMMARY: Col<SnapshotRow, Option<BTreeMap<String, String>>> = Col::new("summary");
 }
 
 impl MetadataRow for SnapshotRow {

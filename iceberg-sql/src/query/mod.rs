@@ -23,7 +23,7 @@ use crate::engine::literals::check_date_time;
 use crate::engine::targets::OutputTarget;
 use crate::engine::types::EngineType;
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::{ColumnValue, Expr, IntoOperand, Scope};
+use crate::expr::{ColumnValue, Expr, IntoOperand, Projectable, Scope};
 use crate::ident::{check_name, NameRole};
 use crate::model::{Column, TableDef, TableName};
 use crate::record::{IcebergTable, SqlType};
@@ -433,11 +433,33 @@ impl<S> Select<S> {
         }
     }
 
-    /// Projects a column.
-    pub fn column<V: ColumnValue>(mut self, column: Col<S, V>) -> Self {
-        self.body
-            .items
-            .push(Item::Expr(Expr::column(column.name()), None));
+    /// Projects a column. A metadata table's nested column (`SnapshotRow::SUMMARY`) is
+    /// read as JSON text, as the default projection reads it, so that it decodes.
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::query::{Order, SnapshotRow};
+    ///
+    /// let q = TableName::new("analytics", "mcp_events")
+    ///     .metadata::<SnapshotRow>()
+    ///     .column(SnapshotRow::SNAPSHOT_ID)
+    ///     .column(SnapshotRow::COMMITTED_AT)
+    ///     .column(SnapshotRow::OPERATION)
+    ///     .column(SnapshotRow::SUMMARY)
+    ///     .order_by(SnapshotRow::COMMITTED_AT, Order::Desc)
+    ///     .build()?;
+    /// assert_eq!(q.sql(), "SELECT snapshot_id, committed_at, operation, \
+    ///     CAST(summary AS JSON) AS summary FROM \"analytics\".\"mcp_events$snapshots\" \
+    ///     ORDER BY committed_at DESC");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn column<V: Projectable>(mut self, column: Col<S, V>) -> Self {
+        let name = column.name();
+        let item = match self.body.json_columns.iter().find(|j| **j == name) {
+            Some(j) => Item::Json(j),
+            None => Item::Expr(Expr::column(name), None),
+        };
+        self.body.items.push(item);
         self
     }
 
@@ -675,6 +697,11 @@ impl SelectBody {
                         }
                     }
                 },
+                // A metadata table's nested column projected by `column()`.
+                Item::Json(name) if !known(name) => errors.push(Error::new(
+                    ErrorKind::UnknownColumn,
+                    format!("`{shown}` has no column `{name}`"),
+                )),
                 Item::Json(_) | Item::Name(_) | Item::Renamed(..) | Item::Nested(_) => {}
             }
         }

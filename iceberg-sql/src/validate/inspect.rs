@@ -30,7 +30,8 @@ pub struct Inspection {
 }
 
 impl Inspection {
-    /// Every single-quoted string literal, unescaped as the grammar reads it.
+    /// Every single-quoted string literal (Trino's `U&'…'` too), unescaped as the grammar
+    /// reads it.
     pub fn string_literals(&self) -> &[String] {
         &self.strings
     }

@@ -18,7 +18,7 @@
 //!
 //! | form | Trino (Athena DML) | Spark |
 //! |---|---|---|
-//! | string | `'…'`, `'` doubled | `'…'`, only `\\` `\'` `\{` escapes |
+//! | string | `'…'`, `'` doubled; `U&'…'` with `''`, `\\` and `\XXXX` (text with control characters) | `'…'`, only `\\` `\'` `\{` escapes |
 //! | number | `-?digits` (within bigint), `-?d.d` (at most 38 digits), `-?d.dE-?d` | the same (any size) |
 //! | boolean | `true`, `false` | the same |
 //! | typed string | `TIMESTAMP`, `DATE`, `REAL`, `DECIMAL`, `BIGINT` + a string of that type | `TIMESTAMP`, `TIMESTAMP_NTZ`, `DATE` + string |
@@ -345,6 +345,10 @@ impl Reader<'_> {
                 return self.expect(b")");
             }
         } else {
+            if self.sql[self.at..].starts_with(b"U&'") {
+                self.at += 2;
+                return self.unicode_string();
+            }
             if self.eat(b"ARRAY[") {
                 self.values(b"]")?;
                 return self.expect(b"]");
@@ -454,6 +458,50 @@ impl Reader<'_> {
                 _ => {
                     self.at += 1;
                     return Ok(());
+                }
+            }
+        }
+    }
+
+    /// The body of a Trino `U&'…'` from its opening quote, in the form text with control
+    /// characters is written in: `''`, `\\\\` and `\\XXXX` (four hex digits of a code
+    /// point that is no surrogate), any other character as itself.
+    fn unicode_string(&mut self) -> Read<()> {
+        let start = self.at;
+        self.at += 1;
+        loop {
+            let Some(i) = self.sql[self.at..]
+                .iter()
+                .position(|&c| c == b'\'' || c == b'\\')
+            else {
+                self.at = start;
+                return self.refuse("a string literal that ends");
+            };
+            self.at += i;
+            if self.sql[self.at] == b'\'' {
+                if self.sql.get(self.at + 1) == Some(&b'\'') {
+                    self.at += 2;
+                    continue;
+                }
+                self.at += 1;
+                return Ok(());
+            }
+            if self.sql.get(self.at + 1) == Some(&b'\\') {
+                self.at += 2;
+                continue;
+            }
+            let code = self
+                .sql
+                .get(self.at + 1..self.at + 5)
+                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u32::from_str_radix(h, 16).ok());
+            match code.and_then(char::from_u32) {
+                Some(_) => self.at += 5,
+                None => {
+                    return self.refuse(
+                        "`\\\\` or `\\XXXX` (four hex digits of a code point) in a U&'…' string",
+                    )
                 }
             }
         }

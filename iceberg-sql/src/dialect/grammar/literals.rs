@@ -360,6 +360,9 @@ fn write_float(out: &mut String, v: f64, shortest: &str, real: bool, spark: bool
 /// and `'` backslash-escaped, and the `{` of `${` escaped against Spark's variable
 /// substitution (Spark). Any Rust string round-trips.
 pub(super) fn write_string(out: &mut String, s: &str, grammar: Grammar) {
+    if grammar == Grammar::TrinoDml && s.chars().any(char::is_control) {
+        return write_unicode_string(out, s);
+    }
     out.reserve(s.len() + 2);
     out.push('\'');
     match grammar {
@@ -388,6 +391,31 @@ pub(super) fn write_string(out: &mut String, s: &str, grammar: Grammar) {
                 rest = &rest[i + 1..];
             }
             out.push_str(rest);
+        }
+    }
+    out.push('\'');
+}
+
+/// Appends text holding a control character (U+0000-U+001F, U+007F-U+009F: a NUL, a
+/// tab, a newline, ...) as a Trino Unicode string literal, `U&'a\0009b'`: each control
+/// character as `\` and four hex digits, `\` as `\\`, `'` doubled, every other character
+/// as itself. Trino's grammar takes any character but `'` in a plain literal, but a raw
+/// control character in the query text is at the mercy of every layer that carries or
+/// shows it (a NUL ends C strings; CR and LF split log lines); the escaped form is
+/// printable ASCII around the text's own characters, and Trino decodes it to the same
+/// value (<https://trino.io/docs/current/language/types.html#varchar>: "Unicode
+/// character string literals").
+fn write_unicode_string(out: &mut String, s: &str) {
+    out.reserve(s.len() + 16);
+    out.push_str("U&'");
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("''"),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\{:04X}", u32::from(c));
+            }
+            c => out.push(c),
         }
     }
     out.push('\'');

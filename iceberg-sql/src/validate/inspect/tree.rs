@@ -107,7 +107,7 @@ impl<'t> Reader<'t> {
     fn literal(&mut self, l: &Literal) {
         match &l.value {
             LiteralValue::String {
-                form: StringForm::Single,
+                form: StringForm::Single | StringForm::Unicode,
                 value,
             }
             | LiteralValue::Typed { value, .. } => self

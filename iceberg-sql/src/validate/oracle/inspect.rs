@@ -35,7 +35,7 @@ struct Collect(Inspection);
 
 impl AstPass for Collect {
     fn value(&mut self, value: &ValueWithSpan) -> ControlFlow<Error> {
-        if let Value::SingleQuotedString(s) = &value.value {
+        if let Value::SingleQuotedString(s) | Value::UnicodeStringLiteral(s) = &value.value {
             self.0.strings.push(s.clone());
         }
         ControlFlow::Continue(())
