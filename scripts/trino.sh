@@ -17,10 +17,12 @@
 # Catalog: Trino's file metastore on a fresh local folder per run
 # (`iceberg.catalog.type=TESTING_FILE_METASTORE`, a value of the connector's CatalogType
 # enum, plugin/trino-iceberg/src/main/java/io/trino/plugin/iceberg/CatalogType.java, with
-# the native local file system). Glue on moto was not used: it needs moto's Glue, S3 and
-# STS to answer the AWS SDK v2 calls Trino's Glue catalog makes, which the suite's moto
-# does not set up; the file metastore needs no other service, and Trino's Iceberg DML,
-# time travel and metadata tables behave the same on either catalog.
+# the native local file system), and the tables' s3:// locations on the S3 of the moto
+# server the suite already runs (start_moto first: MOTO_ENDPOINT). Glue on moto was not
+# chosen: Trino's Glue catalog needs moto's Glue to answer every AWS SDK v2 call it makes
+# (table versions, column statistics, partitions), and moto is noted in Trino's own tests
+# as unsafe under concurrency; the file metastore needs nothing more, and Iceberg DML,
+# time travel and metadata tables are the connector's own, the same on either catalog.
 #
 # Server: single node, coordinator schedules work on itself, 127.0.0.1 only, a free port,
 # heap 2 GiB (2 cores, 24 GiB machine shared with cargo and Spark), UTC. Started by
@@ -149,6 +151,20 @@ local.location=$TRINO_RUN_DIR/fs
 iceberg.expire-snapshots.min-retention=0s
 iceberg.remove-orphan-files.min-retention=0s
 EOF
+    if [ -n "${MOTO_ENDPOINT:-}" ]; then
+        # Table locations are s3:// URIs (the crate accepts no other): their files go to
+        # the S3 of the moto server the suite runs (scripts/moto.sh), path-style.
+        cat >>"$etc/catalog/iceberg.properties" <<EOF
+fs.native-s3.enabled=true
+s3.endpoint=$MOTO_ENDPOINT
+s3.region=us-east-1
+s3.path-style-access=true
+s3.aws-access-key=testing
+s3.aws-secret-key=testing
+EOF
+    else
+        _trino_log "MOTO_ENDPOINT is not set (start_moto first): tables at s3:// locations will fail"
+    fi
     TRINO_LOG="$TRINO_RUN_DIR/launcher.log"
     JAVA_HOME="$java_home" PATH="$java_home/bin:$PATH" \
         "$TRINO_HOME/bin/launcher" run --etc-dir "$etc" --data-dir "$TRINO_RUN_DIR/data" \
