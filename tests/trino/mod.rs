@@ -170,8 +170,15 @@ impl Trino {
             headers.push(("X-Trino-Session".to_string(), format!("{k}={v}")));
         }
         let deadline = Instant::now() + QUERY_TIMEOUT;
-        let mut reply = self.http("POST", "/v1/statement", &headers, sql.as_bytes())?;
+        let mut reply = json(self.http(
+            &self.host,
+            "POST",
+            "/v1/statement",
+            &headers,
+            sql.as_bytes(),
+        )?)?;
         let mut out = QueryResult::default();
+        let mut signatures: Vec<Value> = Vec::new();
         loop {
             if let Some(err) = reply.get("error").filter(|e| !e.is_null()) {
                 return Err(TrinoError::Sql {
@@ -182,6 +189,7 @@ impl Trino {
             }
             if out.columns.is_empty() {
                 if let Some(cols) = reply.get("columns").and_then(Value::as_array) {
+                    signatures = cols.iter().map(|c| c["typeSignature"].clone()).collect();
                     out.columns = cols
                         .iter()
                         .map(|c| c["name"].as_str().unwrap_or("").to_string())
@@ -195,7 +203,13 @@ impl Trino {
             if let Some(rows) = reply.get("data").and_then(Value::as_array) {
                 for row in rows {
                     let cells = row.as_array().map(Vec::as_slice).unwrap_or_default();
-                    out.rows.push(cells.iter().map(cell).collect());
+                    out.rows.push(
+                        cells
+                            .iter()
+                            .enumerate()
+                            .map(|(i, v)| cell(v, signatures.get(i)))
+                            .collect(),
+                    );
                 }
             }
             let Some(next) = reply.get("nextUri").and_then(Value::as_str) else {
@@ -212,7 +226,7 @@ impl Trino {
                 .and_then(|rest| rest.find('/').map(|i| &rest[i..]))
                 .unwrap_or(next)
                 .to_string();
-            reply = self.http("GET", &path, &[], b"")?;
+            reply = json(self.http(&self.host, "GET", &path, &[], b"")?)?;
         }
     }
 
@@ -262,23 +276,40 @@ impl Trino {
         self.run(format!("CREATE SCHEMA IF NOT EXISTS {name}"));
     }
 
+    /// Creates an S3 bucket on the moto server Trino stores table files in (`MOTO_ENDPOINT`),
+    /// for the tables whose location is `s3://<bucket>/...`. Panics if it cannot.
+    #[track_caller]
+    pub fn ensure_bucket(&self, bucket: &str) {
+        let endpoint = std::env::var("MOTO_ENDPOINT").unwrap_or_default();
+        let host = endpoint.strip_prefix("http://").unwrap_or(&endpoint);
+        if host.is_empty() {
+            panic!(
+                "MOTO_ENDPOINT is not set: Trino's table files live on moto's S3 (scripts/moto.sh)"
+            );
+        }
+        let path = format!("/{bucket}");
+        if let Err(e) = self.http(host, "PUT", &path, &[], b"") {
+            panic!("cannot create bucket {bucket}: {e}");
+        }
+    }
+
     fn http(
         &self,
+        host: &str,
         method: &str,
         path: &str,
         headers: &[(String, String)],
         body: &[u8],
-    ) -> Result<Value, TrinoError> {
+    ) -> Result<String, TrinoError> {
         let fail = |what: &str, e: &dyn fmt::Display| {
-            TrinoError::Protocol(format!("{what} {method} http://{}{path}: {e}", self.host))
+            TrinoError::Protocol(format!("{what} {method} http://{host}{path}: {e}"))
         };
-        let mut stream = TcpStream::connect(&self.host).map_err(|e| fail("connect for", &e))?;
+        let mut stream = TcpStream::connect(host).map_err(|e| fail("connect for", &e))?;
         stream
             .set_read_timeout(Some(Duration::from_secs(120)))
             .map_err(|e| fail("timeout for", &e))?;
         let mut req = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
-            self.host,
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n",
             body.len()
         );
         if !body.is_empty() {
@@ -354,19 +385,62 @@ impl Trino {
                 .read_to_end(&mut data)
                 .map_err(|e| fail("read body of", &e))?;
         }
-        let text = String::from_utf8_lossy(&data);
+        let text = String::from_utf8_lossy(&data).into_owned();
         if code != 200 {
             return Err(fail(&format!("HTTP {code} for"), &text));
         }
-        serde_json::from_str(&text).map_err(|e| fail(&format!("bad JSON ({text}) from"), &e))
+        Ok(text)
     }
 }
 
-fn cell(v: &Value) -> Option<String> {
+fn json(text: String) -> Result<Value, TrinoError> {
+    serde_json::from_str(&text)
+        .map_err(|e| TrinoError::Protocol(format!("Trino answered with bad JSON ({e}): {text}")))
+}
+
+fn cell(v: &Value, signature: Option<&Value>) -> Option<String> {
     match v {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
+        other => Some(named(other, signature).to_string()),
+    }
+}
+
+/// Trino sends a ROW as a JSON array; its column's `typeSignature` names the fields.
+/// Rows become JSON objects (at any depth), as the crate's decoders read structs.
+fn named(v: &Value, signature: Option<&Value>) -> Value {
+    let Some(sig) = signature else {
+        return v.clone();
+    };
+    let args: Vec<&Value> = sig["arguments"]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let arg_type = |i: usize| args.get(i).map(|a| &a["value"]);
+    match (sig["rawType"].as_str(), v) {
+        (Some("row"), Value::Array(items)) => Value::Object(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    let field = arg_type(i);
+                    let name = field
+                        .and_then(|f| f["fieldName"]["name"].as_str())
+                        .map_or_else(|| format!("field{i}"), str::to_string);
+                    (name, named(item, field.map(|f| &f["typeSignature"])))
+                })
+                .collect(),
+        ),
+        (Some("array"), Value::Array(items)) => {
+            Value::Array(items.iter().map(|x| named(x, arg_type(0))).collect())
+        }
+        (Some("map"), Value::Object(entries)) => Value::Object(
+            entries
+                .iter()
+                .map(|(k, x)| (k.clone(), named(x, arg_type(1))))
+                .collect(),
+        ),
+        _ => v.clone(),
     }
 }
 
