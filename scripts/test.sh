@@ -5,6 +5,8 @@
 #      - the real Iceberg engine (scripts/engine.sh: Spark 3.5.9 + Iceberg 1.10.2, cached
 #        under ${XDG_CACHE_HOME:-~/.cache}/iceberg-sql/engine after the first run);
 #      - moto (scripts/moto.sh, if present: its start_moto exports MOTO_ENDPOINT);
+#      - Trino 476 with Iceberg (scripts/trino.sh: start_trino exports TRINO_ENDPOINT),
+#        which runs Athena's DML text verbatim;
 #      - Trino's grammar (scripts/trino_grammar.sh: trino-query-parser, exports
 #        TRINO_GRAMMAR_PYTHON), which re-parses the Trino target's statements;
 # 2. runs `cargo test --workspace --no-fail-fast` (every crate, every test binary, doctests,
@@ -45,6 +47,16 @@ if [ -f scripts/moto.sh ]; then
         problems+=("moto could not be started (scripts/moto.sh start_moto)")
         echo "test.sh: WARNING: moto unavailable; its tests will SKIP (or fail with CI set)" >&2
     fi
+fi
+
+# --- Trino 476 with Iceberg (Athena's engine), for the tests that run DML verbatim ------
+t0=$SECONDS
+# shellcheck source=scripts/trino.sh
+if source scripts/trino.sh && start_trino; then
+    echo "test.sh: Trino ready ($((SECONDS - t0)) s): $TRINO_ENDPOINT"
+else
+    problems+=("Trino could not be started (scripts/trino.sh start_trino)")
+    echo "test.sh: WARNING: Trino unavailable; its tests will SKIP (or fail with CI set)" >&2
 fi
 
 # --- Trino's grammar (second parser for the Trino target) ------------------------------

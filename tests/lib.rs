@@ -1,3 +1,4 @@
 //! Shared helpers for the workspace-level tests.
 
 pub mod engine;
+pub mod trino;

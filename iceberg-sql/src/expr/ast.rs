@@ -637,6 +637,16 @@ impl Expr {
 
     /// Writes the node at `level` (1 for the root), in parentheses when it binds less
     /// tightly than `min`.
+    fn is_nan_literal(&self) -> bool {
+        match self {
+            Expr::Literal { value, .. } | Expr::Param { value, .. } => {
+                matches!(value, crate::value::Value::Double(x) if x.is_nan())
+                    || matches!(value, crate::value::Value::Float(x) if x.is_nan())
+            }
+            _ => false,
+        }
+    }
+
     fn render_min(&self, w: &mut SqlWriter, min: u8, level: usize) -> Result<()> {
         Expr::enter_level(level)?;
         if self.precedence() < min {
@@ -682,6 +692,13 @@ impl Expr {
             Expr::Binary { op, operands } => {
                 let [left, right] = &**operands;
                 let p = op.precedence();
+                if p == PREC_CMP && (left.is_nan_literal() || right.is_nan_literal()) {
+                    return Err(Error::from_static(
+                        ErrorKind::InvalidValue,
+                        "a comparison with NaN: in Trino NaN is unequal to every value, so `= nan()` matches no row and `<> nan()` every row",
+                    )
+                    .with_hint("test for NaN with Trino's is_nan(x) (https://trino.io/docs/current/functions/math.html) instead of comparing with f64::NAN / f32::NAN"));
+                }
                 let (lmin, rmin) = match op {
                     // Associative: `a AND b AND c` needs no parentheses either way.
                     BinaryOp::And | BinaryOp::Or => (p, p),
@@ -1003,5 +1020,26 @@ mod tests {
             }
         }
         assert_eq!(shapes(300)[0].depth(), 300);
+    }
+}
+
+#[cfg(test)]
+mod nan_tests {
+    use crate::prelude::*;
+
+    struct Ev;
+    const SCORE: Col<Ev, f64> = Col::new("score");
+    const RATIO: Col<Ev, f32> = Col::new("ratio");
+
+    #[test]
+    fn comparison_with_nan_is_refused_with_is_nan_hint() {
+        for c in [SCORE.eq(f64::NAN), SCORE.ne(f64::NAN), RATIO.eq(f32::NAN)] {
+            let e = c.to_sql(Dialect::Athena).expect_err("NaN comparison");
+            assert!(format!("{e:?}").contains("is_nan"), "{e:?}");
+        }
+        assert_eq!(
+            SCORE.eq(1.5).to_sql(Dialect::Athena).expect("sql"),
+            "score = 1.5E0"
+        );
     }
 }
