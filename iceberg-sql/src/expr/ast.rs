@@ -693,11 +693,7 @@ impl Expr {
                 let [left, right] = &**operands;
                 let p = op.precedence();
                 if p == PREC_CMP && (left.is_nan_literal() || right.is_nan_literal()) {
-                    return Err(Error::from_static(
-                        ErrorKind::InvalidValue,
-                        "a comparison with NaN: in Trino NaN is unequal to every value, so `= nan()` matches no row and `<> nan()` every row",
-                    )
-                    .with_hint("test for NaN with Trino's is_nan(x) (https://trino.io/docs/current/functions/math.html) instead of comparing with f64::NAN / f32::NAN"));
+                    return Err(nan_comparison());
                 }
                 let (lmin, rmin) = match op {
                     // Associative: `a AND b AND c` needs no parentheses either way.
@@ -733,6 +729,9 @@ impl Expr {
                     w.push(if *negated { "true" } else { "false" });
                     return Ok(());
                 }
+                if expr.is_nan_literal() || list.iter().any(Expr::is_nan_literal) {
+                    return Err(nan_comparison());
+                }
                 expr.render_min(w, PREC_ARITH, next)?;
                 w.push(if *negated { " NOT IN (" } else { " IN (" });
                 w.try_comma_list(list, |w, e| e.render_min(w, 0, next))?;
@@ -744,6 +743,9 @@ impl Expr {
                 high,
                 negated,
             } => {
+                if [expr, low, high].iter().any(|e| e.is_nan_literal()) {
+                    return Err(nan_comparison());
+                }
                 expr.render_min(w, PREC_ARITH, next)?;
                 w.push(if *negated {
                     " NOT BETWEEN "
@@ -972,6 +974,17 @@ fn check_like_escape(pattern: &Expr, escape: char) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Refuses a comparison, IN list or BETWEEN with a NaN literal: in Trino NaN is unequal
+/// to every value, itself included (IEEE 754; Trino's `DoubleOperators`), so `x = nan()`
+/// matches no row and `x <> nan()` every row, silently.
+fn nan_comparison() -> Error {
+    Error::from_static(
+        ErrorKind::InvalidValue,
+        "a comparison with NaN: in Trino NaN is unequal to every value, so `= nan()` (or `IN (…, nan())`, `BETWEEN nan() AND …`) matches no row and `<> nan()` every row",
+    )
+    .with_hint("test for NaN with Trino's is_nan(x) (https://trino.io/docs/current/functions/math.html) instead of comparing with f64::NAN / f32::NAN")
 }
 
 #[cfg(test)]
