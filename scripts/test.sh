@@ -15,7 +15,8 @@
 #    again (one check each in the summary);
 # 4. builds and runs a fresh app outside the workspace without its lock file
 #    (scripts/downstream.sh), as a new user resolves the dependencies;
-# 5. prints one closing line: "summary: N passed, N failed, N skipped".
+# 5. packages every published crate (`cargo package --no-verify`);
+# 6. prints one closing line: "summary: N passed, N failed, N skipped".
 #
 # Without CI set, a service that cannot be set up is a warning and its tests print SKIP.
 # With CI set (CI=true), it is a failure.
@@ -164,6 +165,21 @@ if [ ${#scope[@]} -gt 0 ] && [ $# -eq 0 ]; then
         echo "test.sh: FAILED: the downstream app (scripts/downstream.sh, $((SECONDS - t0)) s):" >&2
         grep -E '^(error|warning: unused)|^test .* FAILED|panicked|downstream.sh' "$statement_log/downstream.out" | head -c 20000 >&2
         tail -n 40 "$statement_log/downstream.out" >&2
+    fi
+fi
+
+# --- the published crates package ----------------------------------------------------
+# `cargo package` of every published crate (license files, READMEs, docs.rs metadata, a
+# version on every dependency), without the verifying build: one check in the summary.
+if [ ${#scope[@]} -gt 0 ] && [ $# -eq 0 ]; then
+    published=(-p iceberg-sql-rules -p iceberg-sql -p iceberg-sql-derive -p iceberg-sql-test-server -p iceberg-sql-athena)
+    if cargo package --no-verify --allow-dirty "${published[@]}" >"$statement_log/package.out" 2>&1; then
+        reparse_passed=$((reparse_passed + 1))
+        echo "test.sh: cargo package: $(grep -c '^ *Packaged' "$statement_log/package.out") published crates packaged"
+    else
+        reparse_failed=$((reparse_failed + 1))
+        echo "test.sh: FAILED: cargo package of the published crates:" >&2
+        tail -n 40 "$statement_log/package.out" >&2
     fi
 fi
 
