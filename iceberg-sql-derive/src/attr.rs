@@ -34,9 +34,37 @@ impl Errors {
     }
 }
 
-pub const CONTAINER_KEYS: &str =
-    "database, name, location, partition(...), properties(...), comment, rename_all, crate";
-pub const FIELD_KEYS: &str = "rename, comment, type, skip, renamed_from";
+/// Which derive reads the attributes: both read `#[iceberg(...)]`, `FromRow` only the
+/// keys about result rows (the others are refused with the way to the table derive).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Derive {
+    IcebergTable,
+    FromRow,
+}
+
+impl Derive {
+    fn container_keys(self) -> &'static str {
+        match self {
+            Derive::IcebergTable => {
+                "database, name, location, partition(...), properties(...), comment, rename_all, crate"
+            }
+            Derive::FromRow => "rename_all, crate",
+        }
+    }
+    fn field_keys(self) -> &'static str {
+        match self {
+            Derive::IcebergTable => "rename, comment, type, skip, renamed_from",
+            Derive::FromRow => "rename, skip",
+        }
+    }
+    /// How an unknown key's error names the derive.
+    fn unknown(self) -> &'static str {
+        match self {
+            Derive::IcebergTable => "",
+            Derive::FromRow => " for #[derive(FromRow)]",
+        }
+    }
+}
 
 /// A value with the span of its literal.
 #[derive(Clone)]
@@ -199,12 +227,30 @@ pub fn key_of(meta: &syn::meta::ParseNestedMeta) -> String {
         })
 }
 
-pub fn parse_container(attrs: &[syn::Attribute], errors: &mut Errors) -> ContainerAttrs {
+pub fn parse_container(
+    attrs: &[syn::Attribute],
+    derive: Derive,
+    errors: &mut Errors,
+) -> ContainerAttrs {
     let mut out = ContainerAttrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("iceberg")) {
         let result = attr.parse_nested_meta(|meta| {
             let key = key_of(&meta);
             let span = meta.path.span();
+            let table_key = matches!(
+                key.as_str(),
+                "database" | "name" | "location" | "partition" | "properties" | "comment"
+            );
+            if derive == Derive::FromRow && table_key {
+                errors.push(
+                    span,
+                    format!(
+                        "`{key}` describes a table; #[derive(FromRow)] only reads result rows. \
+                         Use #[derive(IcebergTable)] for a table (it implements FromRow too)"
+                    ),
+                );
+                return skip_value(&meta);
+            }
             match key.as_str() {
                 "database" => set(&mut out.database, string(&meta)?, &key, span, errors),
                 "name" => set(&mut out.name, string(&meta)?, &key, span, errors),
@@ -246,14 +292,24 @@ pub fn parse_container(attrs: &[syn::Attribute], errors: &mut Errors) -> Contain
                         let k = key_of(&p);
                         let kspan = p.path.span();
                         let v = property_value(p.value()?)?;
-                        out.properties.push((Spanned { value: k, span: kspan }, v));
+                        out.properties.push((
+                            Spanned {
+                                value: k,
+                                span: kspan,
+                            },
+                            v,
+                        ));
                         Ok(())
                     })?;
                 }
                 _ => {
                     errors.push(
                         span,
-                        format!("unknown #[iceberg] attribute `{key}`; expected one of: {CONTAINER_KEYS}"),
+                        format!(
+                            "unknown #[iceberg] attribute `{key}`{}; expected one of: {}",
+                            derive.unknown(),
+                            derive.container_keys()
+                        ),
                     );
                     skip_value(&meta)?;
                 }
@@ -267,12 +323,23 @@ pub fn parse_container(attrs: &[syn::Attribute], errors: &mut Errors) -> Contain
     out
 }
 
-pub fn parse_field(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldAttrs {
+pub fn parse_field(attrs: &[syn::Attribute], derive: Derive, errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("iceberg")) {
         let result = attr.parse_nested_meta(|meta| {
             let key = key_of(&meta);
             let span = meta.path.span();
+            let column_key = matches!(key.as_str(), "type" | "comment" | "renamed_from");
+            if derive == Derive::FromRow && column_key {
+                errors.push(
+                    span,
+                    format!(
+                        "`{key}` describes a table column; #[derive(FromRow)] reads each cell as the field's Rust type (expected one of: {})",
+                        derive.field_keys()
+                    ),
+                );
+                return skip_value(&meta);
+            }
             match key.as_str() {
                 "rename" => set(&mut out.rename, string(&meta)?, &key, span, errors),
                 "comment" => set(&mut out.comment, string(&meta)?, &key, span, errors),
@@ -282,7 +349,16 @@ pub fn parse_field(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldAttrs 
                 _ => {
                     errors.push(
                         span,
-                        format!("unknown #[iceberg] field attribute `{key}`; expected one of: {FIELD_KEYS}"),
+                        match derive {
+                            Derive::IcebergTable => format!(
+                                "unknown #[iceberg] field attribute `{key}`; expected one of: {}",
+                                derive.field_keys()
+                            ),
+                            Derive::FromRow => format!(
+                                "unknown #[iceberg] attribute `{key}` for #[derive(FromRow)]; expected one of: {}",
+                                derive.field_keys()
+                            ),
+                        },
                     );
                     skip_value(&meta)?;
                 }

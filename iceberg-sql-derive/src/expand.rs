@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, ContainerAttrs, Errors, FieldAttrs};
+use crate::attr::{self, ContainerAttrs, Derive, Errors, FieldAttrs};
 use crate::check;
 use crate::ty::{self, Ty};
 
@@ -24,7 +24,7 @@ struct Field<'a> {
 /// The whole derive: parse, check, generate. Never panics.
 pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut errors = Errors::default();
-    let container = attr::parse_container(&input.attrs, &mut errors);
+    let container = attr::parse_container(&input.attrs, Derive::IcebergTable, &mut errors);
 
     let named = match &input.data {
         Data::Struct(s) => match &s.fields {
@@ -67,7 +67,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut fields = Vec::new();
     for f in &named.named {
         let ident = f.ident.as_ref().expect("named fields");
-        let attrs = attr::parse_field(&f.attrs, &mut errors);
+        let attrs = attr::parse_field(&f.attrs, Derive::IcebergTable, &mut errors);
         let rust_name = ident.to_string().trim_start_matches("r#").to_string();
         let column = match (&attrs.rename, rename_all) {
             (Some(r), _) => r.value.clone(),

@@ -6,111 +6,13 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{Data, DeriveInput, Fields};
 
-use crate::attr::{self, Errors, Spanned};
+use crate::attr::{self, Derive, Errors};
 use crate::check;
-
-const CONTAINER_KEYS: &str = "rename_all, crate";
-const FIELD_KEYS: &str = "rename, skip";
-
-#[derive(Default)]
-struct Container {
-    rename_all: Option<Spanned<String>>,
-    krate: Option<syn::Path>,
-}
-
-#[derive(Default)]
-struct FieldAttrs {
-    rename: Option<Spanned<String>>,
-    skip: Option<Span>,
-}
-
-fn parse_container(attrs: &[syn::Attribute], errors: &mut Errors) -> Container {
-    let mut out = Container::default();
-    for a in attrs.iter().filter(|a| a.path().is_ident("iceberg")) {
-        let result = a.parse_nested_meta(|meta| {
-            let key = attr::key_of(&meta);
-            let span = meta.path.span();
-            match key.as_str() {
-                "rename_all" => attr::set(
-                    &mut out.rename_all,
-                    attr::string(&meta)?,
-                    &key,
-                    span,
-                    errors,
-                ),
-                "crate" => {
-                    let s = attr::string(&meta)?;
-                    match syn::parse_str::<syn::Path>(&s.value) {
-                        Ok(p) => attr::set(&mut out.krate, p, &key, span, errors),
-                        Err(_) => errors.push(s.span, format!("`{}` is not a path", s.value)),
-                    }
-                }
-                "database" | "name" | "location" | "partition" | "properties" | "comment" => {
-                    errors.push(
-                        span,
-                        format!(
-                            "`{key}` describes a table; #[derive(FromRow)] only reads result rows. \
-                             Use #[derive(IcebergTable)] for a table (it implements FromRow too)"
-                        ),
-                    );
-                    attr::skip_value(&meta)?;
-                }
-                _ => {
-                    errors.push(
-                        span,
-                        format!("unknown #[iceberg] attribute `{key}` for #[derive(FromRow)]; expected one of: {CONTAINER_KEYS}"),
-                    );
-                    attr::skip_value(&meta)?;
-                }
-            }
-            Ok(())
-        });
-        if let Err(e) = result {
-            errors.add(e);
-        }
-    }
-    out
-}
-
-fn parse_field(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldAttrs {
-    let mut out = FieldAttrs::default();
-    for a in attrs.iter().filter(|a| a.path().is_ident("iceberg")) {
-        let result = a.parse_nested_meta(|meta| {
-            let key = attr::key_of(&meta);
-            let span = meta.path.span();
-            match key.as_str() {
-                "rename" => attr::set(&mut out.rename, attr::string(&meta)?, &key, span, errors),
-                "skip" => attr::set(&mut out.skip, span, &key, span, errors),
-                "type" | "comment" | "renamed_from" => {
-                    errors.push(
-                        span,
-                        format!(
-                            "`{key}` describes a table column; #[derive(FromRow)] reads each cell as the field's Rust type (expected one of: {FIELD_KEYS})"
-                        ),
-                    );
-                    attr::skip_value(&meta)?;
-                }
-                _ => {
-                    errors.push(
-                        span,
-                        format!("unknown #[iceberg] attribute `{key}` for #[derive(FromRow)]; expected one of: {FIELD_KEYS}"),
-                    );
-                    attr::skip_value(&meta)?;
-                }
-            }
-            Ok(())
-        });
-        if let Err(e) = result {
-            errors.add(e);
-        }
-    }
-    out
-}
 
 /// The whole derive. Never panics.
 pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut errors = Errors::default();
-    let container = parse_container(&input.attrs, &mut errors);
+    let container = attr::parse_container(&input.attrs, Derive::FromRow, &mut errors);
     let fields = match &input.data {
         Data::Struct(s) => match &s.fields {
             Fields::Named(_) | Fields::Unnamed(_) => Some(&s.fields),
@@ -157,7 +59,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut list = Vec::new();
     let mut seen: Vec<(String, Span)> = Vec::new();
     for (i, f) in fields.iter().enumerate() {
-        let attrs = parse_field(&f.attrs, &mut errors);
+        let attrs = attr::parse_field(&f.attrs, Derive::FromRow, &mut errors);
         let member = match &f.ident {
             Some(id) => syn::Member::Named(id.clone()),
             None => syn::Member::Unnamed(syn::Index::from(i)),
