@@ -902,3 +902,27 @@ fn iceberg_ctas_keeps_timestamptz_on_trino() {
         "{athena}"
     );
 }
+
+/// Partitioning strings are read with the Iceberg connector's own name pattern
+/// (`plugin/trino-iceberg/.../PartitionFields.java`), where `date` and `trim` are plain
+/// names, though the SQL grammar reserves `trim` and Athena's DDL `date`.
+#[test]
+fn iceberg_ctas_partitions_on_reserved_words() {
+    let q = Seen::select()
+        .expr_as(Seen::SEEN_AT.cast::<chrono::NaiveDate>(), "date")
+        .expr_as(Seen::ID, "trim");
+    for d in [Dialect::Athena, Dialect::Trino] {
+        let sql = IcebergCtas::new(TableName::new("analytics", "by_day"), &q)
+            .location("s3://my-datalake/iceberg/by_day/")
+            .partition(PartitionField::identity("date"))
+            .partition(PartitionField::new("trim", PartitionTransform::Bucket(4)))
+            .build_for(d)
+            .unwrap();
+        assert!(
+            sql.sql()
+                .contains("partitioning = ARRAY['date', 'bucket(trim, 4)']"),
+            "{d:?}: {}",
+            sql.sql()
+        );
+    }
+}
