@@ -890,3 +890,37 @@ fn timestamps_finer_than_a_microsecond_are_refused_everywhere_they_are_written()
         "{sql}"
     );
 }
+
+/// The window that de-duplicates a MERGE source orders by the given column, and Trino
+/// orders only orderable types (`Type.isOrderable`): a map is not, an array or row is
+/// when its elements are.
+#[test]
+fn merge_dedup_orders_only_by_an_orderable_column() {
+    let merge = |by: &'static str| {
+        Nested::merge_from(MergeSource::table(TableName::new("lake", "nested_updates")))
+            .on_key(Nested::ID)
+            .dedup_source(Col::<Nested, i64>::new(by))
+            .when_matched()
+            .update_all()
+            .build()
+    };
+    let e = merge("attrs").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeMismatch);
+    assert_eq!(
+        e.message(),
+        "MERGE's source de-duplication (dedup_source) orders by `attrs`, of type map(varchar, integer): \
+         Type map(varchar, integer) is not orderable, and therefore cannot be used in ORDER BY"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("order by a column of a number, text, date, timestamp or boolean type (an array or row only of such) instead of `attrs`")
+    );
+    for ok in ["tags", "loc", "day"] {
+        let sql = merge(ok).unwrap();
+        assert!(
+            sql.sql().contains(&format!("ORDER BY {ok} DESC")),
+            "{}",
+            sql.sql()
+        );
+    }
+}
