@@ -924,3 +924,85 @@ fn merge_dedup_orders_only_by_an_orderable_column() {
         );
     }
 }
+
+#[derive(Debug)]
+struct Words {
+    values: Vec<Value>,
+}
+impl Words {
+    const OFFSET: Col<Words, i64> = Col::new("offset");
+    const VIEW: Col<Words, String> = Col::new("view");
+    const RETURNING: Col<Words, String> = Col::new("returning");
+}
+impl IcebergTable for Words {
+    fn table_def() -> &'static TableDef {
+        static DEF: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+        DEF.get_or_init(|| {
+            TableDef::builder("local", "replace")
+                .column(Column::new("offset", IcebergType::Long))
+                .column(Column::new("view", IcebergType::String))
+                .column(Column::new("returning", IcebergType::String))
+                .location("s3://lake/words/")
+                .build()
+                .expect("valid table")
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        self.values.clone()
+    }
+}
+
+/// Words in Trino's `nonReserved` rule (SqlBase.g4) are names unquoted in Trino's
+/// grammar: columns `offset`, `view`, `returning`, a database `local`, a table
+/// `replace`. The renderer leaves them bare and the validator reads them as names.
+#[test]
+fn trino_non_reserved_words_are_names() {
+    let rows = [Words {
+        values: vec![
+            Value::Long(1),
+            Value::String("v".into()),
+            Value::String("r".into()),
+        ],
+    }];
+    for d in [Dialect::Athena, Dialect::Trino] {
+        let built = [
+            Words::select()
+                .column(Words::OFFSET)
+                .column(Words::VIEW)
+                .filter(Words::RETURNING.eq("r"))
+                .build_for(d),
+            Words::insert(&rows).build_for(d),
+            Words::update()
+                .set(Words::VIEW, "w")
+                .filter(Words::OFFSET.eq(1))
+                .build_for(d),
+            Words::delete().filter(Words::OFFSET.eq(1)).build_for(d),
+            Words::merge_from(MergeSource::rows(&rows))
+                .on_key(Words::OFFSET)
+                .when_matched()
+                .update_all()
+                .when_not_matched()
+                .insert_all()
+                .build_for(d),
+        ];
+        let sql: Vec<String> = built
+            .into_iter()
+            .map(|b| {
+                b.map(|s| s.sql().to_string())
+                    .unwrap_or_else(|e| panic!("{d:?}: {e}"))
+            })
+            .collect();
+        assert_eq!(
+            sql[0], "SELECT offset, view FROM local.replace WHERE returning = 'r'",
+            "{d:?}"
+        );
+        assert_eq!(
+            sql[1], "INSERT INTO local.replace (offset, view, returning)\nVALUES\n  (1, 'v', 'r')",
+            "{d:?}"
+        );
+        assert_eq!(
+            sql[2], "UPDATE local.replace\nSET view = 'w'\nWHERE offset = 1",
+            "{d:?}"
+        );
+    }
+}
