@@ -242,6 +242,18 @@ impl DialectRules for Trino {
         Ok(())
     }
 
+    /// `SET PROPERTIES partitioning = ARRAY[…]`: the whole new spec (Trino's Iceberg
+    /// connector, "Partitioned tables": the table keeps the data written under the old
+    /// spec).
+    fn write_partition_spec_change(
+        &self,
+        w: &mut SqlWriter,
+        spec: &[PartitionField],
+    ) -> Result<bool> {
+        write_with(w, &[partitioning(spec)?], "SET PROPERTIES ", ", ", "")?;
+        Ok(true)
+    }
+
     /// `SET PROPERTIES k = DEFAULT, …` (Trino's way to remove a property).
     fn write_unset_properties(
         &self,
