@@ -3,7 +3,8 @@
 //! `trim`), columns named with Trino's non-reserved words (`offset`, `view`,
 //! `returning`), INSERT, a CTAS that keeps a `timestamp(6) with time zone` column,
 //! UPDATE, DELETE, MERGE with a de-duplicated source, `ALTER TABLE … EXECUTE optimize`,
-//! DROP TABLE; each effect read back. Trino's own verdict on a window ordered by a map,
+//! partition evolution (`SET PROPERTIES partitioning = ARRAY[…]`), DROP TABLE; each
+//! effect read back. Trino's own verdict on a window ordered by a map,
 //! which the crate refuses for `dedup_source`, is checked raw.
 
 use std::collections::BTreeMap;
@@ -223,6 +224,36 @@ fn trino_target_statements_run_on_trino() {
     let optimize = def.optimize().build_for(Dialect::Trino).unwrap();
     assert!(optimize.sql().contains("EXECUTE optimize"), "{optimize}");
     trino.run(&optimize);
+    assert_eq!(ids_and_views(trino), model);
+
+    // Partition evolution: the new spec, in Trino's partitioning strings.
+    let added = PartitionField::new("offset", PartitionTransform::Bucket(2));
+    trino.run(
+        def.alter()
+            .add_partition_field(added)
+            .build_for(Dialect::Trino)
+            .unwrap(),
+    );
+    let shown = trino.run(format!("SHOW CREATE TABLE {}", def.name()));
+    let shown = shown.scalar().unwrap();
+    assert!(
+        shown.contains("partitioning = ARRAY['date','truncate(trim, 4)','bucket(offset, 2)']"),
+        "{shown}"
+    );
+    // The new spec is computed from the `TableDef` given, the live table's definition:
+    // dropping `date` from `def` (which has no `bucket(offset, 2)`) writes the rest.
+    trino.run(
+        def.alter()
+            .drop_partition_field(PartitionField::identity("date"))
+            .build_for(Dialect::Trino)
+            .unwrap(),
+    );
+    let shown = trino.run(format!("SHOW CREATE TABLE {}", def.name()));
+    let shown = shown.scalar().unwrap();
+    assert!(
+        shown.contains("partitioning = ARRAY['truncate(trim, 4)']"),
+        "{shown}"
+    );
     assert_eq!(ids_and_views(trino), model);
 
     // DROP TABLE.
