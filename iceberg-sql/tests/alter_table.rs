@@ -155,10 +155,31 @@ fn partition_evolution_is_refused_with_the_ctas_rebuild() {
             assert!(e.hint().unwrap().contains("RENAME TO mcp_events"), "{e}");
         }
     }
-    let e = t().alter().add_partition_field(f).build().unwrap_err();
+    let e = t()
+        .alter()
+        .add_partition_field(f.clone())
+        .build()
+        .unwrap_err();
     assert!(
         e.message().contains("Athena has no partition evolution"),
         "{e}"
+    );
+    // Trino has partition evolution: the whole new spec, in its partitioning strings.
+    assert_eq!(
+        t().alter()
+            .add_partition_field(f)
+            .build_for(Dialect::Trino)
+            .unwrap()
+            .sql(),
+        "ALTER TABLE analytics.mcp_events SET PROPERTIES partitioning = ARRAY['day(event_ts)', 'bucket(user_id, 16)']"
+    );
+    assert_eq!(
+        t().alter()
+            .drop_partition_field(day)
+            .build_for(Dialect::Trino)
+            .unwrap()
+            .sql(),
+        "ALTER TABLE analytics.mcp_events SET PROPERTIES partitioning = ARRAY[]"
     );
     // The field is checked first: a transform on the wrong type, or a missing field.
     let e = t()

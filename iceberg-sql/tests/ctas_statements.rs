@@ -855,3 +855,74 @@ fn queries_print_as_select() {
         "{unload:?}"
     );
 }
+
+#[derive(Debug)]
+struct Seen;
+impl Seen {
+    const ID: Col<Seen, i64> = Col::new("id");
+    const SEEN_AT: Col<Seen, chrono::DateTime<chrono::Utc>> = Col::new("seen_at");
+}
+impl IcebergTable for Seen {
+    fn table_def() -> &'static TableDef {
+        static T: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+        T.get_or_init(|| {
+            TableDef::builder("analytics", "seen")
+                .column(Column::new("id", IcebergType::Long))
+                .column(Column::new("seen_at", IcebergType::TimestampTz))
+                .build()
+                .expect("a valid table")
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        vec![]
+    }
+}
+
+/// A `timestamp with time zone` column copied by CTAS: Trino's Iceberg connector stores
+/// it as it is (`TypeConverter.toIcebergType` maps `timestamp(6) with time zone` to
+/// Iceberg's `timestamptz`), so the Trino text has no CAST; Athena cannot create such a
+/// column and writes the wall clock of the stored (UTC) value.
+#[test]
+fn iceberg_ctas_keeps_timestamptz_on_trino() {
+    let q = Seen::select().column(Seen::ID).column(Seen::SEEN_AT);
+    let ctas = |d| {
+        IcebergCtas::new(TableName::new("analytics", "seen_copy"), &q)
+            .location("s3://my-datalake/iceberg/seen_copy/")
+            .build_for(d)
+            .map(|s| s.sql().to_string())
+    };
+    let trino = ctas(Dialect::Trino).unwrap();
+    assert_eq!(
+        trino,
+        "CREATE TABLE analytics.seen_copy\nWITH (\n  location = 's3://my-datalake/iceberg/seen_copy/'\n) AS\nSELECT id, seen_at FROM analytics.seen"
+    );
+    let athena = ctas(Dialect::Athena).unwrap();
+    assert!(
+        athena.ends_with("SELECT id, CAST(seen_at AS timestamp(6)) AS seen_at FROM analytics.seen"),
+        "{athena}"
+    );
+}
+
+/// Partitioning strings are read with the Iceberg connector's own name pattern
+/// (`plugin/trino-iceberg/.../PartitionFields.java`), where `date` and `trim` are plain
+/// names, though the SQL grammar reserves `trim` and Athena's DDL `date`.
+#[test]
+fn iceberg_ctas_partitions_on_reserved_words() {
+    let q = Seen::select()
+        .expr_as(Seen::SEEN_AT.cast::<chrono::NaiveDate>(), "date")
+        .expr_as(Seen::ID, "trim");
+    for d in [Dialect::Athena, Dialect::Trino] {
+        let sql = IcebergCtas::new(TableName::new("analytics", "by_day"), &q)
+            .location("s3://my-datalake/iceberg/by_day/")
+            .partition(PartitionField::identity("date"))
+            .partition(PartitionField::new("trim", PartitionTransform::Bucket(4)))
+            .build_for(d)
+            .unwrap();
+        assert!(
+            sql.sql()
+                .contains("partitioning = ARRAY['date', 'bucket(trim, 4)']"),
+            "{d:?}: {}",
+            sql.sql()
+        );
+    }
+}

@@ -890,3 +890,119 @@ fn timestamps_finer_than_a_microsecond_are_refused_everywhere_they_are_written()
         "{sql}"
     );
 }
+
+/// The window that de-duplicates a MERGE source orders by the given column, and Trino
+/// orders only orderable types (`Type.isOrderable`): a map is not, an array or row is
+/// when its elements are.
+#[test]
+fn merge_dedup_orders_only_by_an_orderable_column() {
+    let merge = |by: &'static str| {
+        Nested::merge_from(MergeSource::table(TableName::new("lake", "nested_updates")))
+            .on_key(Nested::ID)
+            .dedup_source(Col::<Nested, i64>::new(by))
+            .when_matched()
+            .update_all()
+            .build()
+    };
+    let e = merge("attrs").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeMismatch);
+    assert_eq!(
+        e.message(),
+        "MERGE's source de-duplication (dedup_source) orders by `attrs`, of type map(varchar, integer): \
+         Type map(varchar, integer) is not orderable, and therefore cannot be used in ORDER BY"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("order by a column of a number, text, date, timestamp or boolean type (an array or row only of such) instead of `attrs`")
+    );
+    for ok in ["tags", "loc", "day"] {
+        let sql = merge(ok).unwrap();
+        assert!(
+            sql.sql().contains(&format!("ORDER BY {ok} DESC")),
+            "{}",
+            sql.sql()
+        );
+    }
+}
+
+#[derive(Debug)]
+struct Words {
+    values: Vec<Value>,
+}
+impl Words {
+    const OFFSET: Col<Words, i64> = Col::new("offset");
+    const VIEW: Col<Words, String> = Col::new("view");
+    const RETURNING: Col<Words, String> = Col::new("returning");
+}
+impl IcebergTable for Words {
+    fn table_def() -> &'static TableDef {
+        static DEF: std::sync::OnceLock<TableDef> = std::sync::OnceLock::new();
+        DEF.get_or_init(|| {
+            TableDef::builder("local", "replace")
+                .column(Column::new("offset", IcebergType::Long))
+                .column(Column::new("view", IcebergType::String))
+                .column(Column::new("returning", IcebergType::String))
+                .location("s3://lake/words/")
+                .build()
+                .expect("valid table")
+        })
+    }
+    fn to_values(&self) -> Vec<Value> {
+        self.values.clone()
+    }
+}
+
+/// Words in Trino's `nonReserved` rule (SqlBase.g4) are names unquoted in Trino's
+/// grammar: columns `offset`, `view`, `returning`, a database `local`, a table
+/// `replace`. The renderer leaves them bare and the validator reads them as names.
+#[test]
+fn trino_non_reserved_words_are_names() {
+    let rows = [Words {
+        values: vec![
+            Value::Long(1),
+            Value::String("v".into()),
+            Value::String("r".into()),
+        ],
+    }];
+    for d in [Dialect::Athena, Dialect::Trino] {
+        let built = [
+            Words::select()
+                .column(Words::OFFSET)
+                .column(Words::VIEW)
+                .filter(Words::RETURNING.eq("r"))
+                .build_for(d),
+            Words::insert(&rows).build_for(d),
+            Words::update()
+                .set(Words::VIEW, "w")
+                .filter(Words::OFFSET.eq(1))
+                .build_for(d),
+            Words::delete().filter(Words::OFFSET.eq(1)).build_for(d),
+            Words::merge_from(MergeSource::rows(&rows))
+                .on_key(Words::OFFSET)
+                .when_matched()
+                .update_all()
+                .when_not_matched()
+                .insert_all()
+                .build_for(d),
+        ];
+        let sql: Vec<String> = built
+            .into_iter()
+            .map(|b| {
+                b.map(|s| s.sql().to_string())
+                    .unwrap_or_else(|e| panic!("{d:?}: {e}"))
+            })
+            .collect();
+        assert_eq!(
+            sql[0], "SELECT offset, view FROM local.replace WHERE returning = 'r'",
+            "{d:?}"
+        );
+        assert_eq!(
+            sql[1], "INSERT INTO local.replace (offset, view, returning)\nVALUES\n  (1, 'v', 'r')",
+            "{d:?}"
+        );
+        assert_eq!(
+            sql[2], "UPDATE local.replace\nSET view = 'w'\nWHERE offset = 1",
+            "{d:?}"
+        );
+    }
+}

@@ -120,6 +120,22 @@ fn refusals() {
         .merge_on("event_id")
         .dedup_by("zz"))
     .contains("`zz` is not a column"));
+    // The merge's window orders by the column, and Trino orders no map.
+    assert_eq!(
+        err(StagedLoad::new(&t, "x", root())
+            .merge_on("event_id")
+            .dedup_by("attrs")),
+        "the staged merge's de-duplication (dedup_by) orders by `attrs`, of type map(varchar, date): \
+         Type map(varchar, date) is not orderable, and therefore cannot be used in ORDER BY\n  \
+         help: order by a column of a number, text, date, timestamp or boolean type (an array or row only of such) instead of `attrs`"
+    );
+    for ok in ["tags", "origin", "day"] {
+        assert!(StagedLoad::new(&t, "x", root())
+            .merge_on("event_id")
+            .dedup_by(ok)
+            .build()
+            .is_ok());
+    }
     assert!(
         err(StagedLoad::new(&t, "x", root()).staging_database("Bad-Db")).contains("database name")
     );

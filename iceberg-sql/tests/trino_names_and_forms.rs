@@ -26,7 +26,7 @@
 mod trino_grammar;
 
 use iceberg_sql::validate::validate_sql;
-use iceberg_sql::{Dialect, StatementKind};
+use iceberg_sql::{Dialect, Grammar, StatementKind};
 use trino_grammar::{Case, TRINO_TARGETS};
 
 use StatementKind::{
@@ -826,4 +826,73 @@ fn what_the_probe_found_is_refused_with_the_way_out() {
         }
     }
     assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// The words Trino's grammar file reserves (its keyword tokens less the `nonReserved`
+/// rule, in the `SqlBase.g4` trino-query-parser ships) are all words we quote and refuse
+/// as bare names; the words we reserve beyond it are the ones other readings of the
+/// grammar reserve (AWS's list, later Trino releases), listed here.
+#[test]
+fn reserved_words_follow_the_grammar_file() {
+    let Some(python) = trino_grammar::python() else {
+        return;
+    };
+    let out = std::process::Command::new(&python)
+        .args([
+            "-c",
+            "import os, trino_query_parser as p; print(os.path.join(os.path.dirname(p.__file__), 'SqlBase.g4'))",
+        ])
+        .output()
+        .expect("the grammar's interpreter runs");
+    let path = String::from_utf8(out.stdout)
+        .expect("a path")
+        .trim()
+        .to_string();
+    let g4 = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    // Keyword tokens: `ABSENT: 'ABSENT';` (a token whose text is its own name).
+    let keywords: std::collections::BTreeSet<String> = g4
+        .lines()
+        .filter_map(|l| {
+            let (name, rest) = l.trim().split_once(':')?;
+            let word = rest.trim().strip_prefix('\'')?.strip_suffix("';")?;
+            (word == name.trim()).then(|| word.to_ascii_lowercase())
+        })
+        .collect();
+    let rule = g4
+        .split("\nnonReserved")
+        .nth(1)
+        .and_then(|r| r.split(';').next())
+        .expect("a nonReserved rule");
+    let non_reserved: std::collections::BTreeSet<String> = rule
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    assert!(non_reserved.len() > 150, "{}", non_reserved.len());
+    let grammar_reserved: Vec<&String> = keywords.difference(&non_reserved).collect();
+    assert!(grammar_reserved.len() > 70, "{grammar_reserved:?}");
+    let missing: Vec<&&String> = grammar_reserved
+        .iter()
+        .filter(|w| !Grammar::TrinoDml.is_reserved(w))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "reserved by {path}, not by us: {missing:?}"
+    );
+    // Beyond the file: AWS's list (`first`, `last`, `of`) and the words Trino's
+    // reserved-words page marks ambiguous (`all`, `any`, `some`); `auto` and `primary`,
+    // reserved by later releases, are no keywords of this file.
+    let beyond: Vec<&String> = non_reserved
+        .iter()
+        .filter(|w| Grammar::TrinoDml.is_reserved(w))
+        .collect();
+    assert_eq!(
+        beyond,
+        ["all", "any", "first", "last", "of", "some"],
+        "words we quote that {path} reads as names"
+    );
 }

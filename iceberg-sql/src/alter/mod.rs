@@ -11,6 +11,9 @@
 //! | properties | Athena keys | Iceberg keys (`write.format.default`, ...) |
 //! | partition evolution | not supported: an error naming the CTAS rebuild | not generated (same error) |
 //!
+//! Trino writes partition evolution as `SET PROPERTIES partitioning = ARRAY[…]`, the
+//! whole new spec.
+//!
 //! Only Iceberg's legal promotions are accepted: `int -> bigint`, `float -> double`, and
 //! `decimal(P,S) -> decimal(P',S)` with `P' > P`.
 
@@ -115,8 +118,10 @@ pub(crate) enum AlterOp {
         keys: Vec<&'static str>,
         format: FileFormat,
     },
-    AddPartitionField(PartitionField),
-    DropPartitionField(PartitionField),
+    /// A field added, with the whole spec after the change.
+    AddPartitionField(PartitionField, Vec<PartitionField>),
+    /// A field dropped, with the whole spec after the change.
+    DropPartitionField(PartitionField, Vec<PartitionField>),
     RenameTable(TableName),
 }
 
@@ -159,8 +164,10 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
             to.check()?;
             w.push("RENAME TO ").table_name(to);
         }
-        AlterOp::AddPartitionField(_) | AlterOp::DropPartitionField(_) => {
-            return Err(partition_evolution_unsupported(table, op, dialect));
+        AlterOp::AddPartitionField(_, spec) | AlterOp::DropPartitionField(_, spec) => {
+            if !rules.write_partition_spec_change(&mut w, spec)? {
+                return Err(partition_evolution_unsupported(table, op, dialect));
+            }
         }
     }
     w.finish()
@@ -194,8 +201,8 @@ pub(crate) fn partition_evolution_unsupported(
     dialect: Dialect,
 ) -> Error {
     let (verb, field) = match op {
-        AlterOp::AddPartitionField(f) => ("ADD", f),
-        AlterOp::DropPartitionField(f) => ("DROP", f),
+        AlterOp::AddPartitionField(f, _) => ("ADD", f),
+        AlterOp::DropPartitionField(f, _) => ("DROP", f),
         _ => unreachable!("only partition operations"),
     };
     let message = dialect
@@ -520,14 +527,17 @@ impl<'a> AlterTableBuilder<'a> {
         self.op(check())
     }
 
-    /// Adds a partition field: Athena has no partition evolution, so `build()` fails
-    /// with the CTAS rebuild as the way out (in both dialects; see
-    /// `partition_evolution_unsupported`).
+    /// Adds a partition field. Trino writes the whole new spec, `SET PROPERTIES
+    /// partitioning = ARRAY[…]` (the Iceberg connector's "Partitioned tables"); Athena
+    /// has no partition evolution, so there `build()` fails with the CTAS rebuild as the
+    /// way out (as for Spark, whose `ADD PARTITION FIELD` this crate does not write).
     pub fn add_partition_field(&self, field: PartitionField) -> AlterTable<'a> {
         let check = || -> Result<AlterOp> {
             let c = self.existing(&field.source)?;
             field.check(&c.ty)?;
-            Ok(AlterOp::AddPartitionField(field.clone()))
+            let mut spec = self.table.partition_spec().to_vec();
+            spec.push(field.clone());
+            Ok(AlterOp::AddPartitionField(field.clone(), spec))
         };
         self.op(check())
     }
@@ -541,7 +551,14 @@ impl<'a> AlterTableBuilder<'a> {
                     format!("`{}` has no partition field `{field}`", self.table.name()),
                 ));
             }
-            Ok(AlterOp::DropPartitionField(field.clone()))
+            let spec = self
+                .table
+                .partition_spec()
+                .iter()
+                .filter(|f| **f != field)
+                .cloned()
+                .collect();
+            Ok(AlterOp::DropPartitionField(field.clone(), spec))
         };
         self.op(check())
     }

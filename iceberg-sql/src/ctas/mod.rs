@@ -334,8 +334,11 @@ impl<'q> IcebergCtas<'q> {
             properties: &self.properties,
         };
         w.rules().write_ctas_clauses(&mut w, &spec)?;
-        self.query
-            .render_for(&mut w, Usage::Output(OutputTarget::IcebergCtas))?;
+        let target = match dialect {
+            Dialect::Trino => OutputTarget::TrinoIcebergCtas,
+            _ => OutputTarget::IcebergCtas,
+        };
+        self.query.render_for(&mut w, Usage::Output(target))?;
         w.finish()
     }
 }

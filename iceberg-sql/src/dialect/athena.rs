@@ -559,23 +559,38 @@ pub(super) fn write_vacuum(
 /// The Trino (CTAS) spelling of a partition field, `'day(ts)'`, `'bucket(col, 16)'`,
 /// `'truncate(col, 10)'`, `'col'`: column first, then the number, the opposite of
 /// DDL (<https://docs.aws.amazon.com/athena/latest/ug/create-table-as.html>).
+///
+/// Trino's Iceberg connector reads the column in that string with a plain pattern, not
+/// its SQL grammar (`plugin/trino-iceberg/src/main/java/io/trino/plugin/iceberg/PartitionFields.java`):
+/// release 417, on which Athena engine v3 is built, takes `[a-z_][a-z0-9_]*` and no
+/// quotes, so a reserved word (`date`, `trim`) is a name there; a name with a digit
+/// first cannot be written (later releases read it quoted, Athena documents no quoting).
 pub(super) fn trino_partitioning(p: &PartitionField) -> Result<String> {
-    if Grammar::TrinoDml.needs_quotes(&p.source) || Grammar::HiveDdl.needs_quotes(&p.source) {
+    let plain = p
+        .source
+        .chars()
+        .next()
+        .is_some_and(|c| c == '_' || c.is_ascii_lowercase())
+        && p.source
+            .chars()
+            .all(|c| c == '_' || c.is_ascii_lowercase() || c.is_ascii_digit());
+    if !plain {
         return Err(Error::new(
             ErrorKind::UnquotableIdentifier,
             format!(
-                "partition source `{}` would need quotes inside a partitioning string (`partitioning = ARRAY['…']`), whose quoting Athena does not document",
+                "partition source `{}` cannot be written in a partitioning string (`partitioning = ARRAY['…']`): Trino's Iceberg connector in Athena reads a column there only as [a-z_][a-z0-9_]*, with no quoting",
                 p.source
             ),
         )
-        .with_hint("partition on a column with a plain name (a letter first, not a reserved word); in a CTAS, alias the column to one in the SELECT"));
+        .with_hint("partition on a column named with lower-case letters, digits and `_` (not a digit first); in a CTAS, alias the column to one in the SELECT"));
     }
+    let source = &p.source;
     Ok(match p.transform {
-        PartitionTransform::Identity => p.source.clone(),
+        PartitionTransform::Identity => source.clone(),
         PartitionTransform::Bucket(n) | PartitionTransform::Truncate(n) => {
-            format!("{}({}, {n})", p.transform.name(), p.source)
+            format!("{}({source}, {n})", p.transform.name())
         }
-        t => format!("{}({})", t.name(), p.source),
+        t => format!("{}({source})", t.name()),
     })
 }
 

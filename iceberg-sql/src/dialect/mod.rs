@@ -434,6 +434,17 @@ pub(crate) trait DialectRules: Sync {
         athena::write_unset_properties(w, keys, format, athena::property_key)
     }
 
+    /// Writes the change of a table's partition spec to `spec` after `ALTER TABLE t `,
+    /// where the target has partition evolution; `false` (nothing written) where it
+    /// has none this crate writes.
+    fn write_partition_spec_change(
+        &self,
+        _w: &mut SqlWriter,
+        _spec: &[PartitionField],
+    ) -> Result<bool> {
+        Ok(false)
+    }
+
     /// Why `ALTER TABLE table {verb} PARTITION FIELD field` is refused.
     fn partition_evolution_refusal(
         &self,

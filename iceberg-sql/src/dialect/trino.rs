@@ -26,7 +26,7 @@ use super::athena;
 use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
-    Column, Compression, DatabaseName, FileFormat, Location, PartitionField, TableDef, TableName,
+    Column, Compression, DatabaseName, FileFormat, Location, PartitionField, TableDef,
     TableProperties, TableProperty,
 };
 use crate::render::SqlWriter;
@@ -242,6 +242,18 @@ impl DialectRules for Trino {
         Ok(())
     }
 
+    /// `SET PROPERTIES partitioning = ARRAY[…]`: the whole new spec (Trino's Iceberg
+    /// connector, "Partitioned tables": the table keeps the data written under the old
+    /// spec).
+    fn write_partition_spec_change(
+        &self,
+        w: &mut SqlWriter,
+        spec: &[PartitionField],
+    ) -> Result<bool> {
+        write_with(w, &[partitioning(spec)?], "SET PROPERTIES ", ", ", "")?;
+        Ok(true)
+    }
+
     /// `SET PROPERTIES k = DEFAULT, …` (Trino's way to remove a property).
     fn write_unset_properties(
         &self,
@@ -280,20 +292,6 @@ impl DialectRules for Trino {
         }
         write_with(w, &entries, "SET PROPERTIES ", ", ", "")?;
         Ok(())
-    }
-
-    fn partition_evolution_refusal(
-        &self,
-        table: &TableName,
-        verb: &str,
-        field: &PartitionField,
-    ) -> String {
-        format!(
-            "partition evolution of `{table}` ({verb} PARTITION FIELD {field}) is not generated for Trino: \
-             Trino replaces the whole spec with ALTER TABLE … SET PROPERTIES partitioning = ARRAY[…], \
-             which this crate does not write, so that the tables it manages keep the spec Athena \
-             (which has no partition evolution) created"
-        )
     }
 
     /// Trino's `optimize` takes only `file_size_threshold`, which this crate does not

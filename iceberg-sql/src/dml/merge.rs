@@ -600,7 +600,9 @@ impl MergeBody<'_> {
             }
         }
         if let Some(d) = self.dedup {
-            if let Err(e) = column(def, d) {
+            if let Err(e) =
+                super::sort_column(def, d, "MERGE's source de-duplication (dedup_source)")
+            {
                 errors.push(e);
             }
             if def.column(DEDUP_COLUMN).is_some() {

@@ -103,6 +103,29 @@ pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {
     })
 }
 
+/// Column `name` of `def`, which `what` (a window the statement writes) sorts by: it
+/// must exist and be orderable in Trino (`Type.isOrderable`: not a `map` or `json`, nor
+/// an array or row holding one), or the engine refuses the ORDER BY.
+pub(crate) fn sort_column<'d>(def: &'d TableDef, name: &str, what: &str) -> Result<&'d Column> {
+    let c = column(def, name)?;
+    let ty = crate::engine::types::EngineType::of_column(
+        &c.ty,
+        crate::engine::types::TableFormat::Iceberg,
+    )?;
+    if !crate::engine::coercion::is_orderable(&ty) {
+        return Err(Error::new(
+            ErrorKind::TypeMismatch,
+            format!(
+                "{what} orders by `{name}`, of type {ty}: Type {ty} is not orderable, and therefore cannot be used in ORDER BY"
+            ),
+        )
+        .with_hint(format!(
+            "order by a column of a number, text, date, timestamp or boolean type (an array or row only of such) instead of `{name}`"
+        )));
+    }
+    Ok(c)
+}
+
 /// The checks every row-level expression a DML statement writes gets (a WHERE filter,
 /// a SET or MERGE value, a WHEN condition), in one walk of the tree: every column it
 /// reads exists on `def`, `?` only where the statement kind takes parameters, and no

@@ -25,6 +25,10 @@ use crate::error::{Error, ErrorKind, Result};
 pub(crate) enum OutputTarget {
     /// `CREATE TABLE ... WITH (table_type = 'ICEBERG') AS SELECT`.
     IcebergCtas,
+    /// The same on Trino's Iceberg connector, which also creates `timestamp(6) with time
+    /// zone` columns (`TypeConverter.toIcebergType`: `TIMESTAMP_TZ_MICROS` becomes
+    /// Iceberg's `timestamptz`).
+    TrinoIcebergCtas,
     /// `CREATE TABLE ... AS SELECT` of a Hive table (Athena's default table type).
     HiveCtas,
     /// `UNLOAD (SELECT ...) TO 's3://...'`: files written by Athena's Hive writers.
@@ -34,7 +38,7 @@ pub(crate) enum OutputTarget {
 impl fmt::Display for OutputTarget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            OutputTarget::IcebergCtas => "an Iceberg CTAS",
+            OutputTarget::IcebergCtas | OutputTarget::TrinoIcebergCtas => "an Iceberg CTAS",
             OutputTarget::HiveCtas => "a Hive CTAS",
             OutputTarget::Unload => "an UNLOAD",
         })
@@ -68,7 +72,7 @@ fn refusal(target: OutputTarget, column: &str, ty: &EngineType) -> Option<Refusa
         E::Row(fields) => {
             if fields.iter().any(|f| f.name.is_none()) {
                 return match target {
-                    OutputTarget::IcebergCtas => {
+                    OutputTarget::IcebergCtas | OutputTarget::TrinoIcebergCtas => {
                         refuse(format!("Row type field does not have a name: {ty}"))
                     }
                     _ => refuse(format!(
@@ -80,6 +84,13 @@ fn refusal(target: OutputTarget, column: &str, ty: &EngineType) -> Option<Refusa
         }
         _ => match target {
             OutputTarget::IcebergCtas => iceberg_refusal(ty),
+            OutputTarget::TrinoIcebergCtas => match ty {
+                E::TimestampWithTimeZone(p) if *p == ICEBERG_TIMESTAMP_PRECISION => None,
+                E::TimestampWithTimeZone(p) => refuse(format!(
+                    "Timestamp precision ({p}) not supported for Iceberg. Use \"timestamp(6) with time zone\" instead."
+                )),
+                _ => iceberg_refusal(ty),
+            },
             OutputTarget::HiveCtas | OutputTarget::Unload => hive_refusal(column, ty),
         },
     }
@@ -177,10 +188,10 @@ pub(crate) fn output_cast(target: OutputTarget, ty: &EngineType) -> Option<Engin
 fn converted(target: OutputTarget, ty: &EngineType) -> Option<EngineType> {
     use EngineType as E;
     let precision = match target {
-        OutputTarget::IcebergCtas => ICEBERG_TIMESTAMP_PRECISION,
+        OutputTarget::IcebergCtas | OutputTarget::TrinoIcebergCtas => ICEBERG_TIMESTAMP_PRECISION,
         OutputTarget::HiveCtas | OutputTarget::Unload => HIVE_TIMESTAMP_PRECISION,
     };
-    let iceberg = target == OutputTarget::IcebergCtas;
+    let iceberg = iceberg_target(target);
     Some(match ty {
         E::Array(e) => E::array(converted(target, e)?),
         E::Map(k, v) => E::map(converted(target, k)?, converted(target, v)?),
@@ -195,6 +206,9 @@ fn converted(target: OutputTarget, ty: &EngineType) -> Option<EngineType> {
                 })
                 .collect::<Option<_>>()?,
         ),
+        E::TimestampWithTimeZone(_) if target == OutputTarget::TrinoIcebergCtas => {
+            E::TimestampWithTimeZone(precision)
+        }
         E::Timestamp(_) | E::TimestampWithTimeZone(_) => E::Timestamp(precision),
         E::Tinyint | E::Smallint if iceberg => E::Integer,
         E::Char(_) => E::VARCHAR,
@@ -203,6 +217,13 @@ fn converted(target: OutputTarget, ty: &EngineType) -> Option<EngineType> {
         E::IntervalDayToSecond | E::IntervalYearToMonth => return None,
         other => other.clone(),
     })
+}
+
+fn iceberg_target(target: OutputTarget) -> bool {
+    matches!(
+        target,
+        OutputTarget::IcebergCtas | OutputTarget::TrinoIcebergCtas
+    )
 }
 
 /// Checks that output column `column` of type `ty` can be written by `target`; the
@@ -218,15 +239,21 @@ pub(crate) fn check_output_column(
     let mut err = Error::new(
         ErrorKind::InvalidType,
         format!(
-            "{target} cannot write column `{column}` of type {ty} (Athena: \"{}\")",
+            "{target} cannot write column `{column}` of type {ty} ({}: \"{}\")",
+            if target == OutputTarget::TrinoIcebergCtas {
+                "Trino"
+            } else {
+                "Athena"
+            },
             r.engine_text
         ),
     );
     if let Some(fix) = converted(target, ty) {
-        let zone = ty.any(&|t| matches!(t, EngineType::TimestampWithTimeZone(_)));
+        let zone = target != OutputTarget::TrinoIcebergCtas
+            && ty.any(&|t| matches!(t, EngineType::TimestampWithTimeZone(_)));
         let rounds = ty.any(&|t| {
             matches!(t, EngineType::Timestamp(p) | EngineType::TimestampWithTimeZone(p)
-            if target != OutputTarget::IcebergCtas && *p > HIVE_TIMESTAMP_PRECISION)
+            if !iceberg_target(target) && *p > HIVE_TIMESTAMP_PRECISION)
         });
         let mut hint = if zone {
             format!("write CAST({column} AT TIME ZONE 'UTC' AS {fix}) (the UTC wall-clock time)")

@@ -251,7 +251,9 @@ impl<'a> StagedLoad<'a> {
                 }
             }
             if let Some(o) = &m.order_by {
-                if let Err(e) = crate::dml::column(def, o) {
+                if let Err(e) =
+                    crate::dml::sort_column(def, o, "the staged merge's de-duplication (dedup_by)")
+                {
                     errors.push(e);
                 }
             }

@@ -10,6 +10,7 @@ use super::ast::{
     Window, WindowFrame,
 };
 use super::cursor::Cursor;
+use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::validate::lexer::{Kind, StrForm, Symbol};
 
@@ -209,7 +210,7 @@ impl Cursor<'_> {
             // a word that ends a select list (`FROM`, `WHERE`, …) starts no item.
             let ends_list = self.peek(0).is_some_and(|t| {
                 matches!(t.kind, Kind::Word { quote: None, .. })
-                    && NOT_A_COLUMN_ALIAS.contains(&self.text(t).to_ascii_lowercase().as_str())
+                    && self.ends_select_list(&self.text(t).to_ascii_lowercase())
             });
             if ends_list {
                 return Err(self.expected("a select item"));
@@ -272,6 +273,15 @@ impl Cursor<'_> {
         })
     }
 
+    /// Whether an unquoted `word` (lower case) where a select item starts ends the list
+    /// instead (`FROM`, `WHERE`, …, as sqlparser reads it). Trino's grammar reads every
+    /// word of its `nonReserved` rule (SqlBase.g4) as a name there (`SELECT offset, view
+    /// FROM t`), so in it a clause word ends the list only when the grammar reserves it.
+    fn ends_select_list(&self, word: &str) -> bool {
+        NOT_A_COLUMN_ALIAS.contains(&word)
+            && (self.rules.grammar != Grammar::TrinoDml || Grammar::TrinoDml.is_reserved(word))
+    }
+
     fn select_item(&mut self) -> Result<SelectItem> {
         if self.eat_symbol(Symbol::Mul) {
             return Ok(SelectItem::Wildcard);
@@ -288,7 +298,7 @@ impl Cursor<'_> {
                 value, quote: None, ..
             }] = parts.as_slice()
             {
-                if NOT_A_COLUMN_ALIAS.contains(&value.to_ascii_lowercase().as_str()) {
+                if self.ends_select_list(&value.to_ascii_lowercase()) {
                     return Err(self.error_at(start, "expected a select item"));
                 }
             }

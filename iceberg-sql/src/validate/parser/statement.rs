@@ -9,6 +9,7 @@ use super::ast::{
 };
 use super::cursor::Cursor;
 use super::query::AliasOf;
+use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::validate::lexer::{Kind, Symbol};
 
@@ -210,7 +211,13 @@ impl Cursor<'_> {
     /// Refuses a table name starting with one of `words` unquoted after `after`: each
     /// starts another form there in sqlparser's reading, so the validator lets none
     /// through as a name (the two readings agree).
+    /// Trino's grammar reads any word of its `nonReserved` rule as a name there
+    /// (`INSERT INTO local.t`, `UPDATE replace.t`), so in it only reserved words, which
+    /// the name itself refuses, are no table name.
     fn no_table_named(&self, words: &[&str], after: &str) -> Result<()> {
+        if self.rules.grammar == Grammar::TrinoDml {
+            return Ok(());
+        }
         match self.peek(0) {
             Some(t)
                 if matches!(t.kind, Kind::Word { quote: None, .. })

@@ -75,11 +75,12 @@ const WHY: &[(&str, usize)] = &[
     // no table (`RESERVED_FOR_TABLE_FACTOR`); Trino's grammar has `LIMIT` among its
     // `nonReserved` words (SqlBase.g4), the Athena target's reading (dialects/athena.rs)
     // takes it as a table, and our renderers write it unquoted for both targets.
-    (LIMIT_TABLE, 7),
+    (LIMIT_TABLE, 6),
+    (NON_RESERVED_NAME, 11),
     (RESERVED_FUNCTION, 562),
     (NO_STRUCT, 5),
     (SPARK_RESERVED, 84),
-    (ENDS_SELECT_LIST, 211),
+    (ENDS_SELECT_LIST, 103),
     (JOIN_WORDS, 10),
     (SPARK_NO_ARRAY_BRACKETS, 1),
     (CONVERT, 12),
@@ -89,7 +90,11 @@ const WHY: &[(&str, usize)] = &[
     (NOT_IN_COMPARISON, 1),
 ];
 
-/// The only difference where ours accepts.
+/// Where ours accepts: Trino's grammar reads every word of its `nonReserved` rule
+/// (SqlBase.g4) as a name, where sqlparser takes some for a clause (`OFFSET`, `VIEW`,
+/// `RETURNING` in a select list; `LOCAL` after `INSERT INTO`, `REPLACE` after `UPDATE`).
+const NON_RESERVED_NAME: &str =
+    "a word Trino's grammar does not reserve is a name (SqlBase.g4 nonReserved)";
 const LIMIT_TABLE: &str = "`limit` is a table name in Trino's grammar (SqlBase.g4 nonReserved)";
 const RESERVED_FUNCTION: &str = "a word Trino reserves is no function name unquoted (SqlBase.g4: \
      a function's name is a `qualifiedName` of `identifier`s)";
@@ -116,6 +121,14 @@ fn deliberate(d: Dialect, template: &str, w: &str, ours_accepts: bool) -> Option
         let table = template.contains(" {w}")
             && !template.contains("t {w}")
             && !template.contains("AS {w}");
+        let starts_item = template.starts_with("SELECT {w} ")
+            || template.starts_with("SELECT {w},")
+            || template.starts_with("SELECT a, {w}");
+        let dml_table =
+            template.starts_with("INSERT INTO {w}") || template.starts_with("UPDATE {w}");
+        if trino && !Grammar::TrinoDml.is_reserved(w) && (starts_item || dml_table) {
+            return Some(NON_RESERVED_NAME);
+        }
         return (d == Dialect::Trino && w == "limit" && !Grammar::TrinoDml.is_reserved(w) && table)
             .then_some(LIMIT_TABLE);
     }
