@@ -276,3 +276,105 @@ fn large_arrays_read_as_their_iceberg_values() {
         ]
     );
 }
+
+fn live() -> iceberg_sql::TableDef {
+    iceberg_sql::TableDef::builder("analytics", "events")
+        .column(Column::new("id", T::Long).required())
+        .column(Column::new("n", T::Int))
+        .column(Column::new("ratio", T::Float))
+        .column(Column::new("amount", T::decimal(10, 2)))
+        .column(Column::new("note", T::String))
+        .location("s3://lake/events/")
+        .build()
+        .unwrap()
+}
+
+fn plan_sql(fields: Vec<Field>) -> iceberg_sql::Result<Vec<String>> {
+    let plan = iceberg_sql::evolve::evolve_from_schema(
+        &live(),
+        &Schema::new(fields),
+        iceberg_sql::Dialect::Athena,
+    )?;
+    Ok(plan.statements().map(|s| s.sql().to_string()).collect())
+}
+
+fn same_fields() -> Vec<Field> {
+    iceberg_sql::arrow::table_schema(&live())
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone())
+        .collect()
+}
+
+#[test]
+fn the_same_schema_plans_nothing_and_a_missing_nullable_field_is_kept() {
+    assert!(plan_sql(same_fields()).unwrap().is_empty());
+    let fewer: Vec<Field> = same_fields().into_iter().take(1).collect();
+    assert!(plan_sql(fewer).unwrap().is_empty());
+}
+
+#[test]
+fn new_fields_become_one_add_columns() {
+    let mut fields = same_fields();
+    fields.push(Field::new("source", DataType::Utf8, false));
+    fields.push(Field::new(
+        "tags",
+        DataType::new_list(DataType::Utf8, true),
+        true,
+    ));
+    assert_eq!(
+        plan_sql(fields).unwrap(),
+        ["ALTER TABLE analytics.events ADD COLUMNS (source string, tags array<string>)"]
+    );
+}
+
+#[test]
+fn legal_widenings_become_type_changes() {
+    let fields = vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("n", DataType::Int64, true),
+        Field::new("ratio", DataType::Float64, true),
+        Field::new("amount", DataType::Decimal128(14, 2), true),
+    ];
+    assert_eq!(
+        plan_sql(fields).unwrap(),
+        [
+            "ALTER TABLE analytics.events CHANGE COLUMN n n bigint",
+            "ALTER TABLE analytics.events CHANGE COLUMN ratio ratio double",
+            "ALTER TABLE analytics.events CHANGE COLUMN amount amount decimal(14,2)",
+        ]
+    );
+}
+
+#[test]
+fn narrowing_other_type_changes_and_a_dropped_required_field_are_refused() {
+    let err = plan_sql(vec![
+        Field::new("id", DataType::Int32, false),
+        Field::new("note", DataType::Int64, true),
+        Field::new("amount", DataType::Decimal128(10, 3), true),
+    ])
+    .unwrap_err();
+    let all: Vec<String> = std::iter::once(&err)
+        .chain(err.others())
+        .map(|e| e.message().to_string())
+        .collect();
+    assert_eq!(all.len(), 3, "{all:#?}");
+    assert!(
+        all.iter()
+            .any(|m| m.contains("`id`") && m.contains("long") && m.contains("int")),
+        "{all:#?}"
+    );
+    assert!(all.iter().any(|m| m.contains("`note`")), "{all:#?}");
+    assert!(all.iter().any(|m| m.contains("`amount`")), "{all:#?}");
+    assert!(err.hint().is_some(), "{err}");
+
+    let err = plan_sql(vec![Field::new("n", DataType::Int32, true)]).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "column `id` of `analytics.events` is required, and the incoming records have no field `id`"
+    );
+    assert_eq!(
+        err.hint(),
+        Some("add the field `id` to the records, or make the column nullable")
+    );
+}
