@@ -378,3 +378,45 @@ fn narrowing_other_type_changes_and_a_dropped_required_field_are_refused() {
         Some("add the field `id` to the records, or make the column nullable")
     );
 }
+
+#[test]
+fn batch_rows_follow_the_table_order_with_null_for_a_missing_nullable_column() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("note", DataType::LargeUtf8, true),
+        Field::new("id", DataType::Int64, false),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema,
+        vec![
+            Arc::new(LargeStringArray::from(vec![Some("x")])) as ArrayRef,
+            Arc::new(arrow_array::Int64Array::from(vec![7])),
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        iceberg_sql::arrow::table_rows(&batch, &live()).unwrap(),
+        vec![vec![
+            Value::Long(7),
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            "x".into()
+        ]]
+    );
+    let extra = RecordBatch::try_new(
+        Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("new_field", DataType::Int64, true),
+        ])),
+        vec![
+            Arc::new(arrow_array::Int64Array::from(vec![1])) as ArrayRef,
+            Arc::new(arrow_array::Int64Array::from(vec![2])),
+        ],
+    )
+    .unwrap();
+    let err = iceberg_sql::arrow::table_rows(&extra, &live()).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "the batch has a field `new_field` that `analytics.events` lacks"
+    );
+}

@@ -277,3 +277,63 @@ pub fn table_builder(
 ) -> Result<TableDefBuilder> {
     Ok(crate::model::TableDef::builder(database, table).columns(columns(schema)?))
 }
+
+/// The rows of `batch` as values in `table`'s column order, its columns matched by
+/// name: a table column the batch lacks is NULL in every row (an error when the column
+/// is required), and a batch column the table lacks is an error that says to evolve the
+/// table first ([`crate::evolve::evolve_from_schema`]). Values are checked against the
+/// column types when a statement renders them.
+pub fn table_rows(
+    batch: &arrow_array::RecordBatch,
+    table: &crate::model::TableDef,
+) -> Result<Vec<Vec<crate::value::Value>>> {
+    let schema = batch.schema();
+    let mut errors = Vec::new();
+    for f in schema.fields() {
+        if table.column(f.name()).is_none() {
+            errors.push(
+                Error::new(
+                    ErrorKind::UnknownColumn,
+                    format!(
+                        "the batch has a field `{}` that `{}` lacks",
+                        f.name(),
+                        table.name()
+                    ),
+                )
+                .with_hint("evolve the table to the batch's schema first (evolve_from_schema)"),
+            );
+        }
+    }
+    let mut sources = Vec::with_capacity(table.columns().len());
+    for c in table.columns() {
+        match schema.index_of(&c.name) {
+            Ok(i) => sources.push(Some(i)),
+            Err(_) if c.nullable => sources.push(None),
+            Err(_) => errors.push(
+                Error::new(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "column `{}` of `{}` is required and the batch has no field of its name",
+                        c.name,
+                        table.name()
+                    ),
+                )
+                .with_hint(format!("add the field `{}` to the batch", c.name)),
+            ),
+        }
+    }
+    Error::check_all(errors)?;
+    let values = super::batch_to_values(batch)?;
+    Ok(values
+        .into_iter()
+        .map(|row| {
+            sources
+                .iter()
+                .map(|s| match s {
+                    Some(i) => row[*i].clone(),
+                    None => crate::value::Value::Null,
+                })
+                .collect()
+        })
+        .collect())
+}
