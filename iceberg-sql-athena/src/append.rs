@@ -434,6 +434,47 @@ impl AthenaExecutor {
         self.append_batches(&batches, options, progress).await
     }
 
+    /// Appends Arrow record batches to `table` (a definition known at run time, e.g.
+    /// from [`iceberg_sql::arrow::table_builder`]): their rows, matched to the table's
+    /// columns by name ([`iceberg_sql::arrow::table_rows`]), become `INSERT ... VALUES`
+    /// batches run as [`append`](Self::append) runs them, with the same tokens and
+    /// digests, so a second run with the same load id and batches writes nothing twice.
+    /// The report's row numbers count across `batches`, in order.
+    #[cfg(feature = "arrow")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
+    pub async fn append_record_batches(
+        &self,
+        table: &iceberg_sql::TableDef,
+        batches: &[arrow_array::RecordBatch],
+        options: AppendOptions,
+        progress: impl FnMut(&AppendProgress),
+    ) -> Result<AppendReport, AppendError> {
+        let not_started = |e: iceberg_sql::Error| AppendError {
+            report: AppendReport {
+                load_id: options.load_id.clone(),
+                batches: Vec::new(),
+            },
+            failed_batch: 0,
+            error: e.into(),
+        };
+        let mut rows = Vec::new();
+        for b in batches {
+            rows.extend(iceberg_sql::arrow::table_rows(b, table).map_err(&not_started)?);
+        }
+        let mut insert = iceberg_sql::dml::ValuesInsert::new(table, &rows);
+        if let Some(bytes) = options.max_batch_bytes {
+            insert = insert.max_bytes(bytes);
+        }
+        let statements = insert
+            .batches_with_rows_for(iceberg_sql::Dialect::default())
+            .map_err(&not_started)?;
+        let statements: Vec<(Option<Vec<usize>>, &Statement)> = statements
+            .iter()
+            .map(|(r, s)| (Some(r.clone()), s))
+            .collect();
+        self.append_batches(&statements, options, progress).await
+    }
+
     async fn append_batches(
         &self,
         batches: &[(Option<Vec<usize>>, &Statement)],

@@ -34,8 +34,39 @@
 //!
 //! Timestamps carry microseconds (Iceberg's precision); a value with finer digits is an
 //! error rather than a truncation.
+//!
+//! # Arrow schemas as tables
+//!
+//! [`columns`] and [`table_builder`] read the table above backwards, for records whose
+//! schema is known only at run time; [`crate::evolve::evolve_from_schema`] plans the
+//! changes an incoming schema asks of a live table. Besides the types of the table,
+//! `LargeUtf8`, `LargeBinary` and `LargeList` read as `string`, `binary` and `list`,
+//! and any time zone marks a `timestamptz`. A field's nullability is the column's;
+//! nested fields read as nullable. A field id in `PARQUET:field_id` metadata must be an
+//! integer, one per field. Refused, each with the field's path and the cast that fits:
+//!
+//! | Arrow | why | cast to |
+//! |---|---|---|
+//! | `Int8`, `Int16`, `UInt8`, `UInt16` | no Iceberg type of their own | `Int32` |
+//! | `UInt32` | Iceberg integers are signed | `Int64` |
+//! | `UInt64` | wider than `long` | `Int64` or `Decimal128(20, 0)` |
+//! | `Float16` | no Iceberg type | `Float32` |
+//! | `Date64` | milliseconds, not days | `Date32` |
+//! | `Timestamp(Nanosecond, _)` | Iceberg v3 `timestamp_ns`; Athena tables are format v2 | `Timestamp(Microsecond, _)` |
+//! | `Timestamp(Second / Millisecond, _)` | not Iceberg's precision | `Timestamp(Microsecond, _)` |
+//! | `Time64(Microsecond)` | Iceberg `time`: Athena DDL cannot declare it | `Int64` or `Utf8` |
+//! | `FixedSizeBinary(16)` tagged `arrow.uuid` | Iceberg `uuid`: Athena DDL cannot declare it | `Utf8` or `Binary` |
+//! | `FixedSizeBinary(n)` | Iceberg `fixed(n)`: Athena DDL cannot declare it | `Binary` |
+//! | `Dictionary(_, V)` | an encoding | `V` |
+//! | `Utf8View`, `BinaryView`, `Union`, `Duration`, `Interval`, ... | no Iceberg type | a type of the table |
 
 use std::sync::Arc;
+
+mod from_schema;
+pub use from_schema::{
+    column, columns, field_id, iceberg_type, table_builder, table_rows, EXTENSION_NAME_KEY,
+    FIELD_ID_KEY, UUID_EXTENSION,
+};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
@@ -538,8 +569,13 @@ fn value(a: &dyn Array, i: usize) -> Result<Value> {
         }
         DataType::Utf8 => Value::String(a.as_string::<i32>().value(i).to_string()),
         DataType::Binary => Value::Binary(a.as_binary::<i32>().value(i).to_vec()),
-        DataType::List(_) => {
-            let items = a.as_list::<i32>().value(i);
+        DataType::LargeUtf8 => Value::String(a.as_string::<i64>().value(i).to_string()),
+        DataType::LargeBinary => Value::Binary(a.as_binary::<i64>().value(i).to_vec()),
+        DataType::List(_) | DataType::LargeList(_) => {
+            let items = match a.data_type() {
+                DataType::List(_) => a.as_list::<i32>().value(i),
+                _ => a.as_list::<i64>().value(i),
+            };
             Value::List(
                 (0..items.len())
                     .map(|j| value(items.as_ref(), j))

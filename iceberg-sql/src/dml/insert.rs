@@ -103,7 +103,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     }
 
     /// The rows and settings without the record type, for the code that compiles once.
-    fn plan(&self) -> Plan<'_> {
+    fn plan(&self) -> Plan<'_, 'static> {
         Plan {
             def: T::table_def(),
             rows: &self.rows,
@@ -232,17 +232,94 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
     }
 }
 
+/// `INSERT INTO ... VALUES` of rows of values into a table known only at run time (a
+/// [`TableDef`] built from data, e.g. [`crate::arrow::table_builder`]): the same
+/// checks, rendering and batching as [`Insert`], each row's values in the table's
+/// column order.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql::dml::ValuesInsert;
+/// let table = TableDef::builder("analytics", "events")
+///     .column(Column::new("id", IcebergType::Long).required())
+///     .column(Column::new("name", IcebergType::String))
+///     .location("s3://lake/events/")
+///     .build()?;
+/// let rows = vec![vec![Value::Long(1), "a".into()], vec![Value::Long(2), Value::Null]];
+/// let sql = ValuesInsert::new(&table, &rows).build()?;
+/// assert_eq!(sql.sql(), "INSERT INTO analytics.events (id, name)\nVALUES\n  (1, 'a'),\n  (2, CAST(NULL AS varchar))");
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct ValuesInsert<'a> {
+    def: &'a TableDef,
+    rows: ValueRows<'a>,
+    settings: Settings,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct ValueRows<'a>(&'a [Vec<Value>]);
+
+impl InlineRows for ValueRows<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn values(&self, i: usize) -> Vec<Value> {
+        self.0[i].clone()
+    }
+}
+
+impl<'a> ValuesInsert<'a> {
+    /// An insert of `rows` into `def`.
+    pub fn new(def: &'a TableDef, rows: &'a [Vec<Value>]) -> Self {
+        ValuesInsert {
+            def,
+            rows: ValueRows(rows),
+            settings: Settings {
+                table: None,
+                max_bytes: MAX_QUERY_BYTES,
+                partitions: PartitionBudget::Target,
+            },
+        }
+    }
+
+    fn plan(&self) -> Plan<'_, 'a> {
+        Plan {
+            def: self.def,
+            rows: &self.rows,
+            settings: &self.settings,
+        }
+    }
+
+    /// As [`Insert::max_bytes`].
+    pub fn max_bytes(mut self, bytes: usize) -> Self {
+        self.settings.max_bytes = bytes.min(MAX_QUERY_BYTES);
+        self
+    }
+
+    /// As [`Insert::build`].
+    pub fn build(&self) -> Result<Statement> {
+        self.plan().build_for(Dialect::default())
+    }
+
+    /// As [`Insert::batches_with_rows_for`].
+    pub fn batches_with_rows_for(&self, dialect: Dialect) -> Result<Vec<(Vec<usize>, Statement)>> {
+        self.plan().batches_with_rows_for(dialect)
+    }
+}
+
 /// An [`Insert`]'s rows and settings without the record type: every check, rendering
 /// and packing works on this, so it compiles once, however many record types an
 /// application inserts.
-struct Plan<'p> {
+struct Plan<'p, 'd> {
     /// The record type's table definition.
-    def: &'static TableDef,
+    def: &'d TableDef,
     rows: &'p dyn InlineRows,
     settings: &'p Settings,
 }
 
-impl Plan<'_> {
+impl<'d> Plan<'_, 'd> {
     /// The partition limit that applies in `dialect`.
     fn partition_limit(&self, dialect: Dialect) -> Option<usize> {
         match self.settings.partitions {
@@ -376,7 +453,7 @@ impl Plan<'_> {
     /// The batching of every row rendered up front in one pass (their partitions from
     /// the same values), for callers that take every statement at once; `batch_iter`
     /// renders per batch.
-    fn rendered_batching(&self, dialect: Dialect) -> Result<Batching> {
+    fn rendered_batching(&self, dialect: Dialect) -> Result<Batching<'d>> {
         let limit = self.partition_limit(dialect);
         let mut rendered = self.rendered(dialect, limit.is_some())?;
         let mut batching = self.batching(dialect, limit, rendered.order.take())?;
@@ -385,7 +462,7 @@ impl Plan<'_> {
     }
 
     /// The batching of [`Insert::batch_iter_for`].
-    fn batching_for(&self, dialect: Dialect) -> Result<Batching> {
+    fn batching_for(&self, dialect: Dialect) -> Result<Batching<'d>> {
         let limit = self.partition_limit(dialect);
         let order = match limit {
             Some(_) => self.grouped_order()?,
@@ -401,7 +478,7 @@ impl Plan<'_> {
         dialect: Dialect,
         limit: Option<usize>,
         grouped: Option<PackingOrder>,
-    ) -> Result<Batching> {
+    ) -> Result<Batching<'d>> {
         Ok(Batching {
             def: self.def,
             table: self
@@ -502,14 +579,14 @@ impl PartitionNumbers {
 /// [`Insert::batch_iter`].
 pub struct BatchIter<'a, T> {
     rows: &'a [T],
-    batching: Batching,
+    batching: Batching<'static>,
 }
 
 /// A [`BatchIter`]'s state without the record type (its rows are handed in at each
 /// step), so the packing compiles once.
-struct Batching {
+struct Batching<'d> {
     /// The record type's table definition.
-    def: &'static TableDef,
+    def: &'d TableDef,
     /// The table written.
     table: TableName,
     dialect: Dialect,
@@ -543,7 +620,7 @@ impl<T> std::fmt::Debug for BatchIter<'_, T> {
     }
 }
 
-impl Batching {
+impl Batching<'_> {
     /// The next row of `rows` in packing order, rendered into `scratch`, and whether
     /// it starts a partition (when grouping).
     fn next_row(&mut self, rows: &dyn InlineRows) -> Option<Result<(usize, bool)>> {
@@ -650,7 +727,7 @@ impl<T: IcebergTable> Iterator for BatchIter<'_, T> {
     }
 }
 
-impl Batching {
+impl Batching<'_> {
     /// The next batch of `rows`: its rows and its validated statement.
     fn next_statement(&mut self, rows: &dyn InlineRows) -> Option<Result<(Vec<usize>, Statement)>> {
         let (held, w) = match self.next_text(rows)? {

@@ -47,7 +47,7 @@ mod target;
 mod update;
 
 pub use delete::Delete;
-pub use insert::{BatchIter, Insert, ATHENA_MAX_PARTITIONS};
+pub use insert::{BatchIter, Insert, ValuesInsert, ATHENA_MAX_PARTITIONS};
 pub use insert_select::InsertSelect;
 pub use merge::{
     Merge, MergeInsert, MergeSource, MergeUpdate, SourceQuery, WhenMatched, WhenNotMatched,

@@ -21,7 +21,12 @@
 //! and (where nullability is declared, i.e. Spark) making a column required or adding a
 //! required column. Column order and comments are not compared.
 
+#[cfg(feature = "arrow")]
+mod from_schema;
 mod parse;
+#[cfg(feature = "arrow")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
+pub use from_schema::{evolve_from_schema, schema_target};
 
 pub use parse::{parse_describe, parse_show_create_table};
 

@@ -296,6 +296,16 @@ impl TableDef {
         }
     }
 
+    /// The same table with `columns` (checked by the caller).
+    #[cfg(feature = "arrow")]
+    pub(crate) fn with_columns(&self, columns: Vec<Column>) -> TableDef {
+        TableDef {
+            has_tz_column: crate::dialect::typing::any_tz_column(&columns),
+            columns,
+            ..self.clone()
+        }
+    }
+
     /// The partition-field names Iceberg would refuse when it creates this table (see
     /// `check_spec`); [`TableDef::check`] covers the rest of the spec.
     pub(crate) fn check_new_partition_names(&self) -> Vec<Error> {
