@@ -669,3 +669,72 @@ fn the_snapshot_summary_can_be_projected_and_decoded() {
         ("3", "10")
     );
 }
+
+/// HAVING filters groups on aggregates and grouped columns; DISTINCT and OFFSET. Trino
+/// writes `OFFSET n LIMIT m`, Spark `LIMIT m OFFSET n`.
+#[test]
+fn having_distinct_and_offset() {
+    let q = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .expr_as(count_all(), "n")
+        .group_by(McpEvent::TOOL_NAME)
+        .having(count_all().gt(1))
+        .having(McpEvent::TOOL_NAME.ne("ping"))
+        .order_by(McpEvent::TOOL_NAME, Order::Asc)
+        .offset(1)
+        .limit(2);
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT tool_name, count(*) AS n FROM analytics.mcp_events GROUP BY tool_name \
+         HAVING count(*) > 1 AND tool_name <> 'ping' ORDER BY tool_name ASC OFFSET 1 LIMIT 2"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT tool_name, count(*) AS n FROM analytics.mcp_events GROUP BY tool_name \
+         HAVING count(*) > 1 AND tool_name <> 'ping' ORDER BY tool_name ASC NULLS LAST LIMIT 2 OFFSET 1"
+    );
+    let q = McpEvent::select()
+        .distinct()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::STATUS)
+        .offset(3);
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT DISTINCT tool_name, status FROM analytics.mcp_events OFFSET 3"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT DISTINCT tool_name, status FROM analytics.mcp_events OFFSET 3"
+    );
+}
+
+#[test]
+fn having_reads_only_grouped_columns_and_booleans() {
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .group_by(McpEvent::TOOL_NAME)
+        .having(McpEvent::LATENCY_MS.gt(10))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(
+        e.message(),
+        "HAVING reads column `latency_ms`, which is neither aggregated nor in GROUP BY"
+    );
+    let e = McpEvent::select()
+        .expr_as(count_all(), "n")
+        .having(McpEvent::LATENCY_MS.max().sum().gt(1))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "an aggregate cannot hold another aggregate in its argument or its FILTER"
+    );
+    // HAVING alone makes the query aggregate: a bare projected column must be grouped.
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .having(count_all().gt(1))
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+}
