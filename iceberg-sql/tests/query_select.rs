@@ -738,3 +738,29 @@ fn having_reads_only_grouped_columns_and_booleans() {
         .unwrap_err();
     assert!(e.message().contains("must be in GROUP BY"), "{e}");
 }
+
+/// The string functions, typed by Trino's signatures, the same text on both targets.
+#[test]
+fn string_functions() {
+    let q = McpEvent::select()
+        .expr_as(McpEvent::TOOL_NAME.upper(), "tool")
+        .expr_as(McpEvent::USER_ID.trim().lower().length(), "user_len")
+        .expr_as(
+            McpEvent::TOOL_NAME
+                .substr(1, 4)
+                .concat(":")
+                .concat(McpEvent::PAYLOAD),
+            "label",
+        )
+        .expr_as(McpEvent::STATUS.replace("success", "ok"), "status")
+        .filter(McpEvent::SESSION_ID.regexp_like("^s-[0-9]+$"));
+    let athena = q.build().unwrap();
+    assert_eq!(
+        athena.sql(),
+        "SELECT upper(tool_name) AS tool, length(lower(trim(user_id))) AS user_len, \
+         concat(substr(tool_name, 1, 4), ':', payload) AS label, \
+         replace(status, 'success', 'ok') AS status FROM analytics.mcp_events \
+         WHERE regexp_like(session_id, '^s-[0-9]+$')"
+    );
+    assert_eq!(q.build_for(Dialect::Spark).unwrap().sql(), athena.sql());
+}

@@ -24,7 +24,8 @@ use crate::engine::coercion::{
     NoCommonType,
 };
 use crate::engine::functions::{
-    aggregate_type, arithmetic_type, date_trunc_type, AggregateFn, Arithmetic, Clock, TruncUnit,
+    aggregate_type, arithmetic_type, date_trunc_type, function_type, AggregateFn, Arithmetic,
+    Clock, TruncUnit,
 };
 use crate::engine::literals::{interval_literal_type, literal_type};
 use crate::engine::targets::{check_output_column, output_cast, OutputTarget};
@@ -274,6 +275,18 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
                 ErrorKind::Unsupported,
                 format!("{name}(...) is written by the Spark rules only; Athena has no such call from this crate"),
             ))
+        }
+        Expr::Function { func, args } => {
+            let types = args
+                .iter()
+                .map(|a| type_at(scope, a, next))
+                .collect::<Result<Vec<_>>>()?;
+            function_type(*func, &types).map_err(|e| {
+                mismatch(e.message()).with_hint(
+                    "give the function arguments of the types its signature takes; convert one \
+                     with .cast::<T>()",
+                )
+            })?
         }
         Expr::Coalesce(args) => {
             let types = args

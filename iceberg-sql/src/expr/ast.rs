@@ -157,6 +157,50 @@ impl TimeUnit {
     }
 }
 
+/// A scalar function of the typed API ([`super::ExpressionMethods`]), written with
+/// Trino's name on every target (Spark has each under the same name). Each is typed by
+/// Trino's signature (see its variant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Function {
+    /// `lower(string) → varchar` (<https://trino.io/docs/current/functions/string.html#lower>).
+    Lower,
+    /// `upper(string) → varchar` (<https://trino.io/docs/current/functions/string.html#upper>).
+    Upper,
+    /// `trim(string) → varchar` (<https://trino.io/docs/current/functions/string.html#trim>).
+    Trim,
+    /// `length(string) → bigint` (<https://trino.io/docs/current/functions/string.html#length>).
+    Length,
+    /// `substr(string, start, length) → varchar`, `start` and `length` bigints, 1-based
+    /// (<https://trino.io/docs/current/functions/string.html#substr>).
+    Substr,
+    /// `concat(string1, ..., stringN) → varchar`
+    /// (<https://trino.io/docs/current/functions/string.html#concat>).
+    Concat,
+    /// `replace(string, search, replace) → varchar`
+    /// (<https://trino.io/docs/current/functions/string.html#replace>).
+    Replace,
+    /// `regexp_like(string, pattern) → boolean`
+    /// (<https://trino.io/docs/current/functions/regexp.html#regexp_like>).
+    RegexpLike,
+}
+
+impl Function {
+    /// The function's name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::Lower => "lower",
+            Function::Upper => "upper",
+            Function::Trim => "trim",
+            Function::Length => "length",
+            Function::Substr => "substr",
+            Function::Concat => "concat",
+            Function::Replace => "replace",
+            Function::RegexpLike => "regexp_like",
+        }
+    }
+}
+
 /// An aggregate function.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Aggregate {
@@ -308,6 +352,13 @@ pub enum Expr {
     Call {
         /// The function's name, written as it is.
         name: &'static str,
+        /// Its arguments.
+        args: Vec<Expr>,
+    },
+    /// `func(arg, …)`: a scalar function of the typed API.
+    Function {
+        /// The function.
+        func: Function,
         /// Its arguments.
         args: Vec<Expr>,
     },
@@ -516,7 +567,9 @@ impl Expr {
                     f(o);
                 }
             }
-            Expr::Coalesce(args) | Expr::Call { args, .. } => args.iter().for_each(&mut f),
+            Expr::Coalesce(args) | Expr::Call { args, .. } | Expr::Function { args, .. } => {
+                args.iter().for_each(&mut f)
+            }
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
                     f(a);
@@ -800,6 +853,11 @@ impl Expr {
             }
             Expr::Call { name, args } => {
                 w.push(name).push_char('(');
+                w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
+                w.push_char(')');
+            }
+            Expr::Function { func, args } => {
+                w.push(func.name()).push_char('(');
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
                 w.push_char(')');
             }

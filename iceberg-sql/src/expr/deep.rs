@@ -67,7 +67,9 @@ impl Expr {
                     f(o);
                 }
             }
-            Expr::Coalesce(args) | Expr::Call { args, .. } => args.iter_mut().for_each(f),
+            Expr::Coalesce(args) | Expr::Call { args, .. } | Expr::Function { args, .. } => {
+                args.iter_mut().for_each(f)
+            }
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
                     f(a);
@@ -179,6 +181,10 @@ impl Expr {
             Expr::Coalesce(args) => Expr::Coalesce(args.iter().map(f).collect()),
             Expr::Call { name, args } => Expr::Call {
                 name,
+                args: args.iter().map(f).collect(),
+            },
+            Expr::Function { func, args } => Expr::Function {
+                func: *func,
                 args: args.iter().map(f).collect(),
             },
             Expr::DateTrunc { unit, expr } => Expr::DateTrunc {

@@ -150,7 +150,9 @@ mod deep;
 mod methods;
 mod typed;
 
-pub use ast::{Aggregate, BinaryOp, Expr, Scope, TimeUnit, MAX_EXPR_DEPTH, MAX_PARAM_CHARS};
+pub use ast::{
+    Aggregate, BinaryOp, Expr, Function, Scope, TimeUnit, MAX_EXPR_DEPTH, MAX_PARAM_CHARS,
+};
 pub use column::Col;
 pub use methods::ExpressionMethods;
 pub use typed::{
