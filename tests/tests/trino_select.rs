@@ -1,11 +1,12 @@
 //! The analysts' SELECT forms as the crate writes them for Athena, run verbatim on Trino
-//! 476 with Iceberg (Athena engine v3 is built on Trino): HAVING, DISTINCT, OFFSET, and
+//! 476 with Iceberg (Athena engine v3 is built on Trino): HAVING, DISTINCT, OFFSET, the
+//! string functions, CASE and COALESCE, and
 //! the daily summary of the CTAS patterns (count(*) FILTER (WHERE …), avg,
 //! approx_percentile, GROUP BY) written with the builder. The rows read back are
 //! compared with the answer computed in Rust, exactly.
 
 use chrono::NaiveDate;
-use iceberg_sql::dsl::count_all;
+use iceberg_sql::dsl::{case_when, count_all};
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Order;
 use iceberg_sql_tests::trino::{QueryResult, Trino};
@@ -171,4 +172,65 @@ fn daily_summary_with_the_builder_on_trino() {
         assert!((g.5 - w.5).abs() < 1e-9, "avg {} vs {}", g.5, w.5);
         assert_eq!(g.6, w.6, "p50 of {}/{}", w.0, w.1);
     }
+}
+
+/// The string functions, CASE and COALESCE, per row, against the same computed in Rust.
+#[test]
+fn string_functions_case_and_coalesce_on_trino() {
+    let Some(trino) = Trino::get_or_skip("string_functions_case_and_coalesce_on_trino") else {
+        return;
+    };
+    let rows = setup(trino);
+    let q = Call::select()
+        .column(Call::ID)
+        .expr_as(Call::TOOL.upper(), "up")
+        .expr_as(Call::TOOL.concat("  ").trim().lower().length(), "len")
+        .expr_as(
+            Call::TOOL.substr(2, 2).concat("/").concat(Call::STATUS),
+            "label",
+        )
+        .expr_as(Call::STATUS.replace("success", "ok"), "st")
+        .expr_as(
+            case_when(Call::LATENCY_MS.lt(100), "fast")
+                .when(Call::LATENCY_MS.lt(300), "ok")
+                .otherwise("slow"),
+            "speed",
+        )
+        .expr_as(
+            case_when(Call::STATUS.eq("error"), Call::TOOL)
+                .end()
+                .coalesce("none"),
+            "failed",
+        )
+        .filter(Call::TOOL.regexp_like("^(a|l)"))
+        .order_by(Call::ID, Order::Asc)
+        .build()
+        .unwrap();
+    type Out = (i64, String, i64, String, String, String, String);
+    let want: Vec<Out> = rows
+        .iter()
+        .filter(|c| c.tool.starts_with('a') || c.tool.starts_with('l'))
+        .map(|c| {
+            (
+                c.id,
+                c.tool.to_uppercase(),
+                c.tool.len() as i64,
+                format!("{}/{}", &c.tool[1..3], c.status),
+                c.status.replace("success", "ok"),
+                match c.latency_ms {
+                    l if l < 100 => "fast",
+                    l if l < 300 => "ok",
+                    _ => "slow",
+                }
+                .to_string(),
+                if c.status == "error" {
+                    c.tool.clone()
+                } else {
+                    "none".to_string()
+                },
+            )
+        })
+        .collect();
+    assert_eq!(want.len(), 22);
+    assert_eq!(decode::<Out>(&trino.run(&q)), want, "{q}");
 }
