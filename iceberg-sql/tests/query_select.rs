@@ -764,3 +764,75 @@ fn string_functions() {
     );
     assert_eq!(q.build_for(Dialect::Spark).unwrap().sql(), athena.sql());
 }
+
+/// Window functions: ranking, lag/lead and an aggregate over a window; an aggregate
+/// over a window does not make the query aggregate. Spark gets Trino's NULL order.
+#[test]
+fn window_functions() {
+    use iceberg_sql::dsl::{dense_rank, rank, row_number};
+    use iceberg_sql::expr::Window;
+    let by_user = || {
+        Window::new()
+            .partition_by(McpEvent::USER_ID)
+            .order_by_desc(McpEvent::EVENT_TS)
+    };
+    let q = McpEvent::select()
+        .column(McpEvent::EVENT_ID)
+        .expr_as(row_number().over(by_user()), "rn")
+        .expr_as(
+            rank().over(Window::new().order_by(McpEvent::LATENCY_MS)),
+            "r",
+        )
+        .expr_as(dense_rank().over(Window::new()), "dr")
+        .expr_as(McpEvent::LATENCY_MS.lag(1).over(by_user()), "prev_ms")
+        .expr_as(McpEvent::LATENCY_MS.lead(2).over(by_user()), "next_ms")
+        .expr_as(
+            McpEvent::LATENCY_MS
+                .sum()
+                .over(Window::new().partition_by(McpEvent::USER_ID)),
+            "user_ms",
+        );
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT event_id, row_number() OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS rn, \
+         rank() OVER (ORDER BY latency_ms ASC) AS r, dense_rank() OVER () AS dr, \
+         lag(latency_ms, 1) OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS prev_ms, \
+         lead(latency_ms, 2) OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS next_ms, \
+         sum(latency_ms) OVER (PARTITION BY user_id) AS user_ms FROM analytics.mcp_events"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT event_id, row_number() OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS rn, \
+         rank() OVER (ORDER BY latency_ms ASC NULLS LAST) AS r, dense_rank() OVER () AS dr, \
+         lag(latency_ms, 1) OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS prev_ms, \
+         lead(latency_ms, 2) OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS next_ms, \
+         sum(latency_ms) OVER (PARTITION BY user_id) AS user_ms FROM analytics.mcp_events"
+    );
+
+    // Not in WHERE, GROUP BY or HAVING (Trino refuses all three).
+    let e = McpEvent::select()
+        .filter(row_number().over(by_user()).eq(1i64))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(e.message(), "WHERE cannot contain window functions");
+    let e = McpEvent::select()
+        .expr_as(count_all(), "n")
+        .group_by(rank().over(by_user()))
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message()
+            .contains("GROUP BY cannot contain window functions"),
+        "{e}"
+    );
+    // OVER on something that is neither a window function nor an aggregate.
+    let e = McpEvent::select()
+        .expr_as(McpEvent::LATENCY_MS.sql_expr().over(by_user()), "x")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "OVER (...) applies to a window function or an aggregate, not to this expression"
+    );
+}

@@ -525,6 +525,8 @@ mod tests {
 /// * `concat(varchar, …)`: `varchar`, of the summed lengths when every one is bounded.
 /// * `replace(varchar, varchar, varchar)`: `varchar`.
 /// * `regexp_like(varchar, varchar)`: `boolean`.
+/// * `row_number()`, `rank()`, `dense_rank()`: `bigint`; `lag(x, bigint)`, `lead(x,
+///   bigint)`: `x`'s type (<https://trino.io/docs/current/functions/window.html>).
 ///
 /// Otherwise Trino fails with "Unexpected parameters (bigint) for function lower".
 pub(crate) fn function_type(
@@ -546,6 +548,8 @@ pub(crate) fn function_type(
         F::Concat => args.len() >= 2 && args.iter().all(text),
         F::Replace => args.len() == 3 && args.iter().all(text),
         F::RegexpLike => args.len() == 2 && args.iter().all(text),
+        F::RowNumber | F::Rank | F::DenseRank => args.is_empty(),
+        F::Lag | F::Lead => args.len() == 2 && bigint(&args[1]),
     };
     if !ok {
         let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
@@ -577,6 +581,8 @@ pub(crate) fn function_type(
         }
         F::Replace => E::VARCHAR,
         F::RegexpLike => E::Boolean,
+        F::RowNumber | F::Rank | F::DenseRank => E::Bigint,
+        F::Lag | F::Lead => args[0].clone(),
     })
 }
 

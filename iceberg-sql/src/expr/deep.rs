@@ -70,6 +70,15 @@ impl Expr {
             Expr::Coalesce(args) | Expr::Call { args, .. } | Expr::Function { args, .. } => {
                 args.iter_mut().for_each(f)
             }
+            Expr::Window {
+                func,
+                partition_by,
+                order_by,
+            } => {
+                f(func);
+                partition_by.iter_mut().for_each(&mut f);
+                order_by.iter_mut().for_each(|(o, _)| f(o));
+            }
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
                     f(a);
@@ -186,6 +195,15 @@ impl Expr {
             Expr::Function { func, args } => Expr::Function {
                 func: *func,
                 args: args.iter().map(f).collect(),
+            },
+            Expr::Window {
+                func,
+                partition_by,
+                order_by,
+            } => Expr::Window {
+                func: Box::new(f(func)),
+                partition_by: partition_by.iter().map(&mut f).collect(),
+                order_by: order_by.iter().map(|(o, d)| (f(o), *d)).collect(),
             },
             Expr::DateTrunc { unit, expr } => Expr::DateTrunc {
                 unit: *unit,

@@ -446,6 +446,20 @@ pub trait ExpressionMethods: Sized {
         )
     }
 
+    /// `lag(self, offset)`: the value `offset` rows before in the window, NULL before
+    /// its first row (`lag(x, offset) → [same as x]`,
+    /// <https://trino.io/docs/current/functions/window.html#lag>). Give it its window
+    /// with [`WindowFn::over`](super::WindowFn::over).
+    fn lag(self, offset: i64) -> super::WindowFn<Self::Scope, Self::Value> {
+        window_fn(Function::Lag, self.sql_expr().into_expr(), offset)
+    }
+    /// `lead(self, offset)`: the value `offset` rows after in the window
+    /// (`lead(x, offset) → [same as x]`,
+    /// <https://trino.io/docs/current/functions/window.html#lead>).
+    fn lead(self, offset: i64) -> super::WindowFn<Self::Scope, Self::Value> {
+        window_fn(Function::Lead, self.sql_expr().into_expr(), offset)
+    }
+
     /// `date_trunc('unit', self)` (dates and timestamps).
     fn date_trunc(self, unit: TimeUnit) -> SqlExpr<Self::Scope, Self::Value>
     where
@@ -523,6 +537,13 @@ fn like<E: ExpressionMethods, R: IntoOperand<E::Scope, String>>(
         pattern: Box::new(pattern.into_operand()),
         negated,
         escape,
+    })
+}
+
+fn window_fn<S, V>(func: Function, x: Expr, offset: i64) -> super::WindowFn<S, V> {
+    super::WindowFn::new(Expr::Function {
+        func,
+        args: vec![x, Expr::literal(Value::Long(offset), IcebergType::Long)],
     })
 }
 

@@ -149,6 +149,7 @@ mod column;
 mod deep;
 mod methods;
 mod typed;
+mod window;
 
 pub use ast::{
     Aggregate, BinaryOp, Expr, Function, Scope, TimeUnit, MAX_EXPR_DEPTH, MAX_PARAM_CHARS,
@@ -159,3 +160,4 @@ pub use typed::{
     Case, ColumnValue, Cond, Free, Interval, IntoOperand, Lit, Literal, Matched, Numeric, Param,
     Projectable, Source, SqlExpr, Temporal,
 };
+pub use window::{Window, WindowFn};

@@ -808,6 +808,27 @@ impl SelectBody {
         if let Some(h) = &self.having {
             check_expr(h, &mut errors);
         }
+        // Trino: "WHERE clause cannot contain aggregations, window functions or grouping
+        // operations", and likewise GROUP BY and HAVING (`StatementAnalyzer`).
+        let clauses = [
+            ("WHERE", self.filter.as_slice()),
+            ("GROUP BY", self.group_by.as_slice()),
+            ("HAVING", self.having.as_slice()),
+        ];
+        for (clause, exprs) in clauses {
+            if exprs.iter().any(Expr::contains_window) {
+                errors.push(
+                    Error::new(
+                        ErrorKind::DisallowedSyntax,
+                        format!("{clause} cannot contain window functions"),
+                    )
+                    .with_hint(
+                        "project the window function with .expr_as(...) in a query of its own \
+                         (a CTE) and filter the rows of that query",
+                    ),
+                );
+            }
+        }
         let nested = self
             .items
             .iter()

@@ -291,6 +291,7 @@ fn form(e: &Expr) -> &'static str {
         Expr::Aggregate { .. } => "aggregate",
         Expr::Call { .. } => "call",
         Expr::Function { .. } => "function",
+        Expr::Window { .. } => "window",
     }
 }
 
