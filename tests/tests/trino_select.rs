@@ -1,12 +1,13 @@
 //! The analysts' SELECT forms as the crate writes them for Athena, run verbatim on Trino
 //! 476 with Iceberg (Athena engine v3 is built on Trino): HAVING, DISTINCT, OFFSET, the
-//! string functions, CASE and COALESCE, and
+//! string functions, CASE and COALESCE, window functions, and
 //! the daily summary of the CTAS patterns (count(*) FILTER (WHERE …), avg,
 //! approx_percentile, GROUP BY) written with the builder. The rows read back are
 //! compared with the answer computed in Rust, exactly.
 
 use chrono::NaiveDate;
-use iceberg_sql::dsl::{case_when, count_all};
+use iceberg_sql::dsl::{case_when, count_all, dense_rank, rank, row_number};
+use iceberg_sql::expr::Window;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Order;
 use iceberg_sql_tests::trino::{QueryResult, Trino};
@@ -232,5 +233,65 @@ fn string_functions_case_and_coalesce_on_trino() {
         })
         .collect();
     assert_eq!(want.len(), 22);
+    assert_eq!(decode::<Out>(&trino.run(&q)), want, "{q}");
+}
+
+/// Window functions: per tool, newest first, the row number, rank and dense rank by
+/// status, the previous and next latency, and the tool's total latency.
+#[test]
+fn window_functions_on_trino() {
+    let Some(trino) = Trino::get_or_skip("window_functions_on_trino") else {
+        return;
+    };
+    let rows = setup(trino);
+    let newest = || {
+        Window::new()
+            .partition_by(Call::TOOL)
+            .order_by_desc(Call::ID)
+    };
+    let by_status = || {
+        Window::new()
+            .partition_by(Call::TOOL)
+            .order_by(Call::STATUS)
+    };
+    let q = Call::select()
+        .column(Call::ID)
+        .expr_as(row_number().over(newest()), "rn")
+        .expr_as(rank().over(by_status()), "r")
+        .expr_as(dense_rank().over(by_status()), "dr")
+        .expr_as(Call::LATENCY_MS.lag(1).over(newest()), "prev_ms")
+        .expr_as(Call::LATENCY_MS.lead(1).over(newest()), "next_ms")
+        .expr_as(
+            Call::LATENCY_MS
+                .sum()
+                .over(Window::new().partition_by(Call::TOOL)),
+            "tool_ms",
+        )
+        .order_by(Call::ID, Order::Asc)
+        .build()
+        .unwrap();
+    type Out = (i64, i64, i64, i64, Option<i64>, Option<i64>, i64);
+    let mut want: Vec<Out> = Vec::new();
+    for c in &rows {
+        let mut same: Vec<&Call> = rows.iter().filter(|d| d.tool == c.tool).collect();
+        same.sort_by_key(|d| std::cmp::Reverse(d.id));
+        let at = same.iter().position(|d| d.id == c.id).unwrap();
+        let errors = same.iter().filter(|d| d.status == "error").count() as i64;
+        let (r, dr) = if c.status == "error" {
+            (1, 1)
+        } else {
+            (errors + 1, if errors > 0 { 2 } else { 1 })
+        };
+        want.push((
+            c.id,
+            at as i64 + 1,
+            r,
+            dr,
+            at.checked_sub(1).map(|p| same[p].latency_ms),
+            same.get(at + 1).map(|d| d.latency_ms),
+            same.iter().map(|d| d.latency_ms).sum(),
+        ));
+    }
+    assert!(want.iter().any(|w| w.2 > 2), "rank has a gap somewhere");
     assert_eq!(decode::<Out>(&trino.run(&q)), want, "{q}");
 }
