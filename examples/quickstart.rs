@@ -4,7 +4,8 @@
 //! Run with `cargo run --example quickstart`.
 
 use chrono::{NaiveDate, NaiveDateTime};
-use iceberg_sql::dsl::source;
+use iceberg_sql::dsl::{row_number, source};
+use iceberg_sql::expr::Window;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, Snapshot, SnapshotRow};
@@ -131,6 +132,18 @@ fn main() -> Result<(), Error> {
         &McpEvent::select()
             .as_of(Snapshot::Version(5_789_234_567_890_123_456))
             .filter(McpEvent::TOOL_NAME.eq("query_data"))
+            .build()?,
+    );
+    let latest = Window::new()
+        .partition_by(McpEvent::USER_ID)
+        .order_by_desc(McpEvent::EVENT_TS);
+    show(
+        "a window query: each user's events, newest first, with the latency of the next one",
+        &McpEvent::select()
+            .column(McpEvent::USER_ID)
+            .column(McpEvent::EVENT_TS)
+            .expr_as(row_number().over(latest.clone()), "nth_latest")
+            .expr_as(McpEvent::LATENCY_MS.lag(1).over(latest), "next_latency_ms")
             .build()?,
     );
     show(

@@ -29,6 +29,7 @@ use crate::expr::{
     Aggregate, Case, Col, ColumnValue, Expr, Free, Interval, IntoOperand, Lit, Literal, Matched,
     Param, Scope, Source, SqlExpr, TimeUnit,
 };
+use crate::expr::{Function, WindowFn};
 
 /// A `?` placeholder whose `ExecutionParameters` entry is `value` as SQL literal text
 /// (`'O''Reilly'`, `TIMESTAMP '...'`). Athena documents parameters only in the WHERE
@@ -139,4 +140,23 @@ pub fn target<T, V: ColumnValue>(col: Col<T, V>) -> SqlExpr<Matched<T>, V::Base>
         scope: Scope::Target,
         name: col.name(),
     })
+}
+
+/// `row_number()`: the row's number in its window, from 1
+/// (<https://trino.io/docs/current/functions/window.html#row_number>); give it its
+/// window with [`WindowFn::over`] ([`crate::expr::Window`]).
+pub fn row_number<S>() -> WindowFn<S, i64> {
+    WindowFn::of(Function::RowNumber)
+}
+
+/// `rank()`: the row's rank in its window, with gaps after ties
+/// (<https://trino.io/docs/current/functions/window.html#rank>).
+pub fn rank<S>() -> WindowFn<S, i64> {
+    WindowFn::of(Function::Rank)
+}
+
+/// `dense_rank()`: the row's rank in its window, without gaps
+/// (<https://trino.io/docs/current/functions/window.html#dense_rank>).
+pub fn dense_rank<S>() -> WindowFn<S, i64> {
+    WindowFn::of(Function::DenseRank)
 }

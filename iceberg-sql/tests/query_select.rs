@@ -669,3 +669,170 @@ fn the_snapshot_summary_can_be_projected_and_decoded() {
         ("3", "10")
     );
 }
+
+/// HAVING filters groups on aggregates and grouped columns; DISTINCT and OFFSET. Trino
+/// writes `OFFSET n LIMIT m`, Spark `LIMIT m OFFSET n`.
+#[test]
+fn having_distinct_and_offset() {
+    let q = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .expr_as(count_all(), "n")
+        .group_by(McpEvent::TOOL_NAME)
+        .having(count_all().gt(1))
+        .having(McpEvent::TOOL_NAME.ne("ping"))
+        .order_by(McpEvent::TOOL_NAME, Order::Asc)
+        .offset(1)
+        .limit(2);
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT tool_name, count(*) AS n FROM analytics.mcp_events GROUP BY tool_name \
+         HAVING count(*) > 1 AND tool_name <> 'ping' ORDER BY tool_name ASC OFFSET 1 LIMIT 2"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT tool_name, count(*) AS n FROM analytics.mcp_events GROUP BY tool_name \
+         HAVING count(*) > 1 AND tool_name <> 'ping' ORDER BY tool_name ASC NULLS LAST LIMIT 2 OFFSET 1"
+    );
+    let q = McpEvent::select()
+        .distinct()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::STATUS)
+        .offset(3);
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT DISTINCT tool_name, status FROM analytics.mcp_events OFFSET 3"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT DISTINCT tool_name, status FROM analytics.mcp_events OFFSET 3"
+    );
+}
+
+#[test]
+fn having_reads_only_grouped_columns_and_booleans() {
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .group_by(McpEvent::TOOL_NAME)
+        .having(McpEvent::LATENCY_MS.gt(10))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(
+        e.message(),
+        "HAVING reads column `latency_ms`, which is neither aggregated nor in GROUP BY"
+    );
+    let e = McpEvent::select()
+        .expr_as(count_all(), "n")
+        .having(McpEvent::LATENCY_MS.max().sum().gt(1))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "an aggregate cannot hold another aggregate in its argument or its FILTER"
+    );
+    // HAVING alone makes the query aggregate: a bare projected column must be grouped.
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .having(count_all().gt(1))
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+}
+
+/// The string functions, typed by Trino's signatures, the same text on both targets.
+#[test]
+fn string_functions() {
+    let q = McpEvent::select()
+        .expr_as(McpEvent::TOOL_NAME.upper(), "tool")
+        .expr_as(McpEvent::USER_ID.trim().lower().length(), "user_len")
+        .expr_as(
+            McpEvent::TOOL_NAME
+                .substr(1, 4)
+                .concat(":")
+                .concat(McpEvent::PAYLOAD),
+            "label",
+        )
+        .expr_as(McpEvent::STATUS.replace("success", "ok"), "status")
+        .filter(McpEvent::SESSION_ID.regexp_like("^s-[0-9]+$"));
+    let athena = q.build().unwrap();
+    assert_eq!(
+        athena.sql(),
+        "SELECT upper(tool_name) AS tool, length(lower(trim(user_id))) AS user_len, \
+         concat(substr(tool_name, 1, 4), ':', payload) AS label, \
+         replace(status, 'success', 'ok') AS status FROM analytics.mcp_events \
+         WHERE regexp_like(session_id, '^s-[0-9]+$')"
+    );
+    assert_eq!(q.build_for(Dialect::Spark).unwrap().sql(), athena.sql());
+}
+
+/// Window functions: ranking, lag/lead and an aggregate over a window; an aggregate
+/// over a window does not make the query aggregate. Spark gets Trino's NULL order.
+#[test]
+fn window_functions() {
+    use iceberg_sql::dsl::{dense_rank, rank, row_number};
+    use iceberg_sql::expr::Window;
+    let by_user = || {
+        Window::new()
+            .partition_by(McpEvent::USER_ID)
+            .order_by_desc(McpEvent::EVENT_TS)
+    };
+    let q = McpEvent::select()
+        .column(McpEvent::EVENT_ID)
+        .expr_as(row_number().over(by_user()), "rn")
+        .expr_as(
+            rank().over(Window::new().order_by(McpEvent::LATENCY_MS)),
+            "r",
+        )
+        .expr_as(dense_rank().over(Window::new()), "dr")
+        .expr_as(McpEvent::LATENCY_MS.lag(1).over(by_user()), "prev_ms")
+        .expr_as(McpEvent::LATENCY_MS.lead(2).over(by_user()), "next_ms")
+        .expr_as(
+            McpEvent::LATENCY_MS
+                .sum()
+                .over(Window::new().partition_by(McpEvent::USER_ID)),
+            "user_ms",
+        );
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT event_id, row_number() OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS rn, \
+         rank() OVER (ORDER BY latency_ms ASC) AS r, dense_rank() OVER () AS dr, \
+         lag(latency_ms, 1) OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS prev_ms, \
+         lead(latency_ms, 2) OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS next_ms, \
+         sum(latency_ms) OVER (PARTITION BY user_id) AS user_ms FROM analytics.mcp_events"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT event_id, row_number() OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS rn, \
+         rank() OVER (ORDER BY latency_ms ASC NULLS LAST) AS r, dense_rank() OVER () AS dr, \
+         lag(latency_ms, 1) OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS prev_ms, \
+         lead(latency_ms, 2) OVER (PARTITION BY user_id ORDER BY event_ts DESC) AS next_ms, \
+         sum(latency_ms) OVER (PARTITION BY user_id) AS user_ms FROM analytics.mcp_events"
+    );
+
+    // Not in WHERE, GROUP BY or HAVING (Trino refuses all three).
+    let e = McpEvent::select()
+        .filter(row_number().over(by_user()).eq(1i64))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DisallowedSyntax);
+    assert_eq!(e.message(), "WHERE cannot contain window functions");
+    let e = McpEvent::select()
+        .expr_as(count_all(), "n")
+        .group_by(rank().over(by_user()))
+        .build()
+        .unwrap_err();
+    assert!(
+        e.message()
+            .contains("GROUP BY cannot contain window functions"),
+        "{e}"
+    );
+    // OVER on something that is neither a window function nor an aggregate.
+    let e = McpEvent::select()
+        .expr_as(McpEvent::LATENCY_MS.sql_expr().over(by_user()), "x")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "OVER (...) applies to a window function or an aggregate, not to this expression"
+    );
+}

@@ -24,7 +24,8 @@ use crate::engine::coercion::{
     NoCommonType,
 };
 use crate::engine::functions::{
-    aggregate_type, arithmetic_type, date_trunc_type, AggregateFn, Arithmetic, Clock, TruncUnit,
+    aggregate_type, arithmetic_type, date_trunc_type, function_type, AggregateFn, Arithmetic,
+    Clock, TruncUnit,
 };
 use crate::engine::literals::{interval_literal_type, literal_type};
 use crate::engine::targets::{check_output_column, output_cast, OutputTarget};
@@ -274,6 +275,57 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
                 ErrorKind::Unsupported,
                 format!("{name}(...) is written by the Spark rules only; Athena has no such call from this crate"),
             ))
+        }
+        Expr::Function { func, .. } if func.is_window() => {
+            return Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                format!("{}() is a window function: it needs OVER (...)", func.name()),
+            )
+            .with_hint("add its window with .over(Window::new()...)"))
+        }
+        Expr::Window {
+            func,
+            partition_by,
+            order_by,
+        } => {
+            for p in partition_by {
+                type_at(scope, p, next)?;
+            }
+            for (o, _) in order_by {
+                let t = type_at(scope, o, next)?;
+                if !is_orderable(&t) {
+                    return Err(mismatch(format!("Type {t} is not orderable, and therefore cannot be used in window function ORDER BY")));
+                }
+            }
+            match &**func {
+                Expr::Function { func, args } if func.is_window() => {
+                    let types = args
+                        .iter()
+                        .map(|a| type_at(scope, a, next))
+                        .collect::<Result<Vec<_>>>()?;
+                    function_type(*func, &types).map_err(|e| mismatch(e.message()))?
+                }
+                Expr::Aggregate { .. } => type_at(scope, func, next)?,
+                _ => {
+                    return Err(Error::new(
+                        ErrorKind::DisallowedSyntax,
+                        "OVER (...) applies to a window function or an aggregate, not to this expression",
+                    )
+                    .with_hint("call .over(...) on row_number(), rank(), dense_rank(), lag, lead or an aggregate"))
+                }
+            }
+        }
+        Expr::Function { func, args } => {
+            let types = args
+                .iter()
+                .map(|a| type_at(scope, a, next))
+                .collect::<Result<Vec<_>>>()?;
+            function_type(*func, &types).map_err(|e| {
+                mismatch(e.message()).with_hint(
+                    "give the function arguments of the types its signature takes; convert one \
+                     with .cast::<T>()",
+                )
+            })?
         }
         Expr::Coalesce(args) => {
             let types = args

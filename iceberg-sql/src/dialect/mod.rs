@@ -477,6 +477,12 @@ pub(crate) trait DialectRules: Sync {
         athena::check_limit(self.name(), rows)
     }
 
+    /// Whether `OFFSET n` follows `LIMIT m` (Spark's grammar) rather than coming before
+    /// it (Trino's: <https://trino.io/docs/current/sql/select.html#offset-clause>).
+    fn offset_after_limit(&self) -> bool {
+        false
+    }
+
     /// The most entries `sequence(…)` may make, if the engine limits it: Trino's
     /// 10,000 ("result of sequence function must not have more than 10000 entries":
     /// `SequenceFunction` in trinodb/trino).

@@ -244,6 +244,12 @@ impl DialectRules for Spark {
         !descending
     }
 
+    /// Spark writes `LIMIT m OFFSET n`
+    /// (<https://spark.apache.org/docs/3.5.0/sql-ref-syntax-qry-select-offset.html>).
+    fn offset_after_limit(&self) -> bool {
+        true
+    }
+
     /// Spark's `sequence` is limited only by its largest array (about 2^31 entries).
     fn max_sequence_entries(&self) -> Option<i64> {
         None

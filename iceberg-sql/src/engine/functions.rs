@@ -514,3 +514,124 @@ mod tests {
         assert!(g(ApproxPercentile, "varchar").is_err());
     }
 }
+
+/// The result type of scalar function `func` on arguments of `args`, by Trino's
+/// signatures (<https://trino.io/docs/current/functions/string.html>,
+/// <https://trino.io/docs/current/functions/regexp.html>):
+///
+/// * `lower`, `upper`, `trim`: `varchar(x) → varchar(x)`.
+/// * `length`: `varchar → bigint`.
+/// * `substr(varchar(x), bigint, bigint)`: `varchar(x)`.
+/// * `concat(varchar, …)`: `varchar`, of the summed lengths when every one is bounded.
+/// * `replace(varchar, varchar, varchar)`: `varchar`.
+/// * `regexp_like(varchar, varchar)`: `boolean`.
+/// * `row_number()`, `rank()`, `dense_rank()`: `bigint`; `lag(x, bigint)`, `lead(x,
+///   bigint)`: `x`'s type (<https://trino.io/docs/current/functions/window.html>).
+///
+/// Otherwise Trino fails with "Unexpected parameters (bigint) for function lower".
+pub(crate) fn function_type(
+    func: crate::expr::Function,
+    args: &[EngineType],
+) -> Result<EngineType> {
+    use crate::expr::Function as F;
+    use EngineType as E;
+    let text = |t: &EngineType| matches!(t, E::Varchar(_) | E::Unknown);
+    let bigint = |t: &EngineType| {
+        matches!(
+            t,
+            E::Tinyint | E::Smallint | E::Integer | E::Bigint | E::Unknown
+        )
+    };
+    let ok = match func {
+        F::Lower | F::Upper | F::Trim | F::Length => args.len() == 1 && text(&args[0]),
+        F::Substr => args.len() == 3 && text(&args[0]) && bigint(&args[1]) && bigint(&args[2]),
+        F::Concat => args.len() >= 2 && args.iter().all(text),
+        F::Replace => args.len() == 3 && args.iter().all(text),
+        F::RegexpLike => args.len() == 2 && args.iter().all(text),
+        F::RowNumber | F::Rank | F::DenseRank => args.is_empty(),
+        F::Lag | F::Lead => args.len() == 2 && bigint(&args[1]),
+    };
+    if !ok {
+        let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
+        return Err(Error::new(
+            ErrorKind::InvalidValue,
+            format!(
+                "Unexpected parameters ({}) for function {}",
+                shown.join(", "),
+                func.name()
+            ),
+        ));
+    }
+    let same = || match &args[0] {
+        E::Unknown => E::VARCHAR,
+        t => t.clone(),
+    };
+    Ok(match func {
+        F::Lower | F::Upper | F::Trim | F::Substr => same(),
+        F::Length => E::Bigint,
+        F::Concat => {
+            let mut total: Option<u32> = Some(0);
+            for a in args {
+                total = match (total, a) {
+                    (Some(n), E::Varchar(Some(m))) => n.checked_add(*m),
+                    _ => None,
+                };
+            }
+            E::Varchar(total.filter(|n| *n <= super::types::MAX_VARCHAR_LENGTH))
+        }
+        F::Replace => E::VARCHAR,
+        F::RegexpLike => E::Boolean,
+        F::RowNumber | F::Rank | F::DenseRank => E::Bigint,
+        F::Lag | F::Lead => args[0].clone(),
+    })
+}
+
+#[cfg(test)]
+mod function_tests {
+    use super::*;
+    use crate::expr::Function;
+
+    #[test]
+    fn string_functions_type_as_trino_signatures_say() {
+        let v = |n| EngineType::Varchar(Some(n));
+        assert_eq!(function_type(Function::Lower, &[v(3)]).unwrap(), v(3));
+        assert_eq!(
+            function_type(Function::Length, &[EngineType::VARCHAR]).unwrap(),
+            EngineType::Bigint
+        );
+        assert_eq!(
+            function_type(Function::Concat, &[v(3), v(4)]).unwrap(),
+            v(7)
+        );
+        assert_eq!(
+            function_type(Function::Concat, &[v(3), EngineType::VARCHAR]).unwrap(),
+            EngineType::VARCHAR
+        );
+        assert_eq!(
+            function_type(
+                Function::Substr,
+                &[v(9), EngineType::Bigint, EngineType::Bigint]
+            )
+            .unwrap(),
+            v(9)
+        );
+        assert_eq!(
+            function_type(Function::RegexpLike, &[v(1), v(2)]).unwrap(),
+            EngineType::Boolean
+        );
+        let e = function_type(Function::Lower, &[EngineType::Bigint]).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "Unexpected parameters (bigint) for function lower"
+        );
+        let e = function_type(
+            Function::Substr,
+            &[v(1), EngineType::VARCHAR, EngineType::Bigint],
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.message(),
+            "Unexpected parameters (varchar(1), varchar, bigint) for function substr"
+        );
+    }
+}

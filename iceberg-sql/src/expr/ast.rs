@@ -157,6 +157,82 @@ impl TimeUnit {
     }
 }
 
+/// A scalar function of the typed API ([`super::ExpressionMethods`]), written with
+/// Trino's name on every target (Spark has each under the same name). Each is typed by
+/// Trino's signature (see its variant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Function {
+    /// `lower(string) → varchar` (<https://trino.io/docs/current/functions/string.html#lower>).
+    Lower,
+    /// `upper(string) → varchar` (<https://trino.io/docs/current/functions/string.html#upper>).
+    Upper,
+    /// `trim(string) → varchar` (<https://trino.io/docs/current/functions/string.html#trim>).
+    Trim,
+    /// `length(string) → bigint` (<https://trino.io/docs/current/functions/string.html#length>).
+    Length,
+    /// `substr(string, start, length) → varchar`, `start` and `length` bigints, 1-based
+    /// (<https://trino.io/docs/current/functions/string.html#substr>).
+    Substr,
+    /// `concat(string1, ..., stringN) → varchar`
+    /// (<https://trino.io/docs/current/functions/string.html#concat>).
+    Concat,
+    /// `replace(string, search, replace) → varchar`
+    /// (<https://trino.io/docs/current/functions/string.html#replace>).
+    Replace,
+    /// `regexp_like(string, pattern) → boolean`
+    /// (<https://trino.io/docs/current/functions/regexp.html#regexp_like>).
+    RegexpLike,
+    /// `row_number() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#row_number>).
+    RowNumber,
+    /// `rank() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#rank>).
+    Rank,
+    /// `dense_rank() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#dense_rank>).
+    DenseRank,
+    /// `lag(x, offset) → [same as x]`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#lag>).
+    Lag,
+    /// `lead(x, offset) → [same as x]`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#lead>).
+    Lead,
+}
+
+impl Function {
+    /// The function's name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::Lower => "lower",
+            Function::Upper => "upper",
+            Function::Trim => "trim",
+            Function::Length => "length",
+            Function::Substr => "substr",
+            Function::Concat => "concat",
+            Function::Replace => "replace",
+            Function::RegexpLike => "regexp_like",
+            Function::RowNumber => "row_number",
+            Function::Rank => "rank",
+            Function::DenseRank => "dense_rank",
+            Function::Lag => "lag",
+            Function::Lead => "lead",
+        }
+    }
+
+    /// Whether it is a window function, written only with `OVER (…)`.
+    pub fn is_window(self) -> bool {
+        matches!(
+            self,
+            Function::RowNumber
+                | Function::Rank
+                | Function::DenseRank
+                | Function::Lag
+                | Function::Lead
+        )
+    }
+}
+
 /// An aggregate function.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Aggregate {
@@ -310,6 +386,24 @@ pub enum Expr {
         name: &'static str,
         /// Its arguments.
         args: Vec<Expr>,
+    },
+    /// `func(arg, …)`: a scalar function of the typed API.
+    Function {
+        /// The function.
+        func: Function,
+        /// Its arguments.
+        args: Vec<Expr>,
+    },
+    /// `func OVER (PARTITION BY … ORDER BY …)`: a window function or an aggregate over
+    /// a window.
+    Window {
+        /// A window [`Expr::Function`] or an [`Expr::Aggregate`].
+        func: Box<Expr>,
+        /// `PARTITION BY` keys.
+        partition_by: Vec<Expr>,
+        /// `ORDER BY` keys, `true` for descending; NULLs last in both directions on
+        /// every target.
+        order_by: Vec<(Expr, bool)>,
     },
     /// An aggregate call, optionally `FILTER (WHERE cond)`.
     Aggregate {
@@ -516,7 +610,18 @@ impl Expr {
                     f(o);
                 }
             }
-            Expr::Coalesce(args) | Expr::Call { args, .. } => args.iter().for_each(&mut f),
+            Expr::Coalesce(args) | Expr::Call { args, .. } | Expr::Function { args, .. } => {
+                args.iter().for_each(&mut f)
+            }
+            Expr::Window {
+                func,
+                partition_by,
+                order_by,
+            } => {
+                f(func);
+                partition_by.iter().for_each(&mut f);
+                order_by.iter().for_each(|(o, _)| f(o));
+            }
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
                     f(a);
@@ -569,8 +674,30 @@ impl Expr {
 
     /// True when the expression holds an aggregate call.
     pub fn contains_aggregate(&self) -> bool {
+        // An aggregate over a window is no aggregation of the query's rows.
+        let mut pending = vec![self];
+        while let Some(e) = pending.pop() {
+            match e {
+                Expr::Aggregate { .. } => return true,
+                Expr::Window {
+                    partition_by,
+                    order_by,
+                    func,
+                } => {
+                    func.for_each_child(|c| pending.push(c));
+                    pending.extend(partition_by);
+                    pending.extend(order_by.iter().map(|(o, _)| o));
+                }
+                _ => e.for_each_child(|c| pending.push(c)),
+            }
+        }
+        false
+    }
+
+    /// True when it holds a window function or an aggregate over a window.
+    pub(crate) fn contains_window(&self) -> bool {
         let mut found = false;
-        self.walk(&mut |e| found |= matches!(e, Expr::Aggregate { .. }));
+        self.walk(&mut |e| found |= matches!(e, Expr::Window { .. }));
         found
     }
 
@@ -803,6 +930,38 @@ impl Expr {
             Expr::Call { name, args } => {
                 w.push(name).push_char('(');
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
+                w.push_char(')');
+            }
+            Expr::Function { func, args } => {
+                w.push(func.name()).push_char('(');
+                w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
+                w.push_char(')');
+            }
+            Expr::Window {
+                func,
+                partition_by,
+                order_by,
+            } => {
+                func.render_min(w, 0, next)?;
+                w.push(" OVER (");
+                if !partition_by.is_empty() {
+                    w.push("PARTITION BY ");
+                    w.try_comma_list(partition_by, |w, p| p.render_min(w, 0, next))?;
+                }
+                if !order_by.is_empty() {
+                    if !partition_by.is_empty() {
+                        w.push_char(' ');
+                    }
+                    w.push("ORDER BY ");
+                    w.try_comma_list(order_by, |w, (o, descending)| {
+                        o.render_min(w, 0, next)?;
+                        w.push(if *descending { " DESC" } else { " ASC" });
+                        if w.rules().sorts_nulls_first(*descending) {
+                            w.push(" NULLS LAST");
+                        }
+                        Ok(())
+                    })?;
+                }
                 w.push_char(')');
             }
             Expr::DateTrunc { unit, expr } => {

@@ -67,7 +67,18 @@ impl Expr {
                     f(o);
                 }
             }
-            Expr::Coalesce(args) | Expr::Call { args, .. } => args.iter_mut().for_each(f),
+            Expr::Coalesce(args) | Expr::Call { args, .. } | Expr::Function { args, .. } => {
+                args.iter_mut().for_each(f)
+            }
+            Expr::Window {
+                func,
+                partition_by,
+                order_by,
+            } => {
+                f(func);
+                partition_by.iter_mut().for_each(&mut f);
+                order_by.iter_mut().for_each(|(o, _)| f(o));
+            }
             Expr::Aggregate { arg, filter, .. } => {
                 if let Some(a) = arg {
                     f(a);
@@ -180,6 +191,19 @@ impl Expr {
             Expr::Call { name, args } => Expr::Call {
                 name,
                 args: args.iter().map(f).collect(),
+            },
+            Expr::Function { func, args } => Expr::Function {
+                func: *func,
+                args: args.iter().map(f).collect(),
+            },
+            Expr::Window {
+                func,
+                partition_by,
+                order_by,
+            } => Expr::Window {
+                func: Box::new(f(func)),
+                partition_by: partition_by.iter().map(&mut f).collect(),
+                order_by: order_by.iter().map(|(o, d)| (f(o), *d)).collect(),
             },
             Expr::DateTrunc { unit, expr } => Expr::DateTrunc {
                 unit: *unit,

@@ -2,10 +2,12 @@
 //! expression, written once for columns and expressions alike (the pattern of diesel's
 //! `ExpressionMethods`).
 
-use super::ast::{Aggregate, BinaryOp, Expr, TimeUnit};
+use super::ast::{Aggregate, BinaryOp, Expr, Function, TimeUnit};
 use super::typed::{ColumnValue, Cond, IntoOperand, Numeric, SqlExpr, Temporal};
 use super::Col;
 use crate::record::SqlType;
+use crate::types::IcebergType;
+use crate::value::Value;
 
 /// The methods of a typed expression: a column ([`Col`]) or an expression built from
 /// columns ([`SqlExpr`]). In the prelude.
@@ -326,6 +328,138 @@ pub trait ExpressionMethods: Sized {
         SqlExpr::from_expr(Expr::Not(Box::new(self.sql_expr().into_expr())))
     }
 
+    /// `lower(self)`: the text in lowercase (`lower(string) → varchar`,
+    /// <https://trino.io/docs/current/functions/string.html#lower>).
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const TOOL: Col<Ev, String> = Col::new("tool");
+    /// # const NOTE: Col<Ev, Option<String>> = Col::new("note");
+    /// assert_eq!(TOOL.lower().eq("ask").to_sql(Dialect::Athena)?, "lower(tool) = 'ask'");
+    /// assert_eq!(TOOL.trim().upper().concat("-").concat(NOTE).to_sql(Dialect::Athena)?,
+    ///            "concat(upper(trim(tool)), '-', note)");
+    /// assert_eq!(TOOL.substr(1, 3).length().gt(2).to_sql(Dialect::Athena)?,
+    ///            "length(substr(tool, 1, 3)) > 2");
+    /// assert_eq!(TOOL.replace("_", "-").regexp_like("^[a-z-]+$").to_sql(Dialect::Athena)?,
+    ///            "regexp_like(replace(tool, '_', '-'), '^[a-z-]+$')");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    ///
+    /// Only text has these functions:
+    ///
+    /// ```compile_fail
+    /// # use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
+    /// let _ = LATENCY_MS.lower();
+    /// ```
+    fn lower(self) -> SqlExpr<Self::Scope, String>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        function(Function::Lower, vec![self.sql_expr().into_expr()])
+    }
+    /// `upper(self)` (`upper(string) → varchar`,
+    /// <https://trino.io/docs/current/functions/string.html#upper>).
+    fn upper(self) -> SqlExpr<Self::Scope, String>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        function(Function::Upper, vec![self.sql_expr().into_expr()])
+    }
+    /// `trim(self)`: without leading and trailing whitespace (`trim(string) → varchar`,
+    /// <https://trino.io/docs/current/functions/string.html#trim>).
+    fn trim(self) -> SqlExpr<Self::Scope, String>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        function(Function::Trim, vec![self.sql_expr().into_expr()])
+    }
+    /// `length(self)`: the length in characters (`length(string) → bigint`,
+    /// <https://trino.io/docs/current/functions/string.html#length>).
+    fn length(self) -> SqlExpr<Self::Scope, i64>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        function(Function::Length, vec![self.sql_expr().into_expr()])
+    }
+    /// `substr(self, start, length)`: `length` characters from position `start`
+    /// (1-based; negative counts from the end) (`substr(string, start, length) →
+    /// varchar`, <https://trino.io/docs/current/functions/string.html#substr>).
+    fn substr(self, start: i64, length: i64) -> SqlExpr<Self::Scope, String>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        let n = |v: i64| Expr::literal(Value::Long(v), IcebergType::Long);
+        function(
+            Function::Substr,
+            vec![self.sql_expr().into_expr(), n(start), n(length)],
+        )
+    }
+    /// `concat(self, other)`; chained calls make one `concat(a, b, c)`. NULL if any
+    /// argument is (`concat(string1, ..., stringN) → varchar`,
+    /// <https://trino.io/docs/current/functions/string.html#concat>).
+    fn concat<R: IntoOperand<Self::Scope, String>>(self, other: R) -> SqlExpr<Self::Scope, String>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        let mut first = self.sql_expr().into_expr();
+        let mut args = match &mut first {
+            Expr::Function {
+                func: Function::Concat,
+                args,
+            } => std::mem::take(args),
+            _ => vec![first],
+        };
+        args.push(other.into_operand());
+        function(Function::Concat, args)
+    }
+    /// `replace(self, search, replacement)`: every `search` replaced
+    /// (`replace(string, search, replace) → varchar`,
+    /// <https://trino.io/docs/current/functions/string.html#replace>).
+    fn replace<A, B>(self, search: A, replacement: B) -> SqlExpr<Self::Scope, String>
+    where
+        Self: ExpressionMethods<Value = String>,
+        A: IntoOperand<Self::Scope, String>,
+        B: IntoOperand<Self::Scope, String>,
+    {
+        function(
+            Function::Replace,
+            vec![
+                self.sql_expr().into_expr(),
+                search.into_operand(),
+                replacement.into_operand(),
+            ],
+        )
+    }
+    /// `regexp_like(self, pattern)`: whether the Java regular expression `pattern`
+    /// matches part of the text (`regexp_like(string, pattern) → boolean`,
+    /// <https://trino.io/docs/current/functions/regexp.html#regexp_like>).
+    fn regexp_like<R: IntoOperand<Self::Scope, String>>(self, pattern: R) -> Cond<Self::Scope>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        function(
+            Function::RegexpLike,
+            vec![self.sql_expr().into_expr(), pattern.into_operand()],
+        )
+    }
+
+    /// `lag(self, offset)`: the value `offset` rows before in the window, NULL before
+    /// its first row (`lag(x, offset) → [same as x]`,
+    /// <https://trino.io/docs/current/functions/window.html#lag>). Give it its window
+    /// with [`WindowFn::over`](super::WindowFn::over).
+    fn lag(self, offset: i64) -> super::WindowFn<Self::Scope, Self::Value> {
+        window_fn(Function::Lag, self.sql_expr().into_expr(), offset)
+    }
+    /// `lead(self, offset)`: the value `offset` rows after in the window
+    /// (`lead(x, offset) → [same as x]`,
+    /// <https://trino.io/docs/current/functions/window.html#lead>).
+    fn lead(self, offset: i64) -> super::WindowFn<Self::Scope, Self::Value> {
+        window_fn(Function::Lead, self.sql_expr().into_expr(), offset)
+    }
+
     /// `date_trunc('unit', self)` (dates and timestamps).
     fn date_trunc(self, unit: TimeUnit) -> SqlExpr<Self::Scope, Self::Value>
     where
@@ -404,6 +538,17 @@ fn like<E: ExpressionMethods, R: IntoOperand<E::Scope, String>>(
         negated,
         escape,
     })
+}
+
+fn window_fn<S, V>(func: Function, x: Expr, offset: i64) -> super::WindowFn<S, V> {
+    super::WindowFn::new(Expr::Function {
+        func,
+        args: vec![x, Expr::literal(Value::Long(offset), IcebergType::Long)],
+    })
+}
+
+fn function<S, U>(func: Function, args: Vec<Expr>) -> SqlExpr<S, U> {
+    SqlExpr::from_expr(Expr::Function { func, args })
 }
 
 fn aggregate<E: ExpressionMethods, U>(func: Aggregate, e: E) -> SqlExpr<E::Scope, U> {

@@ -311,7 +311,10 @@ pub(crate) struct SelectBody {
     items: Vec<Item>,
     filter: Option<Expr>,
     group_by: Vec<Expr>,
+    having: Option<Expr>,
+    distinct: bool,
     order_by: Vec<(Expr, Order)>,
+    offset: Option<u64>,
     limit: Option<u64>,
     as_of: Option<Snapshot>,
     joins: Vec<Join>,
@@ -345,7 +348,10 @@ impl std::fmt::Debug for SelectBody {
             .field("items", &self.items)
             .field("filter", &self.filter)
             .field("group_by", &self.group_by)
+            .field("having", &self.having)
+            .field("distinct", &self.distinct)
             .field("order_by", &self.order_by)
+            .field("offset", &self.offset)
             .field("limit", &self.limit)
             .field("as_of", &self.as_of)
             .field("joins", &self.joins)
@@ -504,6 +510,73 @@ impl<S> Select<S> {
         self
     }
 
+    /// `HAVING cond`: keeps the groups for which `cond` (over aggregates and grouped
+    /// columns) is true. Several calls are joined with `AND`. A column read outside an
+    /// aggregate must be in GROUP BY, as in the projection
+    /// (<https://trino.io/docs/current/sql/select.html#having-clause>).
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::dsl::count_all;
+    /// # #[derive(IcebergTable)]
+    /// # #[iceberg(database = "db", name = "t", location = "s3://my-bucket/t/")]
+    /// # struct T { tool: String, latency_ms: i64 }
+    /// let busy = T::select()
+    ///     .column(T::TOOL)
+    ///     .expr_as(count_all(), "n")
+    ///     .group_by(T::TOOL)
+    ///     .having(count_all().gt(100).and(T::LATENCY_MS.avg().lt(250.0)));
+    /// assert_eq!(busy.build()?.sql(),
+    ///     "SELECT tool, count(*) AS n FROM db.t GROUP BY tool \
+    ///      HAVING count(*) > 100 AND avg(latency_ms) < 2.5E2");
+    /// // A column neither grouped nor aggregated is refused.
+    /// let bad = T::select().column(T::TOOL).group_by(T::TOOL).having(T::LATENCY_MS.gt(1));
+    /// assert!(bad.build().unwrap_err().message().contains("HAVING reads column `latency_ms`"));
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn having<C: IntoOperand<S, bool>>(mut self, cond: C) -> Self {
+        self.body.having = Expr::and_then(self.body.having.take(), cond.into_operand());
+        self
+    }
+
+    /// `SELECT DISTINCT`: each output row once
+    /// (<https://trino.io/docs/current/sql/select.html#select-clause>).
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// # #[derive(IcebergTable)]
+    /// # #[iceberg(database = "db", name = "t", location = "s3://my-bucket/t/")]
+    /// # struct T { tool: String }
+    /// assert_eq!(T::select().distinct().column(T::TOOL).build()?.sql(),
+    ///            "SELECT DISTINCT tool FROM db.t");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn distinct(mut self) -> Self {
+        self.body.distinct = true;
+        self
+    }
+
+    /// `OFFSET n`: skips the first `n` rows of the ordered result. Trino writes it
+    /// before `LIMIT` (<https://trino.io/docs/current/sql/select.html#offset-clause>),
+    /// Spark after it (<https://spark.apache.org/docs/3.5.0/sql-ref-syntax-qry-select-offset.html>).
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::query::Order;
+    /// # #[derive(IcebergTable)]
+    /// # #[iceberg(database = "db", name = "t", location = "s3://my-bucket/t/")]
+    /// # struct T { id: i64 }
+    /// let page = T::select().column(T::ID).order_by(T::ID, Order::Asc).offset(20).limit(10);
+    /// assert_eq!(page.build()?.sql(), "SELECT id FROM db.t ORDER BY id ASC OFFSET 20 LIMIT 10");
+    /// assert_eq!(page.build_for(Dialect::Spark)?.sql(),
+    ///            "SELECT id FROM db.t ORDER BY id ASC NULLS LAST LIMIT 10 OFFSET 20");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn offset(mut self, n: u64) -> Self {
+        self.body.offset = Some(n);
+        self
+    }
+
     /// Reads the table as of `snapshot` (`FOR VERSION|TIMESTAMP AS OF`). Not for
     /// metadata tables.
     pub fn as_of(mut self, snapshot: Snapshot) -> Self {
@@ -566,7 +639,10 @@ impl SelectBody {
             items: Vec::new(),
             filter: None,
             group_by: Vec::new(),
+            having: None,
+            distinct: false,
             order_by: Vec::new(),
+            offset: None,
             limit: None,
             as_of: None,
             joins: Vec::new(),
@@ -729,6 +805,30 @@ impl SelectBody {
         for (o, _) in &self.order_by {
             check_expr(o, &mut errors);
         }
+        if let Some(h) = &self.having {
+            check_expr(h, &mut errors);
+        }
+        // Trino: "WHERE clause cannot contain aggregations, window functions or grouping
+        // operations", and likewise GROUP BY and HAVING (`StatementAnalyzer`).
+        let clauses = [
+            ("WHERE", self.filter.as_slice()),
+            ("GROUP BY", self.group_by.as_slice()),
+            ("HAVING", self.having.as_slice()),
+        ];
+        for (clause, exprs) in clauses {
+            if exprs.iter().any(Expr::contains_window) {
+                errors.push(
+                    Error::new(
+                        ErrorKind::DisallowedSyntax,
+                        format!("{clause} cannot contain window functions"),
+                    )
+                    .with_hint(
+                        "project the window function with .expr_as(...) in a query of its own \
+                         (a CTE) and filter the rows of that query",
+                    ),
+                );
+            }
+        }
         let nested = self
             .items
             .iter()
@@ -738,6 +838,7 @@ impl SelectBody {
             })
             .chain(self.filter.iter())
             .chain(self.group_by.iter())
+            .chain(self.having.iter())
             .chain(self.order_by.iter().map(|(o, _)| o))
             .any(Expr::nests_aggregates);
         if nested {
@@ -769,8 +870,24 @@ impl SelectBody {
             .items
             .iter()
             .any(|i| matches!(i, Item::Expr(e, _) if e.contains_aggregate()))
-            || self.order_by.iter().any(|(o, _)| o.contains_aggregate());
+            || self.order_by.iter().any(|(o, _)| o.contains_aggregate())
+            || self.having.is_some();
         if aggregates || !self.group_by.is_empty() {
+            if let Some(column) = self
+                .having
+                .as_ref()
+                .and_then(|h| h.ungrouped_column(&self.group_by))
+            {
+                errors.push(
+                    Error::new(
+                        ErrorKind::DisallowedSyntax,
+                        format!(
+                            "HAVING reads column `{column}`, which is neither aggregated nor in GROUP BY"
+                        ),
+                    )
+                    .with_hint("add it with .group_by(...), or filter on an aggregate of it"),
+                );
+            }
             for (o, _) in &self.order_by {
                 if let Some(column) = o.ungrouped_column(&self.group_by) {
                     errors.push(
@@ -1032,6 +1149,7 @@ impl SelectBody {
             .filter
             .iter()
             .chain(&self.group_by)
+            .chain(&self.having)
             .chain(self.order_by.iter().map(|(e, _)| e))
             .chain(projected);
         let mut errors = Vec::new();
@@ -1119,6 +1237,10 @@ impl SelectBody {
             .iter()
             .filter_map(|g| keep(rules.check_group_key(&scope, g)))
             .collect();
+        let having = self
+            .having
+            .as_ref()
+            .and_then(|h| keep(rules.check_condition(&scope, h, "HAVING clause")));
         let order_by: Vec<(Checked, Order)> = self
             .order_by
             .iter()
@@ -1136,6 +1258,9 @@ impl SelectBody {
         Error::check_all(errors)?;
 
         w.push("SELECT ");
+        if self.distinct {
+            w.push("DISTINCT ");
+        }
         if projected.is_empty() {
             w.push_char('*');
         }
@@ -1177,6 +1302,10 @@ impl SelectBody {
             w.push(" GROUP BY ");
             w.try_comma_list(&group_by, |w, g| g.write(w))?;
         }
+        if let Some(h) = &having {
+            w.push(" HAVING ");
+            h.write(w)?;
+        }
         if !order_by.is_empty() {
             w.push(" ORDER BY ");
             w.try_comma_list(&order_by, |w, (o, dir)| {
@@ -1185,9 +1314,21 @@ impl SelectBody {
                 Ok(())
             })?;
         }
+        let offset_after_limit = w.rules().offset_after_limit();
+        let offset = |w: &mut SqlWriter| {
+            if let Some(n) = self.offset {
+                w.push(" OFFSET ").push(&n.to_string());
+            }
+        };
+        if !offset_after_limit {
+            offset(w);
+        }
         if let Some(n) = self.limit {
             w.rules().check_limit(n)?;
             w.push(" LIMIT ").push(&n.to_string());
+        }
+        if offset_after_limit {
+            offset(w);
         }
         Ok(())
     }

@@ -109,6 +109,7 @@ fn every_form() -> Cond<Ev> {
         .and(Ev::TS.date_trunc(TimeUnit::Day).ge(ts))
         .and(Ev::LATENCY.is_null().or(Ev::LATENCY.between(1, 10)))
         .and(Ev::USER_ID.like("u-%"))
+        .and(Ev::USER_ID.lower().regexp_like("^u-[0-9]+$"))
         .and(Ev::ID.is_in([1i64, 2, 3]))
         .and(Ev::ID.is_distinct_from(4i64))
         .and((-(Ev::SCORE * 1.0f64)).lt(0.5f64).not())
@@ -289,6 +290,8 @@ fn form(e: &Expr) -> &'static str {
         Expr::Interval { .. } => "interval",
         Expr::Aggregate { .. } => "aggregate",
         Expr::Call { .. } => "call",
+        Expr::Function { .. } => "function",
+        Expr::Window { .. } => "window",
     }
 }
 
@@ -311,6 +314,7 @@ const ALL_FORMS: &[&str] = &[
     "current_date",
     "interval",
     "aggregate",
+    "function",
 ];
 
 #[test]
