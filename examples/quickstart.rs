@@ -5,8 +5,8 @@
 
 use chrono::{NaiveDate, NaiveDateTime};
 use iceberg_sql::dsl::{row_number, source};
-use iceberg_sql::expr::Window;
 use iceberg_sql::evolve::{evolve, EvolveOptions};
+use iceberg_sql::expr::Window;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Order, Snapshot, SnapshotRow};
 
