@@ -16,8 +16,17 @@
 //! INSERT VALUES, UPDATE SET, MERGE UPDATE SET, MERGE INSERT, WHERE `=`, CTAS and
 //! INSERT … SELECT outputs, ORDER BY keys.
 //!
-//! Speed: tables run concurrently (one connection each, a few at a time); refusals are
-//! judged with `EXPLAIN (TYPE VALIDATE)`, no write.
+//! Known: the differences another change of the model repairs (a de-duplicating window
+//! ordered by a map or by a row with NULL fields; the Trino-target CTAS of a timestamp
+//! with time zone). Open: printed as OPEN, counted as disagreements, not failing; a
+//! comparison with a sub-microsecond timestamp, which the crate refuses and Trino means.
+//!
+//! Speed: one table per type, six at a time (one HTTP connection per query); refusals
+//! are judged with `EXPLAIN (TYPE VALIDATE)` first and written only when analysis
+//! passes; the INSERT rows go in one multi-row statement. Measured on the project's
+//! 2-core machine on 2026-12-07: 2,089 cases in 375 s with a load average of 20 (other
+//! builds running); 1,203 cases took 196 s at a lower load. Each UPDATE and MERGE case is
+//! a commit of its own, which is most of the time.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -26,10 +35,10 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::dsl::source;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Order;
-use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::{Decimal, StructField};
 use iceberg_sql_tests::trino::{Trino, TrinoError};
 
@@ -58,7 +67,11 @@ fn types() -> &'static [Ty] {
             t("dec38_6", IcebergType::decimal(38, 6), "decimal(38,6)"),
             t("date", IcebergType::Date, "date"),
             t("ts", IcebergType::Timestamp, "timestamp(6)"),
-            t("tstz", IcebergType::TimestampTz, "timestamp(6) with time zone"),
+            t(
+                "tstz",
+                IcebergType::TimestampTz,
+                "timestamp(6) with time zone",
+            ),
             t("str", IcebergType::String, "varchar"),
             t("bin", IcebergType::Binary, "varbinary"),
             t(
@@ -130,6 +143,7 @@ enum Pos {
     WhereEq,
     WhereLt,
     WhereNe,
+    WhereGe,
     CtasOutput,
     InsertSelectOutput,
     WindowKey,
@@ -141,11 +155,7 @@ fn values(ty: &IcebergType) -> Vec<(Kind, Value)> {
     use Kind::*;
     use Value as V;
     let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).unwrap();
-    let ts = |y, m, day, h, mi, s, micro| {
-        d(y, m, day)
-            .and_hms_micro_opt(h, mi, s, micro)
-            .unwrap()
-    };
+    let ts = |y, m, day, h, mi, s, micro| d(y, m, day).and_hms_micro_opt(h, mi, s, micro).unwrap();
     let dec = |s: &str| V::Decimal(Decimal::parse(s).unwrap());
     let tz = |t: NaiveDateTime| V::TimestampTz(DateTime::<Utc>::from_naive_utc_and_offset(t, Utc));
     let mut v: Vec<(Kind, Value)> = match ty {
@@ -231,7 +241,11 @@ fn values(ty: &IcebergType) -> Vec<(Kind, Value)> {
             (Edge, V::Timestamp(ts(9999, 12, 31, 23, 59, 59, 999_999))),
             (
                 OutOfRange,
-                V::Timestamp(d(2024, 1, 1).and_hms_nano_opt(0, 0, 0, 123_456_789).unwrap()),
+                V::Timestamp(
+                    d(2024, 1, 1)
+                        .and_hms_nano_opt(0, 0, 0, 123_456_789)
+                        .unwrap(),
+                ),
             ),
         ],
         IcebergType::TimestampTz => vec![
@@ -244,7 +258,10 @@ fn values(ty: &IcebergType) -> Vec<(Kind, Value)> {
             (InRange, V::String("hello".into())),
             (Edge, V::String(String::new())),
             (Edge, V::String("it's \\ \"q\" -- /* */ ;".into())),
-            (Edge, V::String("zürich ✓ 😀 日本語 e\u{301} \u{202e}rtl".into())),
+            (
+                Edge,
+                V::String("zürich ✓ 😀 日本語 e\u{301} \u{202e}rtl".into()),
+            ),
             (Edge, V::String("tab\there\nline\u{1}".into())),
             (Edge, V::String("x".repeat(5000))),
         ],
@@ -254,7 +271,10 @@ fn values(ty: &IcebergType) -> Vec<(Kind, Value)> {
             (Edge, V::Binary((0..=255).collect())),
         ],
         IcebergType::List(_) => vec![
-            (InRange, V::List(vec![V::String("a".into()), V::String("b'c".into())])),
+            (
+                InRange,
+                V::List(vec![V::String("a".into()), V::String("b'c".into())]),
+            ),
             (Edge, V::List(vec![])),
             (Edge, V::List(vec![V::Null, V::String(String::new())])),
             (WrongType, V::List(vec![V::Int(1)])),
@@ -313,7 +333,10 @@ fn raw(v: &Value) -> String {
         Value::Long(i) => i.to_string(),
         Value::Float(f) if f.is_nan() => "CAST(nan() AS real)".into(),
         Value::Float(f) if f.is_infinite() => {
-            format!("CAST({}infinity() AS real)", if *f < 0.0 { "-" } else { "" })
+            format!(
+                "CAST({}infinity() AS real)",
+                if *f < 0.0 { "-" } else { "" }
+            )
         }
         Value::Float(f) => format!("REAL '{f:?}'"),
         Value::Double(f) if f.is_nan() => "nan()".into(),
@@ -325,7 +348,10 @@ fn raw(v: &Value) -> String {
         Value::Date(d) => format!("DATE '{}'", d.format("%Y-%m-%d")),
         Value::Timestamp(t) => format!("TIMESTAMP '{}'", t.format("%Y-%m-%d %H:%M:%S%.f")),
         Value::TimestampTz(t) => {
-            format!("TIMESTAMP '{} UTC'", t.naive_utc().format("%Y-%m-%d %H:%M:%S%.f"))
+            format!(
+                "TIMESTAMP '{} UTC'",
+                t.naive_utc().format("%Y-%m-%d %H:%M:%S%.f")
+            )
         }
         Value::String(s) => format!("'{}'", s.replace('\'', "''")),
         Value::Binary(b) => {
@@ -341,13 +367,16 @@ fn raw(v: &Value) -> String {
         ),
         Value::Map(kv) => format!(
             "MAP(ARRAY[{}], ARRAY[{}])",
-            kv.iter().map(|(k, _)| raw(k)).collect::<Vec<_>>().join(", "),
-            kv.iter().map(|(_, x)| raw(x)).collect::<Vec<_>>().join(", ")
+            kv.iter()
+                .map(|(k, _)| raw(k))
+                .collect::<Vec<_>>()
+                .join(", "),
+            kv.iter()
+                .map(|(_, x)| raw(x))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
-        Value::Struct(xs) => format!(
-            "ROW({})",
-            xs.iter().map(raw).collect::<Vec<_>>().join(", ")
-        ),
+        Value::Struct(xs) => format!("ROW({})", xs.iter().map(raw).collect::<Vec<_>>().join(", ")),
     }
 }
 
@@ -434,9 +463,9 @@ fn build<const K: usize>(pos: Pos, v: &Value, id: i64) -> Option<Result<Statemen
         Pos::MergeSet => {
             let rows = [Rec::<K>(id, Value::Null)];
             if matches!(v, Value::Null) {
-                return typed!(&proto(K), K, |c, _l| Rec::<K>::merge_from(MergeSource::rows(
-                    &rows
-                ))
+                return typed!(&proto(K), K, |c, _l| Rec::<K>::merge_from(
+                    MergeSource::rows(&rows)
+                )
                 .on_key(id_c)
                 .when_matched()
                 .update(|u| u.set_null(c))
@@ -479,6 +508,10 @@ fn build<const K: usize>(pos: Pos, v: &Value, id: i64) -> Option<Result<Statemen
         }
         Pos::WhereNe => typed!(v, K, |c, l| Rec::<K>::select()
             .filter(c.ne(l))
+            .order_by(id_c, Order::Asc)
+            .build()),
+        Pos::WhereGe => typed!(v, K, |c, l| Rec::<K>::select()
+            .filter(c.ge(l))
             .order_by(id_c, Order::Asc)
             .build()),
         Pos::WhereLt => typed!(v, K, |c, l| Rec::<K>::select()
@@ -550,6 +583,7 @@ fn raw_statement(pos: Pos, table: &str, v: &Value, id: i64) -> Option<String> {
         Pos::WhereEq => format!("SELECT id FROM {table} WHERE c = {r} ORDER BY id"),
         Pos::WhereLt => format!("SELECT id FROM {table} WHERE c < {r} ORDER BY id"),
         Pos::WhereNe => format!("SELECT id FROM {table} WHERE c <> {r} ORDER BY id"),
+        Pos::WhereGe => format!("SELECT id FROM {table} WHERE c >= {r} ORDER BY id"),
         _ => return None,
     })
 }
@@ -604,7 +638,7 @@ fn open(pos: Pos, v: &Value) -> Option<&'static str> {
         Value::TimestampTz(t) => t.nanosecond() % 1000 != 0,
         _ => false,
     };
-    (sub_micro && matches!(pos, Pos::WhereLt | Pos::WhereNe)).then_some(
+    (sub_micro && matches!(pos, Pos::WhereLt | Pos::WhereNe | Pos::WhereGe)).then_some(
         "a comparison with a sub-microsecond timestamp: the crate refuses the literal (it writes \
          timestamp(6) literals only), Trino compares it as a timestamp(9) and means it",
     )
@@ -642,7 +676,6 @@ fn athena_only(_k: usize, _pos: Pos, v: &Value) -> Option<&'static str> {
     )
 }
 
-
 fn refusal(e: &TrinoError) -> Result<String, TrinoError> {
     match e {
         TrinoError::Sql { name, message, .. } => Ok(format!("{name}: {message}")),
@@ -655,7 +688,13 @@ fn refusal(e: &TrinoError) -> Result<String, TrinoError> {
 /// intended value (it rounds, truncates or overflows: the stored value, cast back to the
 /// raw literal's own type, differs from it; a WHERE selects other rows than those
 /// holding the value); `Err(what)` when Trino means the value exactly.
-fn judge_refused(trino: &Trino, pos: Pos, table: &str, v: &Value, id: i64) -> Result<String, String> {
+fn judge_refused(
+    trino: &Trino,
+    pos: Pos,
+    table: &str,
+    v: &Value,
+    id: i64,
+) -> Result<String, String> {
     let raw_stmt = raw_statement(pos, table, v, id).unwrap_or_default();
     let fail = |e: TrinoError| -> String { panic!("{e}") };
     if let Err(e) = trino.sql(format!("EXPLAIN (TYPE VALIDATE) {raw_stmt}")) {
@@ -671,6 +710,8 @@ fn judge_refused(trino: &Trino, pos: Pos, table: &str, v: &Value, id: i64) -> Re
             format!("{c} IS NULL")
         } else if pos == Pos::WhereLt {
             format!("CAST({c} AS {own}) < {r}")
+        } else if pos == Pos::WhereGe {
+            format!("CAST({c} AS {own}) >= {r}")
         } else if pos == Pos::WhereNe {
             format!("{c} IS NOT NULL AND NOT (CAST({c} AS {own}) IS NOT DISTINCT FROM {r})")
         } else {
@@ -679,7 +720,11 @@ fn judge_refused(trino: &Trino, pos: Pos, table: &str, v: &Value, id: i64) -> Re
     };
     if pos == Pos::WhereEq && !matches!(v, Value::Null) {
         // A value no row of the column can hold: `=` is false on every row.
-        let col_type = &types().iter().find(|t| table.ends_with(&format!("t_{}", t.name))).map(|t| t.trino).unwrap_or("");
+        let col_type = &types()
+            .iter()
+            .find(|t| table.ends_with(&format!("t_{}", t.name)))
+            .map(|t| t.trino)
+            .unwrap_or("");
         let keeps = trino.sql(format!(
             "SELECT try(CAST(CAST({r} AS {col_type}) AS {own}) IS NOT DISTINCT FROM {r})"
         ));
@@ -689,9 +734,14 @@ fn judge_refused(trino: &Trino, pos: Pos, table: &str, v: &Value, id: i64) -> Re
             }
         }
     }
-    if matches!(pos, Pos::WhereEq | Pos::WhereLt | Pos::WhereNe) {
+    if matches!(
+        pos,
+        Pos::WhereEq | Pos::WhereLt | Pos::WhereNe | Pos::WhereGe
+    ) {
         let ids = |sql: String| {
-            trino.sql(sql).map(|q| q.rows.iter().map(|x| cell_text(&x[0])).collect::<Vec<_>>())
+            trino
+                .sql(sql)
+                .map(|q| q.rows.iter().map(|x| cell_text(&x[0])).collect::<Vec<_>>())
         };
         let intended = ids(format!(
             "SELECT id FROM {table} WHERE try({}) ORDER BY id",
@@ -702,13 +752,18 @@ fn judge_refused(trino: &Trino, pos: Pos, table: &str, v: &Value, id: i64) -> Re
             (Ok(got), Ok(want)) if got != want => Ok(format!(
                 "Trino's raw comparison selects {got:?}, the rows holding the value are {want:?}"
             )),
-            (Ok(got), _) => Err(format!("Trino's raw comparison selects the intended rows {got:?}: {raw_stmt}")),
+            (Ok(got), _) => Err(format!(
+                "Trino's raw comparison selects the intended rows {got:?}: {raw_stmt}"
+            )),
         };
     }
     if let Err(e) = trino.sql(&raw_stmt) {
         return Ok(refusal(&e).unwrap_or_else(|e| fail(e)));
     }
-    let q = format!("SELECT CAST(c AS varchar), try({}) FROM {table} WHERE id = {id}", same("c"));
+    let q = format!(
+        "SELECT CAST(c AS varchar), try({}) FROM {table} WHERE id = {id}",
+        same("c")
+    );
     match trino.sql(&q) {
         Err(e) => Ok(refusal(&e).unwrap_or_else(|e| fail(e))),
         Ok(q) if q.rows.first().and_then(|x| x[1].as_deref()) == Some("true") => Err(format!(
@@ -742,6 +797,7 @@ fn run_table(trino: &Trino, k: usize, tally: &Mutex<Tally>) {
         Pos::WhereEq,
         Pos::WhereLt,
         Pos::WhereNe,
+        Pos::WhereGe,
     ];
     let mut cases = Vec::new();
     for (p, pos) in positions.iter().enumerate() {
@@ -749,8 +805,9 @@ fn run_table(trino: &Trino, k: usize, tally: &Mutex<Tally>) {
             let id = (p as i64 + 1) * 1000 + i as i64;
             let nan = matches!(v, Value::Float(f) if f.is_nan())
                 || matches!(v, Value::Double(f) if f.is_nan());
-            if (*pos == Pos::WhereLt && nan) || (matches!(*pos, Pos::WhereLt | Pos::WhereNe) && matches!(v, Value::Null)) {
-                // `<` has no intended meaning with NaN, nor `<` and `<>` with NULL
+            let ordering = matches!(*pos, Pos::WhereLt | Pos::WhereGe);
+            if (ordering && nan) || (ordering || *pos == Pos::WhereNe) && matches!(v, Value::Null) {
+                // `<` and `>=` have no intended meaning with NaN, nor any but `=` with NULL
                 // (`=` NULL is `is_null()`): not generated.
                 continue;
             }
@@ -790,7 +847,13 @@ fn run_table(trino: &Trino, k: usize, tally: &Mutex<Tally>) {
     let together = by_k!(k, insert_rows(&ins));
     let mut single: Vec<&Case> = cases
         .iter()
-        .filter(|c| c.built.is_ok() && !matches!(c.pos, Pos::Insert | Pos::WhereEq | Pos::WhereLt | Pos::WhereNe))
+        .filter(|c| {
+            c.built.is_ok()
+                && !matches!(
+                    c.pos,
+                    Pos::Insert | Pos::WhereEq | Pos::WhereLt | Pos::WhereNe | Pos::WhereGe
+                )
+        })
         .collect();
     match together.map(|st| trino.sql(st.sql())) {
         Ok(Ok(_)) => wrote.extend(ins),
@@ -809,7 +872,12 @@ fn run_table(trino: &Trino, k: usize, tally: &Mutex<Tally>) {
     }
     // Refused cases: Trino must refuse the raw form, or not keep the value.
     for c in cases.iter().filter(|c| c.built.is_err()) {
-        let err = c.built.as_ref().err().map(|e| e.to_string()).unwrap_or_default();
+        let err = c
+            .built
+            .as_ref()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         let first = err.lines().next().unwrap_or("").to_string();
         let v = match judge_refused(trino, c.pos, &table, &c.value, c.id) {
             Ok(_) => Ok(()),
@@ -851,10 +919,12 @@ fn run_table(trino: &Trino, k: usize, tally: &Mutex<Tally>) {
         verdict(&mut out, c, v);
     }
     // WHERE: the crate's rows equal the raw comparison's rows.
-    for c in cases
-        .iter()
-        .filter(|c| matches!(c.pos, Pos::WhereEq | Pos::WhereLt | Pos::WhereNe) && c.built.is_ok())
-    {
+    for c in cases.iter().filter(|c| {
+        matches!(
+            c.pos,
+            Pos::WhereEq | Pos::WhereLt | Pos::WhereNe | Pos::WhereGe
+        ) && c.built.is_ok()
+    }) {
         let st = c.built.as_ref().unwrap();
         let raw_stmt = raw_statement(c.pos, &table, &c.value, c.id).unwrap();
         let ids = |r: Result<iceberg_sql_tests::trino::QueryResult, TrinoError>| {
@@ -890,7 +960,13 @@ fn run_table(trino: &Trino, k: usize, tally: &Mutex<Tally>) {
 /// CTAS and INSERT … SELECT outputs (every row the INSERT position stored is one case:
 /// it reads back the same, in a column of the same type), ORDER BY keys and the
 /// de-duplicating window's ORDER BY key (one case each per type).
-fn outputs(trino: &Trino, k: usize, cases: &[Case], stored: &BTreeMap<i64, String>, out: &mut Tally) {
+fn outputs(
+    trino: &Trino,
+    k: usize,
+    cases: &[Case],
+    stored: &BTreeMap<i64, String>,
+    out: &mut Tally,
+) {
     let def = &defs()[k];
     let ty = &types()[k];
     let table = def.name().to_string();
@@ -898,29 +974,60 @@ fn outputs(trino: &Trino, k: usize, cases: &[Case], stored: &BTreeMap<i64, Strin
         .iter()
         .filter(|c| c.pos == Pos::Insert && c.built.is_ok() && stored.contains_key(&c.id))
         .collect();
-    let src_type = cell_text(&trino.run(format!("SELECT typeof(c) FROM {table} LIMIT 1")).rows[0][0]);
+    let src_type = cell_text(
+        &trino
+            .run(format!("SELECT typeof(c) FROM {table} LIMIT 1"))
+            .rows[0][0],
+    );
     let check_copy = |out: &mut Tally, pos: Pos, name: &str, built: Result<Statement, Error>| {
         let ran = built
-            .map_err(|e| format!("the crate refuses: {}", e.to_string().lines().next().unwrap_or("")))
-            .and_then(|st| trino.sql(st.sql()).map_err(|e| format!("Trino refuses the crate's text: {e}")));
+            .map_err(|e| {
+                format!(
+                    "the crate refuses: {}",
+                    e.to_string().lines().next().unwrap_or("")
+                )
+            })
+            .and_then(|st| {
+                trino
+                    .sql(st.sql())
+                    .map_err(|e| format!("Trino refuses the crate's text: {e}"))
+            });
         let copy: Result<(String, BTreeMap<i64, String>), String> = ran.map(|_| {
             let q = trino.run(format!("SELECT id, c, typeof(c) FROM {name}"));
             let ty = q.rows.first().map(|r| cell_text(&r[2])).unwrap_or_default();
             let cells = q
                 .rows
                 .iter()
-                .map(|r| (r[0].as_deref().unwrap_or("0").parse().unwrap_or(0), cell_text(&r[1])))
+                .map(|r| {
+                    (
+                        r[0].as_deref().unwrap_or("0").parse().unwrap_or(0),
+                        cell_text(&r[1]),
+                    )
+                })
                 .collect();
             (ty, cells)
         });
         for c in &rows {
             let v = match &copy {
                 Err(e) => Err(e.clone()),
-                Ok((t, _)) if *t != src_type => Err(format!("the copy's column is {t}, the source's {src_type}")),
+                Ok((t, _)) if *t != src_type => {
+                    Err(format!("the copy's column is {t}, the source's {src_type}"))
+                }
                 Ok((_, cells)) if cells.get(&c.id) == stored.get(&c.id) => Ok(()),
-                Ok((_, cells)) => Err(format!("copied {:?}, stored {:?}", cells.get(&c.id), stored.get(&c.id))),
+                Ok((_, cells)) => Err(format!(
+                    "copied {:?}, stored {:?}",
+                    cells.get(&c.id),
+                    stored.get(&c.id)
+                )),
             };
-            let case = Case { k, pos, kind: c.kind, value: c.value.clone(), id: c.id, built: Err(Error::new(ErrorKind::InvalidValue, "")) };
+            let case = Case {
+                k,
+                pos,
+                kind: c.kind,
+                value: c.value.clone(),
+                id: c.id,
+                built: Err(Error::new(ErrorKind::InvalidValue, "")),
+            };
             verdict(out, &case, v);
         }
     };
@@ -935,7 +1042,12 @@ fn outputs(trino: &Trino, k: usize, cases: &[Case], stored: &BTreeMap<i64, Strin
     trino.run(format!("DROP TABLE IF EXISTS {}", copy_def.name()));
     trino.run(copy_def.create_table().build_for(Dialect::Trino).unwrap());
     let built = by_k!(k, insert_select(copy_def.name()));
-    check_copy(out, Pos::InsertSelectOutput, &copy_def.name().to_string(), built);
+    check_copy(
+        out,
+        Pos::InsertSelectOutput,
+        &copy_def.name().to_string(),
+        built,
+    );
     // The de-duplicated MERGE source ordered by the column: of two source rows with one
     // key, the one with the greatest value is inserted.
     let own: Vec<Value> = values(&ty.ty)
@@ -959,7 +1071,10 @@ fn outputs(trino: &Trino, k: usize, cases: &[Case], stored: &BTreeMap<i64, Strin
     let v = match built {
         Err(e) => match &want {
             Err(_) => Ok(()),
-            Ok(w) => Err(format!("the crate refuses ({}) but Trino orders the values (max {w})", e.to_string().lines().next().unwrap_or(""))),
+            Ok(w) => Err(format!(
+                "the crate refuses ({}) but Trino orders the values (max {w})",
+                e.to_string().lines().next().unwrap_or("")
+            )),
         },
         Ok(st) => match trino.sql(st.sql()) {
             Err(e) => Err(format!("the crate builds it but Trino refuses: {e}")),
@@ -973,7 +1088,14 @@ fn outputs(trino: &Trino, k: usize, cases: &[Case], stored: &BTreeMap<i64, Strin
             }
         },
     };
-    let case = Case { k, pos: Pos::WindowKey, kind: Kind::InRange, value: a, id, built: Err(Error::new(ErrorKind::InvalidValue, "")) };
+    let case = Case {
+        k,
+        pos: Pos::WindowKey,
+        kind: Kind::InRange,
+        value: a,
+        id,
+        built: Err(Error::new(ErrorKind::InvalidValue, "")),
+    };
     verdict(out, &case, v);
 }
 
@@ -988,7 +1110,10 @@ fn dedup_merge<const K: usize>(id: i64, a: &Value, b: &Value) -> Result<Statemen
 }
 
 fn insert_rows<const K: usize>(cases: &[&Case]) -> Result<Statement, Error> {
-    let rows: Vec<Rec<K>> = cases.iter().map(|c| Rec::<K>(c.id, c.value.clone())).collect();
+    let rows: Vec<Rec<K>> = cases
+        .iter()
+        .map(|c| Rec::<K>(c.id, c.value.clone()))
+        .collect();
     Rec::<K>::insert(&rows).build()
 }
 
@@ -1000,10 +1125,18 @@ fn ctas<const K: usize>(name: &TableName, location: &str) -> Result<Statement, E
 }
 
 fn insert_select<const K: usize>(into: &TableName) -> Result<Statement, Error> {
-    Rec::<K>::insert_from(&TableName::new(DB, defs()[K].name().to_string().rsplit('.').next().unwrap_or("")))
-        .into_table(into.clone())
-        .filter(id_col::<K>().lt(2000))
-        .build()
+    Rec::<K>::insert_from(&TableName::new(
+        DB,
+        defs()[K]
+            .name()
+            .to_string()
+            .rsplit('.')
+            .next()
+            .unwrap_or(""),
+    ))
+    .into_table(into.clone())
+    .filter(id_col::<K>().lt(2000))
+    .build()
 }
 
 #[test]

@@ -20,8 +20,8 @@ use std::borrow::Cow;
 use super::typing::{audit, is_comparison, AssignIn, Assigned, Checked, TypeScope, Written};
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
-    assignment, common_super_type, comparison_type, is_comparable, is_orderable, single_type, Assignment, Comparison,
-    NoCommonType,
+    assignment, common_super_type, comparison_type, is_comparable, is_orderable, single_type,
+    Assignment, Comparison, NoCommonType,
 };
 use crate::engine::functions::{
     aggregate_type, arithmetic_type, date_trunc_type, AggregateFn, Arithmetic, Clock, TruncUnit,
@@ -52,7 +52,10 @@ fn integer_digits_of(ty: &EngineType) -> u8 {
 /// digits, so the cast fails for every row; a column side is not cast this way, the
 /// planner compares it with the literal, `UnwrapCastInComparison`.)
 fn decimal_literal_overflows(l: &EngineType, r: &EngineType, left: &Expr, right: &Expr) -> bool {
-    if !matches!((l, r), (EngineType::Decimal { .. }, EngineType::Decimal { .. })) {
+    if !matches!(
+        (l, r),
+        (EngineType::Decimal { .. }, EngineType::Decimal { .. })
+    ) {
         return false;
     }
     let Some(common) = common_super_type(l, r) else {

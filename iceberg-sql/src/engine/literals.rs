@@ -373,7 +373,7 @@ pub(crate) fn literal_type(value: &Value, ty: &IcebergType) -> Result<EngineType
                     value.kind_name(),
                     ty.iceberg_name()
                 ),
-            ))
+            ));
         }
     })
 }
