@@ -698,12 +698,12 @@ fn judge_refused(
     let raw_stmt = raw_statement(pos, table, v, id).unwrap_or_default();
     let fail = |e: TrinoError| -> String { panic!("{e}") };
     if let Err(e) = trino.sql(format!("EXPLAIN (TYPE VALIDATE) {raw_stmt}")) {
-        return Ok(refusal(&e).unwrap_or_else(|e| fail(e)));
+        return Ok(refusal(&e).unwrap_or_else(fail));
     }
     let r = raw(v);
     let own = match trino.sql(format!("SELECT typeof({r})")) {
         Ok(t) => cell_text(&t.rows[0][0]),
-        Err(e) => return Ok(refusal(&e).unwrap_or_else(|e| fail(e))),
+        Err(e) => return Ok(refusal(&e).unwrap_or_else(fail)),
     };
     let same = |c: &str| {
         if matches!(v, Value::Null) {
@@ -748,7 +748,7 @@ fn judge_refused(
             same("c")
         ));
         return match (ids(raw_stmt.clone()), intended) {
-            (Err(e), _) => Ok(refusal(&e).unwrap_or_else(|e| fail(e))),
+            (Err(e), _) => Ok(refusal(&e).unwrap_or_else(fail)),
             (Ok(got), Ok(want)) if got != want => Ok(format!(
                 "Trino's raw comparison selects {got:?}, the rows holding the value are {want:?}"
             )),
@@ -758,14 +758,14 @@ fn judge_refused(
         };
     }
     if let Err(e) = trino.sql(&raw_stmt) {
-        return Ok(refusal(&e).unwrap_or_else(|e| fail(e)));
+        return Ok(refusal(&e).unwrap_or_else(fail));
     }
     let q = format!(
         "SELECT CAST(c AS varchar), try({}) FROM {table} WHERE id = {id}",
         same("c")
     );
     match trino.sql(&q) {
-        Err(e) => Ok(refusal(&e).unwrap_or_else(|e| fail(e))),
+        Err(e) => Ok(refusal(&e).unwrap_or_else(fail)),
         Ok(q) if q.rows.first().and_then(|x| x[1].as_deref()) == Some("true") => Err(format!(
             "Trino stores the value exactly ({:?}): {raw_stmt}",
             q.rows[0][0]
