@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 
 use crate::dialect::Grammar;
 use crate::error::{Error, ErrorKind, Result};
@@ -171,6 +171,63 @@ impl Value {
             Value::List(_) => "list",
             Value::Map(_) => "map",
             Value::Struct(_) => "struct",
+        }
+    }
+
+    /// This value as a value of column type `ty`'s own kind, when the conversion keeps
+    /// it exactly: an integer into a `real` or `double` that holds it, a `double` into a
+    /// `real` that holds it, a decimal into a float whose shortest form is the same
+    /// number, a float into a decimal (its shortest form; the decimal column then checks
+    /// the digits fit), a date into a timestamp (midnight, UTC). Trino's INSERT, UPDATE
+    /// and MERGE take all of these and convert them with a cast (also when the cast
+    /// rounds); here a value that would change is refused instead. `None` when there is
+    /// no exact conversion (also for the kinds a column takes as they are).
+    pub(crate) fn exactly_as(&self, ty: &IcebergType) -> Option<Value> {
+        use IcebergType as T;
+        let decimal_eq = |a: &Decimal, b: &Decimal| {
+            let s = a.scale().max(b.scale());
+            matches!((a.rescale(s), b.rescale(s)), (Some(x), Some(y)) if x == y)
+        };
+        match (self, ty) {
+            (Value::Int(i), T::Float) => {
+                let f = *i as f32;
+                (f64::from(f) == f64::from(*i)).then_some(Value::Float(f))
+            }
+            (Value::Int(i), T::Double) => Some(Value::Double(f64::from(*i))),
+            (Value::Long(i), T::Int) => i32::try_from(*i).ok().map(Value::Int),
+            (Value::Long(i), T::Float) => {
+                let f = *i as f32;
+                (f.is_finite() && f as f64 as i128 == i128::from(*i)).then_some(Value::Float(f))
+            }
+            (Value::Long(i), T::Double) => {
+                let f = *i as f64;
+                (f.is_finite() && f as i128 == i128::from(*i)).then_some(Value::Double(f))
+            }
+            (Value::Double(f), T::Float) => {
+                let g = *f as f32;
+                (f.is_nan() || f64::from(g) == *f).then_some(Value::Float(g))
+            }
+            (Value::Decimal(d), T::Double) => {
+                let f: f64 = d.to_string().parse().ok()?;
+                let back = Decimal::parse(&f.to_string()).ok()?;
+                (f.is_finite() && decimal_eq(&back, d)).then_some(Value::Double(f))
+            }
+            (Value::Decimal(d), T::Float) => {
+                let f: f32 = d.to_string().parse().ok()?;
+                let back = Decimal::parse(&f.to_string()).ok()?;
+                (f.is_finite() && decimal_eq(&back, d)).then_some(Value::Float(f))
+            }
+            (Value::Float(f), T::Decimal { .. }) if f.is_finite() => {
+                Decimal::parse(&f.to_string()).ok().map(Value::Decimal)
+            }
+            (Value::Double(f), T::Decimal { .. }) if f.is_finite() => {
+                Decimal::parse(&f.to_string()).ok().map(Value::Decimal)
+            }
+            (Value::Date(d), T::Timestamp) => Some(Value::Timestamp(d.and_time(NaiveTime::MIN))),
+            (Value::Date(d), T::TimestampTz) => {
+                Some(Value::TimestampTz(d.and_time(NaiveTime::MIN).and_utc()))
+            }
+            _ => None,
         }
     }
 

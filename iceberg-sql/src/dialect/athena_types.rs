@@ -20,8 +20,8 @@ use std::borrow::Cow;
 use super::typing::{audit, is_comparison, AssignIn, Assigned, Checked, TypeScope, Written};
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
-    assignment, comparison_type, is_comparable, is_orderable, single_type, Assignment, Comparison,
-    NoCommonType,
+    assignment, common_super_type, comparison_type, is_comparable, is_orderable, single_type,
+    Assignment, Comparison, NoCommonType,
 };
 use crate::engine::functions::{
     aggregate_type, arithmetic_type, date_trunc_type, function_type, AggregateFn, Arithmetic,
@@ -35,6 +35,37 @@ use crate::expr::{Aggregate, BinaryOp, Expr, Scope, TimeUnit};
 use crate::model::Column;
 use crate::types::IcebergType;
 use crate::value::Value;
+
+/// Digits before the point of a decimal type.
+fn integer_digits_of(ty: &EngineType) -> u8 {
+    match ty {
+        EngineType::Decimal { precision, scale } => precision - scale,
+        _ => 0,
+    }
+}
+
+/// A decimal literal compared with a decimal, where their common super type, capped at
+/// 38 digits, has fewer integer digits than the literal
+/// (`TypeCoercion.getCommonSuperTypeForDecimal` "allows potential loss of precision"):
+/// `c = DECIMAL '999999999999999999999999999999999.0'` on a `decimal(38,6)` column casts
+/// the `decimal(34,1)` literal to `decimal(38,6)`, and Trino 476 fails the query with
+/// "Cannot cast DECIMAL(34, 1) '…' to DECIMAL(38, 6)". (A literal's type has exactly its
+/// digits, so the cast fails for every row; a column side is not cast this way, the
+/// planner compares it with the literal, `UnwrapCastInComparison`.)
+fn decimal_literal_overflows(l: &EngineType, r: &EngineType, left: &Expr, right: &Expr) -> bool {
+    if !matches!(
+        (l, r),
+        (EngineType::Decimal { .. }, EngineType::Decimal { .. })
+    ) {
+        return false;
+    }
+    let Some(common) = common_super_type(l, r) else {
+        return false;
+    };
+    let literal = |e: &Expr| matches!(e, Expr::Literal { .. } | Expr::Param { .. });
+    (literal(left) && integer_digits_of(l) > integer_digits_of(&common))
+        || (literal(right) && integer_digits_of(r) > integer_digits_of(&common))
+}
 
 fn mismatch(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::TypeMismatch, message)
@@ -423,6 +454,19 @@ fn binary_type(
             expect_boolean_of(l, &format_args!("the left operand of {symbol}"))?;
             expect_boolean_of(r, &format_args!("the right operand of {symbol}"))?;
             Ok(EngineType::Boolean)
+        }
+        B::Eq | B::NotEq | B::IsDistinctFrom | B::IsNotDistinctFrom
+        | B::Lt | B::LtEq | B::Gt | B::GtEq
+            if decimal_literal_overflows(l, r, left, right) =>
+        {
+            Err(mismatch(format!(
+                "{l} {} {r}: Trino compares both as {}, which holds fewer integer digits than \
+                 {}; a value with more fails the query with \"Cannot cast\"",
+                operator_symbol(op),
+                common_super_type(l, r).map_or_else(String::new, |t| t.to_string()),
+                if integer_digits_of(l) > integer_digits_of(r) { l } else { r },
+            ))
+            .with_hint("no value of the column can equal or order against it: drop the condition, or compare with a value that has at most as many integer digits as the column"))
         }
         B::Eq | B::NotEq | B::IsDistinctFrom | B::IsNotDistinctFrom => {
             if comparison_type(Comparison::Equality, l, r).is_none() {

@@ -363,6 +363,9 @@ pub(crate) fn literal_type(value: &Value, ty: &IcebergType) -> Result<EngineType
         }
         (Value::Struct(_), T::Struct(_)) => column()?,
         _ => {
+            if let Some(v) = value.exactly_as(ty) {
+                return literal_type(&v, ty);
+            }
             return Err(Error::new(
                 ErrorKind::InvalidValue,
                 format!(
@@ -370,7 +373,7 @@ pub(crate) fn literal_type(value: &Value, ty: &IcebergType) -> Result<EngineType
                     value.kind_name(),
                     ty.iceberg_name()
                 ),
-            ))
+            ));
         }
     })
 }

@@ -241,7 +241,10 @@ pub(super) fn write_literal(
                 out.push(')');
             }
         }
-        _ => return Err(mismatch(value, ty)),
+        _ => match value.exactly_as(ty) {
+            Some(v) => return write_literal(out, &v, ty, grammar),
+            None => return Err(mismatch(value, ty)),
+        },
     }
     Ok(())
 }
