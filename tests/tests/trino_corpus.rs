@@ -30,6 +30,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::sync::Mutex;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -1161,16 +1162,20 @@ fn corpus_held_to_trinos_verdicts() {
         }
     });
     let t = tally.into_inner().unwrap();
-    for d in &t.disagree {
-        eprintln!("DISAGREE {d}");
+    // The real stdout, so that the counts show in `cargo test` output without
+    // --nocapture.
+    let mut out = std::io::stdout();
+    for (tag, list) in [
+        ("DISAGREE", &t.disagree),
+        ("KNOWN", &t.known),
+        ("OPEN", &t.open),
+    ] {
+        for d in list {
+            let _ = writeln!(out, "{tag} {d}");
+        }
     }
-    for d in &t.known {
-        eprintln!("KNOWN {d}");
-    }
-    for d in &t.open {
-        eprintln!("OPEN {d}");
-    }
-    println!(
+    let _ = writeln!(
+        out,
         "trino corpus: {} cases, {} agree, {} disagree ({} known, {} open) in {:.1} s",
         t.cases,
         t.agree,

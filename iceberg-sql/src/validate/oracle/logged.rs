@@ -38,18 +38,32 @@ fn read_log(dir: &std::path::Path) -> BTreeSet<Logged> {
     out
 }
 
-/// The logged statements in `dir` this pipeline refuses, each with its refusal, and how
-/// many distinct statements the log holds.
-fn refused_in(dir: &std::path::Path) -> (usize, Vec<String>) {
+/// Where sqlparser's parser and Trino's grammar disagree on a name: a text holding
+/// `needle` is refused by this pipeline for `reason`, while Trino's grammar (the
+/// suite's re-parse of every logged Trino-grammar statement) reads it.
+const SQLPARSER_GAPS: &[(&str, &str)] = &[(
+    "INSERT INTO local.",
+    "sqlparser reads `local` after INSERT INTO as a keyword; LOCAL is one of the nonReserved words of Trino's SqlBase.g4, a schema name there",
+)];
+
+/// The logged statements in `dir` this pipeline refuses, each with its refusal (those
+/// [`SQLPARSER_GAPS`] explains apart), and how many distinct statements the log holds.
+fn refused_in(dir: &std::path::Path) -> (usize, Vec<String>, Vec<String>) {
     let logged = read_log(dir);
-    let refused = logged
-        .iter()
-        .filter_map(|(d, k, params, sql)| {
-            let e = validate(sql, kind(k), dialect(d), *params).err()?;
-            Some(format!("#### {d} {k} {params}\n{sql}\n=> {e}"))
-        })
-        .collect();
-    (logged.len(), refused)
+    let (mut refused, mut explained) = (Vec::new(), Vec::new());
+    for (d, k, params, sql) in &logged {
+        let Err(e) = validate(sql, kind(k), dialect(d), *params) else {
+            continue;
+        };
+        let gap = SQLPARSER_GAPS
+            .iter()
+            .find(|(needle, _)| matches!(d.as_str(), "Athena" | "Trino") && sql.contains(needle));
+        match gap {
+            Some((_, reason)) => explained.push(format!("{d} {k}: {reason}")),
+            None => refused.push(format!("#### {d} {k} {params}\n{sql}\n=> {e}")),
+        }
+    }
+    (logged.len(), refused, explained)
 }
 
 #[test]
@@ -63,12 +77,16 @@ fn every_statement_the_suite_built_is_accepted() {
         eprintln!("SKIP: {LOG_DIR_VAR} is not set");
         return;
     };
-    let (logged, refused) = refused_in(std::path::Path::new(&dir));
+    let (logged, refused, explained) = refused_in(std::path::Path::new(&dir));
     assert!(logged > 0, "the statement log in {dir:?} is empty");
     println!(
-        "sqlparser's pipeline (the oracle) read {logged} distinct logged statements: {} refused",
-        refused.len()
+        "sqlparser's pipeline (the oracle) read {logged} distinct logged statements: {} refused, {} more where sqlparser differs from Trino's grammar",
+        refused.len(),
+        explained.len()
     );
+    for e in &explained {
+        println!("  {e}");
+    }
     assert!(
         refused.is_empty(),
         "{} of {logged} statements the builders returned are refused by sqlparser's pipeline:\n{}",
@@ -85,11 +103,13 @@ fn a_refused_logged_statement_is_reported() {
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let good = r#"{"dialect":"Athena","grammar":"TrinoDml","kind":"Select","params":1,"sql":"SELECT a FROM t WHERE b = ?"}"#;
     let bad = r#"{"dialect":"Trino","grammar":"TrinoDml","kind":"Delete","params":0,"sql":"DELETE FROM t WHERE a = 'x' -- '"}"#;
-    let text = format!("{good}\n{good}\n{bad}\n{{\"dialect\":\"Ath");
+    let gap = r#"{"dialect":"Trino","grammar":"TrinoDml","kind":"Insert","params":0,"sql":"INSERT INTO local.t (a) VALUES (1)"}"#;
+    let text = format!("{good}\n{good}\n{bad}\n{gap}\n{{\"dialect\":\"Ath");
     std::fs::write(dir.join("1.jsonl"), text).expect("the log is written");
-    let (logged, refused) = refused_in(&dir);
+    let (logged, refused, explained) = refused_in(&dir);
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(logged, 2);
+    assert_eq!(logged, 3);
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert!(refused[0].contains("comment"), "{}", refused[0]);
+    assert_eq!(explained.len(), 1, "{explained:?}");
 }
