@@ -26,8 +26,8 @@ use super::athena;
 use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{
-    Column, Compression, DatabaseName, FileFormat, Location, PartitionField, TableDef,
-    TableProperties, TableProperty,
+    Column, Compression, DatabaseName, FileFormat, Location, PartitionChange, PartitionField,
+    TableDef, TableProperties, TableProperty,
 };
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
@@ -248,6 +248,7 @@ impl DialectRules for Trino {
     fn write_partition_spec_change(
         &self,
         w: &mut SqlWriter,
+        _change: &PartitionChange,
         spec: &[PartitionField],
     ) -> Result<bool> {
         write_with(w, &[partitioning(spec)?], "SET PROPERTIES ", ", ", "")?;

@@ -609,6 +609,22 @@ impl<'t> Reader<'t> {
             }
             AlterAction::RenameTo(name) => self.idents(name),
             AlterAction::SetTblProperties(props) => self.tbl_properties(props),
+            AlterAction::AddPartitionField(f) | AlterAction::DropPartitionField(f) => self.push(f),
+            AlterAction::ReplacePartitionField(old, new) => {
+                self.push(old);
+                self.push(new);
+            }
+            AlterAction::AddPartitions { partitions, .. } => {
+                for p in partitions {
+                    for (key, value) in &p.values {
+                        self.ident(key);
+                        self.push(value);
+                    }
+                    if let Some(l) = &p.location {
+                        self.literal(l);
+                    }
+                }
+            }
             AlterAction::UnsetTblProperties(keys) => keys.iter().for_each(|k| self.key(k)),
             AlterAction::SetProperties(props) => {
                 for (name, value) in props {
