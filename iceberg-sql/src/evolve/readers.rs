@@ -40,7 +40,7 @@ impl Reader {
     /// of `information_schema.views`).
     pub fn view(name: TableName, query: &str) -> Result<Reader> {
         let refs = read(query, &name.to_string())?;
-        if refs.shape != Shape::Other {
+        if refs.shape != Shape::Query {
             return Err(Error::new(
                 ErrorKind::DisallowedSyntax,
                 format!("the definition of view {name} is not a query"),
@@ -61,6 +61,13 @@ impl Reader {
     pub fn sql(label: impl Into<String>, sql: &str) -> Result<Reader> {
         let label = label.into();
         let refs = read(sql, &label)?;
+        if refs.shape == Shape::Other {
+            return Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                format!("reader {label} is not a query, an INSERT or a CREATE VIEW"),
+            )
+            .with_hint("register the statements that read tables"));
+        }
         if let Shape::View { name, query_at } = &refs.shape {
             let [.., db, v] = name.as_slice() else {
                 return Err(Error::new(

@@ -136,7 +136,9 @@ pub(crate) enum Shape {
         table: Vec<String>,
         columns: Vec<String>,
     },
-    /// Anything else (a query).
+    /// A query.
+    Query,
+    /// Anything else.
     #[default]
     Other,
 }

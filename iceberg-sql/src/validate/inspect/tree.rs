@@ -55,6 +55,7 @@ impl References {
                 table: values(&i.table),
                 columns: values(&i.columns),
             },
+            Statement::Query(_) => Shape::Query,
             _ => Shape::Other,
         };
         refs.columns.sort_by_key(|c| c.spans.first().map(|s| s.0));
