@@ -185,7 +185,8 @@ impl EvolutionPlan {
     /// (`CREATE OR REPLACE VIEW`) with its query reading the new name as the old
     /// one, so the view keeps its columns. The rewrite runs after the rename: the
     /// engine checks a view's query when it is created, and the new name exists only
-    /// then. A view read through `SELECT *` is reported, not rewritten.
+    /// then. A view read through `SELECT *` is reported, not rewritten; so are the
+    /// views of a Spark plan (readers are read as Athena's and Trino's SQL).
     ///
     /// What breaks: a use of a column a step renames or drops (select list, filter,
     /// join, group by, order by, anywhere); a view's column whose type a step widens
@@ -223,6 +224,13 @@ impl EvolutionPlan {
     /// ```
     pub fn check_readers(self, live: &TableDef, readers: &[Reader]) -> Result<EvolutionPlan> {
         let table = live.name();
+        // The rewrites are written for the plan's target; Spark's views are not Trino
+        // text, so a Spark plan gets the report only.
+        let dialect = self
+            .steps
+            .first()
+            .map_or(Dialect::default(), |s| s.statement.dialect());
+        let rewrite = dialect != Dialect::Spark;
         let mut readers: Vec<Reader> = readers.to_vec();
         let mut steps = Vec::with_capacity(self.steps.len());
         for mut step in self.steps {
@@ -241,9 +249,9 @@ impl EvolutionPlan {
                 if let (Change::RenameColumn { from, to }, Some(view)) =
                     (&step.change, r.view.clone())
                 {
-                    if breaks.iter().all(|(a, _)| *a != ReadAs::Star) {
-                        let query = rename_in(r, table, from, to);
-                        let statement = replace_view(&view, &query)?;
+                    if rewrite && breaks.iter().all(|(a, _)| *a != ReadAs::Star) {
+                        let query = rename_in(r, table, from, to, dialect);
+                        let statement = replace_view(&view, &query, dialect)?;
                         *r = Reader::view(view.clone(), &query)?;
                         rewrites.push(EvolutionStep {
                             change: Change::ReplaceView {
@@ -399,8 +407,8 @@ fn breaks(r: &Reader, table: &TableName, change: &Change) -> Vec<(ReadAs, String
 
 /// `r`'s query with `from` of `table` read as `to`: each use renamed, a bare output
 /// column aliased to its old name.
-fn rename_in(r: &Reader, table: &TableName, from: &str, to: &str) -> String {
-    let grammar = Dialect::Athena.grammar(StatementKind::CreateView);
+fn rename_in(r: &Reader, table: &TableName, from: &str, to: &str, dialect: Dialect) -> String {
+    let grammar = dialect.grammar(StatementKind::CreateView);
     let new = grammar.quote_ident(to);
     let old = grammar.quote_ident(from);
     let mut out = String::with_capacity(r.sql.len() + 16);
@@ -421,12 +429,16 @@ fn rename_in(r: &Reader, table: &TableName, from: &str, to: &str) -> String {
 }
 
 /// `CREATE OR REPLACE VIEW view AS query`, validated.
-fn replace_view(view: &TableName, query: &str) -> Result<crate::statement::Statement> {
-    let mut w = SqlWriter::new(StatementKind::CreateView, Dialect::Athena);
+fn replace_view(
+    view: &TableName,
+    query: &str,
+    dialect: Dialect,
+) -> Result<crate::statement::Statement> {
+    let mut w = SqlWriter::new(StatementKind::CreateView, dialect);
     w.rules().check_view_statement(StatementKind::CreateView)?;
     w.push("CREATE OR REPLACE VIEW ")
         .table_name(view)
         .push(" AS\n")
-        .push(query);
+        .push(query.trim());
     w.finish()
 }
