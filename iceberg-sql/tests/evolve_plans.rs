@@ -530,6 +530,69 @@ fn rename_rewrites_keep_the_view_columns() {
 }
 
 #[test]
+fn readers_report_how_they_read_the_column() {
+    let live = def(base(), &[]);
+    let desired = def(
+        with(base(), "s", c("label", T::String).renamed_from("s")),
+        &[],
+    );
+    let report = |sql: &str| {
+        let readers = [Reader::sql("r", sql).unwrap()];
+        let plan = evolve(&live, &desired, EvolveOptions::new())
+            .unwrap()
+            .check_readers(&live, &readers)
+            .unwrap();
+        plan.steps[0]
+            .readers
+            .iter()
+            .map(|b| b.read_as)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        report("SELECT a.id FROM analytics.t a JOIN analytics.u b ON b.s = a.s"),
+        [ReadAs::Join]
+    );
+    assert_eq!(report("SELECT id FROM t JOIN u USING (s)"), [ReadAs::Join]);
+    assert_eq!(
+        report("SELECT max(id) OVER (PARTITION BY s) FROM t"),
+        [ReadAs::Select]
+    );
+    assert_eq!(
+        report("SELECT id FROM t GROUP BY id HAVING count(DISTINCT s) > 1 ORDER BY 1"),
+        [ReadAs::Filter]
+    );
+    // An INSERT that names the column in its column list writes it.
+    assert_eq!(
+        report("INSERT INTO analytics.t (id, s) SELECT id, name FROM analytics.u"),
+        [ReadAs::Write]
+    );
+    assert_eq!(
+        report("INSERT INTO analytics.u (id, s) SELECT id, s FROM analytics.t"),
+        [ReadAs::Select]
+    );
+    // Without a column list, an INSERT into the table writes every column: an added
+    // or a dropped one breaks it, a rename does not.
+    let load = Reader::sql(
+        "load",
+        "INSERT INTO analytics.t SELECT * FROM analytics.staging",
+    )
+    .unwrap();
+    let grown = def(
+        base().into_iter().chain([c("extra", T::Int)]).collect(),
+        &[],
+    );
+    let plan = evolve(&live, &grown, EvolveOptions::new())
+        .unwrap()
+        .check_readers(&live, std::slice::from_ref(&load))
+        .unwrap();
+    assert_eq!(plan.steps[0].readers[0].to_string(), "load writes extra");
+    assert_eq!(
+        report("INSERT INTO analytics.t SELECT * FROM analytics.staging"),
+        []
+    );
+}
+
+#[test]
 fn unreadable_readers_are_errors() {
     let e = Reader::sql("job", "SELECT FROM WHERE").unwrap_err();
     assert!(

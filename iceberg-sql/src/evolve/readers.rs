@@ -137,6 +137,9 @@ pub enum ReadAs {
     /// Through a `SELECT *` (or `t.*`) whose columns are a fixed list: a view's stored
     /// columns, or the columns of an `INSERT`.
     Star,
+    /// Written by an `INSERT` into the table: named in its column list, or, without
+    /// one, as one of all the table's columns in order.
+    Write,
 }
 
 impl fmt::Display for ReadAs {
@@ -149,6 +152,7 @@ impl fmt::Display for ReadAs {
             ReadAs::OrderBy => "orders by",
             ReadAs::Other => "uses",
             ReadAs::Star => "reads through SELECT * into a fixed column list",
+            ReadAs::Write => "writes",
         })
     }
 }
@@ -189,7 +193,8 @@ impl EvolutionPlan {
     /// views of a Spark plan (readers are read as Athena's and Trino's SQL).
     ///
     /// What breaks: a use of a column a step renames or drops (select list, filter,
-    /// join, group by, order by, anywhere); a view's column whose type a step widens
+    /// join, group by, order by, anywhere, or an `INSERT`'s column list); an `INSERT`
+    /// into the table without a column list, when a step adds or drops a column; a view's column whose type a step widens
     /// (a view keeps its columns' types) and an `INSERT`'s selected column so widened;
     /// a `SELECT *` over the table feeding a view or an `INSERT` when a step adds,
     /// drops or widens a column, and a view's when a step renames one.
@@ -360,11 +365,23 @@ fn read_as(c: Clause) -> ReadAs {
 /// [`ReadAs`].
 fn breaks(r: &Reader, table: &TableName, change: &Change) -> Vec<(ReadAs, String)> {
     let fixed = r.view.is_some() || matches!(r.refs.shape, Shape::Insert { .. });
+    // An INSERT into the table without a column list writes every column, in order.
+    let writes_all = matches!(&r.refs.shape, Shape::Insert { table: into, columns }
+        if columns.is_empty() && names_table(into, table));
     let star = fixed && star_over(r, table);
     let mut out: Vec<(ReadAs, String)> = Vec::new();
     let all_uses = |column: &str, out: &mut Vec<(ReadAs, String)>| {
         for (i, _) in uses_of(r, table, column) {
             out.push((read_as(r.refs.columns[i].clause), column.to_string()));
+        }
+        if let Shape::Insert {
+            table: into,
+            columns,
+        } = &r.refs.shape
+        {
+            if names_table(into, table) && columns.iter().any(|c| c.eq_ignore_ascii_case(column)) {
+                out.push((ReadAs::Write, column.to_string()));
+            }
         }
     };
     match change {
@@ -378,6 +395,9 @@ fn breaks(r: &Reader, table: &TableName, change: &Change) -> Vec<(ReadAs, String
             all_uses(c, &mut out);
             if star {
                 out.push((ReadAs::Star, c.clone()));
+            }
+            if writes_all {
+                out.push((ReadAs::Write, c.clone()));
             }
         }
         Change::WidenColumn { column, .. } => {
@@ -394,8 +414,13 @@ fn breaks(r: &Reader, table: &TableName, change: &Change) -> Vec<(ReadAs, String
             }
         }
         Change::AddColumns(cols) => {
-            if let (true, Some(c)) = (star, cols.first()) {
-                out.push((ReadAs::Star, c.clone()));
+            if let Some(c) = cols.first() {
+                if star {
+                    out.push((ReadAs::Star, c.clone()));
+                }
+                if writes_all {
+                    out.push((ReadAs::Write, c.clone()));
+                }
             }
         }
         Change::SetProperties(_) | Change::ReplaceView { .. } => {}
