@@ -516,9 +516,19 @@ fn rename_rewrites_keep_the_view_columns() {
         rewrite("WITH x AS (SELECT id, s FROM t) SELECT s FROM x WHERE id IN (SELECT id FROM t WHERE s = 'a')"),
         [format!("{head}WITH x AS (SELECT id, label FROM t) SELECT label AS s FROM x WHERE id IN (SELECT id FROM t WHERE label = 'a')")]
     );
-    // A view over SELECT * is reported, not rewritten; one that does not read the
-    // column is neither.
-    assert_eq!(rewrite("SELECT * FROM analytics.t"), Vec::<String>::new());
+    // A `SELECT *` over the table alone is written out; over a join, or as `t.*`, it
+    // is reported, not rewritten; a view that does not read the column is neither.
+    assert_eq!(
+        rewrite("SELECT * FROM analytics.t WHERE s > 'a'"),
+        [format!(
+            "{head}SELECT id, ts, n, f, amount, label AS s FROM analytics.t WHERE label > 'a'"
+        )]
+    );
+    assert_eq!(
+        rewrite("SELECT * FROM analytics.t JOIN analytics.u ON u.id = t.id"),
+        Vec::<String>::new()
+    );
+    assert_eq!(rewrite("SELECT t.* FROM analytics.t"), Vec::<String>::new());
     assert_eq!(rewrite("SELECT id FROM analytics.t"), Vec::<String>::new());
     // Another table's column of the same name, qualified, is left alone.
     assert_eq!(

@@ -189,8 +189,9 @@ impl EvolutionPlan {
     /// (`CREATE OR REPLACE VIEW`) with its query reading the new name as the old
     /// one, so the view keeps its columns. The rewrite runs after the rename: the
     /// engine checks a view's query when it is created, and the new name exists only
-    /// then. A view read through `SELECT *` is reported, not rewritten; so are the
-    /// views of a Spark plan (readers are read as Athena's and Trino's SQL).
+    /// then. A view's `SELECT *` over the table alone is written out as the live
+    /// columns; a view with `*` over a join or a `t.*` is reported, not rewritten, and
+    /// so are the views of a Spark plan (readers are read as Athena's and Trino's SQL).
     ///
     /// What breaks: a use of a column a step renames or drops (select list, filter,
     /// join, group by, order by, anywhere, or an `INSERT`'s column list); an `INSERT`
@@ -254,8 +255,7 @@ impl EvolutionPlan {
                 if let (Change::RenameColumn { from, to }, Some(view)) =
                     (&step.change, r.view.clone())
                 {
-                    if rewrite && breaks.iter().all(|(a, _)| *a != ReadAs::Star) {
-                        let query = rename_in(r, table, from, to, dialect);
+                    if let Some(query) = rename_in(r, live, from, to, dialect).filter(|_| rewrite) {
                         let statement = replace_view(&view, &query, dialect)?;
                         *r = Reader::view(view.clone(), &query)?;
                         rewrites.push(EvolutionStep {
@@ -431,26 +431,57 @@ fn breaks(r: &Reader, table: &TableName, change: &Change) -> Vec<(ReadAs, String
 }
 
 /// `r`'s query with `from` of `table` read as `to`: each use renamed, a bare output
-/// column aliased to its old name.
-fn rename_in(r: &Reader, table: &TableName, from: &str, to: &str, dialect: Dialect) -> String {
+/// column aliased to its old name, and a `SELECT *` over the table alone written as
+/// `live`'s columns. `None` when a `*` cannot be written out (over a join, or `t.*`).
+fn rename_in(
+    r: &Reader,
+    live: &TableDef,
+    from: &str,
+    to: &str,
+    dialect: Dialect,
+) -> Option<String> {
+    let table = live.name();
     let grammar = dialect.grammar(StatementKind::CreateView);
     let new = grammar.quote_ident(to);
     let old = grammar.quote_ident(from);
-    let mut out = String::with_capacity(r.sql.len() + 16);
-    let mut at = 0;
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for (i, part) in uses_of(r, table, from) {
         let u = &r.refs.columns[i];
         let (start, end) = u.spans[part];
-        out.push_str(&r.sql[at..start]);
-        out.push_str(&new);
+        let mut text = new.clone();
         if u.output && part + 1 == u.parts.len() {
-            out.push_str(" AS ");
-            out.push_str(&old);
+            text = format!("{new} AS {old}");
         }
+        edits.push((start, end, text));
+    }
+    for w in r.refs.wildcards.iter().filter(|w| w.top) {
+        let alone = r.refs.tables.len() == 1 && names_table(&r.refs.tables[0].name, table);
+        let (Some((start, end)), true) = (w.at, alone) else {
+            return None;
+        };
+        let columns: Vec<String> = live
+            .columns()
+            .iter()
+            .map(|c| {
+                if c.name.eq_ignore_ascii_case(from) {
+                    format!("{new} AS {old}")
+                } else {
+                    grammar.quote_ident(&c.name)
+                }
+            })
+            .collect();
+        edits.push((start, end, columns.join(", ")));
+    }
+    edits.sort_by_key(|e| e.0);
+    let mut out = String::with_capacity(r.sql.len() + 16);
+    let mut at = 0;
+    for (start, end, text) in edits {
+        out.push_str(r.sql.get(at..start)?);
+        out.push_str(&text);
         at = end;
     }
-    out.push_str(&r.sql[at..]);
-    out
+    out.push_str(r.sql.get(at..)?);
+    Some(out)
 }
 
 /// `CREATE OR REPLACE VIEW view AS query`, validated.

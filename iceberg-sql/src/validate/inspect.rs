@@ -124,6 +124,8 @@ pub(crate) struct Wildcard {
     pub(crate) qualifier: Vec<String>,
     /// In the outermost query: its columns are the statement's output.
     pub(crate) top: bool,
+    /// The byte range of a bare `*`.
+    pub(crate) at: Option<(usize, usize)>,
 }
 
 /// What kind of statement was read.

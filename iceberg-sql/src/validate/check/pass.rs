@@ -364,7 +364,7 @@ impl Pass<'_> {
                     self.expr(expr)?;
                     self.opt_ident(alias.as_ref())?;
                 }
-                SelectItem::Wildcard => {}
+                SelectItem::Wildcard(_) => {}
                 SelectItem::QualifiedWildcard(name) => self.idents(name)?,
             }
         }

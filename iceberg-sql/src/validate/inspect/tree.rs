@@ -400,15 +400,17 @@ impl<'t> Reader<'t> {
                         self.queue(Node::Expr(expr));
                         alias.iter().for_each(|a| self.ident(a));
                     }
-                    SelectItem::Wildcard => self.refs.wildcards.push(Wildcard {
+                    SelectItem::Wildcard(at) => self.refs.wildcards.push(Wildcard {
                         qualifier: Vec::new(),
                         top: self.top,
+                        at: Some((at.start, at.end)),
                     }),
                     SelectItem::QualifiedWildcard(ids) => {
                         self.idents(ids);
                         self.refs.wildcards.push(Wildcard {
                             qualifier: values(ids),
                             top: self.top,
+                            at: None,
                         });
                     }
                 }
