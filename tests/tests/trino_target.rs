@@ -8,7 +8,7 @@
 //! which the crate refuses for `dedup_source`, is checked raw. A schema change checked
 //! against the views over the table: views read back from `information_schema.views`,
 //! the ones a rename and a drop break flagged (and broken on Trino), the proposed
-//! rewrite keeping a view's rows after the rename.
+//! rewrites keeping the views' rows after the rename (one over `SELECT *`, written out).
 
 use std::collections::BTreeMap;
 
@@ -301,6 +301,11 @@ fn views_flagged_by_a_plan_and_kept_by_its_rewrite_on_trino() {
     trino.run(format!(
         "CREATE VIEW {db}.slow AS SELECT id FROM {db}.events e WHERE e.latency_ms > 1000"
     ));
+    trino.run(format!(
+        "CREATE VIEW {db}.everything AS SELECT * FROM {db}.events"
+    ));
+    let everything_before = trino.run(format!("SELECT * FROM {db}.everything ORDER BY id"));
+    assert_eq!(everything_before.columns, ["id", "payload", "latency_ms"]);
     let before = trino.run(format!("SELECT * FROM {db}.payloads ORDER BY id"));
     assert_eq!(before.columns, ["id", "payload"]);
     assert_eq!(
@@ -320,7 +325,7 @@ fn views_flagged_by_a_plan_and_kept_by_its_rewrite_on_trino() {
         .iter()
         .map(|r| Reader::view(TableName::new(db.as_str(), r[0].unwrap()), r[1].unwrap()).unwrap())
         .collect();
-    assert_eq!(readers.len(), 2);
+    assert_eq!(readers.len(), 3);
 
     let plan = evolve_for(
         &live,
@@ -343,15 +348,27 @@ fn views_flagged_by_a_plan_and_kept_by_its_rewrite_on_trino() {
         .collect();
     let payloads = format!("{db}.payloads");
     let slow = format!("{db}.slow");
+    let everything = format!("{db}.everything");
     assert_eq!(
         report,
         [
             (
                 format!("ALTER TABLE {db}.events RENAME COLUMN payload TO tool_payload"),
                 vec![
+                    format!(
+                        "{everything} reads through SELECT * into a fixed column list \
+                         (column payload)"
+                    ),
                     format!("{payloads} selects payload"),
                     format!("{payloads} filters on payload"),
                 ]
+            ),
+            (
+                format!(
+                    "CREATE OR REPLACE VIEW {everything} AS\nSELECT id, tool_payload AS payload, latency_ms\n\
+                     FROM\n  {db}.events"
+                ),
+                vec![]
             ),
             (
                 // Trino keeps a view's query as its formatter writes it.
@@ -363,32 +380,42 @@ fn views_flagged_by_a_plan_and_kept_by_its_rewrite_on_trino() {
             ),
             (
                 format!("ALTER TABLE {db}.events DROP COLUMN latency_ms"),
-                vec![format!("{slow} filters on latency_ms")]
+                vec![
+                    format!("{everything} selects latency_ms"),
+                    format!("{slow} filters on latency_ms"),
+                ]
             ),
         ]
     );
     assert!(matches!(plan.steps[1].change, Change::ReplaceView { .. }));
+    assert!(matches!(plan.steps[2].change, Change::ReplaceView { .. }));
 
     // The rewrite cannot run before the rename: Trino checks a view's query when it is
     // created, and the new name does not exist yet.
-    let early = trino.expect_err(&plan.steps[1].statement);
+    let early = trino.expect_err(&plan.steps[2].statement);
     assert_eq!(early.name(), Some("COLUMN_NOT_FOUND"), "{early}");
 
-    // The rename breaks the flagged view; the rewrite after it keeps its rows.
+    // The rename breaks both flagged views; the rewrites after it keep their rows.
     trino.run(&plan.steps[0].statement);
     let broken = trino.expect_err(format!("SELECT * FROM {payloads}"));
     assert!(broken.message().contains("payload"), "{broken}");
+    let stale = trino.expect_err(format!("SELECT * FROM {everything}"));
+    assert!(stale.message().contains("stale"), "{stale}");
     trino.run(&plan.steps[1].statement);
+    trino.run(&plan.steps[2].statement);
     let after = trino.run(format!("SELECT * FROM {payloads} ORDER BY id"));
     assert_eq!(after.columns, before.columns);
     assert_eq!(after.rows_str(), before.rows_str());
+    let everything_after = trino.run(format!("SELECT * FROM {everything} ORDER BY id"));
+    assert_eq!(everything_after.columns, everything_before.columns);
+    assert_eq!(everything_after.rows_str(), everything_before.rows_str());
 
     // The drop breaks the view that filters on the dropped column.
     assert_eq!(
         trino.run(format!("SELECT * FROM {slow}")).rows_str(),
         [[Some("3")]]
     );
-    trino.run(&plan.steps[2].statement);
+    trino.run(&plan.steps[3].statement);
     let dropped = trino.expect_err(format!("SELECT * FROM {slow}"));
     assert!(dropped.message().contains("latency_ms"), "{dropped}");
 }
