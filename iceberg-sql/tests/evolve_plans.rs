@@ -603,6 +603,40 @@ fn readers_report_how_they_read_the_column() {
 }
 
 #[test]
+fn a_rewritten_view_is_checked_as_rewritten_under_its_label() {
+    let live = def(base(), &[]);
+    let cols: Vec<Column> = with(base(), "s", c("label", T::String).renamed_from("s"))
+        .into_iter()
+        .filter(|c| c.name != "n")
+        .collect();
+    let desired = def(cols, &[]);
+    let readers = [Reader::sql(
+        "mine",
+        "CREATE VIEW analytics.v AS SELECT s, n FROM analytics.t",
+    )
+    .unwrap()];
+    let plan = evolve(&live, &desired, EvolveOptions::new().allow_drops())
+        .unwrap()
+        .check_readers(&live, &readers)
+        .unwrap();
+    let report: Vec<String> = plan
+        .steps
+        .iter()
+        .flat_map(|s| &s.readers)
+        .map(|b| b.to_string())
+        .collect();
+    assert_eq!(report, ["mine selects s", "mine selects n"]);
+    assert_eq!(
+        plan.statements().map(|s| s.sql()).collect::<Vec<_>>(),
+        [
+            "ALTER TABLE analytics.t CHANGE COLUMN s label string",
+            "CREATE OR REPLACE VIEW analytics.v AS\nSELECT label AS s, n FROM analytics.t",
+            "ALTER TABLE analytics.t DROP COLUMN n",
+        ]
+    );
+}
+
+#[test]
 fn unreadable_readers_are_errors() {
     let e = Reader::sql("job", "SELECT FROM WHERE").unwrap_err();
     assert!(

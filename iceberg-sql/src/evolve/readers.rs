@@ -257,7 +257,11 @@ impl EvolutionPlan {
                 {
                     if let Some(query) = rename_in(r, live, from, to, dialect).filter(|_| rewrite) {
                         let statement = replace_view(&view, &query, dialect)?;
-                        *r = Reader::view(view.clone(), &query)?;
+                        let label = std::mem::take(&mut r.label);
+                        *r = Reader {
+                            label,
+                            ..Reader::view(view.clone(), &query)?
+                        };
                         rewrites.push(EvolutionStep {
                             change: Change::ReplaceView {
                                 view: view.clone(),
