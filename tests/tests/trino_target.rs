@@ -5,13 +5,17 @@
 //! UPDATE, DELETE, MERGE with a de-duplicated source, `ALTER TABLE … EXECUTE optimize`,
 //! partition evolution (`SET PROPERTIES partitioning = ARRAY[…]`), DROP TABLE; each
 //! effect read back. Trino's own verdict on a window ordered by a map,
-//! which the crate refuses for `dedup_source`, is checked raw.
+//! which the crate refuses for `dedup_source`, is checked raw. A schema change checked
+//! against the views over the table: views read back from `information_schema.views`,
+//! the ones a rename and a drop break flagged (and broken on Trino), the proposed
+//! rewrites keeping the views' rows after the rename (one over `SELECT *`, written out).
 
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use iceberg_sql::ctas::IcebergCtas;
 use iceberg_sql::dml::MergeSource;
+use iceberg_sql::evolve::{evolve_for, Change, EvolveOptions, Reader};
 use iceberg_sql::prelude::*;
 use iceberg_sql_tests::trino::Trino;
 
@@ -263,4 +267,155 @@ fn trino_target_statements_run_on_trino() {
          WHERE table_schema = 'trino_target' AND table_name = 'words'",
     );
     assert_eq!(left.scalar_i64(), 0);
+}
+
+#[test]
+fn views_flagged_by_a_plan_and_kept_by_its_rewrite_on_trino() {
+    let Some(trino) =
+        Trino::get_or_skip("views_flagged_by_a_plan_and_kept_by_its_rewrite_on_trino")
+    else {
+        return;
+    };
+    trino.ensure_bucket("trino-target");
+    let db = trino.schema("readers");
+    let live = TableDef::builder(db.as_str(), "events")
+        .column(Column::new("id", IcebergType::Long))
+        .column(Column::new("payload", IcebergType::String))
+        .column(Column::new("latency_ms", IcebergType::Long))
+        .location(format!("s3://trino-target/iceberg/{db}/events/").as_str())
+        .build()
+        .unwrap();
+    let desired = TableDef::builder(db.as_str(), "events")
+        .column(Column::new("id", IcebergType::Long))
+        .column(Column::new("tool_payload", IcebergType::String).renamed_from("payload"))
+        .location(format!("s3://trino-target/iceberg/{db}/events/").as_str())
+        .build()
+        .unwrap();
+    trino.run(live.create_table().build_for(Dialect::Trino).unwrap());
+    trino.run(format!(
+        "INSERT INTO {db}.events VALUES (1, 'a', 10), (2, '', 20), (3, 'c', 3000)"
+    ));
+    trino.run(format!(
+        "CREATE VIEW {db}.payloads AS SELECT id, payload FROM {db}.events WHERE payload <> ''"
+    ));
+    trino.run(format!(
+        "CREATE VIEW {db}.slow AS SELECT id FROM {db}.events e WHERE e.latency_ms > 1000"
+    ));
+    trino.run(format!(
+        "CREATE VIEW {db}.everything AS SELECT * FROM {db}.events"
+    ));
+    let everything_before = trino.run(format!("SELECT * FROM {db}.everything ORDER BY id"));
+    assert_eq!(everything_before.columns, ["id", "payload", "latency_ms"]);
+    let before = trino.run(format!("SELECT * FROM {db}.payloads ORDER BY id"));
+    assert_eq!(before.columns, ["id", "payload"]);
+    assert_eq!(
+        before.rows_str(),
+        [[Some("1"), Some("a")], [Some("3"), Some("c")]]
+    );
+
+    // The views as the catalog lists them, read by the crate's statement.
+    let listed = trino.run(
+        DatabaseName::new(db.as_str())
+            .list_views()
+            .build_for(Dialect::Trino)
+            .unwrap(),
+    );
+    let readers: Vec<Reader> = listed
+        .rows_str()
+        .iter()
+        .map(|r| Reader::view(TableName::new(db.as_str(), r[0].unwrap()), r[1].unwrap()).unwrap())
+        .collect();
+    assert_eq!(readers.len(), 3);
+
+    let plan = evolve_for(
+        &live,
+        &desired,
+        EvolveOptions::new().allow_drops(),
+        Dialect::Trino,
+    )
+    .unwrap()
+    .check_readers(&live, &readers)
+    .unwrap();
+    let report: Vec<(String, Vec<String>)> = plan
+        .steps
+        .iter()
+        .map(|s| {
+            (
+                s.statement.sql().to_string(),
+                s.readers.iter().map(|b| b.to_string()).collect(),
+            )
+        })
+        .collect();
+    let payloads = format!("{db}.payloads");
+    let slow = format!("{db}.slow");
+    let everything = format!("{db}.everything");
+    assert_eq!(
+        report,
+        [
+            (
+                format!("ALTER TABLE {db}.events RENAME COLUMN payload TO tool_payload"),
+                vec![
+                    format!(
+                        "{everything} reads through SELECT * into a fixed column list \
+                         (column payload)"
+                    ),
+                    format!("{payloads} selects payload"),
+                    format!("{payloads} filters on payload"),
+                ]
+            ),
+            (
+                format!(
+                    "CREATE OR REPLACE VIEW {everything} AS\nSELECT id, tool_payload AS payload, latency_ms\n\
+                     FROM\n  {db}.events"
+                ),
+                vec![]
+            ),
+            (
+                // Trino keeps a view's query as its formatter writes it.
+                format!(
+                    "CREATE OR REPLACE VIEW {payloads} AS\nSELECT\n  id\n, tool_payload AS payload\n\
+                     FROM\n  {db}.events\nWHERE (tool_payload <> '')"
+                ),
+                vec![]
+            ),
+            (
+                format!("ALTER TABLE {db}.events DROP COLUMN latency_ms"),
+                vec![
+                    format!("{everything} selects latency_ms"),
+                    format!("{slow} filters on latency_ms"),
+                ]
+            ),
+        ]
+    );
+    assert!(matches!(plan.steps[1].change, Change::ReplaceView { .. }));
+    assert!(matches!(plan.steps[2].change, Change::ReplaceView { .. }));
+
+    // The rewrite cannot run before the rename: Trino checks a view's query when it is
+    // created, and the new name does not exist yet.
+    let early = trino.expect_err(&plan.steps[2].statement);
+    assert_eq!(early.name(), Some("COLUMN_NOT_FOUND"), "{early}");
+
+    // The rename breaks both flagged views; the rewrites after it keep their rows.
+    trino.run(&plan.steps[0].statement);
+    let broken = trino.expect_err(format!("SELECT * FROM {payloads}"));
+    assert!(broken.message().contains("payload"), "{broken}");
+    let stale = trino.expect_err(format!("SELECT * FROM {everything}"));
+    assert!(stale.message().contains("stale"), "{stale}");
+    trino.run(&plan.steps[1].statement);
+    trino.run(&plan.steps[2].statement);
+    let after = trino.run(format!("SELECT * FROM {payloads} ORDER BY id"));
+    assert_eq!(after.columns, before.columns);
+    assert_eq!(after.rows_str(), before.rows_str());
+    let everything_after = trino.run(format!("SELECT * FROM {everything} ORDER BY id"));
+    assert_eq!(everything_after.columns, everything_before.columns);
+    assert_eq!(everything_after.rows_str(), everything_before.rows_str());
+
+    // The drop breaks the view that filters on the dropped column.
+    assert_eq!(
+        trino.run(format!("SELECT * FROM {slow}")).rows_str(),
+        [[Some("3")]]
+    );
+    trino.run(&plan.steps[3].statement);
+    let dropped = trino.expect_err(format!("SELECT * FROM {slow}"));
+    assert!(dropped.message().contains("latency_ms"), "{dropped}");
 }

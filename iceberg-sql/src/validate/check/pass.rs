@@ -383,7 +383,7 @@ impl Pass<'_> {
                     self.expr(expr)?;
                     self.opt_ident(alias.as_ref())?;
                 }
-                SelectItem::Wildcard => {}
+                SelectItem::Wildcard(_) => {}
                 SelectItem::QualifiedWildcard(name) => self.idents(name)?,
             }
         }

@@ -525,8 +525,8 @@ pub(crate) struct LateralView {
 pub(crate) enum SelectItem {
     /// `expr [[AS] alias]`
     Expr { expr: Expr, alias: Option<Ident> },
-    /// `*`
-    Wildcard,
+    /// `*` (its token)
+    Wildcard(Span),
     /// `t.*`
     QualifiedWildcard(Vec<Ident>),
 }
