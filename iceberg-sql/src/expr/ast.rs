@@ -183,6 +183,11 @@ pub enum Function {
     /// `regexp_like(string, pattern) → boolean`
     /// (<https://trino.io/docs/current/functions/regexp.html#regexp_like>).
     RegexpLike,
+    /// `is_nan(x) → boolean`: whether a `real` or `double` is NaN, NULL for NULL
+    /// (<https://trino.io/docs/current/functions/math.html#is_nan>). Spark's
+    /// `isnan` answers false for NULL, so Spark gets
+    /// `CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END`.
+    IsNan,
     /// `row_number() → bigint`, over a window only
     /// (<https://trino.io/docs/current/functions/window.html#row_number>).
     RowNumber,
@@ -212,6 +217,7 @@ impl Function {
             Function::Concat => "concat",
             Function::Replace => "replace",
             Function::RegexpLike => "regexp_like",
+            Function::IsNan => "is_nan",
             Function::RowNumber => "row_number",
             Function::Rank => "rank",
             Function::DenseRank => "dense_rank",
@@ -941,6 +947,17 @@ impl Expr {
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
                 w.push_char(')');
             }
+            Expr::Function {
+                func: Function::IsNan,
+                args,
+            } if w.grammar() == crate::dialect::Grammar::Spark && args.len() == 1 => {
+                // Spark's `isnan(NULL)` is false; Trino's `is_nan(NULL)` is NULL.
+                w.push("CASE WHEN ");
+                args[0].render_min(w, PREC_ARITH, next)?;
+                w.push(" IS NULL THEN NULL ELSE isnan(");
+                args[0].render_min(w, 0, next)?;
+                w.push(") END");
+            }
             Expr::Function { func, args } => {
                 w.push(func.name()).push_char('(');
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
@@ -1177,7 +1194,7 @@ fn nan_comparison() -> Error {
         ErrorKind::InvalidValue,
         "a comparison with NaN: in Trino NaN is unequal to every value, so `= nan()` (or `IN (…, nan())`, `BETWEEN nan() AND …`) matches no row and `<> nan()` every row",
     )
-    .with_hint("test for NaN with Trino's is_nan(x) (https://trino.io/docs/current/functions/math.html) instead of comparing with f64::NAN / f32::NAN")
+    .with_hint("test for NaN with `.is_nan()` (Trino's is_nan(x), https://trino.io/docs/current/functions/math.html#is_nan) instead of comparing with f64::NAN / f32::NAN")
 }
 
 #[cfg(test)]
