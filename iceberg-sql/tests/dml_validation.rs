@@ -929,7 +929,11 @@ fn merge_dedup_orders_only_by_an_orderable_column() {
         Some("order by a column of a number, text, date, timestamp or boolean type instead of `attrs`")
     );
     for (by, ty, what) in [
-        ("tags", "array(varchar)", "arrays it orders reach a NULL element"),
+        (
+            "tags",
+            "array(varchar)",
+            "arrays it orders reach a NULL element",
+        ),
         ("loc", "row(", "rows it orders reach a NULL field"),
     ] {
         let e = merge(by).unwrap_err();
@@ -940,7 +944,10 @@ fn merge_dedup_orders_only_by_an_orderable_column() {
             )) && e.message().contains(what),
             "{e}"
         );
-        assert!(e.hint().unwrap_or("").contains("a row's fields one by one"), "{e}");
+        assert!(
+            e.hint().unwrap_or("").contains("a row's fields one by one"),
+            "{e}"
+        );
     }
     for ok in ["day"] {
         let sql = merge(ok).unwrap();

@@ -304,8 +304,7 @@ fn snapshot_count(trino: &Trino) -> i64 {
 /// the rows, the view's rows, the snapshots from `"evolve$snapshots"`.
 #[test]
 fn trino_target_widening_views_and_upkeep_on_trino() {
-    let Some(trino) = Trino::get_or_skip("trino_target_widening_views_and_upkeep_on_trino")
-    else {
+    let Some(trino) = Trino::get_or_skip("trino_target_widening_views_and_upkeep_on_trino") else {
         return;
     };
     use iceberg_sql::maintenance::VacuumRetention;
@@ -339,9 +338,14 @@ fn trino_target_widening_views_and_upkeep_on_trino() {
         ("f", IcebergType::Double, "double"),
         ("amount", IcebergType::decimal(12, 2), "decimal(12,2)"),
     ] {
-        let st = def.alter().widen_column(column, to).build_for(Dialect::Trino).unwrap();
+        let st = def
+            .alter()
+            .widen_column(column, to)
+            .build_for(Dialect::Trino)
+            .unwrap();
         assert!(
-            st.sql().contains(&format!("ALTER COLUMN {column} SET DATA TYPE")),
+            st.sql()
+                .contains(&format!("ALTER COLUMN {column} SET DATA TYPE")),
             "{st}"
         );
         trino.run(&st);
@@ -376,7 +380,10 @@ fn trino_target_widening_views_and_upkeep_on_trino() {
             .map(|r| r[0].clone().unwrap_or_default())
             .collect()
     };
-    assert_eq!(ids("SELECT id FROM trino_target.evolve_big ORDER BY id"), ["2", "3"]);
+    assert_eq!(
+        ids("SELECT id FROM trino_target.evolve_big ORDER BY id"),
+        ["2", "3"]
+    );
     let small = Evolve::select().column(Evolve::ID).filter(Evolve::ID.lt(2));
     trino.run(
         view.create_view(&small)
@@ -384,9 +391,17 @@ fn trino_target_widening_views_and_upkeep_on_trino() {
             .build_for(Dialect::Trino)
             .unwrap(),
     );
-    assert_eq!(ids("SELECT id FROM trino_target.evolve_big ORDER BY id"), ["1"]);
+    assert_eq!(
+        ids("SELECT id FROM trino_target.evolve_big ORDER BY id"),
+        ["1"]
+    );
     trino.run(view.drop_view().build_for(Dialect::Trino).unwrap());
-    trino.run(view.drop_view().if_exists().build_for(Dialect::Trino).unwrap());
+    trino.run(
+        view.drop_view()
+            .if_exists()
+            .build_for(Dialect::Trino)
+            .unwrap(),
+    );
     let left = trino.run(
         "SELECT count(*) FROM information_schema.views \
          WHERE table_schema = 'trino_target' AND table_name = 'evolve_big'",

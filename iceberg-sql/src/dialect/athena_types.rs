@@ -21,8 +21,7 @@ use super::typing::{audit, is_comparison, AssignIn, Assigned, Checked, TypeScope
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
     assignment, common_super_type, comparison_type, is_comparable, is_orderable, single_type,
-    sort_failure, SORT_FAILURE_HINT,
-    Assignment, Comparison, NoCommonType,
+    sort_failure, Assignment, Comparison, NoCommonType, SORT_FAILURE_HINT,
 };
 use crate::engine::functions::{
     aggregate_type, arithmetic_type, date_trunc_type, function_type, AggregateFn, Arithmetic,

@@ -548,9 +548,7 @@ pub(crate) fn function_type(
         F::Concat => args.len() >= 2 && args.iter().all(text),
         F::Replace => args.len() == 3 && args.iter().all(text),
         F::RegexpLike => args.len() == 2 && args.iter().all(text),
-        F::IsNan => {
-            args.len() == 1 && matches!(args[0], E::Real | E::Double | E::Unknown)
-        }
+        F::IsNan => args.len() == 1 && matches!(args[0], E::Real | E::Double | E::Unknown),
         F::RowNumber | F::Rank | F::DenseRank => args.is_empty(),
         F::Lag | F::Lead => args.len() == 2 && bigint(&args[1]),
     };

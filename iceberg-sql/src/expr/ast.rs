@@ -1164,26 +1164,26 @@ fn check_like_escape(pattern: &Expr, escape: char) -> Result<()> {
 /// Writes a parameter's literal as a `?` placeholder; `compared` for a comparison's
 /// operand (`SqlWriter::compared_literal`).
 fn write_param(w: &mut SqlWriter, value: &Value, ty: &IcebergType, compared: bool) -> Result<()> {
-                let mut text = String::new();
-                if compared {
-                    w.grammar().write_compared_literal(&mut text, value, ty)?;
-                } else {
-                    w.grammar().write_literal(&mut text, value, ty)?;
-                }
-                // Counted as AWS checks a length constraint: characters outside the
-                // Basic Multilingual Plane count twice.
-                let length = iceberg_sql_rules::aws_length(&text);
-                if length > MAX_PARAM_CHARS {
-                    return Err(Error::new(
+    let mut text = String::new();
+    if compared {
+        w.grammar().write_compared_literal(&mut text, value, ty)?;
+    } else {
+        w.grammar().write_literal(&mut text, value, ty)?;
+    }
+    // Counted as AWS checks a length constraint: characters outside the
+    // Basic Multilingual Plane count twice.
+    let length = iceberg_sql_rules::aws_length(&text);
+    if length > MAX_PARAM_CHARS {
+        return Err(Error::new(
                         ErrorKind::InvalidValue,
                         format!(
                             "a parameter's literal text is {length} characters (UTF-16 code units); Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}"
                         ),
                     )
                     .with_hint("inline the value as a literal instead of a parameter"));
-                }
-                w.placeholder(text);
-                Ok(())
+    }
+    w.placeholder(text);
+    Ok(())
 }
 
 /// Refuses a comparison, IN list or BETWEEN with a NaN literal: in Trino NaN is unequal

@@ -138,7 +138,11 @@ impl SqlWriter {
     }
 
     /// Appends `value` as a comparison's operand (`Grammar::write_compared_literal`).
-    pub(crate) fn compared_literal(&mut self, value: &Value, ty: &IcebergType) -> Result<&mut Self> {
+    pub(crate) fn compared_literal(
+        &mut self,
+        value: &Value,
+        ty: &IcebergType,
+    ) -> Result<&mut Self> {
         self.grammar
             .write_compared_literal(&mut self.sql, value, ty)?;
         Ok(self)
