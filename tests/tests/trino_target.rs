@@ -3,12 +3,13 @@
 //! `trim`), columns named with Trino's non-reserved words (`offset`, `view`,
 //! `returning`), INSERT, a CTAS that keeps a `timestamp(6) with time zone` column,
 //! UPDATE, DELETE, MERGE with a de-duplicated source, `ALTER TABLE … EXECUTE optimize`,
-//! partition evolution (`SET PROPERTIES partitioning = ARRAY[…]`), DROP TABLE; each
-//! effect read back. Trino's own verdict on a window ordered by a map,
-//! which the crate refuses for `dedup_source`, is checked raw. A schema change checked
-//! against the views over the table: views read back from `information_schema.views`,
-//! the ones a rename and a drop break flagged (and broken on Trino), the proposed
-//! rewrites keeping the views' rows after the rename (one over `SELECT *`, written out).
+//! partition evolution (`SET PROPERTIES partitioning = ARRAY[…]`), DROP TABLE; column
+//! widening, views and snapshot expiry; each effect read back. Trino's own verdict on a
+//! window ordered by a map, which the crate refuses for `dedup_source`, is checked raw.
+//! A schema change checked against the views over the table: views read back from
+//! `information_schema.views`, the ones a rename and a drop break flagged (and broken on
+//! Trino), the proposed rewrites keeping the views' rows after the rename (one over
+//! `SELECT *`, written out).
 
 use std::collections::BTreeMap;
 
@@ -418,4 +419,180 @@ fn views_flagged_by_a_plan_and_kept_by_its_rewrite_on_trino() {
     trino.run(&plan.steps[3].statement);
     let dropped = trino.expect_err(format!("SELECT * FROM {slow}"));
     assert!(dropped.message().contains("latency_ms"), "{dropped}");
+}
+
+/// A table whose column types widen.
+#[derive(IcebergTable, Debug, Clone, PartialEq)]
+#[iceberg(
+    database = "trino_target",
+    name = "evolve",
+    location = "s3://trino-target/iceberg/evolve/"
+)]
+pub struct Evolve {
+    pub id: i64,
+    pub n: i32,
+    pub f: f32,
+    #[iceberg(type = "decimal(10, 2)")]
+    pub amount: iceberg_sql::Decimal,
+}
+
+fn column_type(trino: &Trino, table: &str, column: &str) -> String {
+    trino
+        .run(format!(
+            "SELECT data_type FROM information_schema.columns WHERE table_schema = \
+             'trino_target' AND table_name = '{table}' AND column_name = '{column}'"
+        ))
+        .scalar()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn snapshot_count(trino: &Trino) -> i64 {
+    trino
+        .run("SELECT count(*) FROM trino_target.\"evolve$snapshots\"")
+        .scalar_i64()
+}
+
+/// The Trino target's column widening (`ALTER TABLE … ALTER COLUMN … SET DATA TYPE`),
+/// views (`CREATE VIEW`, `CREATE OR REPLACE VIEW`, `DROP VIEW`) and upkeep (`ALTER TABLE
+/// … EXECUTE optimize`, `… EXECUTE expire_snapshots(retention_threshold => …)`) on
+/// Trino, each effect read back: the column types from `information_schema.columns`,
+/// the rows, the view's rows, the snapshots from `"evolve$snapshots"`.
+#[test]
+fn trino_target_widening_views_and_upkeep_on_trino() {
+    let Some(trino) = Trino::get_or_skip("trino_target_widening_views_and_upkeep_on_trino") else {
+        return;
+    };
+    use iceberg_sql::maintenance::VacuumRetention;
+    use iceberg_sql::Decimal;
+    trino.ensure_bucket("trino-target");
+    trino.ensure_schema("trino_target");
+    let def = Evolve::table_def();
+    trino.run("DROP VIEW IF EXISTS trino_target.evolve_big");
+    trino.run(format!("DROP TABLE IF EXISTS {}", def.name()));
+    trino.run(def.create_table().build_for(Dialect::Trino).unwrap());
+    let rows: Vec<Evolve> = (1..=3)
+        .map(|i| Evolve {
+            id: i,
+            n: i32::MAX - i as i32,
+            f: 1.5 * i as f32,
+            amount: Decimal::parse(&format!("{i}1234567.89")).unwrap(),
+        })
+        .collect();
+    // Three commits: three snapshots for the upkeep below.
+    for r in &rows {
+        trino.run(
+            Evolve::insert(std::slice::from_ref(r))
+                .build_for(Dialect::Trino)
+                .unwrap(),
+        );
+    }
+
+    // Widening: int to bigint, real to double, decimal(10,2) to decimal(12,2).
+    for (column, to, shown) in [
+        ("n", IcebergType::Long, "bigint"),
+        ("f", IcebergType::Double, "double"),
+        ("amount", IcebergType::decimal(12, 2), "decimal(12,2)"),
+    ] {
+        let st = def
+            .alter()
+            .widen_column(column, to)
+            .build_for(Dialect::Trino)
+            .unwrap();
+        assert!(
+            st.sql()
+                .contains(&format!("ALTER COLUMN {column} SET DATA TYPE")),
+            "{st}"
+        );
+        trino.run(&st);
+        assert_eq!(column_type(trino, "evolve", column), shown, "{st}");
+    }
+    let read = trino.run(
+        "SELECT id, n, CAST(f * 10 AS bigint), CAST(amount AS varchar) \
+         FROM trino_target.evolve ORDER BY id",
+    );
+    let want: Vec<Vec<Option<String>>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                Some(r.id.to_string()),
+                Some(r.n.to_string()),
+                Some(((r.f * 10.0) as i64).to_string()),
+                Some(r.amount.to_string()),
+            ]
+        })
+        .collect();
+    assert_eq!(read.rows, want);
+
+    // Views: CREATE, read, CREATE OR REPLACE with another query, DROP.
+    let view = TableName::new("trino_target", "evolve_big");
+    let big = Evolve::select().column(Evolve::ID).filter(Evolve::ID.ge(2));
+    trino.run(view.create_view(&big).build_for(Dialect::Trino).unwrap());
+    let ids = |sql: &str| -> Vec<String> {
+        trino
+            .run(sql)
+            .rows
+            .iter()
+            .map(|r| r[0].clone().unwrap_or_default())
+            .collect()
+    };
+    assert_eq!(
+        ids("SELECT id FROM trino_target.evolve_big ORDER BY id"),
+        ["2", "3"]
+    );
+    let small = Evolve::select().column(Evolve::ID).filter(Evolve::ID.lt(2));
+    trino.run(
+        view.create_view(&small)
+            .or_replace()
+            .build_for(Dialect::Trino)
+            .unwrap(),
+    );
+    assert_eq!(
+        ids("SELECT id FROM trino_target.evolve_big ORDER BY id"),
+        ["1"]
+    );
+    trino.run(view.drop_view().build_for(Dialect::Trino).unwrap());
+    trino.run(
+        view.drop_view()
+            .if_exists()
+            .build_for(Dialect::Trino)
+            .unwrap(),
+    );
+    let left = trino.run(
+        "SELECT count(*) FROM information_schema.views \
+         WHERE table_schema = 'trino_target' AND table_name = 'evolve_big'",
+    );
+    assert_eq!(left.scalar_i64(), 0);
+
+    // Upkeep: optimize keeps the rows (and commits a snapshot when it rewrites files);
+    // expire_snapshots with a zero retention leaves the current snapshot only.
+    let before = snapshot_count(trino);
+    assert!(before >= 4, "{before} snapshots");
+    trino.run(def.optimize().build_for(Dialect::Trino).unwrap());
+    assert_eq!(
+        ids("SELECT id FROM trino_target.evolve ORDER BY id"),
+        ["1", "2", "3"]
+    );
+    // The default retention (Trino's 7 days) expires none of today's snapshots.
+    let after_optimize = snapshot_count(trino);
+    trino.run(def.vacuum().build_for(Dialect::Trino).unwrap());
+    assert_eq!(snapshot_count(trino), after_optimize);
+    let expire = def
+        .vacuum()
+        .retention(VacuumRetention::seconds(0))
+        .build_for(Dialect::Trino)
+        .unwrap();
+    assert!(
+        expire
+            .sql()
+            .ends_with("EXECUTE expire_snapshots(retention_threshold => '0s')"),
+        "{expire}"
+    );
+    trino.run(&expire);
+    assert_eq!(snapshot_count(trino), 1);
+    assert_eq!(
+        ids("SELECT id FROM trino_target.evolve ORDER BY id"),
+        ["1", "2", "3"]
+    );
+    trino.run(def.name().drop_table().build_for(Dialect::Trino).unwrap());
 }

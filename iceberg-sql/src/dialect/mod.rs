@@ -564,6 +564,20 @@ pub(crate) trait DialectRules: Sync {
         athena::write_vacuum(w, v, retention_in_steps)
     }
 
+    /// The table properties the retention step of `Vacuum::build_steps` sets before the
+    /// snapshot expiry: all of the retention's, by default (Athena's `vacuum_*`).
+    fn vacuum_step_properties(&self, retention: &VacuumRetention) -> TableProperties {
+        retention.properties()
+    }
+
+    /// Writes the step after the snapshot expiry that removes orphan files, as Athena's
+    /// VACUUM does in the same statement
+    /// (<https://docs.aws.amazon.com/athena/latest/ug/vacuum-statement.html>); `false`
+    /// when the target has no such step of its own (the default).
+    fn write_orphan_removal(&self, _w: &mut SqlWriter, _v: &VacuumSpec<'_>) -> Result<bool> {
+        Ok(false)
+    }
+
     // ---- CTAS / UNLOAD ---------------------------------------------------------------
 
     /// Whether an Iceberg CTAS must name its location.
