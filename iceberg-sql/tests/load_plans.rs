@@ -139,13 +139,11 @@ fn refusals() {
             "{by}"
         );
     }
-    for ok in ["day"] {
-        assert!(StagedLoad::new(&t, "x", root())
-            .merge_on("event_id")
-            .dedup_by(ok)
-            .build()
-            .is_ok());
-    }
+    assert!(StagedLoad::new(&t, "x", root())
+        .merge_on("event_id")
+        .dedup_by("day")
+        .build()
+        .is_ok());
     assert!(
         err(StagedLoad::new(&t, "x", root()).staging_database("Bad-Db")).contains("database name")
     );
