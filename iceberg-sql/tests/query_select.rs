@@ -836,3 +836,216 @@ fn window_functions() {
         "OVER (...) applies to a window function or an aggregate, not to this expression"
     );
 }
+
+// The fields are the CTE's declared columns; the rows are not decoded here.
+#[allow(dead_code)]
+#[derive(FromRow)]
+struct PerTool {
+    tool_name: String,
+    n: i64,
+}
+
+impl PerTool {
+    const TOOL_NAME: Col<PerTool, String> = Col::new("tool_name");
+    const N: Col<PerTool, i64> = Col::new("n");
+}
+
+fn per_tool() -> Cte<PerTool> {
+    Cte::new(
+        "per_tool",
+        McpEvent::select()
+            .column(McpEvent::TOOL_NAME)
+            .expr_as(count_all(), "n")
+            .group_by(McpEvent::TOOL_NAME),
+    )
+}
+
+/// WITH: a named query read through its row type's typed columns, a CTE over a CTE
+/// (one WITH, each CTE once), the same text on both targets.
+#[test]
+fn ctes_are_typed_by_their_row_type() {
+    let q = per_tool()
+        .select()
+        .column(PerTool::TOOL_NAME)
+        .expr_as(PerTool::N * 2, "twice")
+        .filter(PerTool::N.gt(1))
+        .order_by(PerTool::N, Order::Desc)
+        .limit(3);
+    let want = "WITH per_tool AS (SELECT tool_name, count(*) AS n FROM analytics.mcp_events \
+                GROUP BY tool_name) SELECT tool_name, n * 2 AS twice FROM per_tool WHERE n > 1 \
+                ORDER BY n DESC LIMIT 3";
+    assert_eq!(q.build().unwrap().sql(), want);
+    assert_eq!(q.build_for(Dialect::Spark).unwrap().sql(), want);
+
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Busiest {
+        tool_name: String,
+    }
+    const BUSIEST: Col<Busiest, String> = Col::new("tool_name");
+    let cte = per_tool();
+    let busiest = Cte::<Busiest>::new(
+        "busiest",
+        cte.select()
+            .column(PerTool::TOOL_NAME)
+            .order_by(PerTool::N, Order::Desc)
+            .limit(1),
+    );
+    // The outer query reads both: `per_tool` is written once, before `busiest`.
+    let q = busiest
+        .select()
+        .column(BUSIEST)
+        .union_all(cte.select().column(PerTool::TOOL_NAME));
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "WITH per_tool AS (SELECT tool_name, count(*) AS n FROM analytics.mcp_events GROUP BY tool_name), \
+         busiest AS (SELECT tool_name FROM per_tool ORDER BY n DESC LIMIT 1) \
+         SELECT tool_name FROM busiest UNION ALL SELECT tool_name FROM per_tool"
+    );
+}
+
+#[test]
+fn cte_columns_are_checked_against_the_query() {
+    // A column the query does not have.
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Missing {
+        calls: i64,
+    }
+    let e = Cte::<Missing>::new("m", McpEvent::select().expr_as(count_all(), "n"))
+        .select()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
+    assert_eq!(
+        e.message(),
+        "CTE `m` has no column `calls` (its columns: n)"
+    );
+    // A column of another type than the row type reads (Athena's types).
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Narrow {
+        n: i32,
+    }
+    let narrow = Cte::<Narrow>::new("m", McpEvent::select().expr_as(count_all(), "n"));
+    let e = narrow.select().build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeMismatch);
+    assert_eq!(
+        e.message(),
+        "column `n` of CTE `m` is bigint, but `Narrow` reads it as integer"
+    );
+    // Rows read by position name no columns.
+    let e = Cte::<(String, i64)>::new("m", McpEvent::select())
+        .select()
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("reads rows by position"), "{e}");
+    // Two different CTEs of one name.
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Other {
+        n: i64,
+    }
+    let other = Cte::<Other>::new("per_tool", McpEvent::select().expr_as(count_all(), "n"));
+    let e = other
+        .select()
+        .union_all(per_tool().select().column(PerTool::N))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.message(), "two different CTEs are named `per_tool`");
+    // A CTE's name is checked like a table's; time travel is for tables.
+    assert!(
+        Cte::<Other>::new("Bad", McpEvent::select().expr_as(count_all(), "n"))
+            .select()
+            .build()
+            .is_err()
+    );
+    let e = per_tool()
+        .select()
+        .as_of(Snapshot::Version(1))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "time travel applies to a table, not to CTE `per_tool`"
+    );
+}
+
+/// UNION ALL: as many columns, Trino's common super types on Athena, no ORDER BY or
+/// LIMIT on a member (order the union through a CTE).
+#[test]
+fn union_all_follows_trinos_rules() {
+    let q = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::LATENCY_MS)
+        .filter(McpEvent::STATUS.eq("error"))
+        .union_all(
+            McpEvent::select()
+                .column(McpEvent::USER_ID)
+                .column(McpEvent::RETRY_COUNT),
+        );
+    let want = "SELECT tool_name, latency_ms FROM analytics.mcp_events WHERE status = 'error' \
+                UNION ALL SELECT user_id, retry_count FROM analytics.mcp_events";
+    assert_eq!(q.build().unwrap().sql(), want);
+    assert_eq!(q.build_for(Dialect::Spark).unwrap().sql(), want);
+
+    // bigint and integer make a bigint, which the CTE's row type reads as i64.
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Named {
+        tool_name: String,
+        latency_ms: i64,
+    }
+    const MS: Col<Named, i64> = Col::new("latency_ms");
+    let all = Cte::<Named>::new("all_rows", q);
+    let ordered = all.select().column(MS).order_by(MS, Order::Desc).limit(5);
+    assert_eq!(
+        ordered.build().unwrap().sql(),
+        format!("WITH all_rows AS ({want}) SELECT latency_ms FROM all_rows ORDER BY latency_ms DESC LIMIT 5")
+    );
+
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .union_all(
+            McpEvent::select()
+                .column(McpEvent::TOOL_NAME)
+                .column(McpEvent::STATUS),
+        )
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "UNION query has different number of fields: 1, 2"
+    );
+
+    let mixed = McpEvent::select()
+        .column(McpEvent::LATENCY_MS)
+        .union_all(McpEvent::select().column(McpEvent::TOOL_NAME));
+    let e = mixed.build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeMismatch);
+    assert_eq!(
+        e.message(),
+        "column 1 in UNION query has incompatible types: bigint, varchar"
+    );
+    // Spark widens under its own rules.
+    assert_eq!(
+        mixed.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT latency_ms FROM analytics.mcp_events UNION ALL SELECT tool_name FROM analytics.mcp_events"
+    );
+
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .limit(1)
+        .union_all(McpEvent::select().column(McpEvent::TOOL_NAME))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "query 1 of a UNION ALL has its own LIMIT, which written there would apply to the whole union"
+    );
+}

@@ -1,6 +1,6 @@
 //! The analysts' SELECT forms as the crate writes them for Athena, run verbatim on Trino
 //! 476 with Iceberg (Athena engine v3 is built on Trino): HAVING, DISTINCT, OFFSET, the
-//! string functions, CASE and COALESCE, window functions, and
+//! string functions, CASE and COALESCE, window functions, CTEs and UNION ALL, and
 //! the daily summary of the CTAS patterns (count(*) FILTER (WHERE …), avg,
 //! approx_percentile, GROUP BY) written with the builder. The rows read back are
 //! compared with the answer computed in Rust, exactly.
@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use iceberg_sql::dsl::{case_when, count_all, dense_rank, rank, row_number};
 use iceberg_sql::expr::Window;
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::Order;
+use iceberg_sql::query::{Cte, Order};
 use iceberg_sql_tests::trino::{QueryResult, Trino};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -294,4 +294,113 @@ fn window_functions_on_trino() {
     }
     assert!(want.iter().any(|w| w.2 > 2), "rank has a gap somewhere");
     assert_eq!(decode::<Out>(&trino.run(&q)), want, "{q}");
+}
+
+/// The newest two calls of each tool, `rn` from a window in a CTE filtered outside it.
+#[allow(dead_code)] // the declared columns of the CTE
+#[derive(FromRow)]
+struct Numbered {
+    id: i64,
+    tool: String,
+    rn: i64,
+}
+
+impl Numbered {
+    const ID: Col<Numbered, i64> = Col::new("id");
+    const TOOL: Col<Numbered, String> = Col::new("tool");
+    const RN: Col<Numbered, i64> = Col::new("rn");
+}
+
+/// One UNION ALL of errors and slow calls, tagged by a source number (an integer on
+/// one side, a bigint on the other, `3000000000` being beyond an integer's range: the
+/// union's column is a bigint).
+#[allow(dead_code)] // the declared columns of the CTE
+#[derive(FromRow)]
+struct Flagged {
+    id: i64,
+    src: i64,
+}
+
+impl Flagged {
+    const ID: Col<Flagged, i64> = Col::new("id");
+    const SRC: Col<Flagged, i64> = Col::new("src");
+}
+
+/// WITH and UNION ALL: the "top N per group" pattern (a window function in a CTE, its
+/// rows filtered by the outer query), and a union ordered and limited through a CTE.
+#[test]
+fn ctes_and_union_all_on_trino() {
+    let Some(trino) = Trino::get_or_skip("ctes_and_union_all_on_trino") else {
+        return;
+    };
+    let rows = setup(trino);
+    let numbered = Cte::<Numbered>::new(
+        "numbered",
+        Call::select().column(Call::ID).column(Call::TOOL).expr_as(
+            row_number().over(
+                Window::new()
+                    .partition_by(Call::TOOL)
+                    .order_by_desc(Call::ID),
+            ),
+            "rn",
+        ),
+    );
+    let q = numbered
+        .select()
+        .column(Numbered::TOOL)
+        .column(Numbered::ID)
+        .filter(Numbered::RN.le(2i64))
+        .order_by(Numbered::TOOL, Order::Asc)
+        .order_by(Numbered::ID, Order::Desc)
+        .build()
+        .unwrap();
+    let mut want: Vec<(String, i64)> = Vec::new();
+    for t in TOOLS {
+        let mut ids: Vec<i64> = rows.iter().filter(|c| c.tool == *t).map(|c| c.id).collect();
+        ids.sort_by_key(|i| std::cmp::Reverse(*i));
+        want.extend(ids.into_iter().take(2).map(|i| (t.to_string(), i)));
+    }
+    assert_eq!(want.len(), 8);
+    assert_eq!(decode::<(String, i64)>(&trino.run(&q)), want, "{q}");
+
+    const BIG: i64 = 3_000_000_000;
+    let flagged = Cte::<Flagged>::new(
+        "flagged",
+        Call::select()
+            .column(Call::ID)
+            .value_as(1i32, "src")
+            .filter(Call::STATUS.eq("error"))
+            .union_all(
+                Call::select()
+                    .column(Call::ID)
+                    .value_as(BIG, "src")
+                    .filter(Call::LATENCY_MS.gt(350)),
+            ),
+    );
+    let q = flagged
+        .select()
+        .column(Flagged::ID)
+        .column(Flagged::SRC)
+        .order_by(Flagged::ID, Order::Desc)
+        .order_by(Flagged::SRC, Order::Asc)
+        .limit(6)
+        .build()
+        .unwrap();
+    let mut want: Vec<(i64, i64)> = rows
+        .iter()
+        .filter(|c| c.status == "error")
+        .map(|c| (c.id, 1))
+        .chain(
+            rows.iter()
+                .filter(|c| c.latency_ms > 350)
+                .map(|c| (c.id, BIG)),
+        )
+        .collect();
+    want.sort_by_key(|(id, src)| (std::cmp::Reverse(*id), *src));
+    want.truncate(6);
+    assert!(
+        want.windows(2).any(|w| w[0].0 == w[1].0),
+        "an id in both: {want:?}"
+    );
+    assert_eq!(decode::<(i64, i64)>(&trino.run(&q)), want, "{q}");
 }

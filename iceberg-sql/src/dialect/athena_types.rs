@@ -864,6 +864,29 @@ pub(super) fn check_json_read(column: &str, ty: &IcebergType) -> Result<()> {
     ))
 }
 
+/// The type Trino gives the union of two columns at 1-based `position` (their common
+/// super type), or its refusal.
+pub(crate) fn union_column_type(
+    position: usize,
+    a: Option<&EngineType>,
+    b: Option<&EngineType>,
+) -> Result<Option<EngineType>> {
+    let (Some(a), Some(b)) = (a, b) else {
+        return Ok(None);
+    };
+    match crate::engine::coercion::common_super_type(a, b) {
+        Some(t) => Ok(Some(t)),
+        None => Err(Error::new(
+            ErrorKind::TypeMismatch,
+            format!("column {position} in UNION query has incompatible types: {a}, {b}"),
+        )
+        .with_hint(format!(
+            "CAST one side to the other's type (`.expr_as(col.cast::<T>(), \"name\")`) in \
+             column {position} of one of the queries"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod row_value_tests {
     use super::*;
