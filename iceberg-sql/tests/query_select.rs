@@ -1049,3 +1049,113 @@ fn union_all_follows_trinos_rules() {
         "query 1 of a UNION ALL has its own LIMIT, which written there would apply to the whole union"
     );
 }
+
+/// `raw::<T>`: written as it is (in parentheses where an operator binds tighter), its
+/// columns checked against the table, its aggregates counted, its text one expression.
+#[test]
+fn raw_expressions_are_read_by_our_parser() {
+    use iceberg_sql::dsl::raw;
+    let q = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .expr_as(raw::<f64>("stddev_samp(latency_ms)"), "sd")
+        .expr_as(raw::<i64>("count_if(status = 'error')"), "errors")
+        .group_by(McpEvent::TOOL_NAME)
+        .filter(raw::<bool>("strpos(user_id, 'u-') = 1"))
+        .filter(McpEvent::LATENCY_MS.gt(raw::<i64>("abs(retry_count) * 100")))
+        .order_by(raw::<i64>("count_if(status = 'error')"), Order::Desc);
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT tool_name, stddev_samp(latency_ms) AS sd, count_if(status = 'error') AS errors \
+         FROM analytics.mcp_events WHERE (strpos(user_id, 'u-') = 1) AND latency_ms > \
+         (abs(retry_count) * 100) GROUP BY tool_name ORDER BY count_if(status = 'error') DESC"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT tool_name, stddev_samp(latency_ms) AS sd, count_if(status = 'error') AS errors \
+         FROM analytics.mcp_events WHERE (strpos(user_id, 'u-') = 1) AND latency_ms > \
+         (abs(retry_count) * 100) GROUP BY tool_name ORDER BY count_if(status = 'error') DESC"
+    );
+
+    let refusal = |text: &str| {
+        McpEvent::select()
+            .expr_as(raw::<i64>(text), "x")
+            .build()
+            .unwrap_err()
+    };
+    assert_eq!(
+        refusal("length(tool)").message(),
+        "`analytics.mcp_events` has no column `tool`"
+    );
+    for (text, why) in [
+        (
+            "1; DROP TABLE analytics.mcp_events",
+            "it holds a `;` (a statement separator)",
+        ),
+        ("1 -- x", "it holds a comment"),
+        ("1 /* x */ + 2", "it holds a comment"),
+        ("latency_ms + ?", "it holds a parameter placeholder"),
+        (
+            "(SELECT max(latency_ms) FROM analytics.mcp_events)",
+            "it holds a subquery",
+        ),
+        (
+            "mcp_events.latency_ms",
+            "it reads the qualified name `mcp_events.latency_ms`",
+        ),
+    ] {
+        let e = refusal(text);
+        assert_eq!(e.kind(), ErrorKind::DisallowedSyntax, "{text}");
+        assert_eq!(e.message(), format!("raw expression `{text}`: {why}"));
+    }
+    let e = refusal("1) OR (1 = 1");
+    assert!(
+        e.message()
+            .starts_with("raw expression `1) OR (1 = 1` is not one expression"),
+        "{e}"
+    );
+    // A string literal may hold a `;`; a lambda's parameter is no column.
+    let ok = McpEvent::select()
+        .expr_as(raw::<String>("concat(tool_name, ';')"), "a")
+        .expr_as(
+            raw::<i64>("cardinality(filter(ARRAY[1, 2], x -> x > 1))"),
+            "b",
+        )
+        .build()
+        .unwrap();
+    assert_eq!(
+        ok.sql(),
+        "SELECT concat(tool_name, ';') AS a, cardinality(filter(ARRAY[1, 2], x -> x > 1)) AS b \
+         FROM analytics.mcp_events"
+    );
+    // An aggregate in the text makes the query aggregate: a bare column must be grouped.
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .expr_as(raw::<i64>("max(latency_ms)"), "m")
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+    // A column outside the aggregate in the text must be grouped too.
+    let e = McpEvent::select()
+        .expr_as(raw::<i64>("max(latency_ms) + retry_count"), "m")
+        .group_by(McpEvent::TOOL_NAME)
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+    // A window in the text is refused in WHERE.
+    let e = McpEvent::select()
+        .filter(raw::<bool>("row_number() OVER (ORDER BY latency_ms) = 1"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.message(), "WHERE cannot contain window functions");
+    // A double-quoted name is a column in Trino's grammar, a string in Spark's.
+    let q = McpEvent::select().expr_as(raw::<String>("upper(\"status\")"), "s");
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT upper(\"status\") AS s FROM analytics.mcp_events"
+    );
+    let e = q.build_for(Dialect::Spark).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "raw expression `upper(\"status\")` reads other columns in Spark SQL than in Trino's grammar"
+    );
+}

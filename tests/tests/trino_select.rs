@@ -1,12 +1,13 @@
 //! The analysts' SELECT forms as the crate writes them for Athena, run verbatim on Trino
 //! 476 with Iceberg (Athena engine v3 is built on Trino): HAVING, DISTINCT, OFFSET, the
-//! string functions, CASE and COALESCE, window functions, CTEs and UNION ALL, and
+//! string functions, CASE and COALESCE, window functions, CTEs and UNION ALL, raw
+//! expressions, and
 //! the daily summary of the CTAS patterns (count(*) FILTER (WHERE …), avg,
 //! approx_percentile, GROUP BY) written with the builder. The rows read back are
 //! compared with the answer computed in Rust, exactly.
 
 use chrono::NaiveDate;
-use iceberg_sql::dsl::{case_when, count_all, dense_rank, rank, row_number};
+use iceberg_sql::dsl::{case_when, count_all, dense_rank, rank, raw, row_number};
 use iceberg_sql::expr::Window;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Cte, Order};
@@ -403,4 +404,48 @@ fn ctes_and_union_all_on_trino() {
         "an id in both: {want:?}"
     );
     assert_eq!(decode::<(i64, i64)>(&trino.run(&q)), want, "{q}");
+}
+
+/// Raw expressions for what the DSL lacks: an aggregate (`count_if`), a scalar function
+/// (`bitwise_and`) in a filter beside typed conditions, a lambda.
+#[test]
+fn raw_expressions_on_trino() {
+    let Some(trino) = Trino::get_or_skip("raw_expressions_on_trino") else {
+        return;
+    };
+    let rows = setup(trino);
+    let q = Call::select()
+        .column(Call::TOOL)
+        .expr_as(raw::<i64>("count_if(status = 'error')"), "errors")
+        .expr_as(raw::<i64>("max_by(id, latency_ms)"), "slowest")
+        .expr_as(
+            raw::<i64>("cardinality(filter(array_agg(latency_ms), x -> x >= 200))"),
+            "slow",
+        )
+        .filter(raw::<bool>("bitwise_and(id, 1) = 0"))
+        .filter(Call::LATENCY_MS.lt(raw::<i64>("abs(-400)")))
+        .group_by(Call::TOOL)
+        .order_by(Call::TOOL, Order::Asc)
+        .build()
+        .unwrap();
+    let mut want: Vec<(String, i64, i64, i64)> = Vec::new();
+    for t in TOOLS {
+        let of: Vec<&Call> = rows
+            .iter()
+            .filter(|c| c.tool == *t && c.id % 2 == 0 && c.latency_ms < 400)
+            .collect();
+        if of.is_empty() {
+            continue;
+        }
+        let errors = of.iter().filter(|c| c.status == "error").count() as i64;
+        let slowest = of.iter().max_by_key(|c| c.latency_ms).unwrap().id;
+        let slow = of.iter().filter(|c| c.latency_ms >= 200).count() as i64;
+        want.push((t.to_string(), errors, slowest, slow));
+    }
+    assert_eq!(want.len(), 2, "even ids fall on two tools: {want:?}");
+    assert_eq!(
+        decode::<(String, i64, i64, i64)>(&trino.run(&q)),
+        want,
+        "{q}"
+    );
 }

@@ -375,6 +375,17 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
                 err
             })?
         }
+        // What the text reads must resolve; its type is the one its caller declared
+        // (the text itself is not typed: `dsl::raw`).
+        Expr::Raw(r) => {
+            if let Some(problem) = &r.problem {
+                return Err(problem.clone());
+            }
+            for c in r.plain.iter().chain(&r.aggregated) {
+                type_at(scope, c, next)?;
+            }
+            EngineType::of_column(&r.ty, TableFormat::Iceberg)?
+        }
         Expr::CurrentTimestamp => Clock::CurrentTimestamp(None).result_type(),
         Expr::CurrentDate => Clock::CurrentDate.result_type(),
         Expr::Interval {

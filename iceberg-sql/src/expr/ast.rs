@@ -405,6 +405,8 @@ pub enum Expr {
         /// every target.
         order_by: Vec<(Expr, bool)>,
     },
+    /// Text the DSL lacks, with the type its caller declares ([`crate::dsl::raw`]).
+    Raw(Box<RawExpr>),
     /// An aggregate call, optionally `FILTER (WHERE cond)`.
     Aggregate {
         /// The function.
@@ -414,6 +416,89 @@ pub enum Expr {
         /// `FILTER (WHERE ...)`.
         filter: Option<Box<Expr>>,
     },
+}
+
+/// A raw expression ([`crate::dsl::raw`]): its text as written, the type its caller
+/// declares, and what our parser read in it (the columns it reads, as column nodes, so
+/// that the statement's checks see them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawExpr {
+    pub(crate) sql: String,
+    pub(crate) ty: IcebergType,
+    /// Column nodes read outside every aggregate call.
+    pub(crate) plain: Vec<Expr>,
+    /// Column nodes read inside an aggregate call.
+    pub(crate) aggregated: Vec<Expr>,
+    pub(crate) aggregates: bool,
+    pub(crate) window: bool,
+    /// Whether the text is one operand that needs no parentheses (a call, a name …).
+    pub(crate) atom: bool,
+    /// Why the text is refused, reported when the statement is built.
+    pub(crate) problem: Option<Error>,
+}
+
+impl RawExpr {
+    /// `sql` of type `ty`, as our parser reads it in Trino's grammar (a refusal is kept
+    /// and reported when the statement is built).
+    pub(crate) fn read(sql: &str, ty: IcebergType) -> RawExpr {
+        let mut raw = RawExpr {
+            sql: sql.to_string(),
+            ty,
+            plain: Vec::new(),
+            aggregated: Vec::new(),
+            aggregates: false,
+            window: false,
+            atom: false,
+            problem: None,
+        };
+        match crate::validate::raw::read_raw(sql, crate::dialect::Grammar::TrinoDml) {
+            Ok(r) => {
+                raw.plain = r
+                    .plain
+                    .into_iter()
+                    .map(|n| Expr::column(intern(n)))
+                    .collect();
+                raw.aggregated = r
+                    .aggregated
+                    .into_iter()
+                    .map(|n| Expr::column(intern(n)))
+                    .collect();
+                raw.aggregates = r.aggregates;
+                raw.window = r.window;
+                raw.atom = r.atom;
+            }
+            Err(e) => raw.problem = Some(e),
+        }
+        raw
+    }
+
+    /// The text as written.
+    pub fn sql(&self) -> &str {
+        &self.sql
+    }
+
+    /// The type its caller declared.
+    pub fn ty(&self) -> &IcebergType {
+        &self.ty
+    }
+}
+
+/// The one `'static` copy of a column name a raw expression reads (column nodes hold
+/// `&'static str`): each distinct name is kept once for the life of the process.
+fn intern(name: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(n) = names.get(name.as_str()) {
+        return n;
+    }
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(leaked);
+    leaked
 }
 
 const PREC_CMP: u8 = 4;
@@ -474,6 +559,9 @@ impl Expr {
             | Expr::InList { .. }
             | Expr::Between { .. }
             | Expr::Like { .. } => PREC_CMP,
+            // Raw text other than one operand goes in parentheses wherever an operand
+            // is expected.
+            Expr::Raw(r) if !r.atom => 0,
             // An empty IN list renders as a bare boolean.
             _ => PREC_ATOM,
         }
@@ -613,6 +701,7 @@ impl Expr {
             Expr::Coalesce(args) | Expr::Call { args, .. } | Expr::Function { args, .. } => {
                 args.iter().for_each(&mut f)
             }
+            Expr::Raw(r) => r.plain.iter().chain(&r.aggregated).for_each(f),
             Expr::Window {
                 func,
                 partition_by,
@@ -679,6 +768,7 @@ impl Expr {
         while let Some(e) = pending.pop() {
             match e {
                 Expr::Aggregate { .. } => return true,
+                Expr::Raw(r) if r.aggregates => return true,
                 Expr::Window {
                     partition_by,
                     order_by,
@@ -697,7 +787,9 @@ impl Expr {
     /// True when it holds a window function or an aggregate over a window.
     pub(crate) fn contains_window(&self) -> bool {
         let mut found = false;
-        self.walk(&mut |e| found |= matches!(e, Expr::Window { .. }));
+        self.walk(&mut |e| {
+            found |= matches!(e, Expr::Window { .. }) || matches!(e, Expr::Raw(r) if r.window)
+        });
         found
     }
 
@@ -729,6 +821,7 @@ impl Expr {
             }
             match e {
                 Expr::Aggregate { .. } => {}
+                Expr::Raw(r) => pending.extend(&r.plain),
                 Expr::Column { name, .. } => return Some(name),
                 _ => e.for_each_child(|c| pending.push(c)),
             }
@@ -968,6 +1061,39 @@ impl Expr {
                 w.push("date_trunc(").string(unit.lower()).push(", ");
                 expr.render_min(w, 0, next)?;
                 w.push_char(')');
+            }
+            Expr::Raw(r) => {
+                if let Some(problem) = &r.problem {
+                    return Err(problem.clone());
+                }
+                // Read at construction in Trino's grammar; another grammar reads it
+                // again.
+                let grammar = w.grammar();
+                if grammar != crate::dialect::Grammar::TrinoDml {
+                    let there = crate::validate::raw::read_raw(&r.sql, grammar)?;
+                    let names = |nodes: &[Expr]| -> Vec<String> {
+                        nodes
+                            .iter()
+                            .flat_map(|n| n.columns())
+                            .map(|(_, n)| n.to_string())
+                            .collect()
+                    };
+                    if there.plain != names(&r.plain) || there.aggregated != names(&r.aggregated) {
+                        return Err(Error::new(
+                            ErrorKind::DisallowedSyntax,
+                            format!(
+                                "raw expression `{}` reads other columns in {} than in Trino's grammar",
+                                r.sql,
+                                grammar.name()
+                            ),
+                        )
+                        .with_hint(
+                            "write names unquoted (a double-quoted name is a string in Spark), \
+                             or keep the raw expression to one target",
+                        ));
+                    }
+                }
+                w.push(&r.sql);
             }
             Expr::CurrentTimestamp => {
                 let now = w.grammar().current_timestamp();

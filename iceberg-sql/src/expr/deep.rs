@@ -87,6 +87,9 @@ impl Expr {
                     f(c);
                 }
             }
+            // A raw expression's column nodes only say what its text reads: no rewrite
+            // of them would change the text.
+            Expr::Raw(_) => {}
             Expr::Column { .. }
             | Expr::Literal { .. }
             | Expr::Param { .. }
@@ -123,6 +126,8 @@ impl Expr {
     /// rendering order (the order of [`Expr::for_each_child`]).
     fn map_children(&self, mut f: impl FnMut(&Expr) -> Expr) -> Expr {
         match self {
+            // Its children are column nodes, leaves.
+            Expr::Raw(r) => Expr::Raw(r.clone()),
             Expr::Column { scope, name } => Expr::Column {
                 scope: *scope,
                 name,
