@@ -1159,3 +1159,146 @@ fn raw_expressions_are_read_by_our_parser() {
         "raw expression `upper(\"status\")` reads other columns in Spark SQL than in Trino's grammar"
     );
 }
+
+/// Window frames: written on both targets, Trino's rules for their ends, only on
+/// aggregates, a RANGE offset over one numeric sort key.
+#[test]
+fn window_frames() {
+    use iceberg_sql::dsl::row_number;
+    use iceberg_sql::expr::{FrameBound as B, Window};
+    let by_ts = || {
+        Window::new()
+            .partition_by(McpEvent::USER_ID)
+            .order_by(McpEvent::EVENT_TS)
+    };
+    let q = McpEvent::select()
+        .expr_as(
+            McpEvent::LATENCY_MS
+                .sum()
+                .over(by_ts().rows_between(B::UnboundedPreceding, B::CurrentRow)),
+            "running_ms",
+        )
+        .expr_as(
+            McpEvent::LATENCY_MS
+                .avg()
+                .over(by_ts().rows_between(B::Preceding(2), B::Following(1))),
+            "smooth_ms",
+        )
+        .expr_as(
+            McpEvent::LATENCY_MS.count().over(
+                Window::new()
+                    .order_by(McpEvent::LATENCY_MS)
+                    .range_between(B::Preceding(50), B::CurrentRow),
+            ),
+            "near",
+        )
+        .expr_as(
+            McpEvent::LATENCY_MS
+                .max()
+                .over(Window::new().rows_between(B::CurrentRow, B::UnboundedFollowing)),
+            "rest_max",
+        );
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT sum(latency_ms) OVER (PARTITION BY user_id ORDER BY event_ts ASC \
+         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_ms, \
+         avg(latency_ms) OVER (PARTITION BY user_id ORDER BY event_ts ASC \
+         ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS smooth_ms, \
+         count(latency_ms) OVER (ORDER BY latency_ms ASC RANGE BETWEEN 50 PRECEDING AND CURRENT ROW) AS near, \
+         max(latency_ms) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS rest_max \
+         FROM analytics.mcp_events"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT sum(latency_ms) OVER (PARTITION BY user_id ORDER BY event_ts ASC NULLS LAST \
+         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_ms, \
+         avg(latency_ms) OVER (PARTITION BY user_id ORDER BY event_ts ASC NULLS LAST \
+         ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS smooth_ms, \
+         count(latency_ms) OVER (ORDER BY latency_ms ASC NULLS LAST RANGE BETWEEN 50 PRECEDING AND CURRENT ROW) AS near, \
+         max(latency_ms) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS rest_max \
+         FROM analytics.mcp_events"
+    );
+
+    let refused = |w: Window<McpEvent>| {
+        McpEvent::select()
+            .expr_as(McpEvent::LATENCY_MS.sum().over(w), "x")
+            .build()
+            .unwrap_err()
+            .message()
+            .to_string()
+    };
+    for (start, end, message) in [
+        (
+            B::UnboundedFollowing,
+            B::UnboundedFollowing,
+            "Window frame start cannot be UNBOUNDED FOLLOWING",
+        ),
+        (
+            B::UnboundedPreceding,
+            B::UnboundedPreceding,
+            "Window frame end cannot be UNBOUNDED PRECEDING",
+        ),
+        (
+            B::CurrentRow,
+            B::Preceding(1),
+            "Window frame starting from CURRENT ROW cannot end with PRECEDING",
+        ),
+        (
+            B::Following(1),
+            B::Preceding(1),
+            "Window frame starting from FOLLOWING cannot end with PRECEDING",
+        ),
+        (
+            B::Following(1),
+            B::CurrentRow,
+            "Window frame starting from FOLLOWING cannot end with CURRENT ROW",
+        ),
+    ] {
+        assert_eq!(refused(by_ts().rows_between(start, end)), message);
+    }
+    assert_eq!(
+        refused(
+            by_ts()
+                .order_by(McpEvent::LATENCY_MS)
+                .range_between(B::Preceding(1), B::CurrentRow)
+        ),
+        "Window frame of type RANGE PRECEDING or FOLLOWING requires single sort item in ORDER BY (actual: 2)"
+    );
+    // Athena: a numeric offset needs a numeric key; Spark leaves it to the engine.
+    let ts_range = McpEvent::select().expr_as(
+        McpEvent::LATENCY_MS.sum().over(
+            Window::new()
+                .order_by(McpEvent::EVENT_TS)
+                .range_between(B::Preceding(1), B::CurrentRow),
+        ),
+        "x",
+    );
+    assert_eq!(
+        ts_range.build().unwrap_err().message(),
+        "Window frame RANGE value type (bigint) not compatible with sort item type (timestamp(6))"
+    );
+    // RANGE without offsets takes any sort key.
+    assert!(McpEvent::select()
+        .expr_as(
+            McpEvent::LATENCY_MS.sum().over(
+                Window::new()
+                    .order_by(McpEvent::EVENT_TS)
+                    .range_between(B::UnboundedPreceding, B::CurrentRow),
+            ),
+            "x",
+        )
+        .build()
+        .is_ok());
+    let e = McpEvent::select()
+        .expr_as(
+            row_number().over(by_ts().rows_between(B::UnboundedPreceding, B::CurrentRow)),
+            "rn",
+        )
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("a window frame applies to an aggregate"),
+        "{e}"
+    );
+}

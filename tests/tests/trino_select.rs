@@ -1,6 +1,6 @@
 //! The analysts' SELECT forms as the crate writes them for Athena, run verbatim on Trino
 //! 476 with Iceberg (Athena engine v3 is built on Trino): HAVING, DISTINCT, OFFSET, the
-//! string functions, CASE and COALESCE, window functions, CTEs and UNION ALL, raw
+//! string functions, CASE and COALESCE, window functions and frames, CTEs and UNION ALL, raw
 //! expressions, and
 //! the daily summary of the CTAS patterns (count(*) FILTER (WHERE …), avg,
 //! approx_percentile, GROUP BY) written with the builder. The rows read back are
@@ -8,7 +8,7 @@
 
 use chrono::NaiveDate;
 use iceberg_sql::dsl::{case_when, count_all, dense_rank, rank, raw, row_number};
-use iceberg_sql::expr::Window;
+use iceberg_sql::expr::{FrameBound, Window};
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::{Cte, Order};
 use iceberg_sql_tests::trino::{QueryResult, Trino};
@@ -448,4 +448,57 @@ fn raw_expressions_on_trino() {
         want,
         "{q}"
     );
+}
+
+/// Window frames: a running total and a three-row sum per tool in id order (ROWS), and
+/// the calls within 50 ms below each call's latency (RANGE over a numeric key).
+#[test]
+fn window_frames_on_trino() {
+    let Some(trino) = Trino::get_or_skip("window_frames_on_trino") else {
+        return;
+    };
+    let rows = setup(trino);
+    let by_id = || Window::new().partition_by(Call::TOOL).order_by(Call::ID);
+    let q = Call::select()
+        .column(Call::ID)
+        .expr_as(
+            Call::LATENCY_MS
+                .sum()
+                .over(by_id().rows_between(FrameBound::UnboundedPreceding, FrameBound::CurrentRow)),
+            "running",
+        )
+        .expr_as(
+            Call::LATENCY_MS
+                .sum()
+                .over(by_id().rows_between(FrameBound::Preceding(1), FrameBound::Following(1))),
+            "around",
+        )
+        .expr_as(
+            count_all().over(
+                Window::new()
+                    .order_by(Call::LATENCY_MS)
+                    .range_between(FrameBound::Preceding(50), FrameBound::CurrentRow),
+            ),
+            "near",
+        )
+        .order_by(Call::ID, Order::Asc)
+        .build()
+        .unwrap();
+    let mut want: Vec<(i64, i64, i64, i64)> = Vec::new();
+    for c in &rows {
+        let mut same: Vec<&Call> = rows.iter().filter(|d| d.tool == c.tool).collect();
+        same.sort_by_key(|d| d.id);
+        let at = same.iter().position(|d| d.id == c.id).unwrap();
+        let running = same[..=at].iter().map(|d| d.latency_ms).sum();
+        let around = same[at.saturating_sub(1)..(at + 2).min(same.len())]
+            .iter()
+            .map(|d| d.latency_ms)
+            .sum();
+        let near = rows
+            .iter()
+            .filter(|d| d.latency_ms >= c.latency_ms - 50 && d.latency_ms <= c.latency_ms)
+            .count() as i64;
+        want.push((c.id, running, around, near));
+    }
+    assert_eq!(decode::<(i64, i64, i64, i64)>(&trino.run(&q)), want, "{q}");
 }

@@ -318,7 +318,11 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
             func,
             partition_by,
             order_by,
+            frame,
         } => {
+            if let Some(f) = frame {
+                f.check(func, order_by.len())?;
+            }
             for p in partition_by {
                 type_at(scope, p, next)?;
             }
@@ -327,7 +331,16 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
                 if !is_orderable(&t) {
                     return Err(mismatch(format!("Type {t} is not orderable, and therefore cannot be used in window function ORDER BY")));
                 }
+                // A RANGE offset is a number: the one sort key must be numeric
+                // (`ExpressionAnalyzer.analyzeFrameRangeOffset`).
+                if frame.is_some_and(|f| f.range_offset()) && !t.is_numeric() {
+                    return Err(mismatch(format!(
+                        "Window frame RANGE value type (bigint) not compatible with sort item type ({t})"
+                    ))
+                    .with_hint("order a RANGE frame with numeric offsets by a numeric key, or count ROWS"));
+                }
             }
+
             match &**func {
                 Expr::Function { func, args } if func.is_window() => {
                     let types = args

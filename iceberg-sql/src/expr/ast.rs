@@ -404,6 +404,8 @@ pub enum Expr {
         /// `ORDER BY` keys, `true` for descending; NULLs last in both directions on
         /// every target.
         order_by: Vec<(Expr, bool)>,
+        /// `ROWS|RANGE BETWEEN … AND …`, when written.
+        frame: Option<Frame>,
     },
     /// Text the DSL lacks, with the type its caller declares ([`crate::dsl::raw`]).
     Raw(Box<RawExpr>),
@@ -499,6 +501,133 @@ fn intern(name: String) -> &'static str {
     let leaked: &'static str = Box::leak(name.into_boxed_str());
     names.insert(leaked);
     leaked
+}
+
+/// What a window frame counts: rows, or values of the (one) sort key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FrameUnits {
+    /// `ROWS`: physical rows before and after the current one.
+    Rows,
+    /// `RANGE`: rows whose sort key is within an offset of the current row's.
+    Range,
+}
+
+/// One end of a window frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FrameBound {
+    /// `UNBOUNDED PRECEDING`: the partition's first row.
+    UnboundedPreceding,
+    /// `n PRECEDING`
+    Preceding(u64),
+    /// `CURRENT ROW`
+    CurrentRow,
+    /// `n FOLLOWING`
+    Following(u64),
+    /// `UNBOUNDED FOLLOWING`: the partition's last row.
+    UnboundedFollowing,
+}
+
+impl FrameBound {
+    fn write(self, w: &mut SqlWriter) {
+        match self {
+            FrameBound::UnboundedPreceding => w.push("UNBOUNDED PRECEDING"),
+            FrameBound::Preceding(n) => w.push(&n.to_string()).push(" PRECEDING"),
+            FrameBound::CurrentRow => w.push("CURRENT ROW"),
+            FrameBound::Following(n) => w.push(&n.to_string()).push(" FOLLOWING"),
+            FrameBound::UnboundedFollowing => w.push("UNBOUNDED FOLLOWING"),
+        };
+    }
+
+    fn has_offset(self) -> bool {
+        matches!(self, FrameBound::Preceding(_) | FrameBound::Following(_))
+    }
+}
+
+/// A window frame, `ROWS|RANGE BETWEEN start AND end`
+/// (<https://trino.io/docs/current/sql/select.html#window-clause>).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// What it counts.
+    pub units: FrameUnits,
+    /// Its first row.
+    pub start: FrameBound,
+    /// Its last row.
+    pub end: FrameBound,
+}
+
+impl Frame {
+    fn write(self, w: &mut SqlWriter) {
+        w.push(match self.units {
+            FrameUnits::Rows => "ROWS BETWEEN ",
+            FrameUnits::Range => "RANGE BETWEEN ",
+        });
+        self.start.write(w);
+        w.push(" AND ");
+        self.end.write(w);
+    }
+
+    /// The rules both engines share: Trino's (`ExpressionAnalyzer.analyzeWindow` in
+    /// trinodb/trino, core/trino-main/src/main/java/io/trino/sql/analyzer/), which
+    /// Spark's `SpecifiedWindowFrame` checks agree with; a frame only on an aggregate
+    /// (Spark refuses one on a ranking or offset function, whose result Trino computes
+    /// without it); a `RANGE` offset with exactly one sort key.
+    pub(crate) fn check(self, func: &Expr, sort_keys: usize) -> Result<()> {
+        use FrameBound as B;
+        let invalid = |m: &str| {
+            Err(
+                Error::new(ErrorKind::DisallowedSyntax, m.to_string()).with_hint(
+                    "a frame runs from its start to its end in the sort order: \
+                 e.g. ROWS BETWEEN 2 PRECEDING AND CURRENT ROW",
+                ),
+            )
+        };
+        match (self.start, self.end) {
+            (B::UnboundedFollowing, _) => {
+                return invalid("Window frame start cannot be UNBOUNDED FOLLOWING")
+            }
+            (_, B::UnboundedPreceding) => {
+                return invalid("Window frame end cannot be UNBOUNDED PRECEDING")
+            }
+            (B::CurrentRow, B::Preceding(_)) => {
+                return invalid("Window frame starting from CURRENT ROW cannot end with PRECEDING")
+            }
+            (B::Following(_), B::Preceding(_)) => {
+                return invalid("Window frame starting from FOLLOWING cannot end with PRECEDING")
+            }
+            (B::Following(_), B::CurrentRow) => {
+                return invalid("Window frame starting from FOLLOWING cannot end with CURRENT ROW")
+            }
+            _ => {}
+        }
+        if !matches!(func, Expr::Aggregate { .. }) {
+            return Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                "a window frame applies to an aggregate over a window, not to a ranking or \
+                 offset function (Spark refuses one there; Trino computes them without it)",
+            )
+            .with_hint(
+                "drop the frame, or aggregate over the framed window (sum, avg, min, max, count)",
+            ));
+        }
+        if self.units == FrameUnits::Range
+            && (self.start.has_offset() || self.end.has_offset())
+            && sort_keys != 1
+        {
+            return Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                format!(
+                    "Window frame of type RANGE PRECEDING or FOLLOWING requires single sort item in ORDER BY (actual: {sort_keys})"
+                ),
+            )
+            .with_hint("order the window by one numeric key, or count ROWS instead"));
+        }
+        Ok(())
+    }
+
+    /// Whether a `RANGE` offset is written (the sort key must then be numeric).
+    pub(crate) fn range_offset(self) -> bool {
+        self.units == FrameUnits::Range && (self.start.has_offset() || self.end.has_offset())
+    }
 }
 
 const PREC_CMP: u8 = 4;
@@ -706,6 +835,7 @@ impl Expr {
                 func,
                 partition_by,
                 order_by,
+                ..
             } => {
                 f(func);
                 partition_by.iter().for_each(&mut f);
@@ -773,6 +903,7 @@ impl Expr {
                     partition_by,
                     order_by,
                     func,
+                    ..
                 } => {
                     func.for_each_child(|c| pending.push(c));
                     pending.extend(partition_by);
@@ -1034,7 +1165,11 @@ impl Expr {
                 func,
                 partition_by,
                 order_by,
+                frame,
             } => {
+                if let Some(frame) = frame {
+                    frame.check(func, order_by.len())?;
+                }
                 func.render_min(w, 0, next)?;
                 w.push(" OVER (");
                 if !partition_by.is_empty() {
@@ -1054,6 +1189,12 @@ impl Expr {
                         }
                         Ok(())
                     })?;
+                }
+                if let Some(frame) = frame {
+                    if !partition_by.is_empty() || !order_by.is_empty() {
+                        w.push_char(' ');
+                    }
+                    frame.write(w);
                 }
                 w.push_char(')');
             }

@@ -74,6 +74,7 @@ impl Expr {
                 func,
                 partition_by,
                 order_by,
+                ..
             } => {
                 f(func);
                 partition_by.iter_mut().for_each(&mut f);
@@ -205,10 +206,12 @@ impl Expr {
                 func,
                 partition_by,
                 order_by,
+                frame,
             } => Expr::Window {
                 func: Box::new(f(func)),
                 partition_by: partition_by.iter().map(&mut f).collect(),
                 order_by: order_by.iter().map(|(o, d)| (f(o), *d)).collect(),
+                frame: *frame,
             },
             Expr::DateTrunc { unit, expr } => Expr::DateTrunc {
                 unit: *unit,
