@@ -478,6 +478,18 @@ pub(crate) trait DialectRules: Sync {
         athena::check_limit(self.name(), rows)
     }
 
+    /// The type of the union of two columns at 1-based `position` of a `UNION ALL`
+    /// (each side's type where known), or why the engine refuses it: Trino's common
+    /// super type.
+    fn union_column_type(
+        &self,
+        position: usize,
+        a: Option<&crate::engine::types::EngineType>,
+        b: Option<&crate::engine::types::EngineType>,
+    ) -> Result<Option<crate::engine::types::EngineType>> {
+        athena_types::union_column_type(position, a, b)
+    }
+
     /// Whether `OFFSET n` follows `LIMIT m` (Spark's grammar) rather than coming before
     /// it (Trino's: <https://trino.io/docs/current/sql/select.html#offset-clause>).
     fn offset_after_limit(&self) -> bool {

@@ -112,6 +112,18 @@ impl DialectRules for Spark {
         as_written(scope, value)
     }
 
+    // Spark widens the columns of a union under its own rules
+    // (<https://spark.apache.org/docs/3.5.0/sql-ref-ansi-compliance.html#type-coercion>);
+    // only the column count is checked.
+    fn union_column_type(
+        &self,
+        _position: usize,
+        _a: Option<&crate::engine::types::EngineType>,
+        _b: Option<&crate::engine::types::EngineType>,
+    ) -> Result<Option<crate::engine::types::EngineType>> {
+        Ok(None)
+    }
+
     fn check_row_value(&self, _value: &Value, _column: &Column) -> Result<()> {
         Ok(())
     }

@@ -152,7 +152,8 @@ mod typed;
 mod window;
 
 pub use ast::{
-    Aggregate, BinaryOp, Expr, Function, Scope, TimeUnit, MAX_EXPR_DEPTH, MAX_PARAM_CHARS,
+    Aggregate, BinaryOp, Expr, Frame, FrameBound, FrameUnits, Function, RawExpr, Scope, TimeUnit,
+    MAX_EXPR_DEPTH, MAX_PARAM_CHARS,
 };
 pub use column::Col;
 pub use methods::ExpressionMethods;

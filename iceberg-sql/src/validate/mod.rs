@@ -51,6 +51,7 @@ pub(crate) mod lexer;
 mod literals;
 mod parser;
 mod prepass;
+pub(crate) mod raw;
 mod stack;
 mod values;
 
