@@ -9,7 +9,7 @@
 //! `DROP SCHEMA`). Each target's rules decide the keyword, the clauses and what is
 //! refused.
 
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{DatabaseName, Location};
 use crate::render::SqlWriter;
@@ -169,10 +169,15 @@ impl ListViews<'_> {
     /// Checks, renders and validates the statement for `dialect`.
     pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
         self.name.check()?;
-        if dialect == Dialect::Spark {
+        // `information_schema.views` is a Trino engine's (Athena's, Trino's:
+        // `InformationSchemaTable`); a target whose queries are not Trino text has none.
+        if dialect.grammar(StatementKind::Select) != Grammar::TrinoDml {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "listing views with their definitions on Spark: Spark has no information_schema",
+                format!(
+                    "listing views with their definitions on {}: it has no information_schema",
+                    dialect.rules().name()
+                ),
             )
             .with_hint("run SHOW VIEWS IN the database, then SHOW CREATE TABLE of each view"));
         }

@@ -17,7 +17,7 @@
 use std::fmt;
 
 use super::{Change, EvolutionPlan, EvolutionStep};
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{TableDef, TableName};
 use crate::render::SqlWriter;
@@ -230,13 +230,13 @@ impl EvolutionPlan {
     /// ```
     pub fn check_readers(self, live: &TableDef, readers: &[Reader]) -> Result<EvolutionPlan> {
         let table = live.name();
-        // The rewrites are written for the plan's target; Spark's views are not Trino
-        // text, so a Spark plan gets the report only.
+        // The rewrites are written for the plan's target, in the Trino text the readers
+        // are read as: a target whose views are other text gets the report only.
         let dialect = self
             .steps
             .first()
             .map_or(Dialect::default(), |s| s.statement.dialect());
-        let rewrite = dialect != Dialect::Spark;
+        let rewrite = dialect.grammar(StatementKind::CreateView) == Grammar::TrinoDml;
         let mut readers: Vec<Reader> = readers.to_vec();
         let mut steps = Vec::with_capacity(self.steps.len());
         for mut step in self.steps {
