@@ -3,6 +3,8 @@
 
 pub mod ev;
 pub mod moto;
+#[cfg(feature = "staged-load")]
+pub mod staged;
 
 use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
