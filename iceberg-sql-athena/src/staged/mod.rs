@@ -77,7 +77,7 @@ use object_store::{ObjectStore, ObjectStoreExt};
 use tracing::Instrument;
 
 use iceberg_sql::dml::PartitionCounter;
-use iceberg_sql::load::{LoadMode, LoadPlan, MergeOn, StagedLoad};
+use iceberg_sql::load::{LoadMode, LoadPlan, StagedLoad};
 use iceberg_sql::{
     Column, Grammar, IcebergTable, IcebergType, Location, Statement, TableDef, TableName, Value,
 };
@@ -232,35 +232,23 @@ impl LoadOptions {
     }
 
     /// Upserts on `key` (call again for a compound key): a staged row whose key
-    /// matches a table row replaces it; of staged rows sharing a key the last wins.
+    /// matches a table row replaces it; of staged rows sharing a key the last wins
+    /// ([`LoadMode::merge_on`]).
     pub fn merge_on(mut self, key: &str) -> Self {
-        match &mut self.mode {
-            LoadMode::Merge(m) => m.keys.push(key.to_string()),
-            _ => {
-                self.mode = LoadMode::Merge(MergeOn {
-                    keys: vec![key.to_string()],
-                    order_by: None,
-                    null_safe: false,
-                })
-            }
-        }
+        self.mode = self.mode.merge_on(key);
         self
     }
 
     /// For a merge: of staged rows sharing a key, the greatest `column` wins (ties:
-    /// the later row).
+    /// the later row; [`LoadMode::dedup_by`]).
     pub fn dedup_by(mut self, column: &str) -> Self {
-        if let LoadMode::Merge(m) = &mut self.mode {
-            m.order_by = Some(column.to_string());
-        }
+        self.mode = self.mode.dedup_by(column);
         self
     }
 
-    /// For a merge: NULL keys match NULL keys.
+    /// For a merge: NULL keys match NULL keys ([`LoadMode::null_safe_keys`]).
     pub fn null_safe_keys(mut self) -> Self {
-        if let LoadMode::Merge(m) = &mut self.mode {
-            m.null_safe = true;
-        }
+        self.mode = self.mode.null_safe_keys();
         self
     }
 

@@ -110,6 +110,62 @@ pub enum LoadMode {
     Merge(MergeOn),
 }
 
+impl LoadMode {
+    /// Upserts on `key` as well: an append becomes a merge on `key`, a merge gains
+    /// `key` as its next key column (a compound key).
+    ///
+    /// ```
+    /// use iceberg_sql::load::LoadMode;
+    /// let mode = LoadMode::Append.merge_on("tenant").merge_on("event_id").dedup_by("event_ts");
+    /// let LoadMode::Merge(m) = mode else { unreachable!() };
+    /// assert_eq!(m.keys, ["tenant", "event_id"]);
+    /// assert_eq!(m.order_by.as_deref(), Some("event_ts"));
+    /// // dedup_by and null_safe_keys only qualify a merge:
+    /// assert_eq!(LoadMode::Append.dedup_by("event_ts").null_safe_keys(), LoadMode::Append);
+    /// ```
+    #[must_use]
+    pub fn merge_on(self, key: &str) -> Self {
+        match self {
+            LoadMode::Merge(mut m) => {
+                m.keys.push(key.to_string());
+                LoadMode::Merge(m)
+            }
+            LoadMode::Append => LoadMode::Merge(MergeOn {
+                keys: vec![key.to_string()],
+                order_by: None,
+                null_safe: false,
+            }),
+        }
+    }
+
+    /// For a merge: of staged rows sharing a key, the one with the greatest `column`
+    /// wins (ties: the later row of the input). Without it the later row wins. An
+    /// append is returned unchanged.
+    #[must_use]
+    pub fn dedup_by(self, column: &str) -> Self {
+        match self {
+            LoadMode::Merge(mut m) => {
+                m.order_by = Some(column.to_string());
+                LoadMode::Merge(m)
+            }
+            append => append,
+        }
+    }
+
+    /// For a merge: NULL keys match NULL keys (`IS NOT DISTINCT FROM`). An append is
+    /// returned unchanged.
+    #[must_use]
+    pub fn null_safe_keys(self) -> Self {
+        match self {
+            LoadMode::Merge(mut m) => {
+                m.null_safe = true;
+                LoadMode::Merge(m)
+            }
+            append => append,
+        }
+    }
+}
+
 /// The key and de-duplication of a [`LoadMode::Merge`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergeOn {
@@ -148,35 +204,22 @@ impl<'a> StagedLoad<'a> {
         }
     }
 
-    /// Upserts on `key` instead of appending (call again for a compound key).
+    /// Upserts on `key` instead of appending (call again for a compound key):
+    /// [`LoadMode::merge_on`].
     pub fn merge_on(mut self, key: &str) -> Self {
-        match &mut self.mode {
-            LoadMode::Merge(m) => m.keys.push(key.to_string()),
-            LoadMode::Append => {
-                self.mode = LoadMode::Merge(MergeOn {
-                    keys: vec![key.to_string()],
-                    order_by: None,
-                    null_safe: false,
-                })
-            }
-        }
+        self.mode = self.mode.merge_on(key);
         self
     }
 
-    /// For a merge: of staged rows sharing a key, the one with the greatest `column`
-    /// wins (ties: the later row of the input). Without it the later row wins.
+    /// For a merge: [`LoadMode::dedup_by`].
     pub fn dedup_by(mut self, column: &str) -> Self {
-        if let LoadMode::Merge(m) = &mut self.mode {
-            m.order_by = Some(column.to_string());
-        }
+        self.mode = self.mode.dedup_by(column);
         self
     }
 
-    /// For a merge: NULL keys match NULL keys.
+    /// For a merge: [`LoadMode::null_safe_keys`].
     pub fn null_safe_keys(mut self) -> Self {
-        if let LoadMode::Merge(m) = &mut self.mode {
-            m.null_safe = true;
-        }
+        self.mode = self.mode.null_safe_keys();
         self
     }
 
