@@ -63,14 +63,16 @@ fn append_plans() {
 fn merge_plans() {
     let t = events();
     let load = StagedLoad::new(&t, "events-2024-05-01", root())
-        .merge_on("event_id")
-        .dedup_by("event_ts");
+        .mode(LoadMode::Append.merge_on("event_id").dedup_by("event_ts"));
     insta::assert_snapshot!("merge_athena", plan_text(&load, Dialect::Athena));
     insta::assert_snapshot!("merge_spark", plan_text(&load, Dialect::Spark));
     let null_safe = StagedLoad::new(&t, "x", root())
-        .merge_on("event_id")
-        .merge_on("day")
-        .null_safe_keys()
+        .mode(
+            LoadMode::Append
+                .merge_on("event_id")
+                .merge_on("day")
+                .null_safe_keys(),
+        )
         .build()
         .unwrap();
     assert_eq!(
@@ -94,7 +96,7 @@ fn merge_without_other_columns_only_inserts() {
         .build()
         .unwrap();
     let plan = StagedLoad::new(&t, "k", root())
-        .merge_on("id")
+        .mode(LoadMode::Append.merge_on("id"))
         .build()
         .unwrap();
     assert!(
@@ -110,21 +112,22 @@ fn refusals() {
     let t = events();
     let err = |load: StagedLoad<'_>| load.build().unwrap_err().to_string();
     assert!(err(StagedLoad::new(&t, " ", root())).contains("the load id is empty"));
-    assert!(err(StagedLoad::new(&t, "x", root()).merge_on("nope"))
-        .contains("`nope` is not a column of table `analytics.mcp_events`"));
+    assert!(
+        err(StagedLoad::new(&t, "x", root()).mode(LoadMode::Append.merge_on("nope")))
+            .contains("`nope` is not a column of table `analytics.mcp_events`")
+    );
     assert!(err(StagedLoad::new(&t, "x", root())
-        .merge_on("event_id")
-        .merge_on("event_id"))
+        .mode(LoadMode::Append.merge_on("event_id").merge_on("event_id")))
     .contains("merge key column `event_id` is given twice"));
-    assert!(err(StagedLoad::new(&t, "x", root())
-        .merge_on("event_id")
-        .dedup_by("zz"))
+    assert!(err(
+        StagedLoad::new(&t, "x", root()).mode(LoadMode::Append.merge_on("event_id").dedup_by("zz"))
+    )
     .contains("`zz` is not a column"));
     // The merge's window orders by the column, and Trino orders no map.
     assert_eq!(
-        err(StagedLoad::new(&t, "x", root())
+        err(StagedLoad::new(&t, "x", root()).mode(LoadMode::Append
             .merge_on("event_id")
-            .dedup_by("attrs")),
+            .dedup_by("attrs"))),
         "the staged merge's de-duplication (dedup_by) orders by `attrs`, of type map(varchar, date): \
          Type map(varchar, date) is not orderable, and therefore cannot be used in ORDER BY\n  \
          help: order by a column of a number, text, date, timestamp or boolean type instead of `attrs`"
@@ -133,15 +136,13 @@ fn refusals() {
     for by in ["tags", "origin"] {
         assert!(
             err(StagedLoad::new(&t, "x", root())
-                .merge_on("event_id")
-                .dedup_by(by))
+                .mode(LoadMode::Append.merge_on("event_id").dedup_by(by)))
             .contains("Trino fails the query when two"),
             "{by}"
         );
     }
     assert!(StagedLoad::new(&t, "x", root())
-        .merge_on("event_id")
-        .dedup_by("day")
+        .mode(LoadMode::Append.merge_on("event_id").dedup_by("day"))
         .build()
         .is_ok());
     assert!(

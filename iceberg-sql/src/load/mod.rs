@@ -204,26 +204,8 @@ impl<'a> StagedLoad<'a> {
         }
     }
 
-    /// Upserts on `key` instead of appending (call again for a compound key):
+    /// Sets the mode: [`LoadMode::Append`] (the default) or a merge built with
     /// [`LoadMode::merge_on`].
-    pub fn merge_on(mut self, key: &str) -> Self {
-        self.mode = self.mode.merge_on(key);
-        self
-    }
-
-    /// For a merge: [`LoadMode::dedup_by`].
-    pub fn dedup_by(mut self, column: &str) -> Self {
-        self.mode = self.mode.dedup_by(column);
-        self
-    }
-
-    /// For a merge: [`LoadMode::null_safe_keys`].
-    pub fn null_safe_keys(mut self) -> Self {
-        self.mode = self.mode.null_safe_keys();
-        self
-    }
-
-    /// Sets the mode directly.
     pub fn mode(mut self, mode: LoadMode) -> Self {
         self.mode = mode;
         self
