@@ -244,147 +244,87 @@ pub fn infer(ty: &Type) -> Result<Ty, (Unsupported, TokenStream)> {
 }
 
 /// Parses a type override such as `decimal(10, 2)`, `array<string>`,
-/// `map<string, bigint>` or `struct<a: int, b: string>` (Hive or Iceberg names).
+/// `map<string, bigint>` or `struct<a: int, b: string>` (Hive or Iceberg names), read by
+/// the one type-name reader of `iceberg_sql_rules::type_name`.
 pub fn parse_override(text: &str) -> Result<Ty, String> {
-    let tokens = tokenize(text)?;
-    let mut p = P { t: tokens, i: 0 };
-    let ty = p.ty()?;
-    if p.i != p.t.len() {
-        return Err(format!("unexpected `{}` after the type", p.t[p.i]));
-    }
-    Ok(ty)
+    let t = iceberg_sql_rules::type_name::parse(text).map_err(|e| e.to_string())?;
+    override_type(&t)
 }
 
-fn tokenize(s: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut chars = s.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-        } else if c.is_ascii_alphanumeric() || c == '_' {
-            let mut w = String::new();
-            while let Some(&c) = chars.peek() {
-                if c.is_ascii_alphanumeric() || c == '_' {
-                    w.push(c);
-                    chars.next();
+fn override_type(t: &iceberg_sql_rules::type_name::TypeName) -> Result<Ty, String> {
+    let word = t.name.as_str();
+    let bare = |ty: Ty| {
+        if t.numbers.is_empty() && t.params.is_empty() && t.fields.is_empty() {
+            Ok(ty)
+        } else {
+            Err(format!("`{word}` takes no parameters"))
+        }
+    };
+    let elements = |n: usize| {
+        if t.params.len() == n {
+            t.params
+                .iter()
+                .map(override_type)
+                .collect::<Result<Vec<_>, _>>()
+        } else {
+            Err(format!(
+                "`{word}` takes {n} element type(s), e.g. `map<string, bigint>`"
+            ))
+        }
+    };
+    match word {
+        "boolean" => bare(Ty::Boolean),
+        "int" | "integer" => bare(Ty::Int),
+        "bigint" | "long" => bare(Ty::Long),
+        "float" | "real" => bare(Ty::Float),
+        "double" => bare(Ty::Double),
+        "date" => bare(Ty::Date),
+        "timestamp" if t.time_zone != Some(true) => bare(Ty::Timestamp),
+        "string" => bare(Ty::String),
+        "binary" => bare(Ty::Binary),
+        "decimal" => match t.numbers[..] {
+            [p, s] if p == 0 || p > 38 => {
+                Err(format!("decimal({p}, {s}): the precision must be 1 to 38"))
+            }
+            [p, s] if s > p => Err(format!(
+                "decimal({p}, {s}): the scale cannot exceed the precision"
+            )),
+            // Both at most 38 here.
+            [p, s] => Ok(Ty::Decimal(Some((p as u8, s as u8)))),
+            _ => Err("write the decimal's precision and scale: `decimal(10, 2)`".into()),
+        },
+        "array" | "list" => Ok(Ty::List(Box::new(elements(1)?.remove(0)))),
+        "map" => {
+            let mut kv = elements(2)?;
+            let v = kv.remove(1);
+            Ok(Ty::Map(Box::new(kv.remove(0)), Box::new(v)))
+        }
+        "struct" => t
+            .fields
+            .iter()
+            .map(|f| match &f.name {
+                Some(n) => Ok((n.clone(), override_type(&f.ty)?)),
+                None => Err("each struct field needs a name: `struct<a: int>`".to_string()),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .and_then(|fields| {
+                if fields.is_empty() {
+                    Err("a struct needs at least one field".into())
                 } else {
-                    break;
+                    Ok(Ty::Struct(fields))
                 }
-            }
-            out.push(w);
-        } else if "()<>,:".contains(c) {
-            out.push(c.to_string());
-            chars.next();
-        } else {
-            return Err(format!("unexpected character {c:?}"));
+            }),
+        "timestamptz" | "timestamp" => {
+            Err("Athena cannot declare timestamptz columns; use `timestamp`".into())
         }
-    }
-    Ok(out)
-}
-
-struct P {
-    t: Vec<String>,
-    i: usize,
-}
-
-impl P {
-    fn next(&mut self) -> Result<String, String> {
-        let t = self
-            .t
-            .get(self.i)
-            .cloned()
-            .ok_or("unexpected end of the type")?;
-        self.i += 1;
-        Ok(t)
-    }
-    fn expect(&mut self, s: &str) -> Result<(), String> {
-        let t = self.next()?;
-        if t == s {
-            Ok(())
-        } else {
-            Err(format!("expected `{s}`, found `{t}`"))
-        }
-    }
-    fn number(&mut self) -> Result<u8, String> {
-        let t = self.next()?;
-        t.parse()
-            .map_err(|_| format!("expected a number, found `{t}`"))
-    }
-    fn ty(&mut self) -> Result<Ty, String> {
-        let word = self.next()?.to_ascii_lowercase();
-        Ok(match word.as_str() {
-            "boolean" => Ty::Boolean,
-            "int" | "integer" => Ty::Int,
-            "bigint" | "long" => Ty::Long,
-            "float" | "real" => Ty::Float,
-            "double" => Ty::Double,
-            "date" => Ty::Date,
-            "timestamp" => Ty::Timestamp,
-            "string" => Ty::String,
-            "binary" => Ty::Binary,
-            "decimal" => {
-                self.expect("(")?;
-                let p = self.number()?;
-                self.expect(",")?;
-                let s = self.number()?;
-                self.expect(")")?;
-                if p == 0 || p > 38 {
-                    return Err(format!("decimal({p}, {s}): the precision must be 1 to 38"));
-                }
-                if s > p {
-                    return Err(format!(
-                        "decimal({p}, {s}): the scale cannot exceed the precision"
-                    ));
-                }
-                Ty::Decimal(Some((p, s)))
-            }
-            "array" | "list" => {
-                self.expect("<")?;
-                let e = self.ty()?;
-                self.expect(">")?;
-                Ty::List(Box::new(e))
-            }
-            "map" => {
-                self.expect("<")?;
-                let k = self.ty()?;
-                self.expect(",")?;
-                let v = self.ty()?;
-                self.expect(">")?;
-                Ty::Map(Box::new(k), Box::new(v))
-            }
-            "struct" => {
-                self.expect("<")?;
-                let mut fields = Vec::new();
-                loop {
-                    let name = self.next()?;
-                    self.expect(":")?;
-                    fields.push((name, self.ty()?));
-                    match self.next()?.as_str() {
-                        "," => continue,
-                        ">" => break,
-                        t => return Err(format!("expected `,` or `>`, found `{t}`")),
-                    }
-                }
-                Ty::Struct(fields)
-            }
-            "timestamptz" => {
-                return Err("Athena cannot declare timestamptz columns; use `timestamp`".into())
-            }
-            "tinyint" | "smallint" => {
-                return Err(format!("Athena's Iceberg tables have no {word}; use `int`"))
-            }
-            "varchar" | "char" => {
-                return Err(format!(
-                    "Athena's Iceberg tables have no {word}; use `string`"
-                ))
-            }
-            "time" | "uuid" | "fixed" => {
-                return Err(format!(
-                    "Athena cannot declare {word} columns in Iceberg tables"
-                ))
-            }
-            _ => return Err(format!("unknown type `{word}`")),
-        })
+        "tinyint" | "smallint" => Err(format!("Athena's Iceberg tables have no {word}; use `int`")),
+        "varchar" | "char" => Err(format!(
+            "Athena's Iceberg tables have no {word}; use `string`"
+        )),
+        "time" | "uuid" | "fixed" => Err(format!(
+            "Athena cannot declare {word} columns in Iceberg tables"
+        )),
+        _ => Err(format!("unknown type `{word}`")),
     }
 }
 

@@ -11,6 +11,8 @@
 
 #![warn(missing_docs)]
 
+pub mod type_name;
+
 // ---- names ---------------------------------------------------------------------------
 
 /// Longest name Athena accepts, in bytes.

@@ -6,6 +6,7 @@ use std::fmt;
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::IcebergType;
 pub(crate) use crate::types::MAX_DECIMAL_PRECISION;
+use iceberg_sql_rules::type_name::TypeName;
 
 /// Largest fractional-second precision of `time` and `timestamp`, with or without time
 /// zone (`TimestampType.MAX_PRECISION`).
@@ -288,13 +289,108 @@ impl EngineType {
     /// `timestamp` (= `timestamp(3)`), `array(varchar)`, `map(varchar, bigint)`,
     /// `row(a integer, "b c" varchar)`, `row(integer, varchar)`. Case-insensitive.
     pub fn parse(text: &str) -> Result<EngineType> {
-        let mut p = TypeParser { s: text, pos: 0 };
-        let ty = p.ty()?;
-        p.skip_ws();
-        if p.pos != p.s.len() {
-            return Err(p.error("unexpected text after the type"));
+        let bad = |what: &str, at: usize| {
+            Error::new(
+                ErrorKind::InvalidType,
+                format!(
+                    "`{}` is not a Trino type: {what} at byte {at}",
+                    text.escape_debug()
+                ),
+            )
+        };
+        let name = iceberg_sql_rules::type_name::parse(text).map_err(|e| bad(&e.message, e.at))?;
+        EngineType::of_name(&name).map_err(|what| bad(&what, 0))
+    }
+
+    /// The Trino type a type name in Trino's spelling stands for.
+    fn of_name(t: &TypeName) -> std::result::Result<EngineType, String> {
+        let word = t.name.as_str();
+        if t.angle_brackets {
+            return Err(format!("Trino writes `{word}(..)`, not `{word}<..>`"));
         }
-        Ok(ty)
+        let small = |n: u64| u8::try_from(n).map_err(|_| format!("{n} is out of range"));
+        let length = |n: u64| u32::try_from(n).map_err(|_| format!("{n} is out of range"));
+        let elements = |n: usize| {
+            if t.params.len() == n && t.numbers.is_empty() {
+                t.params
+                    .iter()
+                    .map(EngineType::of_name)
+                    .collect::<std::result::Result<Vec<_>, _>>()
+            } else {
+                Err(format!("`{word}` takes {n} element type(s)"))
+            }
+        };
+        let zone = t.time_zone.unwrap_or(false);
+        if t.time_zone.is_some() && !matches!(word, "time" | "timestamp") {
+            return Err(format!("`{word}` has no time zone"));
+        }
+        if !matches!(word, "array" | "map" | "row") {
+            let most = match word {
+                "decimal" => 2,
+                "varchar" | "char" | "time" | "timestamp" => 1,
+                _ => 0,
+            };
+            if t.numbers.len() > most || !t.params.is_empty() || !t.fields.is_empty() {
+                return Err(format!("unexpected parameters of `{word}`"));
+            }
+        }
+        Ok(match word {
+            "unknown" => EngineType::Unknown,
+            "boolean" => EngineType::Boolean,
+            "tinyint" => EngineType::Tinyint,
+            "smallint" => EngineType::Smallint,
+            "integer" | "int" => EngineType::Integer,
+            "bigint" => EngineType::Bigint,
+            "real" => EngineType::Real,
+            "double" | "double precision" => EngineType::Double,
+            "decimal" => match t.numbers[..] {
+                [] => EngineType::decimal(MAX_DECIMAL_PRECISION, 0),
+                [p] => EngineType::decimal(small(p)?, 0),
+                [p, s, ..] => EngineType::decimal(small(p)?, small(s)?),
+            },
+            "varchar" => match t.numbers.first() {
+                Some(n) => EngineType::varchar(length(*n)?),
+                None => EngineType::VARCHAR,
+            },
+            "char" => EngineType::Char(t.numbers.first().map_or(Ok(1), |n| length(*n))?),
+            "varbinary" => EngineType::Varbinary,
+            "json" => EngineType::Json,
+            "date" => EngineType::Date,
+            "time" | "timestamp" => {
+                let p = t
+                    .numbers
+                    .first()
+                    .map_or(Ok(DEFAULT_TIME_PRECISION), |n| small(*n))?;
+                match (word, zone) {
+                    ("time", false) => EngineType::Time(p),
+                    ("time", true) => EngineType::TimeWithTimeZone(p),
+                    (_, false) => EngineType::Timestamp(p),
+                    (_, true) => EngineType::TimestampWithTimeZone(p),
+                }
+            }
+            "interval year to month" => EngineType::IntervalYearToMonth,
+            "interval day to second" => EngineType::IntervalDayToSecond,
+            "array" => EngineType::array(elements(1)?.remove(0)),
+            "map" => {
+                let mut kv = elements(2)?;
+                let v = kv.remove(1);
+                EngineType::map(kv.remove(0), v)
+            }
+            "row" if t.fields.is_empty() => return Err("row() needs at least one field".into()),
+            "row" => EngineType::Row(
+                t.fields
+                    .iter()
+                    .map(|f| {
+                        let ty = EngineType::of_name(&f.ty)?;
+                        Ok(match &f.name {
+                            Some(n) => RowField::named(n, ty),
+                            None => RowField::anonymous(ty),
+                        })
+                    })
+                    .collect::<std::result::Result<_, String>>()?,
+            ),
+            _ => return Err("unknown type name".into()),
+        })
     }
 
     /// Checks the parameters: decimal precision 1..=38 and scale <= precision, time
@@ -380,265 +476,6 @@ impl fmt::Display for EngineType {
             }
             other => f.write_str(other.base_name()),
         }
-    }
-}
-
-/// A small recursive-descent parser for Trino type names.
-struct TypeParser<'a> {
-    s: &'a str,
-    pos: usize,
-}
-
-impl TypeParser<'_> {
-    fn error(&self, what: &str) -> Error {
-        Error::new(
-            ErrorKind::InvalidType,
-            format!(
-                "`{}` is not a Trino type: {what} at byte {}",
-                self.s.escape_debug(),
-                self.pos
-            ),
-        )
-    }
-
-    fn skip_ws(&mut self) {
-        while self.s[self.pos..].starts_with(|c: char| c.is_ascii_whitespace()) {
-            self.pos += 1;
-        }
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        self.skip_ws();
-        if self.s[self.pos..].starts_with(c) {
-            self.pos += c.len_utf8();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, c: char) -> Result<()> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            Err(self.error(&format!("expected `{c}`")))
-        }
-    }
-
-    /// The next word (letters, digits, `_`), lower-cased; does not consume it.
-    fn peek_word(&mut self) -> String {
-        self.skip_ws();
-        self.s[self.pos..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect::<String>()
-            .to_ascii_lowercase()
-    }
-
-    fn word(&mut self) -> String {
-        let w = self.peek_word();
-        self.pos += w.len();
-        w
-    }
-
-    /// `with time zone` / `without time zone` after a time type, if present.
-    fn zone(&mut self) -> Result<Option<bool>> {
-        let save = self.pos;
-        match self.word().as_str() {
-            "with" => {}
-            "without" => {
-                self.words(&["time", "zone"])?;
-                return Ok(Some(false));
-            }
-            _ => {
-                self.pos = save;
-                return Ok(None);
-            }
-        }
-        self.words(&["time", "zone"])?;
-        Ok(Some(true))
-    }
-
-    fn words(&mut self, words: &[&str]) -> Result<()> {
-        for w in words {
-            if self.word() != *w {
-                return Err(self.error(&format!("expected `{w}`")));
-            }
-        }
-        Ok(())
-    }
-
-    fn number(&mut self) -> Result<u32> {
-        self.skip_ws();
-        let digits: String = self.s[self.pos..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        self.pos += digits.len();
-        digits.parse().map_err(|_| self.error("expected a number"))
-    }
-
-    fn small(&mut self) -> Result<u8> {
-        let n = self.number()?;
-        u8::try_from(n).map_err(|_| self.error("number out of range"))
-    }
-
-    fn optional_precision(&mut self) -> Result<Option<u8>> {
-        if self.eat('(') {
-            let p = self.small()?;
-            self.expect(')')?;
-            Ok(Some(p))
-        } else {
-            Ok(None)
-        }
-    }
-
-    fn ty(&mut self) -> Result<EngineType> {
-        let start = self.pos;
-        let word = self.word();
-        let ty = match word.as_str() {
-            "unknown" => EngineType::Unknown,
-            "boolean" => EngineType::Boolean,
-            "tinyint" => EngineType::Tinyint,
-            "smallint" => EngineType::Smallint,
-            "integer" | "int" => EngineType::Integer,
-            "bigint" => EngineType::Bigint,
-            "real" => EngineType::Real,
-            "double" => {
-                let save = self.pos;
-                if self.word() != "precision" {
-                    self.pos = save;
-                }
-                EngineType::Double
-            }
-            "decimal" => {
-                if self.eat('(') {
-                    let p = self.small()?;
-                    let s = if self.eat(',') { self.small()? } else { 0 };
-                    self.expect(')')?;
-                    EngineType::decimal(p, s)
-                } else {
-                    EngineType::decimal(MAX_DECIMAL_PRECISION, 0)
-                }
-            }
-            "varchar" => {
-                if self.eat('(') {
-                    let n = self.number()?;
-                    self.expect(')')?;
-                    EngineType::varchar(n)
-                } else {
-                    EngineType::VARCHAR
-                }
-            }
-            "char" => {
-                let n = if self.eat('(') {
-                    let n = self.number()?;
-                    self.expect(')')?;
-                    n
-                } else {
-                    1
-                };
-                EngineType::Char(n)
-            }
-            "varbinary" => EngineType::Varbinary,
-            "json" => EngineType::Json,
-            "date" => EngineType::Date,
-            "time" | "timestamp" => {
-                let p = self.optional_precision()?.unwrap_or(DEFAULT_TIME_PRECISION);
-                let zoned = self.zone()?.unwrap_or(false);
-                match (word.as_str(), zoned) {
-                    ("time", false) => EngineType::Time(p),
-                    ("time", true) => EngineType::TimeWithTimeZone(p),
-                    (_, false) => EngineType::Timestamp(p),
-                    (_, true) => EngineType::TimestampWithTimeZone(p),
-                }
-            }
-            "interval" => {
-                let from = self.word();
-                self.words(&["to"])?;
-                let to = self.word();
-                match (from.as_str(), to.as_str()) {
-                    ("year", "month") => EngineType::IntervalYearToMonth,
-                    ("day", "second") => EngineType::IntervalDayToSecond,
-                    _ => return Err(self.error("unknown interval type")),
-                }
-            }
-            "array" => {
-                self.expect('(')?;
-                let e = self.ty()?;
-                self.expect(')')?;
-                EngineType::array(e)
-            }
-            "map" => {
-                self.expect('(')?;
-                let k = self.ty()?;
-                self.expect(',')?;
-                let v = self.ty()?;
-                self.expect(')')?;
-                EngineType::map(k, v)
-            }
-            "row" => {
-                self.expect('(')?;
-                let mut fields = Vec::new();
-                loop {
-                    fields.push(self.field()?);
-                    if !self.eat(',') {
-                        break;
-                    }
-                }
-                self.expect(')')?;
-                EngineType::Row(fields)
-            }
-            _ => {
-                self.pos = start;
-                return Err(self.error("unknown type name"));
-            }
-        };
-        Ok(ty)
-    }
-
-    /// A row field: `name type`, `"quoted name" type` or an anonymous `type`.
-    fn field(&mut self) -> Result<RowField> {
-        self.skip_ws();
-        if self.s[self.pos..].starts_with('"') {
-            self.pos += 1;
-            let mut name = String::new();
-            loop {
-                let rest = &self.s[self.pos..];
-                let Some(c) = rest.chars().next() else {
-                    return Err(self.error("unterminated quoted field name"));
-                };
-                self.pos += c.len_utf8();
-                if c == '"' {
-                    if self.s[self.pos..].starts_with('"') {
-                        self.pos += 1;
-                        name.push('"');
-                    } else {
-                        break;
-                    }
-                } else {
-                    name.push(c);
-                }
-            }
-            return Ok(RowField::named(name, self.ty()?));
-        }
-        // `name type` when a type follows the first word; otherwise the word is the type.
-        let save = self.pos;
-        let first = self.word();
-        self.skip_ws();
-        let next_is_type = self.s[self.pos..].starts_with(|c: char| c.is_ascii_alphabetic());
-        let type_words_continue = matches!(first.as_str(), "double" | "interval");
-        if next_is_type && !type_words_continue {
-            let after_first = self.pos;
-            // `timestamp with time zone`, `time(3) with ...` start with a type word too.
-            let word = self.peek_word();
-            if word != "with" && word != "without" {
-                self.pos = after_first;
-                return Ok(RowField::named(first, self.ty()?));
-            }
-        }
-        self.pos = save;
-        Ok(RowField::anonymous(self.ty()?))
     }
 }
 

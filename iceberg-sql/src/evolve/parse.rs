@@ -8,7 +8,7 @@
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Column, PartitionField, PartitionTransform, TableDef, TableName};
-use crate::types::{IcebergType, StructField};
+use crate::types::IcebergType;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
@@ -28,12 +28,16 @@ fn bad(what: impl Into<String>) -> Error {
     )
 }
 
-fn tokenize(text: &str) -> Result<Vec<Tok>> {
+/// The tokens of `text` and the byte offset where each starts.
+fn tokenize(text: &str) -> Result<(Vec<Tok>, Vec<usize>)> {
     let mut out = Vec::new();
+    let mut offsets = Vec::new();
     let cs: Vec<char> = text.chars().collect();
+    let bytes: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
     let mut i = 0;
     while i < cs.len() {
         let c = cs[i];
+        let (start, before) = (i, out.len());
         if c.is_whitespace() {
             i += 1;
         } else if c == '-' && cs.get(i + 1) == Some(&'-') {
@@ -115,18 +119,24 @@ fn tokenize(text: &str) -> Result<Vec<Tok>> {
             out.push(Tok::Punct(c));
             i += 1;
         }
+        if out.len() > before {
+            offsets.push(bytes[start]);
+        }
     }
-    Ok(out)
+    Ok((out, offsets))
 }
 
-struct P {
+struct P<'a> {
+    text: &'a str,
     toks: Vec<Tok>,
+    /// The byte offset in `text` of each token.
+    offsets: Vec<usize>,
     pos: usize,
     /// The engine that printed the text.
     dialect: Dialect,
 }
 
-impl P {
+impl P<'_> {
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos)
     }
@@ -189,91 +199,33 @@ impl P {
         }
     }
 
+    /// The column type starting at the next token, read by the one type-name reader
+    /// (`iceberg_sql_rules::type_name`); a bare `decimal` is Hive's `decimal(10, 0)`.
     fn data_type(&mut self) -> Result<IcebergType> {
-        let name = match self.next() {
-            Some(Tok::Word(w)) => w.to_ascii_lowercase(),
-            t => return Err(bad(format!("expected a type, found {t:?}"))),
-        };
-        if let Some(ty) = self.dialect.rules().live_type(&name) {
+        let start = self
+            .offsets
+            .get(self.pos)
+            .copied()
+            .unwrap_or(self.text.len());
+        let rest = &self.text[start..];
+        let (name, used) = iceberg_sql_rules::type_name::parse_prefix(rest).map_err(|e| {
+            bad(format!(
+                "column type `{}`: {e}",
+                rest.split([',', '\n']).next().unwrap_or(rest).trim()
+            ))
+        })?;
+        let end = start + used;
+        while self.offsets.get(self.pos).is_some_and(|&at| at < end) {
+            self.pos += 1;
+        }
+        let bare = name.numbers.is_empty() && name.params.is_empty() && name.fields.is_empty();
+        if let Some(ty) = bare
+            .then(|| self.dialect.rules().live_type(&name.name))
+            .flatten()
+        {
             return Ok(ty);
         }
-        Ok(match name.as_str() {
-            "boolean" => IcebergType::Boolean,
-            "int" | "integer" => IcebergType::Int,
-            "bigint" | "long" => IcebergType::Long,
-            "float" | "real" => IcebergType::Float,
-            "double" => IcebergType::Double,
-            "date" => IcebergType::Date,
-            "timestamp" | "timestamp_ntz" => IcebergType::Timestamp,
-            "timestamptz" | "timestamp_ltz" => IcebergType::TimestampTz,
-            "string" => IcebergType::String,
-            "varchar" | "char" => {
-                if self.eat_punct('(') {
-                    self.number()?;
-                    self.expect_punct(')')?;
-                }
-                IcebergType::String
-            }
-            "binary" | "varbinary" => IcebergType::Binary,
-            "decimal" | "numeric" => {
-                if self.eat_punct('(') {
-                    let p = self.number()?;
-                    let s = if self.eat_punct(',') {
-                        self.number()?
-                    } else {
-                        0
-                    };
-                    self.expect_punct(')')?;
-                    let small = |n: u64| {
-                        u8::try_from(n).map_err(|_| bad(format!("decimal size {n} is too large")))
-                    };
-                    IcebergType::decimal(small(p)?, small(s)?)
-                } else {
-                    IcebergType::decimal(10, 0)
-                }
-            }
-            "array" => {
-                self.expect_punct('<')?;
-                let e = self.data_type()?;
-                self.expect_punct('>')?;
-                IcebergType::list(e)
-            }
-            "map" => {
-                self.expect_punct('<')?;
-                let k = self.data_type()?;
-                self.expect_punct(',')?;
-                let v = self.data_type()?;
-                self.expect_punct('>')?;
-                IcebergType::map(k, v)
-            }
-            "struct" => {
-                self.expect_punct('<')?;
-                let mut fields = Vec::new();
-                loop {
-                    let n = self.ident()?;
-                    self.expect_punct(':')?;
-                    let t = self.data_type()?;
-                    if self.eat_kw("not") {
-                        self.expect_kw("null")?;
-                    }
-                    if self.eat_kw("comment") {
-                        self.string()?;
-                    }
-                    fields.push(StructField::new(n, t));
-                    if !self.eat_punct(',') {
-                        break;
-                    }
-                }
-                self.expect_punct('>')?;
-                IcebergType::Struct(fields)
-            }
-            other => {
-                return Err(Error::new(
-                    ErrorKind::InvalidType,
-                    format!("unknown column type `{other}` in the table definition"),
-                ))
-            }
-        })
+        crate::record::iceberg_type(&rest[..used], &name, (10, 0))
     }
 
     fn table_name(&mut self) -> Result<TableName> {
@@ -378,8 +330,11 @@ impl P {
 /// # Ok::<(), iceberg_sql::Error>(())
 /// ```
 pub fn parse_show_create_table(text: &str, dialect: Dialect) -> Result<TableDef> {
+    let (toks, offsets) = tokenize(text)?;
     let mut p = P {
-        toks: tokenize(text)?,
+        text,
+        toks,
+        offsets,
         pos: 0,
         dialect,
     };
@@ -537,8 +492,11 @@ pub fn parse_describe(text: &str, name: &TableName) -> Result<TableDef> {
         match section {
             Section::Columns => {
                 let ty = fields.get(1).copied().unwrap_or("");
+                let (toks, offsets) = tokenize(ty)?;
                 let mut p = P {
-                    toks: tokenize(ty)?,
+                    text: ty,
+                    toks,
+                    offsets,
                     pos: 0,
                     dialect: Dialect::Athena,
                 };

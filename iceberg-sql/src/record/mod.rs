@@ -43,6 +43,7 @@ mod row;
 mod sql_type;
 mod table;
 mod type_name;
+pub(crate) use type_name::iceberg_type;
 
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]

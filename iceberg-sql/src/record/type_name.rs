@@ -13,6 +13,7 @@ use std::str::FromStr;
 use super::cell::NestedForm;
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{IcebergType, StructField, MAX_DECIMAL_PRECISION};
+use iceberg_sql_rules::type_name::TypeName;
 
 /// Parses a type name: Iceberg's (`long`, `timestamptz`, `decimal(10,2)`,
 /// `list<string>`, `map<string, long>`, `struct<lat: double, tag: string>`) or Trino's
@@ -32,18 +33,93 @@ impl FromStr for IcebergType {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<IcebergType> {
-        let mut p = TypeParser {
-            s: text,
-            i: 0,
-            depth: 0,
-        };
-        let ty = p.ty()?;
-        p.ws();
-        if p.i != text.len() {
-            return Err(p.bad("unexpected text after the type"));
-        }
-        Ok(ty)
+        let name =
+            iceberg_sql_rules::type_name::parse(text).map_err(|e| bad(text, &e.message, e.at))?;
+        iceberg_type(text, &name, TRINO_BARE_DECIMAL)
     }
+}
+
+/// `decimal` without precision and scale: Trino's `decimal(38, 0)`.
+const TRINO_BARE_DECIMAL: (u8, u8) = (MAX_DECIMAL_PRECISION, 0);
+
+fn bad(text: &str, why: &str, at: usize) -> Error {
+    Error::new(
+        ErrorKind::InvalidType,
+        format!("type `{}`: {why} (at byte {at})", text.escape_debug()),
+    )
+}
+
+/// The Iceberg type a type name (Iceberg's, Hive's, Spark's or Trino's spelling) stands
+/// for, `text` being the whole text for errors. A bare `decimal` is `bare_decimal`:
+/// `decimal(38, 0)` on Trino, `decimal(10, 0)` in Hive DDL.
+pub(crate) fn iceberg_type(
+    text: &str,
+    t: &TypeName,
+    bare_decimal: (u8, u8),
+) -> Result<IcebergType> {
+    let word = t.name.as_str();
+    let refuse = |why: String| bad(text, &why, 0);
+    let elements = |n: usize| -> Result<Vec<IcebergType>> {
+        if t.params.len() == n {
+            t.params
+                .iter()
+                .map(|e| iceberg_type(text, e, bare_decimal))
+                .collect()
+        } else {
+            Err(refuse(format!("`{word}` takes {n} element type(s)")))
+        }
+    };
+    Ok(match word {
+        "boolean" => IcebergType::Boolean,
+        "int" | "integer" | "tinyint" | "smallint" => IcebergType::Int,
+        "long" | "bigint" => IcebergType::Long,
+        "float" | "real" => IcebergType::Float,
+        "double" => IcebergType::Double,
+        "date" => IcebergType::Date,
+        "timestamptz" | "timestamp_ltz" => IcebergType::TimestampTz,
+        "timestamp" if t.time_zone == Some(true) => IcebergType::TimestampTz,
+        "timestamp" | "timestamp_ntz" => IcebergType::Timestamp,
+        "string" | "varchar" | "char" => IcebergType::String,
+        "binary" | "varbinary" => IcebergType::Binary,
+        "decimal" | "numeric" => {
+            let (p, s) = match t.numbers[..] {
+                [] => (u64::from(bare_decimal.0), u64::from(bare_decimal.1)),
+                [p] => (p, 0),
+                [p, s] => (p, s),
+                _ => return Err(refuse("a decimal takes a precision and a scale".into())),
+            };
+            let p = u8::try_from(p)
+                .ok()
+                .filter(|p| (1..=MAX_DECIMAL_PRECISION).contains(p))
+                .ok_or_else(|| bad(text, "decimal precision must be 1 to 38", 0))?;
+            let s = u8::try_from(s)
+                .ok()
+                .filter(|s| *s <= p)
+                .ok_or_else(|| bad(text, "decimal scale must be at most the precision", 0))?;
+            IcebergType::decimal(p, s)
+        }
+        "list" | "array" => IcebergType::list(elements(1)?.remove(0)),
+        "map" => {
+            let mut kv = elements(2)?;
+            let v = kv.remove(1);
+            IcebergType::map(kv.remove(0), v)
+        }
+        "struct" | "row" => IcebergType::Struct(
+            t.fields
+                .iter()
+                .map(|f| match &f.name {
+                    Some(n) => Ok(StructField::new(
+                        n.clone(),
+                        iceberg_type(text, &f.ty, bare_decimal)?,
+                    )),
+                    None => Err(refuse(
+                        "a row field without a name has no Iceberg type".into(),
+                    )),
+                })
+                .collect::<Result<_>>()?,
+        ),
+        other => return Err(refuse(format!("`{other}` is not an Iceberg type"))),
+    })
 }
 
 /// The Iceberg type of a result column from Athena's metadata: `type_name`
@@ -80,226 +156,6 @@ pub(crate) fn nested_form(type_name: &str) -> NestedForm {
 fn base_name(type_name: &str) -> String {
     let end = type_name.find(['(', '<']).unwrap_or(type_name.len());
     type_name[..end].trim().to_ascii_lowercase()
-}
-
-struct TypeParser<'a> {
-    s: &'a str,
-    i: usize,
-    depth: usize,
-}
-
-impl TypeParser<'_> {
-    fn bad(&self, why: &str) -> Error {
-        Error::new(
-            ErrorKind::InvalidType,
-            format!(
-                "type `{}`: {why} (at byte {})",
-                self.s.escape_debug(),
-                self.i
-            ),
-        )
-    }
-
-    fn rest(&self) -> &str {
-        &self.s[self.i..]
-    }
-
-    fn ws(&mut self) {
-        let t = self.rest().trim_start();
-        self.i = self.s.len() - t.len();
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        self.ws();
-        if self.rest().starts_with(c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, c: char) -> Result<()> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            Err(self.bad(&format!("expected `{c}`")))
-        }
-    }
-
-    fn word(&mut self) -> String {
-        self.ws();
-        let len = self
-            .rest()
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(self.rest().len());
-        let w = self.rest()[..len].to_ascii_lowercase();
-        self.i += len;
-        w
-    }
-
-    /// A field name: a word, or a double-quoted name (`""` is a quote).
-    fn field_name(&mut self) -> Result<String> {
-        self.ws();
-        if !self.rest().starts_with('"') {
-            let w = self.word();
-            return if w.is_empty() {
-                Err(self.bad("expected a field name"))
-            } else {
-                Ok(w)
-            };
-        }
-        self.i += 1;
-        let mut name = String::new();
-        loop {
-            let Some(c) = self.rest().chars().next() else {
-                return Err(self.bad("unterminated quoted field name"));
-            };
-            self.i += c.len_utf8();
-            if c == '"' {
-                if self.rest().starts_with('"') {
-                    self.i += 1;
-                    name.push('"');
-                } else {
-                    return Ok(name);
-                }
-            } else {
-                name.push(c);
-            }
-        }
-    }
-
-    fn number(&mut self) -> Result<u32> {
-        self.ws();
-        let len = self
-            .rest()
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(self.rest().len());
-        let n = self.rest()[..len]
-            .parse()
-            .map_err(|_| self.bad("expected a number"))?;
-        self.i += len;
-        Ok(n)
-    }
-
-    /// `(n)` after `varchar`, `timestamp`, ...: read and ignored.
-    fn skip_length(&mut self) -> Result<()> {
-        if self.eat('(') {
-            self.number()?;
-            self.expect(')')?;
-        }
-        Ok(())
-    }
-
-    /// `with time zone` after a timestamp.
-    fn with_time_zone(&mut self) -> bool {
-        let save = self.i;
-        if self.word() == "with" && self.word() == "time" && self.word() == "zone" {
-            true
-        } else {
-            self.i = save;
-            false
-        }
-    }
-
-    fn open(&mut self) -> Result<char> {
-        if self.eat('<') {
-            Ok('>')
-        } else if self.eat('(') {
-            Ok(')')
-        } else {
-            Err(self.bad("expected `<` or `(`"))
-        }
-    }
-
-    fn ty(&mut self) -> Result<IcebergType> {
-        self.depth += 1;
-        if self.depth > 64 {
-            return Err(self.bad("nested too deeply"));
-        }
-        let name = self.word();
-        let ty = match name.as_str() {
-            "boolean" => IcebergType::Boolean,
-            "int" | "integer" | "tinyint" | "smallint" => IcebergType::Int,
-            "long" | "bigint" => IcebergType::Long,
-            "float" | "real" => IcebergType::Float,
-            "double" => IcebergType::Double,
-            "date" => IcebergType::Date,
-            "timestamptz" => IcebergType::TimestampTz,
-            "timestamp" => {
-                self.skip_length()?;
-                if self.with_time_zone() {
-                    IcebergType::TimestampTz
-                } else {
-                    IcebergType::Timestamp
-                }
-            }
-            "string" => IcebergType::String,
-            "varchar" | "char" => {
-                self.skip_length()?;
-                IcebergType::String
-            }
-            "binary" | "varbinary" => IcebergType::Binary,
-            "decimal" => {
-                let (p, s) = if self.eat('(') {
-                    let p = self.number()?;
-                    let s = if self.eat(',') { self.number()? } else { 0 };
-                    self.expect(')')?;
-                    (p, s)
-                } else {
-                    // Trino: `decimal` alone is decimal(38, 0).
-                    (u32::from(MAX_DECIMAL_PRECISION), 0)
-                };
-                let p = u8::try_from(p)
-                    .ok()
-                    .filter(|p| (1..=MAX_DECIMAL_PRECISION).contains(p))
-                    .ok_or_else(|| self.bad("decimal precision must be 1 to 38"))?;
-                let s = u8::try_from(s)
-                    .ok()
-                    .filter(|s| *s <= p)
-                    .ok_or_else(|| self.bad("decimal scale must be at most the precision"))?;
-                IcebergType::decimal(p, s)
-            }
-            "list" | "array" => {
-                let close = self.open()?;
-                let e = self.ty()?;
-                self.expect(close)?;
-                IcebergType::list(e)
-            }
-            "map" => {
-                let close = self.open()?;
-                let k = self.ty()?;
-                self.expect(',')?;
-                let v = self.ty()?;
-                self.expect(close)?;
-                IcebergType::map(k, v)
-            }
-            "struct" | "row" => {
-                let close = self.open()?;
-                let mut fields = Vec::new();
-                if !self.eat(close) {
-                    loop {
-                        let n = self.field_name()?;
-                        self.eat(':');
-                        let t = self.ty()?;
-                        fields.push(StructField::new(n, t));
-                        if self.eat(',') {
-                            continue;
-                        }
-                        self.expect(close)?;
-                        break;
-                    }
-                }
-                IcebergType::Struct(fields)
-            }
-            "" => return Err(self.bad("expected a type name")),
-            other => {
-                return Err(self.bad(&format!("`{other}` is not an Iceberg type")));
-            }
-        };
-        self.depth -= 1;
-        Ok(ty)
-    }
 }
 
 #[cfg(test)]
