@@ -25,26 +25,26 @@
 //! <https://docs.aws.amazon.com/athena/latest/ug/>. Tests are in
 //! `tests/ctas_statements.rs`.
 //!
-//! | Option / rule | Page says | The builder | Test |
-//! |---|---|---|---|
-//! | Hive CTAS `table_type`, `is_external` | optional, default `HIVE` / true (CTAS) | never written: the defaults are the Hive table | `hive_parquet_ctas` |
-//! | Hive CTAS `format` | `PARQUET` default; ORC, AVRO, JSON, ION, TEXTFILE (CTAS) | always `'PARQUET'`; other formats are not offered | `hive_parquet_ctas` |
-//! | Hive CTAS compression key | `write_compression` for every format; `parquet_compression` / `orc_compression` are the older per-format keys, not to be combined with it (CTAS) | writes `write_compression` only | `hive_ctas_compression_per_page` |
-//! | Hive CTAS Parquet codecs | GZIP, SNAPPY, ZSTD, NONE; LZ4 and LZO read only; ZLIB is not Parquet's (HIVEC) | refuses LZ4 and ZLIB with the codecs it takes | `hive_ctas_compression_per_page` |
-//! | `compression_level` | ZSTD only, 1 to 22 (CTAS, UNL) | not offered: Athena's default level 3 | none (nothing to write) |
-//! | `field_delimiter` | text formats only (CTAS, UNL) | not offered: Hive CTAS writes Parquet only; an UNLOAD to TEXTFILE gets Athena's `\001` | none (nothing to write) |
-//! | `external_location` | empty folder; omitted, the table goes under the query results (CONS) | checked as an S3 folder, never a `<partition column>=…/` folder | `a_partitioned_write_into_a_partition_folder_is_refused` |
-//! | `partitioned_by` order | partition columns last in the SELECT (CTAS, UNL) | refused otherwise, with the SELECT's columns shown | `hive_partition_columns_must_be_last`, `unload_rules` |
-//! | partition key types | silent; Trino's Hive connector takes booleans, numbers, decimals, dates, timestamps, text | refuses other types, in a Hive CTAS and (safe side) in an UNLOAD | `hive_ctas_partition_columns_have_partitionable_types`, `unload_partition_and_compression_rules` |
-//! | `bucketed_by` key types | silent (BVP) | safe side: the partition key types; others refused | `hive_ctas_bucket_columns_have_bucketable_types` |
-//! | `bucketed_by` with `bucket_count` | both or neither (CTAS) | `bucket_count` alone refused; a column both partition and bucket key refused | `hive_bucketing_rules`, `hive_ctas_table_and_bucket_limits` |
-//! | `bucket_count` | 100 partition and bucket combinations per statement (CONS, CTI) | refuses more than 100 buckets; how many partitions the data makes is known only when it runs | `hive_ctas_table_and_bucket_limits` |
-//! | table comment | the CTAS synopsis has no COMMENT clause (CTAS) | Hive CTAS offers none; `IcebergCtas::like` writes none, as Athena's Iceberg CREATE TABLE writes none | `a_ctas_writes_no_table_comment` |
-//! | UNLOAD `format` | required: ORC, PARQUET, AVRO, JSON, TEXTFILE (UNL) | always written, Parquet by default | `unload` |
-//! | UNLOAD `compression` | only ORC and Parquet; not AVRO; JSON and TEXTFILE get gzip (UNL); codecs per format (HIVEC) | Parquet: GZIP, SNAPPY, ZSTD, NONE; ORC: LZ4, SNAPPY, ZLIB, ZSTD, NONE; refused for AVRO, JSON, TEXTFILE | `unload_partition_and_compression_rules` |
-//! | UNLOAD `TO` | a folder with no data (UNL) | a bucket root and a partition folder refused | `unload_rules`, `a_partitioned_write_into_a_partition_folder_is_refused` |
-//! | UNLOAD 100 partitions (UNL) | at most 100 | known only when it runs | none (data-dependent) |
-//! | staging `CREATE EXTERNAL TABLE` | `STORED AS PARQUET`, `LOCATION`; `COMMENT`, `TBLPROPERTIES` optional (create-table.html) | writes columns, `STORED AS PARQUET` and `LOCATION` only: it reads files this crate wrote, so no compression or comment applies | `load` module doc test |
+//! | Option / rule | Page says | The builder | Verdict | Test |
+//! |---|---|---|---|---|
+//! | Hive CTAS `table_type`, `is_external` | optional, default `HIVE` / true (CTAS) | never written: the defaults are the Hive table | agrees | `hive_parquet_ctas` |
+//! | Hive CTAS `format` | `PARQUET` default; ORC, AVRO, JSON, ION, TEXTFILE (CTAS) | always `'PARQUET'`; other formats are not offered | agrees (Parquet only) | `hive_parquet_ctas` |
+//! | Hive CTAS compression key | `write_compression` for every format; `parquet_compression` / `orc_compression` are per-format keys, not to be combined with it (CTAS) | writes `write_compression` only | agrees | `hive_ctas_compression_per_page` |
+//! | Hive CTAS Parquet codecs | GZIP, SNAPPY, ZSTD, NONE; LZ4 and LZO read only; ZLIB is not Parquet's (HIVEC) | refuses LZ4 and ZLIB with the codecs it takes | agrees | `hive_ctas_compression_per_page` |
+//! | `compression_level` | ZSTD only, 1 to 22 (CTAS, UNL) | not offered: Athena's default level 3 | agrees (not written) | none (nothing to write) |
+//! | `field_delimiter` | text formats only (CTAS, UNL) | not offered: Hive CTAS writes Parquet only; an UNLOAD to TEXTFILE gets Athena's `\001` | agrees (never on a columnar format) | none (nothing to write) |
+//! | `external_location` | empty folder; omitted, the table goes under the query results (CONS) | checked as an S3 folder, never a `<partition column>=…/` folder | agrees | `a_partitioned_write_into_a_partition_folder_is_refused` |
+//! | `partitioned_by` order | partition columns last in the SELECT (CTAS, UNL) | refused otherwise, with the SELECT's columns shown | agrees | `hive_partition_columns_must_be_last`, `unload_rules` |
+//! | partition key types | silent; Trino's Hive connector takes booleans, numbers, decimals, dates, timestamps, text | refuses other types, in a Hive CTAS and (safe side) in an UNLOAD | page silent: safe side | `hive_ctas_partition_columns_have_partitionable_types`, `unload_partition_and_compression_rules` |
+//! | `bucketed_by` key types | silent (BVP) | safe side: the partition key types; others refused | page silent: safe side | `hive_ctas_bucket_columns_have_bucketable_types` |
+//! | `bucketed_by` with `bucket_count` | both or neither (CTAS) | `bucket_count` alone refused; a column both partition and bucket key refused | agrees | `hive_bucketing_rules`, `hive_ctas_table_and_bucket_limits` |
+//! | `bucket_count` | 100 partition and bucket combinations per statement (CONS, CTI) | refuses more than 100 buckets; how many partitions the data makes is known only when it runs | agrees | `hive_ctas_table_and_bucket_limits` |
+//! | table comment | the CTAS synopsis has no COMMENT clause (CTAS) | Hive CTAS offers none; `IcebergCtas::like` writes none, as Athena's Iceberg CREATE TABLE writes none | agrees (none written) | `a_ctas_writes_no_table_comment` |
+//! | UNLOAD `format` | required: ORC, PARQUET, AVRO, JSON, TEXTFILE (UNL) | always written, Parquet by default | agrees | `unload` |
+//! | UNLOAD `compression` | only ORC and Parquet; not AVRO; JSON and TEXTFILE get gzip (UNL); codecs per format (HIVEC) | Parquet: GZIP, SNAPPY, ZSTD, NONE; ORC: LZ4, SNAPPY, ZLIB, ZSTD, NONE; refused for AVRO, JSON, TEXTFILE | agrees; JSON, TEXTFILE codecs: page silent, safe side | `unload_partition_and_compression_rules` |
+//! | UNLOAD `TO` | a folder with no data (UNL) | a bucket root and a partition folder refused | agrees | `unload_rules`, `a_partitioned_write_into_a_partition_folder_is_refused` |
+//! | UNLOAD 100 partitions (UNL) | at most 100 | known only when it runs | Athena's error when it runs | none (data-dependent) |
+//! | staging `CREATE EXTERNAL TABLE` | `STORED AS PARQUET`, `LOCATION`; `COMMENT`, `TBLPROPERTIES` optional (create-table.html) | writes columns, `STORED AS PARQUET` and `LOCATION` only: it reads files this crate wrote, so no compression or comment applies | agrees | `load` module doc test |
 
 use iceberg_sql_rules::LocationHolds;
 
