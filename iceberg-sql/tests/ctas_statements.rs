@@ -473,11 +473,6 @@ fn hive_bucketing_rules() {
         .unwrap_err();
     assert_eq!(e.all().count(), 2, "{e}");
     let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
-        .compression(Compression::Zlib)
-        .build()
-        .unwrap_err();
-    assert!(e.message().contains("ORC codec"), "{e}");
-    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
         .build_for(Dialect::Spark)
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
@@ -512,19 +507,34 @@ fn hive_ctas_table_and_bucket_limits() {
         .build()
         .is_ok());
 
-    let e = HiveCtas::new(name(), &q)
-        .bucketed_by(["user_id"], 3_000_000_000)
-        .build()
-        .unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::InvalidProperty);
-    assert_eq!(
-        e.message(),
-        "bucket_count 3000000000 is more than 2147483647, the largest integer table property"
-    );
+    // 100 partition and bucket combinations per statement
+    // (ctas-considerations-limitations.html): more than 100 buckets never fit.
+    for n in [101, 3_000_000_000] {
+        let e = HiveCtas::new(name(), &q)
+            .bucketed_by(["user_id"], n)
+            .build()
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+        assert_eq!(
+            e.message(),
+            format!(
+                "bucket_count {n} is more than 100: Athena writes at most 100 partition and \
+                 bucket combinations in one CTAS or INSERT INTO"
+            )
+        );
+        assert_eq!(
+            e.hint(),
+            Some(
+                "use at most 100 buckets, divided by the number of partitions one statement writes"
+            )
+        );
+    }
     assert!(HiveCtas::new(name(), &q)
-        .bucketed_by(["user_id"], 2_147_483_647)
+        .bucketed_by(["user_id"], 100)
         .build()
-        .is_ok());
+        .unwrap()
+        .sql()
+        .contains("bucket_count = 100\n"));
 
     let e = HiveCtas::new(name(), &q)
         .bucketed_by([], 8)
@@ -1101,4 +1111,199 @@ fn add_partition_is_athena_only() {
         assert_eq!(e.kind(), ErrorKind::Unsupported, "{d:?}");
         assert!(e.to_string().contains("has no Hive tables"), "{d:?}: {e}");
     }
+}
+
+/// A Hive CTAS writes `write_compression`, the key the CTAS page documents for every
+/// format, with the codecs Athena writes Parquet with (compression-support-hive.html,
+/// engine version 3: GZIP, SNAPPY, ZSTD, NONE; LZ4 is read only, ZLIB is ORC's).
+#[test]
+fn hive_ctas_compression_per_page() {
+    let q = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::STATUS);
+    let ctas = |c| {
+        HiveCtas::new(TableName::new("analytics", "x"), &q)
+            .compression(c)
+            .build()
+    };
+    for (c, name) in [
+        (Compression::Gzip, "GZIP"),
+        (Compression::Snappy, "SNAPPY"),
+        (Compression::Zstd, "ZSTD"),
+        (Compression::None, "NONE"),
+    ] {
+        assert_eq!(
+            ctas(c).unwrap().sql(),
+            format!(
+                "CREATE TABLE analytics.x\nWITH (\n  format = 'PARQUET',\n  \
+                 write_compression = '{name}'\n) AS\nSELECT user_id, status FROM analytics.mcp_events"
+            )
+        );
+    }
+    for (c, name) in [(Compression::Lz4, "LZ4"), (Compression::Zlib, "ZLIB")] {
+        let e = ctas(c).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidProperty);
+        assert_eq!(
+            e.message(),
+            format!(
+                "write_compression {name}: Athena does not write Parquet with {name} \
+                 (compression-support-hive.html: Parquet takes GZIP, SNAPPY, ZSTD or NONE)"
+            )
+        );
+        assert_eq!(
+            e.hint(),
+            Some("use Compression::Snappy, Gzip, Zstd or None")
+        );
+    }
+}
+
+/// The AWS pages name no bucket key types (bucketing-vs-partitioning.html): a Hive
+/// CTAS buckets only by the types it may partition by, and refuses the rest.
+#[test]
+fn hive_ctas_bucket_columns_have_bucketable_types() {
+    let q = Blob::select();
+    let e = HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .bucketed_by(["data", "tags"], 8)
+        .build()
+        .unwrap_err();
+    let all: Vec<(&str, Option<&str>)> = e.all().map(|e| (e.message(), e.hint())).collect();
+    assert_eq!(
+        all,
+        [
+            (
+                "bucketed_by: column `data` is of type varbinary; a Hive table is bucketed only by booleans, numbers, decimals, dates, timestamps and text",
+                Some("choose another column for bucketed_by, or leave `data` out of it"),
+            ),
+            (
+                "bucketed_by: column `tags` is of type array(varchar); a Hive table is bucketed only by booleans, numbers, decimals, dates, timestamps and text",
+                Some("choose another column for bucketed_by, or leave `tags` out of it"),
+            ),
+        ]
+    );
+    assert!(HiveCtas::new(TableName::new("analytics", "x"), &q)
+        .bucketed_by(["id", "kind"], 8)
+        .build()
+        .unwrap()
+        .sql()
+        .contains("bucketed_by = ARRAY['id', 'kind'],\n  bucket_count = 8\n"));
+}
+
+/// UNLOAD's `compression` "is specific to the ORC and Parquet formats", "does not apply
+/// to the AVRO format", and JSON and TEXTFILE get gzip (unload.html); each format takes
+/// the codecs of compression-support-hive.html. Its partition keys follow the Hive rule
+/// (the page names none; the folders are Hive's).
+#[test]
+fn unload_partition_and_compression_rules() {
+    use Compression as C;
+    use UnloadFormat as F;
+    let q = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::STATUS);
+    let codecs = [
+        (C::Gzip, "GZIP"),
+        (C::Snappy, "SNAPPY"),
+        (C::Zstd, "ZSTD"),
+        (C::Lz4, "LZ4"),
+        (C::Zlib, "ZLIB"),
+        (C::None, "NONE"),
+    ];
+    let takes = [
+        (
+            F::Parquet,
+            "PARQUET",
+            &["GZIP", "SNAPPY", "ZSTD", "NONE"][..],
+        ),
+        (
+            F::Orc,
+            "ORC",
+            &["SNAPPY", "ZSTD", "LZ4", "ZLIB", "NONE"][..],
+        ),
+        (F::Avro, "AVRO", &[][..]),
+        (F::Json, "JSON", &[][..]),
+        (F::Textfile, "TEXTFILE", &[][..]),
+    ];
+    for (format, fname, ok) in takes {
+        for (c, cname) in codecs {
+            let r = Unload::new(&q, "s3://exports/x/")
+                .format(format)
+                .compression(c)
+                .build();
+            if ok.contains(&cname) {
+                assert_eq!(
+                    r.unwrap().sql(),
+                    format!(
+                        "UNLOAD (SELECT user_id, status FROM analytics.mcp_events) TO \
+                         's3://exports/x/' WITH (format = '{fname}', compression = '{cname}')"
+                    )
+                );
+                continue;
+            }
+            let e = r.unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidProperty, "{fname} {cname}");
+            if ok.is_empty() {
+                assert_eq!(
+                    e.message(),
+                    format!(
+                        "UNLOAD compression {cname}: the compression option is only for ORC and \
+                         Parquet; {fname} takes none (Athena writes JSON and TEXTFILE with gzip)"
+                    )
+                );
+                assert_eq!(
+                    e.hint(),
+                    Some("leave .compression out, or unload as Parquet or ORC")
+                );
+            } else {
+                let list = if fname == "ORC" {
+                    "LZ4, SNAPPY, ZLIB, ZSTD or NONE"
+                } else {
+                    "GZIP, SNAPPY, ZSTD or NONE"
+                };
+                assert_eq!(
+                    e.message(),
+                    format!(
+                        "UNLOAD compression {cname}: Athena does not write {fname} with {cname}; \
+                         {fname} takes {list}"
+                    )
+                );
+                assert_eq!(e.hint(), Some(format!("use one of {list}").as_str()));
+            }
+        }
+    }
+    // Every column: id, kind, data, tags.
+    let blobs = Blob::select();
+    let e = Unload::new(&blobs, "s3://exports/x/")
+        .partitioned_by(["tags"])
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidTable);
+    assert_eq!(
+        e.message(),
+        "partitioned_by: column `tags` is of type array(varchar); an UNLOAD is partitioned only by \
+         booleans, numbers, decimals, dates, timestamps and text"
+    );
+}
+
+/// Athena's CTAS synopsis has no COMMENT clause (create-table-as.html): a CTAS like a
+/// commented definition writes none (as Athena's Iceberg CREATE TABLE writes none).
+#[test]
+fn a_ctas_writes_no_table_comment() {
+    let def = TableDef::builder("analytics", "notes")
+        .column(Column::new("user_id", IcebergType::String).comment("who"))
+        .column(Column::new("status", IcebergType::String))
+        .comment("daily notes")
+        .location("s3://my-datalake/iceberg/notes/")
+        .build()
+        .unwrap();
+    let q = McpEvent::select()
+        .column(McpEvent::USER_ID)
+        .column(McpEvent::STATUS);
+    assert_eq!(
+        IcebergCtas::new(def.name().clone(), &q)
+            .like(&def)
+            .build()
+            .unwrap()
+            .sql(),
+        "CREATE TABLE analytics.notes\nWITH (\n  table_type = 'ICEBERG',\n  is_external = false,\n  \
+         location = 's3://my-datalake/iceberg/notes/'\n) AS\nSELECT user_id, status FROM analytics.mcp_events"
+    );
 }

@@ -6,7 +6,7 @@
 //!   Trino argument order (column first) in `partitioning`, the opposite of DDL. Spark:
 //!   `CREATE TABLE ... USING iceberg PARTITIONED BY (...) LOCATION ... TBLPROPERTIES
 //!   (...) AS SELECT ...`.
-//! * [`HiveCtas`]: Athena Hive Parquet tables (`format`, `parquet_compression`,
+//! * [`HiveCtas`]: Athena Hive Parquet tables (`format`, `write_compression`,
 //!   `external_location`, `partitioned_by` with the partition columns last in the
 //!   SELECT, `bucketed_by` + `bucket_count`). Athena only.
 //! * [`Unload`]: `UNLOAD (SELECT ...) TO 's3://...' WITH (format, compression,
@@ -14,6 +14,37 @@
 //! * [`AddHivePartitions`]: `ALTER TABLE ... ADD IF NOT EXISTS PARTITION (dt = '...')
 //!   LOCATION '...'`, registering the partition folders of a Hive table (a day's Hive
 //!   CTAS written to its own folder). Athena only.
+//!
+//! # The Athena-only forms, option by option
+//!
+//! No engine here runs a Hive CTAS or an UNLOAD, so each option is held to the AWS
+//! page that documents it. Pages: CTAS = create-table-as.html, CONS =
+//! ctas-considerations-limitations.html, HIVEC = compression-support-hive.html (engine
+//! version 3, write column), UNL = unload.html, CTI = ctas-insert-into.html, BVP =
+//! bucketing-vs-partitioning.html, all under
+//! <https://docs.aws.amazon.com/athena/latest/ug/>. Tests are in
+//! `tests/ctas_statements.rs`.
+//!
+//! | Option / rule | Page says | The builder | Verdict | Test |
+//! |---|---|---|---|---|
+//! | Hive CTAS `table_type`, `is_external` | optional, default `HIVE` / true (CTAS) | never written: the defaults are the Hive table | agrees | `hive_parquet_ctas` |
+//! | Hive CTAS `format` | `PARQUET` default; ORC, AVRO, JSON, ION, TEXTFILE (CTAS) | always `'PARQUET'`; other formats are not offered | agrees (Parquet only) | `hive_parquet_ctas` |
+//! | Hive CTAS compression key | `write_compression` for every format; `parquet_compression` / `orc_compression` are per-format keys, not to be combined with it (CTAS) | writes `write_compression` only | agrees | `hive_ctas_compression_per_page` |
+//! | Hive CTAS Parquet codecs | GZIP, SNAPPY, ZSTD, NONE; LZ4 and LZO read only; ZLIB is not Parquet's (HIVEC) | refuses LZ4 and ZLIB with the codecs it takes | agrees | `hive_ctas_compression_per_page` |
+//! | `compression_level` | ZSTD only, 1 to 22 (CTAS, UNL) | not offered: Athena's default level 3 | agrees (not written) | none (nothing to write) |
+//! | `field_delimiter` | text formats only (CTAS, UNL) | not offered: Hive CTAS writes Parquet only; an UNLOAD to TEXTFILE gets Athena's `\001` | agrees (never on a columnar format) | none (nothing to write) |
+//! | `external_location` | empty folder; omitted, the table goes under the query results (CONS) | checked as an S3 folder, never a `<partition column>=…/` folder | agrees | `a_partitioned_write_into_a_partition_folder_is_refused` |
+//! | `partitioned_by` order | partition columns last in the SELECT (CTAS, UNL) | refused otherwise, with the SELECT's columns shown | agrees | `hive_partition_columns_must_be_last`, `unload_rules` |
+//! | partition key types | silent; Trino's Hive connector takes booleans, numbers, decimals, dates, timestamps, text | refuses other types, in a Hive CTAS and (safe side) in an UNLOAD | page silent: safe side | `hive_ctas_partition_columns_have_partitionable_types`, `unload_partition_and_compression_rules` |
+//! | `bucketed_by` key types | silent (BVP) | safe side: the partition key types; others refused | page silent: safe side | `hive_ctas_bucket_columns_have_bucketable_types` |
+//! | `bucketed_by` with `bucket_count` | both or neither (CTAS) | `bucket_count` alone refused; a column both partition and bucket key refused | agrees | `hive_bucketing_rules`, `hive_ctas_table_and_bucket_limits` |
+//! | `bucket_count` | 100 partition and bucket combinations per statement (CONS, CTI) | refuses more than 100 buckets; how many partitions the data makes is known only when it runs | agrees | `hive_ctas_table_and_bucket_limits` |
+//! | table comment | the CTAS synopsis has no COMMENT clause (CTAS) | Hive CTAS offers none; `IcebergCtas::like` writes none, as Athena's Iceberg CREATE TABLE writes none | agrees (none written) | `a_ctas_writes_no_table_comment` |
+//! | UNLOAD `format` | required: ORC, PARQUET, AVRO, JSON, TEXTFILE (UNL) | always written, Parquet by default | agrees | `unload` |
+//! | UNLOAD `compression` | only ORC and Parquet; not AVRO; JSON and TEXTFILE get gzip (UNL); codecs per format (HIVEC) | Parquet: GZIP, SNAPPY, ZSTD, NONE; ORC: LZ4, SNAPPY, ZLIB, ZSTD, NONE; refused for AVRO, JSON, TEXTFILE | agrees; JSON, TEXTFILE codecs: page silent, safe side | `unload_partition_and_compression_rules` |
+//! | UNLOAD `TO` | a folder with no data (UNL) | a bucket root and a partition folder refused | agrees | `unload_rules`, `a_partitioned_write_into_a_partition_folder_is_refused` |
+//! | UNLOAD 100 partitions (UNL) | at most 100 | known only when it runs | Athena's error when it runs | none (data-dependent) |
+//! | staging `CREATE EXTERNAL TABLE` | `STORED AS PARQUET`, `LOCATION`; `COMMENT`, `TBLPROPERTIES` optional (create-table.html) | writes columns, `STORED AS PARQUET` and `LOCATION` only: it reads files this crate wrote, so no compression or comment applies | agrees | `load` module doc test |
 
 use iceberg_sql_rules::LocationHolds;
 
@@ -60,6 +91,50 @@ fn check_output_tail(query: &SelectBody, cols: &[String], what: &str) -> Result<
         .with_hint("project the partition columns last (give expressions an alias with .expr_as)"));
     }
     Ok(())
+}
+
+/// Most partitions (times buckets) one CTAS, INSERT INTO or UNLOAD writes
+/// (<https://docs.aws.amazon.com/athena/latest/ug/ctas-insert-into.html>,
+/// <https://docs.aws.amazon.com/athena/latest/ug/unload.html>).
+const MAX_WRITTEN_PARTITIONS: u32 = 100;
+
+/// Partition and bucket keys of a Hive layout: the partition key types are
+/// [`hive_partition_type_ok`]'s. The AWS pages name no bucket key types
+/// (<https://docs.aws.amazon.com/athena/latest/ug/bucketing-vs-partitioning.html>),
+/// so bucket keys are held to the same set (the safe side).
+fn check_key_types(
+    query: &SelectBody,
+    dialect: Dialect,
+    target: OutputTarget,
+    keys: &[(&str, &[String], &str)],
+) -> Vec<Error> {
+    if keys.iter().all(|(_, cols, _)| cols.is_empty()) {
+        return Vec::new();
+    }
+    let Ok(types) = query.output_types(dialect.rules(), Usage::Output(target)) else {
+        return Vec::new();
+    };
+    let mut errors = Vec::new();
+    for (key, cols, rule) in keys {
+        for c in cols.iter() {
+            let ty = types
+                .iter()
+                .find(|(name, _)| name.as_deref() == Some(c.as_str()))
+                .and_then(|(_, ty)| ty.as_ref());
+            if let Some(ty) = ty.filter(|t| !hive_partition_type_ok(t)) {
+                errors.push(
+                    Error::new(
+                        ErrorKind::InvalidTable,
+                        format!(
+                            "{key}: column `{c}` is of type {ty}; {rule} only by booleans, numbers, decimals, dates, timestamps and text"
+                        ),
+                    )
+                    .with_hint(format!("choose another column for {key}, or leave `{c}` out of it")),
+                );
+            }
+        }
+    }
+    errors
 }
 
 fn check_outputs(query: &SelectBody, cols: &[String], what: &str) -> Vec<Error> {
@@ -201,7 +276,10 @@ impl<'q> IcebergCtas<'q> {
     /// table's files, and an Athena CTAS checks that its location is empty and never
     /// overwrites data
     /// (<https://docs.aws.amazon.com/athena/latest/ug/considerations-ctas.html>). The build
-    /// refuses a missing location, and `def`'s.
+    /// refuses a missing location, and `def`'s. The table and column comments of `def`
+    /// are not written: Athena's CTAS has no COMMENT clause
+    /// (<https://docs.aws.amazon.com/athena/latest/ug/create-table-as.html>), and its
+    /// Iceberg CREATE TABLE writes no table comment either.
     pub fn like(mut self, def: &TableDef) -> Self {
         if def.name() == &self.name {
             self.location = def.location().map(|l| l.as_str().to_string());
@@ -383,7 +461,7 @@ impl<'q> IcebergCtas<'q> {
 ///     .bucketed_by(["user_id"], 64);
 /// assert_eq!(ctas.build()?.sql(),
 ///     "CREATE TABLE analytics.mcp_events_parquet\nWITH (\n  format = 'PARQUET',\n  \
-///      parquet_compression = 'SNAPPY',\n  external_location = 's3://my-datalake/events-parquet/',\n  \
+///      write_compression = 'SNAPPY',\n  external_location = 's3://my-datalake/events-parquet/',\n  \
 ///      partitioned_by = ARRAY['event_date'],\n  bucketed_by = ARRAY['user_id'],\n  bucket_count = 64\n) AS\n\
 ///      SELECT event_id, user_id, CAST(event_ts AS date) AS event_date FROM analytics.mcp_events_csv_raw");
 /// // Partition columns must come last in the SELECT.
@@ -417,7 +495,8 @@ impl<'q> HiveCtas<'q> {
         }
     }
 
-    /// `parquet_compression` (Athena's default for Hive Parquet CTAS is GZIP).
+    /// `write_compression` (GZIP, SNAPPY, ZSTD or NONE; Athena's default for Hive
+    /// Parquet is GZIP).
     pub fn compression(mut self, compression: Compression) -> Self {
         self.compression = Some(compression);
         self
@@ -477,13 +556,20 @@ impl<'q> HiveCtas<'q> {
                 errors.push(e);
             }
         }
+        // Parquet is written with GZIP, SNAPPY, ZSTD or NONE; LZ4 and LZO are read only,
+        // ZLIB is ORC's (<https://docs.aws.amazon.com/athena/latest/ug/compression-support-hive.html>,
+        // engine version 3).
         if let Some(c @ (Compression::Lz4 | Compression::Zlib)) = self.compression {
             errors.push(
                 Error::new(
                     ErrorKind::InvalidProperty,
-                    format!("parquet_compression {} is an ORC codec", c.as_str()),
+                    format!(
+                        "write_compression {}: Athena does not write Parquet with {} (compression-support-hive.html: Parquet takes GZIP, SNAPPY, ZSTD or NONE)",
+                        c.as_str().to_ascii_uppercase(),
+                        c.as_str().to_ascii_uppercase()
+                    ),
                 )
-                .with_hint("use SNAPPY, GZIP, ZSTD or NONE"),
+                .with_hint("use Compression::Snappy, Gzip, Zstd or None"),
             );
         }
         errors.extend(
@@ -507,28 +593,19 @@ impl<'q> HiveCtas<'q> {
                 ));
             }
         }
-        if !self.partitioned_by.is_empty() {
-            let usage = Usage::Output(OutputTarget::HiveCtas);
-            if let Ok(types) = self.query.output_types(dialect.rules(), usage) {
-                for c in &self.partitioned_by {
-                    let ty = types
-                        .iter()
-                        .find(|(name, _)| name.as_deref() == Some(c.as_str()))
-                        .and_then(|(_, ty)| ty.as_ref());
-                    if let Some(ty) = ty.filter(|t| !hive_partition_type_ok(t)) {
-                        errors.push(
-                            Error::new(
-                                ErrorKind::InvalidTable,
-                                format!(
-                                    "partitioned_by: column `{c}` is of type {ty}; a Hive table is partitioned only by booleans, numbers, decimals, dates, timestamps and text"
-                                ),
-                            )
-                            .with_hint("partition by another column, or leave it out of partitioned_by"),
-                        );
-                    }
-                }
-            }
-        }
+        errors.extend(check_key_types(
+            self.query,
+            dialect,
+            OutputTarget::HiveCtas,
+            &[
+                (
+                    "partitioned_by",
+                    &self.partitioned_by,
+                    "a Hive table is partitioned",
+                ),
+                ("bucketed_by", &self.bucketed_by, "a Hive table is bucketed"),
+            ],
+        ));
         // Trino's Hive connector refuses a table of partition columns only
         // (`HiveMetadata`: "Table contains only partition columns").
         let outputs = self.query.output_names().len();
@@ -558,14 +635,21 @@ impl<'q> HiveCtas<'q> {
                 ErrorKind::InvalidProperty,
                 "bucket_count must be at least 1",
             )),
-            // `bucket_count` is an integer table property (`HiveTableProperties`): a larger
-            // number is a bigint literal, which the property does not take.
-            Some(n) if i32::try_from(n).is_err() => errors.push(Error::new(
-                ErrorKind::InvalidProperty,
-                format!(
-                    "bucket_count {n} is more than 2147483647, the largest integer table property"
-                ),
-            )),
+            // "Athena supports writing to 100 unique partition and bucket combinations ...
+            // If you specify five buckets, 20 partitions ... are allowed"
+            // (<https://docs.aws.amazon.com/athena/latest/ug/ctas-considerations-limitations.html>):
+            // more than 100 buckets exceed it in any one partition.
+            Some(n) if n > MAX_WRITTEN_PARTITIONS => errors.push(
+                Error::new(
+                    ErrorKind::InvalidProperty,
+                    format!(
+                        "bucket_count {n} is more than {MAX_WRITTEN_PARTITIONS}: Athena writes at most {MAX_WRITTEN_PARTITIONS} partition and bucket combinations in one CTAS or INSERT INTO"
+                    ),
+                )
+                .with_hint(format!(
+                    "use at most {MAX_WRITTEN_PARTITIONS} buckets, divided by the number of partitions one statement writes"
+                )),
+            ),
             _ => {}
         }
         for c in self.partitioned_by.iter().chain(&self.bucketed_by) {
@@ -586,7 +670,7 @@ impl<'q> HiveCtas<'q> {
                 Compression::None => "NONE".to_string(),
                 c => c.as_str().to_ascii_uppercase(),
             };
-            w.push(",\n  parquet_compression = ").string(&name);
+            w.push(",\n  write_compression = ").string(&name);
         }
         if let Some(l) = &loc {
             w.push(",\n  external_location = ").string(l.as_str());
@@ -763,32 +847,42 @@ impl<'q> Unload<'q> {
                 None
             }
         };
+        // `compression` "is specific to the ORC and Parquet formats ... does not apply to
+        // the AVRO format. Athena uses gzip for the JSON and TEXTFILE formats"
+        // (<https://docs.aws.amazon.com/athena/latest/ug/unload.html>); the codecs each
+        // format is written with are those of
+        // <https://docs.aws.amazon.com/athena/latest/ug/compression-support-hive.html>.
         if let Some(c) = self.compression {
+            let takes = match self.format {
+                UnloadFormat::Parquet => "GZIP, SNAPPY, ZSTD or NONE",
+                UnloadFormat::Orc => "LZ4, SNAPPY, ZLIB, ZSTD or NONE",
+                UnloadFormat::Avro | UnloadFormat::Json | UnloadFormat::Textfile => "",
+            };
             let ok = match self.format {
-                UnloadFormat::Avro => false,
-                UnloadFormat::Parquet => {
-                    matches!(
-                        c,
-                        Compression::Gzip
-                            | Compression::Snappy
-                            | Compression::Zstd
-                            | Compression::None
-                    )
-                }
+                UnloadFormat::Parquet => !matches!(c, Compression::Lz4 | Compression::Zlib),
                 UnloadFormat::Orc => !matches!(c, Compression::Gzip),
-                UnloadFormat::Json | UnloadFormat::Textfile => {
-                    matches!(c, Compression::Gzip | Compression::Zstd | Compression::None)
-                }
+                UnloadFormat::Avro | UnloadFormat::Json | UnloadFormat::Textfile => false,
             };
             if !ok {
-                errors.push(Error::new(
-                    ErrorKind::InvalidProperty,
-                    format!(
-                        "UNLOAD compression {} does not apply to {}",
-                        c.as_str(),
-                        self.format.name()
-                    ),
-                ));
+                let name = c.as_str().to_ascii_uppercase();
+                let format = self.format.name();
+                errors.push(if takes.is_empty() {
+                    Error::new(
+                        ErrorKind::InvalidProperty,
+                        format!(
+                            "UNLOAD compression {name}: the compression option is only for ORC and Parquet; {format} takes none (Athena writes JSON and TEXTFILE with gzip)"
+                        ),
+                    )
+                    .with_hint("leave .compression out, or unload as Parquet or ORC")
+                } else {
+                    Error::new(
+                        ErrorKind::InvalidProperty,
+                        format!(
+                            "UNLOAD compression {name}: Athena does not write {format} with {name}; {format} takes {takes}"
+                        ),
+                    )
+                    .with_hint(format!("use one of {takes}"))
+                });
             }
         }
         errors.extend(
@@ -803,6 +897,18 @@ impl<'q> Unload<'q> {
         if let Err(e) = check_output_tail(self.query, &self.partitioned_by, "partitioned_by") {
             errors.push(e);
         }
+        // The page names no partition key types; UNLOAD writes the same `<column>=<value>/`
+        // folders as a Hive table, so the Hive rule holds (the safe side).
+        errors.extend(check_key_types(
+            self.query,
+            dialect,
+            OutputTarget::Unload,
+            &[(
+                "partitioned_by",
+                &self.partitioned_by,
+                "an UNLOAD is partitioned",
+            )],
+        ));
         Error::check_all(errors)?;
         let mut w = SqlWriter::new(StatementKind::Unload, dialect);
         w.push("UNLOAD (");
