@@ -233,7 +233,7 @@ impl<'a, T: IcebergTable> Insert<'a, T> {
 }
 
 /// `INSERT INTO ... VALUES` of rows of values into a table known only at run time (a
-/// [`TableDef`] built from data, e.g. [`crate::arrow::table_builder`]): the same
+/// [`TableDef`] built from data, e.g. `arrow::table_builder` with feature `arrow`): the same
 /// checks, rendering and batching as [`Insert`], each row's values in the table's
 /// column order.
 ///
