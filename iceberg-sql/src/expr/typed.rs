@@ -56,6 +56,17 @@ pub trait Numeric {
 /// Date and time value types: `date_trunc`, `± INTERVAL`.
 pub trait Temporal {}
 
+/// The value type of a JSON expression (Trino's `json`: `json_parse`, `json_extract`);
+/// no value of it exists in Rust: read one back as text with `json_format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Json {}
+
+/// What the JSON functions read: JSON text (`String`) or a [`Json`] value.
+pub trait JsonText {}
+
+impl JsonText for String {}
+impl JsonText for Json {}
+
 macro_rules! column_values {
     ($($t:ty),* $(,)?) => {$(
         impl ColumnValue for $t { type Base = $t; }
