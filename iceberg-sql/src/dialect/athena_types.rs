@@ -21,7 +21,7 @@ use super::typing::{audit, is_comparison, AssignIn, Assigned, Checked, TypeScope
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
     assignment, common_super_type, comparison_type, is_comparable, is_orderable, single_type,
-    Assignment, Comparison, NoCommonType,
+    sort_failure, Assignment, Comparison, NoCommonType, SORT_FAILURE_HINT,
 };
 use crate::engine::functions::{
     aggregate_type, arithmetic_type, date_trunc_type, function_type, AggregateFn, Arithmetic,
@@ -331,6 +331,10 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
                 if !is_orderable(&t) {
                     return Err(mismatch(format!("Type {t} is not orderable, and therefore cannot be used in window function ORDER BY")));
                 }
+                if let Some(why) = sort_failure(&t) {
+                    return Err(mismatch(format!("a window ORDER BY key of type {t}: {why}"))
+                        .with_hint(SORT_FAILURE_HINT));
+                }
                 // A RANGE offset is a number: the one sort key must be numeric
                 // (`ExpressionAnalyzer.analyzeFrameRangeOffset`).
                 if frame.is_some_and(|f| f.range_offset()) && !t.is_numeric() {
@@ -578,6 +582,12 @@ pub(super) fn check_sort_key<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Resul
             "Type {ty} is not orderable, and therefore cannot be used in ORDER BY"
         ))
         .with_hint("order by a scalar column or expression"));
+    }
+    if let Some(ty) = checked.ty() {
+        if let Some(why) = sort_failure(ty) {
+            return Err(mismatch(format!("an ORDER BY key of type {ty}: {why}"))
+                .with_hint(SORT_FAILURE_HINT));
+        }
     }
     Ok(checked)
 }

@@ -610,6 +610,7 @@ pub(crate) fn function_type(
         F::Concat => args.len() >= 2 && args.iter().all(text),
         F::Replace => args.len() == 3 && args.iter().all(text),
         F::RegexpLike => args.len() == 2 && args.iter().all(text),
+        F::IsNan => args.len() == 1 && matches!(args[0], E::Real | E::Double | E::Unknown),
         F::RowNumber | F::Rank | F::DenseRank => args.is_empty(),
         F::Lag | F::Lead => args.len() == 2 && bigint(&args[1]),
         F::DateAdd => args.len() == 3 && text(&args[0]) && bigint(&args[1]) && temporal(&args[2]),
@@ -665,7 +666,7 @@ pub(crate) fn function_type(
             E::Varchar(total.filter(|n| *n <= super::types::MAX_VARCHAR_LENGTH))
         }
         F::Replace => E::VARCHAR,
-        F::RegexpLike => E::Boolean,
+        F::RegexpLike | F::IsNan => E::Boolean,
         F::RowNumber | F::Rank | F::DenseRank => E::Bigint,
         F::Lag | F::Lead => args[0].clone(),
         F::DateAdd => args[2].clone(),

@@ -184,6 +184,11 @@ pub enum Function {
     /// `regexp_like(string, pattern) → boolean`
     /// (<https://trino.io/docs/current/functions/regexp.html#regexp_like>).
     RegexpLike,
+    /// `is_nan(x) → boolean`: whether a `real` or `double` is NaN, NULL for NULL
+    /// (<https://trino.io/docs/current/functions/math.html#is_nan>). Spark's
+    /// `isnan` answers false for NULL, so Spark gets
+    /// `CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END`.
+    IsNan,
     /// `row_number() → bigint`, over a window only
     /// (<https://trino.io/docs/current/functions/window.html#row_number>).
     RowNumber,
@@ -263,6 +268,7 @@ impl Function {
             Function::Concat => "concat",
             Function::Replace => "replace",
             Function::RegexpLike => "regexp_like",
+            Function::IsNan => "is_nan",
             Function::RowNumber => "row_number",
             Function::Rank => "rank",
             Function::DenseRank => "dense_rank",
@@ -1074,6 +1080,25 @@ impl Expr {
         }
     }
 
+    /// [`Self::render_min`] for an operand of a comparison, IN list or BETWEEN: a literal
+    /// is written as the comparison reads it (`SqlWriter::compared_literal`).
+    fn render_compared(&self, w: &mut SqlWriter, min: u8, level: usize) -> Result<()> {
+        match self {
+            Expr::Literal { value, ty } => {
+                Expr::enter_level(level)?;
+                crate::dialect::typing::audit::rendered(self);
+                w.compared_literal(value, ty)?;
+                Ok(())
+            }
+            Expr::Param { value, ty } => {
+                Expr::enter_level(level)?;
+                crate::dialect::typing::audit::rendered(self);
+                write_param(w, value, ty, true)
+            }
+            _ => self.render_min(w, min, level),
+        }
+    }
+
     fn render_min(&self, w: &mut SqlWriter, min: u8, level: usize) -> Result<()> {
         Expr::enter_level(level)?;
         if self.precedence() < min {
@@ -1099,23 +1124,7 @@ impl Expr {
             Expr::Literal { value, ty } => {
                 w.literal(value, ty)?;
             }
-            Expr::Param { value, ty } => {
-                let mut text = String::new();
-                w.grammar().write_literal(&mut text, value, ty)?;
-                // Counted as AWS checks a length constraint: characters outside the
-                // Basic Multilingual Plane count twice.
-                let length = iceberg_sql_rules::aws_length(&text);
-                if length > MAX_PARAM_CHARS {
-                    return Err(Error::new(
-                        ErrorKind::InvalidValue,
-                        format!(
-                            "a parameter's literal text is {length} characters (UTF-16 code units); Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}"
-                        ),
-                    )
-                    .with_hint("inline the value as a literal instead of a parameter"));
-                }
-                w.placeholder(text);
-            }
+            Expr::Param { value, ty } => write_param(w, value, ty, false)?,
             Expr::Binary { op, operands } => {
                 let [left, right] = &**operands;
                 let p = op.precedence();
@@ -1129,9 +1138,15 @@ impl Expr {
                     _ if p == PREC_CMP => (PREC_ARITH, PREC_ARITH),
                     _ => (p, p + 1),
                 };
-                left.render_min(w, lmin, next)?;
-                w.push(op.sql());
-                right.render_min(w, rmin, next)?;
+                if p == PREC_CMP {
+                    left.render_compared(w, lmin, next)?;
+                    w.push(op.sql());
+                    right.render_compared(w, rmin, next)?;
+                } else {
+                    left.render_min(w, lmin, next)?;
+                    w.push(op.sql());
+                    right.render_min(w, rmin, next)?;
+                }
             }
             Expr::Not(e) => {
                 w.push("NOT ");
@@ -1159,9 +1174,9 @@ impl Expr {
                 if expr.is_nan_literal() || list.iter().any(Expr::is_nan_literal) {
                     return Err(nan_comparison());
                 }
-                expr.render_min(w, PREC_ARITH, next)?;
+                expr.render_compared(w, PREC_ARITH, next)?;
                 w.push(if *negated { " NOT IN (" } else { " IN (" });
-                w.try_comma_list(list, |w, e| e.render_min(w, 0, next))?;
+                w.try_comma_list(list, |w, e| e.render_compared(w, 0, next))?;
                 w.push_char(')');
             }
             Expr::Between {
@@ -1173,15 +1188,15 @@ impl Expr {
                 if [expr, low, high].iter().any(|e| e.is_nan_literal()) {
                     return Err(nan_comparison());
                 }
-                expr.render_min(w, PREC_ARITH, next)?;
+                expr.render_compared(w, PREC_ARITH, next)?;
                 w.push(if *negated {
                     " NOT BETWEEN "
                 } else {
                     " BETWEEN "
                 });
-                low.render_min(w, PREC_ARITH, next)?;
+                low.render_compared(w, PREC_ARITH, next)?;
                 w.push(" AND ");
-                high.render_min(w, PREC_ARITH, next)?;
+                high.render_compared(w, PREC_ARITH, next)?;
             }
             Expr::Like {
                 expr,
@@ -1231,6 +1246,17 @@ impl Expr {
                 w.push(name).push_char('(');
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
                 w.push_char(')');
+            }
+            Expr::Function {
+                func: Function::IsNan,
+                args,
+            } if w.grammar() == crate::dialect::Grammar::Spark && args.len() == 1 => {
+                // Spark's `isnan(NULL)` is false; Trino's `is_nan(NULL)` is NULL.
+                w.push("CASE WHEN ");
+                args[0].render_min(w, PREC_ARITH, next)?;
+                w.push(" IS NULL THEN NULL ELSE isnan(");
+                args[0].render_min(w, 0, next)?;
+                w.push(") END");
             }
             Expr::Function { func, args } => {
                 if func.trino_only() && w.grammar() == crate::dialect::Grammar::Spark {
@@ -1492,6 +1518,31 @@ fn check_like_escape(pattern: &Expr, escape: char) -> Result<()> {
     Ok(())
 }
 
+/// Writes a parameter's literal as a `?` placeholder; `compared` for a comparison's
+/// operand (`SqlWriter::compared_literal`).
+fn write_param(w: &mut SqlWriter, value: &Value, ty: &IcebergType, compared: bool) -> Result<()> {
+    let mut text = String::new();
+    if compared {
+        w.grammar().write_compared_literal(&mut text, value, ty)?;
+    } else {
+        w.grammar().write_literal(&mut text, value, ty)?;
+    }
+    // Counted as AWS checks a length constraint: characters outside the
+    // Basic Multilingual Plane count twice.
+    let length = iceberg_sql_rules::aws_length(&text);
+    if length > MAX_PARAM_CHARS {
+        return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        format!(
+                            "a parameter's literal text is {length} characters (UTF-16 code units); Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}"
+                        ),
+                    )
+                    .with_hint("inline the value as a literal instead of a parameter"));
+    }
+    w.placeholder(text);
+    Ok(())
+}
+
 /// Refuses a comparison, IN list or BETWEEN with a NaN literal: in Trino NaN is unequal
 /// to every value, itself included (IEEE 754; Trino's `DoubleOperators`), so `x = nan()`
 /// matches no row and `x <> nan()` every row, silently.
@@ -1500,7 +1551,7 @@ fn nan_comparison() -> Error {
         ErrorKind::InvalidValue,
         "a comparison with NaN: in Trino NaN is unequal to every value, so `= nan()` (or `IN (…, nan())`, `BETWEEN nan() AND …`) matches no row and `<> nan()` every row",
     )
-    .with_hint("test for NaN with Trino's is_nan(x) (https://trino.io/docs/current/functions/math.html) instead of comparing with f64::NAN / f32::NAN")
+    .with_hint("test for NaN with `.is_nan()` (Trino's is_nan(x), https://trino.io/docs/current/functions/math.html#is_nan) instead of comparing with f64::NAN / f32::NAN")
 }
 
 #[cfg(test)]
@@ -1570,5 +1621,32 @@ mod nan_tests {
             SCORE.eq(1.5).to_sql(Dialect::Athena).expect("sql"),
             "score = 1.5E0"
         );
+    }
+    struct Ts;
+    const AT: Col<Ts, chrono::NaiveDateTime> = Col::new("at");
+    const SEEN: Col<Ts, chrono::DateTime<chrono::Utc>> = Col::new("seen");
+
+    /// A timestamp with digits below a microsecond is compared as Trino types it
+    /// (`timestamp(9)`); Spark, whose timestamps hold microseconds, refuses it; a write
+    /// of it stays refused everywhere.
+    #[test]
+    fn sub_microsecond_timestamps_compare_at_nine_digits() {
+        let v = chrono::NaiveDate::from_ymd_opt(2024, 1, 1)
+            .and_then(|d| d.and_hms_nano_opt(0, 0, 0, 123_456_789))
+            .expect("timestamp");
+        assert_eq!(
+            AT.lt(v).to_sql(Dialect::Athena).expect("sql"),
+            "at < TIMESTAMP '2024-01-01 00:00:00.123456789'"
+        );
+        assert_eq!(
+            AT.between(v, v).to_sql(Dialect::Trino).expect("sql"),
+            "at BETWEEN TIMESTAMP '2024-01-01 00:00:00.123456789' AND TIMESTAMP '2024-01-01 00:00:00.123456789'"
+        );
+        assert_eq!(
+            SEEN.ge(v.and_utc()).to_sql(Dialect::Athena).expect("sql"),
+            "seen >= TIMESTAMP '2024-01-01 00:00:00.123456789'"
+        );
+        let e = AT.lt(v).to_sql(Dialect::Spark).expect_err("Spark");
+        assert!(e.to_string().contains("below a microsecond"), "{e}");
     }
 }

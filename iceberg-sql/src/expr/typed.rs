@@ -67,6 +67,11 @@ pub trait JsonText {}
 impl JsonText for String {}
 impl JsonText for Json {}
 
+/// Floating-point value types (`real`, `double`): `is_nan`.
+pub trait Floating {}
+impl Floating for f32 {}
+impl Floating for f64 {}
+
 macro_rules! column_values {
     ($($t:ty),* $(,)?) => {$(
         impl ColumnValue for $t { type Base = $t; }

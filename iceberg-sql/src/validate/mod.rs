@@ -62,6 +62,7 @@ pub(crate) mod oracle;
 pub(crate) use oracle::with_parsed;
 
 pub use inspect::{inspect, Inspection, Name};
+pub(crate) use inspect::{references, Clause, References, Shape};
 pub(crate) use values::validate_insert_values;
 
 use crate::dialect::Dialect;

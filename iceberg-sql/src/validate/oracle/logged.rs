@@ -38,13 +38,27 @@ fn read_log(dir: &std::path::Path) -> BTreeSet<Logged> {
     out
 }
 
-/// Where sqlparser's parser and Trino's grammar disagree on a name: a text holding
-/// `needle` is refused by this pipeline for `reason`, while Trino's grammar (the
-/// suite's re-parse of every logged Trino-grammar statement) reads it.
-const SQLPARSER_GAPS: &[(&str, &str)] = &[(
-    "INSERT INTO local.",
-    "sqlparser reads `local` after INSERT INTO as a keyword; LOCAL is one of the nonReserved words of Trino's SqlBase.g4, a schema name there",
-)];
+/// Texts this pipeline refuses though the statement is right: a text of one of
+/// `dialects` holding `needle` is refused for `reason`, while Trino's grammar or Spark's
+/// parser (the suite's re-parse of every logged statement of their grammar), or the tests
+/// of its AWS page, read it.
+const SQLPARSER_GAPS: &[(&[&str], &str, &str)] = &[
+    (
+        &["Athena", "Trino"],
+        "INSERT INTO local.",
+        "sqlparser reads `local` after INSERT INTO as a keyword; LOCAL is one of the nonReserved words of Trino's SqlBase.g4, a schema name there",
+    ),
+    (
+        &["Athena"],
+        " ADD IF NOT EXISTS\n  PARTITION (",
+        "this pipeline's ALTER TABLE hook reads Athena's column and property forms only; ADD PARTITION is held to its AWS page by iceberg-sql/tests/ctas_statements.rs",
+    ),
+    (
+        &["Spark"],
+        " PARTITION FIELD ",
+        "this pipeline's Spark ALTER TABLE hook has no partition evolution; Spark's parser with Iceberg's SQL extensions reads it",
+    ),
+];
 
 /// The logged statements in `dir` this pipeline refuses, each with its refusal (those
 /// [`SQLPARSER_GAPS`] explains apart), and how many distinct statements the log holds.
@@ -57,9 +71,9 @@ fn refused_in(dir: &std::path::Path) -> (usize, Vec<String>, Vec<String>) {
         };
         let gap = SQLPARSER_GAPS
             .iter()
-            .find(|(needle, _)| matches!(d.as_str(), "Athena" | "Trino") && sql.contains(needle));
+            .find(|(dialects, needle, _)| dialects.contains(&d.as_str()) && sql.contains(needle));
         match gap {
-            Some((_, reason)) => explained.push(format!("{d} {k}: {reason}")),
+            Some((_, _, reason)) => explained.push(format!("{d} {k}: {reason}")),
             None => refused.push(format!("#### {d} {k} {params}\n{sql}\n=> {e}")),
         }
     }
