@@ -139,13 +139,14 @@ pub trait ExpressionMethods: Sized {
     }
 
     /// `CAST(self AS U)`, with `U`'s type spelled for the grammar (`timestamp(6)`,
-    /// `varchar`, `timestamp_ntz`, ...). The value is Athena's on every target: a double
+    /// `varchar`, `timestamp_ntz`, ...; a `DateTime<Utc>` is an instant, `timestamp(6)
+    /// with time zone`, see [`SqlType::cast_type`](crate::record::SqlType::cast_type)). The value is Athena's on every target: a double
     /// or decimal cast to an integer rounds half away from zero (`2.5` → `3`), which
     /// Spark's text writes as `CAST(round(x) AS …)`.
     fn cast<U: ColumnValue>(self) -> SqlExpr<Self::Scope, U::Base> {
         SqlExpr::from_expr(Expr::Cast {
             expr: Box::new(self.sql_expr().into_expr()),
-            ty: U::Base::iceberg_type(),
+            ty: U::Base::cast_type(),
         })
     }
 

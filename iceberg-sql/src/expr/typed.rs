@@ -198,7 +198,7 @@ impl<V> Free<V> {
     pub fn cast<U: ColumnValue>(self) -> Free<U::Base> {
         Free::from_expr(Expr::Cast {
             expr: Box::new(self.expr),
-            ty: U::Base::iceberg_type(),
+            ty: U::Base::cast_type(),
         })
     }
 }
