@@ -337,3 +337,17 @@ pub fn table_rows(
         })
         .collect())
 }
+
+/// `batch` in `table`'s own Arrow schema ([`super::table_schema`]), the form a staged
+/// load writes: as it is when it has that schema, else its rows read as [`table_rows`]
+/// reads them (by name; `LargeUtf8`, `LargeBinary`, `LargeList` and a column order of
+/// the batch's own are taken) and built again.
+pub fn table_batch(
+    batch: arrow_array::RecordBatch,
+    table: &crate::model::TableDef,
+) -> Result<arrow_array::RecordBatch> {
+    if super::check_batch(&batch, table.columns()).is_ok() {
+        return Ok(batch);
+    }
+    super::values_to_batch(table.columns(), table_rows(&batch, table)?)
+}
