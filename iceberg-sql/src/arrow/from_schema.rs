@@ -92,11 +92,14 @@ pub fn iceberg_type(field: &Field, path: &str) -> Result<IcebergType> {
                 "cast the column to Binary",
             ))
         }
-        DataType::Time64(TimeUnit::Microsecond) => {
+        DataType::Time32(_) | DataType::Time64(_) => {
             return Err(refuse(
                 path,
-                "Time64(Microsecond) is Iceberg's time, which Athena DDL cannot declare",
-                "cast the column to Int64 (microseconds since midnight) or Utf8",
+                &format!(
+                    "{} is a time of day (Iceberg's time), which Athena DDL cannot declare",
+                    field.data_type()
+                ),
+                "cast the column to Int64 (microseconds since midnight) or Utf8 (`HH:MM:SS.ffffff`)",
             ))
         }
         DataType::List(element) | DataType::LargeList(element) => {
