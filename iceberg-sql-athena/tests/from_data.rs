@@ -142,3 +142,82 @@ async fn a_batch_field_the_table_lacks_is_refused_before_anything_runs() {
         .bodies(iceberg_sql_test_server::Op::StartQueryExecution)
         .is_empty());
 }
+
+/// A table built from an Arrow schema of every kind of field goes to `ensure_table`: the
+/// live definition is asked for, and the `CREATE TABLE` sent is the exact DDL of the
+/// schema's Iceberg types.
+#[tokio::test]
+async fn ensure_table_creates_a_table_built_from_an_arrow_schema() {
+    use arrow_schema::{Fields, TimeUnit};
+    use iceberg_sql::prelude::*;
+    use iceberg_sql_athena::EnsureOptions;
+    use iceberg_sql_test_server::{Failure, Plan, ScriptedEngine};
+    let schema = Schema::new(vec![
+        Field::new("event_id", DataType::Utf8, false),
+        Field::new("n", DataType::Int64, true),
+        Field::new("ratio", DataType::Float64, true),
+        Field::new("amount", DataType::Decimal128(12, 2), true),
+        Field::new(
+            "ts",
+            DataType::Timestamp(TimeUnit::Microsecond, None),
+            false,
+        ),
+        Field::new("day", DataType::Date32, true),
+        Field::new("raw", DataType::Binary, true),
+        Field::new(
+            "tags",
+            DataType::List(Arc::new(Field::new("element", DataType::Utf8, true))),
+            true,
+        ),
+        Field::new(
+            "attrs",
+            DataType::Struct(Fields::from(vec![
+                Field::new("key", DataType::Utf8, true),
+                Field::new("weight", DataType::Int32, true),
+            ])),
+            true,
+        ),
+    ]);
+    let table = iceberg_sql::arrow::table_builder("analytics", "wide", &schema)
+        .unwrap()
+        .partition(PartitionField::new("ts", PartitionTransform::Day))
+        .location("s3://lake/wide/")
+        .build()
+        .unwrap();
+    let engine = ScriptedEngine::new().on(
+        |sql| sql.starts_with("SHOW CREATE TABLE"),
+        |_| {
+            Plan::fail(Failure::new(
+                2,
+                1110,
+                false,
+                "TABLE_NOT_FOUND: line 1:1: Table 'awsdatacatalog.analytics.wide' does not exist",
+            ))
+        },
+    );
+    let s = server(ServerConfig::new().engine(engine)).await;
+    let ex = AthenaExecutor::new(s.client(), config());
+    let report = ex.ensure_table(&table, EnsureOptions::new()).await.unwrap();
+    assert_eq!(report.changes(), 1, "{report}");
+    let sent: Vec<String> = s
+        .ledger()
+        .executions
+        .iter()
+        .map(|e| e.sql.clone())
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            "SHOW CREATE TABLE analytics.wide".to_string(),
+            "CREATE TABLE IF NOT EXISTS analytics.wide (\n  event_id string,\n  n bigint,\n  \
+             ratio double,\n  amount decimal(12,2),\n  ts timestamp,\n  day date,\n  \
+             raw binary,\n  tags array<string>,\n  attrs struct<key:string,weight:int>\n)\n\
+             PARTITIONED BY (day(ts))\nLOCATION 's3://lake/wide/'\nTBLPROPERTIES (\n  \
+             'table_type'='ICEBERG'\n)"
+                .to_string(),
+        ]
+    );
+    // And back: the table's Arrow schema is the one it was built from (a list's element
+    // named `element`, as Iceberg's Parquet files name it).
+    assert_eq!(iceberg_sql::arrow::table_schema(&table), schema);
+}

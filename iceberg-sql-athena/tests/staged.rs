@@ -740,3 +740,84 @@ async fn a_night_of_staged_loads_under_faults_writes_each_row_once() {
         elapsed.as_secs_f64()
     );
 }
+
+/// A staged load of Arrow record batches built by hand (no Rust record type) into a
+/// table built from their schema: `ensure_table` creates it, the batches are staged and
+/// written once, every row exactly once, nothing left behind.
+#[tokio::test]
+async fn a_staged_load_of_record_batches_into_a_table_built_from_their_schema() {
+    use arrow_array::{ArrayRef, Int64Array, LargeStringArray, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    use iceberg_sql_athena::EnsureOptions;
+    use iceberg_sql_test_server::{Failure, Plan};
+    let dir = bucket_dir("batches");
+    let written = Written::default();
+    let engine = engine(&dir, &written, |_| Plan::succeed().substatement("INSERT")).on(
+        |sql| sql.starts_with("SHOW CREATE TABLE"),
+        |_| {
+            Plan::fail(Failure::new(
+                2,
+                1110,
+                false,
+                "TABLE_NOT_FOUND: line 1:1: Table 'awsdatacatalog.analytics.ev' does not exist",
+            ))
+        },
+    );
+    let s = TestServer::start(ServerConfig::new().engine(engine))
+        .await
+        .unwrap();
+    let ex = AthenaExecutor::new(s.client(), fast_config());
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("event_id", DataType::LargeUtf8, false),
+        Field::new("n", DataType::Int64, true),
+    ]));
+    let table = iceberg_sql::arrow::table_builder("analytics", "ev", &schema)
+        .unwrap()
+        .location("s3://lake/iceberg/ev/")
+        .build()
+        .unwrap();
+    let data = rows(700);
+    let batches: Vec<Result<RecordBatch, std::io::Error>> = data
+        .chunks(300)
+        .map(|part| {
+            Ok(RecordBatch::try_new(
+                schema.clone(),
+                vec![
+                    Arc::new(LargeStringArray::from_iter_values(
+                        part.iter().map(|r| r.event_id.clone()),
+                    )) as ArrayRef,
+                    Arc::new(Int64Array::from_iter_values(part.iter().map(|r| r.n))),
+                ],
+            )
+            .unwrap())
+        })
+        .collect();
+    let report = ex
+        .load_batches(
+            &table,
+            stream::iter(batches),
+            LoadOptions::new("ev-batches", staging(&dir)).ensure_table(EnsureOptions::new()),
+            |_| {},
+        )
+        .await
+        .expect("loaded");
+    assert_eq!(report.rows, 700);
+    assert_eq!(report.commit_state, CommitState::Committed);
+    assert!(files_under(&dir).is_empty(), "no staged file left");
+    assert_eq!(
+        statements(&s),
+        [
+            "SHOW CREATE TABLE",
+            "CREATE TABLE IF",
+            "DROP TABLE IF",
+            "CREATE EXTERNAL TABLE",
+            "INSERT INTO analytics.ev",
+            "DROP TABLE IF"
+        ]
+    );
+    assert_eq!(
+        s.ledger().executions[1].sql,
+        table.create_table().if_not_exists().build().unwrap().sql()
+    );
+    assert_exactly_once(&s, &written, &data);
+}

@@ -64,8 +64,8 @@ use std::sync::Arc;
 
 mod from_schema;
 pub use from_schema::{
-    column, columns, field_id, iceberg_type, table_builder, table_rows, EXTENSION_NAME_KEY,
-    FIELD_ID_KEY, UUID_EXTENSION,
+    column, columns, field_id, iceberg_type, table_batch, table_builder, table_rows,
+    EXTENSION_NAME_KEY, FIELD_ID_KEY, UUID_EXTENSION,
 };
 
 use arrow_array::cast::AsArray;

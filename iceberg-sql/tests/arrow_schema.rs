@@ -178,8 +178,18 @@ fn unsupported_types_are_refused_with_their_path_and_cast() {
         ),
         (
             Field::new("t", DataType::Time64(TimeUnit::Microsecond), true),
-            "field `t`: Time64(Microsecond) is Iceberg's time",
-            "Int64",
+            "field `t`: Time64(µs) is a time of day (Iceberg's time), which Athena DDL cannot declare",
+            "Int64 (microseconds since midnight) or Utf8",
+        ),
+        (
+            Field::new("t", DataType::Time64(TimeUnit::Nanosecond), true),
+            "field `t`: Time64(ns) is a time of day (Iceberg's time)",
+            "Int64 (microseconds since midnight) or Utf8",
+        ),
+        (
+            Field::new("t", DataType::Time32(TimeUnit::Millisecond), true),
+            "field `t`: Time32(ms) is a time of day (Iceberg's time)",
+            "Int64 (microseconds since midnight) or Utf8",
         ),
         (
             uuid,

@@ -1302,3 +1302,215 @@ fn window_frames() {
         "{e}"
     );
 }
+
+/// The date and JSON functions, typed by Trino's signatures: Trino's text on Athena and
+/// Trino, refused on Spark (which lacks them or reads its functions of those names
+/// otherwise); what Trino refuses is refused when the statement is built, with the fix.
+#[test]
+fn date_and_json_functions() {
+    use iceberg_sql::expr::TimeUnit;
+    let q = McpEvent::select()
+        .expr_as(
+            McpEvent::EVENT_TS.date_add(TimeUnit::Hour, -6),
+            "six_before",
+        )
+        .expr_as(
+            McpEvent::EVENT_TS.date_diff(TimeUnit::Month, current_timestamp()),
+            "months",
+        )
+        .expr_as(McpEvent::EVENT_TS.date_format("%Y-%m-%d %H:00"), "hour")
+        .expr_as(McpEvent::EVENT_TS.format_datetime("yyyy-MM-dd"), "day")
+        .expr_as(McpEvent::STATUS.from_iso8601_timestamp(), "at")
+        .expr_as(
+            McpEvent::PAYLOAD.json_extract_scalar("$.args.path[0]"),
+            "path",
+        )
+        .expr_as(
+            McpEvent::PAYLOAD
+                .json_parse()
+                .json_extract("$.args")
+                .json_format(),
+            "args",
+        )
+        .filter(McpEvent::EVENT_TS.day_of_week().is_in([6i64, 7]));
+    let sql = "SELECT date_add('hour', -6, event_ts) AS six_before, \
+               date_diff('month', event_ts, current_timestamp) AS months, \
+               date_format(event_ts, '%Y-%m-%d %H:00') AS hour, \
+               format_datetime(event_ts, 'yyyy-MM-dd') AS day, \
+               from_iso8601_timestamp(status) AS at, \
+               json_extract_scalar(payload, '$.args.path[0]') AS path, \
+               json_format(json_extract(json_parse(payload), '$.args')) AS args \
+               FROM analytics.mcp_events WHERE day_of_week(event_ts) IN (6, 7)";
+    assert_eq!(q.clone().build().unwrap().sql(), sql);
+    assert_eq!(q.clone().build_for(Dialect::Trino).unwrap().sql(), sql);
+    // On a date: date_diff between two dates, date_add by days.
+    let q = DatedEvent::select()
+        .column(DatedEvent::EVENT_ID)
+        .filter(
+            DatedEvent::EVENT_DATE
+                .date_diff(TimeUnit::Day, iceberg_sql::dsl::current_date())
+                .le(7i64),
+        )
+        .filter(
+            DatedEvent::EVENT_DATE
+                .date_add(TimeUnit::Month, 1)
+                .gt(DatedEvent::EVENT_DATE),
+        );
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT event_id FROM analytics.mcp_events_dated \
+         WHERE date_diff('day', event_date, current_date) <= 7 \
+         AND date_add('month', 1, event_date) > event_date"
+    );
+
+    // Spark: each is refused, with the way out.
+    let spark: [(&str, SqlExpr<McpEvent, String>); 4] = [
+        // The outermost call is the first one written.
+        (
+            "date_format",
+            McpEvent::EVENT_TS
+                .date_add(TimeUnit::Day, 1)
+                .date_format("%Y"),
+        ),
+        (
+            "format_datetime",
+            McpEvent::EVENT_TS.format_datetime("yyyy"),
+        ),
+        (
+            "json_extract_scalar",
+            McpEvent::PAYLOAD.json_extract_scalar("$.a"),
+        ),
+        ("json_format", McpEvent::PAYLOAD.json_parse().json_format()),
+    ];
+    for (name, e) in spark {
+        let e = McpEvent::select()
+            .expr_as(e, "x")
+            .build_for(Dialect::Spark)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        assert_eq!(
+            e.message(),
+            format!(
+                "{name}() has no Spark equivalent with Trino's meaning (Spark lacks it, or its \
+                 function of that name takes other arguments or formats)"
+            )
+        );
+        assert_eq!(
+            e.hint(),
+            Some(
+                "run the query on Athena or Trino, or write Spark's own function with dsl::raw \
+                 in a query built for Spark"
+            )
+        );
+    }
+    let e = McpEvent::select()
+        .filter(McpEvent::EVENT_TS.day_of_week().eq(1i64))
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert!(e.message().starts_with("day_of_week() has no Spark"), "{e}");
+
+    // A date has no time of day: the units below a day are refused on one (Trino fails
+    // them when the query runs).
+    for (unit, e) in [
+        (
+            "hour",
+            DatedEvent::select()
+                .expr_as(DatedEvent::EVENT_DATE.date_add(TimeUnit::Hour, 1), "x")
+                .build(),
+        ),
+        (
+            "minute",
+            DatedEvent::select()
+                .expr_as(
+                    DatedEvent::EVENT_DATE.date_diff(TimeUnit::Minute, DatedEvent::EVENT_DATE),
+                    "x",
+                )
+                .build_for(Dialect::Trino),
+        ),
+        (
+            "second",
+            DatedEvent::select()
+                .filter(
+                    DatedEvent::EVENT_DATE
+                        .date_add(TimeUnit::Second, 1)
+                        .is_null(),
+                )
+                .build(),
+        ),
+    ] {
+        let e = e.unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TypeMismatch);
+        assert_eq!(e.message(), format!("'{unit}' is not a valid DATE field"));
+        assert_eq!(
+            e.hint(),
+            Some("use day, week, month, quarter or year on a date, or CAST it to a timestamp")
+        );
+    }
+    // A column declared with a Rust type its table does not hold: the function's
+    // signature is checked against the table's type (Trino's message).
+    const NOT_TS: Col<McpEvent, chrono::NaiveDateTime> = Col::new("tool_name");
+    let e = McpEvent::select()
+        .expr_as(NOT_TS.date_add(TimeUnit::Day, 1), "x")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeMismatch);
+    assert_eq!(
+        e.message(),
+        "Unexpected parameters (varchar(3), integer, varchar) for function date_add"
+    );
+    assert_eq!(
+        e.hint(),
+        Some(
+            "give the function arguments of the types its signature takes; convert one with \
+             .cast::<T>()"
+        )
+    );
+    // A JSONPath starts at the root.
+    let e = McpEvent::select()
+        .expr_as(McpEvent::PAYLOAD.json_extract_scalar("args.path"), "x")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        e.message(),
+        "Invalid JSON path: 'args.path' (a JSONPath starts at the root, `$`)"
+    );
+    assert_eq!(e.hint(), Some("write it from the root: '$.args.path'"));
+}
+
+/// A cast to `DateTime<Utc>` is a cast to an instant, `timestamp(6) with time zone`
+/// (Spark's `timestamp`), not to the zone-less type its columns are stored in.
+#[test]
+fn a_cast_to_an_instant_keeps_the_time_zone() {
+    use chrono::{DateTime, Utc};
+    use iceberg_sql::dsl::current_date;
+    let q = McpEvent::select()
+        .expr_as(current_date().cast::<DateTime<Utc>>(), "midnight")
+        .expr_as(McpEvent::STATUS.cast::<Option<DateTime<Utc>>>(), "at")
+        .filter(
+            McpEvent::EVENT_TS
+                .cast::<DateTime<Utc>>()
+                .lt(current_date().cast::<DateTime<Utc>>()),
+        );
+    let sql = "SELECT CAST(current_date AS timestamp(6) with time zone) AS midnight, \
+               CAST(status AS timestamp(6) with time zone) AS at FROM analytics.mcp_events \
+               WHERE CAST(event_ts AS timestamp(6) with time zone) < \
+               CAST(current_date AS timestamp(6) with time zone)";
+    assert_eq!(q.clone().build().unwrap().sql(), sql);
+    assert_eq!(q.clone().build_for(Dialect::Trino).unwrap().sql(), sql);
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT CAST(current_date() AS timestamp) AS midnight, CAST(status AS timestamp) AS at \
+         FROM analytics.mcp_events WHERE CAST(event_ts AS timestamp) < \
+         CAST(current_date() AS timestamp)"
+    );
+    // The zone-less clock stays zone-less.
+    assert_eq!(
+        McpEvent::select()
+            .expr_as(current_date().cast::<chrono::NaiveDateTime>(), "t")
+            .build()
+            .unwrap()
+            .sql(),
+        "SELECT CAST(current_date AS timestamp(6)) AS t FROM analytics.mcp_events"
+    );
+}

@@ -1,7 +1,7 @@
 //! The analysts' SELECT forms as the crate writes them for Athena, run verbatim on Trino
 //! 476 with Iceberg (Athena engine v3 is built on Trino): HAVING, DISTINCT, OFFSET, the
 //! string functions, CASE and COALESCE, window functions and frames, CTEs and UNION ALL, raw
-//! expressions, and
+//! expressions, the date and JSON functions, and
 //! the daily summary of the CTAS patterns (count(*) FILTER (WHERE …), avg,
 //! approx_percentile, GROUP BY) written with the builder. The rows read back are
 //! compared with the answer computed in Rust, exactly.
@@ -501,4 +501,211 @@ fn window_frames_on_trino() {
         want.push((c.id, running, around, near));
     }
     assert_eq!(decode::<(i64, i64, i64, i64)>(&trino.run(&q)), want, "{q}");
+}
+
+/// Rows for the date and JSON functions: spans across a month boundary, ISO 8601 texts
+/// with offsets, nested JSON payloads (keys in order, no spaces: Trino's `json_format`
+/// text of them is the same).
+#[derive(IcebergTable, Debug, Clone, PartialEq)]
+#[iceberg(
+    database = "trino_select",
+    name = "stamps",
+    location = "s3://trino-select/iceberg/stamps/"
+)]
+pub struct Stamp {
+    pub id: i64,
+    pub start_ts: chrono::NaiveDateTime,
+    pub end_ts: chrono::NaiveDateTime,
+    pub day: NaiveDate,
+    pub iso: String,
+    pub zoned: String,
+    pub payload: String,
+}
+
+fn stamps() -> Vec<Stamp> {
+    let ts = |s: &str| chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap();
+    let day = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+    vec![
+        Stamp {
+            id: 1,
+            start_ts: ts("2026-01-31 23:30:00"),
+            end_ts: ts("2026-02-01 00:15:00"),
+            day: day("2026-01-31"),
+            iso: "2026-03-01T10:00:00+02:00".into(),
+            zoned: "2026-03-01 10:00:00 +02:00".into(),
+            payload: r#"{"args":{"depth":2,"path":["a/b","c"]},"tool":"ask"}"#.into(),
+        },
+        Stamp {
+            id: 2,
+            start_ts: ts("2026-01-15 08:00:00"),
+            end_ts: ts("2026-02-15 08:00:00"),
+            day: day("2026-02-28"),
+            iso: "2026-02-28T23:59:59Z".into(),
+            zoned: "2026-02-28 23:59:59 UTC".into(),
+            payload: r#"{"args":{"opts":{"deep":true},"path":[]},"tool":"list"}"#.into(),
+        },
+        Stamp {
+            id: 3,
+            start_ts: ts("2026-01-15 08:00:00"),
+            end_ts: ts("2026-02-15 07:59:00"),
+            day: day("2026-03-01"),
+            iso: "2026-03-01T00:30:00-05:00".into(),
+            zoned: "2026-03-01 00:30:00 -05:00".into(),
+            payload: r#"{"args":{"path":["x"]},"tool":"ping"}"#.into(),
+        },
+    ]
+}
+
+/// The date and JSON functions, each run on Trino, the values read back against the
+/// same computed in Rust: date_diff across month boundaries (a month counts only once
+/// its day and time are reached), JSONPath into nested objects and arrays, a cast to
+/// `DateTime<Utc>` keeping a text's offset.
+#[test]
+fn date_and_json_functions_on_trino() {
+    use chrono::{DateTime, Datelike, NaiveDateTime, Utc};
+    use iceberg_sql::expr::TimeUnit;
+    let Some(trino) = Trino::get_or_skip("date_and_json_functions_on_trino") else {
+        return;
+    };
+    trino.ensure_bucket("trino-select");
+    trino.ensure_schema("trino_select");
+    let def = Stamp::table_def();
+    trino.run(format!("DROP TABLE IF EXISTS {}", def.name()));
+    trino.run(def.create_table().build_for(Dialect::Trino).unwrap());
+    let rows = stamps();
+    trino.run(Stamp::insert(&rows).build().unwrap());
+
+    let q = Stamp::select()
+        .column(Stamp::ID)
+        .expr_as(Stamp::START_TS.date_add(TimeUnit::Hour, 1), "later")
+        .expr_as(Stamp::DAY.date_add(TimeUnit::Day, -1), "before")
+        .expr_as(
+            Stamp::START_TS.date_diff(TimeUnit::Minute, Stamp::END_TS),
+            "minutes",
+        )
+        .expr_as(
+            Stamp::START_TS.date_diff(TimeUnit::Day, Stamp::END_TS),
+            "days",
+        )
+        .expr_as(
+            Stamp::START_TS.date_diff(TimeUnit::Month, Stamp::END_TS),
+            "months",
+        )
+        .expr_as(Stamp::START_TS.date_format("%Y-%m-%d %H:%i"), "mysql")
+        .expr_as(Stamp::START_TS.format_datetime("yyyy-MM-dd HH:mm"), "joda")
+        .expr_as(Stamp::DAY.day_of_week(), "dow")
+        .order_by(Stamp::ID, Order::Asc)
+        .build_for(Dialect::Trino)
+        .unwrap();
+    type Dates = (
+        i64,
+        NaiveDateTime,
+        NaiveDate,
+        i64,
+        i64,
+        i64,
+        String,
+        String,
+        i64,
+    );
+    let want: Vec<Dates> = rows
+        .iter()
+        .map(|r| {
+            let span = r.end_ts - r.start_ts;
+            let (a, b) = (r.start_ts, r.end_ts);
+            let mut months =
+                (b.year() - a.year()) as i64 * 12 + b.month() as i64 - a.month() as i64;
+            if (b.day(), b.time()) < (a.day(), a.time()) {
+                months -= 1;
+            }
+            (
+                r.id,
+                a + chrono::Duration::hours(1),
+                r.day.pred_opt().unwrap(),
+                span.num_minutes(),
+                span.num_days(),
+                months,
+                a.format("%Y-%m-%d %H:%M").to_string(),
+                a.format("%Y-%m-%d %H:%M").to_string(),
+                r.day.weekday().number_from_monday() as i64,
+            )
+        })
+        .collect();
+    // The month boundary: 45 minutes span no day and no month; a month to the minute is
+    // one, a minute short of it none.
+    assert_eq!(
+        want.iter().map(|w| (w.3, w.4, w.5)).collect::<Vec<_>>(),
+        [(45, 0, 0), (44640, 31, 1), (44639, 30, 0)]
+    );
+    assert_eq!(decode::<Dates>(&trino.run(&q)), want, "{q}");
+
+    let q = Stamp::select()
+        .column(Stamp::ID)
+        .expr_as(Stamp::ISO.from_iso8601_timestamp(), "at")
+        .expr_as(Stamp::ZONED.cast::<DateTime<Utc>>(), "cast_at")
+        .expr_as(Stamp::DAY.cast::<DateTime<Utc>>(), "midnight")
+        .expr_as(Stamp::PAYLOAD.json_extract_scalar("$.tool"), "tool")
+        .expr_as(
+            Stamp::PAYLOAD.json_extract_scalar("$.args.path[0]"),
+            "first",
+        )
+        .expr_as(Stamp::PAYLOAD.json_extract_scalar("$.args"), "not_scalar")
+        .expr_as(
+            Stamp::PAYLOAD
+                .json_parse()
+                .json_extract("$.args")
+                .json_format(),
+            "args",
+        )
+        .order_by(Stamp::ID, Order::Asc)
+        .build_for(Dialect::Trino)
+        .unwrap();
+    type Out = (
+        i64,
+        DateTime<Utc>,
+        DateTime<Utc>,
+        DateTime<Utc>,
+        String,
+        Option<String>,
+        Option<String>,
+        String,
+    );
+    let want: Vec<Out> = rows
+        .iter()
+        .map(|r| {
+            let at = DateTime::parse_from_rfc3339(&r.iso)
+                .unwrap()
+                .with_timezone(&Utc);
+            let v: serde_json::Value = serde_json::from_str(&r.payload).unwrap();
+            let args =
+                &r.payload[r.payload.find(':').unwrap() + 1..r.payload.rfind(",\"tool\"").unwrap()];
+            (
+                r.id,
+                at,
+                at,
+                r.day.and_hms_opt(0, 0, 0).unwrap().and_utc(),
+                v["tool"].as_str().unwrap().to_string(),
+                v["args"]["path"][0].as_str().map(str::to_string),
+                None,
+                args.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(want[0].1.to_rfc3339(), "2026-03-01T08:00:00+00:00");
+    assert_eq!(want[1].5, None, "an empty array has no first element");
+    assert_eq!(decode::<Out>(&trino.run(&q)), want, "{q}");
+
+    // current_date as an instant: midnight UTC (the session's zone) of the same date.
+    let q = Stamp::select()
+        .expr_as(iceberg_sql::dsl::current_date(), "today")
+        .expr_as(
+            iceberg_sql::dsl::current_date().cast::<DateTime<Utc>>(),
+            "midnight",
+        )
+        .limit(1)
+        .build_for(Dialect::Trino)
+        .unwrap();
+    let got = decode::<(NaiveDate, DateTime<Utc>)>(&trino.run(&q));
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].1, got[0].0.and_hms_opt(0, 0, 0).unwrap().and_utc());
 }

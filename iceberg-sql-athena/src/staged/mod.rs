@@ -846,8 +846,9 @@ impl<'a, R: LoadRunner + ?Sized> Driver<'a, R> {
         let staged: Result<(), StagingError> = async {
             while let Some(batch) = batches.next().await {
                 let batch = batch.map_err(StagingError::Input)?;
-                iceberg_sql::arrow::check_batch(&batch, columns)
-                    .and_then(|()| iceberg_sql::arrow::batch_to_values(&batch))
+                let batch = iceberg_sql::arrow::table_batch(batch, self.table)
+                    .map_err(|e| StagingError::Batch(Box::new(e)))?;
+                iceberg_sql::arrow::batch_to_values(&batch)
                     .map_err(|e| StagingError::Batch(Box::new(e)))
                     .and_then(|rows| {
                         partitions.add(&rows)?;
@@ -1107,8 +1108,10 @@ impl AthenaExecutor {
             .await
     }
 
-    /// Loads Arrow record batches with `table`'s schema
-    /// ([`iceberg_sql::arrow::table_schema`]) into `table`.
+    /// Loads Arrow record batches into `table`: batches of `table`'s schema
+    /// ([`iceberg_sql::arrow::table_schema`]) as they are, others (the schema the table
+    /// was built from, with `LargeUtf8` or its own field order) read by field name
+    /// ([`iceberg_sql::arrow::table_batch`]).
     pub async fn load_batches<S, E>(
         &self,
         table: &TableDef,

@@ -92,11 +92,14 @@ pub fn iceberg_type(field: &Field, path: &str) -> Result<IcebergType> {
                 "cast the column to Binary",
             ))
         }
-        DataType::Time64(TimeUnit::Microsecond) => {
+        DataType::Time32(_) | DataType::Time64(_) => {
             return Err(refuse(
                 path,
-                "Time64(Microsecond) is Iceberg's time, which Athena DDL cannot declare",
-                "cast the column to Int64 (microseconds since midnight) or Utf8",
+                &format!(
+                    "{} is a time of day (Iceberg's time), which Athena DDL cannot declare",
+                    field.data_type()
+                ),
+                "cast the column to Int64 (microseconds since midnight) or Utf8 (`HH:MM:SS.ffffff`)",
             ))
         }
         DataType::List(element) | DataType::LargeList(element) => {
@@ -336,4 +339,18 @@ pub fn table_rows(
                 .collect()
         })
         .collect())
+}
+
+/// `batch` in `table`'s own Arrow schema ([`super::table_schema`]), the form a staged
+/// load writes: as it is when it has that schema, else its rows read as [`table_rows`]
+/// reads them (by name; `LargeUtf8`, `LargeBinary`, `LargeList` and a column order of
+/// the batch's own are taken) and built again.
+pub fn table_batch(
+    batch: arrow_array::RecordBatch,
+    table: &crate::model::TableDef,
+) -> Result<arrow_array::RecordBatch> {
+    if super::check_batch(&batch, table.columns()).is_ok() {
+        return Ok(batch);
+    }
+    super::values_to_batch(table.columns(), table_rows(&batch, table)?)
 }

@@ -31,7 +31,7 @@ use crate::engine::literals::{interval_literal_type, literal_type};
 use crate::engine::targets::{check_output_column, output_cast, OutputTarget};
 use crate::engine::types::{EngineType, TableFormat};
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::{Aggregate, BinaryOp, Expr, Scope, TimeUnit};
+use crate::expr::{Aggregate, BinaryOp, Expr, Function, Scope, TimeUnit};
 use crate::model::Column;
 use crate::types::IcebergType;
 use crate::value::Value;
@@ -368,6 +368,22 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
                 .iter()
                 .map(|a| type_at(scope, a, next))
                 .collect::<Result<Vec<_>>>()?;
+            // A date has no time of day: Trino fails `date_add('hour', …)` of one at run
+            // time (`DateTimeFunctions.getDateField`).
+            if let (
+                Function::DateAdd | Function::DateDiff,
+                Some(Expr::Literal {
+                    value: Value::String(unit),
+                    ..
+                }),
+                Some(EngineType::Date),
+            ) = (func, args.first(), types.get(2).or(types.get(1)))
+            {
+                if matches!(unit.as_str(), "hour" | "minute" | "second") {
+                    return Err(mismatch(format!("'{unit}' is not a valid DATE field"))
+                        .with_hint("use day, week, month, quarter or year on a date, or CAST it to a timestamp"));
+                }
+            }
             function_type(*func, &types).map_err(|e| {
                 mismatch(e.message()).with_hint(
                     "give the function arguments of the types its signature takes; convert one \

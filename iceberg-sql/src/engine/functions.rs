@@ -590,6 +590,14 @@ pub(crate) fn function_type(
     use crate::expr::Function as F;
     use EngineType as E;
     let text = |t: &EngineType| matches!(t, E::Varchar(_) | E::Unknown);
+    // The date and time types whose values the date functions take.
+    let temporal = |t: &EngineType| {
+        matches!(
+            t,
+            E::Date | E::Timestamp(_) | E::TimestampWithTimeZone(_) | E::Unknown
+        )
+    };
+    let can_coerce = super::coercion::can_coerce;
     let bigint = |t: &EngineType| {
         matches!(
             t,
@@ -605,6 +613,29 @@ pub(crate) fn function_type(
         F::IsNan => args.len() == 1 && matches!(args[0], E::Real | E::Double | E::Unknown),
         F::RowNumber | F::Rank | F::DenseRank => args.is_empty(),
         F::Lag | F::Lead => args.len() == 2 && bigint(&args[1]),
+        F::DateAdd => args.len() == 3 && text(&args[0]) && bigint(&args[1]) && temporal(&args[2]),
+        F::DateDiff => {
+            args.len() == 3
+                && text(&args[0])
+                && temporal(&args[1])
+                && super::coercion::common_super_type(&args[1], &args[2])
+                    .is_some_and(|t| temporal(&t))
+        }
+        F::DateFormat => {
+            args.len() == 2
+                && text(&args[1])
+                && (can_coerce(&args[0], &E::Timestamp(12))
+                    || can_coerce(&args[0], &E::TimestampWithTimeZone(12)))
+        }
+        F::FormatDatetime => {
+            args.len() == 2 && text(&args[1]) && can_coerce(&args[0], &E::TimestampWithTimeZone(12))
+        }
+        F::DayOfWeek => args.len() == 1 && temporal(&args[0]),
+        F::FromIso8601Timestamp | F::JsonParse => args.len() == 1 && text(&args[0]),
+        F::JsonExtractScalar | F::JsonExtract => {
+            args.len() == 2 && (text(&args[0]) || args[0] == E::Json) && text(&args[1])
+        }
+        F::JsonFormat => args.len() == 1 && matches!(args[0], E::Json | E::Unknown),
     };
     if !ok {
         let shown: Vec<String> = args.iter().map(ToString::to_string).collect();
@@ -638,6 +669,11 @@ pub(crate) fn function_type(
         F::RegexpLike | F::IsNan => E::Boolean,
         F::RowNumber | F::Rank | F::DenseRank => E::Bigint,
         F::Lag | F::Lead => args[0].clone(),
+        F::DateAdd => args[2].clone(),
+        F::DateDiff | F::DayOfWeek => E::Bigint,
+        F::DateFormat | F::FormatDatetime | F::JsonExtractScalar | F::JsonFormat => E::VARCHAR,
+        F::FromIso8601Timestamp => E::TimestampWithTimeZone(3),
+        F::JsonExtract | F::JsonParse => E::Json,
     })
 }
 

@@ -143,7 +143,7 @@ impl TimeUnit {
         }
     }
 
-    fn lower(self) -> &'static str {
+    pub(crate) fn lower(self) -> &'static str {
         match self {
             TimeUnit::Year => "year",
             TimeUnit::Quarter => "quarter",
@@ -158,8 +158,9 @@ impl TimeUnit {
 }
 
 /// A scalar function of the typed API ([`super::ExpressionMethods`]), written with
-/// Trino's name on every target (Spark has each under the same name). Each is typed by
-/// Trino's signature (see its variant).
+/// Trino's name on every target (Spark has each under the same name, but for the date
+/// and JSON functions, which Spark lacks or reads otherwise: [`Function::trino_only`]).
+/// Each is typed by Trino's signature (see its variant).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Function {
@@ -203,9 +204,59 @@ pub enum Function {
     /// `lead(x, offset) → [same as x]`, over a window only
     /// (<https://trino.io/docs/current/functions/window.html#lead>).
     Lead,
+    /// `date_add(unit, value, timestamp) → [same as timestamp]`, on a date only the
+    /// units from day up (<https://trino.io/docs/current/functions/datetime.html#date_add>).
+    DateAdd,
+    /// `date_diff(unit, timestamp1, timestamp2) → bigint`: `timestamp2 - timestamp1` in
+    /// whole units (<https://trino.io/docs/current/functions/datetime.html#date_diff>).
+    DateDiff,
+    /// `date_format(timestamp, format) → varchar`, MySQL's format specifiers
+    /// (<https://trino.io/docs/current/functions/datetime.html#date_format>).
+    DateFormat,
+    /// `format_datetime(timestamp, format) → varchar`, Joda-Time's pattern
+    /// (<https://trino.io/docs/current/functions/datetime.html#format_datetime>).
+    FormatDatetime,
+    /// `day_of_week(x) → bigint`: ISO, 1 (Monday) to 7 (Sunday)
+    /// (<https://trino.io/docs/current/functions/datetime.html#day_of_week>).
+    DayOfWeek,
+    /// `from_iso8601_timestamp(string) → timestamp(3) with time zone`
+    /// (<https://trino.io/docs/current/functions/datetime.html#from_iso8601_timestamp>).
+    FromIso8601Timestamp,
+    /// `json_extract_scalar(json, json_path) → varchar`: NULL unless the path names a
+    /// scalar (<https://trino.io/docs/current/functions/json.html#json_extract_scalar>).
+    JsonExtractScalar,
+    /// `json_extract(json, json_path) → json`
+    /// (<https://trino.io/docs/current/functions/json.html#json_extract>).
+    JsonExtract,
+    /// `json_parse(string) → json`
+    /// (<https://trino.io/docs/current/functions/json.html#json_parse>).
+    JsonParse,
+    /// `json_format(json) → varchar`
+    /// (<https://trino.io/docs/current/functions/json.html#json_format>).
+    JsonFormat,
 }
 
 impl Function {
+    /// Whether only Trino's grammar gives it Trino's meaning: Spark has no
+    /// `date_diff(unit, …)`, `format_datetime`, `from_iso8601_timestamp` or JSON type;
+    /// its `date_add` takes days only, its `date_format` Java patterns, its `dayofweek`
+    /// counts from Sunday (<https://spark.apache.org/docs/3.5.0/api/sql/index.html>).
+    pub fn trino_only(self) -> bool {
+        matches!(
+            self,
+            Function::DateAdd
+                | Function::DateDiff
+                | Function::DateFormat
+                | Function::FormatDatetime
+                | Function::DayOfWeek
+                | Function::FromIso8601Timestamp
+                | Function::JsonExtractScalar
+                | Function::JsonExtract
+                | Function::JsonParse
+                | Function::JsonFormat
+        )
+    }
+
     /// The function's name as written.
     pub fn name(self) -> &'static str {
         match self {
@@ -223,6 +274,16 @@ impl Function {
             Function::DenseRank => "dense_rank",
             Function::Lag => "lag",
             Function::Lead => "lead",
+            Function::DateAdd => "date_add",
+            Function::DateDiff => "date_diff",
+            Function::DateFormat => "date_format",
+            Function::FormatDatetime => "format_datetime",
+            Function::DayOfWeek => "day_of_week",
+            Function::FromIso8601Timestamp => "from_iso8601_timestamp",
+            Function::JsonExtractScalar => "json_extract_scalar",
+            Function::JsonExtract => "json_extract",
+            Function::JsonParse => "json_parse",
+            Function::JsonFormat => "json_format",
         }
     }
 
@@ -478,6 +539,21 @@ impl RawExpr {
             Err(e) => raw.problem = Some(e),
         }
         raw
+    }
+
+    /// Text refused for `problem` before any reading (reported when the statement is
+    /// built).
+    pub(crate) fn refused(sql: &str, ty: IcebergType, problem: Error) -> RawExpr {
+        RawExpr {
+            sql: sql.to_string(),
+            ty,
+            plain: Vec::new(),
+            aggregated: Vec::new(),
+            aggregates: false,
+            window: false,
+            atom: true,
+            problem: Some(problem),
+        }
     }
 
     /// The text as written.
@@ -1183,6 +1259,20 @@ impl Expr {
                 w.push(") END");
             }
             Expr::Function { func, args } => {
+                if func.trino_only() && w.grammar() == crate::dialect::Grammar::Spark {
+                    return Err(Error::new(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "{}() has no Spark equivalent with Trino's meaning (Spark lacks it, \
+                             or its function of that name takes other arguments or formats)",
+                            func.name()
+                        ),
+                    )
+                    .with_hint(
+                        "run the query on Athena or Trino, or write Spark's own function with \
+                         dsl::raw in a query built for Spark",
+                    ));
+                }
                 w.push(func.name()).push_char('(');
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
                 w.push_char(')');

@@ -3,8 +3,9 @@
 //! `ExpressionMethods`).
 
 use super::ast::{Aggregate, BinaryOp, Expr, Function, TimeUnit};
-use super::typed::{ColumnValue, Cond, IntoOperand, Numeric, SqlExpr, Temporal};
+use super::typed::{ColumnValue, Cond, IntoOperand, Json, JsonText, Numeric, SqlExpr, Temporal};
 use super::Col;
+use crate::error::{Error, ErrorKind};
 use crate::record::SqlType;
 use crate::types::IcebergType;
 use crate::value::Value;
@@ -138,13 +139,14 @@ pub trait ExpressionMethods: Sized {
     }
 
     /// `CAST(self AS U)`, with `U`'s type spelled for the grammar (`timestamp(6)`,
-    /// `varchar`, `timestamp_ntz`, ...). The value is Athena's on every target: a double
+    /// `varchar`, `timestamp_ntz`, ...; a `DateTime<Utc>` is an instant, `timestamp(6)
+    /// with time zone`, see [`SqlType::cast_type`](crate::record::SqlType::cast_type)). The value is Athena's on every target: a double
     /// or decimal cast to an integer rounds half away from zero (`2.5` → `3`), which
     /// Spark's text writes as `CAST(round(x) AS …)`.
     fn cast<U: ColumnValue>(self) -> SqlExpr<Self::Scope, U::Base> {
         SqlExpr::from_expr(Expr::Cast {
             expr: Box::new(self.sql_expr().into_expr()),
-            ty: U::Base::iceberg_type(),
+            ty: U::Base::cast_type(),
         })
     }
 
@@ -501,6 +503,179 @@ pub trait ExpressionMethods: Sized {
             expr: Box::new(self.sql_expr().into_expr()),
         })
     }
+
+    /// `date_add('unit', n, self)`: `n` units later (earlier if negative), of the same
+    /// type (`date_add(unit, value, timestamp) → [same as input]`,
+    /// <https://trino.io/docs/current/functions/datetime.html#date_add>). On a date, only
+    /// day and the longer units. Athena and Trino only: Spark's `date_add` adds days.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql::expr::TimeUnit;
+    /// # use iceberg_sql::dsl::current_date;
+    /// # struct Ev;
+    /// # const TS: Col<Ev, chrono::NaiveDateTime> = Col::new("event_ts");
+    /// # const DAY: Col<Ev, chrono::NaiveDate> = Col::new("day");
+    /// # const SEEN: Col<Ev, chrono::NaiveDateTime> = Col::new("seen_ts");
+    /// # const RAW: Col<Ev, String> = Col::new("raw_ts");
+    /// assert_eq!(TS.date_add(TimeUnit::Hour, -6).lt(SEEN).to_sql(Dialect::Athena)?,
+    ///            "date_add('hour', -6, event_ts) < seen_ts");
+    /// assert_eq!(TS.date_diff(TimeUnit::Second, SEEN).gt(30).to_sql(Dialect::Athena)?,
+    ///            "date_diff('second', event_ts, seen_ts) > 30");
+    /// assert_eq!(DAY.day_of_week().is_in([6, 7]).to_sql(Dialect::Athena)?,
+    ///            "day_of_week(day) IN (6, 7)");
+    /// assert_eq!(TS.date_format("%Y-%m-%d %H:00").to_sql(Dialect::Athena)?,
+    ///            "date_format(event_ts, '%Y-%m-%d %H:00')");
+    /// assert_eq!(TS.format_datetime("yyyy-MM-dd").to_sql(Dialect::Athena)?,
+    ///            "format_datetime(event_ts, 'yyyy-MM-dd')");
+    /// assert_eq!(DAY.ge(current_date() - iceberg_sql::dsl::days(7)).to_sql(Dialect::Athena)?,
+    ///            "day >= current_date - INTERVAL '7' DAY");
+    /// assert_eq!(RAW.from_iso8601_timestamp().day_of_week().to_sql(Dialect::Athena)?,
+    ///            "day_of_week(from_iso8601_timestamp(raw_ts))");
+    /// // Spark has none of them with Trino's meaning.
+    /// assert!(TS.date_add(TimeUnit::Day, 1).eq(SEEN).to_sql(Dialect::Spark).is_err());
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    fn date_add(self, unit: TimeUnit, n: i64) -> SqlExpr<Self::Scope, Self::Value>
+    where
+        Self::Value: Temporal,
+    {
+        function(
+            Function::DateAdd,
+            vec![
+                unit_literal(unit),
+                Expr::literal(Value::Long(n), IcebergType::Long),
+                self.sql_expr().into_expr(),
+            ],
+        )
+    }
+
+    /// `date_diff('unit', self, other)`: whole units from `self` to `other`
+    /// (`date_diff(unit, timestamp1, timestamp2) → bigint`,
+    /// <https://trino.io/docs/current/functions/datetime.html#date_diff>).
+    fn date_diff<R: IntoOperand<Self::Scope, Self::Value>>(
+        self,
+        unit: TimeUnit,
+        other: R,
+    ) -> SqlExpr<Self::Scope, i64>
+    where
+        Self::Value: Temporal,
+    {
+        function(
+            Function::DateDiff,
+            vec![
+                unit_literal(unit),
+                self.sql_expr().into_expr(),
+                other.into_operand(),
+            ],
+        )
+    }
+
+    /// `date_format(self, format)` with MySQL's specifiers (`%Y-%m-%d`)
+    /// (`date_format(timestamp, format) → varchar`,
+    /// <https://trino.io/docs/current/functions/datetime.html#date_format>).
+    fn date_format(self, format: &str) -> SqlExpr<Self::Scope, String>
+    where
+        Self::Value: Temporal,
+    {
+        function(
+            Function::DateFormat,
+            vec![self.sql_expr().into_expr(), text_literal(format)],
+        )
+    }
+
+    /// `format_datetime(self, format)` with Joda-Time's pattern (`yyyy-MM-dd`)
+    /// (`format_datetime(timestamp, format) → varchar`,
+    /// <https://trino.io/docs/current/functions/datetime.html#format_datetime>).
+    fn format_datetime(self, format: &str) -> SqlExpr<Self::Scope, String>
+    where
+        Self::Value: Temporal,
+    {
+        function(
+            Function::FormatDatetime,
+            vec![self.sql_expr().into_expr(), text_literal(format)],
+        )
+    }
+
+    /// `day_of_week(self)`: 1 (Monday) to 7 (Sunday) (`day_of_week(x) → bigint`,
+    /// <https://trino.io/docs/current/functions/datetime.html#day_of_week>).
+    fn day_of_week(self) -> SqlExpr<Self::Scope, i64>
+    where
+        Self::Value: Temporal,
+    {
+        function(Function::DayOfWeek, vec![self.sql_expr().into_expr()])
+    }
+
+    /// `from_iso8601_timestamp(self)`: the instant an ISO 8601 text names
+    /// (`from_iso8601_timestamp(string) → timestamp(3) with time zone`,
+    /// <https://trino.io/docs/current/functions/datetime.html#from_iso8601_timestamp>).
+    fn from_iso8601_timestamp(self) -> SqlExpr<Self::Scope, chrono::DateTime<chrono::Utc>>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        function(
+            Function::FromIso8601Timestamp,
+            vec![self.sql_expr().into_expr()],
+        )
+    }
+
+    /// `json_extract_scalar(self, path)`: the scalar at the JSONPath `path` as text, NULL
+    /// where there is none or it is an object or array
+    /// (`json_extract_scalar(json, json_path) → varchar`,
+    /// <https://trino.io/docs/current/functions/json.html#json_extract_scalar>); `self`
+    /// is JSON text or a [`Json`] value. The path must start at the root, `$`.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const PAYLOAD: Col<Ev, Option<String>> = Col::new("payload");
+    /// assert_eq!(PAYLOAD.json_extract_scalar("$.tool").eq("ask").to_sql(Dialect::Athena)?,
+    ///            "json_extract_scalar(payload, '$.tool') = 'ask'");
+    /// assert_eq!(PAYLOAD.json_parse().json_extract("$.args").json_format().to_sql(Dialect::Athena)?,
+    ///            "json_format(json_extract(json_parse(payload), '$.args'))");
+    /// assert!(PAYLOAD.json_extract_scalar("tool").is_null().to_sql(Dialect::Athena).is_err());
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    fn json_extract_scalar(self, path: &str) -> SqlExpr<Self::Scope, String>
+    where
+        Self::Value: JsonText,
+    {
+        function(
+            Function::JsonExtractScalar,
+            vec![self.sql_expr().into_expr(), json_path(path)],
+        )
+    }
+
+    /// `json_extract(self, path)`: the JSON value at the JSONPath `path`
+    /// (`json_extract(json, json_path) → json`,
+    /// <https://trino.io/docs/current/functions/json.html#json_extract>).
+    fn json_extract(self, path: &str) -> SqlExpr<Self::Scope, Json>
+    where
+        Self::Value: JsonText,
+    {
+        function(
+            Function::JsonExtract,
+            vec![self.sql_expr().into_expr(), json_path(path)],
+        )
+    }
+
+    /// `json_parse(self)`: the JSON value the text holds (`json_parse(string) → json`,
+    /// <https://trino.io/docs/current/functions/json.html#json_parse>).
+    fn json_parse(self) -> SqlExpr<Self::Scope, Json>
+    where
+        Self: ExpressionMethods<Value = String>,
+    {
+        function(Function::JsonParse, vec![self.sql_expr().into_expr()])
+    }
+
+    /// `json_format(self)`: the JSON value as text (`json_format(json) → varchar`,
+    /// <https://trino.io/docs/current/functions/json.html#json_format>).
+    fn json_format(self) -> SqlExpr<Self::Scope, String>
+    where
+        Self: ExpressionMethods<Value = Json>,
+    {
+        function(Function::JsonFormat, vec![self.sql_expr().into_expr()])
+    }
 }
 
 impl<S, V> ExpressionMethods for SqlExpr<S, V> {
@@ -576,6 +751,32 @@ fn window_fn<S, V>(func: Function, x: Expr, offset: i64) -> super::WindowFn<S, V
         func,
         args: vec![x, Expr::literal(Value::Long(offset), IcebergType::Long)],
     })
+}
+
+fn unit_literal(unit: TimeUnit) -> Expr {
+    Expr::literal(Value::String(unit.lower().to_string()), IcebergType::String)
+}
+
+fn text_literal(text: &str) -> Expr {
+    Expr::literal(Value::String(text.to_string()), IcebergType::String)
+}
+
+/// A JSONPath: Trino reads one only from the root `$` ("Invalid JSON path", its
+/// `JsonPathTokenizer`); another is refused when the statement is built.
+fn json_path(path: &str) -> Expr {
+    if path.starts_with('$') {
+        text_literal(path)
+    } else {
+        Expr::Raw(Box::new(super::RawExpr::refused(
+            path,
+            IcebergType::String,
+            Error::new(
+                ErrorKind::InvalidValue,
+                format!("Invalid JSON path: '{path}' (a JSONPath starts at the root, `$`)"),
+            )
+            .with_hint(format!("write it from the root: '$.{path}'")),
+        )))
+    }
 }
 
 fn function<S, U>(func: Function, args: Vec<Expr>) -> SqlExpr<S, U> {

@@ -158,7 +158,7 @@ pub use ast::{
 pub use column::Col;
 pub use methods::ExpressionMethods;
 pub use typed::{
-    Case, ColumnValue, Cond, Floating, Free, Interval, IntoOperand, Lit, Literal, Matched, Numeric,
-    Param, Projectable, Source, SqlExpr, Temporal,
+    Case, ColumnValue, Cond, Floating, Free, Interval, IntoOperand, Json, JsonText, Lit, Literal,
+    Matched, Numeric, Param, Projectable, Source, SqlExpr, Temporal,
 };
 pub use window::{Window, WindowFn};

@@ -56,6 +56,17 @@ pub trait Numeric {
 /// Date and time value types: `date_trunc`, `± INTERVAL`.
 pub trait Temporal {}
 
+/// The value type of a JSON expression (Trino's `json`: `json_parse`, `json_extract`);
+/// no value of it exists in Rust: read one back as text with `json_format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Json {}
+
+/// What the JSON functions read: JSON text (`String`) or a [`Json`] value.
+pub trait JsonText {}
+
+impl JsonText for String {}
+impl JsonText for Json {}
+
 /// Floating-point value types (`real`, `double`): `is_nan`.
 pub trait Floating {}
 impl Floating for f32 {}
@@ -187,7 +198,7 @@ impl<V> Free<V> {
     pub fn cast<U: ColumnValue>(self) -> Free<U::Base> {
         Free::from_expr(Expr::Cast {
             expr: Box::new(self.expr),
-            ty: U::Base::iceberg_type(),
+            ty: U::Base::cast_type(),
         })
     }
 }

@@ -21,6 +21,12 @@ pub trait SqlType: Sized {
     /// The Iceberg type of a column of this Rust type.
     fn iceberg_type() -> IcebergType;
 
+    /// The type a typed `.cast::<T>()` converts to: the column's type but where a
+    /// column stores the value in another type than the one that holds it.
+    fn cast_type() -> IcebergType {
+        Self::iceberg_type()
+    }
+
     /// Whether the column may be NULL (`Option<T>`).
     const NULLABLE: bool = false;
 
@@ -210,6 +216,13 @@ impl SqlType for DateTime<Utc> {
     fn iceberg_type() -> IcebergType {
         IcebergType::Timestamp
     }
+    /// An instant: `timestamp(6) with time zone` (Spark's `timestamp`). A cast to the
+    /// zone-less `timestamp(6)` would keep the wall clock of a text's or a value's own
+    /// offset (`CAST('2026-01-01 00:00:00 +02:00' AS timestamp(6))` is midnight, not
+    /// 22:00 UTC: <https://trino.io/docs/current/language/types.html#timestamp-with-time-zone>).
+    fn cast_type() -> IcebergType {
+        IcebergType::TimestampTz
+    }
     const KIND: SqlKind = SqlKind::Timestamp;
     fn to_value(&self) -> Value {
         Value::Timestamp(self.naive_utc())
@@ -244,6 +257,9 @@ impl SqlType for Decimal {
 impl<T: SqlType> SqlType for Option<T> {
     fn iceberg_type() -> IcebergType {
         T::iceberg_type()
+    }
+    fn cast_type() -> IcebergType {
+        T::cast_type()
     }
     const NULLABLE: bool = true;
     const KIND: SqlKind = T::KIND;
