@@ -585,7 +585,7 @@ fn duration(secs: u64) -> String {
 /// |---|---|
 /// | `format` | `format` (`'PARQUET'`, `'ORC'`, `'AVRO'`) |
 /// | `write_compression` | `compression_codec` (Trino 477 and later; only in CREATE TABLE and CTAS) |
-/// | `vacuum_max_metadata_files_to_keep` | `max_previous_versions` |
+/// | `vacuum_max_metadata_files_to_keep` | `max_previous_versions` (a release after 476, <https://github.com/trinodb/trino/pull/27717>; 476 refuses it) |
 /// | `optimize_rewrite_*`, `vacuum_min_snapshots_to_keep`, `vacuum_max_snapshot_age_seconds`, `write_data_path_enabled` | none: refused |
 fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static str, Val)> {
     let unsupported = |why: String, hint: &str| {

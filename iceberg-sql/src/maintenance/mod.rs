@@ -484,8 +484,9 @@ impl<'a> Vacuum<'a> {
 
     /// As [`Vacuum::build_steps`], for `dialect`. On Trino the retention's age is the
     /// `expire_snapshots` argument (a number of snapshots to keep above 1 is refused, see
-    /// [`Vacuum::retain_last`]; only
-    /// `max_metadata_files_to_keep` is a table property, set first), and a last step,
+    /// [`Vacuum::retain_last`]; only `max_metadata_files_to_keep` is a table property,
+    /// `max_previous_versions`, set first: a Trino release after 476 has it, 476 refuses
+    /// it), and a last step,
     /// `ALTER TABLE … EXECUTE remove_orphan_files`, removes the orphan files Athena's
     /// VACUUM removes too.
     pub fn build_steps_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
