@@ -14,7 +14,8 @@
 //! in range, edges (min/max, precision limits, NaN and infinities, empty text, unicode,
 //! leap days, years 1 and 9999), out of range, another type's value, NULL. Positions:
 //! INSERT VALUES, UPDATE SET, MERGE UPDATE SET, MERGE INSERT, WHERE `=`, CTAS and
-//! INSERT … SELECT outputs, ORDER BY keys.
+//! INSERT … SELECT outputs, a de-duplicating window's ORDER BY key, SELECT ORDER BY keys
+//! (ASC and DESC, NULLS FIRST and LAST, an expression key) over every row of the table.
 //!
 //! Known: the differences another change of the model repairs, printed as KNOWN and
 //! counted as disagreements without failing the run (none at present). A de-duplicating
@@ -148,6 +149,7 @@ enum Pos {
     CtasOutput,
     InsertSelectOutput,
     WindowKey,
+    OrderKey,
 }
 
 /// The value cases for a column of `ty`: its own values, then one value of every other
@@ -921,6 +923,7 @@ fn run_table(trino: &Trino, k: usize, tally: &Mutex<Tally>) {
         verdict(&mut out, c, v);
     }
     outputs(trino, k, &cases, &stored, &mut out);
+    order_keys(trino, k, &mut out);
     let mut t = tally.lock().unwrap();
     t.cases += out.cases;
     t.agree += out.agree;
@@ -1075,6 +1078,83 @@ fn outputs(
         built: Err(Error::new(ErrorKind::InvalidValue, "")),
     };
     verdict(out, &case, v);
+}
+
+/// The SELECT ORDER BY keys of the corpus: the crate's order and the raw key text.
+const ORDER_KEYS: [(Option<Order>, &str); 5] = [
+    (Some(Order::Asc), "c ASC NULLS LAST"),
+    (Some(Order::Desc), "c DESC NULLS LAST"),
+    (Some(Order::AscNullsFirst), "c ASC NULLS FIRST"),
+    (Some(Order::DescNullsFirst), "c DESC NULLS FIRST"),
+    // An expression key first, then the column.
+    (None, "c IS NULL DESC, c DESC NULLS LAST"),
+];
+
+/// `SELECT id FROM t ORDER BY <key>, id` through the crate, key `ORDER_KEYS[key]`;
+/// `None` for a column type the crate has no typed ordering for (varbinary, array, map,
+/// row: the typed expressions are over scalar types).
+fn order_select<const K: usize>(key: usize) -> Option<Result<Statement, Error>> {
+    let id = id_col::<K>();
+    typed!(&proto(K), K, |c, _l| {
+        let q = Rec::<K>::select().column(id);
+        let q = match ORDER_KEYS[key].0 {
+            Some(order) => q.order_by(c, order),
+            None => q
+                .order_by(c.is_null(), Order::Desc)
+                .order_by(c, Order::Desc),
+        };
+        q.order_by(id, Order::Asc).build()
+    })
+}
+
+/// ORDER BY keys: each of `ORDER_KEYS` over every row the table holds (the scalar
+/// types' tables; the raw text is run only for those). The crate's
+/// text returns the ids in the order the raw text does; where Trino fails the raw text
+/// when it runs (an array holding a NULL element has no order), the crate's text fails
+/// the same way; where the crate refuses, Trino refuses the raw text.
+fn order_keys(trino: &Trino, k: usize, out: &mut Tally) {
+    let table = defs()[k].name().to_string();
+    let ids = |sql: &str| {
+        trino
+            .sql(sql)
+            .map(|q| q.rows.iter().map(|r| cell_text(&r[0])).collect::<Vec<_>>())
+    };
+    for (key, (_, raw_key)) in ORDER_KEYS.iter().enumerate() {
+        let raw = ids(&format!(
+            "SELECT id FROM {table} ORDER BY {raw_key}, id ASC"
+        ));
+        let Some(built) = by_k!(k, order_select(key)) else {
+            return;
+        };
+        let v = match built {
+            Err(e) => match raw {
+                Err(_) => Ok(()),
+                Ok(_) => Err(format!(
+                    "the crate refuses ({}) but Trino runs the raw text",
+                    e.to_string().lines().next().unwrap_or("")
+                )),
+            },
+            Ok(st) => match (ids(st.sql()), raw) {
+                (Ok(a), Ok(b)) if a == b => Ok(()),
+                (Err(a), Err(b)) if a.name() == b.name() => Ok(()),
+                (a, b) => Err(format!(
+                    "the crate's text ({}) gives {:?}, the raw text {:?}",
+                    st.sql(),
+                    a.map_err(|e| e.to_string()),
+                    b.map_err(|e| e.to_string())
+                )),
+            },
+        };
+        let case = Case {
+            k,
+            pos: Pos::OrderKey,
+            kind: Kind::InRange,
+            value: Value::String(raw_key.to_string()),
+            id: 0,
+            built: Err(Error::new(ErrorKind::InvalidValue, "")),
+        };
+        verdict(out, &case, v);
+    }
 }
 
 fn dedup_merge<const K: usize>(id: i64, a: &Value, b: &Value) -> Result<Statement, Error> {
