@@ -221,6 +221,68 @@ fn counts_beyond_a_32_bit_integer_are_refused() {
 
 // ---- negative tests -------------------------------------------------------------
 
+/// Trino 476's expire_snapshots takes only `retention_threshold` and keeps the current
+/// snapshot: a count of 1 to keep is left out of the text, a larger one is refused with
+/// the way out; the same vacuum builds on Spark.
+#[test]
+fn trino_keeps_snapshots_by_age_only() {
+    let t = McpEvent::table_def();
+    let kept_one = VacuumRetention::days(7).min_snapshots_to_keep(1);
+    let steps = t
+        .vacuum()
+        .retention(kept_one)
+        .build_steps_for(Dialect::Trino)
+        .unwrap();
+    let sql: Vec<&str> = steps.iter().map(|s| s.sql()).collect();
+    assert_eq!(
+        sql,
+        [
+            "ALTER TABLE analytics.mcp_events EXECUTE expire_snapshots(retention_threshold => '7d')",
+            "ALTER TABLE analytics.mcp_events EXECUTE remove_orphan_files(retention_threshold => '7d')",
+        ]
+    );
+    assert_eq!(
+        t.vacuum()
+            .retain_last(1)
+            .build_for(Dialect::Trino)
+            .unwrap()
+            .sql(),
+        "ALTER TABLE analytics.mcp_events EXECUTE expire_snapshots"
+    );
+    let three = VacuumRetention::days(7).min_snapshots_to_keep(3);
+    for e in [
+        t.vacuum()
+            .retain_last(3)
+            .build_for(Dialect::Trino)
+            .unwrap_err(),
+        t.vacuum()
+            .retention(three)
+            .build_steps_for(Dialect::Trino)
+            .unwrap_err(),
+    ] {
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        assert_eq!(
+            e.message(),
+            "the vacuum of analytics.mcp_events asks to keep the last 3 snapshots (retain_last \
+             or min_snapshots_to_keep), and Trino 476's expire_snapshots takes no such argument: \
+             only retention_threshold, keeping the current snapshot \
+             (https://trino.io/docs/476/connector/iceberg.html#expire-snapshots)"
+        );
+        let hint = e.hint().unwrap();
+        assert!(
+            hint.contains(".retain_days(n)") && hint.contains("Dialect::Spark"),
+            "{hint}"
+        );
+    }
+    assert!(t
+        .vacuum()
+        .retain_last(3)
+        .build_for(Dialect::Spark)
+        .unwrap()
+        .sql()
+        .ends_with("retain_last => 3)"));
+}
+
 #[test]
 fn optimize_where_on_a_transformed_source_is_refused() {
     // The common OPTIMIZE ... WHERE event_ts >= ... on a day(event_ts) table.

@@ -285,17 +285,51 @@ impl Trino {
     /// for the tables whose location is `s3://<bucket>/...`. Panics if it cannot.
     #[track_caller]
     pub fn ensure_bucket(&self, bucket: &str) {
-        let endpoint = std::env::var("MOTO_ENDPOINT").unwrap_or_default();
-        let host = endpoint.strip_prefix("http://").unwrap_or(&endpoint);
-        if host.is_empty() {
-            panic!(
-                "MOTO_ENDPOINT is not set: Trino's table files live on moto's S3 (scripts/moto.sh)"
-            );
-        }
-        let path = format!("/{bucket}");
-        if let Err(e) = self.http(host, "PUT", &path, &[], b"") {
+        if let Err(e) = self.http(&moto_host(), "PUT", &format!("/{bucket}"), &[], b"") {
             panic!("cannot create bucket {bucket}: {e}");
         }
+    }
+
+    /// Writes `s3://<bucket>/<key>` on moto's S3 (an object no table references).
+    /// `Content-Type: application/octet-stream`: moto reads the body of a request sent
+    /// as a form or text type as form fields and stores an empty object.
+    #[track_caller]
+    pub fn put_object(&self, bucket: &str, key: &str, body: &[u8]) {
+        let headers = [(
+            "Content-Type".to_string(),
+            "application/octet-stream".to_string(),
+        )];
+        if let Err(e) = self.http(
+            &moto_host(),
+            "PUT",
+            &format!("/{bucket}/{key}"),
+            &headers,
+            body,
+        ) {
+            panic!("cannot write s3://{bucket}/{key}: {e}");
+        }
+    }
+
+    /// The keys under `s3://<bucket>/<prefix>` on moto's S3 (ListObjectsV2, sorted, at
+    /// most 1,000: one page).
+    #[track_caller]
+    pub fn list_objects(&self, bucket: &str, prefix: &str) -> Vec<String> {
+        let path = format!("/{bucket}?list-type=2&max-keys=1000&prefix={prefix}");
+        let xml = match self.http(&moto_host(), "GET", &path, &[], b"") {
+            Ok(xml) => xml,
+            Err(e) => panic!("cannot list s3://{bucket}/{prefix}: {e}"),
+        };
+        assert!(
+            !xml.contains("<IsTruncated>true</IsTruncated>"),
+            "more than one page under s3://{bucket}/{prefix}"
+        );
+        let mut keys: Vec<String> = xml
+            .split("<Key>")
+            .skip(1)
+            .filter_map(|s| s.split_once("</Key>").map(|(k, _)| k.to_string()))
+            .collect();
+        keys.sort();
+        keys
     }
 
     fn http(
@@ -317,7 +351,11 @@ impl Trino {
             "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n",
             body.len()
         );
-        if !body.is_empty() {
+        if !body.is_empty()
+            && !headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+        {
             req.push_str("Content-Type: text/plain; charset=utf-8\r\n");
         }
         for (k, v) in headers {
@@ -396,6 +434,17 @@ impl Trino {
         }
         Ok(text)
     }
+}
+
+/// moto's `host:port` from `MOTO_ENDPOINT`; panics when it is not set.
+#[track_caller]
+fn moto_host() -> String {
+    let endpoint = std::env::var("MOTO_ENDPOINT").unwrap_or_default();
+    let host = endpoint.strip_prefix("http://").unwrap_or(&endpoint);
+    if host.is_empty() {
+        panic!("MOTO_ENDPOINT is not set: Trino's table files live on moto's S3 (scripts/moto.sh)");
+    }
+    host.trim_end_matches('/').to_string()
 }
 
 fn json(text: String) -> Result<Value, TrinoError> {

@@ -325,10 +325,13 @@ impl DialectRules for Trino {
         Ok(())
     }
 
-    /// `ALTER TABLE t EXECUTE expire_snapshots[(retention_threshold => '7d'[, retain_last
-    /// => n])]`: the retention is the procedure's arguments, not table properties.
-    /// (`retain_last` is in Trino's procedure since November 2025:
-    /// <https://github.com/trinodb/trino/pull/27362>.)
+    /// `ALTER TABLE t EXECUTE expire_snapshots[(retention_threshold => '7d')]`: the
+    /// retention is the procedure's argument, not table properties. Trino 476's procedure
+    /// takes no other argument (<https://trino.io/docs/476/connector/iceberg.html#expire-snapshots>;
+    /// `retain_last` came in a later release, <https://github.com/trinodb/trino/pull/27362>)
+    /// and always keeps the current snapshot (Iceberg's `RemoveSnapshots`, whose
+    /// `history.expire.min-snapshots-to-keep` defaults to 1): a count of 1 to keep is
+    /// what it does anyway and is left out; a larger one is refused.
     fn write_vacuum(
         &self,
         w: &mut SqlWriter,
@@ -373,18 +376,31 @@ impl DialectRules for Trino {
         };
         if let Some(n) = retain_last {
             athena::check_retain_last(n)?;
+            if n > 1 {
+                return Err(Error::new(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "the vacuum of {} asks to keep the last {n} snapshots (retain_last or \
+                         min_snapshots_to_keep), and Trino 476's expire_snapshots takes no such \
+                         argument: only retention_threshold, keeping the current snapshot \
+                         (https://trino.io/docs/476/connector/iceberg.html#expire-snapshots)",
+                        v.table
+                    ),
+                )
+                .with_hint(
+                    "keep snapshots by age only (.retain_days(n) or \
+                     .retention(VacuumRetention::seconds(n))), or run the vacuum on Spark \
+                     (build_for(Dialect::Spark): its expire_snapshots takes retain_last) or \
+                     Athena (build_steps(): vacuum_min_snapshots_to_keep)",
+                ));
+            }
         }
         w.push("ALTER TABLE ")
             .table_name(v.table)
             .push(" EXECUTE expire_snapshots");
-        let mut args = Vec::new();
         if let Some(secs) = retention.max_snapshot_age_seconds {
-            args.push(("retention_threshold", Val::Str(duration(secs))));
+            write_args(w, &[("retention_threshold", Val::Str(duration(secs)))]);
         }
-        if let Some(n) = retain_last {
-            args.push(("retain_last", Val::Raw(n.to_string())));
-        }
-        write_args(w, &args);
         Ok(())
     }
 
@@ -569,7 +585,7 @@ fn duration(secs: u64) -> String {
 /// |---|---|
 /// | `format` | `format` (`'PARQUET'`, `'ORC'`, `'AVRO'`) |
 /// | `write_compression` | `compression_codec` (Trino 477 and later; only in CREATE TABLE and CTAS) |
-/// | `vacuum_max_metadata_files_to_keep` | `max_previous_versions` |
+/// | `vacuum_max_metadata_files_to_keep` | `max_previous_versions` (a release after 476, <https://github.com/trinodb/trino/pull/27717>; 476 refuses it) |
 /// | `optimize_rewrite_*`, `vacuum_min_snapshots_to_keep`, `vacuum_max_snapshot_age_seconds`, `write_data_path_enabled` | none: refused |
 fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static str, Val)> {
     let unsupported = |why: String, hint: &str| {
@@ -629,7 +645,7 @@ fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static 
                     .into(),
                 "leave it out of the definition built for Trino and expire with \
                  vacuum().retention(...).build_for(Dialect::Trino) (ALTER TABLE … EXECUTE \
-                 expire_snapshots(retention_threshold => …, retain_last => …))",
+                 expire_snapshots(retention_threshold => …))",
             )
         }
         TableProperty::WriteDataPathEnabled(_) => unsupported(

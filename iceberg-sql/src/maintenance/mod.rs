@@ -437,10 +437,11 @@ impl<'a> Vacuum<'a> {
         self
     }
 
-    /// Spark and Trino: `retain_last => n` (Spark's `expire_snapshots` CALL; Trino's
-    /// `ALTER TABLE … EXECUTE expire_snapshots`, an argument Trino added in November
-    /// 2025, <https://github.com/trinodb/trino/pull/27362>: an older Trino refuses it).
-    /// Athena's VACUUM takes no options.
+    /// Spark only: `retain_last => n` (its `expire_snapshots` CALL). Trino 476's
+    /// `expire_snapshots` takes only `retention_threshold` and always keeps the current
+    /// snapshot: the Trino target leaves out a count of 1 and refuses a larger one
+    /// (<https://trino.io/docs/476/connector/iceberg.html#expire-snapshots>). Athena's
+    /// VACUUM takes no options.
     pub fn retain_last(mut self, n: u32) -> Self {
         self.retain_last = Some(n);
         self
@@ -481,9 +482,11 @@ impl<'a> Vacuum<'a> {
         self.build_steps_for(Dialect::default())
     }
 
-    /// As [`Vacuum::build_steps`], for `dialect`. On Trino the retention's age and
-    /// number of snapshots are `expire_snapshots` arguments (only
-    /// `max_metadata_files_to_keep` is a table property, set first), and a last step,
+    /// As [`Vacuum::build_steps`], for `dialect`. On Trino the retention's age is the
+    /// `expire_snapshots` argument (a number of snapshots to keep above 1 is refused, see
+    /// [`Vacuum::retain_last`]; only `max_metadata_files_to_keep` is a table property,
+    /// `max_previous_versions`, set first: a Trino release after 476 has it, 476 refuses
+    /// it), and a last step,
     /// `ALTER TABLE … EXECUTE remove_orphan_files`, removes the orphan files Athena's
     /// VACUUM removes too.
     pub fn build_steps_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
