@@ -56,314 +56,75 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// Arrows that run up and are not fixed yet: (file under `src/`, unit it names, why).
+#[rustfmt::skip]
 const KNOWN_UP: &[(&str, &str, &str)] = &[
-    (
-        "dialect/athena.rs",
-        "query",
-        "the time-travel and metadata-table specs live with the SELECT builder",
-    ),
-    (
-        "dialect/athena.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "dialect/athena.rs",
-        "validate/dialects",
-        "each target's statement shapes live under validate/",
-    ),
-    (
-        "dialect/athena_s3_tables.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "dialect/athena_s3_tables.rs",
-        "validate/dialects",
-        "each target's statement shapes live under validate/",
-    ),
-    (
-        "dialect/grammar/literals.rs",
-        "render",
-        "the comma-list helper lives in render/",
-    ),
-    (
-        "dialect/grammar/types.rs",
-        "render",
-        "the comma-list helper lives in render/",
-    ),
-    (
-        "dialect/mod.rs",
-        "maintenance",
-        "the VACUUM retention spec lives with the VACUUM builder",
-    ),
-    (
-        "dialect/mod.rs",
-        "query",
-        "the time-travel and metadata-table specs live with the SELECT builder",
-    ),
-    (
-        "dialect/mod.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "dialect/mod.rs",
-        "validate/dialects",
-        "each target's statement shapes live under validate/",
-    ),
-    (
-        "dialect/spark.rs",
-        "query",
-        "the metadata-table spec lives with the SELECT builder",
-    ),
-    (
-        "dialect/spark.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "dialect/spark.rs",
-        "validate/dialects",
-        "each target's statement shapes live under validate/",
-    ),
-    (
-        "dialect/trino.rs",
-        "maintenance",
-        "the VACUUM retention spec lives with the VACUUM builder",
-    ),
-    (
-        "dialect/trino.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "dialect/trino.rs",
-        "validate/dialects",
-        "each target's statement shapes live under validate/",
-    ),
-    (
-        "engine/functions.rs",
-        "expr",
-        "the engine types the expression tree's Function enum",
-    ),
-    (
-        "engine/literals.rs",
-        "expr",
-        "interval units are the expression tree's TimeUnit",
-    ),
-    (
-        "expr/ast.rs",
-        "dialect/typing",
-        "rendering reports to the type rules' test audit",
-    ),
-    (
-        "expr/ast.rs",
-        "render",
-        "expressions render themselves into SqlWriter",
-    ),
-    (
-        "expr/ast.rs",
-        "validate/raw",
-        "raw SQL fragments are read by the validator's reader",
-    ),
+    ("dialect/athena.rs", "query", "the time-travel and metadata-table specs live with the SELECT builder"),
+    ("dialect/athena.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("dialect/athena.rs", "validate/dialects", "each target's statement shapes live under validate/"),
+    ("dialect/athena_s3_tables.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("dialect/athena_s3_tables.rs", "validate/dialects", "each target's statement shapes live under validate/"),
+    ("dialect/mod.rs", "maintenance", "the VACUUM retention spec lives with the VACUUM builder"),
+    ("dialect/mod.rs", "query", "the time-travel and metadata-table specs live with the SELECT builder"),
+    ("dialect/mod.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("dialect/mod.rs", "validate/dialects", "each target's statement shapes live under validate/"),
+    ("dialect/spark.rs", "query", "the metadata-table spec lives with the SELECT builder"),
+    ("dialect/spark.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("dialect/spark.rs", "validate/dialects", "each target's statement shapes live under validate/"),
+    ("dialect/trino.rs", "maintenance", "the VACUUM retention spec lives with the VACUUM builder"),
+    ("dialect/trino.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("dialect/trino.rs", "validate/dialects", "each target's statement shapes live under validate/"),
+    ("expr/ast.rs", "render", "expressions render themselves into SqlWriter"),
+    ("expr/ast.rs", "validate/raw", "raw SQL fragments are read by the validator's reader"),
     ("expr/typed.rs", "dialect", "to_sql renders for a Dialect"),
-    (
-        "expr/typed.rs",
-        "render",
-        "to_sql renders through SqlWriter",
-    ),
-    (
-        "expr/typed.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "model/table.rs",
-        "dialect/typing",
-        "whether a table has a timestamptz column is asked of the type rules",
-    ),
-    (
-        "record/row.rs",
-        "dialect/grammar",
-        "a row's cell names are spelled by the Trino grammar",
-    ),
-    (
-        "render/writer.rs",
-        "statement",
-        "SqlWriter::finish builds the Statement",
-    ),
-    (
-        "statement.rs",
-        "dml",
-        "the entry-point trait TableStatements shares statement.rs with Statement",
-    ),
-    (
-        "statement.rs",
-        "query",
-        "the entry-point trait TableStatements shares statement.rs with Statement",
-    ),
-    (
-        "types.rs",
-        "dialect/grammar",
-        "IcebergType's Display is spelled by a grammar",
-    ),
-    (
-        "validate/check/ddl.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "validate/check/mod.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "validate/check/pass.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "validate/check/top.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "validate/dialects/athena_s3_tables.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "validate/dialects/mod.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "validate/inspect.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "validate/mod.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "validate/values.rs",
-        "statement",
-        "StatementKind shares statement.rs with Statement",
-    ),
-    (
-        "value.rs",
-        "dialect/grammar",
-        "Value's Display is spelled by a grammar",
-    ),
+    ("expr/typed.rs", "render", "to_sql renders through SqlWriter"),
+    ("expr/typed.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("render/writer.rs", "statement", "SqlWriter::finish builds the Statement"),
+    ("statement.rs", "dml", "the entry-point trait TableStatements shares statement.rs with Statement"),
+    ("statement.rs", "query", "the entry-point trait TableStatements shares statement.rs with Statement"),
+    ("validate/check/ddl.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("validate/check/mod.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("validate/check/pass.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("validate/check/top.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("validate/dialects/athena_s3_tables.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("validate/dialects/mod.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("validate/inspect.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("validate/mod.rs", "statement", "StatementKind shares statement.rs with Statement"),
+    ("validate/values.rs", "statement", "StatementKind shares statement.rs with Statement"),
 ];
 
 /// Import loops of more than 2 files not fixed yet: (the files, sorted, joined by ` `;
 /// why).
+#[rustfmt::skip]
 const KNOWN_LOOPS: &[(&str, &str)] = &[
-    (
-        "dialect/athena.rs dialect/athena_s3_tables.rs dialect/athena_types.rs dialect/mod.rs dialect/spark.rs dialect/spark_parity.rs dialect/trino.rs dialect/typing.rs render/writer.rs",
-        "the writer holds a Dialect whose rules write into the writer",
-    ),
-    (
-        "expr/methods.rs expr/typed.rs expr/window.rs",
-        "window functions are built from operands and offer the expression methods",
-    ),
-    (
-        "validate/check/alter.rs validate/check/create.rs validate/check/ddl.rs validate/check/mod.rs validate/check/pass.rs validate/check/top.rs validate/mod.rs validate/parser/cursor.rs validate/parser/mod.rs",
-        "the checks of each statement kind call each other through the top-level dispatch",
-    ),
+    ("dialect/athena.rs dialect/athena_s3_tables.rs dialect/athena_types.rs dialect/mod.rs dialect/spark.rs dialect/spark_parity.rs dialect/trino.rs dialect/typing.rs render/writer.rs", "the writer holds a Dialect whose rules write into the writer"),
+    ("expr/methods.rs expr/typed.rs expr/window.rs", "window functions are built from operands and offer the expression methods"),
+    ("validate/check/alter.rs validate/check/create.rs validate/check/ddl.rs validate/check/mod.rs validate/check/pass.rs validate/check/top.rs validate/mod.rs validate/parser/cursor.rs validate/parser/mod.rs", "the checks of each statement kind call each other through the top-level dispatch"),
 ];
 
 /// Files outside the grammar and target layers that name a `Grammar::`/`Dialect::`
 /// variant: (file, why).
+#[rustfmt::skip]
 const KNOWN_VARIANTS: &[(&str, &str)] = &[
-    (
-        "ctas/mod.rs",
-        "Hive CTAS and UNLOAD grammars chosen by the builder",
-    ),
-    (
-        "ddl/database.rs",
-        "SHOW TABLES patterns spelled in the Trino grammar",
-    ),
-    (
-        "dml/merge.rs",
-        "MERGE source names spelled in the Trino grammar",
-    ),
-    (
-        "evolve/parse.rs",
-        "a live definition is read as Athena writes it",
-    ),
-    (
-        "evolve/readers.rs",
-        "a live definition is read as Athena writes it",
-    ),
-    (
-        "expr/ast.rs",
-        "raw fragments are read in the Trino and Spark grammars",
-    ),
-    (
-        "record/row.rs",
-        "a row's cell names are spelled by the Trino grammar",
-    ),
-    (
-        "validate/check/alter.rs",
-        "the validator's checks switch on the grammar",
-    ),
-    (
-        "validate/check/create.rs",
-        "the validator's checks switch on the grammar",
-    ),
-    (
-        "validate/check/ddl.rs",
-        "the validator's checks switch on the grammar",
-    ),
-    (
-        "validate/check/mod.rs",
-        "the validator's checks switch on the grammar",
-    ),
-    (
-        "validate/check/pass.rs",
-        "the validator's checks switch on the grammar",
-    ),
-    (
-        "validate/ddl_rules.rs",
-        "the validator's DDL rules switch on the grammar",
-    ),
-    (
-        "validate/dialects/mod.rs",
-        "the targets' shapes name the grammar of each kind",
-    ),
-    (
-        "validate/literals.rs",
-        "the literal rules switch on the grammar",
-    ),
-    (
-        "validate/parser/foreign.rs",
-        "the parser's switches are written per grammar",
-    ),
-    (
-        "validate/parser/mod.rs",
-        "the parser's switches are written per grammar",
-    ),
-    (
-        "validate/parser/query.rs",
-        "the parser's switches are written per grammar",
-    ),
-    (
-        "validate/parser/statement.rs",
-        "the parser's switches are written per grammar",
-    ),
-    (
-        "validate/prepass.rs",
-        "the token checks switch on the grammar",
-    ),
-    (
-        "validate/values.rs",
-        "the INSERT rows' recognizer switches on the grammar",
-    ),
+    ("ctas/mod.rs", "Hive CTAS and UNLOAD grammars chosen by the builder"),
+    ("ddl/database.rs", "SHOW TABLES patterns spelled in the Trino grammar"),
+    ("dml/merge.rs", "MERGE source names spelled in the Trino grammar"),
+    ("evolve/parse.rs", "a live definition is read as Athena writes it"),
+    ("evolve/readers.rs", "a live definition is read as Athena writes it"),
+    ("expr/ast.rs", "raw fragments are read in the Trino and Spark grammars"),
+    ("validate/check/alter.rs", "the validator's checks switch on the grammar"),
+    ("validate/check/create.rs", "the validator's checks switch on the grammar"),
+    ("validate/check/ddl.rs", "the validator's checks switch on the grammar"),
+    ("validate/check/mod.rs", "the validator's checks switch on the grammar"),
+    ("validate/check/pass.rs", "the validator's checks switch on the grammar"),
+    ("validate/ddl_rules.rs", "the validator's DDL rules switch on the grammar"),
+    ("validate/dialects/mod.rs", "the targets' shapes name the grammar of each kind"),
+    ("validate/literals.rs", "the literal rules switch on the grammar"),
+    ("validate/parser/foreign.rs", "the parser's switches are written per grammar"),
+    ("validate/parser/mod.rs", "the parser's switches are written per grammar"),
+    ("validate/parser/query.rs", "the parser's switches are written per grammar"),
+    ("validate/parser/statement.rs", "the parser's switches are written per grammar"),
+    ("validate/prepass.rs", "the token checks switch on the grammar"),
+    ("validate/values.rs", "the INSERT rows' recognizer switches on the grammar"),
 ];
 
 // ---------------------------------------------------------------------------------

@@ -14,6 +14,88 @@ use super::coercion::{common_super_type, is_orderable};
 use super::types::{EngineType, DEFAULT_TIME_PRECISION, MAX_DECIMAL_PRECISION};
 use crate::error::{Error, ErrorKind, Result};
 
+/// A scalar function of the typed API ([`ExpressionMethods`](crate::expr::ExpressionMethods)), written with
+/// Trino's name on every target (Spark has each under the same name). Each is typed by
+/// Trino's signature (see its variant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Function {
+    /// `lower(string) → varchar` (<https://trino.io/docs/current/functions/string.html#lower>).
+    Lower,
+    /// `upper(string) → varchar` (<https://trino.io/docs/current/functions/string.html#upper>).
+    Upper,
+    /// `trim(string) → varchar` (<https://trino.io/docs/current/functions/string.html#trim>).
+    Trim,
+    /// `length(string) → bigint` (<https://trino.io/docs/current/functions/string.html#length>).
+    Length,
+    /// `substr(string, start, length) → varchar`, `start` and `length` bigints, 1-based
+    /// (<https://trino.io/docs/current/functions/string.html#substr>).
+    Substr,
+    /// `concat(string1, ..., stringN) → varchar`
+    /// (<https://trino.io/docs/current/functions/string.html#concat>).
+    Concat,
+    /// `replace(string, search, replace) → varchar`
+    /// (<https://trino.io/docs/current/functions/string.html#replace>).
+    Replace,
+    /// `regexp_like(string, pattern) → boolean`
+    /// (<https://trino.io/docs/current/functions/regexp.html#regexp_like>).
+    RegexpLike,
+    /// `is_nan(x) → boolean`: whether a `real` or `double` is NaN, NULL for NULL
+    /// (<https://trino.io/docs/current/functions/math.html#is_nan>). Spark's
+    /// `isnan` answers false for NULL, so Spark gets
+    /// `CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END`.
+    IsNan,
+    /// `row_number() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#row_number>).
+    RowNumber,
+    /// `rank() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#rank>).
+    Rank,
+    /// `dense_rank() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#dense_rank>).
+    DenseRank,
+    /// `lag(x, offset) → [same as x]`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#lag>).
+    Lag,
+    /// `lead(x, offset) → [same as x]`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#lead>).
+    Lead,
+}
+
+impl Function {
+    /// The function's name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::Lower => "lower",
+            Function::Upper => "upper",
+            Function::Trim => "trim",
+            Function::Length => "length",
+            Function::Substr => "substr",
+            Function::Concat => "concat",
+            Function::Replace => "replace",
+            Function::RegexpLike => "regexp_like",
+            Function::IsNan => "is_nan",
+            Function::RowNumber => "row_number",
+            Function::Rank => "rank",
+            Function::DenseRank => "dense_rank",
+            Function::Lag => "lag",
+            Function::Lead => "lead",
+        }
+    }
+
+    /// Whether it is a window function, written only with `OVER (…)`.
+    pub fn is_window(self) -> bool {
+        matches!(
+            self,
+            Function::RowNumber
+                | Function::Rank
+                | Function::DenseRank
+                | Function::Lag
+                | Function::Lead
+        )
+    }
+}
+
 /// The current date and time, as SQL spells them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Clock {
@@ -583,12 +665,9 @@ mod tests {
 ///   bigint)`: `x`'s type (<https://trino.io/docs/current/functions/window.html>).
 ///
 /// Otherwise Trino fails with "Unexpected parameters (bigint) for function lower".
-pub(crate) fn function_type(
-    func: crate::expr::Function,
-    args: &[EngineType],
-) -> Result<EngineType> {
-    use crate::expr::Function as F;
+pub(crate) fn function_type(func: Function, args: &[EngineType]) -> Result<EngineType> {
     use EngineType as E;
+    use Function as F;
     let text = |t: &EngineType| matches!(t, E::Varchar(_) | E::Unknown);
     let bigint = |t: &EngineType| {
         matches!(
