@@ -73,7 +73,8 @@
 //!   record/ arrow.rs                              rows in and out: SqlType, Row, FromRow
 //!   engine/                                       Trino's type model: types, coercions, casts, literals
 //!   expr/ dsl.rs                                  typed expressions and SQL functions
-//!   statement.rs                                  Statement, StatementKind, TableStatements, Filter
+//!   statement/ kind.rs                            StatementKind (what targets and the validator ask)
+//!              mod.rs entry.rs                    Statement, Filter; TableStatements (entry points)
 //!   ddl/ dml/ query/ alter/ evolve/               builders: describe a statement, check its meaning
 //!   maintenance/ ctas/ load/ recipes.rs
 //!   dialect/  mod.rs                              Dialect, the DialectRules trait, Dialect::rules

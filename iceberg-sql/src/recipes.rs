@@ -17,14 +17,14 @@ use chrono::NaiveDate;
 
 use crate::dialect::typing::{AssignIn, Assigned, TypeScope, Written};
 use crate::dialect::Dialect;
-use crate::dml::retype_literal;
+use crate::dml::{retype_literal, Delete};
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{BinaryOp, Col, Expr, ExpressionMethods};
 use crate::model::{PartitionTransform, TableDef};
 use crate::query::{MetadataTable, Projected, Select, SelectBody, Usage};
 use crate::record::IcebergTable;
 use crate::render::SqlWriter;
-use crate::statement::{Filter, Statement, StatementKind, TableStatements};
+use crate::statement::{Filter, Statement, StatementKind};
 use crate::types::IcebergType;
 use crate::value::Value;
 
@@ -234,7 +234,7 @@ impl<'q, T: IcebergTable> DailyRefresh<'q, T> {
             _ => true,
         };
 
-        let delete = T::delete()
+        let delete = Delete::<T>::new()
             .filter(self.day_column.eq(self.day))
             .build_for(dialect)?;
         let mut w = SqlWriter::new(StatementKind::Insert, dialect);

@@ -1,8 +1,8 @@
 //! Iceberg data types and the rules for declaring them (Iceberg spec, "Schemas and Data
 //! Types": <https://iceberg.apache.org/spec/#schemas-and-data-types>). How a grammar
-//! spells a type is the grammar's decision ([`Grammar`]).
+//! spells a type is the grammar's decision ([`Grammar`](crate::Grammar), which adds
+//! [`IcebergType::to_sql`]).
 
-use crate::dialect::Grammar;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 
@@ -279,14 +279,6 @@ impl IcebergType {
             "split the struct's fields over several columns, shorten the field names, or store \
              the nested value as a JSON string",
         ))
-    }
-
-    /// The type as `grammar` spells it (`array(varchar)` in Trino, `array<string>` in
-    /// Hive DDL and Spark).
-    pub fn to_sql(&self, grammar: Grammar) -> String {
-        let mut s = String::new();
-        grammar.write_type(&mut s, self);
-        s
     }
 }
 

@@ -1,13 +1,12 @@
 //! SQL values: [`Value`] (any Iceberg value, or NULL) and the exact [`Decimal`].
 //!
 //! How a value is spelled as a literal belongs to the grammar it is written in (see
-//! [`Grammar`]); [`Value::to_literal`] asks it.
+//! [`Grammar`](crate::Grammar), which adds [`Value::to_literal`]).
 
 use std::fmt;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 
-use crate::dialect::Grammar;
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::IcebergType;
 
@@ -230,22 +229,6 @@ impl Value {
             _ => None,
         }
     }
-
-    /// The literal for this value as a `ty` in `grammar`.
-    ///
-    /// ```
-    /// use iceberg_sql::{Grammar, IcebergType, Value};
-    /// let v = Value::from("O'Reilly");
-    /// assert_eq!(v.to_literal(&IcebergType::String, Grammar::TrinoDml).unwrap(), "'O''Reilly'");
-    /// assert_eq!(v.to_literal(&IcebergType::String, Grammar::Spark).unwrap(), r"'O\'Reilly'");
-    /// assert_eq!(Value::Null.to_literal(&IcebergType::Long, Grammar::TrinoDml).unwrap(),
-    ///            "CAST(NULL AS bigint)");
-    /// ```
-    pub fn to_literal(&self, ty: &IcebergType, grammar: Grammar) -> Result<String> {
-        let mut s = String::new();
-        grammar.write_literal(&mut s, self, ty)?;
-        Ok(s)
-    }
 }
 
 macro_rules! value_from {
@@ -271,6 +254,7 @@ impl<T: Into<Value>> From<Option<T>> for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::Grammar;
     use crate::types::StructField;
 
     fn trino(v: Value, t: &IcebergType) -> String {

@@ -17,7 +17,7 @@
 
 use std::borrow::Cow;
 
-use super::typing::{audit, is_comparison, AssignIn, Assigned, Checked, TypeScope, Written};
+use super::typing::{is_comparison, AssignIn, Assigned, Checked, TypeScope, Written};
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
     assignment, common_super_type, comparison_type, is_comparable, is_orderable, single_type,
@@ -31,6 +31,7 @@ use crate::engine::literals::{interval_literal_type, literal_type};
 use crate::engine::targets::{check_output_column, output_cast, OutputTarget};
 use crate::engine::types::{EngineType, TableFormat};
 use crate::error::{Error, ErrorKind, Result};
+use crate::expr::audit;
 use crate::expr::{Aggregate, BinaryOp, Expr, Function, Scope, TimeUnit};
 use crate::model::Column;
 use crate::types::IcebergType;

@@ -14,6 +14,149 @@ use super::coercion::{common_super_type, is_orderable};
 use super::types::{EngineType, DEFAULT_TIME_PRECISION, MAX_DECIMAL_PRECISION};
 use crate::error::{Error, ErrorKind, Result};
 
+/// A scalar function of the typed API ([`ExpressionMethods`](crate::expr::ExpressionMethods)), written with
+/// Trino's name on every target (Spark has each under the same name, but for the date
+/// and JSON functions, which Spark lacks or reads otherwise: [`Function::trino_only`]).
+/// Each is typed by Trino's signature (see its variant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Function {
+    /// `lower(string) → varchar` (<https://trino.io/docs/current/functions/string.html#lower>).
+    Lower,
+    /// `upper(string) → varchar` (<https://trino.io/docs/current/functions/string.html#upper>).
+    Upper,
+    /// `trim(string) → varchar` (<https://trino.io/docs/current/functions/string.html#trim>).
+    Trim,
+    /// `length(string) → bigint` (<https://trino.io/docs/current/functions/string.html#length>).
+    Length,
+    /// `substr(string, start, length) → varchar`, `start` and `length` bigints, 1-based
+    /// (<https://trino.io/docs/current/functions/string.html#substr>).
+    Substr,
+    /// `concat(string1, ..., stringN) → varchar`
+    /// (<https://trino.io/docs/current/functions/string.html#concat>).
+    Concat,
+    /// `replace(string, search, replace) → varchar`
+    /// (<https://trino.io/docs/current/functions/string.html#replace>).
+    Replace,
+    /// `regexp_like(string, pattern) → boolean`
+    /// (<https://trino.io/docs/current/functions/regexp.html#regexp_like>).
+    RegexpLike,
+    /// `is_nan(x) → boolean`: whether a `real` or `double` is NaN, NULL for NULL
+    /// (<https://trino.io/docs/current/functions/math.html#is_nan>). Spark's
+    /// `isnan` answers false for NULL, so Spark gets
+    /// `CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END`.
+    IsNan,
+    /// `row_number() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#row_number>).
+    RowNumber,
+    /// `rank() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#rank>).
+    Rank,
+    /// `dense_rank() → bigint`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#dense_rank>).
+    DenseRank,
+    /// `lag(x, offset) → [same as x]`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#lag>).
+    Lag,
+    /// `lead(x, offset) → [same as x]`, over a window only
+    /// (<https://trino.io/docs/current/functions/window.html#lead>).
+    Lead,
+    /// `date_add(unit, value, timestamp) → [same as timestamp]`, on a date only the
+    /// units from day up (<https://trino.io/docs/current/functions/datetime.html#date_add>).
+    DateAdd,
+    /// `date_diff(unit, timestamp1, timestamp2) → bigint`: `timestamp2 - timestamp1` in
+    /// whole units (<https://trino.io/docs/current/functions/datetime.html#date_diff>).
+    DateDiff,
+    /// `date_format(timestamp, format) → varchar`, MySQL's format specifiers
+    /// (<https://trino.io/docs/current/functions/datetime.html#date_format>).
+    DateFormat,
+    /// `format_datetime(timestamp, format) → varchar`, Joda-Time's pattern
+    /// (<https://trino.io/docs/current/functions/datetime.html#format_datetime>).
+    FormatDatetime,
+    /// `day_of_week(x) → bigint`: ISO, 1 (Monday) to 7 (Sunday)
+    /// (<https://trino.io/docs/current/functions/datetime.html#day_of_week>).
+    DayOfWeek,
+    /// `from_iso8601_timestamp(string) → timestamp(3) with time zone`
+    /// (<https://trino.io/docs/current/functions/datetime.html#from_iso8601_timestamp>).
+    FromIso8601Timestamp,
+    /// `json_extract_scalar(json, json_path) → varchar`: NULL unless the path names a
+    /// scalar (<https://trino.io/docs/current/functions/json.html#json_extract_scalar>).
+    JsonExtractScalar,
+    /// `json_extract(json, json_path) → json`
+    /// (<https://trino.io/docs/current/functions/json.html#json_extract>).
+    JsonExtract,
+    /// `json_parse(string) → json`
+    /// (<https://trino.io/docs/current/functions/json.html#json_parse>).
+    JsonParse,
+    /// `json_format(json) → varchar`
+    /// (<https://trino.io/docs/current/functions/json.html#json_format>).
+    JsonFormat,
+}
+
+impl Function {
+    /// The function's name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::Lower => "lower",
+            Function::Upper => "upper",
+            Function::Trim => "trim",
+            Function::Length => "length",
+            Function::Substr => "substr",
+            Function::Concat => "concat",
+            Function::Replace => "replace",
+            Function::RegexpLike => "regexp_like",
+            Function::IsNan => "is_nan",
+            Function::DateAdd => "date_add",
+            Function::DateDiff => "date_diff",
+            Function::DateFormat => "date_format",
+            Function::FormatDatetime => "format_datetime",
+            Function::DayOfWeek => "day_of_week",
+            Function::FromIso8601Timestamp => "from_iso8601_timestamp",
+            Function::JsonExtractScalar => "json_extract_scalar",
+            Function::JsonExtract => "json_extract",
+            Function::JsonParse => "json_parse",
+            Function::JsonFormat => "json_format",
+            Function::RowNumber => "row_number",
+            Function::Rank => "rank",
+            Function::DenseRank => "dense_rank",
+            Function::Lag => "lag",
+            Function::Lead => "lead",
+        }
+    }
+
+    /// Whether only Trino's grammar gives it Trino's meaning: Spark has no
+    /// `date_diff(unit, …)`, `format_datetime`, `from_iso8601_timestamp` or JSON type;
+    /// its `date_add` takes days only, its `date_format` Java patterns, its `dayofweek`
+    /// counts from Sunday (<https://spark.apache.org/docs/3.5.0/api/sql/index.html>).
+    pub fn trino_only(self) -> bool {
+        matches!(
+            self,
+            Function::DateAdd
+                | Function::DateDiff
+                | Function::DateFormat
+                | Function::FormatDatetime
+                | Function::DayOfWeek
+                | Function::FromIso8601Timestamp
+                | Function::JsonExtractScalar
+                | Function::JsonExtract
+                | Function::JsonParse
+                | Function::JsonFormat
+        )
+    }
+
+    /// Whether it is a window function, written only with `OVER (…)`.
+    pub fn is_window(self) -> bool {
+        matches!(
+            self,
+            Function::RowNumber
+                | Function::Rank
+                | Function::DenseRank
+                | Function::Lag
+                | Function::Lead
+        )
+    }
+}
+
 /// The current date and time, as SQL spells them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Clock {
@@ -583,12 +726,9 @@ mod tests {
 ///   bigint)`: `x`'s type (<https://trino.io/docs/current/functions/window.html>).
 ///
 /// Otherwise Trino fails with "Unexpected parameters (bigint) for function lower".
-pub(crate) fn function_type(
-    func: crate::expr::Function,
-    args: &[EngineType],
-) -> Result<EngineType> {
-    use crate::expr::Function as F;
+pub(crate) fn function_type(func: Function, args: &[EngineType]) -> Result<EngineType> {
     use EngineType as E;
+    use Function as F;
     let text = |t: &EngineType| matches!(t, E::Varchar(_) | E::Unknown);
     // The date and time types whose values the date functions take.
     let temporal = |t: &EngineType| {

@@ -11,9 +11,57 @@ use chrono::{Datelike, NaiveDateTime, Timelike};
 use super::coercion::single_type;
 use super::types::{EngineType, TableFormat, MAX_DECIMAL_PRECISION, MAX_TIME_PRECISION};
 use crate::error::{Error, ErrorKind, Result};
-use crate::expr::TimeUnit;
 use crate::types::IcebergType;
 use crate::value::{Decimal, Value};
+
+/// A unit of time for intervals and `date_trunc`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimeUnit {
+    /// year
+    Year,
+    /// quarter (`date_trunc` only)
+    Quarter,
+    /// month
+    Month,
+    /// week (`date_trunc` only)
+    Week,
+    /// day
+    Day,
+    /// hour
+    Hour,
+    /// minute
+    Minute,
+    /// second
+    Second,
+}
+
+impl TimeUnit {
+    pub(crate) fn keyword(self) -> &'static str {
+        match self {
+            TimeUnit::Year => "YEAR",
+            TimeUnit::Quarter => "QUARTER",
+            TimeUnit::Month => "MONTH",
+            TimeUnit::Week => "WEEK",
+            TimeUnit::Day => "DAY",
+            TimeUnit::Hour => "HOUR",
+            TimeUnit::Minute => "MINUTE",
+            TimeUnit::Second => "SECOND",
+        }
+    }
+
+    pub(crate) fn lower(self) -> &'static str {
+        match self {
+            TimeUnit::Year => "year",
+            TimeUnit::Quarter => "quarter",
+            TimeUnit::Month => "month",
+            TimeUnit::Week => "week",
+            TimeUnit::Day => "day",
+            TimeUnit::Hour => "hour",
+            TimeUnit::Minute => "minute",
+            TimeUnit::Second => "second",
+        }
+    }
+}
 
 /// Years a DATE or TIMESTAMP literal may have here. Trino's literal parser takes any
 /// signed year of four or more digits (`DateTimes.DATETIME_PATTERN`), but Spark's date

@@ -7,6 +7,8 @@
 
 use std::fmt::Write as _;
 
+pub use crate::engine::functions::Function;
+pub use crate::engine::literals::TimeUnit;
 use crate::error::{Error, ErrorKind, Result};
 use crate::render::SqlWriter;
 use crate::types::IcebergType;
@@ -105,198 +107,6 @@ impl BinaryOp {
             BinaryOp::Plus | BinaryOp::Minus => 5,
             BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Modulo => 6,
         }
-    }
-}
-
-/// A unit of time for intervals and `date_trunc`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TimeUnit {
-    /// year
-    Year,
-    /// quarter (`date_trunc` only)
-    Quarter,
-    /// month
-    Month,
-    /// week (`date_trunc` only)
-    Week,
-    /// day
-    Day,
-    /// hour
-    Hour,
-    /// minute
-    Minute,
-    /// second
-    Second,
-}
-
-impl TimeUnit {
-    pub(crate) fn keyword(self) -> &'static str {
-        match self {
-            TimeUnit::Year => "YEAR",
-            TimeUnit::Quarter => "QUARTER",
-            TimeUnit::Month => "MONTH",
-            TimeUnit::Week => "WEEK",
-            TimeUnit::Day => "DAY",
-            TimeUnit::Hour => "HOUR",
-            TimeUnit::Minute => "MINUTE",
-            TimeUnit::Second => "SECOND",
-        }
-    }
-
-    pub(crate) fn lower(self) -> &'static str {
-        match self {
-            TimeUnit::Year => "year",
-            TimeUnit::Quarter => "quarter",
-            TimeUnit::Month => "month",
-            TimeUnit::Week => "week",
-            TimeUnit::Day => "day",
-            TimeUnit::Hour => "hour",
-            TimeUnit::Minute => "minute",
-            TimeUnit::Second => "second",
-        }
-    }
-}
-
-/// A scalar function of the typed API ([`super::ExpressionMethods`]), written with
-/// Trino's name on every target (Spark has each under the same name, but for the date
-/// and JSON functions, which Spark lacks or reads otherwise: [`Function::trino_only`]).
-/// Each is typed by Trino's signature (see its variant).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Function {
-    /// `lower(string) → varchar` (<https://trino.io/docs/current/functions/string.html#lower>).
-    Lower,
-    /// `upper(string) → varchar` (<https://trino.io/docs/current/functions/string.html#upper>).
-    Upper,
-    /// `trim(string) → varchar` (<https://trino.io/docs/current/functions/string.html#trim>).
-    Trim,
-    /// `length(string) → bigint` (<https://trino.io/docs/current/functions/string.html#length>).
-    Length,
-    /// `substr(string, start, length) → varchar`, `start` and `length` bigints, 1-based
-    /// (<https://trino.io/docs/current/functions/string.html#substr>).
-    Substr,
-    /// `concat(string1, ..., stringN) → varchar`
-    /// (<https://trino.io/docs/current/functions/string.html#concat>).
-    Concat,
-    /// `replace(string, search, replace) → varchar`
-    /// (<https://trino.io/docs/current/functions/string.html#replace>).
-    Replace,
-    /// `regexp_like(string, pattern) → boolean`
-    /// (<https://trino.io/docs/current/functions/regexp.html#regexp_like>).
-    RegexpLike,
-    /// `is_nan(x) → boolean`: whether a `real` or `double` is NaN, NULL for NULL
-    /// (<https://trino.io/docs/current/functions/math.html#is_nan>). Spark's
-    /// `isnan` answers false for NULL, so Spark gets
-    /// `CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END`.
-    IsNan,
-    /// `row_number() → bigint`, over a window only
-    /// (<https://trino.io/docs/current/functions/window.html#row_number>).
-    RowNumber,
-    /// `rank() → bigint`, over a window only
-    /// (<https://trino.io/docs/current/functions/window.html#rank>).
-    Rank,
-    /// `dense_rank() → bigint`, over a window only
-    /// (<https://trino.io/docs/current/functions/window.html#dense_rank>).
-    DenseRank,
-    /// `lag(x, offset) → [same as x]`, over a window only
-    /// (<https://trino.io/docs/current/functions/window.html#lag>).
-    Lag,
-    /// `lead(x, offset) → [same as x]`, over a window only
-    /// (<https://trino.io/docs/current/functions/window.html#lead>).
-    Lead,
-    /// `date_add(unit, value, timestamp) → [same as timestamp]`, on a date only the
-    /// units from day up (<https://trino.io/docs/current/functions/datetime.html#date_add>).
-    DateAdd,
-    /// `date_diff(unit, timestamp1, timestamp2) → bigint`: `timestamp2 - timestamp1` in
-    /// whole units (<https://trino.io/docs/current/functions/datetime.html#date_diff>).
-    DateDiff,
-    /// `date_format(timestamp, format) → varchar`, MySQL's format specifiers
-    /// (<https://trino.io/docs/current/functions/datetime.html#date_format>).
-    DateFormat,
-    /// `format_datetime(timestamp, format) → varchar`, Joda-Time's pattern
-    /// (<https://trino.io/docs/current/functions/datetime.html#format_datetime>).
-    FormatDatetime,
-    /// `day_of_week(x) → bigint`: ISO, 1 (Monday) to 7 (Sunday)
-    /// (<https://trino.io/docs/current/functions/datetime.html#day_of_week>).
-    DayOfWeek,
-    /// `from_iso8601_timestamp(string) → timestamp(3) with time zone`
-    /// (<https://trino.io/docs/current/functions/datetime.html#from_iso8601_timestamp>).
-    FromIso8601Timestamp,
-    /// `json_extract_scalar(json, json_path) → varchar`: NULL unless the path names a
-    /// scalar (<https://trino.io/docs/current/functions/json.html#json_extract_scalar>).
-    JsonExtractScalar,
-    /// `json_extract(json, json_path) → json`
-    /// (<https://trino.io/docs/current/functions/json.html#json_extract>).
-    JsonExtract,
-    /// `json_parse(string) → json`
-    /// (<https://trino.io/docs/current/functions/json.html#json_parse>).
-    JsonParse,
-    /// `json_format(json) → varchar`
-    /// (<https://trino.io/docs/current/functions/json.html#json_format>).
-    JsonFormat,
-}
-
-impl Function {
-    /// Whether only Trino's grammar gives it Trino's meaning: Spark has no
-    /// `date_diff(unit, …)`, `format_datetime`, `from_iso8601_timestamp` or JSON type;
-    /// its `date_add` takes days only, its `date_format` Java patterns, its `dayofweek`
-    /// counts from Sunday (<https://spark.apache.org/docs/3.5.0/api/sql/index.html>).
-    pub fn trino_only(self) -> bool {
-        matches!(
-            self,
-            Function::DateAdd
-                | Function::DateDiff
-                | Function::DateFormat
-                | Function::FormatDatetime
-                | Function::DayOfWeek
-                | Function::FromIso8601Timestamp
-                | Function::JsonExtractScalar
-                | Function::JsonExtract
-                | Function::JsonParse
-                | Function::JsonFormat
-        )
-    }
-
-    /// The function's name as written.
-    pub fn name(self) -> &'static str {
-        match self {
-            Function::Lower => "lower",
-            Function::Upper => "upper",
-            Function::Trim => "trim",
-            Function::Length => "length",
-            Function::Substr => "substr",
-            Function::Concat => "concat",
-            Function::Replace => "replace",
-            Function::RegexpLike => "regexp_like",
-            Function::IsNan => "is_nan",
-            Function::RowNumber => "row_number",
-            Function::Rank => "rank",
-            Function::DenseRank => "dense_rank",
-            Function::Lag => "lag",
-            Function::Lead => "lead",
-            Function::DateAdd => "date_add",
-            Function::DateDiff => "date_diff",
-            Function::DateFormat => "date_format",
-            Function::FormatDatetime => "format_datetime",
-            Function::DayOfWeek => "day_of_week",
-            Function::FromIso8601Timestamp => "from_iso8601_timestamp",
-            Function::JsonExtractScalar => "json_extract_scalar",
-            Function::JsonExtract => "json_extract",
-            Function::JsonParse => "json_parse",
-            Function::JsonFormat => "json_format",
-        }
-    }
-
-    /// Whether it is a window function, written only with `OVER (…)`.
-    pub fn is_window(self) -> bool {
-        matches!(
-            self,
-            Function::RowNumber
-                | Function::Rank
-                | Function::DenseRank
-                | Function::Lag
-                | Function::Lead
-        )
     }
 }
 
@@ -1061,7 +871,7 @@ impl Expr {
     pub fn render(&self, w: &mut SqlWriter) -> Result<()> {
         // A literal (the usual SET or VALUES value) has no depth and no parentheses.
         if let Expr::Literal { value, ty } = self {
-            crate::dialect::typing::audit::rendered(self);
+            super::audit::rendered(self);
             w.literal(value, ty)?;
             return Ok(());
         }
@@ -1086,13 +896,13 @@ impl Expr {
         match self {
             Expr::Literal { value, ty } => {
                 Expr::enter_level(level)?;
-                crate::dialect::typing::audit::rendered(self);
+                super::audit::rendered(self);
                 w.compared_literal(value, ty)?;
                 Ok(())
             }
             Expr::Param { value, ty } => {
                 Expr::enter_level(level)?;
-                crate::dialect::typing::audit::rendered(self);
+                super::audit::rendered(self);
                 write_param(w, value, ty, true)
             }
             _ => self.render_min(w, min, level),
@@ -1112,7 +922,7 @@ impl Expr {
     }
 
     fn render_inner(&self, w: &mut SqlWriter, level: usize) -> Result<()> {
-        crate::dialect::typing::audit::rendered(self);
+        super::audit::rendered(self);
         let next = level + 1;
         match self {
             Expr::Column { scope, name } => {

@@ -16,5 +16,6 @@ pub(crate) use partition::PartitionChange;
 pub(crate) use partition::{check_spec as check_partition_spec, SpecRules};
 pub use partition::{PartitionField, PartitionTransform};
 pub use properties::{Compression, FileFormat, TableProperties, TableProperty};
+pub(crate) use table::any_tz_column;
 pub(crate) use table::{check_comment, check_ddl_text};
 pub use table::{Column, DatabaseName, TableDef, TableDefBuilder, TableName};

@@ -300,7 +300,7 @@ impl TableDef {
     #[cfg(feature = "arrow")]
     pub(crate) fn with_columns(&self, columns: Vec<Column>) -> TableDef {
         TableDef {
-            has_tz_column: crate::dialect::typing::any_tz_column(&columns),
+            has_tz_column: any_tz_column(&columns),
             columns,
             ..self.clone()
         }
@@ -472,7 +472,7 @@ impl TableDefBuilder {
             name_checked: false,
             has_tz_column: false,
         };
-        def.has_tz_column = crate::dialect::typing::any_tz_column(&def.columns);
+        def.has_tz_column = any_tz_column(&def.columns);
         if let Err(e) = def.check() {
             // Definition problems first, then the property/location parse problems.
             let mut all = e.into_vec();
@@ -484,4 +484,11 @@ impl TableDefBuilder {
         def.name_checked = true;
         Ok(def)
     }
+}
+
+/// Whether a column is a `timestamptz`.
+pub(crate) fn any_tz_column(columns: &[Column]) -> bool {
+    columns
+        .iter()
+        .any(|c| matches!(c.ty, IcebergType::TimestampTz))
 }

@@ -7,7 +7,7 @@ use super::cell::{parse_cell_as, NestedForm};
 use super::sql_type::SqlType;
 use super::type_name::{athena_column_type, nested_form};
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{Column, TableDef};
+use crate::model::Column;
 use crate::types::IcebergType;
 use crate::value::Value;
 
@@ -86,26 +86,6 @@ impl Columns {
             names
                 .into_iter()
                 .map(|n| ColumnMeta::new(n, String::new()))
-                .collect(),
-        )
-    }
-
-    /// The columns a `SELECT` of every column of `table` returns on Athena, with their
-    /// Athena type names; nested columns are `json`, as the SELECT builder reads them
-    /// (`CAST(col AS JSON)`). For fakes and tests.
-    pub fn of_table(table: &TableDef) -> Self {
-        Columns::new(
-            table
-                .columns()
-                .iter()
-                .map(|c| {
-                    let type_name = if c.ty.is_primitive() {
-                        c.ty.to_sql(crate::Grammar::TrinoDml)
-                    } else {
-                        "json".to_string()
-                    };
-                    ColumnMeta::new(&c.name, type_name).with_nullable(Some(c.nullable))
-                })
                 .collect(),
         )
     }

@@ -2,40 +2,13 @@
 //! writer and for text built beside it (literals, predicates).
 
 use super::SqlWriter;
+use crate::dialect::grammar::{separated, Sink};
 use crate::error::Result;
-
-/// Where list text goes: a statement's writer, or a plain string.
-pub(crate) trait Sink {
-    /// Appends `text` as it is.
-    fn push_text(&mut self, text: &str);
-}
-
-impl Sink for String {
-    fn push_text(&mut self, text: &str) {
-        self.push_str(text);
-    }
-}
 
 impl Sink for SqlWriter {
     fn push_text(&mut self, text: &str) {
         self.push(text);
     }
-}
-
-/// Writes every item of `items` with `item`, with `sep` between two items.
-pub(crate) fn separated<W: Sink + ?Sized, I: IntoIterator>(
-    out: &mut W,
-    items: I,
-    sep: &str,
-    mut item: impl FnMut(&mut W, I::Item) -> Result<()>,
-) -> Result<()> {
-    for (i, x) in items.into_iter().enumerate() {
-        if i > 0 {
-            out.push_text(sep);
-        }
-        item(out, x)?;
-    }
-    Ok(())
 }
 
 impl SqlWriter {

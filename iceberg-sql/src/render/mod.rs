@@ -19,7 +19,7 @@ mod list;
 mod measure;
 mod writer;
 
-pub(crate) use list::separated;
+pub(crate) use crate::dialect::grammar::separated;
 #[cfg(feature = "bench-hooks")]
 #[doc(hidden)]
 pub use measure::{measurement_overhead, text_without_validation};

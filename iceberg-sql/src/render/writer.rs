@@ -5,7 +5,7 @@ use std::fmt;
 use crate::dialect::{Dialect, DialectRules, Grammar};
 use crate::error::Result;
 use crate::model::TableName;
-use crate::statement::{Statement, StatementKind};
+use crate::statement::StatementKind;
 use crate::types::IcebergType;
 use crate::value::Value;
 
@@ -19,6 +19,15 @@ pub struct SqlWriter {
     grammar: Grammar,
     params: Vec<String>,
     reads_json: bool,
+}
+
+/// A finished writer's text and what it is.
+pub(crate) struct WrittenText {
+    pub(crate) sql: String,
+    pub(crate) kind: StatementKind,
+    pub(crate) dialect: Dialect,
+    pub(crate) params: Vec<String>,
+    pub(crate) reads_json: bool,
 }
 
 impl fmt::Debug for SqlWriter {
@@ -174,24 +183,16 @@ impl SqlWriter {
         self.reads_json = true;
     }
 
-    /// For an `INSERT … VALUES` without placeholders whose rows start at byte
-    /// `rows_at`: validates the statement through its first row with the full
-    /// validator and every row with the VALUES recognizer, and returns the
-    /// [`Statement`].
-    pub(crate) fn finish_insert_values(self, rows_at: usize) -> Result<Statement> {
-        debug_assert!(self.kind == StatementKind::Insert && self.params.is_empty());
-        let sql = super::measure::keep_if_measuring(self.sql)?;
-        if self.kind != StatementKind::Insert || !self.params.is_empty() {
-            return Statement::validated(sql, self.kind, self.dialect, self.params);
-        }
-        Statement::validated_insert_values(sql, self.dialect, rows_at)
-    }
-
-    /// Validates the text and returns the [`Statement`].
-    pub fn finish(self) -> Result<Statement> {
-        let sql = super::measure::keep_if_measuring(self.sql)?;
-        let mut s = Statement::validated(sql, self.kind, self.dialect, self.params)?;
-        s.set_reads_json(self.reads_json);
-        Ok(s)
+    /// The text written and what it is, for the [`Statement`](crate::Statement) it
+    /// becomes ([`SqlWriter::finish`]). Inside a benchmark's measurement without
+    /// validation, the text is kept there and this is the refusal.
+    pub(crate) fn into_written(self) -> Result<WrittenText> {
+        Ok(WrittenText {
+            sql: super::measure::keep_if_measuring(self.sql)?,
+            kind: self.kind,
+            dialect: self.dialect,
+            params: self.params,
+            reads_json: self.reads_json,
+        })
     }
 }

@@ -10,10 +10,10 @@ use std::fmt::Write;
 
 use chrono::Datelike;
 
+use super::separated;
 use super::Grammar;
 use crate::engine::literals::check_temporal_range;
 use crate::error::{Error, ErrorKind, Result};
-use crate::render::separated;
 use crate::types::IcebergType;
 use crate::value::{Decimal, Value};
 

@@ -28,6 +28,8 @@ pub(crate) use reserved::{
 pub use reserved::{HIVE_DDL_RESERVED, TRINO_DML_RESERVED};
 
 use crate::error::Result;
+use crate::model::TableDef;
+use crate::record::{ColumnMeta, Columns};
 use crate::types::IcebergType;
 use crate::value::Value;
 
@@ -64,6 +66,84 @@ const PLAIN_NAME_BYTE: [bool; 256] = {
     }
     table
 };
+
+/// Where list text goes: a statement's writer, or a plain string.
+pub(crate) trait Sink {
+    /// Appends `text` as it is.
+    fn push_text(&mut self, text: &str);
+}
+
+impl Sink for String {
+    fn push_text(&mut self, text: &str) {
+        self.push_str(text);
+    }
+}
+
+/// Writes every item of `items` with `item`, with `sep` between two items.
+pub(crate) fn separated<W: Sink + ?Sized, I: IntoIterator>(
+    out: &mut W,
+    items: I,
+    sep: &str,
+    mut item: impl FnMut(&mut W, I::Item) -> Result<()>,
+) -> Result<()> {
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_text(sep);
+        }
+        item(out, x)?;
+    }
+    Ok(())
+}
+
+impl IcebergType {
+    /// The type as `grammar` spells it (`array(varchar)` in Trino, `array<string>` in
+    /// Hive DDL and Spark).
+    pub fn to_sql(&self, grammar: Grammar) -> String {
+        let mut s = String::new();
+        grammar.write_type(&mut s, self);
+        s
+    }
+}
+
+impl Value {
+    /// The literal for this value as a `ty` in `grammar`.
+    ///
+    /// ```
+    /// use iceberg_sql::{Grammar, IcebergType, Value};
+    /// let v = Value::from("O'Reilly");
+    /// assert_eq!(v.to_literal(&IcebergType::String, Grammar::TrinoDml).unwrap(), "'O''Reilly'");
+    /// assert_eq!(v.to_literal(&IcebergType::String, Grammar::Spark).unwrap(), r"'O\'Reilly'");
+    /// assert_eq!(Value::Null.to_literal(&IcebergType::Long, Grammar::TrinoDml).unwrap(),
+    ///            "CAST(NULL AS bigint)");
+    /// ```
+    pub fn to_literal(&self, ty: &IcebergType, grammar: Grammar) -> Result<String> {
+        let mut s = String::new();
+        grammar.write_literal(&mut s, self, ty)?;
+        Ok(s)
+    }
+}
+
+impl Columns {
+    /// The columns a `SELECT` of every column of `table` returns on Athena, with their
+    /// Athena type names; nested columns are `json`, as the SELECT builder reads them
+    /// (`CAST(col AS JSON)`). For fakes and tests.
+    pub fn of_table(table: &TableDef) -> Self {
+        Columns::new(
+            table
+                .columns()
+                .iter()
+                .map(|c| {
+                    let type_name = if c.ty.is_primitive() {
+                        c.ty.to_sql(Grammar::TrinoDml)
+                    } else {
+                        "json".to_string()
+                    };
+                    ColumnMeta::new(&c.name, type_name).with_nullable(Some(c.nullable))
+                })
+                .collect(),
+        )
+    }
+}
 
 /// The parser a statement's text goes through. It decides quoting, type names and
 /// literal spelling: nobody calling the API picks them.

@@ -15,8 +15,8 @@
 
 use std::fmt::Write;
 
+use super::separated;
 use super::Grammar;
-use crate::render::separated;
 use crate::types::IcebergType;
 
 /// How one grammar spells types.

@@ -9,12 +9,12 @@ use std::sync::OnceLock;
 
 use chrono::{NaiveDate, NaiveDateTime};
 
-use super::audit::{capture, Log};
 use crate::ctas::{HiveCtas, IcebergCtas, Unload};
 use crate::dml::MergeSource;
 use crate::dsl::{
     case_when, count_all, current_date, current_timestamp, days, param, raw, source, target,
 };
+use crate::expr::audit::{capture, Log};
 use crate::expr::{Expr, TimeUnit};
 use crate::prelude::*;
 use crate::query::{JoinKind, Order, SnapshotRow};
