@@ -39,6 +39,13 @@ use crate::validate::dialects::TargetSyntax;
 /// The Iceberg connector's documentation, cited by every refusal.
 const CONNECTOR_DOCS: &str = "https://trino.io/docs/current/connector/iceberg.html";
 
+/// The change that added the table property `max_previous_versions`, after Trino 476.
+const MAX_PREVIOUS_VERSIONS: &str = "https://github.com/trinodb/trino/pull/27717";
+
+/// Whether the Trino release the target writes for (476, the release the test suite runs)
+/// has the table property `compression_codec` (Trino 477 added it).
+const TRINO_HAS_COMPRESSION_CODEC: bool = false;
+
 /// Trino: Athena's defaults where the engines agree, these overrides where not.
 pub(crate) struct Trino;
 
@@ -83,9 +90,8 @@ impl DialectRules for Trino {
         }
     }
 
-    /// `COMMENT '…'`, then `WITH (format = …, compression_codec = …, partitioning =
-    /// ARRAY['day(ts)', 'bucket(id, 16)'], location = …, max_previous_versions = …)` (no
-    /// `WITH` when there is nothing to say).
+    /// `COMMENT '…'`, then `WITH (format = …, partitioning = ARRAY['day(ts)',
+    /// 'bucket(id, 16)'], location = …)` (no `WITH` when there is nothing to say).
     fn write_table_clauses(&self, w: &mut SqlWriter, t: &TableDef) -> Result<()> {
         if let Some(comment) = t.comment() {
             w.push("\nCOMMENT ");
@@ -336,7 +342,7 @@ impl DialectRules for Trino {
         &self,
         w: &mut SqlWriter,
         v: &VacuumSpec<'_>,
-        retention_in_steps: bool,
+        _retention_in_steps: bool,
     ) -> Result<()> {
         v.table.check()?;
         if v.older_than.is_some() {
@@ -350,16 +356,15 @@ impl DialectRules for Trino {
             .with_hint("use .retain_days(n) or .retention(VacuumRetention::seconds(n))"));
         }
         let retention = v.retention.copied().unwrap_or_default();
-        if retention.max_metadata_files_to_keep.is_some() && !retention_in_steps {
+        if retention.max_metadata_files_to_keep.is_some() {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "Trino's expire_snapshots has no argument for the number of metadata files to keep; \
-                 that is the table property max_previous_versions",
+                format!(
+                    "Trino 476 has no setting for the number of metadata files to keep:                      expire_snapshots takes no such argument ({CONNECTOR_DOCS}#expire-snapshots),                      and the table property max_previous_versions came in a later release                      ({MAX_PREVIOUS_VERSIONS})"
+                ),
             )
             .with_hint(
-                "use .build_steps_for(Dialect::Trino) (ALTER TABLE … SET PROPERTIES \
-                 max_previous_versions = n, then expire_snapshots), or set it with \
-                 alter().set_property(TableProperty::VacuumMaxMetadataFilesToKeep(n))",
+                "leave max_metadata_files_to_keep out of the retention built for Trino (Iceberg                  then keeps its default of 100, write.metadata.previous-versions-max), or run the                  vacuum from Athena",
             ));
         }
         let retain_last = match (retention.min_snapshots_to_keep, v.retain_last) {
@@ -404,14 +409,10 @@ impl DialectRules for Trino {
         Ok(())
     }
 
-    /// Only `max_previous_versions` is a table property in Trino; the snapshots' age and
-    /// number are `expire_snapshots` arguments.
-    fn vacuum_step_properties(&self, retention: &VacuumRetention) -> TableProperties {
-        let mut p = TableProperties::new();
-        if let Some(n) = retention.max_metadata_files_to_keep {
-            p.set(TableProperty::VacuumMaxMetadataFilesToKeep(n));
-        }
-        p
+    /// Trino 476 has no table property of the retention: the snapshots' age and number
+    /// are `expire_snapshots` arguments, the number of metadata files is refused there.
+    fn vacuum_step_properties(&self, _retention: &VacuumRetention) -> TableProperties {
+        TableProperties::new()
     }
 
     /// `ALTER TABLE t EXECUTE remove_orphan_files[(retention_threshold => '7d')]`: files
@@ -584,8 +585,8 @@ fn duration(secs: u64) -> String {
 /// | Athena | Trino |
 /// |---|---|
 /// | `format` | `format` (`'PARQUET'`, `'ORC'`, `'AVRO'`) |
-/// | `write_compression` | `compression_codec` (Trino 477 and later; only in CREATE TABLE and CTAS) |
-/// | `vacuum_max_metadata_files_to_keep` | `max_previous_versions` (a release after 476, <https://github.com/trinodb/trino/pull/27717>; 476 refuses it) |
+/// | `write_compression` | none in Trino 476, the release the Trino target writes for (`compression_codec` came in 477): refused |
+/// | `vacuum_max_metadata_files_to_keep` | none in Trino 476 (`max_previous_versions` came later, <https://github.com/trinodb/trino/pull/27717>): refused |
 /// | `optimize_rewrite_*`, `vacuum_min_snapshots_to_keep`, `vacuum_max_snapshot_age_seconds`, `write_data_path_enabled` | none: refused |
 fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static str, Val)> {
     let unsupported = |why: String, hint: &str| {
@@ -607,6 +608,13 @@ fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static 
             "set the codec in the CREATE TABLE (or CTAS) for Trino, or change it from Athena with \
              ALTER TABLE … SET TBLPROPERTIES",
         ),
+        TableProperty::WriteCompression(_) if !TRINO_HAS_COMPRESSION_CODEC => unsupported(
+            "Trino 476 has no table property for the codec: compression_codec came in Trino 477; \
+             476 writes with the catalog's iceberg.compression-codec (ZSTD by default)"
+                .into(),
+            "leave write_compression out of the definition built for Trino, or set \
+             iceberg.compression-codec in the catalog",
+        ),
         TableProperty::WriteCompression(c) => {
             let codec = match c {
                 Compression::Gzip => "GZIP",
@@ -627,9 +635,15 @@ fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static 
             };
             Ok(("compression_codec", Val::Str(codec.to_string())))
         }
-        TableProperty::VacuumMaxMetadataFilesToKeep(n) => {
-            Ok(("max_previous_versions", Val::Raw(n.to_string())))
-        }
+        TableProperty::VacuumMaxMetadataFilesToKeep(_) => unsupported(
+            format!(
+                "Trino 476 has no table property for the number of metadata files to keep \
+                 (max_previous_versions came in a later release, {MAX_PREVIOUS_VERSIONS})"
+            ),
+            "leave it out of the definition built for Trino (Iceberg then keeps its default of \
+             100, write.metadata.previous-versions-max), or set it from Athena with ALTER TABLE … \
+             SET TBLPROPERTIES",
+        ),
         TableProperty::OptimizeRewriteDataFileThreshold(_)
         | TableProperty::OptimizeRewriteDeleteFileThreshold(_) => unsupported(
             "this is a setting of Athena's OPTIMIZE; Trino's Iceberg connector has no such table property \

@@ -484,9 +484,8 @@ impl<'a> Vacuum<'a> {
 
     /// As [`Vacuum::build_steps`], for `dialect`. On Trino the retention's age is the
     /// `expire_snapshots` argument (a number of snapshots to keep above 1 is refused, see
-    /// [`Vacuum::retain_last`]; only `max_metadata_files_to_keep` is a table property,
-    /// `max_previous_versions`, set first: a Trino release after 476 has it, 476 refuses
-    /// it), and a last step,
+    /// [`Vacuum::retain_last`]; a number of metadata files to keep is refused: Trino 476
+    /// has no `max_previous_versions`), and a last step,
     /// `ALTER TABLE … EXECUTE remove_orphan_files`, removes the orphan files Athena's
     /// VACUUM removes too.
     pub fn build_steps_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
