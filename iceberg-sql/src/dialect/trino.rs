@@ -42,10 +42,6 @@ const CONNECTOR_DOCS: &str = "https://trino.io/docs/current/connector/iceberg.ht
 /// The change that added the table property `max_previous_versions`, after Trino 476.
 const MAX_PREVIOUS_VERSIONS: &str = "https://github.com/trinodb/trino/pull/27717";
 
-/// Whether the Trino release the target writes for (476, the release the test suite runs)
-/// has the table property `compression_codec` (Trino 477 added it).
-const TRINO_HAS_COMPRESSION_CODEC: bool = false;
-
 /// Trino: Athena's defaults where the engines agree, these overrides where not.
 pub(crate) struct Trino;
 
@@ -77,9 +73,8 @@ impl DialectRules for Trino {
     /// location is optional (the schema's location is the default); Athena's own table
     /// properties have no Trino counterpart.
     fn check_create_table(&self, table: &TableDef, errors: &mut Vec<Error>) {
-        let format = table.properties().format();
         for p in table.properties().iter() {
-            if let Err(e) = property(p, format, Use::Create) {
+            if let Err(e) = property(p, Use::Create) {
                 errors.push(e);
             }
         }
@@ -97,10 +92,9 @@ impl DialectRules for Trino {
             w.push("\nCOMMENT ");
             w.ddl_string("table comment", comment)?;
         }
-        let format = t.properties().format();
         let mut entries = Vec::new();
         for p in t.properties().iter() {
-            entries.push(property(p, format, Use::Create)?);
+            entries.push(property(p, Use::Create)?);
         }
         if !t.partition_spec().is_empty() {
             entries.push(partitioning(t.partition_spec())?);
@@ -239,11 +233,11 @@ impl DialectRules for Trino {
         &self,
         w: &mut SqlWriter,
         properties: &TableProperties,
-        format: FileFormat,
+        _format: FileFormat,
     ) -> Result<()> {
         let mut entries = Vec::new();
         for p in properties.iter() {
-            entries.push(property(p, format, Use::Alter)?);
+            entries.push(property(p, Use::Alter)?);
         }
         write_with(w, &entries, "SET PROPERTIES ", ", ", "")?;
         Ok(())
@@ -295,7 +289,7 @@ impl DialectRules for Trino {
                     ))
                 }
             };
-            let (k, _) = property(&sample, format, Use::Alter)?;
+            let (k, _) = property(&sample, Use::Alter)?;
             entries.push((k, Val::Raw("DEFAULT".to_string())));
         }
         write_with(w, &entries, "SET PROPERTIES ", ", ", "")?;
@@ -438,10 +432,9 @@ impl DialectRules for Trino {
     /// `WITH (format = …, location = …, partitioning = ARRAY[…]) AS` (no `WITH` when
     /// there is nothing to say).
     fn write_ctas_clauses(&self, w: &mut SqlWriter, c: &CtasSpec<'_>) -> Result<()> {
-        let format = c.properties.format();
         let mut entries = Vec::new();
         for p in c.properties.iter() {
-            entries.push(property(p, format, Use::Create)?);
+            entries.push(property(p, Use::Create)?);
         }
         if let Some(l) = c.location {
             entries.push(("location", Val::Str(l.as_str().to_string())));
@@ -588,7 +581,7 @@ fn duration(secs: u64) -> String {
 /// | `write_compression` | none in Trino 476, the release the Trino target writes for (`compression_codec` came in 477): refused |
 /// | `vacuum_max_metadata_files_to_keep` | none in Trino 476 (`max_previous_versions` came later, <https://github.com/trinodb/trino/pull/27717>): refused |
 /// | `optimize_rewrite_*`, `vacuum_min_snapshots_to_keep`, `vacuum_max_snapshot_age_seconds`, `write_data_path_enabled` | none: refused |
-fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static str, Val)> {
+fn property(p: &TableProperty, at: Use) -> Result<(&'static str, Val)> {
     let unsupported = |why: String, hint: &str| {
         Err(Error::new(
             ErrorKind::Unsupported,
@@ -608,33 +601,13 @@ fn property(p: &TableProperty, format: FileFormat, at: Use) -> Result<(&'static 
             "set the codec in the CREATE TABLE (or CTAS) for Trino, or change it from Athena with \
              ALTER TABLE … SET TBLPROPERTIES",
         ),
-        TableProperty::WriteCompression(_) if !TRINO_HAS_COMPRESSION_CODEC => unsupported(
+        TableProperty::WriteCompression(_) => unsupported(
             "Trino 476 has no table property for the codec: compression_codec came in Trino 477; \
              476 writes with the catalog's iceberg.compression-codec (ZSTD by default)"
                 .into(),
             "leave write_compression out of the definition built for Trino, or set \
              iceberg.compression-codec in the catalog",
         ),
-        TableProperty::WriteCompression(c) => {
-            let codec = match c {
-                Compression::Gzip => "GZIP",
-                Compression::Snappy => "SNAPPY",
-                Compression::Zstd => "ZSTD",
-                Compression::Lz4 => "LZ4",
-                // Trino's GZIP writes ORC's ZLIB (`HiveCompressionCodec.GZIP` in
-                // plugin/trino-hive, io/trino/plugin/hive/HiveCompressionCodec.java); Athena
-                // accepts zlib for ORC only.
-                Compression::Zlib if format == FileFormat::Orc => "GZIP",
-                Compression::Zlib => {
-                    return unsupported(
-                        format!("Trino has no zlib codec for {}", format.as_str()),
-                        "use gzip, snappy, zstd or none",
-                    )
-                }
-                Compression::None => "NONE",
-            };
-            Ok(("compression_codec", Val::Str(codec.to_string())))
-        }
         TableProperty::VacuumMaxMetadataFilesToKeep(_) => unsupported(
             format!(
                 "Trino 476 has no table property for the number of metadata files to keep \
