@@ -24,8 +24,7 @@ use crate::engine::coercion::{
     sort_failure, Assignment, Comparison, NoCommonType, SORT_FAILURE_HINT,
 };
 use crate::engine::functions::{
-    aggregate_type, arithmetic_type, date_trunc_type, function_type, AggregateFn, Arithmetic,
-    Clock, TruncUnit,
+    aggregate_type, arithmetic_type, date_trunc_type, function_type, AggregateFn, Arithmetic, Clock,
 };
 use crate::engine::literals::{interval_literal_type, literal_type};
 use crate::engine::targets::{check_output_column, output_cast, OutputTarget};
@@ -157,19 +156,6 @@ fn no_common_type(what: &str, types: &[EngineType], e: NoCommonType) -> Error {
         distinct.join(", ")
     ))
     .with_hint(CONVERT_HINT)
-}
-
-fn trunc_unit(unit: TimeUnit) -> TruncUnit {
-    match unit {
-        TimeUnit::Year => TruncUnit::Year,
-        TimeUnit::Quarter => TruncUnit::Quarter,
-        TimeUnit::Month => TruncUnit::Month,
-        TimeUnit::Week => TruncUnit::Week,
-        TimeUnit::Day => TruncUnit::Day,
-        TimeUnit::Hour => TruncUnit::Hour,
-        TimeUnit::Minute => TruncUnit::Minute,
-        TimeUnit::Second => TruncUnit::Second,
-    }
 }
 
 fn aggregate_fn(func: Aggregate) -> AggregateFn {
@@ -401,7 +387,7 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
         }
         Expr::DateTrunc { unit, expr } => {
             let t = type_at(scope, expr, next)?;
-            date_trunc_type(trunc_unit(*unit), &t).map_err(|e| {
+            date_trunc_type(*unit, &t).map_err(|e| {
                 let mut err = mismatch(e.message());
                 if let Some(h) = e.hint() {
                     err = err.with_hint(h);

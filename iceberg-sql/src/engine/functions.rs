@@ -11,6 +11,7 @@
 //! / `MaxAggregation` (orderable types).
 
 use super::coercion::{common_super_type, is_orderable};
+use super::literals::TimeUnit;
 use super::types::{EngineType, DEFAULT_TIME_PRECISION, MAX_DECIMAL_PRECISION};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -331,37 +332,13 @@ pub(crate) fn arithmetic_type(
     }
 }
 
-/// A unit of `date_trunc`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum TruncUnit {
-    /// `'year'`
-    Year,
-    /// `'quarter'`
-    Quarter,
-    /// `'month'`
-    Month,
-    /// `'week'`
-    Week,
-    /// `'day'`
-    Day,
-    /// `'hour'`
-    Hour,
-    /// `'minute'`
-    Minute,
-    /// `'second'`
-    Second,
-}
-
 /// The type of `date_trunc(unit, x)`: the type of `x` (`date`, `timestamp(p)`, with or
 /// without zone). On a `date`, units below a day fail at run time ("'hour' is not a
 /// valid DATE field"), so they are refused here.
-pub(crate) fn date_trunc_type(unit: TruncUnit, arg: &EngineType) -> Result<EngineType> {
+pub(crate) fn date_trunc_type(unit: TimeUnit, arg: &EngineType) -> Result<EngineType> {
     match arg {
         EngineType::Date
-            if matches!(
-                unit,
-                TruncUnit::Hour | TruncUnit::Minute | TruncUnit::Second
-            ) =>
+            if matches!(unit, TimeUnit::Hour | TimeUnit::Minute | TimeUnit::Second) =>
         {
             let unit = format!("{unit:?}").to_lowercase();
             Err(Error::new(
@@ -632,15 +609,15 @@ mod tests {
     #[test]
     fn date_trunc_keeps_the_type() {
         assert_eq!(
-            date_trunc_type(TruncUnit::Day, &t("timestamp(6)")).unwrap(),
+            date_trunc_type(TimeUnit::Day, &t("timestamp(6)")).unwrap(),
             t("timestamp(6)")
         );
         assert_eq!(
-            date_trunc_type(TruncUnit::Month, &t("date")).unwrap(),
+            date_trunc_type(TimeUnit::Month, &t("date")).unwrap(),
             t("date")
         );
-        assert!(date_trunc_type(TruncUnit::Hour, &t("date")).is_err());
-        assert!(date_trunc_type(TruncUnit::Day, &t("varchar")).is_err());
+        assert!(date_trunc_type(TimeUnit::Hour, &t("date")).is_err());
+        assert!(date_trunc_type(TimeUnit::Day, &t("varchar")).is_err());
     }
 
     /// The typed API's aggregate value types (`Numeric::Sum`, `Avg`, `Percentile`) are
