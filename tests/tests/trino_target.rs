@@ -10,7 +10,8 @@
 //! `information_schema.views`, the ones a rename and a drop break flagged (and broken on
 //! Trino), the proposed rewrites keeping the views' rows after the rename (one over
 //! `SELECT *`, written out). A table built from an Arrow schema, loaded from record
-//! batches and read back as one.
+//! batches and read back as one; one evolved with its changing Arrow schema (a new
+//! field, two widenings), the incompatible changes refused.
 
 use std::collections::BTreeMap;
 
@@ -888,4 +889,184 @@ fn trino_target_vacuum_steps_on_trino() {
     trino.run(&one);
     assert_eq!(snapshots(), 1);
     trino.run(def.name().drop_table().build_for(Dialect::Trino).unwrap());
+}
+
+/// A table from data whose schema changes: version 1 of an Arrow schema creates the
+/// table and loads a batch; version 2 adds a nullable field and widens an `Int32` to an
+/// `Int64` and a `Float32` to a `Float64`. The plan for the Trino target
+/// (`evolve_from_schema`: one `ALTER COLUMN … SET DATA TYPE` per widening, an `ADD
+/// COLUMN` for the new field) runs on Trino, a version 2 batch loads, and every row reads
+/// back: the old ones with NULL in the new field and their values widened intact. A
+/// version 3 that turns a `bigint` into a string and drops a required field is refused,
+/// each refusal with its way out.
+#[test]
+fn a_table_from_data_evolves_with_its_arrow_schema_on_trino() {
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array};
+    use arrow_array::{RecordBatch, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+    use iceberg_sql::dml::ValuesInsert;
+    use iceberg_sql::evolve::{evolve_from_schema, schema_target};
+
+    let Some(trino) =
+        Trino::get_or_skip("a_table_from_data_evolves_with_its_arrow_schema_on_trino")
+    else {
+        return;
+    };
+    trino.ensure_bucket("trino-target");
+    trino.ensure_schema("trino_target");
+    let v1 = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("n", DataType::Int32, true),
+        Field::new("f", DataType::Float32, true),
+        Field::new("name", DataType::Utf8, true),
+    ]));
+    let v1_def = iceberg_sql::arrow::table_builder("trino_target", "from_data", &v1)
+        .unwrap()
+        .location("s3://trino-target/iceberg/from_data/")
+        .build()
+        .unwrap();
+    trino.run(format!("DROP TABLE IF EXISTS {}", v1_def.name()));
+    trino.run(v1_def.create_table().build_for(Dialect::Trino).unwrap());
+    let load = |batch: &RecordBatch, def: &TableDef| {
+        let rows = iceberg_sql::arrow::table_rows(batch, def).unwrap();
+        for (_, insert) in ValuesInsert::new(def, &rows)
+            .batches_with_rows_for(Dialect::Trino)
+            .unwrap()
+        {
+            trino.run(insert.sql());
+        }
+    };
+    // Values at the edges of the old types (and floats a float32 holds exactly).
+    let first = RecordBatch::try_new(
+        v1.clone(),
+        vec![
+            Arc::new(Int64Array::from(vec![1, 2, 3])) as ArrayRef,
+            Arc::new(Int32Array::from(vec![Some(i32::MAX), Some(i32::MIN), None])),
+            Arc::new(Float32Array::from(vec![Some(1.5), None, Some(-0.125)])),
+            Arc::new(StringArray::from(vec![Some("a"), Some("b"), None])),
+        ],
+    )
+    .unwrap();
+    load(&first, &v1_def);
+
+    let v2 = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("n", DataType::Int64, true),
+        Field::new("f", DataType::Float64, true),
+        Field::new("name", DataType::Utf8, true),
+        Field::new("source", DataType::Utf8, true),
+    ]));
+    let plan = evolve_from_schema(&v1_def, &v2, Dialect::Trino).unwrap();
+    let sql: Vec<&str> = plan.statements().map(|s| s.sql()).collect();
+    assert_eq!(
+        sql,
+        [
+            "ALTER TABLE trino_target.from_data ALTER COLUMN n SET DATA TYPE bigint",
+            "ALTER TABLE trino_target.from_data ALTER COLUMN f SET DATA TYPE double",
+            "ALTER TABLE trino_target.from_data ADD COLUMN source varchar",
+        ],
+        "{plan}"
+    );
+    for st in plan.statements() {
+        trino.run(st);
+    }
+    for (column, shown) in [("n", "bigint"), ("f", "double"), ("source", "varchar")] {
+        assert_eq!(column_type(trino, "from_data", column), shown);
+    }
+    // The definition the rows are now written with: the live one with the types of v2.
+    let v2_def = schema_target(&v1_def, &v2).unwrap();
+    assert!(
+        evolve_for(&v2_def, &v2_def, EvolveOptions::new(), Dialect::Trino)
+            .unwrap()
+            .is_empty()
+    );
+    let second = RecordBatch::try_new(
+        v2.clone(),
+        vec![
+            Arc::new(Int64Array::from(vec![4, 5])) as ArrayRef,
+            Arc::new(Int64Array::from(vec![Some(i64::MAX), None])),
+            Arc::new(Float64Array::from(vec![Some(0.1), Some(-2.5e300)])),
+            Arc::new(StringArray::from(vec![Some("d"), Some("e")])),
+            Arc::new(StringArray::from(vec![Some("feed"), None])),
+        ],
+    )
+    .unwrap();
+    load(&second, &v2_def);
+
+    let read = trino.run(format!("SELECT * FROM {} ORDER BY id", v2_def.name()));
+    let back = iceberg_sql::arrow::rows_to_batch_as(&read.result_rows(), v2_def.columns()).unwrap();
+    let text = |s: Option<&str>| s.map_or(Value::Null, |s| Value::String(s.into()));
+    let want: Vec<Vec<Value>> = [
+        (1, Some(i64::from(i32::MAX)), Some(1.5), Some("a"), None),
+        (2, Some(i64::from(i32::MIN)), None, Some("b"), None),
+        (3, None, Some(-0.125), None, None),
+        (4, Some(i64::MAX), Some(0.1), Some("d"), Some("feed")),
+        (5, None, Some(-2.5e300), Some("e"), None),
+    ]
+    .into_iter()
+    .map(|(id, n, f, name, source)| {
+        vec![
+            Value::Long(id),
+            n.map_or(Value::Null, Value::Long),
+            f.map_or(Value::Null, Value::Double),
+            text(name),
+            text(source),
+        ]
+    })
+    .collect();
+    assert_eq!(iceberg_sql::arrow::batch_to_values(&back).unwrap(), want);
+
+    // Version 3: `n` becomes a string and the required `id` is gone. Both are refused,
+    // each with its way out, and nothing runs.
+    let v3 = Schema::new(vec![
+        Field::new("n", DataType::Utf8, true),
+        Field::new("f", DataType::Float64, true),
+    ]);
+    let e = evolve_from_schema(&v2_def, &v3, Dialect::Trino).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "column `id` of `trino_target.from_data` is required, and the incoming records have \
+         no field `id`"
+    );
+    assert_eq!(
+        e.hint(),
+        Some("add the field `id` to the records, or make the column nullable")
+    );
+    let v3 = Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("n", DataType::Utf8, true),
+    ]);
+    let e = evolve_from_schema(&v2_def, &v3, Dialect::Trino).unwrap_err();
+    assert_eq!(e.all().count(), 1, "{e}");
+    assert!(
+        e.message().starts_with(
+            "column `n` of `trino_target.from_data` cannot change from long to string in \
+             place: it is not one of Iceberg's promotions"
+        ),
+        "{e}"
+    );
+    let hint = e.hint().unwrap_or_default();
+    assert!(
+        hint.starts_with(
+            "add a new column of type string, UPDATE it from CAST(n AS ...), drop `n` and \
+             rename the new column (not atomic); or rebuild by CTAS"
+        ),
+        "{hint}"
+    );
+    assert_eq!(read.rows.len(), 5);
+    assert_eq!(
+        trino
+            .run(format!("SELECT count(*) FROM {}", v2_def.name()))
+            .scalar_i64(),
+        5
+    );
+    trino.run(
+        v2_def
+            .name()
+            .drop_table()
+            .build_for(Dialect::Trino)
+            .unwrap(),
+    );
 }
