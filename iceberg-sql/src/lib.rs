@@ -56,7 +56,7 @@
 //! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE, DESCRIBE; CREATE/DROP DATABASE, SHOW TABLES; CREATE/DROP VIEW), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`], [`load`] (the statements of a staged load); entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`], [`DatabaseName`] |
 //! | targets | [`dialect`] ([`Dialect`]: Athena, Spark, Trino, Athena on S3 Tables; every engine-specific clause, name and refusal; [`Grammar`]: quoting, reserved words, type names, literals per parser) |
 //! | rendering | [`render`] (`SqlWriter`: one statement's text, written for one target) |
-//! | validation | [`validate`] (size limit, one statement, a re-parse by our own parser in the target's grammar, the shapes each [`StatementKind`] allows; [`validate::inspect`]: what the parser read, as plain values) |
+//! | validation | [`validate`] (size limit, one statement, a re-parse by our own parser in the target's grammar, the shapes each [`StatementKind`] allows; [`validate::inspect`]: what the parser read, as plain values; with feature `sqlparser`: sqlparser reads every built statement too, `validate::read_with_sqlparser`) |
 //! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
 //!
 //! The rules the derive also checks at compile time (names, DDL text, locations, table

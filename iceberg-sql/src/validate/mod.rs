@@ -51,6 +51,8 @@ pub(crate) mod lexer;
 mod literals;
 mod parser;
 mod prepass;
+#[cfg(feature = "sqlparser")]
+mod sqlparser_reading;
 mod stack;
 mod values;
 
@@ -61,6 +63,9 @@ pub(crate) mod oracle;
 pub(crate) use oracle::with_parsed;
 
 pub use inspect::{inspect, Inspection, Name};
+#[cfg(feature = "sqlparser")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqlparser")))]
+pub use sqlparser_reading::{read_with_sqlparser, SqlparserGap, SQLPARSER_GAPS};
 pub(crate) use values::validate_insert_values;
 
 use crate::dialect::Dialect;
