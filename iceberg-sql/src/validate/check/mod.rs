@@ -28,8 +28,6 @@ mod pass;
 mod top;
 
 #[cfg(test)]
-mod instructions;
-#[cfg(test)]
 mod tests;
 
 use super::lexer::{self, Kind, Symbol};

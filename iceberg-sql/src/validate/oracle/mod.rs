@@ -3,16 +3,13 @@
 //! dialects (`dialects/`, with the hooks of `hooks.rs` and `prefix.rs`), then the
 //! allow-list (`allow.rs`) and the walk (`walk/`, passes of `ast_pass.rs`). Compiled for
 //! tests only, as an oracle written independently of our parser (`parser/`, `check/`): the differential tests (`check/tests.rs`, `parser/tests/`) hold every
-//! statement of the corpus to the same verdict through both, and `logged.rs` reads again
-//! every statement the test suite's builders returned.
+//! statement of the corpus to the same verdict through both.
 
 pub(crate) mod allow;
 pub(crate) mod ast_pass;
 pub(crate) mod dialects;
 pub(crate) mod hooks;
 pub(crate) mod inspect;
-#[cfg(feature = "statement-log")]
-mod logged;
 pub(crate) mod prefix;
 pub(crate) mod tokens;
 pub(crate) mod walk;
