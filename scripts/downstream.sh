@@ -9,9 +9,13 @@
 # cargo resolves the newest versions the crates allow, as it does for a new user (the
 # workspace's Cargo.lock pins older ones, which every other test uses).
 #
-# --minimal-versions: resolve every dependency to the lowest version the manifests
-# allow instead (nightly cargo's -Z minimal-versions; the build itself uses the declared
-# toolchain). That tree shares almost nothing with the newest one, so it is a cold build.
+# --minimal-versions: resolve each dependency this repository's crates declare to the
+# lowest version their manifests allow (nightly cargo's -Z direct-minimal-versions; the
+# build itself uses the declared toolchain), so a lower bound we cannot build with fails
+# here. Dependencies of dependencies resolve to their newest: with -Z minimal-versions
+# they resolve low too, and sqlparser 0.64.0, which declares log "0.4", does not build
+# with log 0.4.0 (its `log::debug!` imports need a later 0.4). That tree shares little
+# with the newest one, so it is a cold build.
 #
 # CARGO_TARGET_DIR is shared with the caller's (the app's profile below matches the
 # workspace's), so a second run rebuilds only the app and the crates of this repository.
@@ -43,10 +47,13 @@ case "$work/" in "$repo"/*)
     echo "downstream.sh: $work is inside the repository; set TMPDIR elsewhere" >&2; exit 1 ;;
 esac
 trap 'rm -rf "$work"' EXIT
-cp -r "$repo/scripts/downstream/." "$work/"
-sed "s#@REPO@#$repo#g" "$work/Cargo.toml.in" >"$work/Cargo.toml"
-rm "$work/Cargo.toml.in"
-cat >>"$work/Cargo.toml" <<'TOML'
+if [ "$minimal" -eq 0 ]; then
+    app="$work"
+    cp -r "$repo/scripts/downstream/." "$app/"
+    sed "s#@REPO@#$repo#g" "$app/Cargo.toml.in" >"$app/Cargo.toml"
+    cat >>"$app/Cargo.toml" <<'TOML'
+
+[workspace]
 
 # The workspace's dev profile, so that dependencies already built there are reused.
 [profile.dev.package."*"]
@@ -55,16 +62,32 @@ debug = false
 [profile.dev]
 debug = "line-tables-only"
 TOML
+else
+    # -Z direct-minimal-versions lowers the dependencies of workspace members only, so the
+    # app joins a copy of this workspace (the committed and working-tree files git tracks):
+    # then the crates' own dependencies are direct and resolve to their lower bounds.
+    (cd "$repo" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) |
+        tar -xf - -C "$work"
+    app="$work/downstream-app"
+    mkdir "$app"
+    cp -r "$repo/scripts/downstream/." "$app/"
+    sed "s#@REPO@#$work#g" "$app/Cargo.toml.in" >"$app/Cargo.toml"
+    sed -i 's#^members = \[#members = ["downstream-app", #' "$work/Cargo.toml"
+    rm -f "$work/Cargo.lock"
+fi
+rm "$app/Cargo.toml.in"
 
-cd "$work"
+cd "$app"
 t0=$SECONDS
 if [ "$minimal" -eq 1 ]; then
-    cargo +nightly generate-lockfile -Z minimal-versions
+    cargo +nightly generate-lockfile -Z direct-minimal-versions
 else
     cargo "${toolchain[@]}" generate-lockfile
 fi
+lock="$app/Cargo.lock"
+[ "$minimal" -eq 1 ] && lock="$work/Cargo.lock"
 for crate in http aws-sdk-athena aws-smithy-runtime tokio; do
-    grep -A1 "^name = \"$crate\"$" Cargo.lock | sed -n 's/^version = "\(.*\)"/downstream.sh: resolved '"$crate"' \1/p'
+    grep -A1 "^name = \"$crate\"$" "$lock" | sed -n 's/^version = "\(.*\)"/downstream.sh: resolved '"$crate"' \1/p'
 done
 cargo "${toolchain[@]}" test --locked
 echo "downstream.sh: the app built and its tests passed ($((SECONDS - t0)) s, $(cargo "${toolchain[@]}" --version))"

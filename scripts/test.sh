@@ -14,7 +14,8 @@
 # 3. has Trino's grammar and Spark's parser read every logged statement of their grammar
 #    again (one check each in the summary);
 # 4. builds and runs a fresh app outside the workspace without its lock file
-#    (scripts/downstream.sh), as a new user resolves the dependencies;
+#    (scripts/downstream.sh), as a new user resolves the dependencies, and again with the
+#    crates' dependencies at their declared lower bounds;
 # 5. packages every published crate (`cargo package --no-verify`);
 # 6. prints one closing line: "summary: N passed, N failed, N skipped".
 #
@@ -134,19 +135,26 @@ fi
 
 # --- a new user's app, outside the workspace ------------------------------------------
 # scripts/downstream.sh: a fresh crate without this Cargo.lock (the newest versions the
-# crates allow), on the declared rust-version, against the offline test double. One
-# check in the summary. Shares CARGO_TARGET_DIR, so a warm run rebuilds only the app.
+# crates allow), on the declared rust-version, against the offline test double; then the
+# same with the crates' own dependencies at their declared lower bounds
+# (--minimal-versions). Two checks in the summary. Both share CARGO_TARGET_DIR, so a warm
+# run rebuilds only the app and this repository's crates.
 if [ ${#scope[@]} -gt 0 ] && [ $# -eq 0 ]; then
-    t0=$SECONDS
-    if ./scripts/downstream.sh >"$statement_log/downstream.out" 2>&1; then
-        reparse_passed=$((reparse_passed + 1))
-        echo "$(tail -n 1 "$statement_log/downstream.out")"
-    else
-        reparse_failed=$((reparse_failed + 1))
-        echo "test.sh: FAILED: the downstream app (scripts/downstream.sh, $((SECONDS - t0)) s):" >&2
-        grep -E '^(error|warning: unused)|^test .* FAILED|panicked|downstream.sh' "$statement_log/downstream.out" | head -c 20000 >&2
-        tail -n 40 "$statement_log/downstream.out" >&2
-    fi
+    for mode in newest minimal; do
+        t0=$SECONDS
+        args=()
+        [ "$mode" = minimal ] && args=(--minimal-versions)
+        out="$statement_log/downstream-$mode.out"
+        if ./scripts/downstream.sh "${args[@]}" >"$out" 2>&1; then
+            reparse_passed=$((reparse_passed + 1))
+            echo "$(tail -n 1 "$out") [$mode versions]"
+        else
+            reparse_failed=$((reparse_failed + 1))
+            echo "test.sh: FAILED: the downstream app, $mode versions (scripts/downstream.sh ${args[*]}, $((SECONDS - t0)) s):" >&2
+            grep -E '^(error|warning: unused)|^test .* FAILED|panicked|downstream.sh' "$out" | head -c 20000 >&2
+            tail -n 40 "$out" >&2
+        fi
+    done
 fi
 
 # --- the published crates package ----------------------------------------------------

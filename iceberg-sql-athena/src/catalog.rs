@@ -1,8 +1,8 @@
 //! What the catalog knows, read through Athena: a table's metadata tables
-//! (`$snapshots`, `$history`, …), the tables of a database, a table's columns.
+//! (`$snapshots`, `$history`, …), the tables and views of a database, a table's columns.
 
 use futures::TryStreamExt;
-use iceberg_sql::evolve::parse_describe;
+use iceberg_sql::evolve::{parse_describe, Reader};
 use iceberg_sql::query::{MetadataRow, SnapshotRow};
 use iceberg_sql::record::Row;
 use iceberg_sql::{DatabaseName, TableDef, TableName};
@@ -106,6 +106,44 @@ impl AthenaExecutor {
             .filter_map(|r| r.into_cells().into_iter().next().flatten())
             .map(|name| name.trim().to_string())
             .collect())
+    }
+
+    /// The views of `database`, each read as a [`Reader`] of the tables it selects
+    /// from, to check a schema change against
+    /// ([`EvolutionPlan::check_readers`](iceberg_sql::evolve::EvolutionPlan::check_readers)).
+    /// Runs `database.list_views()` (`information_schema.views`, by name) and reads
+    /// each definition with our parser: a definition it cannot read is an error that
+    /// names the view.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # use iceberg_sql_athena::*;
+    /// # use iceberg_sql_test_server::{Plan, ResultSet, ScriptedEngine, ServerConfig, TestServer};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
+    /// # let server = TestServer::start(ServerConfig::new().engine(ScriptedEngine::new()
+    /// #     .on_contains("information_schema.views", |_| Plan::rows(ResultSet::select(
+    /// #         &[("table_name", "varchar"), ("view_definition", "varchar")],
+    /// #         vec![vec![Some("payloads".into()),
+    /// #                   Some("SELECT event_id, payload FROM analytics.mcp_events".into())]]))))).await?;
+    /// # let executor = AthenaExecutor::new(server.client(),
+    /// #     ExecutorConfig::default().poll(PollConfig::fixed(std::time::Duration::from_millis(5))));
+    /// let views = executor.views(&DatabaseName::new("analytics")).await?;
+    /// assert_eq!(views[0].view_name(), Some(&TableName::new("analytics", "payloads")));
+    /// # Ok(()) }
+    /// ```
+    pub async fn views(&self, database: &DatabaseName) -> Result<Vec<Reader>> {
+        let list = database.list_views().build()?;
+        let rows: Vec<Row> = self.fetch_all(&list).await?;
+        let mut views = Vec::with_capacity(rows.len());
+        for row in rows {
+            let mut cells = row.into_cells().into_iter();
+            let name = cells.next().flatten().unwrap_or_default();
+            let definition = cells.next().flatten().unwrap_or_default();
+            let name = TableName::new(database.as_str(), name.trim());
+            views.push(Reader::view(name, &definition)?);
+        }
+        Ok(views)
     }
 
     /// `table`'s live columns and partition spec, read with `DESCRIBE` and parsed by

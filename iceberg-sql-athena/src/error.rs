@@ -511,6 +511,23 @@ pub enum Error {
         #[source]
         error: Box<Error>,
     },
+    /// [`AthenaExecutor::materialize_days`](crate::AthenaExecutor::materialize_days)
+    /// stopped at a day: the days before it are filled, `day` and `not_started` are not
+    /// (or, if `error`'s commit state is unknown, `day` may be). Run it again with the
+    /// same arguments to go on: it reads the missing days from the table again.
+    #[error("daily materialization stopped at {day} after filling {} day{} ({} not started): {error}",
+        filled.len(), if filled.len() == 1 { "" } else { "s" }, not_started.len())]
+    DaysIncomplete {
+        /// The days filled, in order.
+        filled: Vec<crate::FilledDay>,
+        /// The day that failed.
+        day: chrono::NaiveDate,
+        /// The missing days after it, not started.
+        not_started: Vec<chrono::NaiveDate>,
+        /// What stopped the run.
+        #[source]
+        error: Box<Error>,
+    },
     /// A CTAS or UNLOAD failed with a retryable error, and the cleanup that must come
     /// before resubmitting it failed. The statement was not resubmitted.
     #[error("cleanup before resubmitting failed: {cleanup}; the statement's failure: {failure}")]
@@ -613,7 +630,9 @@ impl Error {
             Error::MoreRunsExhausted { query_id, .. }
             | Error::Decode { query_id, .. }
             | Error::LiveDefinition { query_id, .. } => Some(query_id),
-            Error::MaintenanceIncomplete { error, .. } => error.query_id(),
+            Error::MaintenanceIncomplete { error, .. } | Error::DaysIncomplete { error, .. } => {
+                error.query_id()
+            }
             Error::Cleanup { failure, .. } => Some(&failure.query_id),
             _ => None,
         }
@@ -628,7 +647,9 @@ impl Error {
                 ..
             } => client_request_token.as_deref(),
             Error::Api(a) => a.client_request_token.as_deref(),
-            Error::MaintenanceIncomplete { error, .. } => error.client_request_token(),
+            Error::MaintenanceIncomplete { error, .. } | Error::DaysIncomplete { error, .. } => {
+                error.client_request_token()
+            }
             Error::Cleanup { failure, .. } => failure.client_request_token.as_deref(),
             _ => None,
         }
@@ -642,7 +663,9 @@ impl Error {
             Error::Timeout { commit_state, .. } => *commit_state,
             Error::Api(a) => a.commit_state,
             Error::Protocol { .. } => CommitState::Unknown,
-            Error::MaintenanceIncomplete { error, .. } => error.commit_state(),
+            Error::MaintenanceIncomplete { error, .. } | Error::DaysIncomplete { error, .. } => {
+                error.commit_state()
+            }
             Error::MoreRunsExhausted { .. }
             | Error::LiveDefinition { .. }
             | Error::Decode { .. } => CommitState::Committed,
@@ -662,7 +685,9 @@ impl Error {
     pub fn api_error(&self) -> Option<&ApiError> {
         match self {
             Error::Api(a) => Some(a),
-            Error::MaintenanceIncomplete { error, .. } => error.api_error(),
+            Error::MaintenanceIncomplete { error, .. } | Error::DaysIncomplete { error, .. } => {
+                error.api_error()
+            }
             _ => None,
         }
     }

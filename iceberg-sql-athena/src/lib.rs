@@ -64,6 +64,7 @@ mod api_error;
 mod append;
 mod catalog;
 mod config;
+mod daily;
 mod error;
 mod evidence;
 mod executor;
@@ -164,6 +165,7 @@ pub use append::{
     AppendError, AppendOptions, AppendProgress, AppendReport, BatchReport, BatchState,
 };
 pub use config::{Backoff, Encryption, ExecutorConfig, PollConfig, Resubmit, RetryPolicy};
+pub use daily::{FilledDay, Materialized};
 pub use error::{
     ApiError, ApiErrorClass, CommitState, Error, ErrorCategory, FailureKind, QueryError,
     QueryState, Result, AFTER_WRITE_ERROR_TYPES,

@@ -343,6 +343,101 @@ async fn snapshots_are_read_typed_in_one_call() {
 }
 
 #[tokio::test]
+async fn views_are_listed_with_their_definitions_and_checked_against_a_plan() {
+    let (server, executor) = start(ScriptedEngine::new().on_contains(
+        "information_schema.views",
+        |_| {
+            Plan::rows(ResultSet::select(
+                &[("table_name", "varchar"), ("view_definition", "varchar")],
+                vec![
+                    vec![
+                        Some("big_n".into()),
+                        Some("SELECT event_id, n FROM analytics.ev WHERE n > 10".into()),
+                    ],
+                    vec![
+                        Some("ids".into()),
+                        Some("SELECT \"event_id\" FROM \"analytics\".\"ev\"".into()),
+                    ],
+                ],
+            ))
+        },
+    ))
+    .await;
+    let views = executor
+        .views(&DatabaseName::new("analytics"))
+        .await
+        .unwrap();
+    assert_eq!(
+        sent_sql(&server),
+        [
+            "SELECT table_name, view_definition FROM information_schema.views \
+          WHERE table_schema = 'analytics' ORDER BY table_name"
+        ]
+    );
+    let names: Vec<_> = views.iter().map(|v| v.view_name().cloned()).collect();
+    assert_eq!(
+        names,
+        [
+            Some(TableName::new("analytics", "big_n")),
+            Some(TableName::new("analytics", "ids"))
+        ]
+    );
+    // Renaming n breaks big_n (selects and filters on it), not ids.
+    let live = Ev::table_def();
+    let desired = TableDef::builder("analytics", "ev")
+        .column(Column::new("event_id", IcebergType::String))
+        .column(Column::new("count", IcebergType::Long).renamed_from("n"))
+        .location("s3://lake/ev/")
+        .build()
+        .unwrap();
+    let plan =
+        iceberg_sql::evolve::evolve(live, &desired, iceberg_sql::evolve::EvolveOptions::new())
+            .unwrap()
+            .check_readers(live, &views)
+            .unwrap();
+    let report: Vec<String> = plan.steps[0]
+        .readers
+        .iter()
+        .map(|b| b.to_string())
+        .collect();
+    assert_eq!(
+        report,
+        ["analytics.big_n selects n", "analytics.big_n filters on n"]
+    );
+    assert_eq!(
+        plan.statements().map(|s| s.sql()).collect::<Vec<_>>(),
+        [
+            "ALTER TABLE analytics.ev CHANGE COLUMN n count bigint",
+            "CREATE OR REPLACE VIEW analytics.big_n AS\n\
+             SELECT event_id, count AS n FROM analytics.ev WHERE count > 10"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_view_definition_our_parser_cannot_read_is_an_error_naming_it() {
+    let (_server, executor) = start(ScriptedEngine::new().on_contains(
+        "information_schema.views",
+        |_| {
+            Plan::rows(ResultSet::select(
+                &[("table_name", "varchar"), ("view_definition", "varchar")],
+                vec![vec![Some("odd".into()), Some("SELECT FROM WHERE".into())]],
+            ))
+        },
+    ))
+    .await;
+    let err = executor
+        .views(&DatabaseName::new("analytics"))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("reader analytics.odd: our parser cannot read its SQL"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
 async fn show_tables_and_describe_send_the_built_statements() {
     let describe_lines = [
         "event_id\tstring\t",

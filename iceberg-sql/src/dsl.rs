@@ -92,6 +92,58 @@ pub fn current_timestamp() -> Free<NaiveDateTime> {
     Free::from_expr(Expr::CurrentTimestamp)
 }
 
+/// An expression the DSL lacks, as SQL text of the type `T` declares: written as it
+/// is, in parentheses where it is an operand of an operator that binds tighter. It is
+/// an operand of any expression of the DSL (`col.gt(raw::<i64>("…"))`), a projection,
+/// a filter (`raw::<bool>`), a grouping or sort key.
+///
+/// What is checked, when the statement is built:
+/// * our parser reads the text as exactly one expression (in Trino's grammar, and
+///   again in the target's where that is another): no second statement, no clause
+///   after it;
+/// * it holds no comment, no `;`, no `?` placeholder and no subquery;
+/// * every name it reads as a column is a column of the statement's relations
+///   (unqualified; unquoted names folded to lower case), and on Athena resolves there;
+/// * a call of one of Trino's aggregate functions (or one with `FILTER`) makes the
+///   query aggregate, and the columns it reads outside aggregates must be grouped;
+///   one with `OVER (…)` counts as a window function (refused in WHERE, GROUP BY and
+///   HAVING).
+///
+/// What is not checked: the text's own type (the type model takes `T` on trust: a
+/// function's argument and result types, its existence, are the engine's to check),
+/// and whether an aggregate in the text nests another.
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// use iceberg_sql::dsl::raw;
+/// # #[derive(IcebergTable)]
+/// # #[iceberg(database = "db", name = "t", location = "s3://my-bucket/t/")]
+/// # struct T { tool: String, latency_ms: i64 }
+/// let q = T::select()
+///     .column(T::TOOL)
+///     .expr_as(raw::<f64>("stddev_samp(latency_ms)"), "sd")
+///     .expr_as(raw::<i64>("bitwise_and(max(latency_ms), 255)"), "low_bits")
+///     .group_by(T::TOOL)
+///     .filter(raw::<bool>("strpos(tool, 'ask') > 0"))
+///     .filter(T::LATENCY_MS.gt(raw::<i64>("abs(-5)")));
+/// assert_eq!(q.build()?.sql(),
+///     "SELECT tool, stddev_samp(latency_ms) AS sd, bitwise_and(max(latency_ms), 255) AS low_bits \
+///      FROM db.t WHERE (strpos(tool, 'ask') > 0) AND latency_ms > abs(-5) GROUP BY tool");
+/// // A column the table lacks, a second statement, a comment: refused.
+/// let bad = |text: &str| T::select().expr_as(raw::<i64>(text), "x").build().unwrap_err();
+/// assert!(bad("length(tol)").message().contains("no column `tol`"));
+/// assert!(bad("1; DROP TABLE db.t").message().contains("`;`"));
+/// assert!(bad("1 -- comment").message().contains("comment"));
+/// assert!(bad("1) OR (1 = 1").message().contains("is not one expression"));
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+pub fn raw<T: ColumnValue>(sql: &str) -> Free<T::Base> {
+    Free::from_expr(Expr::Raw(Box::new(crate::expr::RawExpr::read(
+        sql,
+        <T::Base as crate::record::SqlType>::iceberg_type(),
+    ))))
+}
+
 /// `current_date`.
 pub fn current_date() -> Free<NaiveDate> {
     Free::from_expr(Expr::CurrentDate)

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use iceberg_sql::alter::is_legal_promotion;
+use iceberg_sql::alter::{is_legal_promotion, AlterTable};
 use iceberg_sql::prelude::*;
 use iceberg_sql::IcebergType as T;
 
@@ -139,7 +139,8 @@ fn set_and_unset_properties() {
 fn partition_evolution_is_refused_with_the_ctas_rebuild() {
     let f = PartitionField::new("user_id", PartitionTransform::Bucket(16));
     let day = PartitionField::new("event_ts", PartitionTransform::Day);
-    for d in [Dialect::Athena, Dialect::Spark] {
+    let hour = PartitionField::new("event_ts", PartitionTransform::Hour);
+    for d in [Dialect::Athena, Dialect::AthenaS3Tables] {
         for e in [
             t().alter()
                 .add_partition_field(f.clone())
@@ -147,6 +148,10 @@ fn partition_evolution_is_refused_with_the_ctas_rebuild() {
                 .unwrap_err(),
             t().alter()
                 .drop_partition_field(day.clone())
+                .build_for(d)
+                .unwrap_err(),
+            t().alter()
+                .replace_partition_field(day.clone(), hour.clone())
                 .build_for(d)
                 .unwrap_err(),
         ] {
@@ -164,7 +169,29 @@ fn partition_evolution_is_refused_with_the_ctas_rebuild() {
         e.message().contains("Athena has no partition evolution"),
         "{e}"
     );
+    // Spark has it through Iceberg's SQL extensions, one field at a time.
+    let spark = |a: AlterTable<'_>| a.build_for(Dialect::Spark).unwrap().sql().to_string();
+    assert_eq!(
+        spark(t().alter().add_partition_field(f.clone())),
+        "ALTER TABLE analytics.mcp_events ADD PARTITION FIELD bucket(16, user_id)"
+    );
+    assert_eq!(
+        spark(t().alter().drop_partition_field(day.clone())),
+        "ALTER TABLE analytics.mcp_events DROP PARTITION FIELD days(event_ts)"
+    );
+    assert_eq!(
+        spark(t().alter().replace_partition_field(day.clone(), hour.clone())),
+        "ALTER TABLE analytics.mcp_events REPLACE PARTITION FIELD days(event_ts) WITH hours(event_ts)"
+    );
     // Trino has partition evolution: the whole new spec, in its partitioning strings.
+    assert_eq!(
+        t().alter()
+            .replace_partition_field(day.clone(), hour)
+            .build_for(Dialect::Trino)
+            .unwrap()
+            .sql(),
+        "ALTER TABLE analytics.mcp_events SET PROPERTIES partitioning = ARRAY['hour(event_ts)']"
+    );
     assert_eq!(
         t().alter()
             .add_partition_field(f)

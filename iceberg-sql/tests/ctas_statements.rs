@@ -6,7 +6,7 @@ mod common;
 
 use chrono::NaiveDate;
 use common::*;
-use iceberg_sql::ctas::{HiveCtas, IcebergCtas, Unload, UnloadFormat};
+use iceberg_sql::ctas::{AddHivePartitions, HiveCtas, IcebergCtas, Unload, UnloadFormat};
 use iceberg_sql::dsl::count_all;
 use iceberg_sql::prelude::*;
 use iceberg_sql::query::Select;
@@ -924,5 +924,181 @@ fn iceberg_ctas_partitions_on_reserved_words() {
             "{d:?}: {}",
             sql.sql()
         );
+    }
+}
+
+// ---- ADD PARTITION: each rule of
+// https://docs.aws.amazon.com/athena/latest/ug/alter-table-add-partition.html ----
+
+fn hive_table() -> TableName {
+    TableName::new("analytics", "mcp_daily_hive")
+}
+
+/// The synopsis: `ADD [IF NOT EXISTS] PARTITION (k = v, …) [LOCATION '…'] [PARTITION …]`,
+/// always with IF NOT EXISTS ("Causes the error to be suppressed if a partition with the
+/// same definition already exists"), so a re-run changes nothing; values quoted only for
+/// text ("Enclose partition_col_value in string characters only if the data type of the
+/// column is a string"), dates as Glue's text; LOCATION optional for Hive-style folders.
+#[test]
+fn add_partition_synopsis_and_value_quoting() {
+    let day = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let s = AddHivePartitions::new(hive_table())
+        .partition_at(
+            [
+                ("dt", Value::Date(day)),
+                ("tool", Value::String("query data".into())),
+                ("shard", Value::Int(7)),
+                ("hour", Value::Long(23)),
+            ],
+            "s3://my-datalake/hive/mcp_daily/dt=2026-10-01/tool=query data/",
+        )
+        .partition([
+            ("dt", Value::Date(day.succ_opt().unwrap())),
+            ("tool", Value::String("date".into())),
+            ("shard", Value::Int(0)),
+            ("hour", Value::Long(0)),
+        ])
+        .build()
+        .unwrap();
+    assert_eq!(s.kind(), StatementKind::AlterTable);
+    assert_eq!(
+        s.sql(),
+        "ALTER TABLE analytics.mcp_daily_hive ADD IF NOT EXISTS\n  \
+         PARTITION (dt = '2026-10-01', tool = 'query data', shard = 7, hour = 23) \
+         LOCATION 's3://my-datalake/hive/mcp_daily/dt=2026-10-01/tool=query data/'\n  \
+         PARTITION (dt = '2026-10-02', tool = 'date', shard = 0, hour = 0)"
+    );
+    // A partition column named by a word Hive reserves is quoted.
+    let s = AddHivePartitions::new(hive_table())
+        .partition([("date", Value::Date(day))])
+        .build()
+        .unwrap();
+    assert_eq!(
+        s.sql(),
+        "ALTER TABLE analytics.mcp_daily_hive ADD IF NOT EXISTS\n  PARTITION (`date` = '2026-10-01')"
+    );
+}
+
+/// Only text, dates and whole numbers have a written form the page gives; the rest is
+/// refused with the way out.
+#[test]
+fn add_partition_refuses_values_without_a_documented_form() {
+    let ts = NaiveDate::from_ymd_opt(2026, 10, 1)
+        .unwrap()
+        .and_hms_opt(12, 0, 0)
+        .unwrap();
+    for v in [
+        Value::Int(-1),
+        Value::Long(i64::MIN),
+        Value::Timestamp(ts),
+        Value::Double(1.5),
+        Value::Boolean(true),
+        Value::Null,
+    ] {
+        let e = AddHivePartitions::new(hive_table())
+            .partition([("dt", v.clone())])
+            .build()
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue, "{v:?}: {e}");
+        assert!(e.to_string().contains("partition column `dt`"), "{e}");
+    }
+}
+
+/// The LOCATION is "the Amazon S3 path where the data files for that partition reside":
+/// an `s3://` folder; a Hive-style folder of the partition's own columns must carry its
+/// values.
+#[test]
+fn add_partition_locations() {
+    let day = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let add = |loc: &str| {
+        AddHivePartitions::new(hive_table())
+            .partition_at([("dt", Value::Date(day))], loc)
+            .build()
+    };
+    assert!(add("s3://lake/daily/dt=2026-10-01/").is_ok());
+    assert!(add("s3://lake/daily/2026/10/01/").is_ok());
+    let e = add("s3://lake/daily/dt=2026-10-02/").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidLocation);
+    assert!(e.to_string().contains("`dt=2026-10-02`"), "{e}");
+    assert!(e.to_string().contains("dt=2026-10-01/"), "{e}");
+    for bad in ["s3a://lake/daily/", "/local/daily/", "lake/daily/"] {
+        assert_eq!(
+            add(bad).unwrap_err().kind(),
+            ErrorKind::InvalidLocation,
+            "{bad}"
+        );
+    }
+    // Several levels: each must match.
+    let e = AddHivePartitions::new(hive_table())
+        .partition_at(
+            [("year", Value::Int(2026)), ("month", Value::Int(10))],
+            "s3://lake/daily/year=2026/month=11/",
+        )
+        .build()
+        .unwrap_err();
+    assert!(e.to_string().contains("`month=11`"), "{e}");
+}
+
+/// One list of partition columns per table, each once; no partition twice; at least one.
+#[test]
+fn add_partition_shape() {
+    let d = |n| Value::Date(NaiveDate::from_ymd_opt(2026, 10, n).unwrap());
+    let e = AddHivePartitions::new(hive_table())
+        .partition([("dt", d(1))])
+        .partition([("day", d(2))])
+        .build()
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("one list of partition columns"),
+        "{e}"
+    );
+    let e = AddHivePartitions::new(hive_table())
+        .partition([("dt", d(1))])
+        .partition([("dt", d(1))])
+        .build()
+        .unwrap_err();
+    assert!(e.to_string().contains("repeats the values"), "{e}");
+    let e = AddHivePartitions::new(hive_table())
+        .partition([("dt", d(1)), ("DT", d(2))])
+        .build()
+        .unwrap_err();
+    assert!(e.to_string().contains("named twice"), "{e}");
+    let e = AddHivePartitions::new(hive_table()).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPartition);
+    let e = AddHivePartitions::new(hive_table())
+        .partition(Vec::<(&str, Value)>::new())
+        .build()
+        .unwrap_err();
+    assert!(e.to_string().contains("at least one column"), "{e}");
+}
+
+/// Athena DDL strings go through its Hive lexer: a value with a quote, a backslash or a
+/// control character is refused (by the validator, at the value).
+#[test]
+fn add_partition_text_values_go_through_the_hive_ddl_string_rules() {
+    for v in ["it's", "a\\b", "tab\there"] {
+        let e = AddHivePartitions::new(hive_table())
+            .partition([("tool", Value::String(v.into()))])
+            .build()
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("a partition value contains"),
+            "{v}: {e}"
+        );
+    }
+}
+
+/// Hive tables are Athena's: every other target refuses, pointing at Iceberg's own
+/// partitions.
+#[test]
+fn add_partition_is_athena_only() {
+    let day = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    for d in [Dialect::Spark, Dialect::Trino, Dialect::AthenaS3Tables] {
+        let e = AddHivePartitions::new(hive_table())
+            .partition([("dt", Value::Date(day))])
+            .build_for(d)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported, "{d:?}");
+        assert!(e.to_string().contains("has no Hive tables"), "{d:?}: {e}");
     }
 }

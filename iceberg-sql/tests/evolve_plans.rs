@@ -6,7 +6,8 @@
 mod common;
 
 use iceberg_sql::evolve::{
-    evolve, evolve_for, parse_describe, parse_show_create_table, Change, EvolveOptions,
+    evolve, evolve_for, parse_describe, parse_show_create_table, Change, EvolveOptions, ReadAs,
+    Reader, ReaderBreak,
 };
 use iceberg_sql::prelude::*;
 use iceberg_sql::IcebergType as T;
@@ -391,6 +392,272 @@ fn schema_evolution_plan() {
         out.push_str(&format!("-- {d:?}\n{plan}\n\n"));
     }
     insta::assert_snapshot!("evolution_plan", out);
+}
+
+// ---- readers ------------------------------------------------------------------------
+
+/// The example evolution (rename payload, widen retry_count, add error_code, drop
+/// latency_ms) of the example table, unpartitioned.
+fn example_evolution() -> (TableDef, TableDef) {
+    let live = common::mcp_events_builder().build().unwrap();
+    let cols: Vec<Column> = live
+        .columns()
+        .iter()
+        .filter(|c| c.name != "latency_ms")
+        .map(|col| match col.name.as_str() {
+            "payload" => c("tool_payload", T::String).renamed_from("payload"),
+            "retry_count" => c("retry_count", T::Long),
+            _ => col.clone(),
+        })
+        .chain([c("error_code", T::String)])
+        .collect();
+    let desired = TableDef::builder("analytics", "mcp_events")
+        .columns(cols)
+        .location(live.location().unwrap().as_str())
+        .build()
+        .unwrap();
+    (live, desired)
+}
+
+#[test]
+fn readers_each_step_breaks() {
+    use common::McpEvent;
+    let (live, desired) = example_evolution();
+    let per_tool = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::PAYLOAD)
+        .filter(McpEvent::STATUS.eq("ok".to_string()));
+    let built = TableName::new("analytics", "ok_payloads")
+        .create_view(&per_tool)
+        .build()
+        .unwrap();
+    let readers = [
+        // A view this crate built, read from its statement.
+        Reader::sql("ok_payloads", built.sql()).unwrap(),
+        // Views as the catalog lists them.
+        Reader::view(
+            TableName::new("analytics", "slow_calls"),
+            "SELECT e.session_id, e.latency_ms, s.user_name FROM analytics.mcp_events e \
+             JOIN analytics.sessions s ON s.session_id = e.session_id WHERE e.latency_ms > 1000",
+        )
+        .unwrap(),
+        Reader::view(TableName::new("analytics", "all_events"), "SELECT * FROM mcp_events").unwrap(),
+        Reader::view(
+            TableName::new("analytics", "retries"),
+            "SELECT tool_name, max(retry_count) AS most FROM analytics.mcp_events GROUP BY tool_name",
+        )
+        .unwrap(),
+        // Registered texts.
+        Reader::sql(
+            "archive job",
+            "INSERT INTO analytics.archive (a, b) SELECT * FROM analytics.mcp_events",
+        )
+        .unwrap(),
+        Reader::sql(
+            "daily report",
+            "SELECT payload, count(*) FROM analytics.mcp_events \
+             WHERE event_id IN (SELECT event_id FROM analytics.mcp_events WHERE payload <> '') \
+             GROUP BY payload ORDER BY payload",
+        )
+        .unwrap(),
+        // Reads other tables only: never broken.
+        Reader::sql("other", "SELECT payload, latency_ms FROM analytics.other").unwrap(),
+    ];
+    let plan = evolve(&live, &desired, EvolveOptions::new().allow_drops())
+        .unwrap()
+        .check_readers(&live, &readers)
+        .unwrap();
+    insta::assert_snapshot!("evolution_plan_readers", plan.to_string());
+    // The structured report of the rename.
+    assert_eq!(
+        plan.steps[0].readers[0],
+        ReaderBreak {
+            reader: "ok_payloads".into(),
+            read_as: ReadAs::Select,
+            column: "payload".into(),
+        }
+    );
+    assert!(
+        matches!(&plan.steps[1].change, Change::ReplaceView { view, .. }
+        if view == &TableName::new("analytics", "ok_payloads"))
+    );
+}
+
+#[test]
+fn rename_rewrites_keep_the_view_columns() {
+    let live = def(base(), &[]);
+    let desired = def(
+        with(base(), "s", c("label", T::String).renamed_from("s")),
+        &[],
+    );
+    let rewrite = |query: &str| {
+        let readers = [Reader::view(TableName::new("analytics", "v"), query).unwrap()];
+        let plan = evolve(&live, &desired, EvolveOptions::new())
+            .unwrap()
+            .check_readers(&live, &readers)
+            .unwrap();
+        plan.steps
+            .iter()
+            .skip(1)
+            .map(|s| s.statement.sql().to_string())
+            .collect::<Vec<_>>()
+    };
+    let head = "CREATE OR REPLACE VIEW analytics.v AS\n";
+    // A bare output column keeps its name; an aliased one and other uses take the new
+    // name; a qualified one keeps its qualifier; a quoted one is written as the name
+    // needs.
+    assert_eq!(
+        rewrite("SELECT s, upper(s) AS u, t.s AS s2, \"S\" FROM analytics.t AS t WHERE s <> '' ORDER BY t.s"),
+        [format!("{head}SELECT label AS s, upper(label) AS u, t.label AS s2, label AS s FROM analytics.t AS t WHERE label <> '' ORDER BY t.label")]
+    );
+    // A nested query and a CTE read the table too; only the view's own output columns
+    // keep the old name.
+    assert_eq!(
+        rewrite("WITH x AS (SELECT id, s FROM t) SELECT s FROM x WHERE id IN (SELECT id FROM t WHERE s = 'a')"),
+        [format!("{head}WITH x AS (SELECT id, label FROM t) SELECT label AS s FROM x WHERE id IN (SELECT id FROM t WHERE label = 'a')")]
+    );
+    // A `SELECT *` over the table alone is written out; over a join, or as `t.*`, it
+    // is reported, not rewritten; a view that does not read the column is neither.
+    assert_eq!(
+        rewrite("SELECT * FROM analytics.t WHERE s > 'a'"),
+        [format!(
+            "{head}SELECT id, ts, n, f, amount, label AS s FROM analytics.t WHERE label > 'a'"
+        )]
+    );
+    assert_eq!(
+        rewrite("SELECT * FROM analytics.t JOIN analytics.u ON u.id = t.id"),
+        Vec::<String>::new()
+    );
+    assert_eq!(rewrite("SELECT t.* FROM analytics.t"), Vec::<String>::new());
+    assert_eq!(rewrite("SELECT id FROM analytics.t"), Vec::<String>::new());
+    // Another table's column of the same name, qualified, is left alone.
+    assert_eq!(
+        rewrite("SELECT u.s, t.s FROM analytics.t t JOIN analytics.u u ON u.id = t.id"),
+        [format!(
+            "{head}SELECT u.s, t.label AS s FROM analytics.t t JOIN analytics.u u ON u.id = t.id"
+        )]
+    );
+}
+
+#[test]
+fn readers_report_how_they_read_the_column() {
+    let live = def(base(), &[]);
+    let desired = def(
+        with(base(), "s", c("label", T::String).renamed_from("s")),
+        &[],
+    );
+    let report = |sql: &str| {
+        let readers = [Reader::sql("r", sql).unwrap()];
+        let plan = evolve(&live, &desired, EvolveOptions::new())
+            .unwrap()
+            .check_readers(&live, &readers)
+            .unwrap();
+        plan.steps[0]
+            .readers
+            .iter()
+            .map(|b| b.read_as)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        report("SELECT a.id FROM analytics.t a JOIN analytics.u b ON b.s = a.s"),
+        [ReadAs::Join]
+    );
+    assert_eq!(report("SELECT id FROM t JOIN u USING (s)"), [ReadAs::Join]);
+    assert_eq!(
+        report("SELECT max(id) OVER (PARTITION BY s) FROM t"),
+        [ReadAs::Select]
+    );
+    assert_eq!(
+        report("SELECT id FROM t GROUP BY id HAVING count(DISTINCT s) > 1 ORDER BY 1"),
+        [ReadAs::Filter]
+    );
+    // An INSERT that names the column in its column list writes it.
+    assert_eq!(
+        report("INSERT INTO analytics.t (id, s) SELECT id, name FROM analytics.u"),
+        [ReadAs::Write]
+    );
+    assert_eq!(
+        report("INSERT INTO analytics.u (id, s) SELECT id, s FROM analytics.t"),
+        [ReadAs::Select]
+    );
+    // Without a column list, an INSERT into the table writes every column: an added
+    // or a dropped one breaks it, a rename does not.
+    let load = Reader::sql(
+        "load",
+        "INSERT INTO analytics.t SELECT * FROM analytics.staging",
+    )
+    .unwrap();
+    let grown = def(
+        base().into_iter().chain([c("extra", T::Int)]).collect(),
+        &[],
+    );
+    let plan = evolve(&live, &grown, EvolveOptions::new())
+        .unwrap()
+        .check_readers(&live, std::slice::from_ref(&load))
+        .unwrap();
+    assert_eq!(plan.steps[0].readers[0].to_string(), "load writes extra");
+    assert_eq!(
+        report("INSERT INTO analytics.t SELECT * FROM analytics.staging"),
+        []
+    );
+}
+
+#[test]
+fn a_rewritten_view_is_checked_as_rewritten_under_its_label() {
+    let live = def(base(), &[]);
+    let cols: Vec<Column> = with(base(), "s", c("label", T::String).renamed_from("s"))
+        .into_iter()
+        .filter(|c| c.name != "n")
+        .collect();
+    let desired = def(cols, &[]);
+    let readers = [Reader::sql(
+        "mine",
+        "CREATE VIEW analytics.v AS SELECT s, n FROM analytics.t",
+    )
+    .unwrap()];
+    let plan = evolve(&live, &desired, EvolveOptions::new().allow_drops())
+        .unwrap()
+        .check_readers(&live, &readers)
+        .unwrap();
+    let report: Vec<String> = plan
+        .steps
+        .iter()
+        .flat_map(|s| &s.readers)
+        .map(|b| b.to_string())
+        .collect();
+    assert_eq!(report, ["mine selects s", "mine selects n"]);
+    assert_eq!(
+        plan.statements().map(|s| s.sql()).collect::<Vec<_>>(),
+        [
+            "ALTER TABLE analytics.t CHANGE COLUMN s label string",
+            "CREATE OR REPLACE VIEW analytics.v AS\nSELECT label AS s, n FROM analytics.t",
+            "ALTER TABLE analytics.t DROP COLUMN n",
+        ]
+    );
+}
+
+#[test]
+fn unreadable_readers_are_errors() {
+    let e = Reader::sql("job", "SELECT FROM WHERE").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("reader job: our parser cannot read its SQL"),
+        "{e}"
+    );
+    let e = Reader::view(TableName::new("analytics", "v"), "DROP TABLE analytics.t").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("the definition of view analytics.v is not a query"),
+        "{e}"
+    );
+    let e = Reader::sql("job", "DELETE FROM analytics.t WHERE s = 'a'").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("reader job is not a query, an INSERT or a CREATE VIEW"),
+        "{e}"
+    );
+    let e = Reader::sql("job", "CREATE VIEW v AS SELECT 1 AS one").unwrap_err();
+    assert!(e.to_string().contains("the view v has no database"), "{e}");
 }
 
 // ---- reading live definitions -----------------------------------------------------

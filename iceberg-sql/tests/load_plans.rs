@@ -127,15 +127,23 @@ fn refusals() {
             .dedup_by("attrs")),
         "the staged merge's de-duplication (dedup_by) orders by `attrs`, of type map(varchar, date): \
          Type map(varchar, date) is not orderable, and therefore cannot be used in ORDER BY\n  \
-         help: order by a column of a number, text, date, timestamp or boolean type (an array or row only of such) instead of `attrs`"
+         help: order by a column of a number, text, date, timestamp or boolean type instead of `attrs`"
     );
-    for ok in ["tags", "origin", "day"] {
-        assert!(StagedLoad::new(&t, "x", root())
-            .merge_on("event_id")
-            .dedup_by(ok)
-            .build()
-            .is_ok());
+    // Trino orders an array or row but fails the query on a NULL element or field.
+    for by in ["tags", "origin"] {
+        assert!(
+            err(StagedLoad::new(&t, "x", root())
+                .merge_on("event_id")
+                .dedup_by(by))
+            .contains("Trino fails the query when two"),
+            "{by}"
+        );
     }
+    assert!(StagedLoad::new(&t, "x", root())
+        .merge_on("event_id")
+        .dedup_by("day")
+        .build()
+        .is_ok());
     assert!(
         err(StagedLoad::new(&t, "x", root()).staging_database("Bad-Db")).contains("database name")
     );

@@ -836,3 +836,469 @@ fn window_functions() {
         "OVER (...) applies to a window function or an aggregate, not to this expression"
     );
 }
+
+// The fields are the CTE's declared columns; the rows are not decoded here.
+#[allow(dead_code)]
+#[derive(FromRow)]
+struct PerTool {
+    tool_name: String,
+    n: i64,
+}
+
+impl PerTool {
+    const TOOL_NAME: Col<PerTool, String> = Col::new("tool_name");
+    const N: Col<PerTool, i64> = Col::new("n");
+}
+
+fn per_tool() -> Cte<PerTool> {
+    Cte::new(
+        "per_tool",
+        McpEvent::select()
+            .column(McpEvent::TOOL_NAME)
+            .expr_as(count_all(), "n")
+            .group_by(McpEvent::TOOL_NAME),
+    )
+}
+
+/// WITH: a named query read through its row type's typed columns, a CTE over a CTE
+/// (one WITH, each CTE once), the same text on both targets.
+#[test]
+fn ctes_are_typed_by_their_row_type() {
+    let q = per_tool()
+        .select()
+        .column(PerTool::TOOL_NAME)
+        .expr_as(PerTool::N * 2, "twice")
+        .filter(PerTool::N.gt(1))
+        .order_by(PerTool::N, Order::Desc)
+        .limit(3);
+    let want = "WITH per_tool AS (SELECT tool_name, count(*) AS n FROM analytics.mcp_events \
+                GROUP BY tool_name) SELECT tool_name, n * 2 AS twice FROM per_tool WHERE n > 1 \
+                ORDER BY n DESC LIMIT 3";
+    assert_eq!(q.build().unwrap().sql(), want);
+    assert_eq!(q.build_for(Dialect::Spark).unwrap().sql(), want);
+
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Busiest {
+        tool_name: String,
+    }
+    const BUSIEST: Col<Busiest, String> = Col::new("tool_name");
+    let cte = per_tool();
+    let busiest = Cte::<Busiest>::new(
+        "busiest",
+        cte.select()
+            .column(PerTool::TOOL_NAME)
+            .order_by(PerTool::N, Order::Desc)
+            .limit(1),
+    );
+    // The outer query reads both: `per_tool` is written once, before `busiest`.
+    let q = busiest
+        .select()
+        .column(BUSIEST)
+        .union_all(cte.select().column(PerTool::TOOL_NAME));
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "WITH per_tool AS (SELECT tool_name, count(*) AS n FROM analytics.mcp_events GROUP BY tool_name), \
+         busiest AS (SELECT tool_name FROM per_tool ORDER BY n DESC LIMIT 1) \
+         SELECT tool_name FROM busiest UNION ALL SELECT tool_name FROM per_tool"
+    );
+}
+
+#[test]
+fn cte_columns_are_checked_against_the_query() {
+    // A column the query does not have.
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Missing {
+        calls: i64,
+    }
+    let e = Cte::<Missing>::new("m", McpEvent::select().expr_as(count_all(), "n"))
+        .select()
+        .build()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnknownColumn);
+    assert_eq!(
+        e.message(),
+        "CTE `m` has no column `calls` (its columns: n)"
+    );
+    // A column of another type than the row type reads (Athena's types).
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Narrow {
+        n: i32,
+    }
+    let narrow = Cte::<Narrow>::new("m", McpEvent::select().expr_as(count_all(), "n"));
+    let e = narrow.select().build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeMismatch);
+    assert_eq!(
+        e.message(),
+        "column `n` of CTE `m` is bigint, but `Narrow` reads it as integer"
+    );
+    // Rows read by position name no columns.
+    let e = Cte::<(String, i64)>::new("m", McpEvent::select())
+        .select()
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("reads rows by position"), "{e}");
+    // Two different CTEs of one name.
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Other {
+        n: i64,
+    }
+    let other = Cte::<Other>::new("per_tool", McpEvent::select().expr_as(count_all(), "n"));
+    let e = other
+        .select()
+        .union_all(per_tool().select().column(PerTool::N))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.message(), "two different CTEs are named `per_tool`");
+    // A CTE's name is checked like a table's; time travel is for tables.
+    assert!(
+        Cte::<Other>::new("Bad", McpEvent::select().expr_as(count_all(), "n"))
+            .select()
+            .build()
+            .is_err()
+    );
+    let e = per_tool()
+        .select()
+        .as_of(Snapshot::Version(1))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "time travel applies to a table, not to CTE `per_tool`"
+    );
+}
+
+/// UNION ALL: as many columns, Trino's common super types on Athena, no ORDER BY or
+/// LIMIT on a member (order the union through a CTE).
+#[test]
+fn union_all_follows_trinos_rules() {
+    let q = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .column(McpEvent::LATENCY_MS)
+        .filter(McpEvent::STATUS.eq("error"))
+        .union_all(
+            McpEvent::select()
+                .column(McpEvent::USER_ID)
+                .column(McpEvent::RETRY_COUNT),
+        );
+    let want = "SELECT tool_name, latency_ms FROM analytics.mcp_events WHERE status = 'error' \
+                UNION ALL SELECT user_id, retry_count FROM analytics.mcp_events";
+    assert_eq!(q.build().unwrap().sql(), want);
+    assert_eq!(q.build_for(Dialect::Spark).unwrap().sql(), want);
+
+    // bigint and integer make a bigint, which the CTE's row type reads as i64.
+    // The fields are the CTE's declared columns; the rows are not decoded here.
+    #[allow(dead_code)]
+    #[derive(FromRow)]
+    struct Named {
+        tool_name: String,
+        latency_ms: i64,
+    }
+    const MS: Col<Named, i64> = Col::new("latency_ms");
+    let all = Cte::<Named>::new("all_rows", q);
+    let ordered = all.select().column(MS).order_by(MS, Order::Desc).limit(5);
+    assert_eq!(
+        ordered.build().unwrap().sql(),
+        format!("WITH all_rows AS ({want}) SELECT latency_ms FROM all_rows ORDER BY latency_ms DESC LIMIT 5")
+    );
+
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .union_all(
+            McpEvent::select()
+                .column(McpEvent::TOOL_NAME)
+                .column(McpEvent::STATUS),
+        )
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "UNION query has different number of fields: 1, 2"
+    );
+
+    let mixed = McpEvent::select()
+        .column(McpEvent::LATENCY_MS)
+        .union_all(McpEvent::select().column(McpEvent::TOOL_NAME));
+    let e = mixed.build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeMismatch);
+    assert_eq!(
+        e.message(),
+        "column 1 in UNION query has incompatible types: bigint, varchar"
+    );
+    // Spark widens under its own rules.
+    assert_eq!(
+        mixed.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT latency_ms FROM analytics.mcp_events UNION ALL SELECT tool_name FROM analytics.mcp_events"
+    );
+
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .limit(1)
+        .union_all(McpEvent::select().column(McpEvent::TOOL_NAME))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "query 1 of a UNION ALL has its own LIMIT, which written there would apply to the whole union"
+    );
+}
+
+/// `raw::<T>`: written as it is (in parentheses where an operator binds tighter), its
+/// columns checked against the table, its aggregates counted, its text one expression.
+#[test]
+fn raw_expressions_are_read_by_our_parser() {
+    use iceberg_sql::dsl::raw;
+    let q = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .expr_as(raw::<f64>("stddev_samp(latency_ms)"), "sd")
+        .expr_as(raw::<i64>("count_if(status = 'error')"), "errors")
+        .group_by(McpEvent::TOOL_NAME)
+        .filter(raw::<bool>("strpos(user_id, 'u-') = 1"))
+        .filter(McpEvent::LATENCY_MS.gt(raw::<i64>("abs(retry_count) * 100")))
+        .order_by(raw::<i64>("count_if(status = 'error')"), Order::Desc);
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT tool_name, stddev_samp(latency_ms) AS sd, count_if(status = 'error') AS errors \
+         FROM analytics.mcp_events WHERE (strpos(user_id, 'u-') = 1) AND latency_ms > \
+         (abs(retry_count) * 100) GROUP BY tool_name ORDER BY count_if(status = 'error') DESC"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT tool_name, stddev_samp(latency_ms) AS sd, count_if(status = 'error') AS errors \
+         FROM analytics.mcp_events WHERE (strpos(user_id, 'u-') = 1) AND latency_ms > \
+         (abs(retry_count) * 100) GROUP BY tool_name ORDER BY count_if(status = 'error') DESC"
+    );
+
+    let refusal = |text: &str| {
+        McpEvent::select()
+            .expr_as(raw::<i64>(text), "x")
+            .build()
+            .unwrap_err()
+    };
+    assert_eq!(
+        refusal("length(tool)").message(),
+        "`analytics.mcp_events` has no column `tool`"
+    );
+    for (text, why) in [
+        (
+            "1; DROP TABLE analytics.mcp_events",
+            "it holds a `;` (a statement separator)",
+        ),
+        ("1 -- x", "it holds a comment"),
+        ("1 /* x */ + 2", "it holds a comment"),
+        ("latency_ms + ?", "it holds a parameter placeholder"),
+        (
+            "(SELECT max(latency_ms) FROM analytics.mcp_events)",
+            "it holds a subquery",
+        ),
+        (
+            "mcp_events.latency_ms",
+            "it reads the qualified name `mcp_events.latency_ms`",
+        ),
+    ] {
+        let e = refusal(text);
+        assert_eq!(e.kind(), ErrorKind::DisallowedSyntax, "{text}");
+        assert_eq!(e.message(), format!("raw expression `{text}`: {why}"));
+    }
+    let e = refusal("1) OR (1 = 1");
+    assert!(
+        e.message()
+            .starts_with("raw expression `1) OR (1 = 1` is not one expression"),
+        "{e}"
+    );
+    // A string literal may hold a `;`; a lambda's parameter is no column.
+    let ok = McpEvent::select()
+        .expr_as(raw::<String>("concat(tool_name, ';')"), "a")
+        .expr_as(
+            raw::<i64>("cardinality(filter(ARRAY[1, 2], x -> x > 1))"),
+            "b",
+        )
+        .build()
+        .unwrap();
+    assert_eq!(
+        ok.sql(),
+        "SELECT concat(tool_name, ';') AS a, cardinality(filter(ARRAY[1, 2], x -> x > 1)) AS b \
+         FROM analytics.mcp_events"
+    );
+    // An aggregate in the text makes the query aggregate: a bare column must be grouped.
+    let e = McpEvent::select()
+        .column(McpEvent::TOOL_NAME)
+        .expr_as(raw::<i64>("max(latency_ms)"), "m")
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+    // A column outside the aggregate in the text must be grouped too.
+    let e = McpEvent::select()
+        .expr_as(raw::<i64>("max(latency_ms) + retry_count"), "m")
+        .group_by(McpEvent::TOOL_NAME)
+        .build()
+        .unwrap_err();
+    assert!(e.message().contains("must be in GROUP BY"), "{e}");
+    // A window in the text is refused in WHERE.
+    let e = McpEvent::select()
+        .filter(raw::<bool>("row_number() OVER (ORDER BY latency_ms) = 1"))
+        .build()
+        .unwrap_err();
+    assert_eq!(e.message(), "WHERE cannot contain window functions");
+    // A double-quoted name is a column in Trino's grammar, a string in Spark's.
+    let q = McpEvent::select().expr_as(raw::<String>("upper(\"status\")"), "s");
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT upper(\"status\") AS s FROM analytics.mcp_events"
+    );
+    let e = q.build_for(Dialect::Spark).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "raw expression `upper(\"status\")` reads other columns in Spark SQL than in Trino's grammar"
+    );
+}
+
+/// Window frames: written on both targets, Trino's rules for their ends, only on
+/// aggregates, a RANGE offset over one numeric sort key.
+#[test]
+fn window_frames() {
+    use iceberg_sql::dsl::row_number;
+    use iceberg_sql::expr::{FrameBound as B, Window};
+    let by_ts = || {
+        Window::new()
+            .partition_by(McpEvent::USER_ID)
+            .order_by(McpEvent::EVENT_TS)
+    };
+    let q = McpEvent::select()
+        .expr_as(
+            McpEvent::LATENCY_MS
+                .sum()
+                .over(by_ts().rows_between(B::UnboundedPreceding, B::CurrentRow)),
+            "running_ms",
+        )
+        .expr_as(
+            McpEvent::LATENCY_MS
+                .avg()
+                .over(by_ts().rows_between(B::Preceding(2), B::Following(1))),
+            "smooth_ms",
+        )
+        .expr_as(
+            McpEvent::LATENCY_MS.count().over(
+                Window::new()
+                    .order_by(McpEvent::LATENCY_MS)
+                    .range_between(B::Preceding(50), B::CurrentRow),
+            ),
+            "near",
+        )
+        .expr_as(
+            McpEvent::LATENCY_MS
+                .max()
+                .over(Window::new().rows_between(B::CurrentRow, B::UnboundedFollowing)),
+            "rest_max",
+        );
+    assert_eq!(
+        q.build().unwrap().sql(),
+        "SELECT sum(latency_ms) OVER (PARTITION BY user_id ORDER BY event_ts ASC \
+         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_ms, \
+         avg(latency_ms) OVER (PARTITION BY user_id ORDER BY event_ts ASC \
+         ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS smooth_ms, \
+         count(latency_ms) OVER (ORDER BY latency_ms ASC RANGE BETWEEN 50 PRECEDING AND CURRENT ROW) AS near, \
+         max(latency_ms) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS rest_max \
+         FROM analytics.mcp_events"
+    );
+    assert_eq!(
+        q.build_for(Dialect::Spark).unwrap().sql(),
+        "SELECT sum(latency_ms) OVER (PARTITION BY user_id ORDER BY event_ts ASC NULLS LAST \
+         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running_ms, \
+         avg(latency_ms) OVER (PARTITION BY user_id ORDER BY event_ts ASC NULLS LAST \
+         ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS smooth_ms, \
+         count(latency_ms) OVER (ORDER BY latency_ms ASC NULLS LAST RANGE BETWEEN 50 PRECEDING AND CURRENT ROW) AS near, \
+         max(latency_ms) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS rest_max \
+         FROM analytics.mcp_events"
+    );
+
+    let refused = |w: Window<McpEvent>| {
+        McpEvent::select()
+            .expr_as(McpEvent::LATENCY_MS.sum().over(w), "x")
+            .build()
+            .unwrap_err()
+            .message()
+            .to_string()
+    };
+    for (start, end, message) in [
+        (
+            B::UnboundedFollowing,
+            B::UnboundedFollowing,
+            "Window frame start cannot be UNBOUNDED FOLLOWING",
+        ),
+        (
+            B::UnboundedPreceding,
+            B::UnboundedPreceding,
+            "Window frame end cannot be UNBOUNDED PRECEDING",
+        ),
+        (
+            B::CurrentRow,
+            B::Preceding(1),
+            "Window frame starting from CURRENT ROW cannot end with PRECEDING",
+        ),
+        (
+            B::Following(1),
+            B::Preceding(1),
+            "Window frame starting from FOLLOWING cannot end with PRECEDING",
+        ),
+        (
+            B::Following(1),
+            B::CurrentRow,
+            "Window frame starting from FOLLOWING cannot end with CURRENT ROW",
+        ),
+    ] {
+        assert_eq!(refused(by_ts().rows_between(start, end)), message);
+    }
+    assert_eq!(
+        refused(
+            by_ts()
+                .order_by(McpEvent::LATENCY_MS)
+                .range_between(B::Preceding(1), B::CurrentRow)
+        ),
+        "Window frame of type RANGE PRECEDING or FOLLOWING requires single sort item in ORDER BY (actual: 2)"
+    );
+    // Athena: a numeric offset needs a numeric key; Spark leaves it to the engine.
+    let ts_range = McpEvent::select().expr_as(
+        McpEvent::LATENCY_MS.sum().over(
+            Window::new()
+                .order_by(McpEvent::EVENT_TS)
+                .range_between(B::Preceding(1), B::CurrentRow),
+        ),
+        "x",
+    );
+    assert_eq!(
+        ts_range.build().unwrap_err().message(),
+        "Window frame RANGE value type (bigint) not compatible with sort item type (timestamp(6))"
+    );
+    // RANGE without offsets takes any sort key.
+    assert!(McpEvent::select()
+        .expr_as(
+            McpEvent::LATENCY_MS.sum().over(
+                Window::new()
+                    .order_by(McpEvent::EVENT_TS)
+                    .range_between(B::UnboundedPreceding, B::CurrentRow),
+            ),
+            "x",
+        )
+        .build()
+        .is_ok());
+    let e = McpEvent::select()
+        .expr_as(
+            row_number().over(by_ts().rows_between(B::UnboundedPreceding, B::CurrentRow)),
+            "rn",
+        )
+        .build_for(Dialect::Spark)
+        .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with("a window frame applies to an aggregate"),
+        "{e}"
+    );
+}

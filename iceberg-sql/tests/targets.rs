@@ -564,10 +564,10 @@ fn validator_parts_refuse_what_their_engine_lacks() {
         "Trino's DROP TABLE takes none",
     );
     refused(
-        "ALTER TABLE a.t EXECUTE remove_orphan_files",
+        "ALTER TABLE a.t EXECUTE drop_extended_stats",
         K::Vacuum,
         t,
-        "EXECUTE optimize and",
+        "EXECUTE optimize, EXECUTE expire_snapshots and EXECUTE remove_orphan_files",
     );
     refused(
         "ALTER TABLE a.t EXECUTE expire_snapshots(older_than => '7d')",

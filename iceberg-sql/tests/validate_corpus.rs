@@ -715,7 +715,7 @@ fn reject_athena_rename_column() {
         0,
         "ALTER TABLE t RENAME COLUMN a TO b",
         ErrorKind::Syntax,
-        "expected `ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `RENAME`",
+        "expected `ADD COLUMNS`, `ADD PARTITION`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `RENAME`",
     );
     hinted(
         &e,
@@ -731,7 +731,7 @@ fn reject_athena_alter_column_type() {
         0,
         "ALTER TABLE t ALTER COLUMN c TYPE bigint",
         ErrorKind::Syntax,
-        "expected `ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ALTER`",
+        "expected `ADD COLUMNS`, `ADD PARTITION`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ALTER`",
     );
     hinted(
         &e,
@@ -747,7 +747,7 @@ fn reject_athena_add_partition_field() {
         0,
         "ALTER TABLE t ADD PARTITION FIELD day(ts)",
         ErrorKind::Syntax,
-        "expected `ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ADD`",
+        "expected `ADD COLUMNS`, `ADD PARTITION`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ADD`",
     );
     hinted(&e, "Athena's DDL has no partition evolution");
 }
@@ -760,7 +760,7 @@ fn reject_athena_add_column_singular() {
         0,
         "ALTER TABLE t ADD COLUMN c int",
         ErrorKind::Syntax,
-        "expected `ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ADD`",
+        "expected `ADD COLUMNS`, `ADD PARTITION`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`, found `ADD`",
     );
     hinted(
         &e,

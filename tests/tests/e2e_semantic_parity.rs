@@ -278,6 +278,12 @@ fn nan_comparisons(engine: &Engine, rows: &[Num]) {
         ("den NOT IN (2, 3)", Num::DEN.not_in([2.0, 3.0]), |d, _| {
             d != 2.0 && d != 3.0
         }),
+        // Trino's is_nan(NULL) is NULL (Spark's isnan(NULL) is false): negated, a NULL
+        // `den` still selects no row.
+        ("is_nan(den)", Num::DEN.is_nan(), |d, _| d.is_nan()),
+        ("NOT is_nan(den)", Num::DEN.is_nan().not(), |d, _| {
+            !d.is_nan()
+        }),
     ];
     // A NaN literal compares unequal to every value, itself included: such a filter is
     // refused (IN lists too), so it never reaches an engine.

@@ -409,6 +409,34 @@ fn extreme_values_and_merge_forms_through_athena_dml_verbatim_on_trino() {
         "read back:\n{got:#?}\nexpected:\n{model:#?}"
     );
 
+    // `is_nan()` finds the NaN rows of a real and of a double column (a comparison with
+    // NaN matches none), and its negation the others.
+    let ids = |filter: Cond<EveryType>| -> Vec<i64> {
+        let q = EveryType::select()
+            .column(EveryType::ID)
+            .filter(filter)
+            .order_by(EveryType::ID, Order::Asc)
+            .build()
+            .unwrap();
+        assert!(q.sql().contains("is_nan("), "{q}");
+        trino
+            .run(&q)
+            .rows
+            .iter()
+            .map(|r| r[0].as_deref().unwrap().parse().unwrap())
+            .collect()
+    };
+    let where_nan = |nan: &dyn Fn(&EveryType) -> bool| -> Vec<i64> {
+        model.iter().filter(|r| nan(r)).map(|r| r.id).collect()
+    };
+    assert_eq!(ids(EveryType::D.is_nan()), where_nan(&|r| r.d.is_nan()));
+    assert_eq!(ids(EveryType::F.is_nan()), where_nan(&|r| r.f.is_nan()));
+    assert_eq!(
+        ids(EveryType::D.is_nan().not()),
+        where_nan(&|r| !r.d.is_nan())
+    );
+    assert_eq!(where_nan(&|r| r.d.is_nan()).len(), 1);
+
     // MERGE with NULL-safe keys on a nullable key, a de-duplicated source (two source
     // rows per key: the greater `at` wins), every clause kind: a conditional DELETE, an
     // UPDATE, an INSERT.

@@ -1,15 +1,16 @@
 //! The analysts' SELECT forms as the crate writes them for Athena, run verbatim on Trino
 //! 476 with Iceberg (Athena engine v3 is built on Trino): HAVING, DISTINCT, OFFSET, the
-//! string functions, CASE and COALESCE, window functions, and
+//! string functions, CASE and COALESCE, window functions and frames, CTEs and UNION ALL, raw
+//! expressions, and
 //! the daily summary of the CTAS patterns (count(*) FILTER (WHERE …), avg,
 //! approx_percentile, GROUP BY) written with the builder. The rows read back are
 //! compared with the answer computed in Rust, exactly.
 
 use chrono::NaiveDate;
-use iceberg_sql::dsl::{case_when, count_all, dense_rank, rank, row_number};
-use iceberg_sql::expr::Window;
+use iceberg_sql::dsl::{case_when, count_all, dense_rank, rank, raw, row_number};
+use iceberg_sql::expr::{FrameBound, Window};
 use iceberg_sql::prelude::*;
-use iceberg_sql::query::Order;
+use iceberg_sql::query::{Cte, Order};
 use iceberg_sql_tests::trino::{QueryResult, Trino};
 
 #[derive(IcebergTable, Debug, Clone, PartialEq)]
@@ -294,4 +295,210 @@ fn window_functions_on_trino() {
     }
     assert!(want.iter().any(|w| w.2 > 2), "rank has a gap somewhere");
     assert_eq!(decode::<Out>(&trino.run(&q)), want, "{q}");
+}
+
+/// The newest two calls of each tool, `rn` from a window in a CTE filtered outside it.
+#[allow(dead_code)] // the declared columns of the CTE
+#[derive(FromRow)]
+struct Numbered {
+    id: i64,
+    tool: String,
+    rn: i64,
+}
+
+impl Numbered {
+    const ID: Col<Numbered, i64> = Col::new("id");
+    const TOOL: Col<Numbered, String> = Col::new("tool");
+    const RN: Col<Numbered, i64> = Col::new("rn");
+}
+
+/// One UNION ALL of errors and slow calls, tagged by a source number (an integer on
+/// one side, a bigint on the other, `3000000000` being beyond an integer's range: the
+/// union's column is a bigint).
+#[allow(dead_code)] // the declared columns of the CTE
+#[derive(FromRow)]
+struct Flagged {
+    id: i64,
+    src: i64,
+}
+
+impl Flagged {
+    const ID: Col<Flagged, i64> = Col::new("id");
+    const SRC: Col<Flagged, i64> = Col::new("src");
+}
+
+/// WITH and UNION ALL: the "top N per group" pattern (a window function in a CTE, its
+/// rows filtered by the outer query), and a union ordered and limited through a CTE.
+#[test]
+fn ctes_and_union_all_on_trino() {
+    let Some(trino) = Trino::get_or_skip("ctes_and_union_all_on_trino") else {
+        return;
+    };
+    let rows = setup(trino);
+    let numbered = Cte::<Numbered>::new(
+        "numbered",
+        Call::select().column(Call::ID).column(Call::TOOL).expr_as(
+            row_number().over(
+                Window::new()
+                    .partition_by(Call::TOOL)
+                    .order_by_desc(Call::ID),
+            ),
+            "rn",
+        ),
+    );
+    let q = numbered
+        .select()
+        .column(Numbered::TOOL)
+        .column(Numbered::ID)
+        .filter(Numbered::RN.le(2i64))
+        .order_by(Numbered::TOOL, Order::Asc)
+        .order_by(Numbered::ID, Order::Desc)
+        .build()
+        .unwrap();
+    let mut want: Vec<(String, i64)> = Vec::new();
+    for t in TOOLS {
+        let mut ids: Vec<i64> = rows.iter().filter(|c| c.tool == *t).map(|c| c.id).collect();
+        ids.sort_by_key(|i| std::cmp::Reverse(*i));
+        want.extend(ids.into_iter().take(2).map(|i| (t.to_string(), i)));
+    }
+    assert_eq!(want.len(), 8);
+    assert_eq!(decode::<(String, i64)>(&trino.run(&q)), want, "{q}");
+
+    const BIG: i64 = 3_000_000_000;
+    let flagged = Cte::<Flagged>::new(
+        "flagged",
+        Call::select()
+            .column(Call::ID)
+            .value_as(1i32, "src")
+            .filter(Call::STATUS.eq("error"))
+            .union_all(
+                Call::select()
+                    .column(Call::ID)
+                    .value_as(BIG, "src")
+                    .filter(Call::LATENCY_MS.gt(350)),
+            ),
+    );
+    let q = flagged
+        .select()
+        .column(Flagged::ID)
+        .column(Flagged::SRC)
+        .order_by(Flagged::ID, Order::Desc)
+        .order_by(Flagged::SRC, Order::Asc)
+        .limit(6)
+        .build()
+        .unwrap();
+    let mut want: Vec<(i64, i64)> = rows
+        .iter()
+        .filter(|c| c.status == "error")
+        .map(|c| (c.id, 1))
+        .chain(
+            rows.iter()
+                .filter(|c| c.latency_ms > 350)
+                .map(|c| (c.id, BIG)),
+        )
+        .collect();
+    want.sort_by_key(|(id, src)| (std::cmp::Reverse(*id), *src));
+    want.truncate(6);
+    assert!(
+        want.windows(2).any(|w| w[0].0 == w[1].0),
+        "an id in both: {want:?}"
+    );
+    assert_eq!(decode::<(i64, i64)>(&trino.run(&q)), want, "{q}");
+}
+
+/// Raw expressions for what the DSL lacks: an aggregate (`count_if`), a scalar function
+/// (`bitwise_and`) in a filter beside typed conditions, a lambda.
+#[test]
+fn raw_expressions_on_trino() {
+    let Some(trino) = Trino::get_or_skip("raw_expressions_on_trino") else {
+        return;
+    };
+    let rows = setup(trino);
+    let q = Call::select()
+        .column(Call::TOOL)
+        .expr_as(raw::<i64>("count_if(status = 'error')"), "errors")
+        .expr_as(raw::<i64>("max_by(id, latency_ms)"), "slowest")
+        .expr_as(
+            raw::<i64>("cardinality(filter(array_agg(latency_ms), x -> x >= 200))"),
+            "slow",
+        )
+        .filter(raw::<bool>("bitwise_and(id, 1) = 0"))
+        .filter(Call::LATENCY_MS.lt(raw::<i64>("abs(-400)")))
+        .group_by(Call::TOOL)
+        .order_by(Call::TOOL, Order::Asc)
+        .build()
+        .unwrap();
+    let mut want: Vec<(String, i64, i64, i64)> = Vec::new();
+    for t in TOOLS {
+        let of: Vec<&Call> = rows
+            .iter()
+            .filter(|c| c.tool == *t && c.id % 2 == 0 && c.latency_ms < 400)
+            .collect();
+        if of.is_empty() {
+            continue;
+        }
+        let errors = of.iter().filter(|c| c.status == "error").count() as i64;
+        let slowest = of.iter().max_by_key(|c| c.latency_ms).unwrap().id;
+        let slow = of.iter().filter(|c| c.latency_ms >= 200).count() as i64;
+        want.push((t.to_string(), errors, slowest, slow));
+    }
+    assert_eq!(want.len(), 2, "even ids fall on two tools: {want:?}");
+    assert_eq!(
+        decode::<(String, i64, i64, i64)>(&trino.run(&q)),
+        want,
+        "{q}"
+    );
+}
+
+/// Window frames: a running total and a three-row sum per tool in id order (ROWS), and
+/// the calls within 50 ms below each call's latency (RANGE over a numeric key).
+#[test]
+fn window_frames_on_trino() {
+    let Some(trino) = Trino::get_or_skip("window_frames_on_trino") else {
+        return;
+    };
+    let rows = setup(trino);
+    let by_id = || Window::new().partition_by(Call::TOOL).order_by(Call::ID);
+    let q = Call::select()
+        .column(Call::ID)
+        .expr_as(
+            Call::LATENCY_MS
+                .sum()
+                .over(by_id().rows_between(FrameBound::UnboundedPreceding, FrameBound::CurrentRow)),
+            "running",
+        )
+        .expr_as(
+            Call::LATENCY_MS
+                .sum()
+                .over(by_id().rows_between(FrameBound::Preceding(1), FrameBound::Following(1))),
+            "around",
+        )
+        .expr_as(
+            count_all().over(
+                Window::new()
+                    .order_by(Call::LATENCY_MS)
+                    .range_between(FrameBound::Preceding(50), FrameBound::CurrentRow),
+            ),
+            "near",
+        )
+        .order_by(Call::ID, Order::Asc)
+        .build()
+        .unwrap();
+    let mut want: Vec<(i64, i64, i64, i64)> = Vec::new();
+    for c in &rows {
+        let mut same: Vec<&Call> = rows.iter().filter(|d| d.tool == c.tool).collect();
+        same.sort_by_key(|d| d.id);
+        let at = same.iter().position(|d| d.id == c.id).unwrap();
+        let running = same[..=at].iter().map(|d| d.latency_ms).sum();
+        let around = same[at.saturating_sub(1)..(at + 2).min(same.len())]
+            .iter()
+            .map(|d| d.latency_ms)
+            .sum();
+        let near = rows
+            .iter()
+            .filter(|d| d.latency_ms >= c.latency_ms - 50 && d.latency_ms <= c.latency_ms)
+            .count() as i64;
+        want.push((c.id, running, around, near));
+    }
+    assert_eq!(decode::<(i64, i64, i64, i64)>(&trino.run(&q)), want, "{q}");
 }

@@ -21,8 +21,8 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ident::{check_name, NameRole};
 use crate::model::{
-    Column, FileFormat, PartitionField, PartitionTransform, TableDef, TableName, TableProperties,
-    TableProperty,
+    Column, FileFormat, PartitionChange, PartitionField, PartitionTransform, TableDef, TableName,
+    TableProperties, TableProperty,
 };
 use crate::render::SqlWriter;
 use crate::statement::{Statement, StatementKind};
@@ -118,10 +118,8 @@ pub(crate) enum AlterOp {
         keys: Vec<&'static str>,
         format: FileFormat,
     },
-    /// A field added, with the whole spec after the change.
-    AddPartitionField(PartitionField, Vec<PartitionField>),
-    /// A field dropped, with the whole spec after the change.
-    DropPartitionField(PartitionField, Vec<PartitionField>),
+    /// A partition field added, dropped or replaced, with the whole spec after the change.
+    Partitioning(PartitionChange, Vec<PartitionField>),
     RenameTable(TableName),
 }
 
@@ -164,9 +162,9 @@ pub(crate) fn render(table: &TableName, op: &AlterOp, dialect: Dialect) -> Resul
             to.check()?;
             w.push("RENAME TO ").table_name(to);
         }
-        AlterOp::AddPartitionField(_, spec) | AlterOp::DropPartitionField(_, spec) => {
-            if !rules.write_partition_spec_change(&mut w, spec)? {
-                return Err(partition_evolution_unsupported(table, op, dialect));
+        AlterOp::Partitioning(change, spec) => {
+            if !rules.write_partition_spec_change(&mut w, change, spec)? {
+                return Err(partition_evolution_unsupported(table, change, dialect));
             }
         }
     }
@@ -197,14 +195,10 @@ pub(crate) fn property_keys() -> Vec<&'static str> {
 /// refuses it). The error says what to do instead.
 pub(crate) fn partition_evolution_unsupported(
     table: &TableName,
-    op: &AlterOp,
+    change: &PartitionChange,
     dialect: Dialect,
 ) -> Error {
-    let (verb, field) = match op {
-        AlterOp::AddPartitionField(f, _) => ("ADD", f),
-        AlterOp::DropPartitionField(f, _) => ("DROP", f),
-        _ => unreachable!("only partition operations"),
-    };
+    let (verb, field) = change.verb_and_field();
     let message = dialect
         .rules()
         .partition_evolution_refusal(table, verb, field);
@@ -212,7 +206,7 @@ pub(crate) fn partition_evolution_unsupported(
         "rebuild the table with the new spec: CTAS `CREATE TABLE {table}_v2 WITH (table_type = 'ICEBERG', \
          is_external = false, location = '...', partitioning = ARRAY[...]) AS SELECT * FROM {table}` \
          (iceberg_sql::ctas::IcebergCtas), then DROP the old table and ALTER TABLE {table}_v2 RENAME TO {t}; \
-         or run `ALTER TABLE {table} {verb} PARTITION FIELD ...` yourself in Spark with the Iceberg extensions",
+         or build this change for Dialect::Spark (Iceberg's SQL extensions) or Dialect::Trino and run it there",
         t = table.table
     ))
 }
@@ -528,39 +522,99 @@ impl<'a> AlterTableBuilder<'a> {
     }
 
     /// Adds a partition field. Trino writes the whole new spec, `SET PROPERTIES
-    /// partitioning = ARRAY[…]` (the Iceberg connector's "Partitioned tables"); Athena
-    /// has no partition evolution, so there `build()` fails with the CTAS rebuild as the
-    /// way out (as for Spark, whose `ADD PARTITION FIELD` this crate does not write).
+    /// partitioning = ARRAY[…]` (the Iceberg connector's "Partitioned tables"); Spark
+    /// `ADD PARTITION FIELD days(ts)` (Iceberg's SQL extensions,
+    /// <https://iceberg.apache.org/docs/latest/spark-ddl/#alter-table--add-partition-field>).
+    /// Athena has no partition evolution: there `build()` fails with the CTAS rebuild as
+    /// the way out. Rows already written keep their old layout; new rows get the new one.
     pub fn add_partition_field(&self, field: PartitionField) -> AlterTable<'a> {
         let check = || -> Result<AlterOp> {
             let c = self.existing(&field.source)?;
             field.check(&c.ty)?;
             let mut spec = self.table.partition_spec().to_vec();
             spec.push(field.clone());
-            Ok(AlterOp::AddPartitionField(field.clone(), spec))
+            Ok(AlterOp::Partitioning(
+                PartitionChange::Add(field.clone()),
+                spec,
+            ))
         };
         self.op(check())
     }
 
-    /// Drops a partition field: refused like [`AlterTableBuilder::add_partition_field`].
+    /// Drops a partition field (Spark: `DROP PARTITION FIELD`); refused on Athena like
+    /// [`AlterTableBuilder::add_partition_field`].
     pub fn drop_partition_field(&self, field: PartitionField) -> AlterTable<'a> {
         let check = || -> Result<AlterOp> {
-            if !self.table.partition_spec().contains(&field) {
-                return Err(Error::new(
-                    ErrorKind::InvalidPartition,
-                    format!("`{}` has no partition field `{field}`", self.table.name()),
-                ));
-            }
-            let spec = self
+            let spec = self.spec_without(&field)?;
+            Ok(AlterOp::Partitioning(
+                PartitionChange::Drop(field.clone()),
+                spec,
+            ))
+        };
+        self.op(check())
+    }
+
+    /// Replaces partition field `old` with `new` in one change (Spark: `REPLACE PARTITION
+    /// FIELD old WITH new`; Trino: the new spec), e.g. `day(ts)` with `hour(ts)`; refused
+    /// on Athena like [`AlterTableBuilder::add_partition_field`].
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// let t = TableDef::builder("analytics", "mcp_events")
+    ///     .column(Column::new("ts", IcebergType::Timestamp))
+    ///     .partition(PartitionField::new("ts", PartitionTransform::Day))
+    ///     .location("s3://my-datalake/iceberg/mcp_events/")
+    ///     .build()?;
+    /// let hourly = t.alter().replace_partition_field(
+    ///     PartitionField::new("ts", PartitionTransform::Day),
+    ///     PartitionField::new("ts", PartitionTransform::Hour),
+    /// );
+    /// assert_eq!(hourly.build_for(Dialect::Spark)?.sql(),
+    ///     "ALTER TABLE analytics.mcp_events REPLACE PARTITION FIELD days(ts) WITH hours(ts)");
+    /// assert_eq!(hourly.build_for(Dialect::Trino)?.sql(),
+    ///     "ALTER TABLE analytics.mcp_events SET PROPERTIES partitioning = ARRAY['hour(ts)']");
+    /// assert_eq!(hourly.build().unwrap_err().kind(), ErrorKind::Unsupported);
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn replace_partition_field(
+        &self,
+        old: PartitionField,
+        new: PartitionField,
+    ) -> AlterTable<'a> {
+        let check = || -> Result<AlterOp> {
+            let c = self.existing(&new.source)?;
+            new.check(&c.ty)?;
+            let mut spec = self.spec_without(&old)?;
+            let at = self
                 .table
                 .partition_spec()
                 .iter()
-                .filter(|f| **f != field)
-                .cloned()
-                .collect();
-            Ok(AlterOp::DropPartitionField(field.clone(), spec))
+                .position(|f| *f == old)
+                .unwrap_or(spec.len());
+            spec.insert(at, new.clone());
+            Ok(AlterOp::Partitioning(
+                PartitionChange::Replace(old.clone(), new.clone()),
+                spec,
+            ))
         };
         self.op(check())
+    }
+
+    /// The current spec without `field`, which it must have.
+    fn spec_without(&self, field: &PartitionField) -> Result<Vec<PartitionField>> {
+        if !self.table.partition_spec().contains(field) {
+            return Err(Error::new(
+                ErrorKind::InvalidPartition,
+                format!("`{}` has no partition field `{field}`", self.table.name()),
+            ));
+        }
+        Ok(self
+            .table
+            .partition_spec()
+            .iter()
+            .filter(|f| *f != field)
+            .cloned()
+            .collect())
     }
 
     fn format_after(&self, properties: &TableProperties) -> FileFormat {

@@ -11,8 +11,14 @@
 //!   SELECT, `bucketed_by` + `bucket_count`). Athena only.
 //! * [`Unload`]: `UNLOAD (SELECT ...) TO 's3://...' WITH (format, compression,
 //!   partitioned_by)`. Athena only: Spark has no UNLOAD.
+//! * [`AddHivePartitions`]: `ALTER TABLE ... ADD IF NOT EXISTS PARTITION (dt = '...')
+//!   LOCATION '...'`, registering the partition folders of a Hive table (a day's Hive
+//!   CTAS written to its own folder). Athena only.
 
 use iceberg_sql_rules::LocationHolds;
+
+mod hive_partitions;
+pub use hive_partitions::AddHivePartitions;
 
 use crate::dialect::{CtasSpec, Dialect, Grammar};
 use crate::engine::targets::{hive_partition_type_ok, OutputTarget};

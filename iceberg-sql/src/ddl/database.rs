@@ -1,4 +1,5 @@
-//! Statements on a whole database: `CREATE DATABASE`, `DROP DATABASE`, `SHOW TABLES`.
+//! Statements on a whole database: `CREATE DATABASE`, `DROP DATABASE`, `SHOW TABLES`,
+//! and the query that lists its views with their definitions.
 //!
 //! Athena runs them through its Hive DDL parser
 //! (<https://docs.aws.amazon.com/athena/latest/ug/create-database.html>,
@@ -8,7 +9,7 @@
 //! `DROP SCHEMA`). Each target's rules decide the keyword, the clauses and what is
 //! refused.
 
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{DatabaseName, Location};
 use crate::render::SqlWriter;
@@ -127,6 +128,64 @@ impl DatabaseName {
             name: self,
             pattern: None,
         }
+    }
+
+    /// Starts the query that lists this database's views and their definitions.
+    pub fn list_views(&self) -> ListViews<'_> {
+        ListViews { name: self }
+    }
+}
+
+/// Builds the query listing a database's views, each with its definition (the text of
+/// its query), by name: `SELECT table_name, view_definition FROM
+/// information_schema.views WHERE table_schema = 'db' ORDER BY table_name`.
+///
+/// `information_schema.views` is Trino's (its columns are `table_catalog`,
+/// `table_schema`, `table_name`, `view_owner`, `view_definition`:
+/// `InformationSchemaTable.java` in trino's `core/trino-main`), so Athena's and Trino's.
+/// Spark has no `information_schema`: its target refuses the query. Each row reads
+/// into [`evolve::Reader::view`](crate::evolve::Reader::view).
+///
+/// ```
+/// use iceberg_sql::prelude::*;
+/// assert_eq!(DatabaseName::new("analytics").list_views().build()?.sql(),
+///     "SELECT table_name, view_definition FROM information_schema.views \
+///      WHERE table_schema = 'analytics' ORDER BY table_name");
+/// assert!(DatabaseName::new("analytics").list_views().build_for(Dialect::Spark).is_err());
+/// # Ok::<(), iceberg_sql::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct ListViews<'a> {
+    name: &'a DatabaseName,
+}
+
+impl ListViews<'_> {
+    /// Checks, renders and validates the statement for Athena.
+    pub fn build(&self) -> Result<Statement> {
+        self.build_for(Dialect::default())
+    }
+
+    /// Checks, renders and validates the statement for `dialect`.
+    pub fn build_for(&self, dialect: Dialect) -> Result<Statement> {
+        self.name.check()?;
+        // `information_schema.views` is a Trino engine's (Athena's, Trino's:
+        // `InformationSchemaTable`); a target whose queries are not Trino text has none.
+        if dialect.grammar(StatementKind::Select) != Grammar::TrinoDml {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "listing views with their definitions on {}: it has no information_schema",
+                    dialect.rules().name()
+                ),
+            )
+            .with_hint("run SHOW VIEWS IN the database, then SHOW CREATE TABLE of each view"));
+        }
+        let mut w = SqlWriter::new(StatementKind::Select, dialect);
+        w.push("SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = ")
+            .string(self.name.as_str())
+            .push(" ORDER BY table_name");
+        w.finish()
     }
 }
 

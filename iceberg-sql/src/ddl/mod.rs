@@ -9,7 +9,7 @@ mod show_create_table;
 mod view;
 
 pub use create_table::CreateTable;
-pub use database::{CreateDatabase, DropDatabase, ShowTables};
+pub use database::{CreateDatabase, DropDatabase, ListViews, ShowTables};
 pub use describe::Describe;
 pub use drop_table::DropTable;
 pub use show_create_table::ShowCreateTable;

@@ -21,7 +21,7 @@ use super::typing::{audit, is_comparison, AssignIn, Assigned, Checked, TypeScope
 use crate::engine::casts::{can_cast, can_cast_to_json, json_blockers};
 use crate::engine::coercion::{
     assignment, common_super_type, comparison_type, is_comparable, is_orderable, single_type,
-    Assignment, Comparison, NoCommonType,
+    sort_failure, Assignment, Comparison, NoCommonType, SORT_FAILURE_HINT,
 };
 use crate::engine::functions::{
     aggregate_type, arithmetic_type, date_trunc_type, function_type, AggregateFn, Arithmetic,
@@ -318,7 +318,11 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
             func,
             partition_by,
             order_by,
+            frame,
         } => {
+            if let Some(f) = frame {
+                f.check(func, order_by.len())?;
+            }
             for p in partition_by {
                 type_at(scope, p, next)?;
             }
@@ -327,7 +331,20 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
                 if !is_orderable(&t) {
                     return Err(mismatch(format!("Type {t} is not orderable, and therefore cannot be used in window function ORDER BY")));
                 }
+                if let Some(why) = sort_failure(&t) {
+                    return Err(mismatch(format!("a window ORDER BY key of type {t}: {why}"))
+                        .with_hint(SORT_FAILURE_HINT));
+                }
+                // A RANGE offset is a number: the one sort key must be numeric
+                // (`ExpressionAnalyzer.analyzeFrameRangeOffset`).
+                if frame.is_some_and(|f| f.range_offset()) && !t.is_numeric() {
+                    return Err(mismatch(format!(
+                        "Window frame RANGE value type (bigint) not compatible with sort item type ({t})"
+                    ))
+                    .with_hint("order a RANGE frame with numeric offsets by a numeric key, or count ROWS"));
+                }
             }
+
             match &**func {
                 Expr::Function { func, args } if func.is_window() => {
                     let types = args
@@ -374,6 +391,17 @@ fn type_inner(scope: &TypeScope<'_>, e: &Expr, next: usize) -> Result<EngineType
                 }
                 err
             })?
+        }
+        // What the text reads must resolve; its type is the one its caller declared
+        // (the text itself is not typed: `dsl::raw`).
+        Expr::Raw(r) => {
+            if let Some(problem) = &r.problem {
+                return Err(problem.clone());
+            }
+            for c in r.plain.iter().chain(&r.aggregated) {
+                type_at(scope, c, next)?;
+            }
+            EngineType::of_column(&r.ty, TableFormat::Iceberg)?
         }
         Expr::CurrentTimestamp => Clock::CurrentTimestamp(None).result_type(),
         Expr::CurrentDate => Clock::CurrentDate.result_type(),
@@ -538,6 +566,12 @@ pub(super) fn check_sort_key<'e>(scope: &TypeScope<'_>, expr: &'e Expr) -> Resul
             "Type {ty} is not orderable, and therefore cannot be used in ORDER BY"
         ))
         .with_hint("order by a scalar column or expression"));
+    }
+    if let Some(ty) = checked.ty() {
+        if let Some(why) = sort_failure(ty) {
+            return Err(mismatch(format!("an ORDER BY key of type {ty}: {why}"))
+                .with_hint(SORT_FAILURE_HINT));
+        }
     }
     Ok(checked)
 }
@@ -862,6 +896,29 @@ pub(super) fn check_json_read(column: &str, ty: &IcebergType) -> Result<()> {
         "project the columns you need with .column(...) (a nested column projected by name comes back \
          in Athena's own text form), or read this column with a separate query",
     ))
+}
+
+/// The type Trino gives the union of two columns at 1-based `position` (their common
+/// super type), or its refusal.
+pub(crate) fn union_column_type(
+    position: usize,
+    a: Option<&EngineType>,
+    b: Option<&EngineType>,
+) -> Result<Option<EngineType>> {
+    let (Some(a), Some(b)) = (a, b) else {
+        return Ok(None);
+    };
+    match crate::engine::coercion::common_super_type(a, b) {
+        Some(t) => Ok(Some(t)),
+        None => Err(Error::new(
+            ErrorKind::TypeMismatch,
+            format!("column {position} in UNION query has incompatible types: {a}, {b}"),
+        )
+        .with_hint(format!(
+            "CAST one side to the other's type (`.expr_as(col.cast::<T>(), \"name\")`) in \
+             column {position} of one of the queries"
+        ))),
+    }
 }
 
 #[cfg(test)]

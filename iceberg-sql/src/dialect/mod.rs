@@ -43,8 +43,8 @@ use crate::error::{Error, Result};
 use crate::expr::Expr;
 use crate::maintenance::VacuumRetention;
 use crate::model::{
-    Column, DatabaseName, FileFormat, Location, PartitionField, TableDef, TableName,
-    TableProperties, TableProperty,
+    Column, DatabaseName, FileFormat, Location, PartitionChange, PartitionField, TableDef,
+    TableName, TableProperties, TableProperty,
 };
 use crate::query::{MetadataTable, Snapshot};
 use crate::render::SqlWriter;
@@ -434,12 +434,13 @@ pub(crate) trait DialectRules: Sync {
         athena::write_unset_properties(w, keys, format, athena::property_key)
     }
 
-    /// Writes the change of a table's partition spec to `spec` after `ALTER TABLE t `,
-    /// where the target has partition evolution; `false` (nothing written) where it
-    /// has none this crate writes.
+    /// Writes `change` of a table's partition spec (`spec`: the whole spec after it)
+    /// after `ALTER TABLE t `, where the target has partition evolution; `false`
+    /// (nothing written) where it has none.
     fn write_partition_spec_change(
         &self,
         _w: &mut SqlWriter,
+        _change: &PartitionChange,
         _spec: &[PartitionField],
     ) -> Result<bool> {
         Ok(false)
@@ -475,6 +476,18 @@ pub(crate) trait DialectRules: Sync {
     /// Checks a `LIMIT` row count against what the target's parser reads.
     fn check_limit(&self, rows: u64) -> Result<()> {
         athena::check_limit(self.name(), rows)
+    }
+
+    /// The type of the union of two columns at 1-based `position` of a `UNION ALL`
+    /// (each side's type where known), or why the engine refuses it: Trino's common
+    /// super type.
+    fn union_column_type(
+        &self,
+        position: usize,
+        a: Option<&crate::engine::types::EngineType>,
+        b: Option<&crate::engine::types::EngineType>,
+    ) -> Result<Option<crate::engine::types::EngineType>> {
+        athena_types::union_column_type(position, a, b)
     }
 
     /// Whether `OFFSET n` follows `LIMIT m` (Spark's grammar) rather than coming before
@@ -561,6 +574,20 @@ pub(crate) trait DialectRules: Sync {
         retention_in_steps: bool,
     ) -> Result<()> {
         athena::write_vacuum(w, v, retention_in_steps)
+    }
+
+    /// The table properties the retention step of `Vacuum::build_steps` sets before the
+    /// snapshot expiry: all of the retention's, by default (Athena's `vacuum_*`).
+    fn vacuum_step_properties(&self, retention: &VacuumRetention) -> TableProperties {
+        retention.properties()
+    }
+
+    /// Writes the step after the snapshot expiry that removes orphan files, as Athena's
+    /// VACUUM does in the same statement
+    /// (<https://docs.aws.amazon.com/athena/latest/ug/vacuum-statement.html>); `false`
+    /// when the target has no such step of its own (the default).
+    fn write_orphan_removal(&self, _w: &mut SqlWriter, _v: &VacuumSpec<'_>) -> Result<bool> {
+        Ok(false)
     }
 
     // ---- CTAS / UNLOAD ---------------------------------------------------------------

@@ -16,8 +16,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Expr;
 use crate::ident::{check_name, NameRole};
 use crate::model::{
-    Column, Compression, DatabaseName, FileFormat, PartitionField, PartitionTransform, TableDef,
-    TableName, TableProperties, TableProperty,
+    Column, Compression, DatabaseName, FileFormat, PartitionChange, PartitionField,
+    PartitionTransform, TableDef, TableName, TableProperties, TableProperty,
 };
 use crate::query::MetadataTable;
 use crate::render::SqlWriter;
@@ -112,6 +112,18 @@ impl DialectRules for Spark {
         as_written(scope, value)
     }
 
+    // Spark widens the columns of a union under its own rules
+    // (<https://spark.apache.org/docs/3.5.0/sql-ref-ansi-compliance.html#type-coercion>);
+    // only the column count is checked.
+    fn union_column_type(
+        &self,
+        _position: usize,
+        _a: Option<&crate::engine::types::EngineType>,
+        _b: Option<&crate::engine::types::EngineType>,
+    ) -> Result<Option<crate::engine::types::EngineType>> {
+        Ok(None)
+    }
+
     fn check_row_value(&self, _value: &Value, _column: &Column) -> Result<()> {
         Ok(())
     }
@@ -204,16 +216,23 @@ impl DialectRules for Spark {
         athena::write_unset_properties(w, keys, format, property_key)
     }
 
-    fn partition_evolution_refusal(
+    /// Iceberg's SQL extensions: `ADD PARTITION FIELD f`, `DROP PARTITION FIELD f`,
+    /// `REPLACE PARTITION FIELD f WITH g`, each field in Spark's transform names
+    /// (<https://iceberg.apache.org/docs/latest/spark-ddl/#alter-table--add-partition-field>).
+    fn write_partition_spec_change(
         &self,
-        table: &TableName,
-        verb: &str,
-        field: &PartitionField,
-    ) -> String {
-        format!(
-            "partition evolution of `{table}` ({verb} PARTITION FIELD {field}) is a Spark-only extension \
-             that this crate does not generate: tables it manages must stay readable and writable from Athena"
-        )
+        w: &mut SqlWriter,
+        change: &PartitionChange,
+        _spec: &[PartitionField],
+    ) -> Result<bool> {
+        let (verb, field) = change.verb_and_field();
+        w.push(verb).push(" PARTITION FIELD ");
+        write_partition_field(w, field);
+        if let PartitionChange::Replace(_, new) = change {
+            w.push(" WITH ");
+            write_partition_field(w, new);
+        }
+        Ok(true)
     }
 
     /// Spark has no limit on the partitions one INSERT writes.

@@ -25,9 +25,10 @@
 use super::athena;
 use super::{CtasSpec, DialectRules, Grammar, OptimizeSpec, StagingSpec, VacuumSpec};
 use crate::error::{Error, ErrorKind, Result};
+use crate::maintenance::VacuumRetention;
 use crate::model::{
-    Column, Compression, DatabaseName, FileFormat, Location, PartitionField, TableDef,
-    TableProperties, TableProperty,
+    Column, Compression, DatabaseName, FileFormat, Location, PartitionChange, PartitionField,
+    TableDef, TableProperties, TableProperty,
 };
 use crate::render::SqlWriter;
 use crate::statement::StatementKind;
@@ -248,6 +249,7 @@ impl DialectRules for Trino {
     fn write_partition_spec_change(
         &self,
         w: &mut SqlWriter,
+        _change: &PartitionChange,
         spec: &[PartitionField],
     ) -> Result<bool> {
         write_with(w, &[partitioning(spec)?], "SET PROPERTIES ", ", ", "")?;
@@ -384,6 +386,32 @@ impl DialectRules for Trino {
         }
         write_args(w, &args);
         Ok(())
+    }
+
+    /// Only `max_previous_versions` is a table property in Trino; the snapshots' age and
+    /// number are `expire_snapshots` arguments.
+    fn vacuum_step_properties(&self, retention: &VacuumRetention) -> TableProperties {
+        let mut p = TableProperties::new();
+        if let Some(n) = retention.max_metadata_files_to_keep {
+            p.set(TableProperty::VacuumMaxMetadataFilesToKeep(n));
+        }
+        p
+    }
+
+    /// `ALTER TABLE t EXECUTE remove_orphan_files[(retention_threshold => '7d')]`: files
+    /// no snapshot references, older than the snapshots' retention (Athena's VACUUM
+    /// removes those older than `vacuum_max_snapshot_age_seconds`; without it Trino's
+    /// default retention, 7 days: {CONNECTOR_DOCS}#remove-orphan-files).
+    fn write_orphan_removal(&self, w: &mut SqlWriter, v: &VacuumSpec<'_>) -> Result<bool> {
+        v.table.check()?;
+        w.push("ALTER TABLE ")
+            .table_name(v.table)
+            .push(" EXECUTE remove_orphan_files");
+        let age = v.retention.and_then(|r| r.max_snapshot_age_seconds);
+        if let Some(secs) = age {
+            write_args(w, &[("retention_threshold", Val::Str(duration(secs)))]);
+        }
+        Ok(true)
     }
 
     fn ctas_requires_location(&self) -> bool {

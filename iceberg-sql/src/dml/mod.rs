@@ -105,7 +105,8 @@ pub(crate) fn column<'d>(def: &'d TableDef, name: &str) -> Result<&'d Column> {
 
 /// Column `name` of `def`, which `what` (a window the statement writes) sorts by: it
 /// must exist and be orderable in Trino (`Type.isOrderable`: not a `map` or `json`, nor
-/// an array or row holding one), or the engine refuses the ORDER BY.
+/// an array or row holding one), or the engine refuses the ORDER BY, and not an array or
+/// row, which can fail the query at run time (`engine::coercion::sort_failure`).
 pub(crate) fn sort_column<'d>(def: &'d TableDef, name: &str, what: &str) -> Result<&'d Column> {
     let c = column(def, name)?;
     let ty = crate::engine::types::EngineType::of_column(
@@ -120,8 +121,15 @@ pub(crate) fn sort_column<'d>(def: &'d TableDef, name: &str, what: &str) -> Resu
             ),
         )
         .with_hint(format!(
-            "order by a column of a number, text, date, timestamp or boolean type (an array or row only of such) instead of `{name}`"
+            "order by a column of a number, text, date, timestamp or boolean type instead of `{name}`"
         )));
+    }
+    if let Some(why) = crate::engine::coercion::sort_failure(&ty) {
+        return Err(Error::new(
+            ErrorKind::TypeMismatch,
+            format!("{what} orders by `{name}`, of type {ty}: {why}"),
+        )
+        .with_hint(crate::engine::coercion::SORT_FAILURE_HINT));
     }
     Ok(c)
 }

@@ -226,6 +226,28 @@ pub(crate) fn is_orderable(ty: &EngineType) -> bool {
     }
 }
 
+/// Whether an ORDER BY key of the type sorts every row it may meet (`None`), or why a
+/// row can fail the query at run time: Trino compares arrays and rows element by element
+/// and fails on a NULL element or field it reaches ("ARRAY comparison not supported for
+/// arrays with null elements", "ROW comparison not supported for fields with null
+/// elements": `ArrayType.java`, `RowType.java` in trinodb/trino `core/trino-spi`), and
+/// an Iceberg list element or struct field may be NULL. The type is orderable
+/// ([`is_orderable`]) for this to apply.
+pub(crate) fn sort_failure(ty: &EngineType) -> Option<&'static str> {
+    match ty {
+        EngineType::Array(_) => Some(
+            "Trino fails the query when two arrays it orders reach a NULL element (\"ARRAY comparison not supported for arrays with null elements\")",
+        ),
+        EngineType::Row(_) => Some(
+            "Trino fails the query when two rows it orders reach a NULL field (\"ROW comparison not supported for fields with null elements\")",
+        ),
+        _ => None,
+    }
+}
+
+/// The way out of a [`sort_failure`].
+pub(crate) const SORT_FAILURE_HINT: &str = "order by scalar values instead: a row's fields one by one (or a scalar column holding the ordering value), an array's cardinality or an element";
+
 /// A comparison operator class: equality (`=`, `<>`, `IS [NOT] DISTINCT FROM`, `IN`) or
 /// ordering (`<`, `<=`, `>`, `>=`, `BETWEEN`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -240,6 +240,60 @@ pub(crate) fn date_trunc_type(unit: TruncUnit, arg: &EngineType) -> Result<Engin
     }
 }
 
+/// Trino's aggregate functions, by name
+/// (<https://trino.io/docs/current/functions/aggregate.html>): a call of one of them
+/// without `OVER` aggregates the query's rows.
+pub(crate) const TRINO_AGGREGATES: &[&str] = &[
+    "any_value",
+    "approx_distinct",
+    "approx_most_frequent",
+    "approx_percentile",
+    "approx_set",
+    "arbitrary",
+    "array_agg",
+    "avg",
+    "bitwise_and_agg",
+    "bitwise_or_agg",
+    "bitwise_xor_agg",
+    "bool_and",
+    "bool_or",
+    "checksum",
+    "corr",
+    "count",
+    "count_if",
+    "covar_pop",
+    "covar_samp",
+    "every",
+    "geometric_mean",
+    "histogram",
+    "kurtosis",
+    "listagg",
+    "map_agg",
+    "map_union",
+    "max",
+    "max_by",
+    "merge",
+    "min",
+    "min_by",
+    "multimap_agg",
+    "numeric_histogram",
+    "qdigest_agg",
+    "reduce_agg",
+    "regr_intercept",
+    "regr_slope",
+    "set_agg",
+    "set_union",
+    "skewness",
+    "stddev",
+    "stddev_pop",
+    "stddev_samp",
+    "sum",
+    "tdigest_agg",
+    "var_pop",
+    "var_samp",
+    "variance",
+];
+
 /// An aggregate function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AggregateFn {
@@ -548,6 +602,7 @@ pub(crate) fn function_type(
         F::Concat => args.len() >= 2 && args.iter().all(text),
         F::Replace => args.len() == 3 && args.iter().all(text),
         F::RegexpLike => args.len() == 2 && args.iter().all(text),
+        F::IsNan => args.len() == 1 && matches!(args[0], E::Real | E::Double | E::Unknown),
         F::RowNumber | F::Rank | F::DenseRank => args.is_empty(),
         F::Lag | F::Lead => args.len() == 2 && bigint(&args[1]),
     };
@@ -580,7 +635,7 @@ pub(crate) fn function_type(
             E::Varchar(total.filter(|n| *n <= super::types::MAX_VARCHAR_LENGTH))
         }
         F::Replace => E::VARCHAR,
-        F::RegexpLike => E::Boolean,
+        F::RegexpLike | F::IsNan => E::Boolean,
         F::RowNumber | F::Rank | F::DenseRank => E::Bigint,
         F::Lag | F::Lead => args[0].clone(),
     })

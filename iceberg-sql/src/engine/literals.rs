@@ -331,11 +331,19 @@ pub(crate) fn literal_type(value: &Value, ty: &IcebergType) -> Result<EngineType
         (Value::Int(i), T::Decimal { .. }) => decimal(Decimal::new(i128::from(*i), 0))?,
         (Value::Long(i), T::Decimal { .. }) => decimal(Decimal::new(i128::from(*i), 0))?,
         (Value::Date(_), T::Date) => EngineType::Date,
-        (Value::Timestamp(_), T::Timestamp) => EngineType::Timestamp(6),
-        (Value::TimestampTz(_), T::TimestampTz) => EngineType::TimestampWithTimeZone(6),
-        // The same instant in the column's form (`write_literal`): UTC wall clock.
-        (Value::TimestampTz(_), T::Timestamp) => EngineType::Timestamp(6),
-        (Value::Timestamp(_), T::TimestampTz) => EngineType::TimestampWithTimeZone(6),
+        // Nine digits for a value with digits below a microsecond (a comparison's operand,
+        // `write_compared_literal`; everywhere else it is refused); the same instant in
+        // the column's form (`write_literal`): UTC wall clock.
+        (Value::Timestamp(t), T::Timestamp) => EngineType::Timestamp(fraction_digits(t)),
+        (Value::TimestampTz(t), T::Timestamp) => {
+            EngineType::Timestamp(fraction_digits(&t.naive_utc()))
+        }
+        (Value::TimestampTz(t), T::TimestampTz) => {
+            EngineType::TimestampWithTimeZone(fraction_digits(&t.naive_utc()))
+        }
+        (Value::Timestamp(t), T::TimestampTz) => {
+            EngineType::TimestampWithTimeZone(fraction_digits(t))
+        }
         (Value::String(s), T::String) => string_literal_type(s),
         (Value::Binary(_), T::Binary) => EngineType::Varbinary,
         (Value::List(items), T::List(_)) if items.is_empty() => column()?,
@@ -388,6 +396,16 @@ fn element_type(what: &str, types: &[EngineType]) -> Result<EngineType> {
             ),
         )
     })
+}
+
+/// The fraction digits of the timestamp literal written for `ts`: 6, or 9 when it has
+/// digits below a microsecond.
+fn fraction_digits(ts: &NaiveDateTime) -> u8 {
+    if ts.nanosecond().is_multiple_of(1_000) {
+        6
+    } else {
+        9
+    }
 }
 
 /// Checks that a date/time value can be written as a literal that means the same on

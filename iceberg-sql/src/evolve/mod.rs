@@ -24,11 +24,13 @@
 #[cfg(feature = "arrow")]
 mod from_schema;
 mod parse;
+mod readers;
 #[cfg(feature = "arrow")]
 #[cfg_attr(docsrs, doc(cfg(feature = "arrow")))]
 pub use from_schema::{evolve_from_schema, schema_target};
 
 pub use parse::{parse_describe, parse_show_create_table};
+pub use readers::{ReadAs, Reader, ReaderBreak};
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -36,7 +38,7 @@ use std::fmt;
 use crate::alter::{illegal_type_change, is_legal_promotion, render, AlterOp};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{Column, PartitionField, TableDef, TableProperties};
+use crate::model::{Column, PartitionField, TableDef, TableName, TableProperties};
 use crate::statement::Statement;
 use crate::types::IcebergType;
 
@@ -113,6 +115,16 @@ pub enum Change {
     },
     /// Changed table properties.
     SetProperties(TableProperties),
+    /// A view replaced by its query reading a renamed column by its new name, as the
+    /// old one (see [`EvolutionPlan::check_readers`]).
+    ReplaceView {
+        /// The view.
+        view: TableName,
+        /// The column's new name.
+        column: String,
+        /// The name the view's column keeps (the column's old name).
+        read_as: String,
+    },
 }
 
 impl fmt::Display for Change {
@@ -131,6 +143,11 @@ impl fmt::Display for Change {
                 let v: Vec<String> = p.iter().map(|p| p.to_string()).collect();
                 write!(f, "set properties {}", v.join(", "))
             }
+            Change::ReplaceView {
+                view,
+                column,
+                read_as,
+            } => write!(f, "replace view {view}, reading {column} as {read_as}"),
         }
     }
 }
@@ -145,6 +162,8 @@ pub struct EvolutionStep {
     pub breaking: bool,
     /// The validated statement.
     pub statement: Statement,
+    /// The readers this step breaks, filled by [`EvolutionPlan::check_readers`].
+    pub readers: Vec<ReaderBreak>,
 }
 
 /// Ordered, legal statements that turn the live table into the desired one.
@@ -185,6 +204,9 @@ impl fmt::Display for EvolutionPlan {
                 s.change,
                 s.statement.sql()
             )?;
+            for b in &s.readers {
+                write!(f, "\n   breaks {b}")?;
+            }
         }
         Ok(())
     }
@@ -484,6 +506,7 @@ pub fn evolve_for(
             change,
             breaking,
             statement,
+            readers: Vec::new(),
         });
     }
     Ok(EvolutionPlan { steps })

@@ -183,6 +183,11 @@ pub enum Function {
     /// `regexp_like(string, pattern) → boolean`
     /// (<https://trino.io/docs/current/functions/regexp.html#regexp_like>).
     RegexpLike,
+    /// `is_nan(x) → boolean`: whether a `real` or `double` is NaN, NULL for NULL
+    /// (<https://trino.io/docs/current/functions/math.html#is_nan>). Spark's
+    /// `isnan` answers false for NULL, so Spark gets
+    /// `CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END`.
+    IsNan,
     /// `row_number() → bigint`, over a window only
     /// (<https://trino.io/docs/current/functions/window.html#row_number>).
     RowNumber,
@@ -212,6 +217,7 @@ impl Function {
             Function::Concat => "concat",
             Function::Replace => "replace",
             Function::RegexpLike => "regexp_like",
+            Function::IsNan => "is_nan",
             Function::RowNumber => "row_number",
             Function::Rank => "rank",
             Function::DenseRank => "dense_rank",
@@ -404,7 +410,11 @@ pub enum Expr {
         /// `ORDER BY` keys, `true` for descending; NULLs last in both directions on
         /// every target.
         order_by: Vec<(Expr, bool)>,
+        /// `ROWS|RANGE BETWEEN … AND …`, when written.
+        frame: Option<Frame>,
     },
+    /// Text the DSL lacks, with the type its caller declares ([`crate::dsl::raw`]).
+    Raw(Box<RawExpr>),
     /// An aggregate call, optionally `FILTER (WHERE cond)`.
     Aggregate {
         /// The function.
@@ -414,6 +424,216 @@ pub enum Expr {
         /// `FILTER (WHERE ...)`.
         filter: Option<Box<Expr>>,
     },
+}
+
+/// A raw expression ([`crate::dsl::raw`]): its text as written, the type its caller
+/// declares, and what our parser read in it (the columns it reads, as column nodes, so
+/// that the statement's checks see them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawExpr {
+    pub(crate) sql: String,
+    pub(crate) ty: IcebergType,
+    /// Column nodes read outside every aggregate call.
+    pub(crate) plain: Vec<Expr>,
+    /// Column nodes read inside an aggregate call.
+    pub(crate) aggregated: Vec<Expr>,
+    pub(crate) aggregates: bool,
+    pub(crate) window: bool,
+    /// Whether the text is one operand that needs no parentheses (a call, a name …).
+    pub(crate) atom: bool,
+    /// Why the text is refused, reported when the statement is built.
+    pub(crate) problem: Option<Error>,
+}
+
+impl RawExpr {
+    /// `sql` of type `ty`, as our parser reads it in Trino's grammar (a refusal is kept
+    /// and reported when the statement is built).
+    pub(crate) fn read(sql: &str, ty: IcebergType) -> RawExpr {
+        let mut raw = RawExpr {
+            sql: sql.to_string(),
+            ty,
+            plain: Vec::new(),
+            aggregated: Vec::new(),
+            aggregates: false,
+            window: false,
+            atom: false,
+            problem: None,
+        };
+        match crate::validate::raw::read_raw(sql, crate::dialect::Grammar::TrinoDml) {
+            Ok(r) => {
+                raw.plain = r
+                    .plain
+                    .into_iter()
+                    .map(|n| Expr::column(intern(n)))
+                    .collect();
+                raw.aggregated = r
+                    .aggregated
+                    .into_iter()
+                    .map(|n| Expr::column(intern(n)))
+                    .collect();
+                raw.aggregates = r.aggregates;
+                raw.window = r.window;
+                raw.atom = r.atom;
+            }
+            Err(e) => raw.problem = Some(e),
+        }
+        raw
+    }
+
+    /// The text as written.
+    pub fn sql(&self) -> &str {
+        &self.sql
+    }
+
+    /// The type its caller declared.
+    pub fn ty(&self) -> &IcebergType {
+        &self.ty
+    }
+}
+
+/// The one `'static` copy of a column name a raw expression reads (column nodes hold
+/// `&'static str`): each distinct name is kept once for the life of the process.
+fn intern(name: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(n) = names.get(name.as_str()) {
+        return n;
+    }
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(leaked);
+    leaked
+}
+
+/// What a window frame counts: rows, or values of the (one) sort key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FrameUnits {
+    /// `ROWS`: physical rows before and after the current one.
+    Rows,
+    /// `RANGE`: rows whose sort key is within an offset of the current row's.
+    Range,
+}
+
+/// One end of a window frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FrameBound {
+    /// `UNBOUNDED PRECEDING`: the partition's first row.
+    UnboundedPreceding,
+    /// `n PRECEDING`
+    Preceding(u64),
+    /// `CURRENT ROW`
+    CurrentRow,
+    /// `n FOLLOWING`
+    Following(u64),
+    /// `UNBOUNDED FOLLOWING`: the partition's last row.
+    UnboundedFollowing,
+}
+
+impl FrameBound {
+    fn write(self, w: &mut SqlWriter) {
+        match self {
+            FrameBound::UnboundedPreceding => w.push("UNBOUNDED PRECEDING"),
+            FrameBound::Preceding(n) => w.push(&n.to_string()).push(" PRECEDING"),
+            FrameBound::CurrentRow => w.push("CURRENT ROW"),
+            FrameBound::Following(n) => w.push(&n.to_string()).push(" FOLLOWING"),
+            FrameBound::UnboundedFollowing => w.push("UNBOUNDED FOLLOWING"),
+        };
+    }
+
+    fn has_offset(self) -> bool {
+        matches!(self, FrameBound::Preceding(_) | FrameBound::Following(_))
+    }
+}
+
+/// A window frame, `ROWS|RANGE BETWEEN start AND end`
+/// (<https://trino.io/docs/current/sql/select.html#window-clause>).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// What it counts.
+    pub units: FrameUnits,
+    /// Its first row.
+    pub start: FrameBound,
+    /// Its last row.
+    pub end: FrameBound,
+}
+
+impl Frame {
+    fn write(self, w: &mut SqlWriter) {
+        w.push(match self.units {
+            FrameUnits::Rows => "ROWS BETWEEN ",
+            FrameUnits::Range => "RANGE BETWEEN ",
+        });
+        self.start.write(w);
+        w.push(" AND ");
+        self.end.write(w);
+    }
+
+    /// The rules both engines share: Trino's (`ExpressionAnalyzer.analyzeWindow` in
+    /// trinodb/trino, core/trino-main/src/main/java/io/trino/sql/analyzer/), which
+    /// Spark's `SpecifiedWindowFrame` checks agree with; a frame only on an aggregate
+    /// (Spark refuses one on a ranking or offset function, whose result Trino computes
+    /// without it); a `RANGE` offset with exactly one sort key.
+    pub(crate) fn check(self, func: &Expr, sort_keys: usize) -> Result<()> {
+        use FrameBound as B;
+        let invalid = |m: &str| {
+            Err(
+                Error::new(ErrorKind::DisallowedSyntax, m.to_string()).with_hint(
+                    "a frame runs from its start to its end in the sort order: \
+                 e.g. ROWS BETWEEN 2 PRECEDING AND CURRENT ROW",
+                ),
+            )
+        };
+        match (self.start, self.end) {
+            (B::UnboundedFollowing, _) => {
+                return invalid("Window frame start cannot be UNBOUNDED FOLLOWING")
+            }
+            (_, B::UnboundedPreceding) => {
+                return invalid("Window frame end cannot be UNBOUNDED PRECEDING")
+            }
+            (B::CurrentRow, B::Preceding(_)) => {
+                return invalid("Window frame starting from CURRENT ROW cannot end with PRECEDING")
+            }
+            (B::Following(_), B::Preceding(_)) => {
+                return invalid("Window frame starting from FOLLOWING cannot end with PRECEDING")
+            }
+            (B::Following(_), B::CurrentRow) => {
+                return invalid("Window frame starting from FOLLOWING cannot end with CURRENT ROW")
+            }
+            _ => {}
+        }
+        if !matches!(func, Expr::Aggregate { .. }) {
+            return Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                "a window frame applies to an aggregate over a window, not to a ranking or \
+                 offset function (Spark refuses one there; Trino computes them without it)",
+            )
+            .with_hint(
+                "drop the frame, or aggregate over the framed window (sum, avg, min, max, count)",
+            ));
+        }
+        if self.units == FrameUnits::Range
+            && (self.start.has_offset() || self.end.has_offset())
+            && sort_keys != 1
+        {
+            return Err(Error::new(
+                ErrorKind::DisallowedSyntax,
+                format!(
+                    "Window frame of type RANGE PRECEDING or FOLLOWING requires single sort item in ORDER BY (actual: {sort_keys})"
+                ),
+            )
+            .with_hint("order the window by one numeric key, or count ROWS instead"));
+        }
+        Ok(())
+    }
+
+    /// Whether a `RANGE` offset is written (the sort key must then be numeric).
+    pub(crate) fn range_offset(self) -> bool {
+        self.units == FrameUnits::Range && (self.start.has_offset() || self.end.has_offset())
+    }
 }
 
 const PREC_CMP: u8 = 4;
@@ -474,6 +694,9 @@ impl Expr {
             | Expr::InList { .. }
             | Expr::Between { .. }
             | Expr::Like { .. } => PREC_CMP,
+            // Raw text other than one operand goes in parentheses wherever an operand
+            // is expected.
+            Expr::Raw(r) if !r.atom => 0,
             // An empty IN list renders as a bare boolean.
             _ => PREC_ATOM,
         }
@@ -613,10 +836,12 @@ impl Expr {
             Expr::Coalesce(args) | Expr::Call { args, .. } | Expr::Function { args, .. } => {
                 args.iter().for_each(&mut f)
             }
+            Expr::Raw(r) => r.plain.iter().chain(&r.aggregated).for_each(f),
             Expr::Window {
                 func,
                 partition_by,
                 order_by,
+                ..
             } => {
                 f(func);
                 partition_by.iter().for_each(&mut f);
@@ -679,10 +904,12 @@ impl Expr {
         while let Some(e) = pending.pop() {
             match e {
                 Expr::Aggregate { .. } => return true,
+                Expr::Raw(r) if r.aggregates => return true,
                 Expr::Window {
                     partition_by,
                     order_by,
                     func,
+                    ..
                 } => {
                     func.for_each_child(|c| pending.push(c));
                     pending.extend(partition_by);
@@ -697,7 +924,9 @@ impl Expr {
     /// True when it holds a window function or an aggregate over a window.
     pub(crate) fn contains_window(&self) -> bool {
         let mut found = false;
-        self.walk(&mut |e| found |= matches!(e, Expr::Window { .. }));
+        self.walk(&mut |e| {
+            found |= matches!(e, Expr::Window { .. }) || matches!(e, Expr::Raw(r) if r.window)
+        });
         found
     }
 
@@ -729,6 +958,7 @@ impl Expr {
             }
             match e {
                 Expr::Aggregate { .. } => {}
+                Expr::Raw(r) => pending.extend(&r.plain),
                 Expr::Column { name, .. } => return Some(name),
                 _ => e.for_each_child(|c| pending.push(c)),
             }
@@ -774,6 +1004,25 @@ impl Expr {
         }
     }
 
+    /// [`Self::render_min`] for an operand of a comparison, IN list or BETWEEN: a literal
+    /// is written as the comparison reads it (`SqlWriter::compared_literal`).
+    fn render_compared(&self, w: &mut SqlWriter, min: u8, level: usize) -> Result<()> {
+        match self {
+            Expr::Literal { value, ty } => {
+                Expr::enter_level(level)?;
+                crate::dialect::typing::audit::rendered(self);
+                w.compared_literal(value, ty)?;
+                Ok(())
+            }
+            Expr::Param { value, ty } => {
+                Expr::enter_level(level)?;
+                crate::dialect::typing::audit::rendered(self);
+                write_param(w, value, ty, true)
+            }
+            _ => self.render_min(w, min, level),
+        }
+    }
+
     fn render_min(&self, w: &mut SqlWriter, min: u8, level: usize) -> Result<()> {
         Expr::enter_level(level)?;
         if self.precedence() < min {
@@ -799,23 +1048,7 @@ impl Expr {
             Expr::Literal { value, ty } => {
                 w.literal(value, ty)?;
             }
-            Expr::Param { value, ty } => {
-                let mut text = String::new();
-                w.grammar().write_literal(&mut text, value, ty)?;
-                // Counted as AWS checks a length constraint: characters outside the
-                // Basic Multilingual Plane count twice.
-                let length = iceberg_sql_rules::aws_length(&text);
-                if length > MAX_PARAM_CHARS {
-                    return Err(Error::new(
-                        ErrorKind::InvalidValue,
-                        format!(
-                            "a parameter's literal text is {length} characters (UTF-16 code units); Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}"
-                        ),
-                    )
-                    .with_hint("inline the value as a literal instead of a parameter"));
-                }
-                w.placeholder(text);
-            }
+            Expr::Param { value, ty } => write_param(w, value, ty, false)?,
             Expr::Binary { op, operands } => {
                 let [left, right] = &**operands;
                 let p = op.precedence();
@@ -829,9 +1062,15 @@ impl Expr {
                     _ if p == PREC_CMP => (PREC_ARITH, PREC_ARITH),
                     _ => (p, p + 1),
                 };
-                left.render_min(w, lmin, next)?;
-                w.push(op.sql());
-                right.render_min(w, rmin, next)?;
+                if p == PREC_CMP {
+                    left.render_compared(w, lmin, next)?;
+                    w.push(op.sql());
+                    right.render_compared(w, rmin, next)?;
+                } else {
+                    left.render_min(w, lmin, next)?;
+                    w.push(op.sql());
+                    right.render_min(w, rmin, next)?;
+                }
             }
             Expr::Not(e) => {
                 w.push("NOT ");
@@ -859,9 +1098,9 @@ impl Expr {
                 if expr.is_nan_literal() || list.iter().any(Expr::is_nan_literal) {
                     return Err(nan_comparison());
                 }
-                expr.render_min(w, PREC_ARITH, next)?;
+                expr.render_compared(w, PREC_ARITH, next)?;
                 w.push(if *negated { " NOT IN (" } else { " IN (" });
-                w.try_comma_list(list, |w, e| e.render_min(w, 0, next))?;
+                w.try_comma_list(list, |w, e| e.render_compared(w, 0, next))?;
                 w.push_char(')');
             }
             Expr::Between {
@@ -873,15 +1112,15 @@ impl Expr {
                 if [expr, low, high].iter().any(|e| e.is_nan_literal()) {
                     return Err(nan_comparison());
                 }
-                expr.render_min(w, PREC_ARITH, next)?;
+                expr.render_compared(w, PREC_ARITH, next)?;
                 w.push(if *negated {
                     " NOT BETWEEN "
                 } else {
                     " BETWEEN "
                 });
-                low.render_min(w, PREC_ARITH, next)?;
+                low.render_compared(w, PREC_ARITH, next)?;
                 w.push(" AND ");
-                high.render_min(w, PREC_ARITH, next)?;
+                high.render_compared(w, PREC_ARITH, next)?;
             }
             Expr::Like {
                 expr,
@@ -932,6 +1171,17 @@ impl Expr {
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
                 w.push_char(')');
             }
+            Expr::Function {
+                func: Function::IsNan,
+                args,
+            } if w.grammar() == crate::dialect::Grammar::Spark && args.len() == 1 => {
+                // Spark's `isnan(NULL)` is false; Trino's `is_nan(NULL)` is NULL.
+                w.push("CASE WHEN ");
+                args[0].render_min(w, PREC_ARITH, next)?;
+                w.push(" IS NULL THEN NULL ELSE isnan(");
+                args[0].render_min(w, 0, next)?;
+                w.push(") END");
+            }
             Expr::Function { func, args } => {
                 w.push(func.name()).push_char('(');
                 w.try_comma_list(args, |w, a| a.render_min(w, 0, next))?;
@@ -941,7 +1191,11 @@ impl Expr {
                 func,
                 partition_by,
                 order_by,
+                frame,
             } => {
+                if let Some(frame) = frame {
+                    frame.check(func, order_by.len())?;
+                }
                 func.render_min(w, 0, next)?;
                 w.push(" OVER (");
                 if !partition_by.is_empty() {
@@ -962,12 +1216,51 @@ impl Expr {
                         Ok(())
                     })?;
                 }
+                if let Some(frame) = frame {
+                    if !partition_by.is_empty() || !order_by.is_empty() {
+                        w.push_char(' ');
+                    }
+                    frame.write(w);
+                }
                 w.push_char(')');
             }
             Expr::DateTrunc { unit, expr } => {
                 w.push("date_trunc(").string(unit.lower()).push(", ");
                 expr.render_min(w, 0, next)?;
                 w.push_char(')');
+            }
+            Expr::Raw(r) => {
+                if let Some(problem) = &r.problem {
+                    return Err(problem.clone());
+                }
+                // Read at construction in Trino's grammar; another grammar reads it
+                // again.
+                let grammar = w.grammar();
+                if grammar != crate::dialect::Grammar::TrinoDml {
+                    let there = crate::validate::raw::read_raw(&r.sql, grammar)?;
+                    let names = |nodes: &[Expr]| -> Vec<String> {
+                        nodes
+                            .iter()
+                            .flat_map(|n| n.columns())
+                            .map(|(_, n)| n.to_string())
+                            .collect()
+                    };
+                    if there.plain != names(&r.plain) || there.aggregated != names(&r.aggregated) {
+                        return Err(Error::new(
+                            ErrorKind::DisallowedSyntax,
+                            format!(
+                                "raw expression `{}` reads other columns in {} than in Trino's grammar",
+                                r.sql,
+                                grammar.name()
+                            ),
+                        )
+                        .with_hint(
+                            "write names unquoted (a double-quoted name is a string in Spark), \
+                             or keep the raw expression to one target",
+                        ));
+                    }
+                }
+                w.push(&r.sql);
             }
             Expr::CurrentTimestamp => {
                 let now = w.grammar().current_timestamp();
@@ -1135,6 +1428,31 @@ fn check_like_escape(pattern: &Expr, escape: char) -> Result<()> {
     Ok(())
 }
 
+/// Writes a parameter's literal as a `?` placeholder; `compared` for a comparison's
+/// operand (`SqlWriter::compared_literal`).
+fn write_param(w: &mut SqlWriter, value: &Value, ty: &IcebergType, compared: bool) -> Result<()> {
+    let mut text = String::new();
+    if compared {
+        w.grammar().write_compared_literal(&mut text, value, ty)?;
+    } else {
+        w.grammar().write_literal(&mut text, value, ty)?;
+    }
+    // Counted as AWS checks a length constraint: characters outside the
+    // Basic Multilingual Plane count twice.
+    let length = iceberg_sql_rules::aws_length(&text);
+    if length > MAX_PARAM_CHARS {
+        return Err(Error::new(
+                        ErrorKind::InvalidValue,
+                        format!(
+                            "a parameter's literal text is {length} characters (UTF-16 code units); Athena's ExecutionParameters entries hold at most {MAX_PARAM_CHARS}"
+                        ),
+                    )
+                    .with_hint("inline the value as a literal instead of a parameter"));
+    }
+    w.placeholder(text);
+    Ok(())
+}
+
 /// Refuses a comparison, IN list or BETWEEN with a NaN literal: in Trino NaN is unequal
 /// to every value, itself included (IEEE 754; Trino's `DoubleOperators`), so `x = nan()`
 /// matches no row and `x <> nan()` every row, silently.
@@ -1143,7 +1461,7 @@ fn nan_comparison() -> Error {
         ErrorKind::InvalidValue,
         "a comparison with NaN: in Trino NaN is unequal to every value, so `= nan()` (or `IN (…, nan())`, `BETWEEN nan() AND …`) matches no row and `<> nan()` every row",
     )
-    .with_hint("test for NaN with Trino's is_nan(x) (https://trino.io/docs/current/functions/math.html) instead of comparing with f64::NAN / f32::NAN")
+    .with_hint("test for NaN with `.is_nan()` (Trino's is_nan(x), https://trino.io/docs/current/functions/math.html#is_nan) instead of comparing with f64::NAN / f32::NAN")
 }
 
 #[cfg(test)]
@@ -1213,5 +1531,32 @@ mod nan_tests {
             SCORE.eq(1.5).to_sql(Dialect::Athena).expect("sql"),
             "score = 1.5E0"
         );
+    }
+    struct Ts;
+    const AT: Col<Ts, chrono::NaiveDateTime> = Col::new("at");
+    const SEEN: Col<Ts, chrono::DateTime<chrono::Utc>> = Col::new("seen");
+
+    /// A timestamp with digits below a microsecond is compared as Trino types it
+    /// (`timestamp(9)`); Spark, whose timestamps hold microseconds, refuses it; a write
+    /// of it stays refused everywhere.
+    #[test]
+    fn sub_microsecond_timestamps_compare_at_nine_digits() {
+        let v = chrono::NaiveDate::from_ymd_opt(2024, 1, 1)
+            .and_then(|d| d.and_hms_nano_opt(0, 0, 0, 123_456_789))
+            .expect("timestamp");
+        assert_eq!(
+            AT.lt(v).to_sql(Dialect::Athena).expect("sql"),
+            "at < TIMESTAMP '2024-01-01 00:00:00.123456789'"
+        );
+        assert_eq!(
+            AT.between(v, v).to_sql(Dialect::Trino).expect("sql"),
+            "at BETWEEN TIMESTAMP '2024-01-01 00:00:00.123456789' AND TIMESTAMP '2024-01-01 00:00:00.123456789'"
+        );
+        assert_eq!(
+            SEEN.ge(v.and_utc()).to_sql(Dialect::Athena).expect("sql"),
+            "seen >= TIMESTAMP '2024-01-01 00:00:00.123456789'"
+        );
+        let e = AT.lt(v).to_sql(Dialect::Spark).expect_err("Spark");
+        assert!(e.to_string().contains("below a microsecond"), "{e}");
     }
 }

@@ -74,6 +74,7 @@ impl Expr {
                 func,
                 partition_by,
                 order_by,
+                ..
             } => {
                 f(func);
                 partition_by.iter_mut().for_each(&mut f);
@@ -87,6 +88,9 @@ impl Expr {
                     f(c);
                 }
             }
+            // A raw expression's column nodes only say what its text reads: no rewrite
+            // of them would change the text.
+            Expr::Raw(_) => {}
             Expr::Column { .. }
             | Expr::Literal { .. }
             | Expr::Param { .. }
@@ -123,6 +127,8 @@ impl Expr {
     /// rendering order (the order of [`Expr::for_each_child`]).
     fn map_children(&self, mut f: impl FnMut(&Expr) -> Expr) -> Expr {
         match self {
+            // Its children are column nodes, leaves.
+            Expr::Raw(r) => Expr::Raw(r.clone()),
             Expr::Column { scope, name } => Expr::Column {
                 scope: *scope,
                 name,
@@ -200,10 +206,12 @@ impl Expr {
                 func,
                 partition_by,
                 order_by,
+                frame,
             } => Expr::Window {
                 func: Box::new(f(func)),
                 partition_by: partition_by.iter().map(&mut f).collect(),
                 order_by: order_by.iter().map(|(o, d)| (f(o), *d)).collect(),
+                frame: *frame,
             },
             Expr::DateTrunc { unit, expr } => Expr::DateTrunc {
                 unit: *unit,

@@ -446,6 +446,37 @@ pub trait ExpressionMethods: Sized {
         )
     }
 
+    /// `is_nan(self)`: whether the `real` or `double` value is NaN, NULL for NULL
+    /// (`is_nan(x) → boolean`, <https://trino.io/docs/current/functions/math.html#is_nan>).
+    /// A comparison with NaN matches no row in Trino (NaN equals no value), so this is
+    /// how to find NaN. Spark's `isnan` is false for NULL; Spark gets
+    /// `CASE WHEN x IS NULL THEN NULL ELSE isnan(x) END`, which keeps Trino's NULL.
+    ///
+    /// ```
+    /// # use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const SCORE: Col<Ev, Option<f64>> = Col::new("score");
+    /// assert_eq!(SCORE.is_nan().to_sql(Dialect::Athena)?, "is_nan(score)");
+    /// assert_eq!(SCORE.is_nan().not().to_sql(Dialect::Spark)?,
+    ///            "NOT CASE WHEN score IS NULL THEN NULL ELSE isnan(score) END");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    ///
+    /// Only floating-point values have it:
+    ///
+    /// ```compile_fail
+    /// # use iceberg_sql::prelude::*;
+    /// # struct Ev;
+    /// # const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
+    /// let _ = LATENCY_MS.is_nan();
+    /// ```
+    fn is_nan(self) -> Cond<Self::Scope>
+    where
+        Self::Value: super::Floating,
+    {
+        function(Function::IsNan, vec![self.sql_expr().into_expr()])
+    }
+
     /// `lag(self, offset)`: the value `offset` rows before in the window, NULL before
     /// its first row (`lag(x, offset) → [same as x]`,
     /// <https://trino.io/docs/current/functions/window.html#lag>). Give it its window

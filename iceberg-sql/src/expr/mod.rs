@@ -152,12 +152,13 @@ mod typed;
 mod window;
 
 pub use ast::{
-    Aggregate, BinaryOp, Expr, Function, Scope, TimeUnit, MAX_EXPR_DEPTH, MAX_PARAM_CHARS,
+    Aggregate, BinaryOp, Expr, Frame, FrameBound, FrameUnits, Function, RawExpr, Scope, TimeUnit,
+    MAX_EXPR_DEPTH, MAX_PARAM_CHARS,
 };
 pub use column::Col;
 pub use methods::ExpressionMethods;
 pub use typed::{
-    Case, ColumnValue, Cond, Free, Interval, IntoOperand, Lit, Literal, Matched, Numeric, Param,
-    Projectable, Source, SqlExpr, Temporal,
+    Case, ColumnValue, Cond, Floating, Free, Interval, IntoOperand, Lit, Literal, Matched, Numeric,
+    Param, Projectable, Source, SqlExpr, Temporal,
 };
 pub use window::{Window, WindowFn};

@@ -56,6 +56,11 @@ pub trait Numeric {
 /// Date and time value types: `date_trunc`, `± INTERVAL`.
 pub trait Temporal {}
 
+/// Floating-point value types (`real`, `double`): `is_nan`.
+pub trait Floating {}
+impl Floating for f32 {}
+impl Floating for f64 {}
+
 macro_rules! column_values {
     ($($t:ty),* $(,)?) => {$(
         impl ColumnValue for $t { type Base = $t; }

@@ -3,7 +3,7 @@
 
 use std::marker::PhantomData;
 
-use super::ast::{Expr, Function};
+use super::ast::{Expr, Frame, FrameBound, FrameUnits, Function};
 use super::typed::{IntoOperand, SqlExpr};
 
 /// A window: its `PARTITION BY` and `ORDER BY` keys. NULLs sort last in both
@@ -30,6 +30,7 @@ use super::typed::{IntoOperand, SqlExpr};
 pub struct Window<S> {
     partition_by: Vec<Expr>,
     order_by: Vec<(Expr, bool)>,
+    frame: Option<Frame>,
     _scope: PhantomData<fn() -> S>,
 }
 
@@ -38,6 +39,7 @@ impl<S> Clone for Window<S> {
         Window {
             partition_by: self.partition_by.clone(),
             order_by: self.order_by.clone(),
+            frame: self.frame,
             _scope: PhantomData,
         }
     }
@@ -48,6 +50,7 @@ impl<S> std::fmt::Debug for Window<S> {
         f.debug_struct("Window")
             .field("partition_by", &self.partition_by)
             .field("order_by", &self.order_by)
+            .field("frame", &self.frame)
             .finish()
     }
 }
@@ -64,6 +67,7 @@ impl<S> Window<S> {
         Window {
             partition_by: Vec::new(),
             order_by: Vec::new(),
+            frame: None,
             _scope: PhantomData,
         }
     }
@@ -86,11 +90,61 @@ impl<S> Window<S> {
         self
     }
 
+    /// The frame `ROWS BETWEEN start AND end`: rows counted from the current one, in
+    /// the window's order (a running total: `UnboundedPreceding` to `CurrentRow`). For
+    /// an aggregate over the window; checked when the statement is built (Trino's
+    /// rules: no start at UNBOUNDED FOLLOWING, no end before the start).
+    ///
+    /// ```
+    /// use iceberg_sql::prelude::*;
+    /// use iceberg_sql::expr::{FrameBound, Window};
+    /// # struct Ev;
+    /// # const TS: Col<Ev, chrono::NaiveDateTime> = Col::new("event_ts");
+    /// # const LATENCY_MS: Col<Ev, i64> = Col::new("latency_ms");
+    /// let last_3 = Window::new().order_by(TS)
+    ///     .rows_between(FrameBound::Preceding(2), FrameBound::CurrentRow);
+    /// assert_eq!(LATENCY_MS.avg().over(last_3).to_sql(Dialect::Athena)?,
+    ///     "avg(latency_ms) OVER (ORDER BY event_ts ASC ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)");
+    /// let within_100 = Window::new().order_by(LATENCY_MS)
+    ///     .range_between(FrameBound::Preceding(100), FrameBound::Following(100));
+    /// assert_eq!(LATENCY_MS.count().over(within_100).to_sql(Dialect::Spark)?,
+    ///     "count(latency_ms) OVER (ORDER BY latency_ms ASC NULLS LAST \
+    ///      RANGE BETWEEN 100 PRECEDING AND 100 FOLLOWING)");
+    /// let backwards = Window::new().order_by(TS)
+    ///     .rows_between(FrameBound::CurrentRow, FrameBound::Preceding(1));
+    /// assert_eq!(LATENCY_MS.sum().over(backwards).to_sql(Dialect::Athena).unwrap_err().message(),
+    ///     "Window frame starting from CURRENT ROW cannot end with PRECEDING");
+    /// # Ok::<(), iceberg_sql::Error>(())
+    /// ```
+    pub fn rows_between(mut self, start: FrameBound, end: FrameBound) -> Self {
+        self.frame = Some(Frame {
+            units: FrameUnits::Rows,
+            start,
+            end,
+        });
+        self
+    }
+
+    /// The frame `RANGE BETWEEN start AND end`: the rows whose sort key is within the
+    /// offsets of the current row's (peers included). With an offset the window must
+    /// have exactly one sort key, and on Athena a numeric one (Trino: "requires that sort
+    /// item type be numeric, datetime or interval"; a date or time key takes an interval
+    /// offset, which this frame does not write).
+    pub fn range_between(mut self, start: FrameBound, end: FrameBound) -> Self {
+        self.frame = Some(Frame {
+            units: FrameUnits::Range,
+            start,
+            end,
+        });
+        self
+    }
+
     fn apply(self, func: Expr) -> Expr {
         Expr::Window {
             func: Box::new(func),
             partition_by: self.partition_by,
             order_by: self.order_by,
+            frame: self.frame,
         }
     }
 }

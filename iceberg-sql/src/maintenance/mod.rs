@@ -446,18 +446,21 @@ impl<'a> Vacuum<'a> {
         self
     }
 
-    fn render(&self, dialect: Dialect, retention_in_steps: bool) -> Result<Statement> {
-        let spec = VacuumSpec {
+    fn spec(&self) -> VacuumSpec<'_> {
+        VacuumSpec {
             table: self.table.name(),
             retention: self.retention.as_ref(),
             older_than: self.older_than,
             retain_last: self.retain_last,
             catalog: &self.catalog,
-        };
+        }
+    }
+
+    fn render(&self, dialect: Dialect, retention_in_steps: bool) -> Result<Statement> {
         let mut w = SqlWriter::new(StatementKind::Vacuum, dialect);
         dialect
             .rules()
-            .write_vacuum(&mut w, &spec, retention_in_steps)?;
+            .write_vacuum(&mut w, &self.spec(), retention_in_steps)?;
         w.finish()
     }
 
@@ -478,7 +481,11 @@ impl<'a> Vacuum<'a> {
         self.build_steps_for(Dialect::default())
     }
 
-    /// As [`Vacuum::build_steps`], for `dialect`.
+    /// As [`Vacuum::build_steps`], for `dialect`. On Trino the retention's age and
+    /// number of snapshots are `expire_snapshots` arguments (only
+    /// `max_metadata_files_to_keep` is a table property, set first), and a last step,
+    /// `ALTER TABLE … EXECUTE remove_orphan_files`, removes the orphan files Athena's
+    /// VACUUM removes too.
     pub fn build_steps_for(&self, dialect: Dialect) -> Result<Vec<Statement>> {
         let mut out = Vec::new();
         if let Some(r) = &self.retention {
@@ -488,14 +495,21 @@ impl<'a> Vacuum<'a> {
                     "the retention sets no property",
                 ));
             }
-            out.push(
-                self.table
-                    .alter()
-                    .set_properties(r.properties())
-                    .build_for(dialect)?,
-            );
+            let properties = dialect.rules().vacuum_step_properties(r);
+            if !properties.is_empty() {
+                out.push(
+                    self.table
+                        .alter()
+                        .set_properties(properties)
+                        .build_for(dialect)?,
+                );
+            }
         }
         out.push(self.render(dialect, true)?);
+        let mut w = SqlWriter::new(StatementKind::Vacuum, dialect);
+        if dialect.rules().write_orphan_removal(&mut w, &self.spec())? {
+            out.push(w.finish()?);
+        }
         Ok(out)
     }
 }

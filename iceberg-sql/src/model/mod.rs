@@ -12,6 +12,7 @@ mod properties;
 mod table;
 
 pub use location::Location;
+pub(crate) use partition::PartitionChange;
 pub(crate) use partition::{check_spec as check_partition_spec, SpecRules};
 pub use partition::{PartitionField, PartitionTransform};
 pub use properties::{Compression, FileFormat, TableProperties, TableProperty};

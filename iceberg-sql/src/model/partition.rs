@@ -147,6 +147,28 @@ impl PartitionField {
     }
 }
 
+/// One change of a table's partition spec (partition evolution), as `ALTER TABLE`
+/// writes it where the target has one.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PartitionChange {
+    Add(PartitionField),
+    Drop(PartitionField),
+    /// The first field replaced by the second.
+    Replace(PartitionField, PartitionField),
+}
+
+impl PartitionChange {
+    /// The word of Spark's form (`ADD`, `DROP`, `REPLACE` `PARTITION FIELD`) and the field
+    /// it names first.
+    pub(crate) fn verb_and_field(&self) -> (&'static str, &PartitionField) {
+        match self {
+            PartitionChange::Add(f) => ("ADD", f),
+            PartitionChange::Drop(f) => ("DROP", f),
+            PartitionChange::Replace(f, _) => ("REPLACE", f),
+        }
+    }
+}
+
 /// Which rules [`check_spec`] applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SpecRules {

@@ -12,8 +12,10 @@
 //! [`metadata`] for the typed rows.
 
 pub mod metadata;
+mod with;
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
@@ -35,6 +37,7 @@ use crate::Col;
 pub use metadata::{
     FileRow, HistoryRow, ManifestRow, MetadataRow, MetadataTable, PartitionRow, RefRow, SnapshotRow,
 };
+pub use with::{Cte, Query, UnionAll};
 
 /// A point in a table's history to read (`FOR ... AS OF`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -115,6 +118,8 @@ pub enum JoinKind {
 enum Relation {
     Table(TableName),
     Metadata(TableName, MetadataTable),
+    /// A CTE of the statement, by name.
+    Cte(String),
 }
 
 #[derive(Debug, Clone)]
@@ -318,6 +323,8 @@ pub(crate) struct SelectBody {
     limit: Option<u64>,
     as_of: Option<Snapshot>,
     joins: Vec<Join>,
+    /// The CTEs this query reads (each with the CTEs it reads), written in one `WITH`.
+    ctes: Vec<Arc<with::CteDef>>,
 }
 
 impl<S> Clone for Select<S> {
@@ -355,6 +362,7 @@ impl std::fmt::Debug for SelectBody {
             .field("limit", &self.limit)
             .field("as_of", &self.as_of)
             .field("joins", &self.joins)
+            .field("ctes", &self.ctes)
             .finish()
     }
 }
@@ -646,6 +654,7 @@ impl SelectBody {
             limit: None,
             as_of: None,
             joins: Vec::new(),
+            ctes: Vec::new(),
         }
     }
 
@@ -718,6 +727,7 @@ impl SelectBody {
         let shown = match &self.relation {
             Relation::Table(t) => t.to_string(),
             Relation::Metadata(t, m) => format!("{t}${}", m.name()),
+            Relation::Cte(n) => format!("CTE {n}"),
         };
         let check_expr = |e: &Expr, errors: &mut Vec<Error>| {
             for (scope, name) in e.columns() {
@@ -951,9 +961,20 @@ impl SelectBody {
                 );
             }
         }
-        let (Relation::Table(t) | Relation::Metadata(t, _)) = &self.relation;
-        if let Err(e) = t.check() {
-            errors.extend(e.into_vec());
+        match &self.relation {
+            Relation::Table(t) | Relation::Metadata(t, _) => {
+                if let Err(e) = t.check() {
+                    errors.extend(e.into_vec());
+                }
+            }
+            Relation::Cte(n) if self.as_of.is_some() => errors.push(
+                Error::new(
+                    ErrorKind::Unsupported,
+                    format!("time travel applies to a table, not to CTE `{n}`"),
+                )
+                .with_hint("read the table as of the snapshot in the CTE's query (.as_of on it)"),
+            ),
+            Relation::Cte(_) => {}
         }
         Error::check_all(errors)
     }
@@ -981,7 +1002,7 @@ impl SelectBody {
         let json_nested = usage == Usage::Read && rules.nested_columns_as_json();
         let metadata = match &self.relation {
             Relation::Metadata(_, m) => Some(*m),
-            Relation::Table(_) => None,
+            Relation::Table(_) | Relation::Cte(_) => None,
         };
         let renamed = |column: &str| metadata.and_then(|m| rules.metadata_column(m, column));
         let any_renamed = self.columns.iter().any(|c| renamed(&c.name).is_some());
@@ -1213,11 +1234,13 @@ impl SelectBody {
 
     /// Writes the query with `projected` (from [`Select::projections`]; empty for `*`):
     /// its filter, grouping and order checked by the target's rules.
-    pub(crate) fn write_with<'s>(
-        &'s self,
-        w: &mut SqlWriter,
-        projected: &[Projected],
-    ) -> Result<()> {
+    pub(crate) fn write_with(&self, w: &mut SqlWriter, projected: &[Projected]) -> Result<()> {
+        self.write_ctes(w)?;
+        self.write_select(w, projected)
+    }
+
+    /// [`SelectBody::write_with`] without the `WITH` clause of its CTEs.
+    fn write_select<'s>(&'s self, w: &mut SqlWriter, projected: &[Projected]) -> Result<()> {
         let rules = w.rules();
         let scope = self.type_scope();
         let mut errors = Vec::new();
@@ -1274,6 +1297,9 @@ impl SelectBody {
                 w.table_name(t);
             }
             Relation::Metadata(t, m) => rules.write_metadata_table(w, t, *m),
+            Relation::Cte(n) => {
+                w.ident(n);
+            }
         }
         if let Some(s) = &self.as_of {
             rules.write_time_travel(w, s);
@@ -1288,8 +1314,10 @@ impl SelectBody {
                 w.push(" USING (").ident(j.left_key).push_char(')');
             } else {
                 w.push(" ON ");
-                let (Relation::Table(t) | Relation::Metadata(t, _)) = &self.relation;
-                w.table_name(t);
+                match &self.relation {
+                    Relation::Table(t) | Relation::Metadata(t, _) => w.table_name(t),
+                    Relation::Cte(n) => w.ident(n),
+                };
                 w.push_char('.').ident(j.left_key).push(" = ");
                 w.table_name(&j.table).push_char('.').ident(j.right_key);
             }

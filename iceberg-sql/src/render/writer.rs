@@ -137,6 +137,17 @@ impl SqlWriter {
         Ok(self)
     }
 
+    /// Appends `value` as a comparison's operand (`Grammar::write_compared_literal`).
+    pub(crate) fn compared_literal(
+        &mut self,
+        value: &Value,
+        ty: &IcebergType,
+    ) -> Result<&mut Self> {
+        self.grammar
+            .write_compared_literal(&mut self.sql, value, ty)?;
+        Ok(self)
+    }
+
     /// Appends a DML string literal (any text; escaped for the grammar).
     pub fn string(&mut self, text: &str) -> &mut Self {
         self.grammar.write_string(&mut self.sql, text);

@@ -63,3 +63,92 @@ pub fn inspect(sql: &str, kind: StatementKind, dialect: Dialect) -> Result<Inspe
     let stmt = super::check::read(sql, dialect.grammar(kind), dialect)?;
     Ok(Inspection::of_tree(&stmt))
 }
+
+/// How one statement reads columns (read by `tree.rs` from our parser's tree), for the
+/// checks of a schema change against its readers (`crate::evolve`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct References {
+    /// Every column name in an expression, `USING` list or select list, in text order.
+    pub(crate) columns: Vec<ColumnUse>,
+    /// Every table named in a `FROM` or a join, with its alias.
+    pub(crate) tables: Vec<TableUse>,
+    /// Every `*` and `t.*` of a select list.
+    pub(crate) wildcards: Vec<Wildcard>,
+    /// What the statement is.
+    pub(crate) shape: Shape,
+}
+
+/// The clause of a query a column name stands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Clause {
+    /// The select list.
+    Select,
+    /// `WHERE` or `HAVING`.
+    Filter,
+    /// A join's `ON` or `USING`.
+    Join,
+    /// `GROUP BY`.
+    GroupBy,
+    /// `ORDER BY`.
+    OrderBy,
+    /// Anywhere else (a window, an `UPDATE`'s `SET`, …).
+    #[default]
+    Other,
+}
+
+/// One column name as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ColumnUse {
+    /// Its parts, unquoted: `["t", "c"]` for `t.c`.
+    pub(crate) parts: Vec<String>,
+    pub(crate) clause: Clause,
+    /// The byte range of each part's token (quotes included).
+    pub(crate) spans: Vec<(usize, usize)>,
+    /// Whether it is read in the outermost query (see `Wildcard::top`).
+    pub(crate) top: bool,
+    /// Whether it is a whole item, without alias, of the outermost select list: the
+    /// output column it names is the column's name.
+    pub(crate) output: bool,
+}
+
+/// A table read, `name [AS alias]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TableUse {
+    pub(crate) name: Vec<String>,
+    pub(crate) alias: Option<String>,
+}
+
+/// A `*` (empty qualifier) or `t.*` of a select list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Wildcard {
+    pub(crate) qualifier: Vec<String>,
+    /// In the outermost query: its columns are the statement's output.
+    pub(crate) top: bool,
+    /// The byte range of a bare `*`.
+    pub(crate) at: Option<(usize, usize)>,
+}
+
+/// What kind of statement was read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// `CREATE [OR REPLACE] VIEW name AS query`; `query_at` is where its query starts.
+    View { name: Vec<String>, query_at: usize },
+    /// `INSERT INTO table [(columns)] …`.
+    Insert {
+        table: Vec<String>,
+        columns: Vec<String>,
+    },
+    /// A query.
+    Query,
+    /// Anything else.
+    #[default]
+    Other,
+}
+
+/// [`References`] of `sql`, read as one statement in the grammar `dialect` writes
+/// queries in (a query, an `INSERT`, a `CREATE VIEW`).
+pub(crate) fn references(sql: &str, dialect: Dialect) -> Result<References> {
+    super::check_size(sql)?;
+    let stmt = super::check::read(sql, dialect.grammar(StatementKind::Select), dialect)?;
+    Ok(References::of_tree(&stmt, sql))
+}

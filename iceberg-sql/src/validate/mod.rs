@@ -51,6 +51,7 @@ pub(crate) mod lexer;
 mod literals;
 mod parser;
 mod prepass;
+pub(crate) mod raw;
 #[cfg(feature = "sqlparser")]
 mod sqlparser_reading;
 mod stack;
@@ -63,6 +64,7 @@ pub(crate) mod oracle;
 pub(crate) use oracle::with_parsed;
 
 pub use inspect::{inspect, Inspection, Name};
+pub(crate) use inspect::{references, Clause, References, Shape};
 #[cfg(feature = "sqlparser")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sqlparser")))]
 pub use sqlparser_reading::{read_with_sqlparser, SqlparserGap, SQLPARSER_GAPS};

@@ -171,6 +171,18 @@ pub const SQLPARSER_GAPS: &[SqlparserGap] = &[
     },
     SqlparserGap {
         grammars: HIVE,
+        form: "ALTER TABLE … ADD PARTITION (…) LOCATION '…' PARTITION (…): a location before the last partition",
+        reason: "sqlparser's HiveDialect reads LOCATION only after the last partition; Athena \
+                 gives each partition its own LOCATION \
+                 (https://docs.aws.amazon.com/athena/latest/ug/alter-table-add-partition.html)",
+        matches: |a| {
+            a.word(0) == Some(Keyword::PARTITION)
+                && a.word(-2) == Some(Keyword::LOCATION)
+                && a.has(Keyword::ALTER)
+        },
+    },
+    SqlparserGap {
+        grammars: HIVE,
         form: "OPTIMIZE … REWRITE DATA USING BIN_PACK",
         reason: "sqlparser has no Athena OPTIMIZE \
                  (https://docs.aws.amazon.com/athena/latest/ug/optimize-statement.html)",
@@ -197,6 +209,18 @@ pub const SQLPARSER_GAPS: &[SqlparserGap] = &[
                  LOCATION (https://docs.aws.amazon.com/athena/latest/ug/create-database.html)",
         matches: |a| {
             matches!(a.word(0), Some(Keyword::COMMENT | Keyword::LOCATION)) && a.has(Keyword::DATABASE)
+        },
+    },
+    SqlparserGap {
+        grammars: SPARK,
+        form: "ALTER TABLE … ADD / DROP / REPLACE PARTITION FIELD … (partition evolution)",
+        reason: "sqlparser reads PARTITION after ADD / DROP as a Hive partition spec; the \
+                 PARTITION FIELD forms are Iceberg's Spark SQL extensions \
+                 (https://iceberg.apache.org/docs/latest/spark-ddl/#alter-table-add-partition-field)",
+        matches: |a| {
+            matches!(a.word(-2), Some(Keyword::ADD | Keyword::DROP | Keyword::REPLACE))
+                && a.word(-1) == Some(Keyword::PARTITION)
+                && a.is_word(0, "FIELD")
         },
     },
     SqlparserGap {

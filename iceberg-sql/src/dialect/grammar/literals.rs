@@ -280,6 +280,50 @@ fn push_digits(out: &mut String, n: u32, width: u32) {
     }
 }
 
+/// [`write_literal`] for a comparison's operand. A timestamp with digits below a
+/// microsecond is written with nine fraction digits in Trino's grammar: Trino types
+/// `TIMESTAMP '2024-01-01 00:00:00.123456789'` as `timestamp(9)` and compares a
+/// `timestamp(6)` column with it at their common super type, the greater precision
+/// (`TypeCoercion.getCommonSuperType`, trinodb/trino
+/// `core/trino-main/src/main/java/io/trino/type/TypeCoercion.java`), which holds every
+/// stored value exactly: `ts < v` means what it says. Spark's timestamps hold
+/// microseconds only, so Spark keeps the refusal of [`write_literal`].
+pub(super) fn write_compared_literal(
+    out: &mut String,
+    value: &Value,
+    ty: &IcebergType,
+    grammar: Grammar,
+) -> Result<()> {
+    use chrono::Timelike;
+    let naive = match (value, ty) {
+        (Value::Timestamp(ts), IcebergType::Timestamp | IcebergType::TimestampTz) => *ts,
+        (Value::TimestampTz(ts), IcebergType::Timestamp | IcebergType::TimestampTz) => {
+            ts.naive_utc()
+        }
+        _ => return write_literal(out, value, ty, grammar),
+    };
+    if naive.nanosecond().is_multiple_of(1_000) || grammar == Grammar::Spark {
+        return write_literal(out, value, ty, grammar);
+    }
+    crate::engine::literals::check_date_time(&naive, "timestamp")?;
+    out.push_str("TIMESTAMP '");
+    push_date(out, &naive.date());
+    out.push(' ');
+    push_digits(out, naive.hour(), 2);
+    out.push(':');
+    push_digits(out, naive.minute(), 2);
+    out.push(':');
+    push_digits(out, naive.second(), 2);
+    out.push('.');
+    push_digits(out, naive.nanosecond(), 9);
+    out.push_str(if *ty == IcebergType::TimestampTz {
+        " UTC'"
+    } else {
+        "'"
+    });
+    Ok(())
+}
+
 /// `YYYY-MM-DD` (the year is checked to be 1 to 9999 first), as chrono's `%Y-%m-%d`.
 fn push_date(out: &mut String, d: &chrono::NaiveDate) {
     push_digits(out, d.year() as u32, 4);

@@ -168,6 +168,19 @@ impl Grammar {
         types::write_type(out, ty, self);
     }
 
+    /// Appends `value` as the operand of a comparison (`=`, `<`, IN, BETWEEN) with a
+    /// `ty` value: [`Self::write_literal`], except that a timestamp with digits below a
+    /// microsecond keeps them where the grammar can (see
+    /// `literals::write_compared_literal`).
+    pub(crate) fn write_compared_literal(
+        self,
+        out: &mut String,
+        value: &Value,
+        ty: &IcebergType,
+    ) -> Result<()> {
+        literals::write_compared_literal(out, value, ty, self)
+    }
+
     /// Appends `value` as a literal of type `ty`.
     pub(crate) fn write_literal(
         self,

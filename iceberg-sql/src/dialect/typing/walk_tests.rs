@@ -13,7 +13,7 @@ use super::audit::{capture, Log};
 use crate::ctas::{HiveCtas, IcebergCtas, Unload};
 use crate::dml::MergeSource;
 use crate::dsl::{
-    case_when, count_all, current_date, current_timestamp, days, param, source, target,
+    case_when, count_all, current_date, current_timestamp, days, param, raw, source, target,
 };
 use crate::expr::{Expr, TimeUnit};
 use crate::prelude::*;
@@ -119,6 +119,7 @@ fn every_form() -> Cond<Ev> {
                 .otherwise("none")
                 .ne("x"),
         )
+        .and(raw::<bool>("strpos(user_id, 'u') = 1"))
 }
 
 /// Every statement kind, for `dialect`, each with the audit of its build.
@@ -292,6 +293,7 @@ fn form(e: &Expr) -> &'static str {
         Expr::Call { .. } => "call",
         Expr::Function { .. } => "function",
         Expr::Window { .. } => "window",
+        Expr::Raw(_) => "raw",
     }
 }
 
@@ -315,6 +317,7 @@ const ALL_FORMS: &[&str] = &[
     "interval",
     "aggregate",
     "function",
+    "raw",
 ];
 
 #[test]

@@ -10,7 +10,7 @@ use super::Ctx;
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::validate::ddl_rules::ddl_string_problem;
-use crate::validate::parser::ast::{AlterAction, Ident, Statement};
+use crate::validate::parser::ast::{AlterAction, Expr, Ident, Statement};
 
 /// What an ALTER TABLE statement is refused as, when it is not one.
 const EXPECTED: &str = "an ALTER TABLE";
@@ -50,6 +50,34 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
             }
         }
         AlterAction::SetTblProperties(props) => tblproperties(ctx, props)?,
+        AlterAction::AddPartitionField(f) | AlterAction::DropPartitionField(f) => {
+            super::create::partition_fields(ctx, std::slice::from_ref(f))?
+        }
+        AlterAction::ReplacePartitionField(old, new) => {
+            super::create::partition_fields(ctx, &[old.clone(), new.clone()])?
+        }
+        AlterAction::AddPartitions { partitions, .. } => {
+            // Hive DDL strings: see `ddl_rules::ddl_string_problem`.
+            for p in partitions {
+                let strings = p
+                    .values
+                    .iter()
+                    .filter_map(|(_, v)| match v {
+                        Expr::Literal(l) => l.single_quoted().map(|s| (s, l.span.start)),
+                        _ => None,
+                    })
+                    .map(|(s, at)| (s, at, "a partition value"))
+                    .chain(p.location.iter().filter_map(|l| {
+                        l.single_quoted()
+                            .map(|s| (s, l.span.start, "a partition LOCATION"))
+                    }));
+                for (text, at, what) in strings {
+                    if let Some(msg) = ddl_string_problem(text, what) {
+                        return Err(ctx.at(msg, at));
+                    }
+                }
+            }
+        }
         AlterAction::Execute {
             procedure,
             args,

@@ -357,7 +357,7 @@ fn spark_clauses(ctx: &Ctx, ct: &CreateTable) -> Result<()> {
 }
 
 /// `PARTITIONED BY (…)`: each field a column or a transform the grammar has.
-fn partition_fields(ctx: &Ctx, fields: &[Expr]) -> Result<()> {
+pub(super) fn partition_fields(ctx: &Ctx, fields: &[Expr]) -> Result<()> {
     for e in fields {
         let form = transform(e);
         let shown = Shown(ctx.sql, e);

@@ -217,6 +217,25 @@ impl Pass<'_> {
                         props.iter().try_for_each(|(_, v)| self.literal(v))
                     }
                     AlterAction::UnsetTblProperties(_) => Ok(()),
+                    AlterAction::AddPartitionField(f) | AlterAction::DropPartitionField(f) => {
+                        self.expr(f)
+                    }
+                    AlterAction::ReplacePartitionField(old, new) => {
+                        self.expr(old)?;
+                        self.expr(new)
+                    }
+                    AlterAction::AddPartitions { partitions, .. } => {
+                        for p in partitions {
+                            for (k, v) in &p.values {
+                                self.ident(k)?;
+                                self.expr(v)?;
+                            }
+                            if let Some(l) = &p.location {
+                                self.literal(l)?;
+                            }
+                        }
+                        Ok(())
+                    }
                     AlterAction::SetProperties(props) => {
                         for (k, v) in props {
                             self.ident(k)?;
@@ -364,7 +383,7 @@ impl Pass<'_> {
                     self.expr(expr)?;
                     self.opt_ident(alias.as_ref())?;
                 }
-                SelectItem::Wildcard => {}
+                SelectItem::Wildcard(_) => {}
                 SelectItem::QualifiedWildcard(name) => self.idents(name)?,
             }
         }

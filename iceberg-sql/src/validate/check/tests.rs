@@ -160,6 +160,24 @@ const DELIBERATE: &[(&str, &str)] = &[
     ),
 ];
 
+/// Forms the oracle's hooks do not read, left out of the comparison: entries of the
+/// dialect holding the text, and why. sqlparser's own reading (feature `sqlparser`,
+/// `tests/sqlparser_reading.rs`) covers them.
+const ORACLE_GAPS: &[(Dialect, &str, &str)] = &[
+    (
+        Dialect::Athena,
+        " ADD IF NOT EXISTS\n  PARTITION (",
+        "the oracle's ALTER TABLE hook reads Athena's column and property forms only; ADD \
+         PARTITION is held to its AWS page by tests/ctas_statements.rs",
+    ),
+    (
+        Dialect::Spark,
+        " PARTITION FIELD ",
+        "the oracle's Spark ALTER TABLE hook has no partition evolution; Spark's parser with \
+         Iceberg's SQL extensions reads it",
+    ),
+];
+
 /// How many entries of each kind fall in each class.
 const EXPECTED: &str = "
 AlterTable Same 121
@@ -221,7 +239,14 @@ Vacuum OursAtParse 4
 
 #[test]
 fn the_pipeline_gives_the_oracles_verdicts() {
-    let all = entries();
+    let all: Vec<Entry> = entries()
+        .into_iter()
+        .filter(|e| {
+            !ORACLE_GAPS
+                .iter()
+                .any(|(d, needle, _)| *d == e.dialect && e.sql.contains(needle))
+        })
+        .collect();
     assert_eq!(
         all.len(),
         1842,

@@ -129,7 +129,8 @@ fn maintenance(ctx: &Ctx, stmt: &Statement) -> Result<()> {
 }
 
 /// Trino's `ALTER TABLE … EXECUTE procedure(args) [WHERE …]` as its hook reads it: one
-/// of the two procedures generated here, its named arguments with their literal
+/// of the procedures generated here (`optimize`; `expire_snapshots` and
+/// `remove_orphan_files`, the steps of a snapshot expiry), its named arguments with their literal
 /// values, `WHERE` after `optimize` only. Whether it is `optimize`.
 pub(super) fn execute(
     ctx: &Ctx,
@@ -138,13 +139,16 @@ pub(super) fn execute(
     predicate: Option<&Expr>,
 ) -> Result<bool> {
     let optimize = procedure.quote.is_none() && procedure.value.eq_ignore_ascii_case("optimize");
-    let expire =
-        procedure.quote.is_none() && procedure.value.eq_ignore_ascii_case("expire_snapshots");
+    let expire = procedure.quote.is_none()
+        && (procedure.value.eq_ignore_ascii_case("expire_snapshots")
+            || procedure.value.eq_ignore_ascii_case("remove_orphan_files"));
+    let orphans =
+        procedure.quote.is_none() && procedure.value.eq_ignore_ascii_case("remove_orphan_files");
     if !optimize && !expire {
         return Err(ctx.at(
             format!(
                 "ALTER TABLE … EXECUTE {}: the statements generated here are EXECUTE \
-                 optimize and EXECUTE expire_snapshots",
+                 optimize, EXECUTE expire_snapshots and EXECUTE remove_orphan_files",
                 Name(std::slice::from_ref(procedure))
             ),
             procedure.span.start,
@@ -152,6 +156,8 @@ pub(super) fn execute(
     }
     let allowed: &[&str] = if optimize {
         &["file_size_threshold"]
+    } else if orphans {
+        &["retention_threshold"]
     } else {
         &["retention_threshold", "retain_last"]
     };

@@ -2,7 +2,7 @@
 //! connector's statement shapes, as plain values the checks read (`check/`): `CREATE
 //! TABLE … [COMMENT '…'] [WITH (…)]` (CTAS too), `ALTER TABLE` with `ADD COLUMN`, `DROP
 //! COLUMN`, `RENAME COLUMN`, `ALTER COLUMN … SET DATA TYPE`, `SET PROPERTIES`, `RENAME
-//! TO`, and `ALTER TABLE … EXECUTE optimize | expire_snapshots`; `CREATE SCHEMA`, `DROP
+//! TO`, and `ALTER TABLE … EXECUTE optimize | expire_snapshots | remove_orphan_files`; `CREATE SCHEMA`, `DROP
 //! SCHEMA`, `SHOW TABLES … LIKE`; no `DROP TABLE … PURGE`, no `UNLOAD`.
 //!
 //! Shapes from <https://trino.io/docs/current/sql/create-table.html>,

@@ -14,7 +14,7 @@
 //! and `CUBE`. Where it holds a name, one is read: the location of an `UNLOAD` and a
 //! property key (quoted `'`), `DEFAULT` in `SET PROPERTIES`.
 
-use super::{Inspection, Name};
+use super::{Clause, ColumnUse, Inspection, Name, References, Shape, TableUse, Wildcard};
 use crate::validate::parser::ast::*;
 
 impl Inspection {
@@ -32,6 +32,41 @@ impl Inspection {
     }
 }
 
+impl References {
+    /// How `stmt` reads columns: every column name with the clause it stands in, the
+    /// tables it reads, its `*`s, and what its output feeds. `sql` is its text.
+    pub(crate) fn of_tree(stmt: &Statement, sql: &str) -> References {
+        let mut r = Reader::default();
+        r.statement(stmt);
+        r.run();
+        let mut refs = r.refs;
+        refs.shape = match stmt {
+            Statement::CreateView { name, .. } => {
+                let end = name.last().map_or(0, |n| n.span.end);
+                // Our grammar reads nothing between a view's name and `AS`.
+                let query_at =
+                    crate::validate::check::find_word(sql, end, "AS").map_or(end, |at| at + 2);
+                Shape::View {
+                    name: values(name),
+                    query_at,
+                }
+            }
+            Statement::Insert(i) => Shape::Insert {
+                table: values(&i.table),
+                columns: values(&i.columns),
+            },
+            Statement::Query(_) => Shape::Query,
+            _ => Shape::Other,
+        };
+        refs.columns.sort_by_key(|c| c.spans.first().map(|s| s.0));
+        refs
+    }
+}
+
+fn values(ids: &[Ident]) -> Vec<String> {
+    ids.iter().map(|i| i.value.clone()).collect()
+}
+
 /// A node still to read.
 enum Node<'t> {
     Expr(&'t Expr),
@@ -44,20 +79,31 @@ enum Node<'t> {
 /// then by its byte offset.
 type At = (bool, usize);
 
+/// What a queued node is read as: [`Reader::late`], [`Reader::clause`], [`Reader::top`].
+type Ctx = (bool, Clause, bool);
+
 #[derive(Default)]
 struct Reader<'t> {
-    todo: Vec<(bool, Node<'t>)>,
+    todo: Vec<(Ctx, Node<'t>)>,
     /// Whether what is read now sorts after everything else: sqlparser's tree keeps a
     /// `CREATE TABLE`'s `PARTITIONED BY` after its properties and its CTAS query.
     late: bool,
+    /// The clause of a query what is read now stands in.
+    clause: Clause,
+    /// Whether what is read now belongs to the statement's outermost query (whose
+    /// output is the view's or the INSERT's columns), not to a subquery or a `WITH`.
+    top: bool,
     names: Vec<(At, Name)>,
     strings: Vec<(At, String)>,
+    refs: References,
 }
 
 impl<'t> Reader<'t> {
     fn run(&mut self) {
-        while let Some((late, node)) = self.todo.pop() {
+        while let Some(((late, clause, top), node)) = self.todo.pop() {
             self.late = late;
+            self.clause = clause;
+            self.top = top;
             match node {
                 Node::Expr(e) => self.expr(e),
                 Node::Query(q) => self.query(q),
@@ -68,8 +114,28 @@ impl<'t> Reader<'t> {
     }
 
     /// Queues `node`, to be read as late as what is read now.
+    /// A query is queued as a subquery; [`Self::queue_top`] queues the outermost one.
     fn queue(&mut self, node: Node<'t>) {
-        self.todo.push((self.late, node));
+        let top = self.top && !matches!(node, Node::Query(_));
+        self.todo.push(((self.late, self.clause, top), node));
+    }
+
+    fn queue_top(&mut self, q: &'t Query) {
+        self.todo
+            .push(((self.late, Clause::Other, true), Node::Query(q)));
+    }
+
+    /// A column name (one part or qualified) read in the current clause.
+    fn column_use(&mut self, ids: &[Ident], output: bool) {
+        if !ids.is_empty() {
+            self.refs.columns.push(ColumnUse {
+                parts: values(ids),
+                clause: self.clause,
+                spans: ids.iter().map(|i| (i.span.start, i.span.end)).collect(),
+                top: self.top,
+                output: output && self.top,
+            });
+        }
     }
 
     fn ident(&mut self, i: &Ident) {
@@ -123,7 +189,10 @@ impl<'t> Reader<'t> {
 
     fn expr(&mut self, e: &'t Expr) {
         match e {
-            Expr::Name(ids) => self.idents(ids),
+            Expr::Name(ids) => {
+                self.idents(ids);
+                self.column_use(ids, false);
+            }
             Expr::Literal(l) => self.literal(l),
             Expr::Placeholder(_) => {}
             Expr::Nested(e) | Expr::Unary { expr: e, .. } | Expr::IsNull { expr: e, .. } => {
@@ -314,28 +383,56 @@ impl<'t> Reader<'t> {
             self.ident(&cte.name);
             self.queue(Node::Query(&cte.query));
         }
+        let outer = self.clause;
         for s in q.body.selects() {
+            self.clause = Clause::Select;
             for item in &s.items {
                 match item {
+                    // A bare column is the output column of its name.
+                    SelectItem::Expr {
+                        expr: Expr::Name(ids),
+                        alias: None,
+                    } => {
+                        self.idents(ids);
+                        self.column_use(ids, true);
+                    }
                     SelectItem::Expr { expr, alias } => {
                         self.queue(Node::Expr(expr));
                         alias.iter().for_each(|a| self.ident(a));
                     }
-                    SelectItem::Wildcard => {}
-                    SelectItem::QualifiedWildcard(ids) => self.idents(ids),
+                    SelectItem::Wildcard(at) => self.refs.wildcards.push(Wildcard {
+                        qualifier: Vec::new(),
+                        top: self.top,
+                        at: Some((at.start, at.end)),
+                    }),
+                    SelectItem::QualifiedWildcard(ids) => {
+                        self.idents(ids);
+                        self.refs.wildcards.push(Wildcard {
+                            qualifier: values(ids),
+                            top: self.top,
+                            at: None,
+                        });
+                    }
                 }
             }
+            self.clause = Clause::Join;
             for t in &s.from {
                 self.queue(Node::Relation(&t.relation));
                 for j in &t.joins {
                     self.queue(Node::Relation(&j.relation));
                     match &j.constraint {
                         JoinConstraint::On(e) => self.queue(Node::Expr(e)),
-                        JoinConstraint::Using(ids) => self.idents(ids),
+                        JoinConstraint::Using(ids) => {
+                            self.idents(ids);
+                            for i in ids {
+                                self.column_use(std::slice::from_ref(i), false);
+                            }
+                        }
                         JoinConstraint::None | JoinConstraint::Natural => {}
                     }
                 }
             }
+            self.clause = Clause::Other;
             for v in &s.lateral_views {
                 self.queue(Node::Expr(&v.call));
                 self.ident(&v.name);
@@ -348,7 +445,9 @@ impl<'t> Reader<'t> {
                 }
                 self.idents(&p.columns);
             }
+            self.clause = Clause::Filter;
             self.opt_expr(&s.selection);
+            self.clause = Clause::GroupBy;
             for e in &s.group_by {
                 match e {
                     // sqlparser's `GROUP BY ALL`, `ROLLUP (…)` and `CUBE (…)` (which Spark's
@@ -362,14 +461,19 @@ impl<'t> Reader<'t> {
                     e => self.push(e),
                 }
             }
+            self.clause = Clause::Other;
             self.exprs(&s.cluster_by);
+            self.clause = Clause::Filter;
             self.opt_expr(&s.having);
+            self.clause = Clause::Other;
             for (name, w) in &s.windows {
                 self.ident(name);
                 self.window(w);
             }
         }
+        self.clause = Clause::OrderBy;
         self.order_by(&q.order_by);
+        self.clause = outer;
         match &q.limit {
             // sqlparser's `LIMIT ALL` is no limit.
             Some(e) if is_word(e, "ALL") => {}
@@ -392,6 +496,10 @@ impl<'t> Reader<'t> {
                 sample,
             } => {
                 self.idents(name);
+                self.refs.tables.push(TableUse {
+                    name: values(name),
+                    alias: alias.as_ref().map(|a| a.value.clone()),
+                });
                 match version {
                     Some(
                         TableVersion::Version(e)
@@ -483,13 +591,13 @@ impl<'t> Reader<'t> {
 
     fn statement(&mut self, s: &'t Statement) {
         match s {
-            Statement::Query(q) => self.queue(Node::Query(q)),
+            Statement::Query(q) => self.queue_top(q),
             Statement::Insert(i) => {
                 self.idents(&i.table);
                 self.idents(&i.columns);
                 match &i.source {
                     InsertSource::Values(rows) => rows.iter().for_each(|r| self.exprs(r)),
-                    InsertSource::Query(q) => self.queue(Node::Query(q)),
+                    InsertSource::Query(q) => self.queue_top(q),
                 }
             }
             Statement::Update(u) => {
@@ -554,7 +662,7 @@ impl<'t> Reader<'t> {
             Statement::CreateDatabase { name, .. } => self.idents(name),
             Statement::CreateView { name, query, .. } => {
                 self.idents(name);
-                self.queue(Node::Query(query));
+                self.queue_top(query);
             }
             // sqlparser keeps the pattern and its escape as plain strings, not values.
             Statement::ShowTables { database, .. } => database.iter().for_each(|d| self.idents(d)),
@@ -609,6 +717,22 @@ impl<'t> Reader<'t> {
             }
             AlterAction::RenameTo(name) => self.idents(name),
             AlterAction::SetTblProperties(props) => self.tbl_properties(props),
+            AlterAction::AddPartitionField(f) | AlterAction::DropPartitionField(f) => self.push(f),
+            AlterAction::ReplacePartitionField(old, new) => {
+                self.push(old);
+                self.push(new);
+            }
+            AlterAction::AddPartitions { partitions, .. } => {
+                for p in partitions {
+                    for (key, value) in &p.values {
+                        self.ident(key);
+                        self.push(value);
+                    }
+                    if let Some(l) = &p.location {
+                        self.literal(l);
+                    }
+                }
+            }
             AlterAction::UnsetTblProperties(keys) => keys.iter().for_each(|k| self.key(k)),
             AlterAction::SetProperties(props) => {
                 for (name, value) in props {

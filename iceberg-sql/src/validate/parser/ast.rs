@@ -525,8 +525,8 @@ pub(crate) struct LateralView {
 pub(crate) enum SelectItem {
     /// `expr [[AS] alias]`
     Expr { expr: Expr, alias: Option<Ident> },
-    /// `*`
-    Wildcard,
+    /// `*` (its token)
+    Wildcard(Span),
     /// `t.*`
     QualifiedWildcard(Vec<Ident>),
 }
@@ -850,6 +850,18 @@ pub(crate) enum AlterAction {
     SetTblProperties(Vec<(Literal, Literal)>),
     /// `UNSET TBLPROPERTIES ('k', …)` (Hive, Spark)
     UnsetTblProperties(Vec<Literal>),
+    /// `ADD [IF NOT EXISTS] PARTITION (k = v, …) [LOCATION '…'] …` (Hive)
+    AddPartitions {
+        if_not_exists: bool,
+        partitions: Vec<PartitionSpec>,
+    },
+    /// `ADD PARTITION FIELD f` (Spark with Iceberg's SQL extensions): a column or a
+    /// transform, as in `PARTITIONED BY`
+    AddPartitionField(Expr),
+    /// `DROP PARTITION FIELD f` (Spark)
+    DropPartitionField(Expr),
+    /// `REPLACE PARTITION FIELD f WITH g` (Spark)
+    ReplacePartitionField(Expr, Expr),
     /// `SET PROPERTIES name = value | DEFAULT, …` (Trino; `None` for `DEFAULT`)
     SetProperties(Vec<(Ident, Option<Expr>)>),
     /// `EXECUTE procedure[([name =>] value, …)] [WHERE condition]` (Trino's table
@@ -859,6 +871,13 @@ pub(crate) enum AlterAction {
         args: Vec<(Option<Ident>, Expr)>,
         predicate: Option<Expr>,
     },
+}
+
+/// One partition of `ADD PARTITION`: its key values (literals) and its folder.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PartitionSpec {
+    pub(crate) values: Vec<(Ident, Expr)>,
+    pub(crate) location: Option<Literal>,
 }
 
 /// What a `DROP` drops.

@@ -5,7 +5,7 @@
 
 use super::ast::{
     AlterAction, ColumnDef, CreateObject, CreateTable, DropObject, Expr, FunctionArgs, Ident,
-    Literal, LiteralValue, Statement, StringForm, TableClause,
+    Literal, LiteralValue, PartitionSpec, Statement, StringForm, TableClause,
 };
 use super::cursor::{span, Cursor};
 use super::DdlForms;
@@ -259,34 +259,37 @@ impl Cursor<'_> {
     /// write them.
     fn partition_fields(&mut self) -> Result<Vec<Expr>> {
         self.expect_symbol(Symbol::LParen, "(")?;
-        let fields = self.comma_separated(|c| {
-            let at = c.peek(0).map_or(c.sql.len(), |t| t.start);
-            let field = c.expr()?;
-            let ok = match &field {
-                Expr::Name(n) => n.len() == 1,
-                Expr::Function(f) => {
-                    let args_ok = match &f.args {
-                        FunctionArgs::List {
-                            distinct: false,
-                            args,
-                        } => args.iter().all(is_transform_argument),
-                        _ => false,
-                    };
-                    f.name.len() == 1 && f.filter.is_none() && f.over.is_none() && args_ok
-                }
-                _ => false,
-            };
-            if !ok {
-                return Err(c.error_at(
-                    at,
-                    "expected a partition field: a column, or a transform of columns and whole \
-                     numbers (`day(ts)`, `bucket(16, id)`)",
-                ));
-            }
-            Ok(field)
-        })?;
+        let fields = self.comma_separated(|c| c.partition_field())?;
         self.expect_symbol(Symbol::RParen, ")")?;
         Ok(fields)
+    }
+
+    /// One partition field: a column, or a transform of columns and whole numbers.
+    fn partition_field(&mut self) -> Result<Expr> {
+        let at = self.peek(0).map_or(self.sql.len(), |t| t.start);
+        let field = self.expr()?;
+        let ok = match &field {
+            Expr::Name(n) => n.len() == 1,
+            Expr::Function(f) => {
+                let args_ok = match &f.args {
+                    FunctionArgs::List {
+                        distinct: false,
+                        args,
+                    } => args.iter().all(is_transform_argument),
+                    _ => false,
+                };
+                f.name.len() == 1 && f.filter.is_none() && f.over.is_none() && args_ok
+            }
+            _ => false,
+        };
+        if !ok {
+            return Err(self.error_at(
+                at,
+                "expected a partition field: a column, or a transform of columns and whole \
+                 numbers (`day(ts)`, `bucket(16, id)`)",
+            ));
+        }
+        Ok(field)
     }
 
     /// `name type [NOT NULL] [COMMENT '…']` (`NOT NULL` in Spark and Trino).
@@ -420,6 +423,44 @@ impl Cursor<'_> {
             let columns = self.comma_separated(|c| c.column_def())?;
             self.expect_symbol(Symbol::RParen, ")")?;
             AlterAction::AddColumns(columns)
+        } else if forms == DdlForms::Hive
+            && self.is_word(0, "ADD")
+            && ((self.is_word(1, "PARTITION") && !self.is_word(2, "FIELD"))
+                || self.is_word(1, "IF"))
+        {
+            self.next();
+            let if_not_exists = self.eat_words(&["IF", "NOT", "EXISTS"]);
+            let mut partitions = Vec::new();
+            while self.eat_word("PARTITION") {
+                self.expect_symbol(Symbol::LParen, "(")?;
+                let values = self.comma_separated(|c| {
+                    let key = c.ident()?;
+                    c.expect_symbol(Symbol::Eq, "=")?;
+                    Ok((key, c.literal_value()?))
+                })?;
+                self.expect_symbol(Symbol::RParen, ")")?;
+                let location = if self.eat_word("LOCATION") {
+                    Some(self.string("the partition's location")?)
+                } else {
+                    None
+                };
+                partitions.push(PartitionSpec { values, location });
+            }
+            if partitions.is_empty() {
+                return Err(self.expected("`PARTITION (…)`"));
+            }
+            AlterAction::AddPartitions {
+                if_not_exists,
+                partitions,
+            }
+        } else if forms == DdlForms::Spark && self.eat_words(&["ADD", "PARTITION", "FIELD"]) {
+            AlterAction::AddPartitionField(self.partition_field()?)
+        } else if forms == DdlForms::Spark && self.eat_words(&["DROP", "PARTITION", "FIELD"]) {
+            AlterAction::DropPartitionField(self.partition_field()?)
+        } else if forms == DdlForms::Spark && self.eat_words(&["REPLACE", "PARTITION", "FIELD"]) {
+            let old = self.partition_field()?;
+            self.expect_word("WITH")?;
+            AlterAction::ReplacePartitionField(old, self.partition_field()?)
         } else if forms != DdlForms::Hive && self.eat_words(&["ADD", "COLUMN"]) {
             AlterAction::AddColumn(self.column_def()?)
         } else if self.eat_words(&["DROP", "COLUMN"]) {
@@ -492,7 +533,7 @@ impl Cursor<'_> {
         } else {
             return Err(self.expected(match forms {
                 DdlForms::Hive => {
-                    "`ADD COLUMNS`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, \
+                    "`ADD COLUMNS`, `ADD PARTITION`, `DROP COLUMN`, `CHANGE COLUMN`, `RENAME TO`, \
                      `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`"
                 }
                 DdlForms::Trino => {
@@ -501,7 +542,8 @@ impl Cursor<'_> {
                 }
                 DdlForms::Spark => {
                     "`ADD COLUMN[S]`, `DROP COLUMN`, `RENAME COLUMN`, `ALTER COLUMN`, \
-                     `RENAME TO`, `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`"
+                     `ADD|DROP|REPLACE PARTITION FIELD`, `RENAME TO`, \
+                     `SET TBLPROPERTIES` or `UNSET TBLPROPERTIES`"
                 }
             }));
         };

@@ -481,6 +481,20 @@ pub(crate) fn parse_statement_tokens(
     })
 }
 
+/// Parses `tokens`, the tokens of `sql` by `rules.lexical`, as exactly one expression
+/// (a raw expression of the DSL).
+pub(crate) fn parse_expr_tokens(
+    sql: &str,
+    tokens: &[lexer::Token],
+    rules: &'static Rules,
+) -> Result<ast::Expr> {
+    read_tokens(sql, tokens, rules, |c| {
+        let e = c.expr()?;
+        c.expect_end("expression")?;
+        Ok(e)
+    })
+}
+
 /// Parses `sql` as exactly one data type (for tests).
 #[cfg(test)]
 pub(crate) fn parse_type(sql: &str, rules: &'static Rules) -> Result<DataType> {

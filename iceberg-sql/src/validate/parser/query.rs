@@ -9,7 +9,7 @@ use super::ast::{
     SetExpr, SetOperator, SetQuantifier, TableFactor, TableSample, TableVersion, TableWithJoins,
     Window, WindowFrame,
 };
-use super::cursor::Cursor;
+use super::cursor::{span, Cursor};
 use crate::dialect::Grammar;
 use crate::error::Result;
 use crate::validate::lexer::{Kind, StrForm, Symbol};
@@ -283,8 +283,9 @@ impl Cursor<'_> {
     }
 
     fn select_item(&mut self) -> Result<SelectItem> {
+        let at = self.peek(0).map(span);
         if self.eat_symbol(Symbol::Mul) {
-            return Ok(SelectItem::Wildcard);
+            return Ok(SelectItem::Wildcard(at.unwrap_or_default()));
         }
         if let Some(name) = self.qualified_wildcard()? {
             return Ok(SelectItem::QualifiedWildcard(name));

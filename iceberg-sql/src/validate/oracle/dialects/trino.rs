@@ -16,6 +16,7 @@
 //! | `SET PROPERTIES k = v, …` | `AlterTableOperation::SetTblProperties` |
 //! | `EXECUTE optimize [(file_size_threshold => '…')] [WHERE p]` | `Statement::OptimizeTable { predicate: p, .. }` |
 //! | `EXECUTE expire_snapshots[(retention_threshold => '…', retain_last => n)]` | `Statement::Vacuum` with every flag off |
+//! | `EXECUTE remove_orphan_files[(retention_threshold => '…')]` | `Statement::Vacuum` with every flag off |
 //! | `CREATE SCHEMA s [WITH (location = '…')]` | `Statement::CreateDatabase { location, .. }` |
 //! | `DROP SCHEMA s [CASCADE]` | `Statement::Drop { object_type: Database, .. }` |
 //! | `SHOW TABLES IN s LIKE 'p' [ESCAPE '\']` | `Statement::ShowTables` with a `Like(p)` filter |
@@ -553,20 +554,23 @@ fn property(p: &mut Parser) -> Result<SqlOption, ParserError> {
     })
 }
 
-/// After `ALTER TABLE name EXECUTE`: `optimize [(file_size_threshold => '…')] [WHERE p]`
-/// or `expire_snapshots[(retention_threshold => '…', retain_last => n)]`.
+/// After `ALTER TABLE name EXECUTE`: `optimize [(file_size_threshold => '…')] [WHERE p]`,
+/// `expire_snapshots[(retention_threshold => '…', retain_last => n)]` or
+/// `remove_orphan_files[(retention_threshold => '…')]`.
 fn execute(h: &Hooks, p: &mut Parser, name: ObjectName) -> Result<Statement, ParserError> {
     let at = here(p);
     let (optimize, allowed): (bool, &[&str]) = if word_is(p, 0, "optimize") {
         (true, &["file_size_threshold"])
     } else if word_is(p, 0, "expire_snapshots") {
         (false, &["retention_threshold", "retain_last"])
+    } else if word_is(p, 0, "remove_orphan_files") {
+        (false, &["retention_threshold"])
     } else {
         let found = p.peek_token_ref().token.to_string();
         return h.refuse(
             format_args!(
-                "ALTER TABLE … EXECUTE {found}: the statements generated here are EXECUTE optimize and \
-                 EXECUTE expire_snapshots"
+                "ALTER TABLE … EXECUTE {found}: the statements generated here are EXECUTE optimize, \
+                 EXECUTE expire_snapshots and EXECUTE remove_orphan_files"
             ),
             at,
         );

@@ -663,7 +663,9 @@ impl Converter<'_> {
                     expr: self.expr(expr)?,
                     alias: Some(self.ident(alias)),
                 }),
-                sp::SelectItem::Wildcard(o) if plain_wildcard(o) => Ok(SelectItem::Wildcard),
+                sp::SelectItem::Wildcard(o) if plain_wildcard(o) => {
+                    Ok(SelectItem::Wildcard(self.span(o.wildcard_token.0.span)))
+                }
                 sp::SelectItem::QualifiedWildcard(
                     sp::SelectItemQualifiedWildcardKind::ObjectName(n),
                     o,

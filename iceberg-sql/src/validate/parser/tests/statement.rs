@@ -612,7 +612,6 @@ fn statements_not_yet_read_are_refused() {
         "CREATE OR REPLACE TABLE t (a int) USING iceberg",
         "ALTER TABLE t CHANGE COLUMN a b int FIRST",
         "ALTER TABLE t ADD COLUMN a int FIRST",
-        "ALTER TABLE t ADD PARTITION FIELD bucket(16, id)",
         "CREATE DATABASE d WITH DBPROPERTIES ('k'='v')",
         "DROP TABLE t RESTRICT",
         "DROP SCHEMA s RESTRICT",
@@ -625,6 +624,28 @@ fn statements_not_yet_read_are_refused() {
             let e = parse_statement(sql, rules).expect_err(sql);
             assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
         }
+    }
+    // Partition evolution is Spark's (Iceberg's SQL extensions); Hive's and Trino's
+    // grammars have no such ALTER TABLE.
+    for sql in [
+        "ALTER TABLE t ADD PARTITION FIELD bucket(16, id)",
+        "ALTER TABLE t DROP PARTITION FIELD days(ts)",
+        "ALTER TABLE t REPLACE PARTITION FIELD days(ts) WITH hours(ts)",
+    ] {
+        for rules in [&Rules::HIVE_DDL, &Rules::TRINO] {
+            let e = parse_statement(sql, rules).expect_err(sql);
+            assert_eq!(e.kind(), ErrorKind::Syntax, "{sql}: {e}");
+        }
+        parse_statement(sql, &Rules::SPARK).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    // A Hive-style partition, though, is Hive's alone.
+    let sql = "ALTER TABLE t ADD IF NOT EXISTS PARTITION (dt = '2026-10-01') LOCATION 's3://b/t/dt=2026-10-01/'";
+    parse_statement(sql, &Rules::HIVE_DDL).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    for rules in [&Rules::TRINO, &Rules::SPARK] {
+        assert_eq!(
+            parse_statement(sql, rules).expect_err(sql).kind(),
+            ErrorKind::Syntax
+        );
     }
     // Hive's bit operators and `<=>` in Athena's OPTIMIZE condition (the oracle
     // accepts them there).
