@@ -86,7 +86,7 @@
 //!   validate/ lexer/ prepass.rs parser/           the validator: tokens, token checks, our parser
 //!             check/ literals.rs values.rs        the tree's checks; INSERT rows' recognizer
 //!             dialects/<target>.rs                each target's statement shapes
-//!             oracle/                             (tests only) the second reading on sqlparser
+//!             sqlparser_reading.rs                (feature `sqlparser`) sqlparser's own reading
 //! ```
 //!
 //! A statement's way from builder to text:
@@ -105,14 +105,12 @@
 //! Adding a target engine:
 //!
 //! 1. `src/dialect/<target>.rs`: a unit struct implementing the crate-internal
-//!    `DialectRules` trait; `name` and `syntax` are required (and, for the tests'
-//!    oracle, `oracle`), every other method defaults to Athena's behaviour, so
+//!    `DialectRules` trait; `name` and `syntax` are required, every other method defaults to Athena's behaviour, so
 //!    override only what differs.
 //! 2. `src/dialect/mod.rs`: a [`Dialect`] variant and its line in `Dialect::rules`.
 //! 3. `src/validate/dialects/<target>.rs`: its `TargetSyntax` (the CREATE TABLE,
 //!    maintenance, UNLOAD and staging shapes it accepts), declared in
-//!    `validate/dialects/mod.rs`; for the tests' oracle, the same shapes on sqlparser's
-//!    tree in `validate/oracle/dialects/<target>.rs`.
+//!    `validate/dialects/mod.rs`.
 //! 4. Its line in `tests/targets.rs` (every statement kind rendered or refused, one
 //!    snapshot per target). No builder changes.
 //! 5. Only if no existing [`Grammar`] spells its names, types and literals: a new

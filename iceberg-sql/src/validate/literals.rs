@@ -230,10 +230,6 @@ pub(super) enum TypeForm<'a> {
     Map(Brackets),
     /// `row(…)` / `struct<…>`.
     Row(Brackets),
-    /// A spelling none of the rules accepts (a quoted name, a length with a unit, …:
-    /// our parser reads none; the tests' oracle does).
-    #[cfg_attr(not(test), allow(dead_code))]
-    Other,
 }
 
 impl TypeForm<'_> {

@@ -6,8 +6,7 @@
 //! which comes after the properties and the CTAS query). The tree is visited from a work list, not by
 //! recursion: an operator chain is as deep as it is long.
 //!
-//! What is text rather than a value or a name is not read (the tests' sqlparser
-//! reading, `oracle::inspect`, holds the same lists): a column's `COMMENT`;
+//! What is text rather than a value or a name is not read: a column's `COMMENT`;
 //! a `CREATE TABLE`'s `LOCATION`, `COMMENT`, `STORED AS` and `OPTIONS`; a schema's
 //! `COMMENT`, `LOCATION` and `WITH (…)`; the pattern of `SHOW TABLES`; a table
 //! procedure's name and arguments; `LIMIT ALL`, `GROUP BY ALL` and the words `ROLLUP`
