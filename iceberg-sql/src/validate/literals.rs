@@ -256,7 +256,7 @@ pub(super) fn type_problem(t: &TypeForm, shown: &dyn Display, grammar: Grammar) 
     match grammar {
         Grammar::TrinoDml => trino_type_problem(t, shown),
         Grammar::Spark => spark_type_problem(t, shown),
-        // Column types are the hooks' (`check_column_type`): Hive's spellings only.
+        // Hive DDL column types are checked with the DDL rules (`ddl_rules`).
         Grammar::HiveDdl => None,
     }
 }

@@ -84,8 +84,8 @@ type Ctx = (bool, Clause, bool);
 #[derive(Default)]
 struct Reader<'t> {
     todo: Vec<(Ctx, Node<'t>)>,
-    /// Whether what is read now sorts after everything else: sqlparser's tree keeps a
-    /// `CREATE TABLE`'s `PARTITIONED BY` after its properties and its CTAS query.
+    /// Whether what is read now sorts after everything else: a `CREATE TABLE`'s
+    /// `PARTITIONED BY` is listed after its properties and its CTAS query.
     late: bool,
     /// The clause of a query what is read now stands in.
     clause: Clause,
@@ -750,7 +750,7 @@ impl<'t> Reader<'t> {
                     }
                 }
             }
-            // sqlparser's hook keeps only the condition of a table procedure.
+            // Of a table procedure, only the condition is read.
             AlterAction::Execute { predicate, .. } => self.opt_expr(predicate),
         }
     }
