@@ -133,25 +133,6 @@ if [ ${#scope[@]} -gt 0 ] && { [ $# -eq 0 ] || compgen -G "$statement_log/*.json
     done
 fi
 
-# --- every statement the tests built, through sqlparser's pipeline -----------------------
-# The validator's oracle in iceberg-sql's tests (`validate::oracle`: sqlparser through
-# the dialects our own parser replaced) must accept every statement the tests built: one
-# more check in the summary. Same scope and features as the run above, so nothing
-# rebuilds.
-if [ ${#scope[@]} -gt 0 ] && compgen -G "$statement_log/*.jsonl" >/dev/null; then
-    t0=$SECONDS
-    if cargo test "${scope[@]}" --lib -- --ignored --exact --nocapture \
-        validate::oracle::logged::every_statement_the_suite_built_is_accepted \
-        >"$statement_log/oracle.out" 2>&1; then
-        reparse_passed=$((reparse_passed + 1))
-        echo "test.sh: $(grep -m1 "sqlparser's pipeline (the oracle) read" "$statement_log/oracle.out") ($((SECONDS - t0)) s)"
-    else
-        reparse_failed=$((reparse_failed + 1))
-        echo "test.sh: FAILED: statements the crate returned that sqlparser's pipeline refuses:" >&2
-        grep -v '^test .* ignored' "$statement_log/oracle.out" | head -c 20000 >&2
-    fi
-fi
-
 # --- a new user's app, outside the workspace ------------------------------------------
 # scripts/downstream.sh: a fresh crate without this Cargo.lock (the newest versions the
 # crates allow), on the declared rust-version, against the offline test double; then the

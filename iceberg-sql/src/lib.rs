@@ -56,7 +56,7 @@
 //! | statement builders | [`ddl`] (CREATE/DROP/SHOW CREATE TABLE, DESCRIBE; CREATE/DROP DATABASE, SHOW TABLES; CREATE/DROP VIEW), [`dml`] (INSERT with batches, UPDATE, DELETE, MERGE), [`query`] (SELECT, time travel, metadata tables), [`alter`], [`evolve`] (schema-evolution plans, reading live definitions), [`maintenance`] (OPTIMIZE, VACUUM), [`ctas`] (CTAS, UNLOAD), [`recipes`], [`load`] (the statements of a staged load); entry points on a table: [`TableStatements`], [`TableName`], [`TableDef`], [`DatabaseName`] |
 //! | targets | [`dialect`] ([`Dialect`]: Athena, Spark, Trino, Athena on S3 Tables; every engine-specific clause, name and refusal; [`Grammar`]: quoting, reserved words, type names, literals per parser) |
 //! | rendering | [`render`] (`SqlWriter`: one statement's text, written for one target) |
-//! | validation | [`validate`] (size limit, one statement, a re-parse by our own parser in the target's grammar, the shapes each [`StatementKind`] allows; [`validate::inspect`]: what the parser read, as plain values) |
+//! | validation | [`validate`] (size limit, one statement, a re-parse by our own parser in the target's grammar, the shapes each [`StatementKind`] allows; [`validate::inspect`]: what the parser read, as plain values; with feature `sqlparser`: sqlparser reads every built statement too, `validate::read_with_sqlparser`) |
 //! | result | [`Statement`] (SQL text, kind, dialect, `ExecutionParameters`), [`Error`] |
 //!
 //! The rules the derive also checks at compile time (names, DDL text, locations, table
@@ -87,7 +87,7 @@
 //!   validate/ lexer/ prepass.rs parser/           the validator: tokens, token checks, our parser
 //!             check/ literals.rs values.rs        the tree's checks; INSERT rows' recognizer
 //!             dialects/<target>.rs                each target's statement shapes
-//!             oracle/                             (tests only) the second reading on sqlparser
+//!             sqlparser_reading.rs                (feature `sqlparser`) sqlparser's own reading
 //! ```
 //!
 //! A statement's way from builder to text:
@@ -106,14 +106,12 @@
 //! Adding a target engine:
 //!
 //! 1. `src/dialect/<target>.rs`: a unit struct implementing the crate-internal
-//!    `DialectRules` trait; `name` and `syntax` are required (and, for the tests'
-//!    oracle, `oracle`), every other method defaults to Athena's behaviour, so
+//!    `DialectRules` trait; `name` and `syntax` are required, every other method defaults to Athena's behaviour, so
 //!    override only what differs.
 //! 2. `src/dialect/mod.rs`: a [`Dialect`] variant and its line in `Dialect::rules`.
 //! 3. `src/validate/dialects/<target>.rs`: its `TargetSyntax` (the CREATE TABLE,
 //!    maintenance, UNLOAD and staging shapes it accepts), declared in
-//!    `validate/dialects/mod.rs`; for the tests' oracle, the same shapes on sqlparser's
-//!    tree in `validate/oracle/dialects/<target>.rs`.
+//!    `validate/dialects/mod.rs`.
 //! 4. Its line in `tests/targets.rs` (every statement kind rendered or refused, one
 //!    snapshot per target). No builder changes.
 //! 5. Only if no existing [`Grammar`] spells its names, types and literals: a new

@@ -7,6 +7,11 @@
 //! at 200,000. Grouped by partition (Athena's default) the order of the rows adds the
 //! stretches of consecutive rows of each partition: two bytes a row for these 448
 //! partitions taking turns, nothing per row when the input is sorted by partition.
+//!
+//! Under the `sqlparser` feature each batch's text is also read by sqlparser, whose
+//! syntax tree of a batch is live until the batch is returned: about 60 times the text
+//! (measured: 15.5 MB for a 262,106-byte batch), so "one batch" is [`BATCH_COPIES`]
+//! batches' length there; the peak still does not grow with the row count.
 
 #[path = "dml_support/mod.rs"]
 mod dml_support;
@@ -59,6 +64,9 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
+/// How many times a batch's length one batch holds while it is built and checked.
+const BATCH_COPIES: usize = if cfg!(feature = "sqlparser") { 80 } else { 2 };
+
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
@@ -93,7 +101,7 @@ fn streamed_batches_hold_one_batch_whatever_the_row_count() {
             "every row exactly once"
         );
         assert!(
-            peak < 2 * largest,
+            peak < BATCH_COPIES * largest,
             "{n} rows in input order: peak {peak} bytes above the input, largest batch {largest}"
         );
 
@@ -104,7 +112,7 @@ fn streamed_batches_hold_one_batch_whatever_the_row_count() {
         );
         // 448 partitions taking turns, a row of each less than 16,384 rows apart: two
         // bytes a row; the partitions' keys and counts are a few tens of KiB.
-        let bound = 2 * largest + 2 * n + 64 * 1024;
+        let bound = BATCH_COPIES * largest + 2 * n + 64 * 1024;
         assert!(
             peak < bound,
             "{n} rows grouped by partition: peak {peak} bytes above the input, bound {bound}"
@@ -124,7 +132,7 @@ fn streamed_batches_hold_one_batch_whatever_the_row_count() {
             seen.iter().all(|s| *s) && repeated == 0,
             "every row exactly once"
         );
-        let bound = 2 * largest + 64 * 1024;
+        let bound = BATCH_COPIES * largest + 64 * 1024;
         assert!(
             peak < bound,
             "{n} rows sorted by partition: peak {peak} bytes above the input, bound {bound}"

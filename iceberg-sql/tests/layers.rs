@@ -108,6 +108,7 @@ const KNOWN_VARIANTS: &[(&str, &str)] = &[
     ("validate/parser/mod.rs", "the parser's switches are written per grammar"),
     ("validate/parser/query.rs", "the parser's switches are written per grammar"),
     ("validate/parser/statement.rs", "the parser's switches are written per grammar"),
+    ("validate/sqlparser_reading.rs", "sqlparser's stock dialect is chosen per grammar"),
     ("validate/prepass.rs", "the token checks switch on the grammar"),
     ("validate/values.rs", "the INSERT rows' recognizer switches on the grammar"),
 ];

@@ -9,15 +9,10 @@
 //! accepted entry, what [`inspect`] reads from it (names and string literals in text
 //! order).
 //!
-//! The verdicts were first recorded with the validator that walked the tree through
-//! sqlparser's derived `Visit`, then kept by the allow-list walker on sqlparser's tree;
-//! since our own parser replaced sqlparser they are its verdicts. The sqlparser
-//! pipeline stays in the crate's tests as an oracle: `src/validate/check/tests.rs`
-//! holds this validator to it entry by entry (accept and refuse alike, both ways) and
-//! counts each kind of difference (mostly a `Syntax` refusal where sqlparser read the
-//! text and the allow-list refused it, `DisallowedSyntax`). An entry whose verdict was
-//! deliberately made stricter (syntax of other engines that the old pass let through)
-//! keeps the old verdict and the reason in a `=> was …` line.
+//! The verdicts are our validator's. `tests/sqlparser_reading.rs` holds them to
+//! sqlparser's own reading of each text (feature `sqlparser`). An entry whose verdict is
+//! stricter than an earlier recording (syntax of other engines) keeps that verdict and
+//! the reason in a `=> was …` line.
 //!
 //! Entry format:
 //!

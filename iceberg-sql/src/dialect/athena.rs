@@ -33,11 +33,6 @@ impl DialectRules for Athena {
     fn syntax(&self) -> &'static dyn TargetSyntax {
         &AthenaSyntax
     }
-
-    #[cfg(test)]
-    fn oracle(&self) -> &'static dyn crate::validate::oracle::dialects::OracleSyntax {
-        &AthenaSyntax
-    }
 }
 
 /// DDL goes through the Hive parser (including `CREATE DATABASE`, `DROP DATABASE`,

@@ -65,11 +65,6 @@ impl DialectRules for AthenaS3Tables {
         &AthenaS3TablesSyntax
     }
 
-    #[cfg(test)]
-    fn oracle(&self) -> &'static dyn crate::validate::oracle::dialects::OracleSyntax {
-        &AthenaS3TablesSyntax
-    }
-
     /// Athena's type rules; no LOCATION; S3 Tables' name rules; no maintenance
     /// properties.
     fn check_create_table(&self, table: &TableDef, errors: &mut Vec<Error>) {

@@ -205,11 +205,6 @@ pub(crate) trait DialectRules: Sync {
     /// differ (`validate/dialects/`).
     fn syntax(&self) -> &'static dyn TargetSyntax;
 
-    /// The same part for the tests' oracle: its sqlparser dialects and its checks on
-    /// sqlparser's tree (`validate/oracle/dialects/`).
-    #[cfg(test)]
-    fn oracle(&self) -> &'static dyn crate::validate::oracle::dialects::OracleSyntax;
-
     // ---- grammar and parameters ------------------------------------------------------
 
     /// The grammar statements of `kind` are written in.

@@ -39,11 +39,6 @@ impl DialectRules for Spark {
         &SparkSyntax
     }
 
-    #[cfg(test)]
-    fn oracle(&self) -> &'static dyn crate::validate::oracle::dialects::OracleSyntax {
-        &SparkSyntax
-    }
-
     /// One parser for every statement.
     fn grammar(&self, _kind: StatementKind) -> Grammar {
         Grammar::Spark

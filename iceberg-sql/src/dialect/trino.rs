@@ -54,11 +54,6 @@ impl DialectRules for Trino {
         &TrinoSyntax
     }
 
-    #[cfg(test)]
-    fn oracle(&self) -> &'static dyn crate::validate::oracle::dialects::OracleSyntax {
-        &TrinoSyntax
-    }
-
     /// One parser, Trino's, for every statement.
     fn grammar(&self, _kind: StatementKind) -> Grammar {
         Grammar::TrinoDml

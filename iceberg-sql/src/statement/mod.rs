@@ -44,16 +44,21 @@ impl Statement {
         params: Vec<String>,
     ) -> Result<Statement> {
         crate::validate::validate(&sql, kind, dialect, params.len())?;
-        Ok(Statement::checked(sql, kind, dialect, params))
+        Statement::checked(sql, kind, dialect, params)
     }
 
-    /// Wraps text a validator passed (and logs it under the `statement-log` feature).
+    /// Wraps text a validator passed: every statement a builder returns comes through
+    /// here. Under the `sqlparser` feature sqlparser reads the text too
+    /// ([`read_with_sqlparser`](crate::validate::read_with_sqlparser)); under
+    /// `statement-log` it is logged.
     fn checked(
         sql: String,
         kind: StatementKind,
         dialect: Dialect,
         params: Vec<String>,
-    ) -> Statement {
+    ) -> Result<Statement> {
+        #[cfg(feature = "sqlparser")]
+        crate::validate::read_with_sqlparser(&sql, kind, dialect)?;
         let stmt = Statement {
             sql,
             kind,
@@ -65,7 +70,7 @@ impl Statement {
         };
         #[cfg(feature = "statement-log")]
         crate::statement_log::record(&stmt);
-        stmt
+        Ok(stmt)
     }
 
     pub(crate) fn set_reads_json(&mut self, reads_json: bool) {
@@ -92,12 +97,7 @@ impl Statement {
         rows_at: usize,
     ) -> Result<Statement> {
         crate::validate::validate_insert_values(&sql, rows_at, dialect)?;
-        Ok(Statement::checked(
-            sql,
-            StatementKind::Insert,
-            dialect,
-            Vec::new(),
-        ))
+        Statement::checked(sql, StatementKind::Insert, dialect, Vec::new())
     }
 
     /// The SQL text (no trailing semicolon).

@@ -1,8 +1,7 @@
 //! The rules of the DDL the validator applies, on plain values: what each
 //! grammar's CREATE TABLE and ALTER TABLE take (column types and options, partition
 //! transforms, `TBLPROPERTIES` entries, Hive DDL strings), and their refusals' words.
-//! The oracle's sqlparser hooks (`oracle/hooks.rs`) and the checks on our parser's tree (`check/`) each
-//! turn their tree's nodes into these values.
+//! The checks on our parser's tree (`check/`) turn its nodes into these values.
 
 use std::fmt::Display;
 
@@ -82,9 +81,6 @@ pub(crate) enum TransformArg<'a> {
     Column,
     /// An integer literal's text.
     Integer(&'a str),
-    /// A named argument (our parser reads none in a transform; the tests' oracle does).
-    #[cfg_attr(not(test), allow(dead_code))]
-    Named,
     /// Anything else.
     Other,
 }
@@ -119,9 +115,6 @@ pub(crate) fn transform_problem(
     let Some(args) = args else {
         return bad("not a transform call".into());
     };
-    if args.iter().any(|a| matches!(a, TransformArg::Named)) {
-        return bad("transform arguments are a column and an integer".into());
-    }
     let name = name.to_ascii_lowercase();
     let is_col = |x: &TransformArg| matches!(x, TransformArg::Column);
     let is_int = |x: &TransformArg| matches!(x, TransformArg::Integer(n) if n.parse::<u32>().is_ok_and(|n| n > 0));

@@ -1,17 +1,14 @@
 //! [`inspect`]: what the validator's parser read from a statement, as plain values
 //! (`tree.rs` reads them from our parser's tree).
 //!
-//! The tests read the same from sqlparser's tree (`oracle::inspect`) and hold the two
-//! to each other on the verdict corpus and the inspect tests' texts.
+//! `tests/validate_verdicts.rs` holds what it reads from every accepted statement of the
+//! verdict corpus.
 
 use crate::dialect::Dialect;
 use crate::error::Result;
 use crate::statement::StatementKind;
 
 mod tree;
-
-#[cfg(test)]
-mod tests;
 
 /// A name as the parser read it: its text without quotes, and the quote it had.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

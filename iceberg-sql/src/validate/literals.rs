@@ -230,10 +230,6 @@ pub(super) enum TypeForm<'a> {
     Map(Brackets),
     /// `row(…)` / `struct<…>`.
     Row(Brackets),
-    /// A spelling none of the rules accepts (a quoted name, a length with a unit, …:
-    /// our parser reads none; the tests' oracle does).
-    #[cfg_attr(not(test), allow(dead_code))]
-    Other,
 }
 
 impl TypeForm<'_> {
@@ -260,7 +256,7 @@ pub(super) fn type_problem(t: &TypeForm, shown: &dyn Display, grammar: Grammar) 
     match grammar {
         Grammar::TrinoDml => trino_type_problem(t, shown),
         Grammar::Spark => spark_type_problem(t, shown),
-        // Column types are the hooks' (`check_column_type`): Hive's spellings only.
+        // Hive DDL column types are checked with the DDL rules (`ddl_rules`).
         Grammar::HiveDdl => None,
     }
 }

@@ -38,10 +38,10 @@
 //! carry the SQL and the line/column, so the error's `Display` shows the line with a
 //! caret. Only our [`Error`]s and [`inspect`]'s plain values leave this module.
 //!
-//! The tests hold this pipeline to a second reading on sqlparser 0.64 (`oracle/`,
-//! test-only: sqlparser's parser through hand-written dialects, an allow-list of its AST
-//! shapes and a walk over its tree): every statement of the test corpus gets the same
-//! verdict from both, or a difference the tests list with its reason.
+//! With the `sqlparser` feature, every statement `build()` returns is read again by
+//! sqlparser's own tokenizer and parser in a stock dialect ([`read_with_sqlparser`]), a
+//! reading independent of this one; `tests/sqlparser_reading.rs` holds the two to each
+//! other over the verdict corpus (`tests/fixtures/validate_verdicts.txt`).
 
 mod check;
 mod ddl_rules;
@@ -52,17 +52,16 @@ mod literals;
 mod parser;
 mod prepass;
 pub(crate) mod raw;
+#[cfg(feature = "sqlparser")]
+mod sqlparser_reading;
 mod stack;
 mod values;
 
-// The second reading on sqlparser, for the tests (see above).
-#[cfg(test)]
-pub(crate) mod oracle;
-#[cfg(test)]
-pub(crate) use oracle::with_parsed;
-
 pub use inspect::{inspect, Inspection, Name};
 pub(crate) use inspect::{references, Clause, References, Shape};
+#[cfg(feature = "sqlparser")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqlparser")))]
+pub use sqlparser_reading::{read_with_sqlparser, SqlparserGap, SQLPARSER_GAPS};
 pub(crate) use values::validate_insert_values;
 
 use crate::dialect::Dialect;
@@ -142,9 +141,9 @@ const BIG_STACK_BYTES: usize = 256 << 20;
 
 /// Runs `f` on a helper thread with a [`BIG_STACK_BYTES`] stack (or inline if no
 /// thread can be started): a parse that went past its stack budget is redone here. Our
-/// parser recurses once per nesting level, up to [`RECURSION_LIMIT`]; in the tests'
-/// oracle sqlparser also builds `a OR b OR …` left-deep without counting recursion,
-/// and the compiler's drop glue for such trees recurses once per operator.
+/// parser recurses once per nesting level, up to [`RECURSION_LIMIT`]; sqlparser (feature
+/// `sqlparser`) also builds `a OR b OR …` left-deep without counting recursion, and the
+/// compiler's drop glue for such trees recurses once per operator.
 fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     let slot = std::sync::Mutex::new(Some(f));
     let take = || slot.lock().ok().and_then(|mut g| g.take());
@@ -263,6 +262,3 @@ pub(crate) fn located(sql: &str, loc: Option<SqlLocation>) -> Option<SqlLocation
     loc.or_else(|| first_token(sql))
         .or(Some(SqlLocation { line: 1, column: 1 }))
 }
-
-#[cfg(test)]
-mod tests;

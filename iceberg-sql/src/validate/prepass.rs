@@ -20,7 +20,7 @@
 //! * Trino grammar only: white space Trino's lexer lacks (`SELECT\u{a0}1`) and an empty
 //!   column list in CREATE TABLE (`CREATE TABLE t () AS …`).
 
-use super::lexer::{Blank, Kind, StrForm, Symbol, Token};
+use super::lexer::{Blank, Kind, Symbol, Token};
 use crate::dialect::Grammar;
 
 /// What the pre-pass needs to know about the target, for its messages.
@@ -37,21 +37,6 @@ pub(super) struct PrepassError {
     pub(super) message: String,
     pub(super) at: usize,
 }
-
-/// How many binary- or postfix-operator tokens the text may have before it is parsed,
-/// checked and dropped on the big stack (a left-deep chain is as deep as its operator
-/// count, and the parser builds it in a loop, without counting recursion; well below
-/// this, visiting and dropping the tree is safe on a 2 MiB stack).
-/// Measured in a debug build: checking and dropping a chain takes about 1.8 KiB of
-/// stack per link, so 250 links take about 450 KiB.
-const DEEP_OPERATOR_CHAIN: usize = 250;
-
-/// How deeply brackets and `CASE … END` may nest before the text is parsed on the big
-/// stack right away. Each level is at least one level of parser recursion, 30 to 75 KiB
-/// of stack in an unoptimised build; deeper text would likely exceed the caller's-stack
-/// budget (`super::stack`) and be parsed twice. Bracketed table expressions
-/// (`FROM ((t))`), which no hook sees, nest only this deep on the caller's stack.
-pub(super) const DEEP_NESTING: usize = 5;
 
 /// Spark's typed number suffixes (after a number the lexer did not read `L` with).
 const SPARK_NUMBER_SUFFIXES: [&str; 6] = ["L", "S", "Y", "D", "F", "BD"];
@@ -89,15 +74,13 @@ impl<'a> Significant<'a> {
     }
 }
 
-/// Runs the pass over `tokens`, the tokens of `sql`. Returns whether the text has
-/// enough binary and postfix operators, or nests deeply enough, that it must be parsed,
-/// checked and dropped on the big stack.
+/// Runs the pass over `tokens`, the tokens of `sql`.
 pub(super) fn run(
     sql: &str,
     tokens: &[Token],
     grammar: Grammar,
     target: &Target,
-) -> Result<bool, PrepassError> {
+) -> Result<(), PrepassError> {
     let s = Significant { sql, tokens };
     if grammar == Grammar::TrinoDml {
         if let Some(e) = foreign_whitespace(s).or_else(|| empty_column_list(s)) {
@@ -105,19 +88,9 @@ pub(super) fn run(
         }
     }
     let n = tokens.len();
-    let mut operators = 0usize;
-    let mut nesting = 0usize;
-    let mut max_nesting = 0usize;
-    // Whether the previous significant token ends an operand (so `+`/`-` are binary).
-    let mut after_operand = false;
     let mut i = 0;
     while i < n {
         let t = &tokens[i];
-        let word = match t.kind {
-            Kind::Word { quote: None, .. } => Some(s.text(t)),
-            _ => None,
-        };
-        let is = |w: &str| word.is_some_and(|x| x.eq_ignore_ascii_case(w));
         match t.kind {
             Kind::LineComment => return Err(comment("--", t.start)),
             Kind::BlockComment => return Err(comment("/*", t.start)),
@@ -125,56 +98,8 @@ pub(super) fn run(
                 i += 1;
                 continue;
             }
-            Kind::Symbol(Symbol::LParen | Symbol::LBracket) => {
-                nesting += 1;
-                max_nesting = max_nesting.max(nesting);
-            }
-            Kind::Symbol(Symbol::RParen | Symbol::RBracket) => nesting = nesting.saturating_sub(1),
-            _ if is("CASE") => {
-                nesting += 1;
-                max_nesting = max_nesting.max(nesting);
-            }
-            _ if is("END") => nesting = nesting.saturating_sub(1),
-            // Hive DDL types nest in angle brackets (`struct<a:array<int>>`).
-            Kind::Symbol(Symbol::Lt) if grammar == Grammar::HiveDdl => {
-                nesting += 1;
-                max_nesting = max_nesting.max(nesting);
-            }
-            Kind::Symbol(Symbol::Gt) if grammar == Grammar::HiveDdl => {
-                nesting = nesting.saturating_sub(1)
-            }
-            Kind::Symbol(Symbol::ShiftRight) if grammar == Grammar::HiveDdl => {
-                nesting = nesting.saturating_sub(2)
-            }
-            _ if is("AND") || is("OR") => operators += 1,
-            // Postfix and infix words (`x IS NULL IS NULL …`, `a LIKE b LIKE c …`) build
-            // left-deep chains the same way.
-            _ if after_operand && word.is_some_and(chains) => operators += 1,
-            // `-5` in a VALUES row is a sign, not a chain link.
-            Kind::Symbol(Symbol::Plus | Symbol::Minus) if !after_operand => {}
-            // Separators and brackets; `.` joins the parts of one name.
-            Kind::Symbol(Symbol::Comma | Symbol::Period | Symbol::SemiColon)
-            | Kind::Word { .. }
-            | Kind::Number { .. }
-            | Kind::Str {
-                form: StrForm::Single,
-                ..
-            } => {}
-            // Any other symbol after an operand is a binary or postfix operator (`+`,
-            // `=`, `||`, `::`, `->`, …): one more link of a left-deep chain.
-            _ if after_operand => operators += 1,
             _ => {}
         }
-        after_operand = match t.kind {
-            Kind::Word { .. } => !(is("AND") || is("OR") || is("NOT")),
-            Kind::Number { .. }
-            | Kind::Str {
-                form: StrForm::Single,
-                ..
-            }
-            | Kind::Symbol(Symbol::RParen | Symbol::RBracket) => true,
-            _ => false,
-        };
         // Spark's typed numbers `1.5D`, `2BD`: a number and an adjacent suffix word.
         if grammar == Grammar::Spark && spark_typed_number(sql, tokens, i) {
             i += 2;
@@ -189,12 +114,14 @@ pub(super) fn run(
         if grammar == Grammar::TrinoDml {
             trino_forms(s, i, target)?;
         }
-        if is("OF") {
+        let of = matches!(t.kind, Kind::Word { quote: None, .. })
+            && s.text(t).eq_ignore_ascii_case("OF");
+        if of {
             time_travel(s, i, grammar, target)?;
         }
         i += 1;
     }
-    Ok(operators > DEEP_OPERATOR_CHAIN || max_nesting > DEEP_NESTING)
+    Ok(())
 }
 
 /// Whether the token at `i` of `tokens` (of `sql`) is a number without `L` directly
@@ -209,18 +136,6 @@ pub(crate) fn spark_typed_number(sql: &str, tokens: &[Token], i: usize) -> bool 
         && SPARK_NUMBER_SUFFIXES
             .iter()
             .any(|x| next.text(sql).eq_ignore_ascii_case(x))
-}
-
-/// Keywords that join an operand to what follows it in a chain the parser builds in a
-/// loop (`a IS NULL`, `a NOT IN (…)`, `a IN (…)`, `a LIKE b`, `a BETWEEN b AND c`,
-/// `a COLLATE c`, `a AT TIME ZONE z`, `a DIV b`, `a XOR b`).
-fn chains(word: &str) -> bool {
-    [
-        "IS", "NOT", "IN", "LIKE", "ILIKE", "RLIKE", "REGEXP", "SIMILAR", "BETWEEN", "COLLATE",
-        "AT", "DIV", "XOR",
-    ]
-    .iter()
-    .any(|k| word.eq_ignore_ascii_case(k))
 }
 
 fn comment(marker: &str, at: usize) -> PrepassError {

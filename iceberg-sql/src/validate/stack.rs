@@ -1,29 +1,18 @@
 //! How much of the caller's stack a parse may use.
 //!
-//! Our parser, like sqlparser in the tests' oracle, parses by recursive descent, and in
-//! an unoptimised build each level of nesting takes kilobytes of stack (sqlparser's 30
-//! to 75 KiB: 12 levels of nested `CAST(ROW(…) AS row(…))` need 2 MiB). We do not grow
-//! the stack on demand (sqlparser's `recursive-protection` does, through `stacker` and
-//! its C build script, at a large compile-time cost). Instead, in the oracle:
-//!
-//! * text that nests deeply or has long operator chains is parsed on a thread with a
-//!   big stack from the start (the pre-pass decides, see `prepass`);
-//! * everything else is parsed on the caller's stack with a [`StackBudget`]: the
-//!   dialects' hooks, which sqlparser calls at every expression and data type, fail the
-//!   parse once it has gone [`PARSE_STACK_BUDGET`] bytes below where it started, and the
-//!   failure is sticky, so no speculative branch of the parser can recover from it and
-//!   return a different tree. The text is then parsed again on the big stack, without a
-//!   budget, to the same recursion limit: the budget costs time, never a verdict.
-//!
-//! Our own parser (`parser/`, the validator's) takes the same budget, checked where it
-//! opens each level of nesting, and is redone the same way; it needs no pre-pass flag,
-//! as it reads operator chains in a loop (measured: at its recursion limit it takes up
-//! to about 1.2 MiB, nested `CASE`s).
+//! Our parser (`parser/`) parses by recursive descent, and in an unoptimised build each
+//! level of nesting takes kilobytes of stack. We do not grow the stack on demand
+//! (sqlparser's `recursive-protection` does, through `stacker` and its C build script,
+//! at a large compile-time cost). Instead a parse runs on the caller's stack with a
+//! [`StackBudget`], checked where the parser opens each level of nesting: once the
+//! parse has gone [`PARSE_STACK_BUDGET`] bytes below where it started it fails, and the
+//! failure is sticky, so no branch of the parser can recover from it and return a
+//! different tree. The text is then parsed again on a big stack, without a budget, to
+//! the same recursion limit: the budget costs time, never a verdict. Operator chains are
+//! read in a loop (measured: at its recursion limit a parse takes up to about 1.2 MiB,
+//! nested `CASE`s).
 
 use std::cell::Cell;
-
-#[cfg(test)]
-use sqlparser::parser::ParserError;
 
 /// How far below its start a parse on the caller's stack may go: a quarter of the 2 MiB
 /// Rust gives a spawned thread, leaving room for the check and drop of the tree (at most
@@ -44,22 +33,6 @@ impl StackBudget {
     /// Measures from the caller's current stack position.
     pub(super) fn start_here(&self) {
         self.start.set(Some(stack_position()));
-    }
-
-    /// Whether the parse went past the budget at any point (its result is then void).
-    #[cfg(test)]
-    pub(super) fn exceeded(&self) -> bool {
-        self.exceeded.get()
-    }
-
-    /// Fails once the stack is [`PARSE_STACK_BUDGET`] bytes past where the parse
-    /// started, and every time after that.
-    #[cfg(test)]
-    pub(crate) fn check(&self) -> Result<(), ParserError> {
-        if self.spent() {
-            return Err(ParserError::RecursionLimitExceeded);
-        }
-        Ok(())
     }
 
     /// Whether the stack is [`PARSE_STACK_BUDGET`] bytes past where the parse started,

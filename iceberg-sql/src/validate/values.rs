@@ -26,10 +26,9 @@
 //! | cast | `CAST(v AS T)`, `v` also `NULL`, `ARRAY[]`, `nan()`, `infinity()`, `-infinity()` | `CAST(v AS T)`, `v` also `NULL`, `array()`, `map()` |
 //! | nested | `ARRAY[v, …]`, `MAP(ARRAY[…], ARRAY[…])`, `ROW(v, …)` | `array(v, …)`, `map(k, v, …)`, `named_struct('n', v, …)` |
 //!
-//! Whatever it accepts, the full validator accepts too (the differential tests in
-//! `tests/values.rs` check generated and corrupted rows both ways, also against the
-//! tests' sqlparser reading); it refuses some text the validator would accept (other
-//! spacing, other escapes, an INSERT without columns), which our writers never produce.
+//! Whatever it accepts, the full validator accepts too (`tests/dml_props.rs` checks
+//! generated rows); it refuses some text the validator would accept (other spacing,
+//! other escapes, an INSERT without columns), which our writers never produce.
 
 use crate::dialect::{Dialect, Grammar};
 use crate::error::{Error, ErrorKind, Result, SqlLocation};
@@ -40,19 +39,6 @@ use crate::statement::StatementKind;
 /// row with the recognizer.
 pub(crate) fn validate_insert_values(sql: &str, rows_at: usize, dialect: Dialect) -> Result<()> {
     validate_rows(sql, rows_at, dialect, |head| shape(head, dialect))
-}
-
-/// [`validate_insert_values`] with the statement through its first row checked by the
-/// oracle's pipeline (sqlparser and the allow-list), for the differential tests.
-#[cfg(test)]
-pub(crate) fn validate_insert_values_oracle(
-    sql: &str,
-    rows_at: usize,
-    dialect: Dialect,
-) -> Result<()> {
-    validate_rows(sql, rows_at, dialect, |head| {
-        super::oracle::validate_sql(head, StatementKind::Insert, dialect, 0)
-    })
 }
 
 /// The statement through its first row, `head`, through the validator

@@ -20,8 +20,6 @@ mod reserved;
 mod types;
 
 use reserved::WordSet;
-#[cfg(test)]
-pub(crate) use reserved::TRINO_LATER_RESERVED;
 pub(crate) use reserved::{
     is_reserved_in_dml, TRINO_417_RESERVED, TRINO_CURRENT_VALUES, TRINO_DATE_TIME_VALUES,
 };

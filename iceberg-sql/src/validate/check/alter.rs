@@ -83,7 +83,7 @@ pub(super) fn check(ctx: &Ctx, stmt: &Statement) -> Result<()> {
             args,
             predicate,
         } => {
-            // Read as the hook reads it, then refused as the maintenance statement it is.
+            // Checked as a procedure call, then refused as the maintenance statement it is.
             execute(ctx, procedure, args, predicate.as_ref())?;
             return Err(wrong_kind(ctx, stmt, EXPECTED));
         }

@@ -24,8 +24,7 @@ use crate::validate::parser::ast::{
 /// A staged load's staging table over its Parquet files, as the target keeps it
 /// (`Staging`): Athena's `CREATE EXTERNAL TABLE t (cols) STORED AS PARQUET LOCATION
 /// '…'`, Spark's `CREATE TEMPORARY VIEW v (cols) USING parquet OPTIONS (path '…')`.
-/// The hook reads only these clauses, in this order, and refuses the rest while parsing
-/// (a `Syntax` refusal here).
+/// Only these clauses are read, in this order; the rest is a `Syntax` refusal.
 pub(super) fn staging(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     let staging = ctx.dialect.rules().syntax().staging();
     let (object, expected) = match &staging {
@@ -88,8 +87,8 @@ pub(super) fn staging(ctx: &Ctx, stmt: &Statement) -> Result<()> {
                 let at = options.get(1).map_or(0, |(k, _)| k.span.start);
                 return Err(syntax(ctx, "expected `)` (path is the only option)", at));
             };
-            // `OPTIONS (path '…')`: Spark's grammar takes `path = '…'` too, the hook
-            // does not (our tree keeps no `=`: it is found between key and value).
+            // `OPTIONS (path '…')`: Spark's grammar takes `path = '…'` too, the staging
+            // shape does not (our tree keeps no `=`: it is found between key and value).
             let between = ctx.sql.get(key.span.end..value.span.start).unwrap_or("=");
             let plain_path = key.quote.is_none() && key.value.eq_ignore_ascii_case("path");
             if !plain_path || between.contains('=') || value.single_quoted().is_none() {
@@ -108,7 +107,7 @@ pub(super) fn staging(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     Ok(())
 }
 
-/// The staging table's clauses, not as the hook reads them.
+/// The refusal of a staging table's clauses other than its shape's.
 fn not_staging_clauses(ctx: &Ctx, spark: bool) -> crate::error::Error {
     let (word, what) = if spark {
         ("using", "expected USING parquet OPTIONS (path '…')")
@@ -182,8 +181,8 @@ pub(super) fn column_type(ctx: &Ctx, t: &DataType, at: usize) -> Result<()> {
     }
 }
 
-/// Spark's `CREATE TABLE t USING iceberg [clauses] AS query`: the clauses the hook
-/// reads, each checked as it checks them, in the order written.
+/// Spark's `CREATE TABLE t USING iceberg [clauses] AS query`: the clauses it takes, each
+/// checked, in the order written.
 pub(super) fn spark_ctas(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     let Statement::CreateTable(
         ct @ CreateTable {
@@ -307,7 +306,7 @@ fn hive_table(ctx: &Ctx, ct: &CreateTable) -> Result<()> {
                         .is_some_and(|(k, v)| is_iceberg_table_type(k, v))
                 });
             }
-            // The hook reads no other clause: it expects TBLPROPERTIES there.
+            // No other clause is taken: TBLPROPERTIES is expected there.
             _ => {
                 let at = super::find_word(ctx.sql, 0, "comment").unwrap_or(0);
                 return Err(syntax(
@@ -329,8 +328,7 @@ fn hive_table(ctx: &Ctx, ct: &CreateTable) -> Result<()> {
     }
 }
 
-/// Spark's `USING iceberg` and table clauses, each checked as the hook checks them, in
-/// the order written.
+/// Spark's `USING iceberg` and table clauses, each checked, in the order written.
 fn spark_clauses(ctx: &Ctx, ct: &CreateTable) -> Result<()> {
     for clause in &ct.clauses {
         match clause {
@@ -346,7 +344,7 @@ fn spark_clauses(ctx: &Ctx, ct: &CreateTable) -> Result<()> {
             TableClause::PartitionedBy(fields) => partition_fields(ctx, fields)?,
             TableClause::TblProperties(props) => tblproperties(ctx, props)?,
             TableClause::Comment(_) | TableClause::Location(_) => {}
-            // Not among the clauses the hook reads: it stops there, before `AS`.
+            // Not among the clauses taken: the statement stops there, before `AS`.
             TableClause::Options(_) | TableClause::StoredAs(_) | TableClause::With(_) => {
                 let at = super::find_word(ctx.sql, 0, "options").unwrap_or(0);
                 return Err(syntax(ctx, "expected `AS` or the end of the statement", at));

@@ -166,8 +166,7 @@ fn create_database(ctx: &Ctx, stmt: &Statement) -> Result<()> {
 }
 
 /// Trino's `CREATE SCHEMA … WITH (location = '…')`: the Iceberg connector's one schema
-/// property, its value a string (the hook reads one property and a string, and refuses
-/// the rest while parsing).
+/// property, its value a string (one property and a string; the rest is refused).
 fn schema_properties(ctx: &Ctx, with: &[Property]) -> Result<()> {
     for (n, p) in with.iter().enumerate() {
         let shown = Name(std::slice::from_ref(&p.name));

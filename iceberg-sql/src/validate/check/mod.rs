@@ -27,11 +27,6 @@ mod ddl;
 mod pass;
 mod top;
 
-#[cfg(test)]
-mod instructions;
-#[cfg(test)]
-mod tests;
-
 use super::lexer::{self, Kind, Symbol};
 use super::parser::{self, ast::Statement, Rules};
 use crate::dialect::{Dialect, Grammar};

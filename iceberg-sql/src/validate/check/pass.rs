@@ -1259,8 +1259,7 @@ const SQLPARSER_TYPE_WORDS: &[&str] = &[
 ];
 
 /// A type as messages show it: the standard type keywords in upper case
-/// (`VARCHAR(10)`), other names as written; the tests' sqlparser reading words its
-/// messages the same.
+/// (`VARCHAR(10)`), other names as written.
 pub(super) struct Shown<'a>(pub(super) &'a DataType);
 
 impl Display for Shown<'_> {

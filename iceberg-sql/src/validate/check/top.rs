@@ -128,7 +128,7 @@ fn maintenance(ctx: &Ctx, stmt: &Statement) -> Result<()> {
     }
 }
 
-/// Trino's `ALTER TABLE … EXECUTE procedure(args) [WHERE …]` as its hook reads it: one
+/// Trino's `ALTER TABLE … EXECUTE procedure(args) [WHERE …]`, checked: one
 /// of the procedures generated here (`optimize`; `expire_snapshots` and
 /// `remove_orphan_files`, the steps of a snapshot expiry), its named arguments with their literal
 /// values, `WHERE` after `optimize` only. Whether it is `optimize`.

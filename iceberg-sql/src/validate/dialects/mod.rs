@@ -2,9 +2,6 @@
 //! (CREATE TABLE clauses, OPTIMIZE and VACUUM, UNLOAD, `DROP TABLE … PURGE`, the `SHOW
 //! TABLES` filter, `DROP DATABASE … CASCADE`), as plain values the checks read.
 //!
-//! The tests' second reading on sqlparser has its own part per target
-//! (`super::oracle::dialects`).
-//!
 //! A target's [`DialectRules`](crate::dialect::DialectRules) names its part here
 //! (`syntax()`); a new target adds one file.
 
@@ -135,9 +132,6 @@ pub(crate) enum FilterForm {
     Bare,
     /// `LIKE 'pattern'`
     Like,
-    /// Any other (`WHERE …`, `ILIKE …`: our parser reads none; the tests' oracle does).
-    #[cfg_attr(not(test), allow(dead_code))]
-    Other,
 }
 
 /// How a target writes compaction (kind `Optimize`) and snapshot expiry (`Vacuum`).

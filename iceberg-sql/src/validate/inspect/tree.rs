@@ -6,8 +6,7 @@
 //! which comes after the properties and the CTAS query). The tree is visited from a work list, not by
 //! recursion: an operator chain is as deep as it is long.
 //!
-//! What is text rather than a value or a name is not read (the tests' sqlparser
-//! reading, `oracle::inspect`, holds the same lists): a column's `COMMENT`;
+//! What is text rather than a value or a name is not read: a column's `COMMENT`;
 //! a `CREATE TABLE`'s `LOCATION`, `COMMENT`, `STORED AS` and `OPTIONS`; a schema's
 //! `COMMENT`, `LOCATION` and `WITH (…)`; the pattern of `SHOW TABLES`; a table
 //! procedure's name and arguments; `LIMIT ALL`, `GROUP BY ALL` and the words `ROLLUP`
@@ -85,8 +84,8 @@ type Ctx = (bool, Clause, bool);
 #[derive(Default)]
 struct Reader<'t> {
     todo: Vec<(Ctx, Node<'t>)>,
-    /// Whether what is read now sorts after everything else: sqlparser's tree keeps a
-    /// `CREATE TABLE`'s `PARTITIONED BY` after its properties and its CTAS query.
+    /// Whether what is read now sorts after everything else: a `CREATE TABLE`'s
+    /// `PARTITIONED BY` is listed after its properties and its CTAS query.
     late: bool,
     /// The clause of a query what is read now stands in.
     clause: Clause,
@@ -751,7 +750,7 @@ impl<'t> Reader<'t> {
                     }
                 }
             }
-            // sqlparser's hook keeps only the condition of a table procedure.
+            // Of a table procedure, only the condition is read.
             AlterAction::Execute { predicate, .. } => self.opt_expr(predicate),
         }
     }

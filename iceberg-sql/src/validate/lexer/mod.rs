@@ -8,13 +8,7 @@
 //! else is read the same way in every grammar.
 //!
 //! The token pre-pass (`super::prepass`) and our parser (`super::parser`) read these
-//! tokens; the tests' oracle converts them for sqlparser's parser
-//! (`oracle::tokens`), and the conversion is exact (the differential test in
-//! `tests.rs` compares it with sqlparser's own tokenizer, token by token and position
-//! by position).
-
-#[cfg(test)]
-mod tests;
+//! tokens.
 
 use std::borrow::Cow;
 
@@ -795,37 +789,5 @@ impl Token {
             | Kind::Blank(_)
             | Kind::Other => Cow::Borrowed(text),
         }
-    }
-
-    /// A dollar-quoted string's tag (`None` for `$$…$$`) and value, as sqlparser
-    /// reads them: in `$$…$$` a lone `$` is dropped unless a character follows it
-    /// (for the tests' oracle).
-    #[cfg(test)]
-    pub(crate) fn dollar_parts<'a>(&self, sql: &'a str) -> (Option<&'a str>, String) {
-        let text = self.text(sql);
-        if let Some(inner) = text.strip_prefix("$$") {
-            let mut value = String::new();
-            let mut prev = None;
-            for c in inner.chars() {
-                if prev == Some('$') {
-                    if c == '$' {
-                        break;
-                    }
-                    value.push('$');
-                    value.push(c);
-                } else if c != '$' {
-                    value.push(c);
-                }
-                prev = Some(c);
-            }
-            return (None, value);
-        }
-        let tag_len = text.get(1..).and_then(|t| t.find('$')).unwrap_or(0);
-        let tag = text.get(1..1 + tag_len).unwrap_or("");
-        let delimiter = tag_len + 2;
-        let body = text
-            .get(delimiter..text.len().saturating_sub(delimiter))
-            .unwrap_or("");
-        (Some(tag), body.to_string())
     }
 }

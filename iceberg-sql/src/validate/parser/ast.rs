@@ -1,6 +1,6 @@
 //! The tree the parser builds: plain enums and structs holding exactly the expression,
 //! type and statement forms our targets' grammars give meaning to (what the renderers
-//! write and what the validator's walk accepts). Leaves carry the byte span of their
+//! write and what the validator's checks accept). Leaves carry the byte span of their
 //! token, so a later check can point at them.
 
 /// Byte offsets into the statement text, end exclusive.

@@ -1368,8 +1368,8 @@ impl Cursor<'_> {
     }
 
     /// Refuses `ANY (…)` after `LIKE` or `ILIKE`: Spark's `LIKE ANY (…)`, which
-    /// sqlparser reads (`SOME` and `ALL` it reads as calls) and the validator's walk
-    /// refuses; this parser would read `any (…)` as a call where the grammar reserves no
+    /// sqlparser reads (`SOME` and `ALL` it reads as calls) and no target's grammar
+    /// has; this parser would read `any (…)` as a call where the grammar reserves no
     /// such word.
     fn no_like_quantifier(&mut self) -> Result<()> {
         if self.is_word(0, "ANY") && self.is_symbol(1, Symbol::LParen) {

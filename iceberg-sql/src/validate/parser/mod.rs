@@ -12,20 +12,16 @@
 //! TABLE` in each grammar's forms (`ddl`), Trino's `ALTER TABLE … EXECUTE`; `DROP`,
 //! `CREATE DATABASE|SCHEMA`, `CREATE VIEW`, `SHOW TABLES`, `SHOW CREATE TABLE`,
 //! `DESCRIBE`; Athena's `OPTIMIZE`, `VACUUM` and `UNLOAD`, and Spark's `CALL`. The
-//! differential tests (`tests/`) hold it to the trees sqlparser (the tests' oracle,
-//! `super::oracle`) builds for the same text where the converter maps them, and to the validator's verdicts on the corpus
-//! `tests/fixtures/validate_verdicts.txt` and on corrupted DDL; they name every place
-//! where it refuses on purpose what sqlparser reads. Where sqlparser reads a word as the
-//! start of another form (`t AT (…)`, `GROUP BY ROLLUP (…)`, `SELECT TOP n`, `a DIV b`),
-//! this parser reads no name there either: `tests/keywords.rs` puts every keyword in
-//! every name position through both pipelines, which agree but for the differences it
-//! lists with their reasons (one the other way: Trino's `FROM limit`, a table there).
+//! crate's integration tests hold it to the validator's verdicts on the corpus
+//! `tests/fixtures/validate_verdicts.txt` (`tests/validate_verdicts.rs`), and, with the
+//! `sqlparser` feature, to sqlparser's own reading of every statement it accepts
+//! (`tests/sqlparser_reading.rs`).
 //!
 //! Text nests at most as deep as the validator's `RECURSION_LIMIT` allows, refused past
 //! it with the same error kind and hint (`NESTING_HINT`); operator chains are read in a
 //! loop and freed link by link (`ast`). A parse runs on the caller's stack within the
 //! budget of `super::stack`, or, past it, again on a big stack (`read`): no text
-//! overflows a 2 MiB thread in an unoptimised build (`tests/nesting.rs`).
+//! overflows a 2 MiB thread in an unoptimised build (`tests/validate_hostile.rs`).
 //!
 //! What differs between grammars is a small table, [`Rules`], not a test of the
 //! dialect: type brackets (`array(T)` or `array<T>`), how tightly `||` binds, whether
@@ -50,25 +46,20 @@
 //! alias after it, `DEFAULT ON NULL`, `ANY` or a subquery for the values, a qualified
 //! pivot column, `LATERAL VIEW` with it, which Spark's AstBuilder refuses) and reads what
 //! Spark's grammar reads and sqlparser does not (any expression as an aggregate, a pivot
-//! after a join's condition): `tests/query.rs` `PIVOT_REFUSED`, `PIVOT_READ_BEYOND`.
+//! after a join's condition).
 //!
 //! Where a parse fails at another engine's form (PostgreSQL's `RETURNING`, SQL Server's
 //! `TOP`, Spark's `INSERT OVERWRITE` in Trino's grammar, a Hive form Athena's DDL lacks),
 //! the syntax error carries the way out as its hint: one table, [`foreign`], looked up
 //! by the tokens at the failure wherever the cursor builds the error.
 //!
-//! Refused because the grammar lacks them, though sqlparser reads them and the
-//! oracle's walk lets them through (`check/tests.rs` `DELIBERATE`,
-//! `tests/forms.rs` `DELIBERATE_FORMS`): `SIMILAR TO` and `ceil(x TO unit)` (neither
+//! Refused because the grammar lacks them, though sqlparser reads them: `SIMILAR TO` and `ceil(x TO unit)` (neither
 //! grammar); in Trino's, `IS [NOT] TRUE|FALSE|UNKNOWN`, `ILIKE`/`RLIKE`, `overlay`,
 //! `substring(x FROM a, b)` and `WITHIN GROUP` after calls other than `listagg`; in
 //! Spark's, `GROUPS` frames, quantified comparisons, `ORDER BY` inside a call and
 //! `ARRAY[…]`.
 //!
-//! Not read yet (refused: `tests/expr.rs` `not_yet_read_is_refused`,
-//! `tests/statement.rs` `statements_not_yet_read_are_refused`, the corpus's accepted
-//! entries in `tests/fixture.rs` `NOT_READ_YET`), though sqlparser reads them and the
-//! oracle's walk lets some through (our builders write none of them):
+//! Not read yet (refused, though sqlparser reads them; our builders write none of them):
 //!
 //! * expressions: `IS JSON`, `CAST(… FORMAT …)`, typed lambda parameters, slices
 //!   `a[1:2]`, named arguments (`name => v`) outside `CALL` and `EXECUTE`,
@@ -105,15 +96,10 @@ mod query;
 mod statement;
 mod types;
 
-#[cfg(test)]
-pub(super) mod tests;
-
 use super::lexer;
 use crate::dialect::Grammar;
 use crate::error::Result;
 pub(crate) use ast::{DataType, Statement};
-#[cfg(test)]
-pub(crate) use ast::{Expr, Query};
 use cursor::Cursor;
 
 /// The syntax rules of one grammar that the parser needs beyond the lexer's.
@@ -434,36 +420,6 @@ fn spark_reserved(word: &str) -> bool {
         .any(|w| word.eq_ignore_ascii_case(w))
 }
 
-/// Parses `sql` as exactly one expression (for tests).
-#[cfg(test)]
-pub(crate) fn parse_expr(sql: &str, rules: &'static Rules) -> Result<Expr> {
-    read(sql, rules, |c| {
-        let e = c.expr()?;
-        c.expect_end("expression")?;
-        Ok(e)
-    })
-}
-
-/// Parses `sql` as exactly one query (for tests).
-#[cfg(test)]
-pub(crate) fn parse_query(sql: &str, rules: &'static Rules) -> Result<Query> {
-    read(sql, rules, |c| {
-        // The statement is a level of its own, as in sqlparser's `parse_statement`: text
-        // nests as deep in both before it is refused.
-        c.enter()?;
-        let q = c.query()?;
-        c.expect_end("query")?;
-        Ok(q)
-    })
-}
-
-/// Parses `sql` as exactly one statement (for tests; the validator lexes first).
-#[cfg(test)]
-pub(crate) fn parse_statement(sql: &str, rules: &'static Rules) -> Result<Statement> {
-    let tokens = lex(sql, rules)?;
-    parse_statement_tokens(sql, &tokens, rules)
-}
-
 /// Parses `tokens`, the tokens of `sql` by `rules.lexical` (some may be dropped, such
 /// as the `;`s around the statement), as exactly one statement: the caller lexes once
 /// and checks the tokens first.
@@ -473,7 +429,8 @@ pub(crate) fn parse_statement_tokens(
     rules: &'static Rules,
 ) -> Result<Statement> {
     read_tokens(sql, tokens, rules, |c| {
-        // A level of its own, as in `parse_query`.
+        // The statement is a level of its own, as in sqlparser's `parse_statement`: text
+        // nests as deep in both before it is refused.
         c.enter()?;
         let s = c.statement()?;
         c.expect_end("statement")?;
@@ -495,33 +452,13 @@ pub(crate) fn parse_expr_tokens(
     })
 }
 
-/// Parses `sql` as exactly one data type (for tests).
-#[cfg(test)]
-pub(crate) fn parse_type(sql: &str, rules: &'static Rules) -> Result<DataType> {
-    read(sql, rules, |c| {
-        let t = c.data_type()?;
-        c.expect_end("type")?;
-        Ok(t)
-    })
-}
-
-/// Runs `parse` over the tokens of `sql` on the caller's stack within the budget of
+/// Runs `parse` over `tokens`, the tokens of `sql` by `rules.lexical`, on the caller's stack within the budget of
 /// `super::stack`; a parse that went past it (text nesting deeply: each level takes
 /// several KiB of stack in an unoptimised build) is void and redone from the start on
 /// a thread with a big stack (`super::on_big_stack`), to the same recursion limit
 /// (`super::RECURSION_LIMIT`): the budget costs time, never a verdict. The tree is as
 /// deep as the text nests (operator chains are freed link by link, see `ast`), so it is
 /// dropped on the caller's stack.
-#[cfg(test)]
-fn read<T: Send>(
-    sql: &str,
-    rules: &'static Rules,
-    parse: impl Fn(&mut Cursor<'_>) -> Result<T> + Sync,
-) -> Result<T> {
-    read_tokens(sql, &lex(sql, rules)?, rules, parse)
-}
-
-/// [`read`] over tokens already lexed.
 fn read_tokens<T: Send>(
     sql: &str,
     tokens: &[lexer::Token],
@@ -536,10 +473,4 @@ fn read_tokens<T: Send>(
     }
     drop(parsed);
     super::on_big_stack(|| parse(&mut Cursor::over(sql, tokens, rules)?))
-}
-
-/// The tokens of `sql` by the grammar's lexical rules.
-#[cfg(test)]
-fn lex(sql: &str, rules: &'static Rules) -> Result<Vec<lexer::Token>> {
-    lexer::lex(sql, rules.lexical).map_err(|e| cursor::syntax(sql, rules, e.at, &e.message))
 }
