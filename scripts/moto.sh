@@ -3,7 +3,8 @@
 #
 #   source scripts/moto.sh && start_moto     # exports MOTO_ENDPOINT=http://127.0.0.1:<port>
 #
-# The venv (moto + flask + flask-cors, ~140 MB, ~25 s to install) is cached under
+# The venv (moto with its glue extra, which adds pyparsing, + flask + flask-cors, ~140 MB,
+# ~25 s to install) is cached under
 # ${XDG_CACHE_HOME:-$HOME/.cache}/iceberg-sql/moto. The server listens on 127.0.0.1
 # only, on a free port, and is stopped when the sourcing shell exits (an EXIT trap
 # that was set before start_moto is kept and still runs). stop_moto stops it earlier.
@@ -48,12 +49,12 @@ start_moto() {
     local cache="${XDG_CACHE_HOME:-$HOME/.cache}/iceberg-sql/moto"
     MOTO_VENV="$cache/venv"
     mkdir -p "$cache" || return 1
-    if ! "$MOTO_VENV/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('moto') != '$MOTO_VERSION')" 2>/dev/null \
+    if ! "$MOTO_VENV/bin/python" -c "import importlib.metadata as m, sys; import pyparsing; sys.exit(m.version('moto') != '$MOTO_VERSION')" 2>/dev/null \
         || [ ! -x "$MOTO_VENV/bin/moto_server" ]; then
-        echo "moto.sh: installing moto==$MOTO_VERSION flask flask-cors into $MOTO_VENV" >&2
+        echo "moto.sh: installing moto[glue]==$MOTO_VERSION flask flask-cors into $MOTO_VENV" >&2
         rm -rf "$MOTO_VENV"
         python3 -m venv "$MOTO_VENV" || return 1
-        "$MOTO_VENV/bin/pip" install -q --disable-pip-version-check "moto==$MOTO_VERSION" flask flask-cors || return 1
+        "$MOTO_VENV/bin/pip" install -q --disable-pip-version-check "moto[glue]==$MOTO_VERSION" flask flask-cors || return 1
     fi
     local port
     port="$("$MOTO_VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')" || return 1

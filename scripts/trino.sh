@@ -14,15 +14,15 @@
 # Java: Trino 476 needs Java 24 or later (https://trino.io/docs/current/release/release-476.html);
 # TRINO_JAVA_HOME, else the Temurin 25 JDK under /usr/lib/jvm, else any JDK >= 24 there.
 #
-# Catalog: Trino's file metastore on a fresh local folder per run
-# (`iceberg.catalog.type=TESTING_FILE_METASTORE`, a value of the connector's CatalogType
-# enum, plugin/trino-iceberg/src/main/java/io/trino/plugin/iceberg/CatalogType.java, with
-# the native local file system), and the tables' s3:// locations on the S3 of the moto
-# server the suite already runs (start_moto first: MOTO_ENDPOINT). Glue on moto was not
-# chosen: Trino's Glue catalog needs moto's Glue to answer every AWS SDK v2 call it makes
-# (table versions, column statistics, partitions), and moto is noted in Trino's own tests
-# as unsafe under concurrency; the file metastore needs nothing more, and Iceberg DML,
-# time travel and metadata tables are the connector's own, the same on either catalog.
+# Catalog: Glue, served by the moto server the suite already runs (start_moto first:
+# MOTO_ENDPOINT), as Athena reads Iceberg tables through the Glue Data Catalog
+# (https://docs.aws.amazon.com/athena/latest/ug/querying-iceberg.html):
+# `iceberg.catalog.type=glue` with `hive.metastore.glue.endpoint-url`
+# (https://trino.io/docs/476/object-storage/metastores.html),
+# and the tables' files on the same server's S3, native S3 file system, path-style.
+# A schema created without a location goes under s3://iceberg-sql-warehouse/, a bucket
+# start_trino creates. moto answers Glue only with its glue extra (pyparsing) installed,
+# which scripts/moto.sh does.
 #
 # Server: single node, coordinator schedules work on itself, 127.0.0.1 only, a free port,
 # heap 2 GiB (2 cores, 24 GiB machine shared with cargo and Spark), UTC. Started by
@@ -107,7 +107,7 @@ start_trino() {
     port="$(_trino_free_port)" || return 1
     TRINO_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-sql-trino.XXXXXX")" || return 1
     local etc="$TRINO_RUN_DIR/etc"
-    mkdir -p "$etc/catalog" "$TRINO_RUN_DIR/data" "$TRINO_RUN_DIR/fs/metastore" "$TRINO_RUN_DIR/fs/warehouse"
+    mkdir -p "$etc/catalog" "$TRINO_RUN_DIR/data"
     cat >"$etc/node.properties" <<EOF
 node.environment=test
 node.id=iceberg-sql-tests
@@ -140,21 +140,24 @@ EOF
 io.trino=WARN
 io.trino.server.Server=INFO
 EOF
+    if [ -z "${MOTO_ENDPOINT:-}" ]; then
+        _trino_log "MOTO_ENDPOINT is not set: start_moto first (Glue and S3 are moto's)"
+        return 1
+    fi
+    curl -fs --max-time 10 -X PUT "$MOTO_ENDPOINT/iceberg-sql-warehouse" >/dev/null \
+        || { _trino_log "cannot create the warehouse bucket on $MOTO_ENDPOINT"; return 1; }
     # Retention floors lowered for the maintenance tests: the crate's Trino target keeps
     # Trino's 7-day default, tests that pass a shorter threshold set the session property.
     cat >"$etc/catalog/iceberg.properties" <<EOF
 connector.name=iceberg
-iceberg.catalog.type=TESTING_FILE_METASTORE
-hive.metastore.catalog.dir=local:///metastore
-fs.native-local.enabled=true
-local.location=$TRINO_RUN_DIR/fs
+iceberg.catalog.type=glue
+hive.metastore.glue.region=us-east-1
+hive.metastore.glue.endpoint-url=$MOTO_ENDPOINT
+hive.metastore.glue.aws-access-key=testing
+hive.metastore.glue.aws-secret-key=testing
+hive.metastore.glue.default-warehouse-dir=s3://iceberg-sql-warehouse/
 iceberg.expire-snapshots.min-retention=0s
 iceberg.remove-orphan-files.min-retention=0s
-EOF
-    if [ -n "${MOTO_ENDPOINT:-}" ]; then
-        # Table locations are s3:// URIs (the crate accepts no other): their files go to
-        # the S3 of the moto server the suite runs (scripts/moto.sh), path-style.
-        cat >>"$etc/catalog/iceberg.properties" <<EOF
 fs.native-s3.enabled=true
 s3.endpoint=$MOTO_ENDPOINT
 s3.region=us-east-1
@@ -162,9 +165,6 @@ s3.path-style-access=true
 s3.aws-access-key=testing
 s3.aws-secret-key=testing
 EOF
-    else
-        _trino_log "MOTO_ENDPOINT is not set (start_moto first): tables at s3:// locations will fail"
-    fi
     TRINO_LOG="$TRINO_RUN_DIR/launcher.log"
     JAVA_HOME="$java_home" PATH="$java_home/bin:$PATH" \
         "$TRINO_HOME/bin/launcher" run --etc-dir "$etc" --data-dir "$TRINO_RUN_DIR/data" \

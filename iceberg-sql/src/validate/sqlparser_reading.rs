@@ -120,6 +120,16 @@ pub const SQLPARSER_GAPS: &[SqlparserGap] = &[
     },
     SqlparserGap {
         grammars: TRINO,
+        form: "a column named view or returning, unquoted",
+        reason: "sqlparser's GenericDialect reserves VIEW and RETURNING where a column name \
+                 stands; Trino's grammar lists both as non-reserved words, read as identifiers \
+                 (nonReserved in core/trino-grammar/src/main/antlr4/io/trino/grammar/sql/SqlBase.g4)",
+        matches: |a| {
+            matches!(a.word(0), Some(Keyword::VIEW | Keyword::RETURNING)) && !a.has(Keyword::CREATE)
+        },
+    },
+    SqlparserGap {
+        grammars: TRINO,
         form: "ALTER TABLE … EXECUTE optimize / expire_snapshots (Trino's table procedures)",
         reason: "sqlparser has no ALTER TABLE … EXECUTE \
                  (https://trino.io/docs/current/connector/iceberg.html#table-procedures)",
