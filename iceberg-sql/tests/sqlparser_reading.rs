@@ -229,7 +229,7 @@ Optimize neither 40
 Optimize stricter DisallowedSyntax 7
 Optimize stricter Syntax 1
 Select both 162
-Select listed 12
+Select listed 13
 Select neither 49
 Select stricter DisallowedSyntax 38
 Select stricter Syntax 82
