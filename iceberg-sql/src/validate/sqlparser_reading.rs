@@ -335,11 +335,6 @@ fn refusal(
             return Some((e.message, at, None));
         }
     };
-    let words: Vec<Token> = tokens
-        .iter()
-        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
-        .map(|t| t.token.clone())
-        .collect();
     let mut parser = Parser::new(d)
         .with_recursion_limit(RECURSION_LIMIT)
         .with_tokens_with_locations(tokens);
@@ -362,6 +357,14 @@ fn refusal(
     // sqlparser backtracks (a bracket may open a subquery or an expression), so its
     // position can lie before the form it stumbled on: a gap is a form anywhere in the
     // text.
+    // The tokens went to the parser; a refused text (rare) is tokenized again, so that
+    // a text sqlparser reads costs one tokenization, not a copy of its tokens.
+    let words: Vec<Token> = Tokenizer::new(d, sql)
+        .tokenize()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|t| !matches!(t, Token::Whitespace(_)))
+        .collect();
     let gap = SQLPARSER_GAPS.iter().find(|g| {
         g.grammars.contains(&grammar)
             && (0..=words.len()).any(|at| (g.matches)(&Around { tokens: &words, at }))
